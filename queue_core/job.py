@@ -1,0 +1,81 @@
+"""Values that cross the queue's boundaries: what to enqueue, what a claim returns, an outcome."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from .states import ErrorKind, JobStatus, Mode
+
+
+@dataclass(frozen=True)
+class JobSpec:
+    """A job to enqueue. ``payload`` is the trigger body and must be JSON-serialisable."""
+
+    automation: str
+    payload: Any = field(default_factory=dict)
+    priority: int = 0
+    run_after: datetime | None = None
+    mode: Mode | str = Mode.LIVE
+    dedupe_key: str | None = None
+    max_attempts: int = 20
+    max_claims: int = 5
+    trigger_id: str | None = None
+    recording: str | None = None
+    trigger_meta: dict[str, Any] = field(default_factory=dict)
+    automation_version: int | None = None
+
+
+@dataclass(frozen=True)
+class ClaimedJob:
+    """A job this worker holds: valid while ``claim_count`` is still the job's fencing token."""
+
+    id: uuid.UUID
+    automation: str
+    automation_version: int
+    mode: Mode
+    priority: int
+    payload: Any
+    trigger_meta: dict[str, Any]
+    attempt: int
+    max_attempts: int
+    claim_count: int
+    leased_until: datetime
+    created_at: datetime
+    trigger_id: str | None
+    recording: str | None
+    reclaimed: bool
+
+    @property
+    def key(self) -> tuple[uuid.UUID, int]:
+        return (self.id, self.claim_count)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How one claim of a job ended; written by the completer, fenced by ``claim_count``.
+
+    ``status`` is the job's next status (``pending`` for a retry, snooze or release); ``event``
+    is the ledger kind; ``attempt_inc`` is 1 when the claim used up an attempt.
+    """
+
+    job_id: uuid.UUID
+    claim_count: int
+    status: JobStatus
+    event: str
+    attempt_inc: int = 1
+    delay_s: float | None = None
+    error: str | None = None
+    error_kind: ErrorKind | None = None
+    trace: dict[str, Any] | None = None
+
+    @classmethod
+    def succeeded(cls, job: ClaimedJob, trace: dict[str, Any] | None = None) -> Outcome:
+        return cls(job.id, job.claim_count, JobStatus.SUCCEEDED, "succeeded", trace=trace)
+
+    @classmethod
+    def release(cls, job: ClaimedJob, reason: str = "released") -> Outcome:
+        """Put the job back at once without using an attempt (worker shutting down)."""
+        return cls(job.id, job.claim_count, JobStatus.PENDING, reason, attempt_inc=0, delay_s=0.0)

@@ -1,0 +1,241 @@
+"""The queue's database operations: enqueue, claim, heartbeat, complete, read.
+
+Each method is one statement (one round trip) however many jobs it covers. The SQL lives in
+``queries/queue.sql``. ``now`` is optional everywhere: None means the database clock, an explicit
+datetime lets tests drive lease expiry deterministically.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import uuid
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from typing import Any
+
+from psycopg import AsyncConnection
+from psycopg.rows import dict_row
+from psycopg_pool import AsyncConnectionPool
+
+from ._sql import q
+from .errors import EnqueueError, JobNotFoundError
+from .job import ClaimedJob, JobSpec, Outcome
+from .registry import Registry
+from .states import Mode
+
+ALL_MODES: tuple[str, ...] = tuple(m.value for m in Mode)
+
+
+def _validate(index: int, spec: JobSpec, registry: Registry | None) -> tuple[Any, ...]:
+    """Check one spec and return its column values; raise EnqueueError naming job and field."""
+    if not isinstance(spec.automation, str) or not spec.automation:
+        raise EnqueueError("must be a non-empty string", field="automation", index=index)
+    version = spec.automation_version
+    if registry is not None:
+        auto = registry.get(spec.automation)
+        version = version if version is not None else auto.version
+    if not isinstance(spec.priority, int) or isinstance(spec.priority, bool) or spec.priority < 0:
+        raise EnqueueError(f"must be an integer >= 0, got {spec.priority!r}", field="priority", index=index)
+    try:
+        mode = Mode(spec.mode)
+    except ValueError:
+        raise EnqueueError(
+            f"must be one of {', '.join(ALL_MODES)}, got {spec.mode!r}", field="mode", index=index
+        ) from None
+    for name in ("max_attempts", "max_claims"):
+        value = getattr(spec, name)
+        if not isinstance(value, int) or value < 1:
+            raise EnqueueError(f"must be an integer >= 1, got {value!r}", field=name, index=index)
+    if spec.run_after is not None and spec.run_after.tzinfo is None:
+        raise EnqueueError("must be timezone-aware", field="run_after", index=index)
+    payload = _to_json(spec.payload, "payload", index)
+    meta = _to_json(spec.trigger_meta, "trigger_meta", index)
+    return (
+        uuid.uuid4(), spec.automation, version or 1, mode.value, spec.priority, payload, meta,
+        spec.run_after, spec.dedupe_key, spec.max_attempts, spec.max_claims, spec.trigger_id,
+        spec.recording,
+    )
+
+
+def _to_json(value: Any, field: str, index: int) -> str:
+    try:
+        return json.dumps(value, allow_nan=False, separators=(",", ":"))
+    except (TypeError, ValueError) as exc:
+        raise EnqueueError(f"is not JSON-serialisable: {exc}", field=field, index=index) from None
+
+
+class Queue:
+    """Database operations on jobs, over an async connection pool.
+
+    Every method runs in its own transaction; a failure rolls back the whole batch.
+    """
+
+    def __init__(self, pool: AsyncConnectionPool, *, registry: Registry | None = None) -> None:
+        self.pool = pool
+        self.registry = registry
+
+    async def enqueue(self, spec: JobSpec, *, actor: str = "api", now: datetime | None = None) -> uuid.UUID:
+        """Enqueue one job and return its id (the existing job's id for a repeated dedupe key)."""
+        ids = await self.enqueue_many([spec], actor=actor, now=now)
+        return ids[0]
+
+    async def enqueue_many(
+        self, specs: Iterable[JobSpec], *, actor: str = "api", now: datetime | None = None
+    ) -> list[uuid.UUID]:
+        """Enqueue jobs in one statement; return their ids in input order.
+
+        Every spec is validated before anything is written, so a bad one rejects the batch with
+        an EnqueueError naming its index and field. Workers listening are woken once per
+        automation at commit.
+        """
+        rows = [_validate(i, s, self.registry) for i, s in enumerate(specs)]
+        if not rows:
+            return []
+        cols = list(zip(*rows, strict=True))
+        params = dict(
+            zip(
+                ("ids", "automations", "versions", "modes", "priorities", "payloads", "metas",
+                 "run_afters", "dedupe_keys", "max_attempts", "max_claims", "trigger_ids", "recordings"),
+                (list(c) for c in cols),
+                strict=True,
+            ),
+            now=now,
+            actor=actor,
+        )
+        async with self.pool.connection() as conn:
+            async with conn.transaction():
+                cur = await conn.execute(q("queue", "enqueue_many"), params)
+                result = [row[1] for row in await cur.fetchall()]
+                for name in sorted(set(cols[1])):
+                    await conn.execute(q("queue", "notify"), {"automation": name})
+        return result
+
+    async def claim(
+        self,
+        worker: str,
+        limit: int,
+        *,
+        lease_s: float,
+        automations: Sequence[str],
+        modes: Sequence[str] = ALL_MODES,
+        now: datetime | None = None,
+    ) -> list[ClaimedJob]:
+        """Claim up to ``limit`` due jobs (or jobs whose lease expired) for ``worker``.
+
+        Rows locked by a concurrent claimer are skipped, never waited on, so two workers never
+        receive the same claim. Reclaims and dead transitions are written to the ledger in the
+        same statement.
+        """
+        if limit <= 0:
+            return []
+        params = {
+            "worker": worker, "limit": limit, "lease_s": lease_s, "now": now,
+            "automations": list(automations), "modes": list(modes),
+        }
+        async with self.pool.connection() as conn:
+            cur = conn.cursor(row_factory=dict_row)
+            await cur.execute(q("queue", "claim"), params)
+            rows = await cur.fetchall()
+        return [
+            ClaimedJob(
+                id=r["id"], automation=r["automation"], automation_version=r["automation_version"],
+                mode=Mode(r["mode"]), priority=r["priority"], payload=r["payload"],
+                trigger_meta=r["trigger_meta"], attempt=r["attempt"], max_attempts=r["max_attempts"],
+                claim_count=r["claim_count"], leased_until=r["leased_until"],
+                created_at=r["created_at"], trigger_id=r["trigger_id"], recording=r["recording"],
+                reclaimed=r["reclaimed"],
+            )
+            for r in rows
+        ]
+
+    async def heartbeat(
+        self, held: Sequence[tuple[uuid.UUID, int]], *, lease_s: float, now: datetime | None = None
+    ) -> set[uuid.UUID]:
+        """Extend the leases of ``held`` (id, claim_count) pairs; return the ids still held."""
+        if not held:
+            return set()
+        params = {
+            "ids": [h[0] for h in held], "claims": [h[1] for h in held],
+            "lease_s": lease_s, "now": now,
+        }
+        async with self.pool.connection() as conn:
+            cur = await conn.execute(q("queue", "heartbeat"), params)
+            return {row[0] for row in await cur.fetchall()}
+
+    async def complete(
+        self, outcomes: Sequence[Outcome], *, worker: str, now: datetime | None = None
+    ) -> set[uuid.UUID]:
+        """Write ``outcomes`` in one statement; return the ids whose outcome was applied.
+
+        An outcome whose claim was taken over (claim_count moved on, or the job is no longer
+        running) is dropped: the database keeps the newer claimant's state.
+        """
+        if not outcomes:
+            return set()
+        params = {
+            "ids": [o.job_id for o in outcomes],
+            "claims": [o.claim_count for o in outcomes],
+            "statuses": [o.status.value for o in outcomes],
+            "delays": [_finite(o.delay_s) for o in outcomes],
+            "errors": [o.error for o in outcomes],
+            "kinds": [o.error_kind.value if o.error_kind else None for o in outcomes],
+            "attempt_incs": [o.attempt_inc for o in outcomes],
+            "events": [o.event for o in outcomes],
+            "traces": [json.dumps(o.trace) if o.trace is not None else None for o in outcomes],
+            "worker": worker,
+            "now": now,
+        }
+        async with self.pool.connection() as conn:
+            cur = await conn.execute(q("queue", "complete_many"), params)
+            return {row[0] for row in await cur.fetchall()}
+
+    async def get(self, job_id: uuid.UUID | str) -> dict[str, Any]:
+        """Return the job's row as a dict; raise JobNotFoundError."""
+        job_id = _as_uuid(job_id)
+        async with self.pool.connection() as conn:
+            return await _fetch_job(conn, job_id)
+
+    async def ledger(self, job_id: uuid.UUID | str) -> list[dict[str, Any]]:
+        """Return the job's ledger entries in order."""
+        async with self.pool.connection() as conn:
+            cur = conn.cursor(row_factory=dict_row)
+            await cur.execute(q("queue", "job_ledger"), {"id": _as_uuid(job_id)})
+            return await cur.fetchall()
+
+    async def counts(self) -> dict[str, int]:
+        """Return the number of jobs in each status."""
+        async with self.pool.connection() as conn:
+            cur = await conn.execute(q("queue", "counts_by_status"))
+            return {status: n for status, n in await cur.fetchall()}
+
+    async def trace(self, job_id: uuid.UUID | str) -> dict[str, Any] | None:
+        """Return the decision trace recorded for a shadow/dry-run job, if any."""
+        async with self.pool.connection() as conn:
+            cur = await conn.execute(q("queue", "job_trace"), {"id": _as_uuid(job_id)})
+            row = await cur.fetchone()
+            return row[0] if row else None
+
+
+async def _fetch_job(conn: AsyncConnection[Any], job_id: uuid.UUID) -> dict[str, Any]:
+    cur = conn.cursor(row_factory=dict_row)
+    await cur.execute(q("queue", "get_job"), {"id": job_id})
+    row = await cur.fetchone()
+    if row is None:
+        raise JobNotFoundError(job_id)
+    return row
+
+
+def _as_uuid(value: uuid.UUID | str) -> uuid.UUID:
+    if isinstance(value, uuid.UUID):
+        return value
+    try:
+        return uuid.UUID(str(value))
+    except ValueError:
+        raise JobNotFoundError(value) from None
+
+
+def _finite(value: float | None) -> float | None:
+    if value is None:
+        return None
+    return value if math.isfinite(value) else 365 * 86400.0

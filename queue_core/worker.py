@@ -1,0 +1,286 @@
+"""The asyncio worker: a producer that claims, executors that run, one completer that writes.
+
+The split follows River's: the *producer* fetches due jobs in batches and dispatches them; an
+*executor* task runs one job and turns its ending into an Outcome without touching SQL; the
+*completer* is the only writer of outcomes and writes them in batches. Beside them a
+*heartbeater* extends every held lease in one statement and stops jobs whose lease was taken
+over, and a *listener* wakes the producer on NOTIFY (with polling as the fallback).
+
+Correctness never depends on a clean exit: a worker killed with SIGKILL leaves leases that
+expire, and its jobs are reclaimed. A graceful stop (SIGTERM) stops claiming, lets in-flight jobs
+finish for ``shutdown_grace_s``, and releases the rest without using an attempt.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import random
+import socket
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import psycopg
+from psycopg_pool import AsyncConnectionPool
+
+from .context import Clock, Context, system_clock
+from .errors import LeaseLostError
+from .executor import execute
+from .job import ClaimedJob, Outcome
+from .queue import ALL_MODES, Queue
+from .registry import Registry
+
+log = logging.getLogger("cutover.worker")
+
+
+@dataclass
+class WorkerConfig:
+    """How a worker runs. Defaults suit a production worker; tests shorten the timings."""
+
+    concurrency: int = 10
+    lease_s: float = 30.0
+    heartbeat_s: float | None = None  # default: a third of the lease
+    poll_s: float = 1.0
+    batch_size: int | None = None  # claim at most this many at once (default: concurrency)
+    complete_batch: int = 500
+    complete_flush_s: float = 0.005
+    shutdown_grace_s: float = 10.0
+    modes: tuple[str, ...] = ALL_MODES
+    worker_id: str = field(default_factory=lambda: f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}")
+
+    @property
+    def heartbeat_interval(self) -> float:
+        return self.heartbeat_s if self.heartbeat_s is not None else self.lease_s / 3
+
+
+ContextFactory = Callable[[ClaimedJob], Context]
+
+
+class Worker:
+    """Claims and runs jobs of the automations in ``registry`` until stopped.
+
+    ``run(drain=True)`` returns once no job is due and none is in flight: the harness and the
+    benchmarks use it to empty a queue.
+    """
+
+    def __init__(
+        self,
+        pool: AsyncConnectionPool,
+        registry: Registry,
+        config: WorkerConfig | None = None,
+        *,
+        conninfo: str | None = None,
+        gateway: Any = None,
+        clock: Clock = system_clock,
+        rng: random.Random | None = None,
+        context_factory: ContextFactory | None = None,
+    ) -> None:
+        self.config = config or WorkerConfig()
+        self.id = self.config.worker_id
+        self.queue = Queue(pool, registry=registry)
+        self.pool = pool
+        self.registry = registry
+        self._conninfo = conninfo
+        self._gateway = gateway
+        self._clock = clock
+        self._rng = rng or random.Random()
+        self._context_factory = context_factory or self._default_context
+        self._inflight: dict[uuid.UUID, tuple[ClaimedJob, asyncio.Task[None]]] = {}
+        self._outcomes: asyncio.Queue[Outcome | None] = asyncio.Queue()
+        self._writing = False
+        self._wake = asyncio.Event()
+        self._stopping = asyncio.Event()
+        self._claiming_ok = True
+        self._lost: set[uuid.UUID] = set()
+        self.stats = {"claimed": 0, "completed": 0, "lost": 0, "released": 0}
+
+    def _default_context(self, job: ClaimedJob) -> Context:
+        return Context(job, self.pool, worker=self.id, gateway=self._gateway, clock=self._clock)
+
+    def stop(self) -> None:
+        """Ask the worker to stop claiming and shut down gracefully."""
+        self._stopping.set()
+        self._wake.set()
+
+    async def run(self, *, drain: bool = False) -> None:
+        """Run until ``stop()`` (or, with ``drain``, until nothing is due and nothing in flight)."""
+        completer = asyncio.create_task(self._completer(), name="completer")
+        aux = [asyncio.create_task(self._heartbeater(), name="heartbeater")]
+        if self._conninfo and not drain:
+            aux.append(asyncio.create_task(self._listener(), name="listener"))
+        try:
+            await self._producer(drain)
+            await self._shutdown()
+        finally:
+            for task in aux:
+                task.cancel()
+            await asyncio.gather(*aux, return_exceptions=True)
+            # The completer writes what is queued, then stops at the sentinel.
+            self._outcomes.put_nowait(None)
+            await completer
+
+    # -- producer --------------------------------------------------------------------------
+
+    async def _producer(self, drain: bool) -> None:
+        names = self.registry.names()
+        batch = self.config.batch_size or self.config.concurrency
+        while not self._stopping.is_set():
+            free = self.config.concurrency - len(self._inflight)
+            got: list[ClaimedJob] = []
+            if free > 0 and self._claiming_ok:
+                try:
+                    got = await self.queue.claim(
+                        self.id, min(free, batch), lease_s=self.config.lease_s,
+                        automations=names, modes=self.config.modes,
+                    )
+                except psycopg.OperationalError as exc:
+                    log.warning("claim failed, retrying: %s", exc)
+                    await self._sleep(self.config.poll_s)
+                    continue
+                for job in got:
+                    self._dispatch(job)
+            if drain and not got and not self._inflight and self._outcomes.empty() and not self._writing:
+                return
+            if free > 0 and len(got) == min(free, batch) and free - len(got) > 0:
+                continue  # more work is likely waiting: claim again at once
+            await self._wait_for_work(drain)
+
+    async def _wait_for_work(self, drain: bool) -> None:
+        self._wake.clear()
+        timeout = 0.05 if drain else self.config.poll_s
+        try:
+            await asyncio.wait_for(self._wake.wait(), timeout)
+        except TimeoutError:
+            pass
+
+    async def _sleep(self, seconds: float) -> None:
+        try:
+            await asyncio.wait_for(self._stopping.wait(), seconds)
+        except TimeoutError:
+            pass
+
+    def _dispatch(self, job: ClaimedJob) -> None:
+        self.stats["claimed"] += 1
+        task = asyncio.create_task(self._run_one(job), name=f"job-{job.id}")
+        self._inflight[job.id] = (job, task)
+
+    async def _run_one(self, job: ClaimedJob) -> None:
+        try:
+            ctx = self._context_factory(job)
+            outcome = await execute(job, ctx, self.registry, self._rng)
+        except LeaseLostError:
+            self.stats["lost"] += 1
+            log.warning("job %s: lease lost (claim %s), stopping it", job.id, job.claim_count)
+        except asyncio.CancelledError:
+            if job.id not in self._lost and self._stopping.is_set():
+                self._outcomes.put_nowait(Outcome.release(job))
+                self.stats["released"] += 1
+            raise
+        else:
+            self._outcomes.put_nowait(outcome)
+        finally:
+            self._inflight.pop(job.id, None)
+            self._wake.set()
+
+    # -- completer ---------------------------------------------------------------------------
+
+    async def _completer(self) -> None:
+        """Write outcomes in batches until the None sentinel arrives."""
+        closing = False
+        while not closing:
+            first = await self._outcomes.get()
+            self._writing = True
+            try:
+                if first is not None:
+                    await asyncio.sleep(self.config.complete_flush_s)
+                batch = [first]
+                while not self._outcomes.empty() and len(batch) < self.config.complete_batch:
+                    batch.append(self._outcomes.get_nowait())
+                closing = None in batch
+                outcomes = [o for o in batch if o is not None]
+                if outcomes:
+                    await self._write(outcomes)
+            finally:
+                self._writing = False
+            self._wake.set()
+
+    async def _write(self, batch: list[Outcome]) -> None:
+        """Write a batch of outcomes, retrying through database outages until it lands.
+
+        Another kind of database error drops the batch: its jobs stay leased until the lease
+        expires and are then reclaimed, so nothing is lost, only delayed.
+        """
+        delay = 0.1
+        while True:
+            try:
+                applied = await self.queue.complete(batch, worker=self.id)
+                self.stats["completed"] += len(applied)
+                return
+            except psycopg.OperationalError as exc:
+                log.warning("writing %d outcomes failed, retrying in %.1fs: %s", len(batch), delay, exc)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 5.0)
+            except psycopg.Error:
+                log.exception("writing %d outcomes failed; their leases will expire and be reclaimed", len(batch))
+                return
+
+    # -- heartbeats --------------------------------------------------------------------------
+
+    async def _heartbeater(self) -> None:
+        failures = 0
+        while True:
+            await asyncio.sleep(self.config.heartbeat_interval)
+            held = [(job.id, job.claim_count) for job, _ in self._inflight.values()]
+            if not held:
+                continue
+            try:
+                kept = await self.queue.heartbeat(held, lease_s=self.config.lease_s)
+            except psycopg.OperationalError as exc:
+                failures += 1
+                self._claiming_ok = False
+                log.warning("heartbeat failed (%d in a row); not claiming: %s", failures, exc)
+                if failures * self.config.heartbeat_interval >= self.config.lease_s:
+                    self._abandon(set(self._inflight))
+                continue
+            failures = 0
+            self._claiming_ok = True
+            self._abandon({job_id for job_id, _ in held} - kept)
+
+    def _abandon(self, ids: set[uuid.UUID]) -> None:
+        """Stop jobs whose lease this worker no longer holds; their outcome must not be written."""
+        for job_id in ids:
+            entry = self._inflight.get(job_id)
+            if entry is None:
+                continue
+            self._lost.add(job_id)
+            self.stats["lost"] += 1
+            log.warning("job %s: lease taken over; cancelling it", job_id)
+            entry[1].cancel()
+
+    # -- listener ----------------------------------------------------------------------------
+
+    async def _listener(self) -> None:
+        assert self._conninfo is not None
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(self._conninfo, autocommit=True) as conn:
+                    await conn.execute("LISTEN cutover_jobs")
+                    async for _ in conn.notifies():
+                        self._wake.set()
+            except psycopg.OperationalError as exc:
+                log.info("listener lost its connection (%s); polling until it is back", exc)
+                await asyncio.sleep(self.config.poll_s)
+
+    # -- shutdown ----------------------------------------------------------------------------
+
+    async def _shutdown(self) -> None:
+        tasks = [task for _, task in self._inflight.values()]
+        if not tasks:
+            return
+        done, pending = await asyncio.wait(tasks, timeout=self.config.shutdown_grace_s)
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)

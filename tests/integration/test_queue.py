@@ -1,0 +1,162 @@
+"""The queue's statements on a real Postgres: enqueue, claim, fencing, outcomes, ledger."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from queue_core import EnqueueError, JobSpec, JobStatus, Outcome, Queue, UnknownAutomationError
+from queue_core.states import ErrorKind
+from tests.support.automations import registry
+
+T0 = datetime(2024, 6, 1, 12, 0, tzinfo=timezone.utc)
+NAMES = registry.names()
+
+
+def at(seconds: float) -> datetime:
+    return T0 + timedelta(seconds=seconds)
+
+
+async def claim(queue: Queue, worker: str, n: int = 10, *, now: datetime = T0, lease_s: float = 30):
+    return await queue.claim(worker, n, lease_s=lease_s, automations=NAMES, now=now)
+
+
+async def test_enqueue_many_returns_ids_in_input_order_and_logs_each(pool):
+    queue = Queue(pool, registry=registry)
+    ids = await queue.enqueue_many([JobSpec("noop", {"n": i}) for i in range(5)], now=T0)
+    assert len(set(ids)) == 5
+    for i, job_id in enumerate(ids):
+        job = await queue.get(job_id)
+        assert job["payload"] == {"n": i}
+        assert [e["kind"] for e in await queue.ledger(job_id)] == ["enqueued"]
+
+
+async def test_second_enqueue_with_same_dedupe_key_returns_existing_job(pool):
+    queue = Queue(pool, registry=registry)
+    first = await queue.enqueue(JobSpec("noop", {"a": 1}, dedupe_key="delivery-1"))
+    again = await queue.enqueue(JobSpec("noop", {"a": 2}, dedupe_key="delivery-1"))
+    batch = await queue.enqueue_many([JobSpec("noop", dedupe_key="d2"), JobSpec("noop", dedupe_key="d2")])
+    assert again == first
+    assert batch[0] == batch[1]
+    assert (await queue.counts()) == {"pending": 2}
+
+
+@pytest.mark.parametrize(
+    ("spec", "field"),
+    [
+        (JobSpec("noop", priority=-1), "priority"),
+        (JobSpec("noop", {"when": datetime.now()}), "payload"),
+        (JobSpec("noop", mode="production"), "mode"),
+        (JobSpec("noop", max_attempts=0), "max_attempts"),
+    ],
+)
+async def test_bad_job_is_rejected_with_the_field_named_and_nothing_written(pool, spec, field):
+    queue = Queue(pool, registry=registry)
+    with pytest.raises(EnqueueError) as info:
+        await queue.enqueue_many([JobSpec("noop"), spec])
+    assert info.value.field == field
+    assert info.value.index == 1
+    assert f"job #1, field {field!r}" in str(info.value)
+    assert await queue.counts() == {}
+
+
+async def test_unknown_automation_is_rejected_naming_the_registered_ones(pool):
+    queue = Queue(pool, registry=registry)
+    with pytest.raises(UnknownAutomationError) as info:
+        await queue.enqueue(JobSpec("lead-ruoter"))
+    assert "lead-ruoter" in str(info.value) and "noop" in str(info.value)
+
+
+async def test_claim_orders_by_priority_then_age_and_respects_run_after(pool):
+    queue = Queue(pool, registry=registry)
+    low = await queue.enqueue(JobSpec("noop", priority=0), now=at(0))
+    high = await queue.enqueue(JobSpec("noop", priority=5), now=at(1))
+    later = await queue.enqueue(JobSpec("noop", priority=9, run_after=at(100)), now=at(2))
+    got = await claim(queue, "w1", now=at(10), lease_s=3600)
+    assert [j.id for j in got] == [high, low]
+    got = await claim(queue, "w1", now=at(100))
+    assert [j.id for j in got] == [later]
+
+
+async def test_claim_skips_rows_locked_by_another_worker(pool):
+    queue = Queue(pool, registry=registry)
+    await queue.enqueue_many([JobSpec("noop") for _ in range(40)], now=T0)
+    results = await asyncio.gather(*(claim(queue, f"w{i}", 7, now=at(1)) for i in range(8)))
+    ids = [j.id for batch in results for j in batch]
+    assert len(ids) == 40
+    assert len(set(ids)) == 40
+
+
+async def test_expired_lease_is_reclaimed_only_after_it_expires(pool):
+    queue = Queue(pool, registry=registry)
+    job_id = await queue.enqueue(JobSpec("noop"), now=T0)
+    (first,) = await claim(queue, "dead-worker", now=at(0), lease_s=30)
+    assert await claim(queue, "w2", now=at(29.999)) == []
+    (second,) = await claim(queue, "w2", now=at(30))
+    assert second.id == job_id and second.reclaimed
+    assert second.claim_count == first.claim_count + 1
+    kinds = [e["kind"] for e in await queue.ledger(job_id)]
+    assert kinds == ["enqueued", "claimed", "reclaimed"]
+
+
+async def test_stale_worker_writes_nothing_after_its_lease_is_taken_over(pool):
+    queue = Queue(pool, registry=registry)
+    job_id = await queue.enqueue(JobSpec("noop"), now=T0)
+    (stale,) = await claim(queue, "slow", now=at(0))
+    (fresh,) = await claim(queue, "fast", now=at(31))
+    assert await queue.heartbeat([stale.key], lease_s=30, now=at(32)) == set()
+    assert await queue.complete([Outcome.succeeded(stale)], worker="slow", now=at(33)) == set()
+    job = await queue.get(job_id)
+    assert job["status"] == "running" and job["lease_owner"] == "fast"
+    assert job["leased_until"] == at(61)
+    assert await queue.complete([Outcome.succeeded(fresh)], worker="fast", now=at(34)) == {job_id}
+    assert (await queue.get(job_id))["status"] == "succeeded"
+
+
+async def test_heartbeat_extends_the_lease_of_the_current_claim(pool):
+    queue = Queue(pool, registry=registry)
+    await queue.enqueue(JobSpec("noop"), now=T0)
+    (job,) = await claim(queue, "w1", now=at(0), lease_s=30)
+    assert await queue.heartbeat([job.key], lease_s=30, now=at(25)) == {job.id}
+    assert await claim(queue, "w2", now=at(40)) == []
+    assert (await queue.get(job.id))["leased_until"] == at(55)
+
+
+async def test_job_reclaimed_more_than_max_claims_times_goes_dead_with_a_reason(pool):
+    queue = Queue(pool, registry=registry)
+    job_id = await queue.enqueue(JobSpec("noop", max_claims=2), now=T0)
+    await claim(queue, "w1", now=at(0))
+    await claim(queue, "w2", now=at(31))
+    assert await claim(queue, "w3", now=at(62)) == []
+    job = await queue.get(job_id)
+    assert job["status"] == "dead"
+    assert "max_claims=2" in job["last_error"]
+    assert [e["kind"] for e in await queue.ledger(job_id)][-1] == "dead"
+
+
+async def test_retry_outcome_reschedules_and_uses_an_attempt_but_snooze_does_not(pool):
+    queue = Queue(pool, registry=registry)
+    job_id = await queue.enqueue(JobSpec("noop"), now=T0)
+    (job,) = await claim(queue, "w1", now=at(0))
+    retry = Outcome(job.id, job.claim_count, JobStatus.PENDING, "retry_scheduled", 1, 5.0, "boom", ErrorKind.RETRYABLE)
+    await queue.complete([retry], worker="w1", now=at(1))
+    row = await queue.get(job_id)
+    assert (row["status"], row["attempt"], row["run_after"], row["error_kind"]) == ("pending", 1, at(6), "retryable")
+    (job,) = await claim(queue, "w1", now=at(6))
+    snooze = Outcome(job.id, job.claim_count, JobStatus.PENDING, "snoozed", 0, 10.0, "later")
+    await queue.complete([snooze], worker="w1", now=at(7))
+    row = await queue.get(job_id)
+    assert (row["attempt"], row["run_after"], row["claim_count"]) == (1, at(17), 2)
+
+
+def test_backoff_grows_exponentially_with_bounded_jitter():
+    from queue_core.retry import backoff_delay
+
+    rng = random.Random(7)
+    for attempt in range(1, 15):
+        ceiling = min(3600.0, 2.0 ** (attempt - 1))
+        delay = backoff_delay(attempt, rng)
+        assert ceiling / 2 <= delay <= ceiling
