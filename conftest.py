@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 from psycopg_pool import AsyncConnectionPool
 
-from queue_core import provision
+from queue_core import db, provision
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +33,7 @@ def fresh_db_url() -> Iterator[str]:
 @pytest.fixture
 async def pool(db_url: str) -> AsyncIterator[AsyncConnectionPool]:
     """An async connection pool on the module's database, with the jobs tables emptied."""
-    async with AsyncConnectionPool(db_url, min_size=1, max_size=8, open=False) as p:
+    async with db.pool(db_url, max_size=8) as p:
         async with p.connection() as conn:
             await conn.execute("TRUNCATE jobs, steps, ledger CASCADE")
         yield p

@@ -85,11 +85,10 @@ def worker(concurrency: int, lease_s: float, poll_s: float, modes: tuple[str, ..
 
 
 async def _run_worker(url: str, registry: Any, cfg: Any, drain: bool) -> None:
-    from psycopg_pool import AsyncConnectionPool
-
+    from . import db
     from .worker import Worker
 
-    async with AsyncConnectionPool(url, min_size=2, max_size=cfg.concurrency + 4, open=False) as pool:
+    async with db.pool(url, min_size=2, max_size=cfg.concurrency + 4) as pool:
         w = Worker(pool, registry, cfg, conninfo=url)
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
@@ -126,12 +125,11 @@ def jobs_show(job_id: str, as_json: bool) -> None:
 
 
 async def _load_job(job_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    from psycopg_pool import AsyncConnectionPool
-
+    from . import db
     from .queue import Queue
 
     url = _config.database_url()
-    async with AsyncConnectionPool(url, min_size=1, max_size=2, open=False) as pool:
+    async with db.pool(url, max_size=2) as pool:
         queue = Queue(pool)
         return await queue.get(job_id), await queue.ledger(job_id)
 
@@ -162,10 +160,9 @@ def enqueue(automation_name: str, payload: str, priority: int, mode: str, dedupe
 
 
 async def _enqueue(registry: Any, spec: Any) -> Any:
-    from psycopg_pool import AsyncConnectionPool
-
+    from . import db
     from .queue import Queue
 
     url = _config.database_url()
-    async with AsyncConnectionPool(url, min_size=1, max_size=2, open=False) as pool:
+    async with db.pool(url, max_size=2) as pool:
         return await Queue(pool, registry=registry).enqueue(spec, actor="cli")

@@ -1,0 +1,364 @@
+"""Provider configuration (``[tool.cutover.providers.<name>]``) and rate-limit response headers.
+
+A provider table looks like::
+
+    [tool.cutover.providers.hubspot]
+    base_url = "https://api.hubapi.com"
+    sandbox_url = "https://sandbox.hubapi.test"     # shadow jobs may call this instead
+    rate = ["10/1s", "500/1m"]                      # or one string: "100/10s"
+    scope = "account"                               # "account" | "key"
+    max_in_flight = 8                               # per worker process
+    auth_env = "HUBSPOT_TOKEN"                      # NAME of the env var holding a bearer token
+    signing_secret_env = "HUBSPOT_WHSEC"            # NAME of the env var holding whsec_ secrets
+    signing_scheme = "standard-webhooks"
+    idempotency_header = "Idempotency-Key"
+    timeout = 10.0                                  # seconds
+    max_retry_after = 300                           # cap on honoured Retry-After, seconds
+    headroom = 0.1                                  # share of each window kept out of bursts
+    [[tool.cutover.providers.hubspot.classify]]
+    status = 429
+    body_contains = "daily quota"
+    kind = "terminal"
+    reason = "daily quota exhausted"
+
+Secrets never appear in config: only the names of the environment variables holding them, read
+at call time. Parsing is pure and every error is a ConfigError naming the file and field.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from .classify import Kind, RetryPolicy, Rule, parse_retry_after
+from .errors import ConfigError
+
+_RATE = re.compile(r"^\s*(\d+)\s*/\s*(\d+(?:\.\d+)?)?\s*(ms|s|sec|m|min|h|d)\s*$")
+_UNIT_SECONDS = {"ms": 0.001, "s": 1.0, "sec": 1.0, "m": 60.0, "min": 60.0, "h": 3600.0, "d": 86400.0}
+_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
+_KEYS = frozenset({
+    "base_url", "sandbox_url", "rate", "scope", "max_in_flight", "auth_env", "signing_secret_env",
+    "signing_scheme", "idempotency_header", "timeout", "max_retry_after", "headroom", "classify",
+})
+_RULE_KEYS = frozenset({"status", "body_contains", "body_regex", "header", "header_regex", "kind", "reason"})
+
+
+class Scope(StrEnum):
+    ACCOUNT = "account"  # one budget shared by every job
+    KEY = "key"  # one budget per API key or per tenant value passed as ctx.call(scope_key=...)
+
+
+class SigningScheme(StrEnum):
+    STANDARD_WEBHOOKS = "standard-webhooks"
+
+
+@dataclass(frozen=True)
+class Rate:
+    """At most ``limit`` calls per ``seconds``; bursts are capped at ``burst`` calls."""
+
+    limit: int
+    seconds: float
+    burst: int
+    text: str
+
+
+@dataclass(frozen=True)
+class ProviderConfig:
+    name: str
+    base_url: str
+    sandbox_url: str | None = None
+    rates: tuple[Rate, ...] = ()
+    scope: Scope = Scope.ACCOUNT
+    max_in_flight: int | None = None
+    auth_env: str | None = None
+    signing_secret_env: str | None = None
+    signing_scheme: SigningScheme | None = None
+    idempotency_header: str = "Idempotency-Key"
+    timeout: float = 30.0
+    rules: tuple[Rule, ...] = ()
+    retry: RetryPolicy = RetryPolicy()
+
+
+@dataclass(frozen=True)
+class Tightening:
+    """What a response says about our budget; the budget applies it, never above config.
+
+    ``block_for`` stops all spending for that many seconds; ``remaining`` caps the tokens left
+    and ``limit`` lowers the effective limit of the window of ``window`` seconds (None: every
+    configured window).
+    """
+
+    reason: str
+    block_for: float | None = None
+    remaining: int | None = None
+    limit: int | None = None
+    window: float | None = None
+
+
+def parse_rate(text: str, field: str, headroom: float = 0.1, source: str = "pyproject.toml") -> Rate:
+    """Parse ``"<limit>/<n><unit>"`` (units ms, s, m, h, d; n defaults to 1) into a Rate.
+
+    The burst is the limit less ``headroom`` of it (at least 1), so the bucket never fires the
+    provider's whole window at once: network jitter then cannot push us over its own counter.
+    """
+    m = _RATE.match(text) if isinstance(text, str) else None
+    if m is None:
+        raise ConfigError(f"expected a rate like '100/10s' or '500/1m', got {text!r}", source=source, field=field)
+    limit, seconds = int(m.group(1)), float(m.group(2) or 1) * _UNIT_SECONDS[m.group(3)]
+    if limit <= 0 or seconds <= 0:
+        raise ConfigError(f"rate {text!r} must have a positive limit and window", source=source, field=field)
+    burst = max(1, limit - math.ceil(limit * headroom))
+    return Rate(limit, seconds, burst, text.strip())
+
+
+def load_providers(path: str | Path = "pyproject.toml") -> dict[str, ProviderConfig]:
+    """Read ``[tool.cutover.providers]`` from a pyproject file; raise ConfigError naming the file."""
+    source = str(path)
+    try:
+        with open(path, "rb") as fh:
+            doc = tomllib.load(fh)
+    except FileNotFoundError:
+        raise ConfigError("file not found", source=source) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"not valid TOML: {exc}", source=source) from None
+    table = doc.get("tool", {}).get("cutover", {}).get("providers", {})
+    return parse_providers(table, source=source)
+
+
+def parse_providers(table: Mapping[str, Any], *, source: str = "pyproject.toml") -> dict[str, ProviderConfig]:
+    """Validate the ``providers`` table; return {name: ProviderConfig}."""
+    if not isinstance(table, Mapping):
+        raise ConfigError("expected a table of providers", source=source, field="tool.cutover.providers")
+    return {name: parse_provider(name, body, source=source) for name, body in table.items()}
+
+
+def parse_provider(name: str, body: Any, *, source: str = "pyproject.toml") -> ProviderConfig:
+    """Validate one provider table; raise ConfigError naming ``tool.cutover.providers.<name>.<key>``."""
+    prefix = f"tool.cutover.providers.{name}"
+    if not isinstance(body, Mapping):
+        raise ConfigError("expected a table", source=source, field=prefix)
+    unknown = sorted(set(body) - _KEYS)
+    if unknown:
+        raise ConfigError(
+            f"unknown key(s) {', '.join(unknown)}; allowed: {', '.join(sorted(_KEYS))}",
+            source=source, field=f"{prefix}.{unknown[0]}",
+        )
+    get = _Getter(body, prefix, source)
+    headroom = get.number("headroom", 0.1, minimum=0.0, maximum=0.9)
+    scheme = get.choice("signing_scheme", SigningScheme, None)
+    signing_env = get.env_name("signing_secret_env")
+    if scheme is not None and signing_env is None:
+        raise ConfigError("signing_scheme needs signing_secret_env", source=source, field=f"{prefix}.signing_secret_env")
+    return ProviderConfig(
+        name=name,
+        base_url=get.url("base_url", required=True) or "",
+        sandbox_url=get.url("sandbox_url"),
+        rates=_rates(body.get("rate"), f"{prefix}.rate", headroom, source),
+        scope=get.choice("scope", Scope, Scope.ACCOUNT) or Scope.ACCOUNT,
+        max_in_flight=get.integer("max_in_flight"),
+        auth_env=get.env_name("auth_env"),
+        signing_secret_env=signing_env,
+        signing_scheme=scheme if scheme is not None else (SigningScheme.STANDARD_WEBHOOKS if signing_env else None),
+        idempotency_header=get.header_name("idempotency_header", "Idempotency-Key"),
+        timeout=get.number("timeout", 30.0, minimum=0.001),
+        rules=_rules(body.get("classify", []), f"{prefix}.classify", source),
+        retry=RetryPolicy(max_delay=get.number("max_retry_after", 300.0, minimum=0.0)),
+    )
+
+
+def _rates(value: Any, field: str, headroom: float, source: str) -> tuple[Rate, ...]:
+    if value is None:
+        return ()
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, list) or not items:
+        raise ConfigError("expected a rate string or a non-empty list of them", source=source, field=field)
+    rates = tuple(parse_rate(v, f"{field}[{i}]" if len(items) > 1 else field, headroom, source)
+                  for i, v in enumerate(items))
+    if len({r.seconds for r in rates}) != len(rates):
+        raise ConfigError("two rates have the same window", source=source, field=field)
+    return rates
+
+
+def _rules(value: Any, field: str, source: str) -> tuple[Rule, ...]:
+    if not isinstance(value, list):
+        raise ConfigError("expected an array of tables ([[...classify]])", source=source, field=field)
+    return tuple(_rule(item, f"{field}[{i}]", source) for i, item in enumerate(value))
+
+
+def _rule(item: Any, field: str, source: str) -> Rule:
+    if not isinstance(item, Mapping):
+        raise ConfigError("expected a table", source=source, field=field)
+    unknown = sorted(set(item) - _RULE_KEYS)
+    if unknown:
+        raise ConfigError(f"unknown key(s) {', '.join(unknown)}; allowed: {', '.join(sorted(_RULE_KEYS))}",
+                          source=source, field=f"{field}.{unknown[0]}")
+    get = _Getter(item, field, source)
+    kind = get.choice("kind", Kind, None)
+    if kind is None:
+        raise ConfigError("missing 'kind' (retryable, terminal or ok)", source=source, field=f"{field}.kind")
+    conditions = ("status", "body_contains", "body_regex", "header")
+    if not any(k in item for k in conditions):
+        raise ConfigError(f"a rule needs at least one of {', '.join(conditions)}", source=source, field=field)
+    return Rule(
+        kind=kind,
+        status=get.integer("status"),
+        body_contains=get.string("body_contains"),
+        body_regex=get.regex("body_regex"),
+        header=get.header_name("header", None),
+        header_regex=get.regex("header_regex"),
+        reason=get.string("reason") or f"provider override ({kind})",
+    )
+
+
+class _Getter:
+    """Typed reads from one TOML table, each failure a ConfigError naming the field."""
+
+    def __init__(self, table: Mapping[str, Any], prefix: str, source: str) -> None:
+        self.table, self.prefix, self.source = table, prefix, source
+
+    def fail(self, key: str, expected: str) -> ConfigError:
+        return ConfigError(f"expected {expected}, got {self.table.get(key)!r}", source=self.source,
+                           field=f"{self.prefix}.{key}")
+
+    def string(self, key: str) -> str | None:
+        value = self.table.get(key)
+        if value is not None and (not isinstance(value, str) or not value):
+            raise self.fail(key, "a non-empty string")
+        return value
+
+    def url(self, key: str, required: bool = False) -> str | None:
+        value = self.string(key)
+        if value is None and required:
+            raise ConfigError("missing (the provider's base URL, e.g. 'https://api.example.com')",
+                              source=self.source, field=f"{self.prefix}.{key}")
+        if value is not None and not re.match(r"^https?://[^/\s]+", value):
+            raise self.fail(key, "an http(s) URL")
+        return value.rstrip("/") if value else None
+
+    def env_name(self, key: str) -> str | None:
+        value = self.string(key)
+        if value is not None and not _ENV_NAME.match(value):
+            raise self.fail(key, "the NAME of an environment variable (never the secret itself)")
+        return value
+
+    def header_name(self, key: str, default: str | None) -> str:
+        value = self.string(key) or default
+        if value is not None and not _HEADER_NAME.match(value):
+            raise self.fail(key, "an HTTP header name")
+        return value  # type: ignore[return-value]
+
+    def regex(self, key: str) -> str | None:
+        value = self.string(key)
+        if value is not None:
+            try:
+                re.compile(value)
+            except re.error as exc:
+                raise self.fail(key, f"a valid regular expression ({exc})") from None
+        return value
+
+    def integer(self, key: str) -> int | None:
+        value = self.table.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value <= 0):
+            raise self.fail(key, "a positive integer")
+        return value
+
+    def number(self, key: str, default: float, *, minimum: float, maximum: float = math.inf) -> float:
+        value = self.table.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not minimum <= value <= maximum:
+            raise self.fail(key, f"a number between {minimum} and {maximum}")
+        return float(value)
+
+    def choice(self, key: str, enum: Any, default: Any) -> Any:
+        value = self.table.get(key)
+        if value is None:
+            return default
+        try:
+            return enum(value)
+        except ValueError:
+            raise self.fail(key, "one of " + ", ".join(repr(e.value) for e in enum)) from None
+
+
+# -- rate-limit response headers -----------------------------------------------------------------
+
+_ITEM_PARAM = re.compile(r';\s*([a-z]+)\s*=\s*("?)([^;,"]*)\2', re.I)
+
+
+def _policy(value: str) -> tuple[int | None, float | None]:
+    """Parse the first item of ``RateLimit-Policy``: ``10;w=1`` or ``"default";q=10;w=1``."""
+    first = value.split(",")[0].strip()
+    params = {k.lower(): v for k, _, v in _ITEM_PARAM.findall(first)}
+    head = first.split(";")[0].strip()
+    quota = params.get("q") or (head if head.isdigit() else None)
+    window = params.get("w")
+    return (int(quota) if quota and quota.isdigit() else None, float(window) if _is_num(window) else None)
+
+
+def _ratelimit_field(value: str) -> dict[str, float]:
+    """Parse ``RateLimit``: ``limit=10, remaining=5, reset=3`` or ``"default";r=5;t=3``."""
+    out: dict[str, float] = {}
+    for key, _, val in re.findall(r'([a-z]+)\s*=\s*("?)([^;,"\s]*)\2', value, re.I):
+        name = {"r": "remaining", "t": "reset", "q": "limit"}.get(key.lower(), key.lower())
+        if _is_num(val) and name not in out:
+            out[name] = float(val)
+    return out
+
+
+def _is_num(text: str | None) -> bool:
+    return text is not None and re.fullmatch(r"\d+(\.\d+)?", text.strip()) is not None
+
+
+def _header_numbers(lower: Mapping[str, str], now: float) -> dict[str, float]:
+    """Collect limit/remaining/reset from RateLimit, RateLimit-* and X-RateLimit-* headers."""
+    found = _ratelimit_field(lower["ratelimit"]) if "ratelimit" in lower else {}
+    for prefix in ("ratelimit-", "x-ratelimit-"):
+        for name in ("limit", "remaining", "reset"):
+            raw = lower.get(prefix + name, "").split(",")[0].split(";")[0].strip()
+            if name not in found and _is_num(raw):
+                found[name] = float(raw)
+    if found.get("reset", 0) > 1_000_000_000:  # an epoch timestamp (GitHub style), not a delta
+        found["reset"] = max(0.0, found["reset"] - now)
+    return found
+
+
+def tightening_from_headers(
+    status: int, headers: Mapping[str, str], *, now: float, rates: tuple[Rate, ...]
+) -> Tightening | None:
+    """Return how a response should tighten the budget, or None when it says nothing new.
+
+    Acts on: a 429; ``Retry-After`` (block for it); remaining 0 with a reset (block until the
+    reset); a limit lower than the configured limit of the window it names (``RateLimit-Policy``
+    ``w=``, or the only configured window). A positive ``remaining`` alone is ignored: our own
+    bucket already counts our spending, and writing it on every response would double the
+    budget's database load.
+    """
+    lower = {k.lower(): v for k, v in headers.items()}
+    nums = _header_numbers(lower, now)
+    policy_limit, window = _policy(lower["ratelimit-policy"]) if "ratelimit-policy" in lower else (None, None)
+    limit = policy_limit or (int(nums["limit"]) if "limit" in nums else None)
+    if window is None and len(rates) == 1:
+        window = rates[0].seconds
+    configured = next((r.limit for r in rates if r.seconds == window), None)
+    lower_limit = limit if (limit is not None and configured is not None and limit < configured) else None
+    retry_after = parse_retry_after(lower.get("retry-after"), now)
+    remaining = int(nums["remaining"]) if "remaining" in nums else None
+    block = retry_after
+    if block is None and remaining == 0 and "reset" in nums:
+        block = nums["reset"]
+    if status != 429 and block is None and lower_limit is None:
+        return None
+    parts = [f"HTTP {status}"] + [f"{k}={v}" for k, v in (("retry-after", retry_after), ("remaining", remaining),
+                                                           ("limit", limit), ("window", window)) if v is not None]
+    return Tightening(
+        reason="provider signalled rate limit: " + ", ".join(parts),
+        block_for=block,
+        remaining=0 if status == 429 else remaining,
+        limit=lower_limit,
+        window=window if lower_limit is not None else None,
+    )

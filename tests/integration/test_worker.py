@@ -1,0 +1,182 @@
+"""The worker end to end on a real Postgres: outcomes, traces, wake-up, shutdown, outages."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import psycopg
+
+from queue_core import JobSpec, Queue, Worker, WorkerConfig
+from tests.support.automations import registry
+
+
+def fast(**kw) -> WorkerConfig:
+    base = dict(concurrency=4, lease_s=5, poll_s=0.05, shutdown_grace_s=1)
+    base.update(kw)
+    return WorkerConfig(**base)
+
+
+async def drain(pool, cfg: WorkerConfig | None = None, **kw) -> Worker:
+    worker = Worker(pool, registry, cfg or fast(), rng=random.Random(1), **kw)
+    await asyncio.wait_for(worker.run(drain=True), 30)
+    return worker
+
+
+async def test_worker_drains_jobs_and_records_each_transition(pool):
+    queue = Queue(pool, registry=registry)
+    ids = await queue.enqueue_many([JobSpec("noop", {"i": i}) for i in range(25)])
+    worker = await drain(pool)
+    assert await queue.counts() == {"succeeded": 25}
+    assert worker.stats["completed"] == 25
+    kinds = [e["kind"] for e in await queue.ledger(ids[0])]
+    assert kinds == ["enqueued", "claimed", "succeeded"]
+    assert all(e["actor"] == worker.id for e in (await queue.ledger(ids[0]))[1:])
+
+
+async def test_terminal_error_fails_at_once_with_kind_and_summary(pool):
+    queue = Queue(pool, registry=registry)
+    job_id = await queue.enqueue(JobSpec("fail-terminal"))
+    await drain(pool)
+    job = await queue.get(job_id)
+    assert (job["status"], job["attempt"], job["error_kind"]) == ("failed", 1, "terminal")
+    assert job["last_error"] == "TerminalError: the account is closed"
+
+
+async def test_unclassified_exception_is_retried_until_attempts_run_out(pool):
+    queue = Queue(pool, registry=registry)
+    job_id = await queue.enqueue(JobSpec("fail-retryable", {"delay": 0}, max_attempts=3))
+    await drain(pool)
+    job = await queue.get(job_id)
+    assert (job["status"], job["attempt"], job["error_kind"]) == ("failed", 3, "retryable")
+    assert job["last_error"].startswith("attempts exhausted (3/3)")
+    kinds = [e["kind"] for e in await queue.ledger(job_id)]
+    assert kinds.count("retry_scheduled") == 2 and kinds[-1] == "failed"
+
+
+async def test_plain_exception_is_retryable_with_backoff(pool):
+    queue = Queue(pool, registry=registry)
+    job_id = await queue.enqueue(JobSpec("explode"))
+    await drain(pool)
+    job = await queue.get(job_id)
+    assert (job["status"], job["attempt"], job["error_kind"]) == ("pending", 1, "retryable")
+    assert "KeyError" in job["last_error"]
+    async with pool.connection() as conn:
+        (delay,) = await (await conn.execute("SELECT extract(epoch FROM run_after - now()) FROM jobs")).fetchone()
+    assert 0 < delay <= 1.0
+
+
+async def test_snooze_puts_the_job_back_without_using_an_attempt(pool):
+    queue = Queue(pool, registry=registry)
+    job_id = await queue.enqueue(JobSpec("snooze"))
+    await drain(pool)
+    job = await queue.get(job_id)
+    assert (job["status"], job["attempt"], job["last_error"]) == ("pending", 0, "waiting for the CRM to catch up")
+
+
+async def test_shadow_jobs_store_their_decision_trace(pool):
+    queue = Queue(pool, registry=registry)
+    big, free = await queue.enqueue_many([
+        JobSpec("decider", {"employees": 5000}, mode="shadow"),
+        JobSpec("decider", {"employees": 3, "free": True}, mode="dry_run"),
+    ])
+    live = await queue.enqueue(JobSpec("decider", {"employees": 5}))
+    await drain(pool)
+    assert (await queue.trace(big))["decisions"] == {"route": "enterprise"}
+    assert (await queue.trace(free))["status"] == "filtered"
+    assert await queue.trace(live) is None
+
+
+async def test_worker_only_claims_the_modes_it_is_configured_for(pool):
+    queue = Queue(pool, registry=registry)
+    await queue.enqueue_many([JobSpec("noop", mode="live"), JobSpec("noop", mode="shadow")])
+    await drain(pool, fast(modes=("shadow",)))
+    assert await queue.counts() == {"pending": 1, "succeeded": 1}
+
+
+async def test_notify_wakes_an_idle_worker_before_its_poll_interval(pool, db_url):
+    queue = Queue(pool, registry=registry)
+    worker = Worker(pool, registry, fast(poll_s=60), conninfo=db_url)
+    task = asyncio.create_task(worker.run())
+    await asyncio.sleep(0.5)  # the worker is idle, waiting for its 60 s poll
+    job_id = await queue.enqueue(JobSpec("noop"))
+    for _ in range(100):
+        if (await queue.get(job_id))["status"] == "succeeded":
+            break
+        await asyncio.sleep(0.05)
+    worker.stop()
+    await asyncio.wait_for(task, 10)
+    assert (await queue.get(job_id))["status"] == "succeeded"
+
+
+async def test_graceful_stop_releases_unfinished_jobs_without_using_an_attempt(pool):
+    from queue_core import automation, Registry
+
+    slow = Registry()
+    started = asyncio.Event()
+
+    @automation("slow", registry=slow)
+    async def run_slowly(ctx, trigger):
+        started.set()
+        await asyncio.sleep(60)
+
+    queue = Queue(pool, registry=slow)
+    job_id = await queue.enqueue(JobSpec("slow"))
+    worker = Worker(pool, slow, fast(shutdown_grace_s=0.2))
+    task = asyncio.create_task(worker.run())
+    await asyncio.wait_for(started.wait(), 10)
+    worker.stop()
+    await asyncio.wait_for(task, 10)
+    job = await queue.get(job_id)
+    assert (job["status"], job["attempt"], job["lease_owner"]) == ("pending", 0, None)
+    assert [e["kind"] for e in await queue.ledger(job_id)][-1] == "released"
+
+
+async def test_job_whose_lease_was_taken_over_is_stopped_and_its_outcome_dropped(pool):
+    from queue_core import automation, Registry
+
+    reg = Registry()
+    started = asyncio.Event()
+    finished = []
+
+    @automation("slow", registry=reg)
+    async def run_slowly(ctx, trigger):
+        started.set()
+        await asyncio.sleep(3)
+        finished.append(ctx.job_id)
+
+    queue = Queue(pool, registry=reg)
+    job_id = await queue.enqueue(JobSpec("slow"))
+    worker = Worker(pool, reg, fast(lease_s=30, heartbeat_s=0.1))
+    task = asyncio.create_task(worker.run())
+    await asyncio.wait_for(started.wait(), 10)
+    async with pool.connection() as conn:  # another worker takes the job over
+        await conn.execute("UPDATE jobs SET claim_count = claim_count + 1, lease_owner = 'thief'")
+    await asyncio.sleep(0.5)
+    worker.stop()
+    await asyncio.wait_for(task, 10)
+    assert finished == [] and worker.stats["lost"] == 1
+    job = await queue.get(job_id)
+    assert (job["status"], job["lease_owner"]) == ("running", "thief")
+
+
+async def test_worker_survives_the_database_dropping_its_connections(pool, db_url):
+    queue = Queue(pool, registry=registry)
+    await queue.enqueue_many([JobSpec("noop") for _ in range(10)])
+    worker = Worker(pool, registry, fast(poll_s=0.05), conninfo=db_url)
+    task = asyncio.create_task(worker.run())
+    await asyncio.sleep(0.3)
+    dbname = psycopg.conninfo.conninfo_to_dict(db_url)["dbname"]
+    with psycopg.connect(db_url, autocommit=True) as admin:  # the database "goes away" for everyone
+        admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+            (dbname,),
+        )
+    await queue.enqueue_many([JobSpec("noop") for _ in range(10)])
+    for _ in range(200):
+        if (await queue.counts()).get("succeeded") == 20:
+            break
+        await asyncio.sleep(0.05)
+    worker.stop()
+    await asyncio.wait_for(task, 10)
+    assert await queue.counts() == {"succeeded": 20}
