@@ -297,7 +297,7 @@ def _policy(value: str) -> tuple[int | None, float | None]:
     head = first.split(";")[0].strip()
     quota = params.get("q") or (head if head.isdigit() else None)
     window = params.get("w")
-    return (int(quota) if quota and quota.isdigit() else None, float(window) if _is_num(window) else None)
+    return (int(quota) if quota and quota.isdigit() else None, float(window) if window and _is_num(window) else None)
 
 
 def _ratelimit_field(value: str) -> dict[str, float]:
