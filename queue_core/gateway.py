@@ -1,0 +1,407 @@
+"""The provider gateway: the one seam every outbound call of an automation goes through.
+
+Pipeline of ``Gateway.call`` for a live job::
+
+    stored call? ──same request, ok──▶ the stored response (no call)
+        │ different request ─▶ IdempotencyConflictError
+        ▼
+    in-flight slot ─▶ rate budget (empty: Snooze) ─▶ Idempotency-Key = child key of the step
+    ─▶ Authorization from the env var ─▶ Standard Webhooks signature ─▶ httpx ─▶ tighten the
+    budget from rate-limit headers ─▶ classify ─▶ store + ledger ─▶ response | RetryableError |
+    TerminalError
+
+``dry_run`` and ``shadow`` jobs stop before the network: they record the intent and answer from
+the harness's ``response_source``, a shadow sandbox, or a synthetic response. Their HTTP clients
+are built on ``_GuardedTransport``, which raises NetworkBlockedError for any host but a shadow
+sandbox, so no code path of those modes can reach a real provider.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json as jsonlib
+import os
+import random
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+import uuid
+from typing import Any, Protocol, TypeAlias
+
+import httpx
+from psycopg_pool import AsyncConnectionPool
+
+from .budget import Budget, InFlight, scope_key_for
+from .classify import Classification, Kind, classify_exception, classify_response, scrub
+from .errors import ConfigError, RetryableError, Snooze, TerminalError
+from .gateway_errors import ForeignURLError, IdempotencyConflictError, NetworkBlockedError, ProviderNotConfiguredError
+from .provider import ProviderConfig, SigningScheme, tightening_from_headers
+from .signing import standard_webhooks_headers
+from .states import Mode
+
+READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+_SECRET_HEADER_PARTS = ("authorization", "cookie", "token", "secret", "password", "signature", "api-key",
+                        "apikey", "session", "x-api-key", "auth")
+
+
+def child_idempotency_key(job_id: uuid.UUID | str, step: str) -> str:
+    """Return ``sha256(f"{job_id}:{step}").hexdigest()``: the same on every retry and reclaim."""
+    return hashlib.sha256(f"{job_id}:{step}".encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class RecordedResponse:
+    """A response the harness supplies for a shadow/dry-run call (from a recording)."""
+
+    status: int = 200
+    json: Any = None
+    text: str | None = None
+    headers: Mapping[str, str] = field(default_factory=dict)
+
+    def content(self) -> bytes:
+        if self.text is not None:
+            return self.text.encode()
+        return b"" if self.json is None else jsonlib.dumps(self.json).encode()
+
+
+@dataclass(frozen=True)
+class OutboundRequest:
+    """One call as prepared, without secrets: what is fingerprinted, recorded and (maybe) sent."""
+
+    provider: str
+    method: str
+    url: str
+    json: Any
+    body: bytes | None
+    headers: tuple[tuple[str, str], ...]
+    idempotency_key: str
+    fingerprint: str
+
+    def intent(self, step: str, mode: str) -> dict[str, Any]:
+        """Return the JSON intent recorded in the ledger and the decision trace (secret-free)."""
+        return {
+            "step": step, "provider": self.provider, "method": self.method, "url": self.url,
+            "body": self.json, "headers": dict(redact_headers(self.headers)),
+            "idempotency_key": self.idempotency_key, "fingerprint": self.fingerprint, "mode": mode,
+        }
+
+
+@dataclass(frozen=True)
+class StoredCall:
+    """What the gateway stores with a step: the request's fingerprint and, once known, the outcome.
+
+    ``status`` is None while the call was sent but no response recorded (or none came). JSON-safe
+    through ``dataclasses.asdict``; ``StoredCall.coerce`` reads that form back.
+    """
+
+    fingerprint: str
+    idempotency_key: str
+    method: str
+    url: str
+    status: int | None = None
+    kind: str | None = None
+    reason: str | None = None
+    summary: str | None = None
+    headers: tuple[tuple[str, str], ...] = ()
+    body: str = ""
+
+    @classmethod
+    def coerce(cls, value: StoredCall | Mapping[str, Any] | None) -> StoredCall | None:
+        """Return ``value`` as a StoredCall (it may be the dict ``asdict`` made of one)."""
+        if value is None or isinstance(value, StoredCall):
+            return value
+        data = dict(value)
+        data["headers"] = tuple((str(k), str(v)) for k, v in data.get("headers") or ())
+        return cls(**data)
+
+    def response(self) -> httpx.Response:
+        """Rebuild the recorded response (status, safe headers, body)."""
+        return httpx.Response(self.status or 0, headers=list(self.headers), content=self.body.encode(),
+                              request=httpx.Request(self.method, self.url))
+
+
+ResponseSource: TypeAlias = Callable[[str, "str | None", str, OutboundRequest], "RecordedResponse | None"]
+
+
+class CallContext(Protocol):
+    """What the gateway needs from the job context of the calling automation.
+
+    ``mode`` is ``live``, ``dry_run`` or ``shadow``. ``idempotency_key(step)`` must be
+    ``child_idempotency_key(job_id, step)`` (or another key equally stable across retries and
+    reclaims). ``load_call``/``save_call`` persist a StoredCall with the step (``load_call`` may
+    return the ``asdict`` form); ``save_call`` is fenced by the job's claim. ``record_intent``
+    appends to the decision trace; ``ledger`` appends a secret-free event.
+    """
+
+    @property
+    def job_id(self) -> uuid.UUID: ...
+    @property
+    def automation(self) -> str: ...
+    @property
+    def mode(self) -> str: ...
+    @property
+    def trigger_id(self) -> str | None: ...
+    def idempotency_key(self, step: str) -> str: ...
+    async def load_call(self, step: str) -> StoredCall | Mapping[str, Any] | None: ...
+    async def save_call(self, step: str, stored: StoredCall) -> None: ...
+    def record_intent(self, intent: dict[str, Any]) -> None: ...
+    async def ledger(self, kind: str, detail: dict[str, Any]) -> None: ...
+
+
+def redact_headers(headers: tuple[tuple[str, str], ...] | Mapping[str, str]) -> tuple[tuple[str, str], ...]:
+    """Return the headers with every credential-like value replaced by ``[redacted]``."""
+    items = headers.items() if isinstance(headers, Mapping) else headers
+    out = []
+    for name, value in items:
+        low = name.lower()
+        secret = low != "idempotency-key" and any(p in low for p in _SECRET_HEADER_PARTS)
+        out.append((name, "[redacted]" if secret else scrub(value)))
+    return tuple(out)
+
+
+def fingerprint(method: str, url: str, json: Any) -> str:
+    """Return ``sha256:<hex>`` of the method, the URL with sorted query and the canonical body."""
+    u = httpx.URL(url)
+    canonical_url = str(u.copy_with(params=httpx.QueryParams(sorted(u.params.multi_items()))))
+    body = "" if json is None else jsonlib.dumps(json, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    digest = hashlib.sha256("\n".join((method.upper(), canonical_url, body)).encode())
+    return "sha256:" + digest.hexdigest()
+
+
+def resolve_url(config: ProviderConfig, url: str, params: Mapping[str, Any] | None) -> str:
+    """Join ``url`` to the provider's base URL and merge ``params``; refuse foreign absolute URLs."""
+    if url.startswith(("http://", "https://")):
+        base = config.base_url
+        if not (url == base or url.startswith((base + "/", base + "?"))):
+            raise ForeignURLError(config.name, url, base)
+        full = url
+    else:
+        full = config.base_url + ("" if url.startswith("/") else "/") + url
+    u = httpx.URL(full)
+    return str(u.copy_merge_params(dict(params)) if params else u)
+
+
+def prepare(config: ProviderConfig, method: str, url: str, *, json: Any, params: Mapping[str, Any] | None,
+            headers: Mapping[str, str] | None, key: str) -> OutboundRequest:
+    """Build the secret-free request of a call: URL, body bytes, headers, key, fingerprint."""
+    full = resolve_url(config, url, params)
+    body = None if json is None else jsonlib.dumps(json, separators=(",", ":"), ensure_ascii=False).encode()
+    merged = {k: v for k, v in (headers or {}).items() if k.lower() != config.idempotency_header.lower()}
+    if body is not None:
+        merged.setdefault("Content-Type", "application/json")
+    merged[config.idempotency_header] = key
+    return OutboundRequest(config.name, method.upper(), full, json, body, tuple(merged.items()), key,
+                           fingerprint(method, full, json))
+
+
+class _GuardedTransport(httpx.AsyncBaseTransport):
+    """Forward only to ``allowed`` origins (a shadow sandbox); raise NetworkBlockedError otherwise."""
+
+    def __init__(self, mode: str, allowed: frozenset[str], inner: httpx.AsyncBaseTransport | None) -> None:
+        self._mode, self._allowed, self._inner = mode, allowed, inner
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        origin = f"{request.url.scheme}://{request.url.netloc.decode()}"
+        if origin not in self._allowed or self._inner is None:
+            raise NetworkBlockedError(self._mode, str(request.url))
+        return await self._inner.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        if self._inner is not None:
+            await self._inner.aclose()
+
+
+def _origin(url: str) -> str:
+    u = httpx.URL(url)
+    return f"{u.scheme}://{u.netloc.decode()}"
+
+
+class Gateway:
+    """Make automations' outbound calls: budgets, keys, auth, signing, classification, modes.
+
+    ``providers`` come from ``provider.load_providers``; ``pool`` backs the shared rate budgets
+    (required when any provider has a rate). ``response_source(automation, trigger_id, step,
+    request)`` answers shadow/dry-run calls from a recording. ``clock`` (unix seconds) and
+    ``rng`` are injected for signing timestamps and jitter; ``transport`` replaces the live
+    network (tests). ``environ`` is where auth and signing secrets are read, at call time.
+    Use as ``async with Gateway(...) as gw`` or call ``aclose()``.
+    """
+
+    def __init__(
+        self,
+        providers: Mapping[str, ProviderConfig],
+        pool: AsyncConnectionPool | None,
+        *,
+        response_source: ResponseSource | None = None,
+        clock: Callable[[], float] = time.time,
+        rng: random.Random | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+        environ: Mapping[str, str] | None = None,
+    ) -> None:
+        if pool is None and any(p.rates for p in providers.values()):
+            raise ConfigError("a connection pool is required for providers with a rate", field="pool")
+        self.providers = dict(providers)
+        self.budget = Budget(pool) if pool is not None else None
+        self._source = response_source
+        self._clock = clock
+        self._rng = rng or random.Random()
+        self._environ = environ if environ is not None else os.environ
+        self._inflight = InFlight()
+        self._live = httpx.AsyncClient(transport=transport or httpx.AsyncHTTPTransport())
+        sandboxes = frozenset(_origin(p.sandbox_url) for p in providers.values() if p.sandbox_url)
+        sandbox_inner = transport or httpx.AsyncHTTPTransport()
+        self._sandbox = httpx.AsyncClient(transport=_GuardedTransport(Mode.SHADOW, sandboxes, sandbox_inner))
+        self._blocked = httpx.AsyncClient(transport=_GuardedTransport(Mode.DRY_RUN, frozenset(), None))
+
+    async def __aenter__(self) -> Gateway:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        """Close the HTTP clients (not the pool, which the caller owns)."""
+        for client in (self._live, self._sandbox, self._blocked):
+            await client.aclose()
+
+    def client_for(self, mode: str) -> httpx.AsyncClient:
+        """Return the only HTTP client ``mode`` may use: the network guard lives here."""
+        return {Mode.LIVE: self._live, Mode.SHADOW: self._sandbox}.get(Mode(mode), self._blocked)
+
+    async def call(self, ctx: CallContext, provider: str, method: str, url: str, *, step: str, json: Any = None,
+                   params: Mapping[str, Any] | None = None, headers: Mapping[str, str] | None = None,
+                   scope_key: str | None = None) -> httpx.Response:
+        """Make one outbound call for step ``step`` of the job behind ``ctx``; return the response.
+
+        Raises Snooze when the rate budget is spent (no attempt used), RetryableError (with the
+        provider's Retry-After as ``delay``) or TerminalError per the classification,
+        IdempotencyConflictError when the step's key was used for a different request,
+        ProviderNotConfiguredError, ForeignURLError, and ConfigError when a secret's env var is
+        unset. A step whose call already succeeded returns the stored response without calling.
+        """
+        config = self.providers.get(provider)
+        if config is None:
+            raise ProviderNotConfiguredError(provider, list(self.providers))
+        req = prepare(config, method, url, json=json, params=params, headers=headers, key=ctx.idempotency_key(step))
+        stored = StoredCall.coerce(await ctx.load_call(step))
+        if stored is not None:
+            if stored.fingerprint != req.fingerprint:
+                raise IdempotencyConflictError(step, stored.fingerprint, req.fingerprint)
+            if stored.kind == Kind.OK and stored.status is not None:
+                await ctx.ledger("call_replayed", {"step": step, "provider": provider, "status": stored.status})
+                return stored.response()
+        if Mode(ctx.mode) is Mode.LIVE:
+            return await self._live_call(ctx, config, req, step, scope_key, first=stored is None)
+        return await self._offline_call(ctx, config, req, step)
+
+    async def _live_call(self, ctx: CallContext, config: ProviderConfig, req: OutboundRequest, step: str,
+                         scope_value: str | None, *, first: bool) -> httpx.Response:
+        credential = self._secret(config, "auth_env")
+        scope = scope_key_for(config, scope_value, credential)
+        async with self._inflight.slot(config):
+            await self._spend(config, scope)
+            if first:  # the fingerprint goes on record before the provider can see the key
+                await ctx.save_call(step, StoredCall(req.fingerprint, req.idempotency_key, req.method, req.url))
+            response, verdict = await self._send(self._live, config, req, credential)
+        if response is not None:
+            await self._tighten(ctx, config, scope, response)
+        return await self._settle(ctx, req, step, response, verdict, "call")
+
+    async def _offline_call(self, ctx: CallContext, config: ProviderConfig, req: OutboundRequest,
+                            step: str) -> httpx.Response:
+        intent = req.intent(step, ctx.mode)
+        ctx.record_intent(intent)
+        await ctx.ledger("call_intent" if ctx.mode == Mode.SHADOW else "call_dry_run", intent)
+        recorded = self._source(ctx.automation, ctx.trigger_id, step, req) if self._source else None
+        response: httpx.Response | None
+        if recorded is not None:
+            response = httpx.Response(recorded.status, headers=dict(recorded.headers), content=recorded.content(),
+                                      request=httpx.Request(req.method, req.url))
+            verdict = self._classify(config, response)
+        elif ctx.mode == Mode.SHADOW and config.sandbox_url:
+            sandboxed = replace(req, url=config.sandbox_url + req.url[len(config.base_url):])
+            response, verdict = await self._send(self.client_for(ctx.mode), config, sandboxed, None)
+        elif ctx.mode == Mode.SHADOW and req.method in READ_METHODS:
+            raise TerminalError(
+                f"shadow: no recorded response for {req.method} {req.url} (automation {ctx.automation!r}, "
+                f"trigger {ctx.trigger_id!r}, step {step!r}) and provider {config.name!r} has no sandbox_url")
+        else:
+            response = _synthetic(req, ctx.mode)
+            verdict = self._classify(config, response)
+        return await self._settle(ctx, req, step, response, verdict, "call_offline")
+
+    async def _spend(self, config: ProviderConfig, scope: str) -> None:
+        if self.budget is None:
+            return
+        checkout = await self.budget.checkout(config, scope)
+        if not checkout.granted:
+            # A little jitter keeps the snoozed jobs of one budget from waking in lockstep.
+            delay = checkout.delay * (1.0 + 0.25 * self._rng.random())
+            raise Snooze(delay, reason=checkout.reason or f"provider {config.name!r} rate budget spent")
+
+    async def _send(self, client: httpx.AsyncClient, config: ProviderConfig, req: OutboundRequest,
+                    credential: str | None) -> tuple[httpx.Response | None, Classification]:
+        headers = dict(req.headers)
+        if credential:
+            headers["Authorization"] = f"Bearer {credential}"
+        if config.signing_scheme is SigningScheme.STANDARD_WEBHOOKS:
+            secret = self._secret(config, "signing_secret_env") or ""
+            headers.update(standard_webhooks_headers(secret, f"msg_{req.idempotency_key}", int(self._clock()),
+                                                     req.body or b""))
+        try:
+            response = await client.request(req.method, req.url, content=req.body, headers=headers,
+                                            timeout=config.timeout)
+        except Exception as exc:
+            verdict = classify_exception(exc)
+            if verdict is None:
+                raise
+            return None, verdict
+        return response, self._classify(config, response)
+
+    def _classify(self, config: ProviderConfig, response: httpx.Response) -> Classification:
+        return classify_response(response.status_code, response.headers, response.text, now=self._clock(),
+                                 rng=self._rng, rules=config.rules, policy=config.retry)
+
+    async def _tighten(self, ctx: CallContext, config: ProviderConfig, scope: str, response: httpx.Response) -> None:
+        instruction = tightening_from_headers(response.status_code, response.headers, now=self._clock(),
+                                              rates=config.rates)
+        if instruction is None or self.budget is None or not config.rates:
+            return
+        await self.budget.tighten(config, scope, instruction)
+        await ctx.ledger("budget_tightened", {"provider": config.name, "scope_key": scope,
+                                              "reason": instruction.reason})
+
+    async def _settle(self, ctx: CallContext, req: OutboundRequest, step: str, response: httpx.Response | None,
+                      verdict: Classification, kind: str) -> httpx.Response:
+        status = response.status_code if response is not None else None
+        stored = StoredCall(
+            req.fingerprint, req.idempotency_key, req.method, req.url, status, verdict.kind.value, verdict.reason,
+            verdict.summary, redact_headers(tuple(response.headers.items())) if response is not None else (),
+            response.text if response is not None else "")
+        await ctx.save_call(step, stored)
+        await ctx.ledger(kind, {"step": step, "provider": req.provider, "method": req.method, "url": req.url,
+                                "idempotency_key": req.idempotency_key, "status": status,
+                                "classification": verdict.kind.value, "reason": verdict.reason,
+                                "summary": verdict.summary})
+        if verdict.kind is Kind.OK and response is not None:
+            return response
+        message = f"{req.provider} {req.method} {req.url} (step {step!r}): {verdict.reason}; {verdict.summary}"
+        if verdict.kind is Kind.RETRYABLE:
+            raise RetryableError(message, delay=verdict.delay)
+        raise TerminalError(message)
+
+    def _secret(self, config: ProviderConfig, attr: str) -> str | None:
+        name: str | None = getattr(config, attr)
+        if name is None:
+            return None
+        value = self._environ.get(name)
+        if not value:
+            raise ConfigError(f"environment variable {name} is not set (provider {config.name!r})",
+                              source="environment", field=f"tool.cutover.providers.{config.name}.{attr}")
+        return value
+
+
+def _synthetic(req: OutboundRequest, mode: str) -> httpx.Response:
+    """Return the stand-in response of an unrecorded dry-run/shadow call (marked as synthetic)."""
+    return httpx.Response(200, json={"synthetic": True, "mode": mode, "idempotency_key": req.idempotency_key},
+                          headers={"X-Cutover-Synthetic": mode}, request=httpx.Request(req.method, req.url))
