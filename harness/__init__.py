@@ -1,0 +1,1 @@
+"""cutover's migration and shadow-verification harness."""

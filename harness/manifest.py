@@ -1,0 +1,323 @@
+"""``manifest.toml``: what a recording set is, where it came from, and how to read it.
+
+The manifest names the window the set covers, each source export with the retention and sampling
+limits of the tool it came from, each automation with its legacy platform, coercion profile,
+legacy workflow ids and name maps (legacy step → new step, legacy branch node → decision), and
+the redaction settings applied on ingest. It is read with :mod:`tomllib` and written with
+:mod:`tomli_w`; ``docs/recordings.md`` specifies every key.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+
+from harness._field import FieldReader
+from harness.errors import ManifestError
+from harness.recording import Platform
+
+MANIFEST_FILE = "manifest.toml"
+FORMAT_VERSION = 1
+DEFAULT_SALT_ENV = "CUTOVER_REDACTION_SALT"
+
+
+class Coercion(StrEnum):
+    """How loosely the legacy tool typed its values, so the diff can normalise before comparing."""
+
+    STRICT = "strict"
+    N8N = "n8n"
+    ZAPIER = "zapier"
+    MAKE = "make"
+
+
+DEFAULT_COERCION = {
+    Platform.N8N: Coercion.N8N,
+    Platform.ZAPIER: Coercion.ZAPIER,
+    Platform.MAKE: Coercion.MAKE,
+    Platform.CSV: Coercion.STRICT,
+    Platform.JSONL: Coercion.STRICT,
+}
+
+
+@dataclass(frozen=True)
+class Window:
+    """The time range the set's triggers were received in (inclusive)."""
+
+    start: datetime
+    end: datetime
+
+
+@dataclass(frozen=True)
+class Source:
+    """One imported export and the limits of the tool it came from.
+
+    ``saves_successful_runs``/``saves_failed_runs`` are ``None`` when unknown; ``sampling`` is the
+    fraction of runs the tool kept (1.0 = all); ``skipped_records`` counts records an import with
+    ``--skip-bad`` left out, so a set with gaps never looks complete.
+    """
+
+    platform: Platform
+    automation: str
+    files: tuple[str, ...]
+    retention_days: int | None = None
+    saves_successful_runs: bool | None = None
+    saves_failed_runs: bool | None = None
+    sampling: float = 1.0
+    records: int | None = None
+    skipped_records: int = 0
+    imported_at: datetime | None = None
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class DecisionMap:
+    """Turn a legacy branch node into a named decision, translating its raw values."""
+
+    name: str
+    values: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class AutomationEntry:
+    """One automation in the set: its legacy origin and the maps that line the two sides up.
+
+    ``steps`` maps a legacy node/step name to the new step name (``""`` drops the legacy step
+    from the path); ``providers`` maps a URL host to a provider name; ``columns`` is the tabular
+    importer's field → column mapping; ``delivery_id`` says where a trigger's delivery id lives
+    (``header:<name>`` or ``body:<dotted.path>``).
+    """
+
+    name: str
+    platform: Platform
+    coercion: Coercion
+    legacy_workflows: tuple[str, ...] = ()
+    steps: dict[str, str] = field(default_factory=dict)
+    decisions: dict[str, DecisionMap] = field(default_factory=dict)
+    providers: dict[str, str] = field(default_factory=dict)
+    columns: dict[str, str] = field(default_factory=dict)
+    delivery_id: str | None = None
+
+
+@dataclass(frozen=True)
+class Redaction:
+    """Redaction applied on ingest: extra header names and JSON paths, and the salt's env var."""
+
+    salt_env: str = DEFAULT_SALT_ENV
+    headers: tuple[str, ...] = ()
+    json_paths: tuple[str, ...] = ()
+
+    def salt(self) -> bytes | None:
+        """Return the per-set salt from the environment, or ``None`` when it is not set."""
+        value = os.environ.get(self.salt_env)
+        return value.encode("utf-8") if value else None
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """A recording set's manifest."""
+
+    name: str
+    format: int = FORMAT_VERSION
+    description: str | None = None
+    window: Window | None = None
+    sources: tuple[Source, ...] = ()
+    automations: dict[str, AutomationEntry] = field(default_factory=dict)
+    redaction: Redaction = field(default_factory=Redaction)
+
+    def automation_for_workflow(self, workflow: str) -> str | None:
+        """Return the automation a legacy workflow id or name migrated to, if the set says."""
+        for entry in self.automations.values():
+            if workflow in entry.legacy_workflows:
+                return entry.name
+        return None
+
+
+def _toml_line(message: str) -> int | None:
+    found = re.search(r"line (\d+)", message)
+    return int(found.group(1)) if found else None
+
+
+def load_manifest(path: Path) -> Manifest:
+    """Read and validate a ``manifest.toml``; raise ManifestError naming the file, line and key."""
+    name = str(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ManifestError(name, None, None, "file does not exist") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ManifestError(name, _toml_line(str(exc)), None, f"not valid TOML ({exc})") from None
+    return manifest_from_dict(data, name)
+
+
+def manifest_from_dict(data: dict[str, Any], path: str) -> Manifest:
+    """Validate a parsed manifest table (``path`` is only used in error messages)."""
+    read = FieldReader(data, path, None, error=ManifestError)
+    version = data.get("format", FORMAT_VERSION)
+    if version != FORMAT_VERSION:
+        raise read.fail("format", f"expected {FORMAT_VERSION}, got {version!r}")
+    automations = read.obj_field("automations", required=False)
+    return Manifest(
+        name=str(read.string("name")),
+        description=read.string("description", required=False),
+        window=_window(read) if "window" in data else None,
+        sources=tuple(_source(read, i, s) for i, s in enumerate(read.array("sources", required=False))),
+        automations={key: _automation(read.nested("automations"), key) for key in automations},
+        redaction=_redaction(read.nested("redaction", required=False)),
+    )
+
+
+def _datetime(read: FieldReader, key: str, *, required: bool = True) -> datetime | None:
+    value = read.obj.get(key)
+    if value is None and not required:
+        return None
+    if not isinstance(value, datetime) or value.tzinfo is None:
+        raise read.fail(key, "expected a TOML offset date-time such as 2024-06-01T00:00:00Z")
+    return value
+
+
+def _window(read: FieldReader) -> Window:
+    window = read.nested("window")
+    start, end = _datetime(window, "start"), _datetime(window, "end")
+    assert start is not None and end is not None
+    if end < start:
+        raise window.fail("end", "window ends before it starts")
+    return Window(start, end)
+
+
+def _optional_bool(read: FieldReader, key: str) -> bool | None:
+    value = read.obj.get(key)
+    if value is not None and not isinstance(value, bool):
+        raise read.fail(key, "expected true or false")
+    return value
+
+
+def _source(read: FieldReader, index: int, value: Any) -> Source:
+    if not isinstance(value, dict):
+        raise read.fail(f"sources[{index}]", "expected a table")
+    src = FieldReader(value, read.path, None, prefix=f"sources[{index}].", error=ManifestError)
+    retention = value.get("retention_days")
+    if retention is not None and (not isinstance(retention, int) or retention < 0):
+        raise src.fail("retention_days", "expected a non-negative integer")
+    sampling = value.get("sampling", 1.0)
+    if not isinstance(sampling, int | float) or not 0 < sampling <= 1:
+        raise src.fail("sampling", "expected a fraction in (0, 1]")
+    return Source(
+        platform=Platform(src.choice("platform", tuple(Platform))),
+        automation=str(src.string("automation")),
+        files=tuple(src.strings("files")),
+        retention_days=retention,
+        saves_successful_runs=_optional_bool(src, "saves_successful_runs"),
+        saves_failed_runs=_optional_bool(src, "saves_failed_runs"),
+        sampling=float(sampling),
+        records=value.get("records"),
+        skipped_records=int(value.get("skipped_records", 0)),
+        imported_at=_datetime(src, "imported_at", required=False),
+        note=src.string("note", required=False),
+    )
+
+
+def _string_map(read: FieldReader, key: str) -> dict[str, str]:
+    table = read.obj_field(key, required=False)
+    for name, value in table.items():
+        if not isinstance(value, str):
+            raise read.fail(f"{key}.{name}", "expected a string")
+    return table
+
+
+def _automation(parent: FieldReader, key: str) -> AutomationEntry:
+    read = parent.nested(key)
+    platform = Platform(read.choice("platform", tuple(Platform)))
+    coercion = read.obj.get("coercion", str(DEFAULT_COERCION[platform]))
+    if coercion not in tuple(Coercion):
+        raise read.fail("coercion", f"expected one of {', '.join(Coercion)}, got {coercion!r}")
+    decisions = read.nested("decisions", required=False)
+    return AutomationEntry(
+        name=key,
+        platform=platform,
+        coercion=Coercion(coercion),
+        legacy_workflows=tuple(read.strings("legacy_workflows", required=False)),
+        steps=_string_map(read, "steps"),
+        decisions={node: _decision(decisions, node) for node in decisions.obj},
+        providers=_string_map(read, "providers"),
+        columns=_string_map(read, "columns"),
+        delivery_id=read.string("delivery_id", required=False),
+    )
+
+
+def _decision(parent: FieldReader, node: str) -> DecisionMap:
+    read = parent.nested(node)
+    return DecisionMap(name=str(read.string("name")), values=_string_map(read, "values"))
+
+
+def _redaction(read: FieldReader) -> Redaction:
+    return Redaction(
+        salt_env=read.string("salt_env", required=False) or DEFAULT_SALT_ENV,
+        headers=tuple(read.strings("headers", required=False)),
+        json_paths=tuple(read.strings("json_paths", required=False)),
+    )
+
+
+def _drop_none(table: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in table.items() if value not in (None, {}, (), [])}
+
+
+def manifest_to_dict(manifest: Manifest) -> dict[str, Any]:
+    """Return the TOML table for a manifest (the inverse of :func:`manifest_from_dict`)."""
+    data: dict[str, Any] = {"format": manifest.format, "name": manifest.name}
+    if manifest.description:
+        data["description"] = manifest.description
+    if manifest.window:
+        data["window"] = {"start": manifest.window.start, "end": manifest.window.end}
+    data["redaction"] = _drop_none({
+        "salt_env": manifest.redaction.salt_env,
+        "headers": list(manifest.redaction.headers),
+        "json_paths": list(manifest.redaction.json_paths),
+    })
+    data["sources"] = [_source_dict(source) for source in manifest.sources]
+    data["automations"] = {name: _automation_dict(e) for name, e in sorted(manifest.automations.items())}
+    return data
+
+
+def _source_dict(source: Source) -> dict[str, Any]:
+    table = {**source.__dict__, "platform": str(source.platform), "files": list(source.files)}
+    return _drop_none(table) | {"skipped_records": source.skipped_records}
+
+
+def _automation_dict(entry: AutomationEntry) -> dict[str, Any]:
+    table = {
+        "platform": str(entry.platform),
+        "coercion": str(entry.coercion),
+        "legacy_workflows": list(entry.legacy_workflows),
+        "delivery_id": entry.delivery_id,
+        "steps": dict(entry.steps),
+        "decisions": {node: _drop_none({"name": d.name, "values": d.values}) for node, d in entry.decisions.items()},
+        "providers": dict(entry.providers),
+        "columns": dict(entry.columns),
+    }
+    return _drop_none(table)
+
+
+def write_manifest(path: Path, manifest: Manifest) -> None:
+    """Write ``manifest.toml`` atomically: a temporary file renamed over the old one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.tmp")
+    temporary.write_text(tomli_w.dumps(manifest_to_dict(manifest)), encoding="utf-8")
+    os.replace(temporary, path)
+
+
+def with_source(manifest: Manifest, source: Source, entry: AutomationEntry) -> Manifest:
+    """Return the manifest with ``source`` replacing earlier sources of its automation, and ``entry`` set."""
+    kept = tuple(s for s in manifest.sources if s.automation != source.automation)
+    return replace(
+        manifest,
+        sources=(*kept, source),
+        automations={**manifest.automations, entry.name: entry},
+    )

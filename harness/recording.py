@@ -1,0 +1,270 @@
+"""The canonical recording set's records: recorded triggers and legacy decision traces.
+
+A set is a directory ``recordings/<set>/`` holding ``manifest.toml`` (see ``harness.manifest``)
+and, per automation, ``<automation>/triggers.jsonl`` and ``<automation>/legacy.jsonl``: one JSON
+object per line, keys sorted, so a set diffs well in git. ``legacy.jsonl`` lists its traces in the
+order of their triggers in ``triggers.jsonl`` (a subset: a trigger may have no legacy trace), which
+lets :func:`iter_pairs` join the two files in one pass with bounded memory.
+
+Loaders are generators: they read one line at a time and hold one record at a time, and every
+error they raise is a :class:`~harness.errors.RecordingError` naming file, line and field. The full
+specification is ``docs/recordings.md``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from harness._field import FieldReader, JSONObject, format_timestamp, type_name
+from harness.errors import RecordingError
+
+TRIGGERS_FILE = "triggers.jsonl"
+LEGACY_FILE = "legacy.jsonl"
+
+
+class TraceStatus(StrEnum):
+    """How a legacy run ended, reduced to what both sides of a comparison can say."""
+
+    SUCCEEDED = "succeeded"
+    FILTERED = "filtered"
+    FAILED = "failed"
+
+
+class Platform(StrEnum):
+    """The legacy tool (or generic format) a trace was imported from."""
+
+    N8N = "n8n"
+    ZAPIER = "zapier"
+    MAKE = "make"
+    CSV = "csv"
+    JSONL = "jsonl"
+
+
+@dataclass(frozen=True)
+class RecordedTrigger:
+    """One recorded delivery: what the automation receives. Header names are lower-case."""
+
+    id: str
+    received_at: datetime
+    headers: dict[str, str]
+    body: JSONObject
+    source: str
+
+
+@dataclass(frozen=True)
+class LegacyTrace:
+    """What the legacy tool did with one trigger, as a decision trace.
+
+    ``calls`` are dicts with ``step``, ``provider``, ``method``, ``url`` and ``body`` (``None``
+    where the export does not show a value); ``outputs`` maps a step name to the JSON the step
+    produced (for read steps: the response body the migrated code reads in shadow mode).
+    """
+
+    trigger_id: str
+    status: TraceStatus
+    platform: Platform
+    path: list[str] = field(default_factory=list)
+    decisions: dict[str, Any] = field(default_factory=dict)
+    calls: list[dict[str, Any]] = field(default_factory=list)
+    outputs: dict[str, Any] = field(default_factory=dict)
+    error: str | None = None
+    failed_step: str | None = None
+    raw_run_id: str | None = None
+    workflow: str | None = None
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
+
+
+CALL_KEYS = ("step", "provider", "method", "url", "body")
+
+
+def dump_line(record: JSONObject) -> str:
+    """Serialise one record as a JSONL line: sorted keys, compact, UTF-8 text, newline-terminated."""
+    return json.dumps(record, sort_keys=True, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def trigger_to_json(trigger: RecordedTrigger) -> JSONObject:
+    """Return the canonical JSON object for a trigger (the inverse of :func:`trigger_from_json`)."""
+    return {
+        "id": trigger.id,
+        "received_at": format_timestamp(trigger.received_at),
+        "headers": dict(trigger.headers),
+        "body": trigger.body,
+        "source": trigger.source,
+    }
+
+
+def trigger_from_json(obj: JSONObject, path: str, line: int | None) -> RecordedTrigger:
+    """Validate one ``triggers.jsonl`` object; raise RecordingError naming the bad field."""
+    read = FieldReader(obj, path, line)
+    headers = read.obj_field("headers", required=False)
+    for name, value in headers.items():
+        if not isinstance(value, str):
+            raise read.fail(f"headers.{name}", f"expected a string, got {type_name(value)}")
+    received_at = read.timestamp("received_at")
+    assert received_at is not None
+    return RecordedTrigger(
+        id=str(read.string("id")),
+        received_at=received_at,
+        headers={name.lower(): value for name, value in headers.items()},
+        body=read.obj_field("body"),
+        source=str(read.string("source")),
+    )
+
+
+def trace_to_json(trace: LegacyTrace) -> JSONObject:
+    """Return the canonical JSON object for a legacy trace; optional nulls are omitted."""
+    record: JSONObject = {
+        "trigger_id": trace.trigger_id,
+        "status": str(trace.status),
+        "platform": str(trace.platform),
+        "path": list(trace.path),
+        "decisions": dict(trace.decisions),
+        "calls": [{key: call.get(key) for key in CALL_KEYS} for call in trace.calls],
+        "outputs": dict(trace.outputs),
+    }
+    optional = {
+        "error": trace.error,
+        "failed_step": trace.failed_step,
+        "raw_run_id": trace.raw_run_id,
+        "workflow": trace.workflow,
+        "started_at": format_timestamp(trace.started_at) if trace.started_at else None,
+        "finished_at": format_timestamp(trace.finished_at) if trace.finished_at else None,
+    }
+    record.update({key: value for key, value in optional.items() if value is not None})
+    return record
+
+
+def _call_from_json(read: FieldReader, index: int, value: Any) -> dict[str, Any]:
+    name = f"calls[{index}]"
+    if not isinstance(value, dict):
+        raise read.fail(name, f"expected an object, got {type_name(value)}")
+    call = FieldReader(value, read.path, read.line, prefix=f"{name}.")
+    method = call.string("method", required=False)
+    return {
+        "step": call.string("step"),
+        "provider": call.string("provider", required=False),
+        "method": method.upper() if method else None,
+        "url": call.string("url", required=False),
+        "body": value.get("body"),
+    }
+
+
+def trace_from_json(obj: JSONObject, path: str, line: int | None) -> LegacyTrace:
+    """Validate one ``legacy.jsonl`` object; raise RecordingError naming the bad field."""
+    read = FieldReader(obj, path, line)
+    status = read.choice("status", tuple(TraceStatus))
+    platform = read.choice("platform", tuple(Platform))
+    calls = [_call_from_json(read, i, c) for i, c in enumerate(read.array("calls", required=False))]
+    return LegacyTrace(
+        trigger_id=str(read.string("trigger_id")),
+        status=TraceStatus(status),
+        platform=Platform(platform),
+        path=read.strings("path", required=False),
+        decisions=read.obj_field("decisions", required=False),
+        calls=calls,
+        outputs=read.obj_field("outputs", required=False),
+        error=read.string("error", required=False),
+        failed_step=read.string("failed_step", required=False),
+        raw_run_id=read.string("raw_run_id", required=False),
+        workflow=read.string("workflow", required=False),
+        started_at=read.timestamp("started_at", required=False),
+        finished_at=read.timestamp("finished_at", required=False),
+    )
+
+
+def iter_json_lines(path: Path) -> Iterator[tuple[int, JSONObject]]:
+    """Yield ``(line number, object)`` for each non-blank line of a JSONL file, one at a time.
+
+    Raises RecordingError for a missing file and for a line that is not UTF-8, not JSON or not
+    an object. Lines are decoded one by one, so the line number in an error is exact.
+    """
+    name = str(path)
+    try:
+        handle = path.open("rb")
+    except FileNotFoundError:
+        raise RecordingError(name, None, None, "file does not exist") from None
+    with handle:
+        for number, raw in enumerate(handle, start=1):
+            yield from _parse_line(raw, name, number)
+
+
+def _parse_line(raw: bytes, name: str, number: int) -> Iterator[tuple[int, JSONObject]]:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise RecordingError(name, number, None, "not valid UTF-8") from None
+    if not text.strip():
+        return
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordingError(name, number, None, f"not valid JSON ({exc.msg})") from None
+    if not isinstance(value, dict):
+        raise RecordingError(name, number, None, f"expected an object, got {type_name(value)}")
+    yield number, value
+
+
+def iter_triggers(path: Path) -> Iterator[RecordedTrigger]:
+    """Stream the triggers of a ``triggers.jsonl`` file, validating each line."""
+    for number, obj in iter_json_lines(path):
+        yield trigger_from_json(obj, str(path), number)
+
+
+def iter_traces(path: Path) -> Iterator[LegacyTrace]:
+    """Stream the legacy traces of a ``legacy.jsonl`` file, validating each line."""
+    for number, obj in iter_json_lines(path):
+        yield trace_from_json(obj, str(path), number)
+
+
+def iter_pairs(directory: Path) -> Iterator[tuple[RecordedTrigger, LegacyTrace | None]]:
+    """Join an automation directory's triggers with their legacy traces in one streaming pass.
+
+    Yields every trigger with its trace (or ``None``). Relies on ``legacy.jsonl`` following the
+    order of ``triggers.jsonl``; a trace whose trigger never comes raises RecordingError naming
+    its line. Memory use does not grow with the files.
+    """
+    legacy_path = directory / LEGACY_FILE
+    numbered = iter_json_lines(legacy_path) if legacy_path.exists() else iter(())
+    pending = next(numbered, None)
+    for trigger in iter_triggers(directory / TRIGGERS_FILE):
+        trace = None
+        if pending is not None and pending[1].get("trigger_id") == trigger.id:
+            trace = trace_from_json(pending[1], str(legacy_path), pending[0])
+            pending = next(numbered, None)
+        yield trigger, trace
+    if pending is not None:
+        number, obj = pending
+        trace_from_json(obj, str(legacy_path), number)  # a malformed line reports its own field
+        raise RecordingError(
+            str(legacy_path), number, "trigger_id",
+            f"no trigger {obj.get('trigger_id')!r} at or after this position in {TRIGGERS_FILE} "
+            f"(legacy traces must follow the order of their triggers)",
+        )
+
+
+def write_jsonl(path: Path, records: Iterable[JSONObject], *, append: bool = False) -> int:
+    """Write records as JSONL (sorted keys, one per line); return how many were written."""
+    count = 0
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a" if append else "w", encoding="utf-8", newline="\n") as handle:
+        for record in records:
+            handle.write(dump_line(record))
+            count += 1
+    return count
+
+
+def write_triggers(path: Path, triggers: Iterable[RecordedTrigger], *, append: bool = False) -> int:
+    """Write triggers to a ``triggers.jsonl`` file; return how many were written."""
+    return write_jsonl(path, (trigger_to_json(t) for t in triggers), append=append)
+
+
+def write_traces(path: Path, traces: Iterable[LegacyTrace], *, append: bool = False) -> int:
+    """Write legacy traces to a ``legacy.jsonl`` file; return how many were written."""
+    return write_jsonl(path, (trace_to_json(t) for t in traces), append=append)
