@@ -1,0 +1,217 @@
+"""Import Make (Integromat) scenario execution logs, joined with the scenario's blueprint.
+
+A document is ``{"scenarioLogs": [log, ...], "blueprint": {...}}`` (the blueprint may instead be
+passed separately), or a bare list of logs. A log is what Make's ``GET /scenarios/{id}/logs``
+returns — ``id``/``executionId``, ``imtId``, ``timestamp``, ``duration`` (ms), ``operations``,
+``transfer``, ``status`` (1 success, 2 warning, 3 error, or the words) — optionally with the
+execution's details: ``modules`` (``id``, ``status``, ``input``, ``output`` bundles, ``error``).
+
+With details, the trigger is the first module's first output bundle, the path is the modules
+run, each router's decision is the route whose first module ran (named by that module's filter),
+and a run that stopped at a filter is ``filtered``. Without details a log gives a trace with a
+status only and no trigger, to be paired with recorded triggers by time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from harness._field import type_name
+from harness.errors import ExportFormatError
+from harness.importer._run import (
+    ImportedRun, decision, load_json_document, split_url, step_name, timestamp_or_none,
+)
+from harness.importer.pairing import delivery_id
+from harness.manifest import AutomationEntry
+from harness.recording import LegacyTrace, Platform, RecordedTrigger, TraceStatus
+
+STATUSES = {1: TraceStatus.SUCCEEDED, 2: TraceStatus.SUCCEEDED, 3: TraceStatus.FAILED,
+            "success": TraceStatus.SUCCEEDED, "warning": TraceStatus.SUCCEEDED, "error": TraceStatus.FAILED}
+ROUTER = "builtin:BasicRouter"
+HTTP_MODULES = ("http:ActionSendData", "http:ActionSendDataBasicAuth")
+
+
+@dataclass(frozen=True)
+class Blueprint:
+    """What a blueprint says about modules: labels, apps, filters, and routers' routes."""
+
+    labels: dict[int, str] = field(default_factory=dict)
+    apps: dict[int, str] = field(default_factory=dict)
+    mappers: dict[int, dict[str, Any]] = field(default_factory=dict)
+    filtered: dict[int, str] = field(default_factory=dict)
+    routers: dict[int, list[int | None]] = field(default_factory=dict)
+
+
+def read_blueprint(value: Any) -> Blueprint:
+    """Index a blueprint's ``flow`` (recursing into routers' routes)."""
+    blueprint = Blueprint()
+    if isinstance(value, dict):
+        _index_flow(value.get("flow") or [], blueprint)
+    return blueprint
+
+
+def _index_flow(flow: list[Any], blueprint: Blueprint) -> None:
+    for module in flow:
+        if not isinstance(module, dict) or not isinstance(module.get("id"), int):
+            continue
+        ident = module["id"]
+        app = str(module.get("module", ""))
+        designer = (module.get("metadata") or {}).get("designer") or {}
+        blueprint.labels[ident] = str(designer.get("name") or f"{app}#{ident}")
+        blueprint.apps[ident] = app
+        blueprint.mappers[ident] = module.get("mapper") or {}
+        if isinstance(module.get("filter"), dict):
+            blueprint.filtered[ident] = str(module["filter"].get("name") or ident)
+        routes = [r.get("flow") or [] for r in module.get("routes") or [] if isinstance(r, dict)]
+        if routes:
+            blueprint.routers[ident] = [r[0].get("id") if r and isinstance(r[0], dict) else None for r in routes]
+            for route in routes:
+                _index_flow(route, blueprint)
+
+
+def parse(path: Path, entry: AutomationEntry, blueprint_path: Path | None = None) -> Iterator[ImportedRun | ExportFormatError]:
+    """Yield one imported run (or the error of a malformed one) per scenario log."""
+    document = load_json_document(path)
+    logs = document.get("scenarioLogs") if isinstance(document, dict) else document
+    if not isinstance(logs, list):
+        raise ExportFormatError(str(path), None, "scenarioLogs", f"expected an array, got {type_name(logs)}")
+    raw = load_json_document(blueprint_path) if blueprint_path else (document.get("blueprint") if isinstance(document, dict) else None)
+    blueprint = read_blueprint(raw.get("response", {}).get("blueprint", raw) if isinstance(raw, dict) else raw)
+    for index, log in enumerate(logs):
+        record = _record_id(log, index)
+        try:
+            yield parse_log(log, blueprint, entry, str(path), record)
+        except ExportFormatError as error:
+            yield error
+
+
+def _record_id(log: Any, index: int) -> str:
+    if isinstance(log, dict):
+        for key in ("executionId", "id", "imtId"):
+            if log.get(key):
+                return str(log[key])
+    return f"#{index + 1}"
+
+
+def parse_log(log: Any, blueprint: Blueprint, entry: AutomationEntry, path: str, record: str) -> ImportedRun:
+    """Turn one scenario log into a legacy trace (and a trigger when details are present)."""
+    if not isinstance(log, dict):
+        raise ExportFormatError(path, record, None, f"expected a log object, got {type_name(log)}")
+    status = STATUSES.get(log.get("status"))  # type: ignore[arg-type]
+    if status is None:
+        raise ExportFormatError(path, record, "status", f"expected 1, 2, 3 or success/warning/error, got {log.get('status')!r}")
+    started = timestamp_or_none(log.get("timestamp"))
+    if started is None:
+        raise ExportFormatError(path, record, "timestamp", "expected an ISO 8601 timestamp with offset")
+    modules = log.get("modules") or []
+    if not isinstance(modules, list) or not all(isinstance(m, dict) for m in modules):
+        raise ExportFormatError(path, record, "modules", "expected an array of module objects")
+    trigger = _trigger(modules, started, record)
+    trace = _trace(log, modules[1:] if trigger else modules, blueprint, status, entry, record)
+    duration = log.get("duration")
+    if isinstance(duration, int | float):
+        trace = _with_finish(trace, started + timedelta(milliseconds=duration))
+    return ImportedRun(record, trigger, trace, delivery_id(trigger) if trigger else log.get("deliveryId"))
+
+
+def _with_finish(trace: LegacyTrace, finished: Any) -> LegacyTrace:
+    return replace(trace, finished_at=finished)
+
+
+def _trigger(modules: list[dict[str, Any]], started: Any, record: str) -> RecordedTrigger | None:
+    if not modules:
+        return None
+    bundles = modules[0].get("output") or []
+    body = bundles[0] if isinstance(bundles, list) and bundles and isinstance(bundles[0], dict) else None
+    if body is None:
+        return None
+    trigger = RecordedTrigger(f"make-{record}", started, {}, body, f"make:execution/{record}")
+    found = delivery_id(trigger)
+    return trigger if found is None else RecordedTrigger(found, started, {}, body, trigger.source)
+
+
+def _trace(
+    log: dict[str, Any], modules: list[dict[str, Any]], blueprint: Blueprint,
+    status: TraceStatus, entry: AutomationEntry, record: str,
+) -> LegacyTrace:
+    ran = [m.get("id") for m in modules]
+    path, outputs, calls = _steps(modules, blueprint, entry)
+    decisions = _decisions(ran, blueprint, entry)
+    if status is TraceStatus.SUCCEEDED and modules and _stopped_at_filter(ran, blueprint):
+        status = TraceStatus.FILTERED
+    error, failed = _error(modules, blueprint, entry, log)
+    return LegacyTrace(
+        trigger_id="", status=status, platform=Platform.MAKE, path=path, decisions=decisions, calls=calls,
+        outputs=outputs, error=error, failed_step=failed, raw_run_id=record,
+        workflow=str(log["scenarioId"]) if log.get("scenarioId") else None,
+        started_at=timestamp_or_none(log.get("timestamp")),
+    )
+
+
+def _name(ident: Any, blueprint: Blueprint, entry: AutomationEntry) -> str | None:
+    label = blueprint.labels.get(ident, f"module#{ident}")
+    return step_name(entry, label, str(ident))
+
+
+def _steps(modules: list[dict[str, Any]], blueprint: Blueprint, entry: AutomationEntry) -> tuple[list[str], dict[str, Any], list[dict[str, Any]]]:
+    path: list[str] = []
+    outputs: dict[str, Any] = {}
+    calls: list[dict[str, Any]] = []
+    for module in modules:
+        ident = module.get("id")
+        name = _name(ident, blueprint, entry)
+        if name is None or blueprint.apps.get(ident) == ROUTER:
+            continue
+        path.append(name)
+        bundles = module.get("output") or []
+        outputs[name] = bundles[0] if isinstance(bundles, list) and len(bundles) == 1 else bundles
+        call = _call(module, name, blueprint, entry)
+        if call is not None:
+            calls.append(call)
+    return path, outputs, calls
+
+
+def _call(module: dict[str, Any], name: str, blueprint: Blueprint, entry: AutomationEntry) -> dict[str, Any] | None:
+    app = blueprint.apps.get(module.get("id"), "")
+    if not app or app.startswith(("builtin:", "gateway:", "util:", "json:")):
+        return None
+    mapper = blueprint.mappers.get(module.get("id"), {})
+    if app in HTTP_MODULES:
+        provider, url = split_url(entry, str(mapper.get("url", "")))
+        return {"step": name, "provider": provider, "method": str(mapper.get("method", "GET")).upper(),
+                "url": url, "body": module.get("input")}
+    prefix = app.split(":", 1)[0]
+    return {"step": name, "provider": entry.providers.get(prefix, prefix), "method": None, "url": None,
+            "body": module.get("input")}
+
+
+def _decisions(ran: list[Any], blueprint: Blueprint, entry: AutomationEntry) -> dict[str, Any]:
+    decisions: dict[str, Any] = {}
+    for router, firsts in blueprint.routers.items():
+        if router not in ran:
+            continue
+        taken = [i for i, first in enumerate(firsts) if first in ran]
+        values = [blueprint.filtered.get(firsts[i], str(i)) for i in taken]  # type: ignore[arg-type]
+        label = blueprint.labels.get(router, f"router#{router}")
+        name, value = decision(entry, label, values[0] if len(values) == 1 else values or None)
+        decisions[name] = value
+    return decisions
+
+
+def _stopped_at_filter(ran: list[Any], blueprint: Blueprint) -> bool:
+    last = ran[-1]
+    firsts = blueprint.routers.get(last)
+    return firsts is not None and not any(f in ran for f in firsts)
+
+
+def _error(modules: list[dict[str, Any]], blueprint: Blueprint, entry: AutomationEntry, log: dict[str, Any]) -> tuple[str | None, str | None]:
+    for module in modules:
+        if str(module.get("status", "")).lower() == "error" or module.get("error"):
+            label = blueprint.labels.get(module.get("id"), f"module#{module.get('id')}")
+            return f"{label}: {module.get('error') or 'module failed'}", _name(module.get("id"), blueprint, entry)
+    message = log.get("error")
+    return (str(message), None) if message else (None, None)

@@ -1,0 +1,155 @@
+"""Run an import end to end: parse, redact, pair, and install the automation's files atomically.
+
+Nothing partial ever looks complete: the automation's new ``triggers.jsonl``/``legacy.jsonl`` are
+written to a staging directory and renamed into place only after every record was read; a
+malformed record stops the import (nothing is written) unless ``skip_bad`` is set, in which case
+the manifest's source entry records how many records were skipped.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from harness.errors import ExportFormatError
+from harness.importer import make, n8n, tabular, zapier
+from harness.importer._run import BadRecord, ImportedRun
+from harness.importer.pairing import Pairing, pair
+from harness.importer.summary import DEFAULT_LIMITS, ImportSummary, coverage_sentence
+from harness.manifest import (
+    DEFAULT_COERCION, MANIFEST_FILE, AutomationEntry, Manifest, Source, load_manifest, with_source,
+    write_manifest,
+)
+from harness.recording import (
+    LEGACY_FILE, TRIGGERS_FILE, Platform, RecordedTrigger, TraceStatus, iter_triggers, write_traces,
+    write_triggers,
+)
+from harness.redact import RedactionPolicy, policy_from_settings, redact_trace, redact_trigger
+
+DEFAULT_PAIR_WINDOW = timedelta(minutes=5)
+
+
+@dataclass(frozen=True)
+class ImportRequest:
+    """Everything ``cutover import`` was asked to do."""
+
+    platform: Platform
+    export: Path
+    into: Path
+    automation: str
+    skip_bad: bool = False
+    columns: dict[str, str] = field(default_factory=dict)
+    pair_window: timedelta = DEFAULT_PAIR_WINDOW
+    blueprint: Path | None = None
+    salt: bytes | None = None
+    limits: dict[str, Any] = field(default_factory=dict)
+
+
+def _entry(manifest: Manifest, request: ImportRequest) -> AutomationEntry:
+    entry = manifest.automations.get(request.automation) or AutomationEntry(
+        request.automation, request.platform, DEFAULT_COERCION[request.platform]
+    )
+    return replace(entry, platform=request.platform, columns={**entry.columns, **request.columns})
+
+
+def parse_export(request: ImportRequest, entry: AutomationEntry) -> Iterator[ImportedRun | ExportFormatError]:
+    """Dispatch to the platform's importer."""
+    if request.platform is Platform.N8N:
+        return n8n.parse(request.export, entry)
+    if request.platform is Platform.ZAPIER:
+        return zapier.parse(request.export, entry)
+    if request.platform is Platform.MAKE:
+        return make.parse(request.export, entry, request.blueprint)
+    return tabular.parse(request.export, entry, request.platform)
+
+
+def collect(items: Iterable[ImportedRun | ExportFormatError], skip_bad: bool) -> tuple[list[ImportedRun], list[BadRecord]]:
+    """Split parsed items into runs and bad records; re-raise the first error unless ``skip_bad``."""
+    runs: list[ImportedRun] = []
+    bad: list[BadRecord] = []
+    for item in items:
+        if isinstance(item, ExportFormatError):
+            if not skip_bad:
+                raise item
+            bad.append(BadRecord.from_error(item))
+        else:
+            runs.append(item)
+    return runs, bad
+
+
+def redact_run(run: ImportedRun, policy: RedactionPolicy) -> ImportedRun:
+    """Redact a run's trigger, and hide the same values wherever its trace repeats them."""
+    if run.trigger is None:
+        return run
+    trigger, replaced = redact_trigger(run.trigger, policy)
+    trace = redact_trace(run.trace, replaced) if run.trace is not None else None
+    return replace(run, trigger=trigger, trace=trace)
+
+
+def import_export(request: ImportRequest, clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> ImportSummary:
+    """Import one export into ``request.into``; return the summary.
+
+    Raises ExportFormatError (nothing written) for a malformed record unless ``skip_bad``;
+    RedactionError when no salt is configured; RecordingError/ManifestError for a broken set.
+    """
+    manifest_path = request.into / MANIFEST_FILE
+    manifest = load_manifest(manifest_path) if manifest_path.exists() else Manifest(name=request.into.name)
+    entry = _entry(manifest, request)
+    policy = policy_from_settings(manifest.redaction, request.salt)
+    runs, bad = collect(parse_export(request, entry), request.skip_bad)
+    runs = [redact_run(run, policy) for run in runs]
+    directory = request.into / request.automation
+    existing = existing_triggers(directory)
+    pairing = pair(existing, runs, window=request.pair_window, locator=entry.delivery_id)
+    install(directory, pairing)
+    source = _source(request, entry, runs, bad, clock())
+    write_manifest(manifest_path, with_source(manifest, source, entry))
+    return _summary(request, runs, bad, pairing, source)
+
+
+def install(directory: Path, pairing: Pairing) -> None:
+    """Write the automation's files to a staging directory, then swap it into place."""
+    staging = directory.with_name(f".{directory.name}.staging-{os.getpid()}")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    traces = {t.id: trace for t, trace in pairing.pairs}
+    triggers = sorted([t for t, _ in pairing.pairs] + pairing.trigger_only, key=lambda t: (t.received_at, t.id))
+    write_triggers(staging / TRIGGERS_FILE, triggers)
+    write_traces(staging / LEGACY_FILE, (traces[t.id] for t in triggers if t.id in traces))
+    retired = directory.with_name(f".{directory.name}.retired-{os.getpid()}")
+    if directory.exists():
+        os.replace(directory, retired)
+    os.replace(staging, directory)
+    shutil.rmtree(retired, ignore_errors=True)
+
+
+def _source(request: ImportRequest, entry: AutomationEntry, runs: list[ImportedRun], bad: list[BadRecord], now: datetime) -> Source:
+    limits = {**DEFAULT_LIMITS[request.platform], **request.limits}
+    return Source(
+        platform=request.platform, automation=entry.name, files=(str(request.export),),
+        records=len(runs) + len(bad), skipped_records=len(bad), imported_at=now.replace(microsecond=0),
+        **limits,  # type: ignore[arg-type]
+    )
+
+
+def _summary(request: ImportRequest, runs: list[ImportedRun], bad: list[BadRecord], pairing: Pairing, source: Source) -> ImportSummary:
+    times = [t.received_at for t, _ in pairing.pairs] + [t.started_at for t in pairing.legacy_only if t.started_at]
+    succeeded = sum(1 for r in runs if r.trace is not None and r.trace.status is TraceStatus.SUCCEEDED)
+    first, last = (min(times), max(times)) if times else (None, None)
+    return ImportSummary(
+        automation=request.automation, platform=request.platform, export=str(request.export),
+        records=len(runs) + len(bad), paired=len(pairing.pairs), legacy_only=len(pairing.legacy_only),
+        trigger_only=len(pairing.trigger_only), unfinished=pairing.unfinished, skipped=tuple(bad),
+        first=first, last=last, coverage=coverage_sentence(source, first, last, succeeded),
+    )
+
+
+def existing_triggers(directory: Path) -> list[RecordedTrigger]:
+    """Return the triggers already recorded for an automation (empty when there are none)."""
+    path = directory / TRIGGERS_FILE
+    return list(iter_triggers(path)) if path.exists() else []
