@@ -48,7 +48,7 @@ class BudgetState:
     effective_limit: int
     burst: int
     tokens: float
-    blocked_until: datetime
+    blocked_until: datetime | None
     reason: str | None
     tightened_at: datetime | None
 

@@ -39,7 +39,9 @@ WITH locked AS (
            least(least(l.burst, l.effective_limit)::double precision,
                  l.tokens + greatest(0, extract(epoch FROM l.t - l.refreshed_at))
                             * l.effective_limit / l.window_seconds) AS available,
-           greatest(0, extract(epoch FROM l.blocked_until - l.t))::double precision AS blocked_for
+           -- CASE, not greatest(): '-infinity' - t is an error before Postgres 17.
+           (CASE WHEN l.blocked_until > l.t THEN extract(epoch FROM l.blocked_until - l.t) ELSE 0 END
+           )::double precision AS blocked_for
     FROM locked l
 ), verdict AS (
     SELECT bool_and(available >= %(cost)s AND blocked_for = 0) AS granted,
@@ -92,7 +94,8 @@ SELECT provider, scope_key, window_seconds, configured_limit, effective_limit, b
        least(least(burst, effective_limit)::double precision,
              tokens + greatest(0, extract(epoch FROM clock_timestamp() - refreshed_at))
                       * effective_limit / window_seconds) AS tokens,
-       blocked_until, reason, tightened_at
+       -- '-infinity' (never blocked) has no Python datetime: it reads as NULL.
+       nullif(blocked_until, '-infinity') AS blocked_until, reason, tightened_at
 FROM provider_budgets
 WHERE provider = %(provider)s
 ORDER BY scope_key, window_seconds
