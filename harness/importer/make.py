@@ -197,8 +197,9 @@ def _decisions(ran: list[Any], blueprint: Blueprint, entry: AutomationEntry) -> 
         taken = [i for i, first in enumerate(firsts) if first in ran]
         values = [blueprint.filtered.get(firsts[i], str(i)) for i in taken]  # type: ignore[arg-type]
         label = blueprint.labels.get(router, f"router#{router}")
-        name, value = decision(entry, label, values[0] if len(values) == 1 else values or None)
-        decisions[name] = value
+        if values:
+            name, value = decision(entry, label, values[0] if len(values) == 1 else values)
+            decisions[name] = value
     return decisions
 
 

@@ -1,0 +1,106 @@
+"""``cutover import`` run through click, on fixture exports, into a temporary recording set."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner, Result
+
+from harness._cli_recordings import register
+from harness.manifest import load_manifest
+from harness.recording import iter_pairs, iter_triggers
+
+EXPORTS = Path(__file__).parents[1] / "fixtures" / "exports"
+
+
+@click.group()
+def cli() -> None:
+    """Stand-in for the cutover group."""
+
+
+register(cli)
+
+
+@pytest.fixture(autouse=True)
+def salt(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CUTOVER_REDACTION_SALT", "test-salt")
+
+
+def _import(*args: str) -> Result:
+    return CliRunner().invoke(cli, ["import", *args], catch_exceptions=False)
+
+
+def test_importing_n8n_executions_writes_a_loadable_set_and_prints_the_summary(tmp_path: Path) -> None:
+    into = tmp_path / "2024-06"
+    result = _import("n8n", str(EXPORTS / "n8n/executions_list.json"), "--automation", "github-triage", "--into", str(into))
+    assert result.exit_code == 0, result.output
+    assert "paired (trigger + legacy run): 3" in result.output
+    assert "trigger-only (no legacy run to compare): 1" in result.output
+    assert "14 days" in result.output
+    pairs = list(iter_pairs(into / "github-triage"))
+    assert len(pairs) == 4 and sum(trace is not None for _, trace in pairs) == 3
+    assert pairs[0][0].headers["x-hub-signature-256"].startswith("redacted:")
+    manifest = load_manifest(into / "manifest.toml")
+    assert manifest.sources[0].retention_days == 14 and manifest.automations["github-triage"].platform == "n8n"
+
+
+def test_a_malformed_export_stops_the_import_and_writes_nothing(tmp_path: Path) -> None:
+    into = tmp_path / "set"
+    result = CliRunner().invoke(cli, ["import", "n8n", str(EXPORTS / "n8n/executions_one_malformed.json"),
+                                      "--automation", "github-triage", "--into", str(into)])
+    assert result.exit_code == 1
+    assert "record 1005, field 'data.resultData.runData'" in result.output
+    assert not into.exists()
+
+
+def test_skip_bad_reports_skipped_records_and_marks_the_set_incomplete(tmp_path: Path) -> None:
+    into = tmp_path / "set"
+    result = _import("zapier", str(EXPORTS / "zapier/zap_runs_malformed.json"), "--automation", "payment-dunning",
+                     "--into", str(into), "--skip-bad")
+    assert result.exit_code == 0, result.output
+    assert "skipped malformed records: 2" in result.output
+    assert "field 'status': unknown zap run status 'Exploded'" in result.output
+    assert load_manifest(into / "manifest.toml").sources[0].skipped_records == 2
+
+
+def test_a_reimport_replaces_the_automations_files_without_duplicating_triggers(tmp_path: Path) -> None:
+    args = ("zapier", str(EXPORTS / "zapier/zap_runs.json"), "--automation", "payment-dunning", "--into", str(tmp_path))
+    _import(*args)
+    result = _import(*args)
+    assert result.exit_code == 0, result.output
+    ids = [t.id for t in iter_triggers(tmp_path / "payment-dunning" / "triggers.jsonl")]
+    assert len(ids) == len(set(ids)) == 5
+
+
+def test_csv_import_uses_map_options(tmp_path: Path) -> None:
+    maps = ["--map", "run_id=Run", "--map", "received_at=Timestamp", "--map", "status=Outcome", "--map", "path=Steps",
+            "--map", "decision.route=Route", "--map", "body.email=Email", "--map", "error=Error"]
+    result = _import("csv", str(EXPORTS / "tabular/runs.csv"), "--automation", "lead-router", "--into", str(tmp_path), *maps)
+    assert result.exit_code == 0, result.output
+    line = (tmp_path / "lead-router" / "legacy.jsonl").read_text().splitlines()[0]
+    assert json.loads(line)["decisions"] == {"route": "enterprise"}
+
+
+def test_make_logs_without_details_pair_with_recorded_triggers_by_time(tmp_path: Path) -> None:
+    _import("make", str(EXPORTS / "make/scenario_logs.json"), "--automation", "lead-router", "--into", str(tmp_path))
+    (tmp_path / "lead-router" / "legacy.jsonl").unlink()
+    result = _import("make", str(EXPORTS / "make/scenario_logs_no_details.json"), "--automation", "lead-router",
+                     "--into", str(tmp_path), "--blueprint", str(EXPORTS / "make/blueprint.json"), "--pair-window", "30s")
+    assert result.exit_code == 0, result.output
+    assert "paired (trigger + legacy run): 3" in result.output
+
+
+def test_a_bad_pair_window_is_a_usage_error(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["import", "csv", str(EXPORTS / "tabular/runs.csv"), "--automation", "a",
+                                      "--into", str(tmp_path), "--pair-window", "soon"])
+    assert result.exit_code == 2 and "--pair-window" in result.output
+
+
+def test_a_missing_salt_is_reported_with_the_variable_to_set(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CUTOVER_REDACTION_SALT")
+    result = CliRunner().invoke(cli, ["import", "csv", str(EXPORTS / "tabular/runs.csv"), "--automation", "a",
+                                      "--into", str(tmp_path)])
+    assert result.exit_code == 1 and "CUTOVER_REDACTION_SALT" in result.output
