@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -67,7 +68,7 @@ class RecorderConfig:
             raise RecorderError(f"--verify {self.verifier} needs a secret (--secret-env names the variable)")
 
 
-def delivery_trigger(headers: dict[str, str], body: dict, received_at: datetime) -> RecordedTrigger:
+def delivery_trigger(headers: dict[str, str], body: dict[str, Any], received_at: datetime) -> RecordedTrigger:
     """Build the trigger for one delivery: its id is the sender's delivery id, else a new uuid."""
     lower = {name.lower(): value for name, value in headers.items()}
     ident = next((lower[h] for h in DELIVERY_HEADERS if lower.get(h)), None) or str(uuid.uuid4())

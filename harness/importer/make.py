@@ -101,7 +101,7 @@ def parse_log(log: Any, blueprint: Blueprint, entry: AutomationEntry, path: str,
     """Turn one scenario log into a legacy trace (and a trigger when details are present)."""
     if not isinstance(log, dict):
         raise ExportFormatError(path, record, None, f"expected a log object, got {type_name(log)}")
-    status = STATUSES.get(log.get("status"))  # type: ignore[arg-type]
+    status = STATUSES.get(log.get("status"))
     if status is None:
         raise ExportFormatError(path, record, "status", f"expected 1, 2, 3 or success/warning/error, got {log.get('status')!r}")
     started = timestamp_or_none(log.get("timestamp"))
@@ -152,7 +152,7 @@ def _trace(
     )
 
 
-def _name(ident: Any, blueprint: Blueprint, entry: AutomationEntry) -> str | None:
+def _name(ident: int, blueprint: Blueprint, entry: AutomationEntry) -> str | None:
     label = blueprint.labels.get(ident, f"module#{ident}")
     return step_name(entry, label, str(ident))
 
@@ -162,7 +162,7 @@ def _steps(modules: list[dict[str, Any]], blueprint: Blueprint, entry: Automatio
     outputs: dict[str, Any] = {}
     calls: list[dict[str, Any]] = []
     for module in modules:
-        ident = module.get("id")
+        ident = int(module.get("id") or 0)
         name = _name(ident, blueprint, entry)
         if name is None or blueprint.apps.get(ident) == ROUTER:
             continue
@@ -176,10 +176,11 @@ def _steps(modules: list[dict[str, Any]], blueprint: Blueprint, entry: Automatio
 
 
 def _call(module: dict[str, Any], name: str, blueprint: Blueprint, entry: AutomationEntry) -> dict[str, Any] | None:
-    app = blueprint.apps.get(module.get("id"), "")
+    ident = int(module.get("id") or 0)
+    app = blueprint.apps.get(ident, "")
     if not app or app.startswith(("builtin:", "gateway:", "util:", "json:")):
         return None
-    mapper = blueprint.mappers.get(module.get("id"), {})
+    mapper = blueprint.mappers.get(ident, {})
     if app in HTTP_MODULES:
         provider, url = split_url(entry, str(mapper.get("url", "")))
         return {"step": name, "provider": provider, "method": str(mapper.get("method", "GET")).upper(),
@@ -212,7 +213,8 @@ def _stopped_at_filter(ran: list[Any], blueprint: Blueprint) -> bool:
 def _error(modules: list[dict[str, Any]], blueprint: Blueprint, entry: AutomationEntry, log: dict[str, Any]) -> tuple[str | None, str | None]:
     for module in modules:
         if str(module.get("status", "")).lower() == "error" or module.get("error"):
-            label = blueprint.labels.get(module.get("id"), f"module#{module.get('id')}")
-            return f"{label}: {module.get('error') or 'module failed'}", _name(module.get("id"), blueprint, entry)
+            ident = int(module.get("id") or 0)
+            label = blueprint.labels.get(ident, f"module#{ident}")
+            return f"{label}: {module.get('error') or 'module failed'}", _name(ident, blueprint, entry)
     message = log.get("error")
     return (str(message), None) if message else (None, None)

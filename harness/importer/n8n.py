@@ -74,7 +74,8 @@ def executions(document: Any, path: str) -> list[Any]:
     if not isinstance(document, dict):
         raise ExportFormatError(path, None, None, f"expected an object or array, got {type_name(document)}")
     if isinstance(document.get("data"), list):
-        return document["data"]
+        listed: list[Any] = document["data"]
+        return listed
     if "resultData" in document:
         return [{"data": document}]
     return [document]
@@ -107,7 +108,8 @@ def unflatted(table: list[Any]) -> Any:
             out.update({k: resolve(int(v)) if isinstance(v, str) else v for k, v in raw.items()})
             return out
         if isinstance(raw, list):
-            built[index] = items = []
+            items: list[Any] = []
+            built[index] = items
             items.extend(resolve(int(v)) if isinstance(v, str) else v for v in raw)
             return items
         return raw

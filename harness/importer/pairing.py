@@ -12,7 +12,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from harness.importer._run import ImportedRun
 from harness.recording import LegacyTrace, RecordedTrigger
@@ -110,12 +110,13 @@ def pair_by_time(
     return pairs, unpaired
 
 
-def _nearest(times: list, taken: list[bool], trace: LegacyTrace, window: timedelta) -> int | None:
-    if trace.started_at is None:
+def _nearest(times: list[datetime], taken: list[bool], trace: LegacyTrace, window: timedelta) -> int | None:
+    at = trace.started_at
+    if at is None:
         return None
-    start = bisect.bisect_left(times, trace.started_at - window)
-    stop = bisect.bisect_right(times, trace.started_at + window)
+    start = bisect.bisect_left(times, at - window)
+    stop = bisect.bisect_right(times, at + window)
     free = [i for i in range(start, stop) if not taken[i]]
     if not free:
         return None
-    return min(free, key=lambda i: abs(times[i] - trace.started_at))
+    return min(free, key=lambda i: abs(times[i] - at))

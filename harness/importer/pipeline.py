@@ -133,7 +133,7 @@ def _source(request: ImportRequest, entry: AutomationEntry, runs: list[ImportedR
     return Source(
         platform=request.platform, automation=entry.name, files=(str(request.export),),
         records=len(runs) + len(bad), skipped_records=len(bad), imported_at=now.replace(microsecond=0),
-        **limits,  # type: ignore[arg-type]
+        **limits,
     )
 
 

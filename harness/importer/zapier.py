@@ -42,7 +42,8 @@ def read_runs(path: Path) -> list[Any]:
         return _jsonl_runs(path)
     document = load_json_document(path)
     if isinstance(document, dict) and isinstance(document.get("data"), list):
-        return document["data"]
+        runs: list[Any] = document["data"]
+        return runs
     if isinstance(document, list):
         return document
     if isinstance(document, dict):
