@@ -39,7 +39,7 @@ def parse_mappings(pairs: tuple[str, ...]) -> dict[str, str]:
     return mapping
 
 
-def _salt(into: Path, salt_env: str | None) -> bytes | None:
+def _salt(salt_env: str | None) -> bytes | None:
     if salt_env:
         value = os.environ.get(salt_env)
         if not value:
@@ -99,7 +99,7 @@ def import_command(
     request = ImportRequest(
         platform=Platform(platform), export=export, into=into, automation=automation, skip_bad=skip_bad,
         columns=parse_mappings(mappings), pair_window=window, blueprint=blueprint,
-        salt=_salt(into, salt_env), limits=limits,
+        salt=_salt(salt_env), limits=limits,
     )
     try:
         summary = import_export(request)
@@ -138,7 +138,7 @@ def record_command(
     manifest_path = into / MANIFEST_FILE
     try:
         settings = load_manifest(manifest_path).redaction if manifest_path.exists() else Redaction()
-        policy = policy_from_settings(settings, _salt(into, salt_env))
+        policy = policy_from_settings(settings, _salt(salt_env))
         config = RecorderConfig(into, automation, policy, Verifier(verify), secret)
     except HarnessError as exc:
         raise click.ClickException(str(exc)) from None
