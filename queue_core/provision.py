@@ -64,17 +64,27 @@ def _from_env() -> Server | None:
 
 
 def _docker_answers() -> str | None:
-    """Return None when a Docker daemon answers a ping, else why not."""
+    """Return None when a Docker daemon answers ``GET /_ping``, else why not.
+
+    Pinged with httpx rather than the docker client, which leaks its socket when no daemon runs.
+    """
+    import httpx
+
+    host = os.environ.get("DOCKER_HOST", "unix:///var/run/docker.sock")
     try:
-        import docker  # testcontainers depends on it
-    except ImportError:
-        return "the docker package is not installed"
-    try:
-        client = docker.from_env(timeout=3)
-        client.ping()
-        client.close()
-    except Exception as exc:  # any failure means "no usable daemon"
-        return f"no Docker daemon answered ({_one_line(exc)})"
+        if host.startswith("unix://"):
+            path = host.removeprefix("unix://")
+            if not os.path.exists(path):
+                return f"no Docker socket at {path}"
+            with httpx.Client(transport=httpx.HTTPTransport(uds=path), timeout=3) as client:
+                response = client.get("http://docker/_ping")
+        else:
+            base = host.replace("tcp://", "http://", 1)
+            response = httpx.get(f"{base}/_ping", timeout=3)
+    except httpx.HTTPError as exc:
+        return f"no Docker daemon answered at {host} ({_one_line(exc)})"
+    if response.status_code != 200:
+        return f"Docker at {host} answered {response.status_code} to a ping"
     return None
 
 
