@@ -216,6 +216,35 @@ class Queue:
             row = await cur.fetchone()
             return row[0] if row else None
 
+    async def results(self, job_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, dict[str, Any]]:
+        """Return status, attempt, error and decision trace of each job in ``job_ids`` (one query)."""
+        async with self.pool.connection() as conn:
+            cur = conn.cursor(row_factory=dict_row)
+            await cur.execute(q("queue", "job_results"), {"ids": list(job_ids)})
+            return {row["id"]: row for row in await cur.fetchall()}
+
+    async def record_verdict(
+        self, automation: str, code_version: str, *, ready: bool, reasons: Sequence[str],
+        recording: str | None = None, summary: dict[str, Any] | None = None,
+    ) -> int:
+        """Record a go-live gate verdict for ``automation`` at ``code_version``; return its id."""
+        params = {
+            "automation": automation, "code_version": code_version, "ready": ready,
+            "reasons": json.dumps(list(reasons)), "recording": recording,
+            "summary": json.dumps(summary or {}),
+        }
+        async with self.pool.connection() as conn:
+            row = await (await conn.execute(q("queue", "record_verdict"), params)).fetchone()
+            assert row is not None
+            return int(row[0])
+
+    async def passing_verdict(self, automation: str, code_version: str) -> dict[str, Any] | None:
+        """Return the newest passing verdict for ``automation`` at ``code_version``, or None."""
+        async with self.pool.connection() as conn:
+            cur = conn.cursor(row_factory=dict_row)
+            await cur.execute(q("queue", "passing_verdict"), {"automation": automation, "code_version": code_version})
+            return await cur.fetchone()
+
 
 async def _fetch_job(conn: AsyncConnection[Any], job_id: uuid.UUID) -> dict[str, Any]:
     cur = conn.cursor(row_factory=dict_row)

@@ -176,3 +176,21 @@ SELECT status::text, count(*) FROM jobs GROUP BY status
 
 -- name: job_trace
 SELECT trace FROM decisions WHERE job_id = %(id)s
+
+-- name: job_results
+-- Status, outcome and decision trace of many jobs at once (the harness reads a replay's results).
+SELECT j.id, j.status::text, j.attempt, j.claim_count, j.error_kind::text, j.last_error,
+       j.trigger_id, d.trace
+FROM jobs j LEFT JOIN decisions d ON d.job_id = j.id
+WHERE j.id = ANY(%(ids)s::uuid[])
+
+-- name: record_verdict
+INSERT INTO gate_verdicts (automation, code_version, ready, reasons, recording, summary)
+VALUES (%(automation)s, %(code_version)s, %(ready)s, %(reasons)s::jsonb, %(recording)s,
+        %(summary)s::jsonb)
+RETURNING id
+
+-- name: passing_verdict
+SELECT id, recorded_at, recording FROM gate_verdicts
+WHERE automation = %(automation)s AND code_version = %(code_version)s AND ready
+ORDER BY recorded_at DESC LIMIT 1
