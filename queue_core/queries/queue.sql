@@ -77,6 +77,9 @@ claimed AS (
                OR (jobs.status = 'running' AND jobs.leased_until <= t.now))
           AND jobs.automation = ANY(%(automations)s::text[])
           AND jobs.mode = ANY(%(modes)s::job_mode[])
+          -- Paused automations are not claimed (pauses holds a handful of rows).
+          AND NOT EXISTS (SELECT 1 FROM pauses p
+                          WHERE p.kind = 'automation' AND p.name = jobs.automation)
         ORDER BY jobs.priority DESC, jobs.created_at
         LIMIT %(limit)s
         FOR UPDATE OF jobs SKIP LOCKED

@@ -160,3 +160,14 @@ def test_backoff_grows_exponentially_with_bounded_jitter():
         ceiling = min(3600.0, 2.0 ** (attempt - 1))
         delay = backoff_delay(attempt, rng)
         assert ceiling / 2 <= delay <= ceiling
+
+
+async def test_paused_automation_is_not_claimed_until_resumed(pool):
+    queue = Queue(pool, registry=registry)
+    job_id = await queue.enqueue(JobSpec("noop"), now=T0)
+    async with pool.connection() as conn:
+        await conn.execute("INSERT INTO pauses (kind, name, paused_by) VALUES ('automation', 'noop', 'test')")
+    assert await claim(queue, "w1", now=at(1)) == []
+    async with pool.connection() as conn:
+        await conn.execute("DELETE FROM pauses")
+    assert [j.id for j in await claim(queue, "w1", now=at(2))] == [job_id]
