@@ -35,5 +35,5 @@ async def pool(db_url: str) -> AsyncIterator[AsyncConnectionPool]:
     """An async connection pool on the module's database, with the jobs tables emptied."""
     async with db.pool(db_url, max_size=8) as p:
         async with p.connection() as conn:
-            await conn.execute("TRUNCATE jobs, steps, ledger CASCADE")
+            await conn.execute("TRUNCATE jobs, steps, ledger, gate_verdicts, pauses CASCADE")
         yield p

@@ -58,12 +58,18 @@ def migrate(show_schema: bool) -> None:
               help="Only claim jobs in these modes (repeatable; default: all).")
 @click.option("--drain", is_flag=True, help="Exit once no job is due and none is running.")
 @click.option("--grace", "grace_s", default=10.0, show_default=True, help="Seconds in-flight jobs get to finish on SIGTERM.")
-def worker(concurrency: int, lease_s: float, poll_s: float, modes: tuple[str, ...], drain: bool, grace_s: float) -> None:
+@click.option("--allow-ungated", "overrides", multiple=True, metavar="AUTOMATION",
+              help="Run AUTOMATION's live jobs although its current code has no passing go-live "
+                   "verdict. Written to the ledger. Repeatable.")
+def worker(concurrency: int, lease_s: float, poll_s: float, modes: tuple[str, ...], drain: bool,
+           grace_s: float, overrides: tuple[str, ...]) -> None:
     """Run a worker: claim due jobs of the configured automations and run them.
 
-    Automations come from [tool.cutover] automations = "module" in pyproject.toml. SIGTERM or
-    Ctrl-C stops claiming, lets running jobs finish for --grace seconds, and puts the rest back.
-    A worker killed outright loses nothing: its leases expire and other workers reclaim its jobs.
+    Automations come from [tool.cutover] automations = "module" in pyproject.toml. Live jobs run
+    only for automations whose current code passed the go-live gate (pytest --shadow ... --gate);
+    shadow and dry-run jobs run for all. SIGTERM or Ctrl-C stops claiming, lets running jobs
+    finish for --grace seconds, and puts the rest back. A worker killed outright loses nothing:
+    its leases expire and other workers reclaim its jobs.
     """
     from .registry import discover
     from .worker import WorkerConfig
@@ -81,14 +87,22 @@ def worker(concurrency: int, lease_s: float, poll_s: float, modes: tuple[str, ..
     if modes:
         cfg.modes = tuple(modes)
     click.echo(f"worker {cfg.worker_id}: automations {', '.join(registry.names())}", err=True)
-    asyncio.run(_run_worker(url, registry, cfg, drain))
+    asyncio.run(_run_worker(url, registry, cfg, drain, overrides))
 
 
-async def _run_worker(url: str, registry: Any, cfg: Any, drain: bool) -> None:
+async def _run_worker(url: str, registry: Any, cfg: Any, drain: bool, overrides: tuple[str, ...]) -> None:
     from . import db
+    from .golive import decide_live
+    from .queue import Queue
     from .worker import Worker
 
     async with db.pool(url, min_size=2, max_size=cfg.concurrency + 4) as pool:
+        live = await decide_live(Queue(pool), registry, overrides, actor=cfg.worker_id)
+        cfg.live_automations = live.allowed
+        for name, reason in live.refused:
+            click.echo(f"refusing live jobs of {name}: {reason}", err=True)
+        for name in live.overridden:
+            click.echo(f"WARNING: running {name} live without a passing gate verdict (--allow-ungated; logged)", err=True)
         w = Worker(pool, registry, cfg, conninfo=url)
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):

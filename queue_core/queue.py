@@ -119,19 +119,22 @@ class Queue:
         lease_s: float,
         automations: Sequence[str],
         modes: Sequence[str] = ALL_MODES,
+        live_automations: Sequence[str] | None = None,
         now: datetime | None = None,
     ) -> list[ClaimedJob]:
         """Claim up to ``limit`` due jobs (or jobs whose lease expired) for ``worker``.
 
         Rows locked by a concurrent claimer are skipped, never waited on, so two workers never
         receive the same claim. Reclaims and dead transitions are written to the ledger in the
-        same statement.
+        same statement. Live jobs are claimed only for ``live_automations`` (default: all of
+        ``automations``): the worker passes the automations whose code passed the go-live gate.
         """
         if limit <= 0:
             return []
         params = {
             "worker": worker, "limit": limit, "lease_s": lease_s, "now": now,
             "automations": list(automations), "modes": list(modes),
+            "live_automations": list(automations if live_automations is None else live_automations),
         }
         async with self.pool.connection() as conn:
             cur = conn.cursor(row_factory=dict_row)
@@ -244,6 +247,11 @@ class Queue:
             cur = conn.cursor(row_factory=dict_row)
             await cur.execute(q("queue", "passing_verdict"), {"automation": automation, "code_version": code_version})
             return await cur.fetchone()
+
+    async def worker_event(self, kind: str, actor: str, detail: dict[str, Any]) -> None:
+        """Append a worker-level event (e.g. a gate override) to the ledger under the nil job id."""
+        async with self.pool.connection() as conn:
+            await conn.execute(q("queue", "worker_event"), {"kind": kind, "actor": actor, "detail": json.dumps(detail)})
 
 
 async def _fetch_job(conn: AsyncConnection[Any], job_id: uuid.UUID) -> dict[str, Any]:

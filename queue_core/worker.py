@@ -49,6 +49,9 @@ class WorkerConfig:
     complete_flush_s: float = 0.005
     shutdown_grace_s: float = 10.0
     modes: tuple[str, ...] = ALL_MODES
+    # Automations whose live jobs may be claimed; None means all registered (library use). The
+    # CLI passes those whose current code has a passing go-live verdict.
+    live_automations: tuple[str, ...] | None = None
     worker_id: str = field(default_factory=lambda: f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}")
 
     @property
@@ -135,6 +138,7 @@ class Worker:
                     got = await self.queue.claim(
                         self.id, min(free, batch), lease_s=self.config.lease_s,
                         automations=names, modes=self.config.modes,
+                        live_automations=self.config.live_automations,
                     )
                 except psycopg.OperationalError as exc:
                     log.warning("claim failed, retrying: %s", exc)

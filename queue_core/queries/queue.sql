@@ -75,8 +75,10 @@ claimed AS (
         WHERE jobs.status IN ('pending', 'running')
           AND ((jobs.status = 'pending' AND jobs.run_after <= t.now)
                OR (jobs.status = 'running' AND jobs.leased_until <= t.now))
-          AND jobs.automation = ANY(%(automations)s::text[])
           AND jobs.mode = ANY(%(modes)s::job_mode[])
+          -- Live jobs only of automations whose code passed the go-live gate (or was overridden).
+          AND CASE WHEN jobs.mode = 'live' THEN jobs.automation = ANY(%(live_automations)s::text[])
+                   ELSE jobs.automation = ANY(%(automations)s::text[]) END
           -- Paused automations are not claimed (pauses holds a handful of rows).
           AND NOT EXISTS (SELECT 1 FROM pauses p
                           WHERE p.kind = 'automation' AND p.name = jobs.automation)
@@ -197,3 +199,8 @@ RETURNING id
 SELECT id, recorded_at, recording FROM gate_verdicts
 WHERE automation = %(automation)s AND code_version = %(code_version)s AND ready
 ORDER BY recorded_at DESC LIMIT 1
+
+-- name: worker_event
+-- A worker-level event (not about one job) is logged under the nil job id.
+INSERT INTO ledger (job_id, kind, actor, detail)
+VALUES ('00000000-0000-0000-0000-000000000000', %(kind)s, %(actor)s, %(detail)s::jsonb)

@@ -12,7 +12,7 @@ from queue_core._sql import q
 
 def _plan(conn: psycopg.Connection, analyze: bool) -> dict:
     params = {"now": None, "worker": "explain", "limit": 10, "lease_s": 30,
-              "automations": ["noop"], "modes": ["live", "dry_run", "shadow"]}
+              "automations": ["noop"], "live_automations": ["noop"], "modes": ["live", "dry_run", "shadow"]}
     opts = "ANALYZE, FORMAT JSON" if analyze else "FORMAT JSON"
     row = conn.execute(f"EXPLAIN ({opts}) " + q("queue", "claim"), params).fetchone()
     return row[0][0]["Plan"]

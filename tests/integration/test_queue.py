@@ -171,3 +171,31 @@ async def test_paused_automation_is_not_claimed_until_resumed(pool):
     async with pool.connection() as conn:
         await conn.execute("DELETE FROM pauses")
     assert [j.id for j in await claim(queue, "w1", now=at(2))] == [job_id]
+
+
+async def test_live_jobs_are_claimed_only_for_gated_automations(pool):
+    queue = Queue(pool, registry=registry)
+    live = await queue.enqueue(JobSpec("noop", mode="live"), now=T0)
+    shadow = await queue.enqueue(JobSpec("noop", mode="shadow"), now=T0)
+    got = await queue.claim("w1", 10, lease_s=30, automations=NAMES, live_automations=[], now=at(1))
+    assert [j.id for j in got] == [shadow]
+    got = await queue.claim("w1", 10, lease_s=30, automations=NAMES, live_automations=["noop"], now=at(2))
+    assert [j.id for j in got] == [live]
+
+
+async def test_worker_refuses_live_runs_without_a_passing_verdict_unless_overridden(pool):
+    from queue_core.golive import decide_live
+
+    queue = Queue(pool, registry=registry)
+    decision = await decide_live(queue, registry, [], actor="w1")
+    assert decision.allowed == () and {n for n, _ in decision.refused} == set(NAMES)
+    noop_version = registry.get("noop").source_hash
+    await queue.record_verdict("noop", "0ld-code", ready=True, reasons=[])
+    await queue.record_verdict("decider", registry.get("decider").source_hash, ready=False, reasons=["agreement 0.9 < 0.995"])
+    assert "noop" not in (await decide_live(queue, registry, [], actor="w1")).allowed
+    await queue.record_verdict("noop", noop_version, ready=True, reasons=[])
+    decision = await decide_live(queue, registry, ["explode"], actor="w1")
+    assert set(decision.allowed) == {"noop", "explode"} and decision.overridden == ("explode",)
+    async with pool.connection() as conn:
+        rows = await (await conn.execute("SELECT kind, actor, detail FROM ledger WHERE kind = 'gate_override'")).fetchall()
+    assert rows == [("gate_override", "w1", {"automation": "explode", "code_version": registry.get("explode").source_hash})]
