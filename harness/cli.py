@@ -19,3 +19,7 @@ _register()
 def main() -> None:
     """Run the cutover command line."""
     cli(prog_name="cutover")
+
+
+if __name__ == "__main__":
+    main()

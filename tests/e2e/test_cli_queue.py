@@ -1,0 +1,81 @@
+"""The queue's CLI as a user runs it: migrate, enqueue, worker, jobs show — real subprocesses."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+CUTOVER = [sys.executable, "-m", "harness.cli"]
+
+
+@pytest.fixture
+def project(tmp_path: Path, fresh_db_url: str) -> tuple[Path, dict[str, str]]:
+    """A user's project: pyproject.toml naming an automations module, and a database."""
+    (tmp_path / "pyproject.toml").write_text('[tool.cutover]\nautomations = "myautos"\n')
+    (tmp_path / "myautos.py").write_text(textwrap.dedent('''
+        from queue_core import automation
+
+        @automation("greet", version=2)
+        async def greet(ctx, trigger):
+            ctx.decide("name", trigger.body["name"])
+    '''))
+    env = dict(os.environ, DATABASE_URL=fresh_db_url, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
+    return tmp_path, env
+
+
+def run(args: list[str], project: tuple[Path, dict[str, str]], ok: bool = True) -> subprocess.CompletedProcess[str]:
+    cwd, env = project
+    proc = subprocess.run(CUTOVER + args, cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
+    if ok:
+        assert proc.returncode == 0, proc.stderr
+    return proc
+
+
+def test_migrate_reports_an_up_to_date_schema(project):
+    assert "schema is up to date" in run(["migrate"], project).stdout
+
+
+def test_enqueue_then_worker_drain_then_show_prints_the_ledger(project):
+    job_id = run(["enqueue", "greet", '{"name": "Ada"}', "--mode", "shadow"], project).stdout.strip()
+    drained = run(["worker", "--drain", "--concurrency", "2"], project)
+    assert "refusing live jobs of greet" in drained.stderr
+    shown = run(["jobs", "show", job_id], project).stdout
+    assert "status: succeeded" in shown and "automation_version: 2" in shown
+    assert [line.split()[2] for line in shown.splitlines() if line.startswith("  20")] == ["enqueued", "claimed", "succeeded"]
+    data = json.loads(run(["jobs", "show", job_id, "--json"], project).stdout)
+    assert data["job"]["status"] == "succeeded"
+
+
+def test_live_job_of_an_ungated_automation_waits_until_overridden(project):
+    job_id = run(["enqueue", "greet", '{"name": "Grace"}'], project).stdout.strip()
+    run(["worker", "--drain"], project)
+    assert "status: pending" in run(["jobs", "show", job_id], project).stdout
+    out = run(["worker", "--drain", "--allow-ungated", "greet"], project)
+    assert "without a passing gate verdict" in out.stderr
+    assert "status: succeeded" in run(["jobs", "show", job_id], project).stdout
+
+
+def test_bad_input_gets_a_clear_error_not_a_traceback(project):
+    unknown = run(["enqueue", "gret", "{}"], project, ok=False)
+    assert unknown.returncode == 1
+    assert "unknown automation 'gret'; registered: greet" in unknown.stderr
+    assert "Traceback" not in unknown.stderr
+    bad_json = run(["enqueue", "greet", "{name}"], project, ok=False)
+    assert bad_json.returncode == 2 and "not JSON" in bad_json.stderr
+    missing = run(["jobs", "show", "00000000-0000-0000-0000-00000000abcd"], project, ok=False)
+    assert "no job with id 00000000-0000-0000-0000-00000000abcd" in missing.stderr
+    negative = run(["enqueue", "greet", "{}", "--priority", "-3"], project, ok=False)
+    assert "field 'priority': must be an integer >= 0, got -3" in negative.stderr
+
+
+def test_unimportable_automations_module_names_the_setting(project):
+    cwd, _ = project
+    (cwd / "pyproject.toml").write_text('[tool.cutover]\nautomations = "nope_missing"\n')
+    out = run(["worker", "--drain"], project, ok=False)
+    assert "tool.cutover.automations" in out.stderr and "nope_missing" in out.stderr
