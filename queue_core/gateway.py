@@ -250,6 +250,9 @@ class Gateway:
         self._rng = rng or random.Random()
         self._environ = environ if environ is not None else os.environ
         self._inflight = InFlight()
+        self._refused_until: dict[tuple[str, str], float] = {}
+        self._refusal_reason: dict[tuple[str, str], str] = {}
+        self._next_wake: dict[tuple[str, str], float] = {}
         self._live = httpx.AsyncClient(transport=transport or httpx.AsyncHTTPTransport())
         sandboxes = frozenset(_origin(p.sandbox_url) for p in providers.values() if p.sandbox_url)
         sandbox_inner = transport or httpx.AsyncHTTPTransport()
@@ -334,13 +337,37 @@ class Gateway:
         return await self._settle(ctx, req, step, response, verdict, "call_offline")
 
     async def _spend(self, config: ProviderConfig, scope: str) -> None:
-        if self.budget is None:
+        """Check out one call's worth of budget or raise Snooze.
+
+        A refusal says no token can exist before its delay has passed (tokens only refill at
+        the configured pace), so until then this process answers further calls for the same
+        budget itself, without a database round trip.
+        """
+        if self.budget is None or not config.rates:
             return
-        checkout = await self.budget.checkout(config, scope)
-        if not checkout.granted:
-            # A little jitter keeps the snoozed jobs of one budget from waking in lockstep.
-            delay = checkout.delay * (1.0 + 0.25 * self._rng.random())
-            raise Snooze(delay, reason=checkout.reason or f"provider {config.name!r} rate budget spent")
+        key = (config.name, scope)
+        wait = self._refused_until.get(key, 0.0) - self._clock()
+        if wait <= 0:
+            checkout = await self.budget.checkout(config, scope)
+            if checkout.granted:
+                return
+            wait = checkout.delay
+            self._refused_until[key] = self._clock() + wait
+            self._refusal_reason[key] = checkout.reason or f"provider {config.name!r} rate budget spent"
+        raise Snooze(self._wake_slot(key, config, wait), reason=self._refusal_reason[key])
+
+    def _wake_slot(self, key: tuple[str, str], config: ProviderConfig, wait: float) -> float:
+        """Return a snooze delay: this process's waiters wake one token interval apart.
+
+        Waking every snoozed job at the first token's time would have all but one find the
+        budget spent again; spacing them at the refill pace keeps the wake-ups (and, under a
+        worker, the re-claims) near the rate at which tokens actually appear. Jittered.
+        """
+        now = self._clock()
+        interval = min(r.seconds / r.limit for r in config.rates)
+        slot = max(self._next_wake.get(key, 0.0), now + wait) + interval
+        self._next_wake[key] = slot
+        return (slot - now) * (1.0 + 0.1 * self._rng.random())
 
     async def _send(self, client: httpx.AsyncClient, config: ProviderConfig, req: OutboundRequest,
                     credential: str | None) -> tuple[httpx.Response | None, Classification]:

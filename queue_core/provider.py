@@ -14,7 +14,7 @@ A provider table looks like::
     idempotency_header = "Idempotency-Key"
     timeout = 10.0                                  # seconds
     max_retry_after = 300                           # cap on honoured Retry-After, seconds
-    headroom = 0.1                                  # share of each window kept out of bursts
+    headroom = 0.2                                  # share of each window kept out of bursts
     [[tool.cutover.providers.hubspot.classify]]
     status = 429
     body_contains = "daily quota"
@@ -41,6 +41,7 @@ from .errors import ConfigError
 
 _RATE = re.compile(r"^\s*(\d+)\s*/\s*(\d+(?:\.\d+)?)?\s*(ms|s|sec|m|min|h|d)\s*$")
 _UNIT_SECONDS = {"ms": 0.001, "s": 1.0, "sec": 1.0, "m": 60.0, "min": 60.0, "h": 3600.0, "d": 86400.0}
+DEFAULT_HEADROOM = 0.2
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
 _KEYS = frozenset({
@@ -102,11 +103,13 @@ class Tightening:
     window: float | None = None
 
 
-def parse_rate(text: str, field: str, headroom: float = 0.1, source: str = "pyproject.toml") -> Rate:
+def parse_rate(text: str, field: str, headroom: float = DEFAULT_HEADROOM, source: str = "pyproject.toml") -> Rate:
     """Parse ``"<limit>/<n><unit>"`` (units ms, s, m, h, d; n defaults to 1) into a Rate.
 
     The burst is the limit less ``headroom`` of it (at least 1), so the bucket never fires the
-    provider's whole window at once: network jitter then cannot push us over its own counter.
+    provider's whole window at once: the provider's own counter keeps that reserve, which absorbs
+    delivery jitter of up to ``headroom x window`` (0.2 s for a per-second limit by default)
+    between our database clock granting a call and the provider counting it.
     """
     m = _RATE.match(text) if isinstance(text, str) else None
     if m is None:
@@ -151,7 +154,7 @@ def parse_provider(name: str, body: Any, *, source: str = "pyproject.toml") -> P
             source=source, field=f"{prefix}.{unknown[0]}",
         )
     get = _Getter(body, prefix, source)
-    headroom = get.number("headroom", 0.1, minimum=0.0, maximum=0.9)
+    headroom = get.number("headroom", DEFAULT_HEADROOM, minimum=0.0, maximum=0.9)
     scheme = get.choice("signing_scheme", SigningScheme, None)
     signing_env = get.env_name("signing_secret_env")
     if scheme is not None and signing_env is None:

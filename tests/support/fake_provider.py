@@ -56,8 +56,9 @@ class FakeProvider:
     """The fake provider; ``with FakeProvider(limit=10).running() as fp: fp.url``."""
 
     def __init__(self, *, limit: int | None = None, window: float = 1.0, port: int = 0,
-                 keep_requests: bool = True) -> None:
+                 keep_requests: bool = True, latency: float = 0.0) -> None:
         self.state = _State(limit=limit, window=window, tokens=float(limit or 0))
+        self.latency = latency  # seconds every answer takes, like a real API's processing time
         self.lock = threading.Lock()
         self.keep_requests = keep_requests
         self.server = ThreadingHTTPServer(("127.0.0.1", port), _handler_for(self))
@@ -165,6 +166,7 @@ class FakeProvider:
 def _handler_for(provider: FakeProvider) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"  # keep-alive, as httpx expects
+        disable_nagle_algorithm = True  # headers and body are two writes: no 40 ms delayed-ACK stall
 
         def _serve(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)
@@ -177,6 +179,8 @@ def _handler_for(provider: FakeProvider) -> type[BaseHTTPRequestHandler]:
                     provider.state.in_progress += 1
                     provider.state.max_in_progress = max(provider.state.max_in_progress, provider.state.in_progress)
                 try:
+                    if provider.latency:
+                        time.sleep(provider.latency)
                     status, headers, payload = provider.handle(seen)
                 finally:
                     with provider.lock:
@@ -199,9 +203,9 @@ def _handler_for(provider: FakeProvider) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
-def serve_in_process(limit: int | None, window: float, ready: Any, stop: Any) -> None:
+def serve_in_process(limit: int | None, window: float, ready: Any, stop: Any, latency: float = 0.0) -> None:
     """Run a FakeProvider until ``stop`` (an Event) is set; put its URL on ``ready`` (a Queue)."""
-    provider = FakeProvider(limit=limit, window=window, keep_requests=False)
+    provider = FakeProvider(limit=limit, window=window, keep_requests=False, latency=latency)
     with provider.running():
         ready.put(provider.url)
         stop.wait()

@@ -69,7 +69,8 @@ def test_rates_parse_into_limit_and_window(text: str, limit: int, seconds: float
 
 
 def test_the_burst_keeps_headroom_below_the_limit_but_at_least_one() -> None:
-    assert parse_rate("50/1s", "f").burst == 45
+    assert parse_rate("50/1s", "f").burst == 40
+    assert parse_rate("50/1s", "f", headroom=0.1).burst == 45
     assert parse_rate("1/1s", "f").burst == 1
     assert parse_rate("50/1s", "f", headroom=0.0).burst == 50
 
