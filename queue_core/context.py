@@ -1,8 +1,10 @@
-"""The Context an automation receives: its job, its trigger, memoised steps, decisions, calls.
+"""The Context an automation receives: its job, its trigger, memoised steps, waits, decisions, calls.
 
-The context is the one seam between automation code and the queue. It keeps the job's decision
-trace (status, path, decisions, calls, outputs, error) which shadow and dry-run jobs store for
-the harness to diff.
+The context is the one seam between automation code and the queue. A job's code runs from the top
+on every attempt; what makes it durable is that each step, call, wait and compensation is
+identified by (name, occurrence) at a position, stored when it completes, and handed back instead
+of re-run on the next attempt. The context also keeps the job's decision trace (status, path,
+decisions, calls, outputs, error), which shadow and dry-run jobs store for the harness.
 """
 
 from __future__ import annotations
@@ -12,15 +14,17 @@ import inspect
 import json
 import uuid
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any
 
 from psycopg_pool import AsyncConnectionPool
 
+from . import _waits
 from ._sql import q
-from .errors import Filtered, LeaseLostError, StepMismatchError, TerminalError
+from ._steps import StepRecord, StepStore
+from .errors import Filtered, StepMismatchError, Suspend, TerminalError
 from .job import ClaimedJob
 from .keys import child_key
 from .states import Mode, StepStatus
@@ -29,10 +33,20 @@ if TYPE_CHECKING:
     import httpx
 
 Clock = Callable[[], datetime]
+Upcaster = Callable[[Any], Any]
+_UPCASTERS: dict[tuple[str, int], Upcaster] = {}
 
 
 def system_clock() -> datetime:
     return datetime.now(timezone.utc)
+
+
+def upcaster(step: str, from_version: int) -> Callable[[Upcaster], Upcaster]:
+    """Register a function migrating ``step``'s checkpoint from ``from_version`` to the next one."""
+    def register(fn: Upcaster) -> Upcaster:
+        _UPCASTERS[(step, from_version)] = fn
+        return fn
+    return register
 
 
 @dataclass(frozen=True)
@@ -49,11 +63,8 @@ class Trigger:
     def of(cls, job: ClaimedJob) -> Trigger:
         meta = job.trigger_meta or {}
         return cls(
-            id=job.trigger_id or meta.get("id"),
-            received_at=meta.get("received_at"),
-            headers=dict(meta.get("headers") or {}),
-            body=job.payload,
-            source=meta.get("source"),
+            id=job.trigger_id or meta.get("id"), received_at=meta.get("received_at"),
+            headers=dict(meta.get("headers") or {}), body=job.payload, source=meta.get("source"),
         )
 
 
@@ -76,15 +87,12 @@ class Trace:
 
 
 @dataclass(frozen=True)
-class StepRecord:
+class Compensation:
+    """An undo action registered with ``ctx.on_failure``; run as a durable step when needed."""
+
     name: str
-    occurrence: int
-    position: int
-    version: int
-    status: StepStatus
-    attempt: int
-    output: Any
-    error: str | None
+    fn: Callable[..., Any]
+    args: tuple[Any, ...]
 
 
 class Context:
@@ -94,15 +102,8 @@ class Context:
     raises LeaseLostError once another worker has taken the job over.
     """
 
-    def __init__(
-        self,
-        job: ClaimedJob,
-        pool: AsyncConnectionPool,
-        *,
-        worker: str,
-        gateway: Any = None,
-        clock: Clock = system_clock,
-    ) -> None:
+    def __init__(self, job: ClaimedJob, pool: AsyncConnectionPool, *, worker: str,
+                 gateway: Any = None, clock: Clock = system_clock) -> None:
         self.job = job
         self.job_id: uuid.UUID = job.id
         self.automation = job.automation
@@ -111,13 +112,17 @@ class Context:
         self.trigger = Trigger.of(job)
         self.trigger_id = self.trigger.id
         self.trace = Trace()
+        self.compensations: list[Compensation] = []
         self._pool = pool
+        self._store = StepStore(pool, job.id, job.claim_count)
         self._worker = worker
         self._gateway = gateway
         self._clock = clock
         self._steps: dict[tuple[str, int], StepRecord] | None = None
         self._occurrences: Counter[str] = Counter()
         self._position = 0
+        self._current: tuple[str, int] | None = None
+        self._secret: str | None = None
 
     # -- time, keys, decisions -------------------------------------------------------------
 
@@ -141,7 +146,49 @@ class Context:
         """Append an outbound call (an intent in shadow/dry-run) to the decision trace."""
         self.trace.calls.append(intent)
 
-    # -- outbound calls ------------------------------------------------------------------------
+    async def ledger(self, kind: str, detail: dict[str, Any]) -> None:
+        """Append an entry to this job's ledger (never put secrets in ``detail``)."""
+        params = {"job_id": self.job_id, "kind": kind, "actor": self._worker, "detail": json.dumps(detail)}
+        async with self._pool.connection() as conn:
+            await conn.execute(q("steps", "append_ledger"), params)
+
+    # -- the positional sequence -----------------------------------------------------------
+
+    async def _enter(self, name: str, version: int = 1) -> tuple[int, int, StepRecord | None]:
+        """Take the next position for (name, next occurrence); check it against what is stored.
+
+        Raises StepMismatchError when an earlier attempt recorded another step at this position
+        or this step at another version: the code changed under a running job.
+        """
+        occurrence = self._occurrences[name]
+        self._occurrences[name] += 1
+        position = self._position
+        self._position += 1
+        steps = await self._loaded()
+        at_position = next((s for s in steps.values() if s.position == position), None)
+        if at_position is not None and (at_position.name, at_position.occurrence) != (name, occurrence):
+            raise StepMismatchError(position, at_position.name, name)
+        stored = steps.get((name, occurrence))
+        if stored is not None and stored.version != version:
+            raise StepMismatchError(position, f"{name} v{stored.version}", f"{name} v{version}")
+        self.trace.path.append(name)
+        return occurrence, position, stored
+
+    async def _loaded(self) -> dict[tuple[str, int], StepRecord]:
+        if self._steps is None:
+            fresh = self.job.attempt == 0 and self.job.claim_count == 1 and not self.job.reclaimed
+            self._steps = {} if fresh else await self._store.load()
+        return self._steps
+
+    async def _record(self, name: str, occurrence: int, position: int, version: int,
+                      status: StepStatus, output: Any = None) -> None:
+        """Store a step's result in one go (begin + finish) and remember it for this attempt."""
+        await self._store.begin(name, occurrence, position, version, None)
+        await self._store.finish(name, occurrence, status, output)
+        if self._steps is not None:
+            self._steps[(name, occurrence)] = StepRecord(name, occurrence, position, version, status, 1, output, None)
+
+    # -- outbound calls --------------------------------------------------------------------
 
     async def call(self, provider: str, method: str, url: str, *, step: str, **kwargs: Any) -> httpx.Response:
         """Make an outbound call through the provider gateway (rate budget, idempotency key,
@@ -151,117 +198,204 @@ class Context:
                 f"step {step!r}: no provider gateway is configured for this worker "
                 "([tool.cutover.providers] in pyproject.toml)"
             )
-        self._enter_path(step)
+        _, position, _ = await self._enter(step)
+        self._call_position = position
         response: httpx.Response = await self._gateway.call(self, provider, method, url, step=step, **kwargs)
         return response
 
     async def load_call(self, step: str) -> Any:
-        """Return the stored result of call ``step`` when a previous attempt recorded it, else None."""
+        """Return the stored record of call ``step`` from an earlier attempt, else None."""
         rec = (await self._loaded()).get((step, 0))
-        if rec is not None and rec.status is StepStatus.DONE:
-            return rec.output
-        return None
+        return rec.output if rec is not None and rec.status is StepStatus.DONE else None
 
     async def save_call(self, step: str, stored: Any) -> None:
-        """Persist the result of call ``step`` (fenced by this claim)."""
-        output = _jsonable(stored)
-        # Calls sit outside the positional step sequence (position -1): they are keyed by name.
-        await self._begin(step, 0, -1, 1, None)
-        await self._finish(step, 0, StepStatus.DONE, output, None)
-        self._remember(step, 0, -1, 1, StepStatus.DONE, output, None)
+        """Persist the record of call ``step`` (fenced by this claim)."""
+        position = getattr(self, "_call_position", -1)
+        await self._record(step, 0, position, 1, StepStatus.DONE, _jsonable(stored))
 
-    async def ledger(self, kind: str, detail: dict[str, Any]) -> None:
-        """Append an entry to this job's ledger (never put secrets in ``detail``)."""
-        async with self._pool.connection() as conn:
-            await conn.execute(
-                q("steps", "append_ledger"),
-                {"job_id": self.job_id, "kind": kind, "actor": self._worker, "detail": json.dumps(detail)},
-            )
-
-    # -- memoised steps ------------------------------------------------------------------------
+    # -- memoised steps and checkpoints ----------------------------------------------------
 
     async def step(self, name: str, fn: Callable[..., Any], *args: Any, version: int = 1) -> Any:
         """Run ``fn(*args)`` once for this job and return its (JSON) output.
 
         A step identified by (name, occurrence) that completed in an earlier attempt returns its
-        stored output without running; one that failed terminally raises TerminalError again. A
-        different step name or version at a recorded position raises StepMismatchError. The
-        attempt count is committed before ``fn`` runs.
+        stored output without running; one that failed terminally raises the same typed error
+        again. A different step name or version at a recorded position raises
+        StepMismatchError. The attempt count is committed before ``fn`` runs.
         """
-        occurrence = self._occurrences[name]
-        self._occurrences[name] += 1
-        position = self._position
-        self._position += 1
-        stored = await self._stored_at(position, name, occurrence, version)
-        self._enter_path(name)
+        occurrence, position, stored = await self._enter(name, version)
         if stored is not None and stored.status is StepStatus.DONE:
             return stored.output
         if stored is not None and stored.status is StepStatus.TERMINAL_FAILED:
-            raise TerminalError(stored.error or f"step {name!r} failed terminally")
-        await self._begin(name, occurrence, position, version, _input_hash(args))
+            raise _retyped(stored)
+        await self._store.begin(name, occurrence, position, version, _input_hash(args))
+        self._current = (name, occurrence)
         try:
             result = fn(*args)
             if inspect.isawaitable(result):
                 result = await result
         except TerminalError as exc:
-            await self._finish(name, occurrence, StepStatus.TERMINAL_FAILED, None, str(exc))
+            await self._store.finish(name, occurrence, StepStatus.TERMINAL_FAILED, None, str(exc), _type_path(exc))
             raise
         except Exception as exc:
-            await self._finish(name, occurrence, StepStatus.RETRYABLE_FAILED, None, f"{type(exc).__name__}: {exc}")
+            await self._store.finish(name, occurrence, StepStatus.RETRYABLE_FAILED, None, f"{type(exc).__name__}: {exc}")
             raise
+        finally:
+            self._current = None
         output = _jsonable(result)
-        await self._finish(name, occurrence, StepStatus.DONE, output, None)
+        await self._store.finish(name, occurrence, StepStatus.DONE, output)
         return output
 
-    async def _stored_at(self, position: int, name: str, occurrence: int, version: int) -> StepRecord | None:
-        steps = await self._loaded()
-        stored = steps.get((name, occurrence))
-        by_pos = next((s for s in steps.values() if s.position == position >= 0), None)
-        if by_pos is not None and (by_pos.name, by_pos.occurrence) != (name, occurrence):
-            raise StepMismatchError(position, by_pos.name, name)
-        if stored is not None and stored.version != version:
-            raise StepMismatchError(position, f"{name} v{stored.version}", f"{name} v{version}")
-        return stored
+    async def checkpoint(self, data: Any, *, version: int = 1) -> None:
+        """Persist progress of the running step (a cursor, the last row id) at ``version``."""
+        if self._current is None:
+            raise TerminalError("ctx.checkpoint() is only allowed inside a ctx.step() function")
+        await self._store.checkpoint(*self._current, _jsonable(data), version)
 
-    def _enter_path(self, name: str) -> None:
-        self.trace.path.append(name)
+    def last_checkpoint(self, *, version: int = 1) -> Any:
+        """Return the running step's last checkpoint from an earlier attempt (None if none),
+        migrated to ``version`` through the registered upcasters."""
+        if self._current is None or self._steps is None:
+            return None
+        rec = self._steps.get(self._current)
+        if rec is None or rec.checkpoint is None:
+            return None
+        data, at = rec.checkpoint, rec.checkpoint_version or 1
+        while at < version:
+            fn = _UPCASTERS.get((rec.name, at))
+            if fn is None:
+                raise TerminalError(f"step {rec.name!r}: no upcaster from checkpoint version {at} to {at + 1}")
+            data, at = fn(data), at + 1
+        return data
 
-    async def _loaded(self) -> dict[tuple[str, int], StepRecord]:
-        if self._steps is None:
-            self._steps = {}
-            if self.job.attempt > 0 or self.job.reclaimed or self.job.claim_count > 1:
-                async with self._pool.connection() as conn:
-                    cur = await conn.execute(q("steps", "load_steps"), {"job_id": self.job_id})
-                    for name, occ, pos, ver, status, attempt, output, error, _c, _cv in await cur.fetchall():
-                        self._steps[(name, occ)] = StepRecord(name, occ, pos, ver, StepStatus(status), attempt, output, error)
-        return self._steps
+    # -- waits -----------------------------------------------------------------------------
 
-    def _remember(self, name: str, occ: int, pos: int, ver: int, status: StepStatus, output: Any, error: str | None) -> None:
-        if self._steps is not None:
-            self._steps[(name, occ)] = StepRecord(name, occ, pos, ver, status, 0, output, error)
+    async def sleep(self, duration: timedelta | float) -> None:
+        """Sleep durably: the job releases its worker and resumes after ``duration``."""
+        seconds = duration.total_seconds() if isinstance(duration, timedelta) else float(duration)
+        await self._sleep("sleep", lambda: self.now() + timedelta(seconds=seconds))
 
-    async def _begin(self, name: str, occurrence: int, position: int, version: int, input_hash: str | None) -> int:
-        params = {
-            "job_id": self.job_id, "name": name, "occurrence": occurrence, "position": position,
-            "version": version, "input_hash": input_hash, "key": self.idempotency_key(name),
-            "claim": self.job.claim_count,
+    async def sleep_until(self, when: datetime) -> None:
+        """Sleep durably until ``when`` (timezone-aware)."""
+        await self._sleep("sleep", lambda: when)
+
+    async def _sleep(self, name: str, wake: Callable[[], datetime]) -> None:
+        occurrence, position, stored = await self._enter(name)
+        if stored is not None and stored.status is StepStatus.DONE:
+            return
+        wake_at = datetime.fromisoformat(stored.output["wake_at"]) if stored and stored.output else wake()
+        if self.now() >= wake_at:
+            await self._record(name, occurrence, position, 1, StepStatus.DONE, {"wake_at": wake_at.isoformat()})
+            return
+        if stored is None:
+            await self._record(name, occurrence, position, 1, StepStatus.WAITING, {"wake_at": wake_at.isoformat()})
+        raise Suspend(f"timer until {wake_at.isoformat()}", wake_at)
+
+    async def create_token(self, name: str) -> _waits.WaitToken:
+        """Return the token (and resume URL) that resolves wait ``name``; the same on every attempt."""
+        return _waits.make_token(await self._wait_secret(), self.job_id, name)
+
+    async def wait_for_token(self, name: str, *, timeout: timedelta | None = None,
+                             on_timeout: str = "fail") -> _waits.Resolution:
+        """Wait (no worker held) until the token of ``name`` is resolved, then return the decision.
+
+        A token resolved before the job gets here is not lost. On timeout the declared action
+        runs: ``fail`` fails the job, ``compensate`` runs its compensations first.
+        """
+        if on_timeout not in ("fail", "compensate"):
+            raise TerminalError(f"wait {name!r}: on_timeout must be 'fail' or 'compensate'")
+        token = await self.create_token(name)
+        wake_at = self.now() + timeout if timeout is not None else None
+        res = await self._wait(f"token:{name}", name, "token", wake_at, on_timeout, None, None,
+                               _waits.token_hash(token.token))
+        return _waits.Resolution(res.name, res.decision, res.payload, token.token, token.resume_url)
+
+    async def wait_for(self, predicate: str, params: dict[str, Any] | None = None, *, name: str = "condition",
+                       timeout: timedelta | None = None, on_timeout: str = "fail") -> _waits.Resolution:
+        """Wait until the SQL ``predicate`` (a query) returns a row; workers recheck it on
+        NOTIFY ``cutover_waits`` and periodically."""
+        async with self._pool.connection() as conn:
+            holds = await (await conn.execute(predicate, params or {})).fetchone() is not None
+        wake_at = self.now() + timeout if timeout is not None else None
+        return await self._wait(f"event:{name}", name, "event", wake_at, on_timeout, predicate,
+                                params or {}, None, holds_now=holds)
+
+    async def _wait(self, step: str, name: str, kind: str, wake_at: datetime | None, on_timeout: str,
+                    predicate: str | None, params: dict[str, Any] | None, token_hash: str | None,
+                    holds_now: bool = False) -> _waits.Resolution:
+        occurrence, position, stored = await self._enter(step)
+        if stored is not None and stored.status is StepStatus.DONE:
+            return _waits.Resolution(name, stored.output.get("decision"), stored.output.get("payload"))
+        row = await self._register_wait(name, kind, token_hash, wake_at, on_timeout, predicate, params)
+        resolved_at, decision, payload = row[3], row[4], row[5]
+        if resolved_at is None and holds_now:
+            resolved_at, decision = self.now(), "condition_met"
+        if resolved_at is not None:
+            await self._record(step, occurrence, position, 1, StepStatus.DONE, {"decision": decision, "payload": payload})
+            return _waits.Resolution(name, decision, payload)
+        deadline = row[1]
+        if deadline is not None and self.now() >= deadline:
+            raise _waits.WaitTimeoutError(name, compensate=row[2] == "compensate")
+        raise Suspend(f"{kind} {name!r}", deadline)
+
+    async def _register_wait(self, name: str, kind: str, token_hash: str | None, wake_at: datetime | None,
+                             on_timeout: str, predicate: str | None, params: Any) -> tuple[Any, ...]:
+        sql_params = {
+            "job_id": self.job_id, "claim": self.job.claim_count, "name": name, "kind": kind,
+            "token_hash": token_hash, "wake_at": wake_at, "on_timeout": on_timeout,
+            "predicate": predicate, "params": json.dumps(params) if params is not None else None,
         }
         async with self._pool.connection() as conn:
-            row = await (await conn.execute(q("steps", "begin_step"), params)).fetchone()
+            row = await (await conn.execute(q("steps", "register_wait"), sql_params)).fetchone()
         if row is None:
-            raise LeaseLostError(self.job_id, self.job.claim_count)
-        return int(row[0])
+            from .errors import LeaseLostError
 
-    async def _finish(self, name: str, occurrence: int, status: StepStatus, output: Any, error: str | None) -> None:
-        params = {
-            "job_id": self.job_id, "name": name, "occurrence": occurrence, "status": status.value,
-            "output": json.dumps(output) if output is not None else None, "error": error,
-            "external_ref": None, "claim": self.job.claim_count,
-        }
-        async with self._pool.connection() as conn:
-            row = await (await conn.execute(q("steps", "finish_step"), params)).fetchone()
-        if row is None:
             raise LeaseLostError(self.job_id, self.job.claim_count)
+        return tuple(row)
+
+    async def _wait_secret(self) -> str:
+        if self._secret is None:
+            async with self._pool.connection() as conn:
+                row = await (await conn.execute(q("steps", "wait_secret"))).fetchone()
+            if row is None:
+                raise TerminalError("no wait-token secret in cutover_secrets; run `cutover migrate`")
+            self._secret = str(row[0])
+        return self._secret
+
+    # -- compensation ----------------------------------------------------------------------
+
+    def on_failure(self, fn: Callable[..., Any], *args: Any) -> None:
+        """Register ``fn(*args)`` to undo what follows, should a later step fail terminally.
+
+        Compensations run in reverse order of registration, each as a durable step with its
+        own idempotency key (``compensate:<name>:<n>``) and retries.
+        """
+        name = f"compensate:{getattr(fn, '__name__', 'fn')}:{len(self.compensations)}"
+        self.compensations.append(Compensation(name, fn, args))
+
+
+def _type_path(exc: BaseException) -> str:
+    return f"{type(exc).__module__}:{type(exc).__qualname__}"
+
+
+def _retyped(stored: StepRecord) -> TerminalError:
+    """Rebuild the typed terminal error a step failed with (TerminalError when it can't be)."""
+    message = stored.error or f"step {stored.name!r} failed terminally"
+    if stored.error_type and ":" in stored.error_type:
+        import importlib
+
+        module, _, qual = stored.error_type.partition(":")
+        try:
+            cls: Any = importlib.import_module(module)
+            for part in qual.split("."):
+                cls = getattr(cls, part)
+            if isinstance(cls, type) and issubclass(cls, TerminalError):
+                err = cls.__new__(cls)
+                TerminalError.__init__(err, message)
+                return err
+        except (ImportError, AttributeError):
+            pass
+    return TerminalError(message)
 
 
 def _jsonable(value: Any) -> Any:
@@ -283,6 +417,3 @@ def _input_hash(args: tuple[Any, ...]) -> str | None:
     except (TypeError, ValueError):
         text = repr(args)
     return hashlib.sha256(text.encode()).hexdigest()[:32]
-
-
-StepFn = Callable[..., Awaitable[Any]]

@@ -143,3 +143,13 @@ class StepMismatchError(TerminalError):
         self.position = position
         self.stored = stored
         self.current = current
+
+
+class Suspend(JobSignal):
+    """Internal: the job waits (timer, token or condition) and releases its worker until ``wake_at``
+    (None: until resolved). Raised by ``ctx.sleep``/``ctx.wait_for_token``/``ctx.wait_for``."""
+
+    def __init__(self, wait: str, wake_at: object | None) -> None:
+        super().__init__(f"waiting on {wait}")
+        self.wait = wait
+        self.wake_at = wake_at

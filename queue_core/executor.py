@@ -1,11 +1,15 @@
-"""Run one claimed job and classify how it ended, as an Outcome value. No SQL here.
+"""Run one claimed job and classify how it ended, as an Outcome value. No SQL of its own.
 
 The executor calls the automation with its Context and maps what happens to an Outcome:
 
     returns normally          → succeeded
     ctx.filter(reason)        → succeeded, trace status "filtered"
     Snooze(delay)             → pending after delay, attempt not used
-    TerminalError             → failed (terminal)
+    a wait (sleep/token/cond) → waiting until woken, attempt not used
+    TerminalError             → failed (terminal) — after running the job's compensations,
+                                if it registered any: compensating while they retry,
+                                compensation_failed if one fails terminally
+    QueueError (config, code) → failed (terminal): retrying cannot fix a configuration
     RetryableError / anything → pending after backoff (or the error's delay), attempt used;
                                 failed (retryable) once max_attempts is reached
     LeaseLostError            → no outcome: another worker owns the job now
@@ -15,16 +19,20 @@ from __future__ import annotations
 
 import random
 import traceback
+from datetime import datetime
 from typing import Any
 
+from ._waits import WaitTimeoutError
 from .context import Context
-from .errors import Filtered, RetryableError, Snooze, TerminalError
+from .errors import Filtered, LeaseLostError, QueueError, RetryableError, Snooze, Suspend, TerminalError
 from .job import ClaimedJob, Outcome
 from .registry import Registry
 from .retry import backoff_delay
 from .states import ErrorKind, JobStatus, Mode
 
 MAX_ERROR_CHARS = 2000
+FOREVER_S = 10 * 365 * 86400.0
+Classified = tuple[JobStatus, str, int, float | None, str | None, ErrorKind | None]
 
 
 def _summary(exc: BaseException) -> str:
@@ -32,23 +40,36 @@ def _summary(exc: BaseException) -> str:
     return text if len(text) <= MAX_ERROR_CHARS else text[: MAX_ERROR_CHARS - 1] + "…"
 
 
-def classify(job: ClaimedJob, exc: BaseException | None, rng: random.Random) -> tuple[JobStatus, str, int, float | None, str | None, ErrorKind | None]:
+def _retry_or_fail(job: ClaimedJob, exc: BaseException, rng: random.Random, *,
+                   retry_status: JobStatus = JobStatus.PENDING, fail_status: JobStatus = JobStatus.FAILED,
+                   prefix: str = "") -> Classified:
+    error = prefix + _summary(exc)
+    attempt = job.attempt + 1
+    if attempt >= job.max_attempts:
+        return (fail_status, fail_status.value, 1, None,
+                f"attempts exhausted ({attempt}/{job.max_attempts}): {error}", ErrorKind.RETRYABLE)
+    delay = exc.delay if isinstance(exc, RetryableError) and exc.delay is not None else backoff_delay(attempt, rng)
+    event = "retry_scheduled" if retry_status is JobStatus.PENDING else "compensation_retry"
+    return retry_status, event, 1, delay, error, ErrorKind.RETRYABLE
+
+
+def classify(job: ClaimedJob, exc: BaseException | None, rng: random.Random, now: datetime | None = None) -> Classified:
     """Return (status, event, attempt_inc, delay_s, error, error_kind) for a run ending in ``exc``.
 
-    Pure: depends only on the job's attempt counters, the exception and ``rng``.
+    Pure: depends only on the job's attempt counters, the exception, ``rng`` and ``now``.
     """
     if exc is None or isinstance(exc, Filtered):
         return JobStatus.SUCCEEDED, "succeeded", 1, None, None, None
     if isinstance(exc, Snooze):
         return JobStatus.PENDING, "snoozed", 0, max(0.0, exc.delay), exc.reason, None
-    error = _summary(exc)
-    if isinstance(exc, TerminalError):
-        return JobStatus.FAILED, "failed", 1, None, error, ErrorKind.TERMINAL
-    attempt = job.attempt + 1
-    if attempt >= job.max_attempts:
-        return JobStatus.FAILED, "failed", 1, None, f"attempts exhausted ({attempt}/{job.max_attempts}): {error}", ErrorKind.RETRYABLE
-    delay = exc.delay if isinstance(exc, RetryableError) and exc.delay is not None else backoff_delay(attempt, rng)
-    return JobStatus.PENDING, "retry_scheduled", 1, delay, error, ErrorKind.RETRYABLE
+    if isinstance(exc, Suspend):
+        delay = FOREVER_S
+        if isinstance(exc.wake_at, datetime) and now is not None:
+            delay = max(0.0, (exc.wake_at - now).total_seconds())
+        return JobStatus.WAITING, "waiting", 0, delay, str(exc), None
+    if isinstance(exc, TerminalError | QueueError):
+        return JobStatus.FAILED, "failed", 1, None, _summary(exc), ErrorKind.TERMINAL
+    return _retry_or_fail(job, exc, rng)
 
 
 async def execute(job: ClaimedJob, ctx: Context, registry: Registry, rng: random.Random) -> Outcome:
@@ -60,24 +81,52 @@ async def execute(job: ClaimedJob, ctx: Context, registry: Registry, rng: random
     try:
         auto = registry.get(job.automation)
         await auto.fn(ctx, ctx.trigger)
-    except Exception as caught:  # classified below; LeaseLostError is re-raised
-        from .errors import LeaseLostError
-
-        if isinstance(caught, LeaseLostError):
-            raise
+    except LeaseLostError:
+        raise
+    except Exception as caught:  # classified below
         exc = caught
-    status, event, inc, delay, error, kind = classify(job, exc, rng)
-    trace = _trace(job, ctx, exc, status)
+    if isinstance(exc, TerminalError) and ctx.compensations and _compensable(exc):
+        status, event, inc, delay, error, kind = await _compensate(job, ctx, exc, rng)
+    else:
+        status, event, inc, delay, error, kind = classify(job, exc, rng, ctx.now())
+    trace = _trace(job, ctx, exc)
     return Outcome(job.id, job.claim_count, status, event, inc, delay, error, kind, trace)
 
 
-def _trace(job: ClaimedJob, ctx: Context, exc: BaseException | None, status: JobStatus) -> dict[str, Any] | None:
+def _compensable(exc: TerminalError) -> bool:
+    return not isinstance(exc, WaitTimeoutError) or exc.compensate
+
+
+async def _compensate(job: ClaimedJob, ctx: Context, cause: TerminalError, rng: random.Random) -> Classified:
+    """Run the registered compensations in reverse, each a durable step; classify the result.
+
+    A compensation that completed in an earlier attempt is not run again (its step is stored).
+    """
+    names = [c.name for c in reversed(ctx.compensations)]
+    await ctx.ledger("compensating", {"cause": _summary(cause), "compensations": names})
+    for comp in reversed(ctx.compensations):
+        try:
+            await ctx.step(comp.name, comp.fn, *comp.args)
+        except LeaseLostError:
+            raise
+        except TerminalError as exc:
+            return (JobStatus.COMPENSATION_FAILED, "compensation_failed", 1, None,
+                    f"{_summary(cause)}; compensation {comp.name} failed: {_summary(exc)}", ErrorKind.TERMINAL)
+        except Exception as exc:  # retry the rollback later, from where it stopped
+            return _retry_or_fail(job, exc, rng, retry_status=JobStatus.COMPENSATING,
+                                  fail_status=JobStatus.COMPENSATION_FAILED,
+                                  prefix=f"{_summary(cause)}; compensation {comp.name}: ")
+    return (JobStatus.FAILED, "failed", 1, None,
+            f"{_summary(cause)} (compensated: {', '.join(names)})", ErrorKind.TERMINAL)
+
+
+def _trace(job: ClaimedJob, ctx: Context, exc: BaseException | None) -> dict[str, Any] | None:
     if Mode(job.mode) is Mode.LIVE:
         return None
     if isinstance(exc, Filtered):
         ctx.trace.status = "filtered"
         ctx.trace.error = exc.reason
-    elif exc is not None and not isinstance(exc, Snooze):
+    elif exc is not None and not isinstance(exc, Snooze | Suspend):
         ctx.trace.status = "failed"
         ctx.trace.error = _summary(exc)
         trace = ctx.trace.as_dict()

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
+import psycopg
 from psycopg import AsyncConnection
 from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
@@ -252,6 +253,62 @@ class Queue:
         """Append a worker-level event (e.g. a gate override) to the ledger under the nil job id."""
         async with self.pool.connection() as conn:
             await conn.execute(q("queue", "worker_event"), {"kind": kind, "actor": actor, "detail": json.dumps(detail)})
+
+    async def wake_due(self, *, actor: str, limit: int = 500, now: datetime | None = None) -> int:
+        """Move waiting jobs whose timer or timeout is due back to pending; return how many."""
+        async with self.pool.connection() as conn:
+            row = await (await conn.execute(q("steps", "wake_due"), {"actor": actor, "limit": limit, "now": now})).fetchone()
+        return int(row[0]) if row else 0
+
+    async def resolve_wait(self, job_id: uuid.UUID, name: str, *, decision: str | None, payload: Any = None,
+                           actor: str, kind: str = "token", token_hash: str | None = None) -> bool:
+        """Resolve wait ``name`` of ``job_id`` once, waking the job if it waits; True if this call
+        resolved it (False: it was resolved already, a no-op).
+
+        A wait the job has not reached yet is recorded resolved, so the job finds it when it does.
+        """
+        params = {
+            "job_id": job_id, "name": name, "kind": kind, "token_hash": token_hash, "actor": actor,
+            "decision": decision, "payload": json.dumps(payload),
+        }
+        async with self.pool.connection() as conn:
+            row = await (await conn.execute(q("steps", "resolve_wait"), params)).fetchone()
+        return bool(row and row[0])
+
+    async def resolve_token(self, token: str, *, decision: str, payload: Any = None, actor: str) -> bool:
+        """Resolve the wait a token names (approve/reject with a payload); raise WaitTokenError
+        for a forged or malformed token, JobNotFoundError when its job does not exist."""
+        from . import _waits
+
+        async with self.pool.connection() as conn:
+            row = await (await conn.execute(q("steps", "wait_secret"))).fetchone()
+        if row is None:
+            raise _waits.WaitTokenError("no wait-token secret; run `cutover migrate`")
+        job_id, name = _waits.parse_token(str(row[0]), token)
+        await self.get(job_id)
+        return await self.resolve_wait(job_id, name, decision=decision, payload=payload, actor=actor,
+                                       token_hash=_waits.token_hash(token))
+
+    async def recheck_conditions(self, *, actor: str, limit: int = 200) -> int:
+        """Evaluate open ``ctx.wait_for`` predicates; resolve (and wake) those that hold."""
+        async with self.pool.connection() as conn:
+            rows = await (await conn.execute(q("steps", "open_event_waits"), {"limit": limit})).fetchall()
+        woken = 0
+        for job_id, name, predicate, params in rows:
+            try:
+                async with self.pool.connection() as conn:
+                    holds = await (await conn.execute(predicate, params or {})).fetchone() is not None
+            except psycopg.Error as exc:
+                await self._note_bad_predicate(job_id, name, exc, actor)
+                continue
+            if holds and await self.resolve_wait(job_id, name, decision="condition_met", actor=actor, kind="event"):
+                woken += 1
+        return woken
+
+    async def _note_bad_predicate(self, job_id: uuid.UUID, name: str, exc: Exception, actor: str) -> None:
+        detail = json.dumps({"wait": name, "error": str(exc).strip()[:500]})
+        async with self.pool.connection() as conn:
+            await conn.execute(q("steps", "append_ledger"), {"job_id": job_id, "kind": "wait_condition_error", "actor": actor, "detail": detail})
 
 
 async def _fetch_job(conn: AsyncConnection[Any], job_id: uuid.UUID) -> dict[str, Any]:

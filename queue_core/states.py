@@ -14,13 +14,17 @@ class JobStatus(StrEnum):
     CANCELED = "canceled"
     COMPENSATING = "compensating"
     DEAD = "dead"
+    COMPENSATION_FAILED = "compensation_failed"
 
     @property
     def is_final(self) -> bool:
         return self in _FINAL
 
 
-_FINAL = frozenset({JobStatus.SUCCEEDED, JobStatus.FAILED, JobStatus.CANCELED, JobStatus.DEAD})
+_FINAL = frozenset({
+    JobStatus.SUCCEEDED, JobStatus.FAILED, JobStatus.CANCELED, JobStatus.DEAD,
+    JobStatus.COMPENSATION_FAILED,
+})
 
 
 class StepStatus(StrEnum):

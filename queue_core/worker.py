@@ -95,6 +95,7 @@ class Worker:
         self._outcomes: asyncio.Queue[Outcome | None] = asyncio.Queue()
         self._writing = False
         self._wake = asyncio.Event()
+        self._recheck = asyncio.Event()
         self._stopping = asyncio.Event()
         self._claiming_ok = True
         self._lost: set[uuid.UUID] = set()
@@ -111,7 +112,10 @@ class Worker:
     async def run(self, *, drain: bool = False) -> None:
         """Run until ``stop()`` (or, with ``drain``, until nothing is due and nothing in flight)."""
         completer = asyncio.create_task(self._completer(), name="completer")
-        aux = [asyncio.create_task(self._heartbeater(), name="heartbeater")]
+        aux = [
+            asyncio.create_task(self._heartbeater(), name="heartbeater"),
+            asyncio.create_task(self._waker(), name="waker"),
+        ]
         if self._conninfo and not drain:
             aux.append(asyncio.create_task(self._listener(), name="listener"))
         try:
@@ -264,6 +268,24 @@ class Worker:
             log.warning("job %s: lease taken over; cancelling it", job_id)
             entry[1].cancel()
 
+    # -- waker -------------------------------------------------------------------------------
+
+    async def _waker(self) -> None:
+        """Wake waiting jobs whose timer is due and recheck ``ctx.wait_for`` conditions."""
+        while True:
+            try:
+                woken = await self.queue.wake_due(actor=self.id)
+                woken += await self.queue.recheck_conditions(actor=self.id)
+                if woken:
+                    self._wake.set()
+            except psycopg.OperationalError as exc:
+                log.warning("waking due jobs failed, retrying: %s", exc)
+            try:
+                await asyncio.wait_for(self._recheck.wait(), self.config.poll_s)
+            except TimeoutError:
+                pass
+            self._recheck.clear()
+
     # -- listener ----------------------------------------------------------------------------
 
     async def _listener(self) -> None:
@@ -272,7 +294,10 @@ class Worker:
             try:
                 async with await psycopg.AsyncConnection.connect(self._conninfo, autocommit=True) as conn:
                     await conn.execute("LISTEN cutover_jobs")
-                    async for _ in conn.notifies():
+                    await conn.execute("LISTEN cutover_waits")
+                    async for note in conn.notifies():
+                        if note.channel == "cutover_waits":
+                            self._recheck.set()
                         self._wake.set()
             except psycopg.OperationalError as exc:
                 log.info("listener lost its connection (%s); polling until it is back", exc)

@@ -72,8 +72,8 @@ claimed AS (
     FROM (
         SELECT jobs.id, jobs.status, jobs.lease_owner
         FROM jobs, t
-        WHERE jobs.status IN ('pending', 'running')
-          AND ((jobs.status = 'pending' AND jobs.run_after <= t.now)
+        WHERE jobs.status IN ('pending', 'running', 'compensating')
+          AND ((jobs.status IN ('pending', 'compensating') AND jobs.run_after <= t.now)
                OR (jobs.status = 'running' AND jobs.leased_until <= t.now))
           AND jobs.mode = ANY(%(modes)s::job_mode[])
           -- Live jobs only of automations whose code passed the go-live gate (or was overridden).
@@ -138,7 +138,7 @@ o AS (
 done AS (
     UPDATE jobs j
     SET status       = o.status,
-        run_after    = CASE WHEN o.status = 'pending'
+        run_after    = CASE WHEN o.status IN ('pending', 'waiting', 'compensating')
                             THEN t.now + make_interval(secs => o.delay_s) ELSE j.run_after END,
         attempt      = j.attempt + o.attempt_inc,
         last_error   = coalesce(o.error, j.last_error),
@@ -146,7 +146,8 @@ done AS (
         leased_until = NULL,
         lease_owner  = NULL,
         lost_claims  = 0,
-        finished_at  = CASE WHEN o.status IN ('succeeded', 'failed', 'canceled', 'dead')
+        finished_at  = CASE WHEN o.status IN ('succeeded', 'failed', 'canceled', 'dead',
+                                              'compensation_failed')
                             THEN t.now END
     FROM o, t
     WHERE j.id = o.id AND j.claim_count = o.claim_count AND j.status = 'running'

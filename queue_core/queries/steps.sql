@@ -1,9 +1,9 @@
--- Named queries for memoised steps. Every write is fenced by the job's claim: a worker whose
--- lease was taken over gets no row back and stops.
+-- Named queries for memoised steps, checkpoints and waits. Every write by a running job is fenced
+-- by its claim: a worker whose lease was taken over gets no row back and stops.
 
 -- name: load_steps
 SELECT step_name, occurrence, position, step_version, status::text, attempt, output, error,
-       checkpoint, checkpoint_version
+       error_type, checkpoint, checkpoint_version
 FROM steps WHERE job_id = %(job_id)s ORDER BY position
 
 -- name: begin_step
@@ -16,18 +16,101 @@ FROM jobs j
 WHERE j.id = %(job_id)s AND j.claim_count = %(claim)s AND j.status = 'running'
 ON CONFLICT (job_id, step_name, occurrence) DO UPDATE
 SET attempt = s.attempt + 1, status = 'running', started_at = now(), finished_at = NULL,
-    input_hash = excluded.input_hash, step_version = excluded.step_version
+    input_hash = excluded.input_hash, step_version = excluded.step_version,
+    position = excluded.position
 RETURNING attempt
 
 -- name: finish_step
 UPDATE steps s
 SET status = %(status)s::step_status, output = %(output)s::jsonb, error = %(error)s,
-    external_ref = coalesce(%(external_ref)s, s.external_ref), finished_at = now()
+    error_type = %(error_type)s, finished_at = now()
 FROM jobs j
 WHERE s.job_id = %(job_id)s AND s.step_name = %(name)s AND s.occurrence = %(occurrence)s
   AND j.id = s.job_id AND j.claim_count = %(claim)s AND j.status = 'running'
 RETURNING s.attempt
 
+-- name: save_checkpoint
+UPDATE steps s
+SET checkpoint = %(checkpoint)s::jsonb, checkpoint_version = %(version)s
+FROM jobs j
+WHERE s.job_id = %(job_id)s AND s.step_name = %(name)s AND s.occurrence = %(occurrence)s
+  AND j.id = s.job_id AND j.claim_count = %(claim)s AND j.status = 'running'
+RETURNING s.job_id
+
 -- name: append_ledger
 INSERT INTO ledger (job_id, kind, actor, detail)
 SELECT %(job_id)s, %(kind)s, %(actor)s, %(detail)s::jsonb
+
+-- name: wait_secret
+SELECT value FROM cutover_secrets WHERE name = 'wait_tokens'
+
+-- name: register_wait
+-- Create the wait unless it exists (it may exist already resolved: a token resolved before the
+-- job got here). Returns the row either way.
+WITH fence AS (
+    SELECT 1 FROM jobs WHERE id = %(job_id)s AND claim_count = %(claim)s AND status = 'running'
+),
+ins AS (
+    INSERT INTO waits (job_id, name, kind, token_hash, wake_at, on_timeout, predicate, params)
+    SELECT %(job_id)s, %(name)s, %(kind)s, %(token_hash)s, %(wake_at)s, %(on_timeout)s,
+           %(predicate)s, %(params)s::jsonb
+    FROM fence
+    ON CONFLICT (job_id, name) DO UPDATE
+    SET wake_at = coalesce(waits.wake_at, excluded.wake_at),
+        on_timeout = coalesce(waits.on_timeout, excluded.on_timeout),
+        predicate = coalesce(waits.predicate, excluded.predicate),
+        params = coalesce(waits.params, excluded.params),
+        kind = CASE WHEN waits.resolved_at IS NULL THEN excluded.kind ELSE waits.kind END
+    RETURNING kind, wake_at, on_timeout, resolved_at, decision, payload
+)
+SELECT kind, wake_at, on_timeout, resolved_at, decision, payload FROM ins
+
+-- name: resolve_wait
+-- Resolve a wait once: a second resolution changes nothing. A wait the job has not reached yet
+-- is created resolved. A waiting job is woken (pending, due now) and workers are notified.
+WITH r AS (
+    INSERT INTO waits AS w (job_id, name, kind, token_hash, resolved_at, resolved_by, decision,
+                            payload)
+    SELECT j.id, %(name)s, %(kind)s, %(token_hash)s, now(), %(actor)s, %(decision)s,
+           %(payload)s::jsonb
+    FROM jobs j WHERE j.id = %(job_id)s
+    ON CONFLICT (job_id, name) DO UPDATE
+    SET resolved_at = now(), resolved_by = excluded.resolved_by, decision = excluded.decision,
+        payload = excluded.payload
+    WHERE w.resolved_at IS NULL
+    RETURNING w.job_id
+),
+woke AS (
+    UPDATE jobs SET status = 'pending', run_after = now()
+    WHERE id IN (SELECT job_id FROM r) AND status = 'waiting'
+    RETURNING id, automation
+),
+logged AS (
+    INSERT INTO ledger (job_id, kind, actor, detail)
+    SELECT job_id, 'wait_resolved', %(actor)s,
+           jsonb_build_object('wait', %(name)s::text, 'decision', %(decision)s::text)
+    FROM r
+)
+SELECT (SELECT count(*) FROM r) AS resolved, (SELECT count(*) FROM woke) AS woken,
+       (SELECT pg_notify('cutover_jobs', automation) FROM woke LIMIT 1) AS notified
+
+-- name: wake_due
+-- Waiting jobs whose timer or timeout is due go back to pending (one statement, SKIP LOCKED).
+WITH t AS MATERIALIZED (SELECT coalesce(%(now)s::timestamptz, now()) AS now),
+woke AS (
+    UPDATE jobs SET status = 'pending'
+    WHERE id = ANY(ARRAY(
+        SELECT id FROM jobs, t WHERE status = 'waiting' AND run_after <= t.now
+        ORDER BY run_after LIMIT %(limit)s FOR UPDATE OF jobs SKIP LOCKED))
+    RETURNING id
+),
+logged AS (
+    INSERT INTO ledger (job_id, at, kind, actor, detail)
+    SELECT id, t.now, 'woken', %(actor)s, '{}'::jsonb FROM woke, t
+)
+SELECT count(*) FROM woke
+
+-- name: open_event_waits
+SELECT job_id, name, predicate, params FROM waits
+WHERE kind = 'event' AND resolved_at IS NULL
+ORDER BY created_at LIMIT %(limit)s
