@@ -1,0 +1,143 @@
+-- Named queries of the control plane (queue_core.server): tokens, pauses, audit, job actions,
+-- readiness and metrics. Actors written to the ledger and control_events are token names.
+
+-- name: token_create
+-- A name is unique; a revoked token's name can be reused (its row is replaced), a live one not.
+INSERT INTO api_tokens AS t (name, token_hash, prefix, scopes)
+VALUES (%(name)s, %(token_hash)s, %(prefix)s, %(scopes)s::text[])
+ON CONFLICT (name) DO UPDATE
+SET token_hash = excluded.token_hash, prefix = excluded.prefix, scopes = excluded.scopes,
+    created_at = now(), last_used_at = NULL, revoked_at = NULL
+WHERE t.revoked_at IS NOT NULL
+RETURNING id
+
+-- name: token_authenticate
+-- Looked up by the hash (unique index); the caller compares the returned hash in constant time.
+UPDATE api_tokens
+SET last_used_at = now()
+WHERE token_hash = %(token_hash)s AND revoked_at IS NULL
+RETURNING name, scopes, token_hash
+
+-- name: token_revoke
+UPDATE api_tokens SET revoked_at = now()
+WHERE name = %(name)s AND revoked_at IS NULL
+RETURNING id
+
+-- name: token_list
+SELECT name, prefix, scopes, created_at, last_used_at, revoked_at
+FROM api_tokens ORDER BY name
+
+-- name: audit_append
+INSERT INTO control_events (actor, action, target_kind, target, detail)
+VALUES (%(actor)s, %(action)s, %(target_kind)s, %(target)s, %(detail)s::jsonb)
+
+-- name: audit_list
+SELECT seq, at, actor, action, target_kind, target, detail
+FROM control_events ORDER BY seq DESC LIMIT %(limit)s
+
+-- name: pause
+-- Pausing twice keeps the first pause (who and why); only a new pause is audited.
+WITH ins AS (
+    INSERT INTO pauses (kind, name, paused_by, reason)
+    VALUES (%(kind)s, %(name)s, %(actor)s, %(reason)s)
+    ON CONFLICT (kind, name) DO NOTHING
+    RETURNING kind, name, paused_at, paused_by, reason
+),
+audit AS (
+    INSERT INTO control_events (actor, action, target_kind, target, detail)
+    SELECT %(actor)s, 'paused', kind, name, jsonb_strip_nulls(jsonb_build_object('reason', reason))
+    FROM ins
+)
+SELECT kind, name, paused_at, paused_by, reason, true AS created FROM ins
+UNION ALL
+SELECT kind, name, paused_at, paused_by, reason, false FROM pauses
+WHERE kind = %(kind)s AND name = %(name)s AND NOT EXISTS (SELECT 1 FROM ins)
+
+-- name: resume
+WITH del AS (
+    DELETE FROM pauses WHERE kind = %(kind)s AND name = %(name)s
+    RETURNING kind, name, paused_at, paused_by, reason
+),
+audit AS (
+    INSERT INTO control_events (actor, action, target_kind, target, detail)
+    SELECT %(actor)s, 'resumed', kind, name,
+           jsonb_build_object('paused_at', paused_at, 'paused_by', paused_by)
+    FROM del
+)
+SELECT kind, name, paused_at, paused_by, reason FROM del
+
+-- name: list_pauses
+SELECT kind, name, paused_at, paused_by, reason FROM pauses ORDER BY kind, name
+
+-- name: job_transition
+-- Cancel or replay: move the job to %(to_status)s only from one of %(allowed)s. The UPDATE's
+-- WHERE is re-checked on the row's latest version (READ COMMITTED), so a job a worker claimed
+-- meanwhile (now running) is left alone: that is the fence. `cur` is the status before.
+-- Replay (to pending) starts a fresh run now: attempts, lease and error are reset, the previous
+-- values go to the ledger. Cancel finishes the job.
+WITH cur AS (
+    SELECT id, automation, status::text AS status, attempt, last_error FROM jobs WHERE id = %(id)s
+),
+upd AS (
+    UPDATE jobs
+    SET status       = %(to_status)s::job_status,
+        run_after    = CASE WHEN %(to_status)s = 'pending' THEN now() ELSE run_after END,
+        attempt      = CASE WHEN %(to_status)s = 'pending' THEN 0 ELSE attempt END,
+        last_error   = CASE WHEN %(to_status)s = 'pending' THEN NULL ELSE last_error END,
+        error_kind   = CASE WHEN %(to_status)s = 'pending' THEN NULL ELSE error_kind END,
+        finished_at  = CASE WHEN %(to_status)s = 'pending' THEN NULL ELSE now() END,
+        leased_until = NULL,
+        lease_owner  = NULL,
+        lost_claims  = 0
+    WHERE id = %(id)s AND status = ANY(%(allowed)s::job_status[])
+    RETURNING id
+),
+logged AS (
+    INSERT INTO ledger (job_id, kind, actor, detail)
+    SELECT upd.id, %(event)s, %(actor)s,
+           jsonb_strip_nulls(%(detail)s::jsonb || jsonb_build_object(
+               'previous_status', cur.status, 'previous_attempt', cur.attempt,
+               'previous_error', cur.last_error))
+    FROM upd, cur
+)
+SELECT cur.automation, cur.status, upd.id IS NOT NULL AS changed
+FROM cur LEFT JOIN upd ON true
+
+-- name: job_has_step
+SELECT EXISTS (SELECT 1 FROM steps WHERE job_id = %(id)s AND step_name = %(step)s)
+
+-- name: job_steps
+SELECT step_name, occurrence, position, step_version, status::text, attempt, started_at,
+       finished_at, output, error, idempotency_key, external_ref
+FROM steps WHERE job_id = %(id)s ORDER BY position, occurrence
+
+-- name: existing_dedupe_keys
+SELECT dedupe_key FROM jobs WHERE dedupe_key = ANY(%(keys)s::text[])
+
+-- name: migration_level
+SELECT coalesce(max(number), 0) FROM schema_migrations
+
+-- name: metrics_jobs
+-- Queue depth: every (automation, status) with at least one job.
+SELECT automation, status::text, count(*) FROM jobs GROUP BY automation, status ORDER BY 1, 2
+
+-- name: metrics_events
+-- Counters derived from the ledger (one scan per scrape; the ledger is append-only, so these
+-- only grow). A budget wait is a snooze whose reason is the gateway's "provider '…' … budget …"
+-- refusal (queue_core.gateway raises Snooze with that reason when a rate budget is spent).
+SELECT j.automation,
+       count(*) FILTER (WHERE l.kind = 'claimed')         AS claims,
+       count(*) FILTER (WHERE l.kind = 'reclaimed')       AS reclaims,
+       count(*) FILTER (WHERE l.kind = 'retry_scheduled') AS retries,
+       count(*) FILTER (WHERE l.kind = 'snoozed'
+                        AND l.detail->>'error' LIKE 'provider %%budget%%') AS budget_waits
+FROM ledger l JOIN jobs j ON j.id = l.job_id
+WHERE l.kind IN ('claimed', 'reclaimed', 'retry_scheduled', 'snoozed')
+GROUP BY j.automation ORDER BY 1
+
+-- name: metrics_budgets_blocked
+SELECT provider, count(*) FILTER (WHERE blocked_until > now()) FROM provider_budgets
+GROUP BY provider ORDER BY 1
+
+-- name: metrics_pauses
+SELECT kind, name FROM pauses ORDER BY 1, 2

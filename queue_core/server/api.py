@@ -1,0 +1,237 @@
+"""The routes of ``cutover serve``: control API (bearer tokens), webhook ingress, health, metrics.
+
+Every control route declares the scope it needs; authentication runs before the body is
+validated, so an unauthenticated caller gets 401 whatever it sends. Each route is a thin
+adapter: the work is done by ``control``, ``wait``, ``ingress`` and ``metrics``.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, HTTPException, Path, Request, Security
+from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from psycopg_pool import AsyncConnectionPool
+
+from ..job import JobSpec
+from ..queue import Queue
+from . import control, ingress, metrics, models, wait
+from .control import Replayer
+from .ingress import DeliveryHook
+from .source import Source
+from .token import Principal, Scope, authenticate
+
+
+@dataclass
+class ServerState:
+    """What the routes need, set on ``app.state.cutover`` by :func:`~queue_core.server.app.create_app`."""
+
+    pool: AsyncConnectionPool
+    queue: Queue
+    sources: dict[str, Source]
+    clock: Callable[[], float]
+    expected_migration: int
+    on_verified_delivery: DeliveryHook | None = None
+    replay: Replayer = field(default=control.replay_job)
+    resolve_wait: Callable[..., Awaitable[wait.ResolvedWait]] = field(default=wait.resolve_wait)
+
+
+def state(request: Request) -> ServerState:
+    value: ServerState = request.app.state.cutover
+    return value
+
+
+_bearer = HTTPBearer(auto_error=False, description="A token from `cutover token create`.")
+_AUTH_ERRORS: dict[int | str, dict[str, Any]] = {
+    401: {"model": models.Error, "description": "Missing, unknown or revoked token."},
+    403: {"model": models.Error, "description": "The token lacks the scope this endpoint needs."},
+}
+
+
+def require(scope: Scope) -> Callable[..., Awaitable[Principal]]:
+    """Return a dependency admitting only bearer tokens that hold ``scope``."""
+
+    async def check(
+        request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Security(_bearer)]
+    ) -> Principal:
+        if credentials is None:
+            raise HTTPException(401, "a bearer token is required (Authorization: Bearer <token>)",
+                                headers={"WWW-Authenticate": "Bearer"})
+        principal = await authenticate(state(request).pool, credentials.credentials)
+        if principal is None:
+            raise HTTPException(401, "the bearer token is unknown or revoked", headers={"WWW-Authenticate": "Bearer"})
+        if scope.value not in principal.scopes:
+            raise HTTPException(403, f"token {principal.name!r} lacks the {scope.value!r} scope")
+        request.state.principal = principal
+        return principal
+
+    return check
+
+
+class PauseKind(StrEnum):
+    AUTOMATION = "automation"
+    PROVIDER = "provider"
+
+
+State = Annotated[ServerState, Depends(state)]
+JobId = Annotated[uuid.UUID, Path(description="The job's id.")]
+PauseName = Annotated[str, Path(min_length=1, max_length=200, pattern=models.NAME_PATTERN)]
+_404 = {404: {"model": models.Error, "description": "No such job."}}
+_409 = {409: {"model": models.Error, "description": "The job's status does not allow this."}}
+_413 = {413: {"model": models.Error, "description": "The request body is over the limit."}}
+
+router = APIRouter()
+
+
+@router.post("/jobs", status_code=202, response_model=models.Enqueued, tags=["jobs"], responses={**_AUTH_ERRORS, **_413})
+async def enqueue_job(
+    body: models.EnqueueRequest, st: State, who: Annotated[Principal, Depends(require(Scope.ENQUEUE))]
+) -> models.Enqueued:
+    """Enqueue one job (scope ``enqueue``); a repeated ``dedupe_key`` returns the existing job."""
+    spec = JobSpec(automation=body.automation, payload=body.payload, priority=body.priority, mode=body.mode,
+                   dedupe_key=body.dedupe_key, run_after=body.run_after, max_attempts=body.max_attempts)
+    job_id = await st.queue.enqueue(spec, actor=who.actor)
+    return models.Enqueued(id=job_id, automation=body.automation)
+
+
+@router.get("/jobs/{job_id}", response_model=models.JobDetail, tags=["jobs"], responses={**_AUTH_ERRORS, **_404})
+async def read_job(job_id: JobId, st: State, who: Annotated[Principal, Depends(require(Scope.READ))]) -> Any:
+    """Read a job with its steps and its ledger (scope ``read``)."""
+    return await control.read_job(st.pool, job_id)
+
+
+@router.post("/jobs/{job_id}/cancel", response_model=models.JobAction, tags=["jobs"],
+             responses={**_AUTH_ERRORS, **_404, **_409, **_413})
+async def cancel_job(
+    job_id: JobId, st: State, who: Annotated[Principal, Depends(require(Scope.CONTROL))],
+    body: models.CancelRequest | None = None,
+) -> models.JobAction:
+    """Cancel a pending or waiting job (scope ``control``); a running job gets 409."""
+    done = await control.cancel_job(st.pool, job_id, actor=who.actor, reason=body.reason if body else None)
+    return models.JobAction(id=done.job_id, automation=done.automation, status=done.status)
+
+
+@router.post("/jobs/{job_id}/replay", response_model=models.JobAction, tags=["jobs"],
+             responses={**_AUTH_ERRORS, **_404, **_409, **_413})
+async def replay_job(
+    job_id: JobId, body: models.ReplayRequest, st: State, who: Annotated[Principal, Depends(require(Scope.REPLAY))]
+) -> models.JobAction:
+    """Run a finished job again, now (scope ``replay``); who asked and why go to its ledger.
+
+    Finished jobs (succeeded, failed, dead, canceled, compensation_failed) can be replayed; others get 409.
+    """
+    done = await st.replay(st.pool, job_id, actor=who.actor, reason=body.reason, from_step=body.from_step)
+    return models.JobAction(id=done.job_id, automation=done.automation, status=done.status)
+
+
+@router.get("/pauses", response_model=list[models.PauseOut], tags=["pauses"], responses=_AUTH_ERRORS)
+async def list_pauses(st: State, who: Annotated[Principal, Depends(require(Scope.READ))]) -> Any:
+    """List paused automations and providers (scope ``read``)."""
+    return [models.PauseOut(**vars(p)) for p in await control.list_pauses(st.pool)]
+
+
+@router.put("/pauses/{kind}/{name}", response_model=models.PauseResult, tags=["pauses"],
+            responses={**_AUTH_ERRORS, **_413})
+async def pause(
+    kind: PauseKind, name: PauseName, st: State, who: Annotated[Principal, Depends(require(Scope.CONTROL))],
+    body: models.PauseRequest | None = None,
+) -> models.PauseResult:
+    """Pause an automation (its jobs are not claimed) or a provider (scope ``control``)."""
+    found, created = await control.pause(st.pool, kind.value, name, actor=who.actor, reason=body.reason if body else None)
+    return models.PauseResult(**vars(found), created=created)
+
+
+@router.delete("/pauses/{kind}/{name}", response_model=models.PauseOut, tags=["pauses"],
+               responses={**_AUTH_ERRORS, 404: {"model": models.Error, "description": "It is not paused."}})
+async def resume(
+    kind: PauseKind, name: PauseName, st: State, who: Annotated[Principal, Depends(require(Scope.CONTROL))]
+) -> models.PauseOut:
+    """Resume a paused automation or provider (scope ``control``); returns the pause removed."""
+    found = await control.resume(st.pool, kind.value, name, actor=who.actor)
+    if found is None:
+        raise HTTPException(404, f"{kind.value} {name!r} is not paused")
+    return models.PauseOut(**vars(found))
+
+
+_WAIT_ERRORS: dict[int | str, dict[str, Any]] = {
+    **_AUTH_ERRORS, **_413,
+    404: {"model": models.Error, "description": "No wait has this token (forged, malformed, or its job is gone)."},
+    409: {"model": models.Error, "description": "The wait was resolved already."},
+}
+
+
+@router.post("/waits/resolve", response_model=models.WaitResolved, tags=["waits"], responses=_WAIT_ERRORS)
+async def resolve_wait(
+    body: models.ResolveWaitRequest, st: State, who: Annotated[Principal, Depends(require(Scope.CONTROL))]
+) -> models.WaitResolved:
+    """Approve or reject a waiting job's token with a payload (scope ``control``); the job wakes.
+
+    The token travels in the body, which keeps it out of access logs and proxies' URLs.
+    """
+    done = await st.resolve_wait(st.pool, body.token, body.decision, body.payload, actor=who.actor)
+    return models.WaitResolved(job_id=done.job_id)
+
+
+@router.post("/waits/{token}/resolve", response_model=models.WaitResolved, tags=["waits"], responses=_WAIT_ERRORS)
+async def resolve_wait_at(
+    token: Annotated[str, Path(min_length=1, max_length=500, pattern=models.NAME_PATTERN)],
+    body: models.ResolveWaitBody, st: State, who: Annotated[Principal, Depends(require(Scope.CONTROL))],
+) -> models.WaitResolved:
+    """The same, at the ``resume_url`` a wait hands out (``ctx`` wait tokens); scope ``control``.
+
+    ``cutover serve`` masks the token in its access log.
+    """
+    done = await st.resolve_wait(st.pool, token, body.decision, body.payload, actor=who.actor)
+    return models.WaitResolved(job_id=done.job_id)
+
+
+@router.get("/metrics", response_class=PlainTextResponse, tags=["operations"], responses={
+    **_AUTH_ERRORS, 200: {"content": {metrics.CONTENT_TYPE: {"schema": {"type": "string"}}},
+                          "description": "Prometheus text format 0.0.4."}})
+async def metrics_text(st: State, who: Annotated[Principal, Depends(require(Scope.READ))]) -> PlainTextResponse:
+    """Queue depth by automation and status, claims, reclaims, retries, budget waits (scope ``read``)."""
+    return PlainTextResponse(await metrics.render(st.pool), media_type=metrics.CONTENT_TYPE)
+
+
+@router.get("/healthz", response_model=models.Health, tags=["operations"])
+async def healthz() -> models.Health:
+    """Liveness: the process answers (no database round trip, no token)."""
+    return models.Health(status="ok")
+
+
+@router.get("/readyz", response_model=models.Health, tags=["operations"],
+            responses={503: {"model": models.Error, "description": "Database unreachable or not migrated."}})
+async def readyz(st: State) -> Any:
+    """Readiness: the database answers and every migration this release ships is applied."""
+    problem = await control.readiness(st.pool, st.expected_migration)
+    if problem is not None:
+        return JSONResponse({"detail": problem}, status_code=503)
+    return models.Health(status="ready")
+
+
+@router.post("/hooks/{source}", status_code=202, response_model=models.HookAccepted, tags=["hooks"],
+             openapi_extra={"requestBody": {"required": True, "content": {"application/json": {"schema": {}}}}},
+             responses={
+                 400: {"model": models.Error, "description": "Verified, but the body is not storable JSON."},
+                 401: {"model": models.Error, "description": "Signature, secret or timestamp did not verify."},
+                 404: {"model": models.Error, "description": "No source of that name is configured."},
+                 413: {"model": models.Error, "description": "Body over the source's limit."}})
+async def hook(source: str, request: Request, st: State) -> Any:
+    """Receive a webhook delivery from a configured source; verified deliveries become jobs.
+
+    Authenticated by the source's scheme (standard-webhooks, github, stripe, shopify, bearer),
+    not by an API token. A repeated delivery id returns the jobs it started (``duplicate``).
+    """
+    configured = st.sources.get(source)
+    if configured is None:
+        raise HTTPException(404, f"no webhook source named {source!r} is configured")
+    try:
+        return await ingress.receive(request, configured, pool=st.pool, queue=st.queue, now=st.clock(),
+                                     hook=st.on_verified_delivery)
+    except ingress.Rejected as exc:
+        return JSONResponse({"detail": exc.message}, status_code=exc.status)

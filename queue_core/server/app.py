@@ -1,0 +1,187 @@
+"""Assemble the ``cutover serve`` ASGI app and run it with uvicorn.
+
+:func:`create_app` takes either an open pool (tests, embedding) or a database URL (the app opens
+and closes its own pool in its lifespan). Extension points: ``on_verified_delivery`` (the
+harness's recorder tap), ``replay`` and ``resolve_wait`` (swappable implementations).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+from psycopg_pool import AsyncConnectionPool
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .. import db
+from ..errors import ConfigError, EnqueueError, JobNotFoundError
+from ..migrate import available
+from ..queue import Queue
+from ..registry import Registry
+from . import control, wait
+from .api import ServerState, router
+from .errors import BodyTooLargeError, JobStateError, UnknownStepError, WaitNotFoundError, WaitResolvedError
+from .ingress import DeliveryHook
+from .source import DEFAULT_MAX_BODY_BYTES, Source
+
+log = logging.getLogger("queue_core.server")
+
+
+class BodyLimit:
+    """Refuse control-API bodies over ``limit`` bytes with 413, before or while they arrive.
+
+    A declared Content-Length over the limit is refused at once; otherwise the body is read here,
+    counting, and handed on only when it stayed within the limit (control bodies are small).
+    ``/hooks/`` is left to the ingress, which applies each source's own limit while streaming.
+    """
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["path"].startswith("/hooks/"):
+            await self.app(scope, receive, send)
+            return
+        too_large = JSONResponse({"detail": str(BodyTooLargeError(self.limit))}, status_code=413)
+        declared = dict(scope["headers"]).get(b"content-length", b"")
+        if declared.isdigit() and int(declared) > self.limit:
+            await too_large(scope, receive, send)
+            return
+        messages: list[Message] = []
+        seen = 0
+        while True:
+            message = await receive()
+            messages.append(message)
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                await too_large(scope, receive, send)
+                return
+            if message["type"] != "http.request" or not message.get("more_body", False):
+                break
+
+        async def replay() -> Message:
+            return messages.pop(0) if messages else await receive()
+
+        await self.app(scope, replay, send)
+
+
+def _detail(status: int) -> Callable[[Exception], JSONResponse]:
+    return lambda exc: JSONResponse({"detail": str(exc)}, status_code=status)
+
+
+def _validation(field: str) -> Callable[[Exception], JSONResponse]:
+    # Shaped like FastAPI's own 422 body, so the OpenAPI document describes it too.
+    def render(exc: Exception) -> JSONResponse:
+        loc = ["body", getattr(exc, "field", None) or field]
+        return JSONResponse({"detail": [{"loc": loc, "msg": str(exc), "type": "value_error"}]}, status_code=422)
+
+    return render
+
+
+_ERRORS: dict[type[Exception], Callable[[Exception], JSONResponse]] = {
+    JobNotFoundError: _detail(404),
+    WaitNotFoundError: _detail(404),
+    JobStateError: _detail(409),
+    BodyTooLargeError: _detail(413),
+    WaitResolvedError: _detail(409),
+    UnknownStepError: _validation("from_step"),
+    EnqueueError: _validation("automation"),
+}
+
+
+def _install_errors(app: FastAPI) -> None:
+    for exc_type, render in _ERRORS.items():
+        async def handle(request: Request, exc: Exception, render: Callable[[Exception], JSONResponse] = render) -> JSONResponse:
+            return render(exc)
+
+        app.add_exception_handler(exc_type, handle)
+
+
+def create_app(
+    *,
+    pool: AsyncConnectionPool | None = None,
+    database_url: str | None = None,
+    sources: Mapping[str, Source] | None = None,
+    registry: Registry | None = None,
+    on_verified_delivery: DeliveryHook | None = None,
+    replay: control.Replayer | None = None,
+    resolve_wait: Callable[..., Awaitable[wait.ResolvedWait]] | None = None,
+    clock: Callable[[], float] = time.time,
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+) -> FastAPI:
+    """Return the app. Exactly one of ``pool`` (owned by the caller) and ``database_url``.
+
+    ``registry``, when given, makes enqueue refuse unknown automations (422) and is checked
+    against every source's automations now (ConfigError). ``clock`` returns unix seconds and
+    drives the webhook timestamp tolerance.
+    """
+    if (pool is None) == (database_url is None):
+        raise ValueError("pass exactly one of pool and database_url")
+    configured = dict(sources or {})
+    if registry is not None:
+        for src in configured.values():
+            for name in src.automations:
+                if name not in registry.names():
+                    raise ConfigError(f"automation {name!r} is not registered; registered: "
+                                      f"{', '.join(registry.names()) or '(none)'}",
+                                      field=f"tool.cutover.sources.{src.name}.automations")
+
+    def make_state(p: AsyncConnectionPool) -> ServerState:
+        st = ServerState(pool=p, queue=Queue(p, registry=registry), sources=configured, clock=clock,
+                         expected_migration=max(m.number for m in available()),
+                         on_verified_delivery=on_verified_delivery)
+        if replay is not None:
+            st.replay = replay
+        if resolve_wait is not None:
+            st.resolve_wait = resolve_wait
+        return st
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if database_url is None:
+            yield
+            return
+        async with db.pool(database_url, min_size=1, max_size=10) as own:
+            app.state.cutover = make_state(own)
+            yield
+
+    app = FastAPI(
+        title="cutover control plane",
+        version="1",
+        description="Control API (bearer tokens with scopes) and authenticated webhook ingress of `cutover serve`.",
+        lifespan=lifespan,
+    )
+    if pool is not None:
+        app.state.cutover = make_state(pool)
+    _install_errors(app)
+    app.include_router(router)
+    app.add_middleware(BodyLimit, limit=max_body_bytes)
+    return app
+
+
+_WAIT_TOKEN_IN_PATH = re.compile(r"(/waits/)[^/?\s]+")
+
+
+class MaskWaitTokens(logging.Filter):
+    """Mask the wait token in ``/waits/<token>/resolve`` request lines of the access log."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple):
+            record.args = tuple(_WAIT_TOKEN_IN_PATH.sub(r"\1***", a) if isinstance(a, str) else a for a in record.args)
+        return True
+
+
+def serve(app: FastAPI, *, host: str = "127.0.0.1", port: int = 8080, log_level: str = "info") -> None:
+    """Run ``app`` with uvicorn until SIGINT/SIGTERM (uvicorn drains in-flight requests)."""
+    import uvicorn
+
+    config = uvicorn.Config(app, host=host, port=port, log_level=log_level, server_header=False)
+    logging.getLogger("uvicorn.access").addFilter(MaskWaitTokens())
+    uvicorn.Server(config).run()

@@ -1,0 +1,73 @@
+"""Errors of the control plane and the webhook ingress (all under ``QueueError``)::
+
+    QueueError
+    ├── VerificationError     a webhook delivery's signature, secret or timestamp is wrong (401)
+    ├── BodyTooLargeError     a request body is over the configured limit (413)
+    ├── TokenError            a token cannot be created or revoked (bad scope, name taken, unknown)
+    ├── JobStateError         the job's status does not allow the action (409)
+    ├── UnknownStepError      replay from a step the job never ran (422)
+    ├── WaitNotFoundError     no wait has that token: forged, malformed or its job is gone (404)
+    └── WaitResolvedError     the wait was resolved already (409)
+
+Messages never contain a bearer token, a webhook secret or a request body.
+"""
+
+from __future__ import annotations
+
+from ..errors import QueueError
+
+
+class VerificationError(QueueError):
+    """A delivery failed verification; ``header`` names the header at fault."""
+
+    def __init__(self, message: str, *, header: str | None = None) -> None:
+        super().__init__(message)
+        self.header = header
+
+
+class BodyTooLargeError(QueueError):
+    """A request body is larger than ``limit`` bytes."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"request body is larger than the limit of {limit} bytes")
+        self.limit = limit
+
+
+class TokenError(QueueError):
+    """A token operation was refused (unknown scope, name already used, no such token)."""
+
+
+class JobStateError(QueueError):
+    """``action`` is not allowed while the job is ``status``."""
+
+    def __init__(self, job_id: object, action: str, status: str, allowed: tuple[str, ...]) -> None:
+        super().__init__(
+            f"cannot {action} job {job_id}: it is {status}; {action} applies to {', '.join(allowed)} jobs"
+        )
+        self.job_id = job_id
+        self.action = action
+        self.status = status
+        self.allowed = allowed
+
+
+class UnknownStepError(QueueError):
+    """The job has no step named ``step`` to replay from."""
+
+    def __init__(self, job_id: object, step: str) -> None:
+        super().__init__(f"job {job_id} has no step named {step!r} to replay from")
+        self.job_id = job_id
+        self.step = step
+
+
+class WaitNotFoundError(QueueError):
+    """The token is not a genuine wait token, or its job no longer exists."""
+
+    def __init__(self) -> None:
+        super().__init__("no wait has this token")
+
+
+class WaitResolvedError(QueueError):
+    """The wait was resolved before; a wait is resolved once."""
+
+    def __init__(self) -> None:
+        super().__init__("this wait was resolved already")

@@ -1,0 +1,176 @@
+"""``POST /hooks/{source}``: verified webhook deliveries become jobs, once per delivery.
+
+Order of checks, cheapest first, so an unauthenticated sender costs little and learns nothing:
+unknown source → 404; declared Content-Length over the source's limit → 413; the body is read
+while counting and refused with 413 as soon as it passes the limit; the signature is checked
+over the raw bytes (401, logged without the body); the body must be JSON (400). Then one job per
+configured automation is enqueued with ``dedupe_key = "<source>:<delivery id>:<automation>"``,
+so a sender's retry of the same delivery finds the jobs it already started.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import uuid
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from psycopg_pool import AsyncConnectionPool
+from starlette.requests import Request
+
+from .._sql import q
+from ..job import JobSpec
+from ..queue import Queue
+from .errors import BodyTooLargeError, VerificationError
+from .source import Source
+from .verify import Scheme, verify
+
+log = logging.getLogger("queue_core.server.ingress")
+
+# Never copied into trigger_meta: credentials and signatures (the job needs neither).
+_HIDDEN_HEADER_PARTS = ("authorization", "cookie", "signature", "hmac", "token", "secret", "api-key")
+
+
+@dataclass(frozen=True)
+class VerifiedDelivery:
+    """A delivery that passed verification, as handed to an ``on_verified_delivery`` hook.
+
+    ``headers`` are as received (lower-case names) and still hold the signature headers: a hook
+    that stores them must redact them. ``duplicate`` is true when every job already existed.
+    """
+
+    source: str
+    delivery_id: str
+    received_at: datetime
+    headers: dict[str, str]
+    body: bytes
+    json: Any
+    automations: tuple[str, ...]
+    job_ids: tuple[uuid.UUID, ...]
+    duplicate: bool
+
+
+DeliveryHook = Callable[[VerifiedDelivery], Awaitable[None]]
+
+
+class Rejected(Exception):
+    """A request refused before enqueueing: ``status`` and a message safe to return."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+async def read_limited(request: Request, limit: int) -> bytes:
+    """Return the request body, refusing with BodyTooLargeError past ``limit`` bytes.
+
+    The declared Content-Length is checked first; the stream is counted as it arrives either
+    way (a chunked or lying sender is cut off once it passes the limit, never read whole).
+    """
+    declared = request.headers.get("content-length")
+    if declared is not None:
+        if not declared.isdigit():
+            raise Rejected(400, "Content-Length is not a number")
+        if int(declared) > limit:
+            raise BodyTooLargeError(limit)
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise BodyTooLargeError(limit)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def delivery_id(source: Source, headers: Mapping[str, str], body: bytes, parsed: Any) -> str:
+    """Return the delivery's id: its id header, else (Stripe) the event id, else the body's sha256.
+
+    A sender's retry repeats the header (or, for Stripe, the event), so the id deduplicates it.
+    """
+    if source.delivery_id_header and headers.get(source.delivery_id_header, "").strip():
+        return headers[source.delivery_id_header].strip()[:200]
+    if source.scheme is Scheme.STRIPE and isinstance(parsed, dict) and isinstance(parsed.get("id"), str) and parsed["id"]:
+        return str(parsed["id"])[:200]
+    return "sha256:" + hashlib.sha256(body).hexdigest()
+
+
+def safe_headers(headers: Mapping[str, str]) -> dict[str, str]:
+    """Return ``headers`` without credentials and signatures (what a job may keep)."""
+    return {k: v for k, v in headers.items() if not any(part in k for part in _HIDDEN_HEADER_PARTS)}
+
+
+def _parse_json(body: bytes) -> Any:
+    try:
+        value = json.loads(body)
+        nul = has_nul(value)
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise Rejected(400, "the body is not JSON") from None
+    except RecursionError:
+        raise Rejected(400, "the body is nested too deeply") from None
+    if nul:  # Postgres jsonb cannot hold NUL characters
+        raise Rejected(400, "the body holds a NUL character (\\u0000), which cannot be stored")
+    return value
+
+
+def has_nul(value: Any) -> bool:
+    """Tell whether a JSON value holds a NUL character in any string or key."""
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, list):
+        return any(has_nul(v) for v in value)
+    if isinstance(value, dict):
+        return any(has_nul(k) or has_nul(v) for k, v in value.items())
+    return False
+
+
+async def receive(
+    request: Request, source: Source, *, pool: AsyncConnectionPool, queue: Queue,
+    now: float, hook: DeliveryHook | None,
+) -> dict[str, Any]:
+    """Verify and enqueue one delivery to ``source``; return the response body (status 202).
+
+    Raises Rejected (400/401), BodyTooLargeError (413). Nothing is enqueued unless verification
+    passed; the hook runs only for a delivery that started at least one new job.
+    """
+    body = await read_limited(request, source.max_body_bytes)
+    headers = {k.lower(): v for k, v in request.headers.items()}
+    try:
+        verify(source.scheme, source.secret, headers, body, now=int(now), tolerance=source.tolerance_s)
+    except VerificationError as exc:
+        # Logged without the body or any header value: the reason and the size only.
+        log.warning("hook %s: rejected a delivery of %d bytes: %s", source.name, len(body), exc)
+        raise Rejected(401, f"delivery not verified: {exc}") from None
+    parsed = _parse_json(body)
+    ident = delivery_id(source, headers, body, parsed)
+    received_at = datetime.fromtimestamp(now, UTC)
+    specs = [
+        JobSpec(
+            automation=name, payload=parsed, mode=source.mode, dedupe_key=f"{source.name}:{ident}:{name}",
+            trigger_id=ident,
+            trigger_meta={"source": source.name, "delivery_id": ident, "received_at": received_at.isoformat(),
+                          "headers": safe_headers(headers)},
+        )
+        for name in source.automations
+    ]
+    keys = [s.dedupe_key for s in specs]
+    async with pool.connection() as conn:
+        existing = {row[0] for row in await (await conn.execute(q("control", "existing_dedupe_keys"), {"keys": keys})).fetchall()}
+    ids = await queue.enqueue_many(specs, actor=f"hook:{source.name}")
+    duplicate = all(k in existing for k in keys)
+    if hook is not None and not duplicate:
+        delivery = VerifiedDelivery(source.name, ident, received_at, headers, body, parsed, source.automations,
+                                    tuple(ids), duplicate)
+        try:
+            await hook(delivery)
+        except Exception:  # the jobs are enqueued; a failing tap must not make the sender retry
+            log.exception("hook %s: on_verified_delivery failed for delivery %s", source.name, ident)
+    return {
+        "source": source.name, "delivery_id": ident, "duplicate": duplicate,
+        "jobs": [{"automation": s.automation, "id": str(i)} for s, i in zip(specs, ids, strict=True)],
+    }

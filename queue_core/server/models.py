@@ -1,0 +1,171 @@
+"""Request and response bodies of the control API (pydantic), which the OpenAPI document shows.
+
+Strings that reach Postgres refuse NUL and other control characters up front (422), because
+Postgres text and jsonb cannot hold NUL.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field
+
+from ..states import Mode
+from .ingress import has_nul
+from .wait import Decision
+
+NAME_PATTERN = r"^[^\x00-\x1f\x7f]+$"
+Name = Annotated[str, Field(min_length=1, max_length=200, pattern=NAME_PATTERN)]
+Reason = Annotated[str, Field(min_length=1, max_length=2000, pattern=NAME_PATTERN)]
+
+
+def _storable(value: Any) -> Any:
+    if has_nul(value):
+        raise ValueError("must not contain NUL characters (\\u0000): Postgres cannot store them")
+    return value
+
+
+Json = Annotated[Any, AfterValidator(_storable)]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Error(BaseModel):
+    """Every refusal other than a validation error: a message a person can act on."""
+
+    detail: str
+
+
+class EnqueueRequest(Strict):
+    automation: Name
+    payload: Json = Field(default_factory=dict, description="The trigger body: any JSON value.")
+    priority: int = Field(0, ge=0, le=2**31 - 1)
+    mode: Mode = Mode.LIVE
+    dedupe_key: Name | None = Field(None, description="A repeated key returns the existing job.")
+    run_after: AwareDatetime | None = Field(None, description="Not before this time (default: now).")
+    max_attempts: int = Field(20, ge=1, le=1000)
+
+
+class Enqueued(BaseModel):
+    id: uuid.UUID
+    automation: str
+
+
+class CancelRequest(Strict):
+    reason: Reason | None = None
+
+
+class ReplayRequest(Strict):
+    reason: Reason = Field(description="Why the job is replayed; kept in its ledger.")
+    from_step: Name | None = Field(None, description="A step the job ran; recorded (step-level replay pending).")
+
+
+class JobAction(BaseModel):
+    id: uuid.UUID
+    automation: str
+    status: str
+
+
+class PauseRequest(Strict):
+    reason: Reason | None = None
+
+
+class PauseOut(BaseModel):
+    kind: str
+    name: str
+    paused_at: datetime
+    paused_by: str
+    reason: str | None
+
+
+class PauseResult(PauseOut):
+    created: bool = Field(description="False when it was already paused (the first pause is kept).")
+
+
+class ResolveWaitBody(Strict):
+    decision: Decision
+    payload: Json = None
+
+
+class ResolveWaitRequest(ResolveWaitBody):
+    token: Annotated[str, Field(min_length=1, max_length=500, pattern=NAME_PATTERN)] = Field(
+        description="The wait token the job handed out.")
+
+
+class WaitResolved(BaseModel):
+    job_id: uuid.UUID
+
+
+class Job(BaseModel):
+    id: uuid.UUID
+    automation: str
+    automation_version: int
+    mode: str
+    status: str
+    priority: int
+    payload: Any
+    trigger_meta: Any
+    run_after: datetime
+    created_at: datetime
+    finished_at: datetime | None
+    leased_until: datetime | None
+    lease_owner: str | None
+    claim_count: int
+    heartbeat_at: datetime | None
+    max_claims: int
+    attempt: int
+    max_attempts: int
+    last_error: str | None
+    error_kind: str | None
+    dedupe_key: str | None
+    trigger_id: str | None
+    recording: str | None
+
+
+class Step(BaseModel):
+    step_name: str
+    occurrence: int
+    position: int
+    step_version: int
+    status: str
+    attempt: int
+    started_at: datetime | None
+    finished_at: datetime | None
+    output: Any
+    error: str | None
+    idempotency_key: str
+    external_ref: str | None
+
+
+class LedgerEntry(BaseModel):
+    seq: int
+    at: datetime
+    kind: str
+    actor: str
+    detail: Any
+
+
+class JobDetail(BaseModel):
+    job: Job
+    steps: list[Step]
+    ledger: list[LedgerEntry]
+
+
+class Delivery(BaseModel):
+    automation: str
+    id: uuid.UUID
+
+
+class HookAccepted(BaseModel):
+    source: str
+    delivery_id: str
+    duplicate: bool = Field(description="True when a previous delivery with this id started the jobs.")
+    jobs: list[Delivery]
+
+
+class Health(BaseModel):
+    status: str
