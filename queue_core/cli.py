@@ -148,6 +148,101 @@ async def _load_job(job_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         return await queue.get(job_id), await queue.ledger(job_id)
 
 
+def _actor(actor: str | None) -> str:
+    import getpass
+
+    return actor or f"cli:{getpass.getuser()}"
+
+
+def _with_pool(fn: Any) -> Any:
+    """Run ``fn(pool)`` on the configured database and return its result."""
+    from . import db
+
+    async def run() -> Any:
+        async with db.pool(_config.database_url(), max_size=2) as pool:
+            return await fn(pool)
+
+    try:
+        return asyncio.run(run())
+    except QueueError as exc:
+        _fail(exc)
+
+
+def _job_uuid(job_id: str) -> Any:
+    import uuid
+
+    try:
+        return uuid.UUID(job_id)
+    except ValueError:
+        raise click.BadParameter(f"{job_id!r} is not a job id (a UUID)", param_hint="JOB_ID") from None
+
+
+@jobs.command("replay")
+@click.argument("job_id")
+@click.option("--from-step", default=None, help="Keep the outputs of the steps before this one; run it and the rest again.")
+@click.option("--reason", required=True, help="Why: recorded in the ledger with who asked.")
+@click.option("--actor", default=None, help="Who asks (default: cli:<user>).")
+def jobs_replay(job_id: str, from_step: str | None, reason: str, actor: str | None) -> None:
+    """Run a job again as a new attempt, from scratch or from a named step."""
+    from .ops import replay
+
+    jid = _job_uuid(job_id)
+    _with_pool(lambda pool: replay(pool, jid, actor=_actor(actor), reason=reason, from_step=from_step))
+    click.echo(f"job {jid} queued for replay" + (f" from step {from_step!r}" if from_step else " from scratch"))
+
+
+@jobs.command("cancel")
+@click.argument("job_id")
+@click.option("--reason", required=True, help="Why: recorded in the ledger.")
+@click.option("--actor", default=None, help="Who asks (default: cli:<user>).")
+def jobs_cancel(job_id: str, reason: str, actor: str | None) -> None:
+    """Cancel a job that is pending, waiting, or between compensation attempts."""
+    from .ops import cancel
+
+    jid = _job_uuid(job_id)
+    _with_pool(lambda pool: cancel(pool, jid, actor=_actor(actor), reason=reason))
+    click.echo(f"job {jid} canceled")
+
+
+@jobs.command("explain")
+@click.argument("job_id")
+def jobs_explain(job_id: str) -> None:
+    """Say why a job is not running right now: waiting on what, leased by whom until when,
+    paused, waiting for a rate budget, scheduled for when, dead because…"""
+    from .ops import explain
+    from .queue import Queue
+
+    jid = _job_uuid(job_id)
+
+    async def run(pool: Any) -> list[str]:
+        return await explain(pool, await Queue(pool).get(jid))
+
+    for line in _with_pool(run):
+        click.echo(line)
+
+
+@cli.group()
+def waits() -> None:
+    """Resolve durable waits (approvals)."""
+
+
+@waits.command("resolve")
+@click.argument("token")
+@click.option("--decision", required=True, help="e.g. approve or reject.")
+@click.option("--payload", default="null", help="JSON handed to the waiting job.")
+@click.option("--actor", default=None, help="Who resolves (default: cli:<user>).")
+def waits_resolve(token: str, decision: str, payload: str, actor: str | None) -> None:
+    """Resolve the wait a TOKEN names; resolving twice is a no-op."""
+    from .queue import Queue
+
+    try:
+        body = json.loads(payload)
+    except json.JSONDecodeError as exc:
+        raise click.BadParameter(f"not JSON: {exc}", param_hint="--payload") from None
+    done = _with_pool(lambda pool: Queue(pool).resolve_token(token, decision=decision, payload=body, actor=_actor(actor)))
+    click.echo("resolved" if done else "already resolved (nothing changed)")
+
+
 @cli.command()
 @click.argument("automation_name")
 @click.argument("payload", default="{}")

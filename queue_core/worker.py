@@ -112,12 +112,11 @@ class Worker:
     async def run(self, *, drain: bool = False) -> None:
         """Run until ``stop()`` (or, with ``drain``, until nothing is due and nothing in flight)."""
         completer = asyncio.create_task(self._completer(), name="completer")
-        aux = [
-            asyncio.create_task(self._heartbeater(), name="heartbeater"),
-            asyncio.create_task(self._waker(), name="waker"),
-        ]
-        if self._conninfo and not drain:
-            aux.append(asyncio.create_task(self._listener(), name="listener"))
+        aux = [asyncio.create_task(self._heartbeater(), name="heartbeater")]
+        if not drain:  # a draining producer wakes due jobs itself before it calls the queue empty
+            aux.append(asyncio.create_task(self._waker(), name="waker"))
+            if self._conninfo:
+                aux.append(asyncio.create_task(self._listener(), name="listener"))
         try:
             await self._producer(drain)
             await self._shutdown()
@@ -151,7 +150,11 @@ class Worker:
                 for job in got:
                     self._dispatch(job)
             if drain and not got and not self._inflight and self._outcomes.empty() and not self._writing:
-                return
+                woken = await self.queue.wake_due(actor=self.id)
+                woken += await self.queue.recheck_conditions(actor=self.id)
+                if woken == 0:
+                    return
+                continue  # a waiting job became due: claim it before calling the queue drained
             if free > 0 and len(got) == min(free, batch) and free - len(got) > 0:
                 continue  # more work is likely waiting: claim again at once
             await self._wait_for_work(drain)

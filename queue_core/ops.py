@@ -1,0 +1,140 @@
+"""Operator actions on one job: replay (from scratch or from a step), cancel, explain.
+
+Each action is one transaction that locks the job row first, so it cannot race a worker's claim
+(a claim skips locked rows) and a running job with a live lease is refused rather than disturbed.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from datetime import datetime
+from typing import Any
+
+from psycopg.rows import dict_row
+from psycopg_pool import AsyncConnectionPool
+
+from ._sql import q
+from .errors import JobNotFoundError, QueueError
+
+
+class JobBusyError(QueueError):
+    """The job is running under a live lease; the action would race its worker."""
+
+    def __init__(self, job_id: uuid.UUID, owner: str | None, until: datetime | None) -> None:
+        super().__init__(f"job {job_id} is running (leased by {owner} until {until}); try again when it stops")
+        self.job_id = job_id
+
+
+class UnknownStepError(QueueError):
+    """``--from-step`` names a step the job never recorded."""
+
+    def __init__(self, job_id: uuid.UUID, step: str, known: list[str]) -> None:
+        super().__init__(f"job {job_id} has no recorded step {step!r}; its steps: {', '.join(known) or '(none)'}")
+        self.step = step
+        self.known = known
+
+
+async def replay(pool: AsyncConnectionPool, job_id: uuid.UUID, *, actor: str, reason: str,
+                 from_step: str | None = None) -> None:
+    """Run the job again as a new attempt: from scratch, or from ``from_step`` keeping earlier outputs.
+
+    Recorded in the ledger as ``replay_requested`` with who asked, why and from where. Raises
+    JobNotFoundError, JobBusyError (running under a live lease) or UnknownStepError.
+    """
+    async with pool.connection() as conn, conn.transaction():
+        row = await (await conn.execute(q("ops", "lock_job"), {"id": job_id})).fetchone()
+        if row is None:
+            raise JobNotFoundError(job_id)
+        _, status, until, owner, automation, lease_live = row
+        if status == "running" and lease_live:
+            raise JobBusyError(job_id, owner, until)
+        position = 0
+        if from_step is not None:
+            found = await (await conn.execute(q("ops", "step_position"), {"id": job_id, "step": from_step})).fetchone()
+            if found is None:
+                names = [r[0] for r in await (await conn.execute(q("ops", "step_names"), {"id": job_id})).fetchall()]
+                raise UnknownStepError(job_id, from_step, names)
+            position = found[0]
+        await conn.execute(q("ops", "forget_steps_from"), {"id": job_id, "position": position})
+        await conn.execute(q("ops", "forget_waits"), {"id": job_id})
+        await conn.execute(q("ops", "forget_trace"), {"id": job_id})
+        await conn.execute(q("ops", "requeue_for_replay"), {"id": job_id})
+        detail = {"reason": reason, "from_step": from_step, "previous_status": status}
+        await conn.execute(q("ops", "ledger_event"), {"id": job_id, "kind": "replay_requested", "actor": actor, "detail": json.dumps(detail)})
+        await conn.execute(q("queue", "notify"), {"automation": automation})
+
+
+async def cancel(pool: AsyncConnectionPool, job_id: uuid.UUID, *, actor: str, reason: str) -> None:
+    """Cancel a job that is not running (pending, waiting or between compensations).
+
+    Raises JobNotFoundError, or JobBusyError for a running job (and QueueError for a final one).
+    """
+    async with pool.connection() as conn, conn.transaction():
+        row = await (await conn.execute(q("ops", "lock_job"), {"id": job_id})).fetchone()
+        if row is None:
+            raise JobNotFoundError(job_id)
+        if row[1] == "running":
+            raise JobBusyError(job_id, row[3], row[2])
+        done = await (await conn.execute(q("ops", "cancel_job"), {"id": job_id})).fetchone()
+        if done is None:
+            raise QueueError(f"job {job_id} is {row[1]}: only pending, waiting or compensating jobs can be canceled")
+        detail = json.dumps({"reason": reason, "previous_status": row[1]})
+        await conn.execute(q("ops", "ledger_event"), {"id": job_id, "kind": "canceled", "actor": actor, "detail": detail})
+
+
+async def explain(pool: AsyncConnectionPool, job: dict[str, Any]) -> list[str]:
+    """Return sentences saying why the job is (not) running right now."""
+    params = {"id": job["id"], "automation": job["automation"], "priority": job["priority"], "created_at": job["created_at"]}
+    async with pool.connection() as conn:
+        cur = conn.cursor(row_factory=dict_row)
+        await cur.execute(q("ops", "explain_context"), params)
+        facts = await cur.fetchone()
+    assert facts is not None
+    return explain_lines(job, facts)
+
+
+def explain_lines(job: dict[str, Any], facts: dict[str, Any]) -> list[str]:
+    """Pure: turn a job row and its context (now, open waits, pause, queue position, last event)
+    into sentences an operator can act on."""
+    now, status = facts["now"], job["status"]
+    last = facts.get("last_event") or {}
+    lines: list[str] = [f"job {job['id']} ({job['automation']}, {job['mode']}) is {status}."]
+    if facts.get("pause"):
+        p = facts["pause"]
+        lines.append(f"automation {job['automation']!r} is paused by {p['paused_by']} since {p['paused_at']}"
+                     + (f": {p['reason']}" if p.get("reason") else "") + "; its jobs are not claimed.")
+    if job["mode"] == "live" and not facts.get("any_passing_verdict") and status in ("pending", "waiting"):
+        lines.append("it is a live job and the automation has no passing go-live verdict: workers started "
+                     "without --allow-ungated will not claim it.")
+    lines.extend(_explain_status(job, facts, now, last))
+    return lines
+
+
+def _explain_status(job: dict[str, Any], facts: dict[str, Any], now: datetime, last: dict[str, Any]) -> list[str]:
+    status = job["status"]
+    if status == "running":
+        if job["leased_until"] and job["leased_until"] <= now:
+            return [f"its lease (held by {job['lease_owner']}) expired at {job['leased_until']}; "
+                    "the next claim by any worker reclaims it."]
+        return [f"leased by {job['lease_owner']} until {job['leased_until']} (last heartbeat {job['heartbeat_at']})."]
+    if status == "waiting":
+        waits = facts.get("open_waits") or []
+        if not waits:
+            return [f"waiting on a durable timer until {job['run_after']}."]
+        return [f"waiting on {w['kind']} {w['name']!r}" + (f" until {w['wake_at']} (then: {w['on_timeout'] or 'wake'})" if w.get("wake_at") else " with no timeout") + "."
+                for w in waits]
+    if status in ("pending", "compensating"):
+        if job["run_after"] > now:
+            why = {"snoozed": "snoozed", "retry_scheduled": "retry scheduled", "compensation_retry": "compensation retry scheduled"}.get(last.get("kind", ""), "scheduled")
+            reason = (last.get("detail") or {}).get("error") or job.get("last_error")
+            extra = f": {reason}" if reason else ""
+            budget = " (waiting for a rate budget)" if reason and "budget" in str(reason) else ""
+            return [f"{why} for {job['run_after']}{budget}{extra} (attempt {job['attempt']}/{job['max_attempts']})."]
+        return [f"due now; {facts.get('ahead', 0)} due jobs are ahead of it by priority and age."]
+    if status in ("dead", "failed", "compensation_failed"):
+        kind = f" ({job['error_kind']})" if job.get("error_kind") else ""
+        return [f"{status}{kind} because: {job.get('last_error')}"]
+    if status == "canceled":
+        return [f"canceled by {last.get('actor')}: {(last.get('detail') or {}).get('reason')}"] if last.get("kind") == "canceled" else ["canceled."]
+    return [f"finished at {job.get('finished_at')}."]
