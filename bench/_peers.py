@@ -1,0 +1,358 @@
+"""The four systems the throughput benchmark drains, behind one small interface.
+
+Each system prepares its own fresh database (``prepare``), enqueues N no-op jobs (``enqueue``),
+drains them in a worker process (``drain``) and counts what it finished (``count_done``). The
+orchestrator in ``queue_throughput.py`` times ``enqueue`` on its own and runs ``drain`` in child
+processes, so a stuck peer can be killed without taking the run down with it.
+
+Every system runs the same job: an async no-op that only notes it ran. Configurations are
+chosen from each project's own documentation and benchmark tooling; README.md states them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg
+
+ENQUEUE_CHUNK = 5_000
+
+
+@dataclass
+class Settings:
+    """What every system is given: the same concurrency and the claim batch it may use."""
+
+    concurrency: int
+    batch: int
+    pgq_managers: int
+    pgq_batch: int
+    pgq_cap: bool
+    pgq_driver: str
+    raw_loops: int
+
+
+@dataclass
+class Tally:
+    """What a drain saw: when the first job ran, how many ran."""
+
+    first: float | None = None
+    ran: int = 0
+
+    def hit(self) -> None:
+        if self.first is None:
+            self.first = time.time()
+        self.ran += 1
+
+
+# -- cutover ---------------------------------------------------------------------------------
+
+
+def _cutover_registry() -> Any:
+    from queue_core import Registry, automation
+
+    reg = Registry()
+    tally = Tally()
+
+    @automation("noop", registry=reg)
+    async def noop(ctx: Any, trigger: Any) -> None:
+        tally.hit()
+
+    return reg, tally
+
+
+async def cutover_prepare(url: str) -> None:
+    """Nothing to do: provision.fresh_database() is already migrated."""
+
+
+async def cutover_enqueue(url: str, n: int) -> None:
+    from queue_core import JobSpec, Queue, db
+
+    reg, _ = _cutover_registry()
+    async with db.pool(url, max_size=4) as pool:
+        q = Queue(pool, registry=reg)
+        for start in range(0, n, ENQUEUE_CHUNK):
+            await q.enqueue_many([JobSpec("noop", {"i": i}) for i in range(start, min(n, start + ENQUEUE_CHUNK))])
+
+
+async def cutover_drain(url: str, s: Settings, ready: Callable[[], Awaitable[None]]) -> Tally:
+    from queue_core import Worker, WorkerConfig, db
+
+    reg, tally = _cutover_registry()
+    async with db.pool(url, min_size=s.concurrency + 4, max_size=s.concurrency + 4) as pool:
+        await pool.wait()
+        cfg = WorkerConfig(concurrency=s.concurrency, lease_s=30, poll_s=0.05, batch_size=s.batch)
+        worker = Worker(pool, reg, cfg)
+        await ready()
+        await worker.run(drain=True)
+    return tally
+
+
+async def cutover_count(url: str) -> int:
+    async with await psycopg.AsyncConnection.connect(url) as conn:
+        cur = await conn.execute("SELECT count(*) FROM jobs WHERE status = 'succeeded'")
+        row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
+
+# -- pgqueuer --------------------------------------------------------------------------------
+
+
+async def _pgq_queries(url: str) -> Any:
+    from pgqueuer import PsycopgDriver, Queries
+
+    conn = await psycopg.AsyncConnection.connect(url, autocommit=True)
+    return conn, Queries(PsycopgDriver(conn))
+
+
+async def pgqueuer_prepare(url: str) -> None:
+    conn, queries = await _pgq_queries(url)
+    async with conn:
+        await queries.install()
+
+
+async def pgqueuer_enqueue(url: str, n: int) -> None:
+    conn, queries = await _pgq_queries(url)
+    async with conn:
+        for start in range(0, n, ENQUEUE_CHUNK):
+            k = min(n, start + ENQUEUE_CHUNK) - start
+            payloads = [json.dumps({"i": i}).encode() for i in range(start, start + k)]
+            await queries.enqueue(["noop"] * k, payloads, [0] * k)
+
+
+async def _pgq_driver(url: str, kind: str) -> tuple[Any, Callable[[], Awaitable[None]]]:
+    """Return (driver, close) for one QueueManager: asyncpg, pgqueuer's own default, or psycopg."""
+    if kind == "asyncpg":
+        import asyncpg
+        from pgqueuer import AsyncpgDriver
+
+        from psycopg.conninfo import conninfo_to_dict
+
+        info = conninfo_to_dict(url)  # provision hands out key=value conninfo; asyncpg wants keywords
+        conn = await asyncpg.connect(
+            host=info.get("host"), port=int(info.get("port") or 5432), user=info.get("user"),
+            password=info.get("password"), database=info.get("dbname"),
+        )
+        return AsyncpgDriver(conn), conn.close
+    from pgqueuer import PsycopgDriver
+
+    pconn = await psycopg.AsyncConnection.connect(url, autocommit=True)
+    return PsycopgDriver(pconn), pconn.close
+
+
+async def pgqueuer_drain(url: str, s: Settings, ready: Callable[[], Awaitable[None]]) -> Tally:
+    from datetime import timedelta
+
+    from pgqueuer import Queries, QueueManager
+    from pgqueuer.types import QueueExecutionMode
+
+    tally = Tally()
+    drivers = [await _pgq_driver(url, s.pgq_driver) for _ in range(s.pgq_managers)]
+    managers = []
+    for driver, _ in drivers:
+        qm = QueueManager(Queries(driver))
+
+        @qm.entrypoint("noop")
+        async def noop(job: Any) -> None:
+            tally.hit()
+
+        managers.append(qm)
+    # The in-flight cap is split across the managers; pgqueuer requires cap >= 2 * batch.
+    cap = max(s.concurrency // s.pgq_managers, 2 * s.pgq_batch) if s.pgq_cap else None
+    await ready()
+    try:
+        await asyncio.gather(*(
+            qm.run(
+                batch_size=s.pgq_batch,
+                mode=QueueExecutionMode.drain,
+                max_concurrent_tasks=cap,
+                dequeue_timeout=timedelta(seconds=0.05),
+                heartbeat_timeout=timedelta(seconds=30),
+                log_aggregation_interval=timedelta(0),
+            )
+            for qm in managers
+        ))
+    finally:
+        for _, close in drivers:
+            await close()
+    return tally
+
+
+async def pgqueuer_count(url: str) -> int:
+    async with await psycopg.AsyncConnection.connect(url) as conn:
+        # A finished job leaves the queue table and is written to the log table.
+        cur = await conn.execute(
+            "SELECT count(DISTINCT job_id) FROM pgqueuer_log WHERE status = 'successful'"
+        )
+        row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
+
+# -- procrastinate ---------------------------------------------------------------------------
+
+
+def _procrastinate_app(url: str, pool_size: int) -> tuple[Any, Any, Tally]:
+    import procrastinate
+
+    tally = Tally()
+    app = procrastinate.App(
+        connector=procrastinate.PsycopgConnector(conninfo=url, min_size=pool_size, max_size=pool_size)
+    )
+
+    @app.task(name="noop")
+    async def noop(i: int) -> None:
+        tally.hit()
+
+    return app, noop, tally
+
+
+async def procrastinate_prepare(url: str) -> None:
+    app, _, _ = _procrastinate_app(url, 2)
+    async with app.open_async():
+        await app.schema_manager.apply_schema_async()
+
+
+async def procrastinate_enqueue(url: str, n: int) -> None:
+    app, noop, _ = _procrastinate_app(url, 2)
+    async with app.open_async():
+        for start in range(0, n, ENQUEUE_CHUNK):
+            await noop.batch_defer_async(*({"i": i} for i in range(start, min(n, start + ENQUEUE_CHUNK))))
+
+
+async def procrastinate_drain(url: str, s: Settings, ready: Callable[[], Awaitable[None]]) -> Tally:
+    logging.getLogger("procrastinate").setLevel(logging.WARNING)
+    # concurrency tasks each finish jobs on their own connection; + listener, heartbeat, fetch.
+    app, _, tally = _procrastinate_app(url, s.concurrency + 4)
+    async with app.open_async():
+        await ready()
+        await app.run_worker_async(
+            concurrency=s.concurrency,
+            wait=False,  # stop once the queues are caught up: a drain
+            listen_notify=False,  # nothing is enqueued during the drain
+            install_signal_handlers=False,
+            delete_jobs="never",  # keep finished rows, as cutover and the raw loop do
+        )
+    return tally
+
+
+async def procrastinate_count(url: str) -> int:
+    async with await psycopg.AsyncConnection.connect(url) as conn:
+        cur = await conn.execute("SELECT count(*) FROM procrastinate_jobs WHERE status = 'succeeded'")
+        row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
+
+# -- raw SQL ---------------------------------------------------------------------------------
+
+RAW_SCHEMA = """
+CREATE TABLE raw_jobs (
+    id           bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    status       text        NOT NULL DEFAULT 'pending',
+    priority     integer     NOT NULL DEFAULT 0,
+    created_at   timestamptz NOT NULL DEFAULT now(),
+    payload      jsonb       NOT NULL,
+    leased_until timestamptz,
+    claim_count  integer     NOT NULL DEFAULT 0
+);
+-- The claim walks pending rows in priority order, like every queue here.
+CREATE INDEX raw_jobs_claimable ON raw_jobs (priority DESC, created_at) WHERE status = 'pending';
+"""
+
+RAW_ENQUEUE = "INSERT INTO raw_jobs (payload) SELECT unnest(%(payloads)s::jsonb[])"
+
+# One statement claims a batch: the subquery locks up to LIMIT pending rows, skipping rows
+# another loop has locked, and the UPDATE leases them.
+RAW_CLAIM = """
+UPDATE raw_jobs j
+SET status = 'running', leased_until = now() + interval '30 seconds', claim_count = j.claim_count + 1
+FROM (
+    SELECT id FROM raw_jobs
+    WHERE status = 'pending'
+    ORDER BY priority DESC, created_at
+    LIMIT %(limit)s
+    FOR UPDATE SKIP LOCKED
+) c
+WHERE j.id = c.id
+RETURNING j.id, j.payload, j.claim_count
+"""
+
+# One statement completes a batch, fenced by claim_count like a real queue's.
+RAW_COMPLETE = """
+UPDATE raw_jobs j SET status = 'done', leased_until = NULL
+FROM unnest(%(ids)s::bigint[], %(claims)s::int[]) AS d(id, claim_count)
+WHERE j.id = d.id AND j.claim_count = d.claim_count AND j.status = 'running'
+"""
+
+
+async def raw_prepare(url: str) -> None:
+    async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+        await conn.execute(RAW_SCHEMA)
+
+
+async def raw_enqueue(url: str, n: int) -> None:
+    async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+        for start in range(0, n, ENQUEUE_CHUNK):
+            payloads = [json.dumps({"i": i}) for i in range(start, min(n, start + ENQUEUE_CHUNK))]
+            await conn.execute(RAW_ENQUEUE, {"payloads": payloads})
+
+
+async def raw_drain(url: str, s: Settings, ready: Callable[[], Awaitable[None]]) -> Tally:
+    tally = Tally()
+
+    async def noop(payload: Any) -> None:
+        tally.hit()
+
+    # raw_loops loops, each with its own connection, share the concurrency: each holds at most
+    # batch = concurrency / raw_loops jobs at once.
+    batch = max(1, s.concurrency // s.raw_loops)
+
+    async def loop(conn: psycopg.AsyncConnection[Any]) -> None:
+        while True:
+            cur = await conn.execute(RAW_CLAIM, {"limit": batch}, prepare=True)
+            rows = await cur.fetchall()
+            if not rows:
+                return
+            await asyncio.gather(*(noop(r[1]) for r in rows))
+            await conn.execute(
+                RAW_COMPLETE, {"ids": [r[0] for r in rows], "claims": [r[2] for r in rows]}, prepare=True
+            )
+
+    conns = [await psycopg.AsyncConnection.connect(url, autocommit=True) for _ in range(s.raw_loops)]
+    await ready()
+    try:
+        await asyncio.gather(*(loop(c) for c in conns))
+    finally:
+        for c in conns:
+            await c.close()
+    return tally
+
+
+async def raw_count(url: str) -> int:
+    async with await psycopg.AsyncConnection.connect(url) as conn:
+        cur = await conn.execute("SELECT count(*) FROM raw_jobs WHERE status = 'done'")
+        row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
+
+@dataclass(frozen=True)
+class System:
+    name: str
+    prepare: Callable[[str], Awaitable[None]]
+    enqueue: Callable[[str, int], Awaitable[None]]
+    drain: Callable[[str, Settings, Callable[[], Awaitable[None]]], Awaitable[Tally]]
+    count_done: Callable[[str], Awaitable[int]]
+
+
+SYSTEMS: dict[str, System] = {
+    "cutover": System("cutover", cutover_prepare, cutover_enqueue, cutover_drain, cutover_count),
+    "pgqueuer": System("pgqueuer", pgqueuer_prepare, pgqueuer_enqueue, pgqueuer_drain, pgqueuer_count),
+    "procrastinate": System(
+        "procrastinate", procrastinate_prepare, procrastinate_enqueue, procrastinate_drain, procrastinate_count
+    ),
+    "raw_sql": System("raw_sql", raw_prepare, raw_enqueue, raw_drain, raw_count),
+}

@@ -1,0 +1,311 @@
+"""Drain the same N no-op jobs with cutover, pgqueuer, procrastinate and a raw-SQL loop.
+
+    python bench/queue_throughput.py               # 50,000 jobs, one worker process each
+    python bench/queue_throughput.py --jobs 5000 --procs 2 --concurrency 50
+
+One run, one Postgres server, each system in its own fresh database, one system at a time so
+they never compete for the server. For each system: prepare the schema, enqueue N jobs (timed
+on its own), start ``--procs`` worker processes, let them connect, then release them together
+and time from the first job run (the first claim has returned) to the last worker returning
+(every outcome written). The finished rows are counted in the database afterwards; a system
+that did not finish all N is reported with its count, never with a rate. Every system has a
+time limit; a stuck one is killed and reported, and the run goes on.
+
+The last line is ``RESULT {json}`` with each system's jobs/s and cutover's ratios. See
+bench/README.md for the configuration of every system and why it is fair.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import selectors
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import psycopg
+from psycopg import sql
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _peers  # noqa: E402
+
+ORDER = ("cutover", "pgqueuer", "procrastinate", "raw_sql")
+PEERS = ("pgqueuer", "procrastinate")
+
+
+@dataclass
+class Outcome:
+    name: str
+    enqueue_s: float | None = None
+    drain_s: float | None = None
+    done: int = 0
+    jobs_s: float | None = None
+    error: str | None = None
+
+
+def _run_loop(coro: Any, loop_kind: str) -> Any:
+    if loop_kind == "uvloop":
+        import uvloop
+
+        return uvloop.run(coro)
+    return asyncio.run(coro)
+
+
+# -- databases -------------------------------------------------------------------------------
+
+
+def _server_url() -> str:
+    from queue_core import provision
+
+    return provision.server().url
+
+
+def _create_database(system: str) -> str:
+    """Return the conninfo of a new, empty database (cutover's comes migrated from its template)."""
+    from queue_core import provision
+
+    if system == "cutover":
+        return provision.fresh_database(prefix="bench_cutover")
+    name = f"bench_{system}_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(_server_url(), autocommit=True) as conn:
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    return provision.server().database_url(name)
+
+
+def _drop_database(url: str) -> None:
+    from queue_core import provision
+
+    provision.drop_database(url)
+
+
+# -- the child: one worker process ------------------------------------------------------------
+
+
+def child_main(args: argparse.Namespace) -> None:
+    """Set up a drain, say READY, wait for GO on stdin, drain, print the tally as JSON."""
+    system = _peers.SYSTEMS[args.child]
+    settings = _settings(args)
+
+    async def ready() -> None:
+        print("READY", flush=True)
+        await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+
+    async def go() -> dict[str, Any]:
+        tally = await system.drain(args.url, settings, ready)
+        return {"first": tally.first, "end": time.time(), "ran": tally.ran}
+
+    print(json.dumps(_run_loop(go(), args.loop)), flush=True)
+
+
+def _settings(args: argparse.Namespace) -> _peers.Settings:
+    return _peers.Settings(
+        concurrency=args.concurrency, batch=args.batch or args.concurrency,
+        pgq_managers=args.pgq_managers, pgq_batch=args.pgq_batch, pgq_cap=args.pgq_cap,
+        pgq_driver=args.pgq_driver,
+        raw_loops=args.raw_loops,
+    )
+
+
+# -- the orchestrator ------------------------------------------------------------------------
+
+
+def _child_argv(args: argparse.Namespace, system: str, url: str) -> list[str]:
+    return [
+        sys.executable, str(Path(__file__).resolve()), "--child", system, "--url", url,
+        "--concurrency", str(args.concurrency), "--batch", str(args.batch or args.concurrency),
+        "--pgq-managers", str(args.pgq_managers), "--pgq-batch", str(args.pgq_batch),
+        "--pgq-cap" if args.pgq_cap else "--no-pgq-cap", "--pgq-driver", args.pgq_driver, "--raw-loops", str(args.raw_loops),
+        "--loop", args.loop,
+    ]
+
+
+def _kill(procs: list[subprocess.Popen[str]]) -> None:
+    for p in procs:
+        if p.poll() is None:
+            try:
+                os.killpg(p.pid, signal.SIGKILL)  # each child leads its own process group
+            except ProcessLookupError:
+                pass
+    for p in procs:
+        p.wait()
+
+
+def _read_line(procs: list[subprocess.Popen[str]], deadline: float) -> dict[int, str]:
+    """Read one stdout line from every process in ``procs`` before ``deadline``; raise TimeoutError."""
+    sel = selectors.DefaultSelector()
+    for p in procs:
+        assert p.stdout is not None
+        sel.register(p.stdout, selectors.EVENT_READ, p)
+    lines: dict[int, str] = {}
+    try:
+        while len(lines) < len(procs):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError
+            for key, _ in sel.select(timeout=left):
+                p = key.data
+                line = p.stdout.readline()
+                if not line:
+                    raise RuntimeError(f"worker process {p.pid} exited (code {p.wait()})")
+                if line.startswith(("READY", "{")):
+                    lines[p.pid] = line.strip()
+                    sel.unregister(p.stdout)
+    finally:
+        sel.close()
+    return lines
+
+
+def drain(args: argparse.Namespace, system: str, url: str) -> tuple[float, int]:
+    """Run ``--procs`` worker processes on ``url``; return (seconds from first job to last return, jobs run)."""
+    procs = [
+        subprocess.Popen(
+            _child_argv(args, system, url), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            text=True, start_new_session=True,
+        )
+        for _ in range(args.procs)
+    ]
+    try:
+        deadline = time.monotonic() + args.timeout
+        _read_line(procs, deadline)  # every process is connected and set up
+        for p in procs:
+            assert p.stdin is not None
+            p.stdin.write("GO\n")
+            p.stdin.flush()
+        results = [json.loads(line) for line in _read_line(procs, deadline).values()]
+    finally:
+        _kill(procs)
+    firsts = [r["first"] for r in results if r["first"] is not None]
+    if not firsts:
+        return 0.0, 0
+    return max(r["end"] for r in results) - min(firsts), sum(r["ran"] for r in results)
+
+
+def bench_one(args: argparse.Namespace, name: str) -> Outcome:
+    system = _peers.SYSTEMS[name]
+    out = Outcome(name)
+    url = _create_database(name)
+    try:
+        async def setup() -> float:
+            await system.prepare(url)
+            t0 = time.perf_counter()
+            await asyncio.wait_for(system.enqueue(url, args.jobs), args.timeout)
+            return time.perf_counter() - t0
+
+        out.enqueue_s = _run_loop(setup(), args.loop)
+        try:
+            out.drain_s, _ran = drain(args, name, url)
+        except TimeoutError:
+            out.error = f"timed out after {args.timeout:.0f} s"
+        except Exception as exc:  # a broken peer is reported, not fatal to the run
+            out.error = f"{type(exc).__name__}: {exc}"
+        out.done = _run_loop(system.count_done(url), args.loop)
+        if out.error is None and out.done != args.jobs:
+            out.error = f"finished {out.done} of {args.jobs} jobs"
+        if out.error is None and out.drain_s:
+            out.jobs_s = args.jobs / out.drain_s
+    except Exception as exc:
+        out.error = f"{type(exc).__name__}: {exc}"
+    finally:
+        if not args.keep:
+            _drop_database(url)
+    return out
+
+
+def _line(o: Outcome, n: int) -> str:
+    enq = f"enqueue {n:,} in {o.enqueue_s:6.2f} s ({n / o.enqueue_s:9,.0f}/s)" if o.enqueue_s else "enqueue  -"
+    if o.jobs_s is not None:
+        run = f"drain {o.done:,} in {o.drain_s:6.2f} s = {o.jobs_s:9,.0f} jobs/s"
+    else:
+        run = f"FAILED: {o.error} ({o.done:,} done)"
+    return f"{o.name:<14} {enq}   {run}"
+
+
+def _result(outcomes: dict[str, Outcome]) -> dict[str, Any]:
+    rate = {name: o.jobs_s for name, o in outcomes.items()}
+    peers = [rate[p] for p in PEERS if rate.get(p)]
+    mine, raw = rate.get("cutover"), rate.get("raw_sql")
+    return {
+        "cutover_jobs_s": _round(mine),
+        "pgqueuer_jobs_s": _round(rate.get("pgqueuer")),
+        "procrastinate_jobs_s": _round(rate.get("procrastinate")),
+        "raw_sql_jobs_s": _round(raw),
+        "ratio_vs_best_peer": round(mine / max(peers), 3) if mine and peers else None,
+        "ratio_vs_raw_sql": round(mine / raw, 3) if mine and raw else None,
+    }
+
+
+def _round(x: float | None) -> float | None:
+    return round(x, 1) if x is not None else None
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = _parser().parse_args(argv)
+    if args.child:
+        child_main(args)
+        return
+    systems = [s for s in ORDER if s in args.systems]
+    print(
+        f"queue throughput: {args.jobs:,} no-op jobs; per system {args.procs} process(es) x "
+        f"concurrency {args.concurrency}, claim batch {args.batch or args.concurrency}; "
+        f"pgqueuer {args.pgq_managers} QueueManager(s)/process; raw SQL {args.raw_loops} loop(s)/process; "
+        f"event loop {args.loop}; timeout {args.timeout:.0f} s per system",
+        flush=True,
+    )
+    outcomes: dict[str, Outcome] = {}
+    for name in systems:
+        outcomes[name] = o = bench_one(args, name)
+        print(_line(o, args.jobs), flush=True)
+    if args.json_out:
+        Path(args.json_out).write_text(json.dumps([asdict(o) for o in outcomes.values()], indent=2))
+    print("RESULT " + json.dumps(_result(outcomes)), flush=True)
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--jobs", type=int, default=50_000, help="jobs to enqueue and drain (default 50,000)")
+    p.add_argument("--procs", type=int, default=1, help="worker processes per system (default 1)")
+    p.add_argument("--concurrency", type=int, default=40, help="jobs in flight per process (default 40)")
+    p.add_argument("--batch", type=int, default=0, help="claim batch size (default: the concurrency)")
+    p.add_argument("--pgq-managers", type=int, default=2, help="pgqueuer QueueManagers per process, one connection each (default 2)")
+    p.add_argument("--pgq-batch", type=int, default=10, help="pgqueuer dequeue batch_size (default 10)")
+    p.add_argument("--pgq-cap", action=argparse.BooleanOptionalAction, default=True,
+                   help="cap pgqueuer's in-flight jobs at the concurrency (max_concurrent_tasks; default on)")
+    p.add_argument("--pgq-driver", choices=("asyncpg", "psycopg"), default=_default_pgq_driver(),
+                   help="pgqueuer's driver (default asyncpg, pgqueuer's own default, when installed)")
+    p.add_argument("--raw-loops", type=int, default=2, help="raw-SQL claim/complete loops per process (default 2)")
+    p.add_argument("--timeout", type=float, default=600.0, help="seconds each system may take (default 600)")
+    p.add_argument("--systems", nargs="+", default=list(ORDER), choices=ORDER, help="systems to run")
+    p.add_argument("--loop", choices=("asyncio", "uvloop"), default=_default_loop(), help="event loop, the same for all")
+    p.add_argument("--keep", action="store_true", help="keep the databases afterwards")
+    p.add_argument("--json-out", help="also write every system's figures to this file")
+    p.add_argument("--child", choices=ORDER, help=argparse.SUPPRESS)
+    p.add_argument("--url", help=argparse.SUPPRESS)
+    return p
+
+
+def _default_pgq_driver() -> str:
+    try:
+        import asyncpg  # noqa: F401
+    except ImportError:
+        return "psycopg"
+    return "asyncpg"
+
+
+def _default_loop() -> str:
+    try:
+        import uvloop  # noqa: F401
+    except ImportError:
+        return "asyncio"
+    return "uvloop"
+
+
+if __name__ == "__main__":
+    main()
