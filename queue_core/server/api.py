@@ -83,7 +83,8 @@ JobId = Annotated[uuid.UUID, Path(description="The job's id.")]
 PauseName = Annotated[str, Path(min_length=1, max_length=200, pattern=models.NAME_PATTERN)]
 _404 = {404: {"model": models.Error, "description": "No such job."}}
 _409 = {409: {"model": models.Error, "description": "The job's status does not allow this."}}
-_413 = {413: {"model": models.Error, "description": "The request body is over the limit."}}
+_413 = {400: {"model": models.Error, "description": "The request body is not JSON."},
+        413: {"model": models.Error, "description": "The request body is over the limit."}}
 
 router = APIRouter()
 
@@ -191,8 +192,10 @@ async def resolve_wait_at(
 
 
 @router.get("/metrics", response_class=PlainTextResponse, tags=["operations"], responses={
-    **_AUTH_ERRORS, 200: {"content": {metrics.CONTENT_TYPE: {"schema": {"type": "string"}}},
-                          "description": "Prometheus text format 0.0.4."}})
+    **{code: {"description": spec["description"],
+              "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+       for code, spec in _AUTH_ERRORS.items()},
+    200: {"content": {"text/plain": {"schema": {"type": "string"}}}, "description": "Prometheus text format 0.0.4."}})
 async def metrics_text(st: State, who: Annotated[Principal, Depends(require(Scope.READ))]) -> PlainTextResponse:
     """Queue depth by automation and status, claims, reclaims, retries, budget waits (scope ``read``)."""
     return PlainTextResponse(await metrics.render(st.pool), media_type=metrics.CONTENT_TYPE)

@@ -17,6 +17,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from psycopg_pool import AsyncConnectionPool
+from starlette.routing import Match, Route, Router
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import db
@@ -70,6 +71,32 @@ class BodyLimit:
             return messages.pop(0) if messages else await receive()
 
         await self.app(scope, replay, send)
+
+
+class AllowHeader:
+    """On 405, list in ``Allow`` every method the path supports (Starlette names one route's only)."""
+
+    def __init__(self, app: ASGIApp, router: Router) -> None:
+        self.app = app
+        self.router = router
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def fixed(message: Message) -> None:
+            if message["type"] == "http.response.start" and message["status"] == 405:
+                allowed: set[str] = set()
+                for route in self.router.routes:
+                    if isinstance(route, Route) and route.methods and route.matches(scope)[0] is not Match.NONE:
+                        allowed |= route.methods
+                headers = [(k, v) for k, v in message["headers"] if k.lower() != b"allow"]
+                headers.append((b"allow", ", ".join(sorted(allowed)).encode()))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, fixed)
 
 
 def _detail(status: int) -> Callable[[Exception], JSONResponse]:
@@ -163,6 +190,7 @@ def create_app(
     _install_errors(app)
     app.include_router(router)
     app.add_middleware(BodyLimit, limit=max_body_bytes)
+    app.add_middleware(AllowHeader, router=app.router)
     return app
 
 

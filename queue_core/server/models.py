@@ -10,7 +10,7 @@ import uuid
 from datetime import datetime
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, AwareDatetime, BaseModel, BeforeValidator, ConfigDict, Field
 
 from ..states import Mode
 from .ingress import has_nul
@@ -30,6 +30,26 @@ def _storable(value: Any) -> Any:
 Json = Annotated[Any, AfterValidator(_storable)]
 
 
+def _iso_text(value: Any) -> Any:
+    # JSON has no datetime type: accept only the RFC 3339 text the document promises, never a number.
+    if not isinstance(value, str):
+        raise ValueError("must be an RFC 3339 date-time string with a UTC offset")
+    return value
+
+
+Timestamp = Annotated[AwareDatetime, BeforeValidator(_iso_text)]
+
+
+def _json_integer(value: Any) -> Any:
+    # JSON Schema's integer: 3 and 3.0, but not "3" or true.
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError("must be an integer")
+    return value
+
+
+Integer = Annotated[int, BeforeValidator(_json_integer)]
+
+
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -43,11 +63,11 @@ class Error(BaseModel):
 class EnqueueRequest(Strict):
     automation: Name
     payload: Json = Field(default_factory=dict, description="The trigger body: any JSON value.")
-    priority: int = Field(0, ge=0, le=2**31 - 1)
+    priority: Integer = Field(0, ge=0, le=2**31 - 1)
     mode: Mode = Mode.LIVE
     dedupe_key: Name | None = Field(None, description="A repeated key returns the existing job.")
-    run_after: AwareDatetime | None = Field(None, description="Not before this time (default: now).")
-    max_attempts: int = Field(20, ge=1, le=1000)
+    run_after: Timestamp | None = Field(None, description="Not before this time (default: now).")
+    max_attempts: Integer = Field(20, ge=1, le=1000)
 
 
 class Enqueued(BaseModel):

@@ -1,0 +1,240 @@
+"""Webhook ingress: verified deliveries become jobs once; anything unverified enqueues nothing."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import logging
+from collections.abc import Callable
+
+import pytest
+
+from queue_core import Queue
+from queue_core.server import VerifiedDelivery
+from queue_core.signing import standard_webhooks_headers
+from tests.support.control import app_for, client, sources
+
+NOW = 1_700_000_000
+SW_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+GH_SECRET = "It's a Secret to Everybody"
+ENV = {"SW": SW_SECRET, "GH": GH_SECRET, "STRIPE": "whsec_stripe_secret", "SHOP": "shopify-app-secret",
+       "BEARER": "shared-bearer-secret"}
+CONFIG = {
+    "sw": {"scheme": "standard-webhooks", "secret_env": "SW", "automations": ["noop"]},
+    "gh": {"scheme": "github", "secret_env": "GH", "automations": ["noop", "decider"]},
+    "stripe": {"scheme": "stripe", "secret_env": "STRIPE", "automations": ["noop"]},
+    "shop": {"scheme": "shopify", "secret_env": "SHOP", "automations": ["noop"], "max_body_bytes": 64},
+    "bearer": {"scheme": "bearer", "secret_env": "BEARER", "automations": ["noop"], "mode": "shadow"},
+}
+BODY = b'{"event": "created", "email": "ada@example.com"}'
+
+
+def sign_sw(body: bytes, delivery: str = "msg_1", ts: int = NOW, secret: str = SW_SECRET) -> dict[str, str]:
+    return standard_webhooks_headers(secret, delivery, ts, body)
+
+
+def sign_gh(body: bytes, delivery: str = "gh-1", ts: int = NOW, secret: str = GH_SECRET) -> dict[str, str]:
+    sig = "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+    return {"x-hub-signature-256": sig, "x-github-delivery": delivery, "x-github-event": "issues"}
+
+
+def sign_stripe(body: bytes, delivery: str = "evt_1", ts: int = NOW, secret: str = ENV["STRIPE"]) -> dict[str, str]:
+    sig = hmac.new(secret.encode(), f"{ts}.".encode() + body, hashlib.sha256).hexdigest()
+    return {"stripe-signature": f"t={ts},v1={sig}"}
+
+
+def sign_shop(body: bytes, delivery: str = "shop-1", ts: int = NOW, secret: str = ENV["SHOP"]) -> dict[str, str]:
+    sig = base64.b64encode(hmac.new(secret.encode(), body, hashlib.sha256).digest()).decode()
+    return {"x-shopify-hmac-sha256": sig, "x-shopify-webhook-id": delivery}
+
+
+def sign_bearer(body: bytes, delivery: str = "b-1", ts: int = NOW, secret: str = ENV["BEARER"]) -> dict[str, str]:
+    return {"authorization": f"Bearer {secret}", "idempotency-key": delivery}
+
+
+Signer = Callable[..., dict[str, str]]
+SIGNERS: dict[str, Signer] = {"sw": sign_sw, "gh": sign_gh, "stripe": sign_stripe, "shop": sign_shop, "bearer": sign_bearer}
+HAS_TIMESTAMP = {"sw", "stripe"}
+
+
+def body_for(source: str, delivery: str = "evt_1") -> bytes:
+    # Stripe carries its delivery id as the event id in the body.
+    return json.dumps({"id": delivery, "type": "invoice.paid"}).encode() if source == "stripe" else BODY
+
+
+@pytest.fixture
+async def env(pool):
+    received: list[VerifiedDelivery] = []
+
+    async def tap(delivery: VerifiedDelivery) -> None:
+        received.append(delivery)
+
+    app = app_for(pool, sources=sources(CONFIG, ENV), clock=lambda: float(NOW), on_verified_delivery=tap)
+    return {"pool": pool, "app": app, "queue": Queue(pool), "received": received}
+
+
+async def _post(env, source: str, body: bytes, headers: dict[str, str]):
+    async with client(env["app"]) as c:
+        return await c.post(f"/hooks/{source}", content=body, headers={"content-type": "application/json", **headers})
+
+
+async def _jobs(env) -> list[tuple]:
+    async with env["pool"].connection() as conn:
+        return await (await conn.execute(
+            "SELECT automation, mode::text, dedupe_key, trigger_id, payload, trigger_meta FROM jobs ORDER BY automation")).fetchall()
+
+
+@pytest.mark.parametrize("source", list(SIGNERS))
+async def test_a_verified_delivery_enqueues_each_configured_automation(env, source):
+    body = body_for(source)
+    response = await _post(env, source, body, SIGNERS[source](body))
+    assert response.status_code == 202, response.text
+    accepted = response.json()
+    jobs = await _jobs(env)
+    assert [j[0] for j in jobs] == sorted(CONFIG[source]["automations"])
+    ident = accepted["delivery_id"]
+    assert all(j[2] == f"{source}:{ident}:{j[0]}" and j[3] == ident for j in jobs)
+    assert jobs[0][4] == json.loads(body) and jobs[0][5]["source"] == source
+    assert jobs[0][1] == ("shadow" if source == "bearer" else "live")
+    # The job keeps the trigger's headers, but no signature or credential.
+    kept = " ".join(jobs[0][5]["headers"])
+    assert not any(h in kept for h in ("signature", "hmac", "authorization"))
+    assert [d.delivery_id for d in env["received"]] == [ident]
+
+
+async def test_delivery_ids_come_from_each_schemes_header_or_the_stripe_event(env):
+    expected = {"sw": "msg_1", "gh": "gh-1", "stripe": "evt_1", "shop": "shop-1", "bearer": "b-1"}
+    for source, signer in SIGNERS.items():
+        body = body_for(source)
+        assert (await _post(env, source, body, signer(body))).json()["delivery_id"] == expected[source]
+
+
+@pytest.mark.parametrize("source", list(SIGNERS))
+async def test_a_repeated_delivery_is_deduplicated(env, source):
+    body = body_for(source)
+    first = (await _post(env, source, body, SIGNERS[source](body))).json()
+    retry = await _post(env, source, body, SIGNERS[source](body, ts=NOW + 60 if source in HAS_TIMESTAMP else NOW))
+    assert retry.status_code == 202 and retry.json()["duplicate"] is True and first["duplicate"] is False
+    assert retry.json()["jobs"] == first["jobs"]
+    assert len(await _jobs(env)) == len(CONFIG[source]["automations"])
+    assert len(env["received"]) == 1  # the tap records a delivery once
+
+
+@pytest.mark.parametrize("source", sorted(set(SIGNERS) - {"bearer"}))
+async def test_a_tampered_body_is_401_and_enqueues_nothing(env, source):
+    body = body_for(source)
+    response = await _post(env, source, body.replace(b"}", b', "admin": true}'), SIGNERS[source](body))
+    assert response.status_code == 401 and "not verified" in response.json()["detail"]
+    assert await _jobs(env) == [] and env["received"] == []
+
+
+async def test_a_bearer_source_proves_the_sender_but_not_the_body(env):
+    # A shared secret signs nothing: that is why bearer is for senders that can do no better.
+    body = BODY.replace(b"}", b', "admin": true}')
+    assert (await _post(env, "bearer", body, sign_bearer(BODY))).status_code == 202
+
+
+@pytest.mark.parametrize("source", list(SIGNERS))
+async def test_a_wrong_secret_is_401_and_enqueues_nothing(env, source):
+    body = body_for(source)
+    wrong = "whsec_" + base64.b64encode(b"not the key").decode() if source == "sw" else "not-the-secret"
+    assert (await _post(env, source, body, SIGNERS[source](body, secret=wrong))).status_code == 401
+    assert await _jobs(env) == []
+
+
+@pytest.mark.parametrize("source", sorted(HAS_TIMESTAMP))
+@pytest.mark.parametrize("skew", [-301, 301])
+async def test_a_timestamp_outside_the_tolerance_is_401_and_enqueues_nothing(env, source, skew):
+    body = body_for(source)
+    response = await _post(env, source, body, SIGNERS[source](body, ts=NOW + skew))
+    assert response.status_code == 401 and "300 s" in response.json()["detail"]
+    assert await _jobs(env) == []
+
+
+@pytest.mark.parametrize("source", list(SIGNERS))
+async def test_a_missing_signature_header_is_401_and_enqueues_nothing(env, source):
+    body = body_for(source)
+    signature_headers = {"webhook-signature", "x-hub-signature-256", "stripe-signature", "x-shopify-hmac-sha256",
+                         "authorization"}
+    headers = {k: v for k, v in SIGNERS[source](body).items() if k not in signature_headers}
+    response = await _post(env, source, body, headers)
+    assert response.status_code == 401 and "missing" in response.json()["detail"]
+    assert await _jobs(env) == []
+
+
+async def test_a_rejected_delivery_is_logged_without_its_body_or_signature(env, caplog):
+    caplog.set_level(logging.DEBUG)
+    body = b'{"card": "4242424242424242"}'
+    headers = sign_gh(b"{}")
+    assert (await _post(env, "gh", body, headers)).status_code == 401
+    assert "hook gh: rejected a delivery of 28 bytes" in caplog.text
+    assert "4242" not in caplog.text and headers["x-hub-signature-256"] not in caplog.text
+
+
+async def test_an_unknown_source_is_404(env):
+    assert (await _post(env, "nope", BODY, {})).status_code == 404
+
+
+async def test_a_verified_body_that_is_not_json_is_400_and_enqueues_nothing(env):
+    body = b"payload=%7B%7D"
+    assert (await _post(env, "gh", body, sign_gh(body))).status_code == 400
+    assert await _jobs(env) == []
+
+
+async def test_an_oversized_body_is_413_by_its_declared_length(env):
+    body = b'{"x": "' + b"y" * 100 + b'"}'
+    response = await _post(env, "shop", body, sign_shop(body))
+    assert response.status_code == 413 and "64 bytes" in response.json()["detail"]
+    assert await _jobs(env) == []
+
+
+async def test_an_oversized_streamed_body_is_413_before_it_is_read_whole(env):
+    pulled: list[int] = []
+
+    async def endless():
+        for i in range(1000):
+            pulled.append(i)
+            yield b"x" * 40
+
+    async with client(env["app"]) as c:
+        response = await c.post("/hooks/shop", content=endless(), headers=sign_shop(b""))
+    assert response.status_code == 413 and len(pulled) < 10
+    assert await _jobs(env) == []
+
+
+async def test_a_failing_tap_does_not_fail_the_delivery(env, caplog):
+    async def broken(delivery: VerifiedDelivery) -> None:
+        raise OSError("disk full")
+
+    app = app_for(env["pool"], sources=sources(CONFIG, ENV), clock=lambda: float(NOW), on_verified_delivery=broken)
+    async with client(app) as c:
+        response = await c.post("/hooks/sw", content=BODY, headers=sign_sw(BODY))
+    assert response.status_code == 202 and len(await _jobs(env)) == 1
+    assert "on_verified_delivery failed" in caplog.text
+
+
+def test_sources_refuse_a_missing_secret_or_a_bad_scheme_naming_the_field():
+    from queue_core.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=r"tool\.cutover\.sources\.gh\.secret_env.*GH is not set"):
+        sources({"gh": CONFIG["gh"]}, {})
+    with pytest.raises(ConfigError, match=r"sources\.x\.scheme.*must be one of"):
+        sources({"x": {**CONFIG["gh"], "scheme": "md5"}}, ENV)
+    with pytest.raises(ConfigError, match=r"sources\.x\.automations"):
+        sources({"x": {**CONFIG["gh"], "automations": []}}, ENV)
+    with pytest.raises(ConfigError, match=r"sources\.x\.secrte_env.*unknown key"):
+        sources({"x": {**CONFIG["gh"], "secrte_env": "GH"}}, ENV)
+
+
+def test_a_source_repr_never_shows_its_secret():
+    assert GH_SECRET not in repr(sources({"gh": CONFIG["gh"]}, ENV)["gh"])
+
+
+def test_configured_automations_must_be_registered_when_a_registry_is_given(pool):
+    from queue_core.errors import ConfigError
+    from tests.support.automations import registry
+
+    with pytest.raises(ConfigError, match="'ghost' is not registered"):
+        app_for(pool, sources=sources({"gh": {**CONFIG["gh"], "automations": ["ghost"]}}, ENV), registry=registry)
