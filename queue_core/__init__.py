@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from .context import Context, Trace, Trigger
+from ._waits import Resolution, WaitTimeoutError, WaitToken, WaitTokenError
+from .context import Context, Trace, Trigger, upcaster
 from .errors import (
     ConfigError,
     EnqueueError,
@@ -44,6 +45,7 @@ __all__ = [
     "Queue",
     "QueueError",
     "Registry",
+    "Resolution",
     "RetryableError",
     "Snooze",
     "StepMismatchError",
@@ -52,10 +54,14 @@ __all__ = [
     "Trace",
     "Trigger",
     "UnknownAutomationError",
+    "WaitTimeoutError",
+    "WaitToken",
+    "WaitTokenError",
     "Worker",
     "WorkerConfig",
     "automation",
     "child_key",
     "default_registry",
     "discover",
+    "upcaster",
 ]

@@ -79,3 +79,36 @@ def test_unimportable_automations_module_names_the_setting(project):
     (cwd / "pyproject.toml").write_text('[tool.cutover]\nautomations = "nope_missing"\n')
     out = run(["worker", "--drain"], project, ok=False)
     assert "tool.cutover.automations" in out.stderr and "nope_missing" in out.stderr
+
+
+def test_explain_replay_cancel_and_resolve_from_the_command_line(project):
+    cwd, env = project
+    (cwd / "myautos.py").write_text(textwrap.dedent('''
+        from datetime import timedelta
+        from queue_core import automation
+
+        @automation("greet", version=2)
+        async def greet(ctx, trigger):
+            token = await ctx.create_token("ok")
+            print("TOKEN", token.token, flush=True)
+            answer = await ctx.wait_for_token("ok", timeout=timedelta(days=1))
+            ctx.decide("answer", answer.decision)
+    '''))
+    job_id = run(["enqueue", "greet", "{}", "--mode", "shadow"], project).stdout.strip()
+    drained = run(["worker", "--drain"], project)
+    token = next(line.split()[1] for line in drained.stdout.splitlines() if line.startswith("TOKEN"))
+    explained = run(["jobs", "explain", job_id], project).stdout
+    assert "is waiting." in explained and "waiting on token 'ok' until" in explained
+    assert run(["waits", "resolve", token, "--decision", "approve"], project).stdout.strip() == "resolved"
+    assert "already resolved" in run(["waits", "resolve", token, "--decision", "reject"], project).stdout
+    forged = run(["waits", "resolve", token[:-4] + "beef", "--decision", "approve"], project, ok=False)
+    assert forged.returncode == 1 and "signature does not match" in forged.stderr
+    run(["worker", "--drain"], project)
+    assert "status: succeeded" in run(["jobs", "show", job_id], project).stdout
+    out = run(["jobs", "replay", job_id, "--reason", "re-check", "--actor", "ops:ada"], project).stdout
+    assert "queued for replay from scratch" in out
+    run(["jobs", "cancel", job_id, "--reason", "not needed", "--actor", "ops:ada"], project)
+    shown = run(["jobs", "show", job_id], project).stdout
+    assert "status: canceled" in shown and "replay_requested" in shown and "ops:ada" in shown
+    again = run(["jobs", "cancel", job_id, "--reason", "twice"], project, ok=False)
+    assert "only pending, waiting or compensating jobs can be canceled" in again.stderr

@@ -287,3 +287,20 @@ async def test_replay_of_a_running_job_under_a_live_lease_is_refused(durable_db)
         await queue.claim("w1", 1, lease_s=60, automations=registry.names())
         with pytest.raises(JobBusyError, match="leased by w1"):
             await replay(pool, job_id, actor="ops", reason="x")
+
+
+async def test_older_checkpoint_version_is_migrated_by_registered_upcasters(durable_db):
+    from queue_core import upcaster
+
+    @upcaster("import-rows", from_version=1)
+    def cursor_to_next(cp):
+        return {"next": cp["cursor"] + 1}
+
+    async with db.pool(durable_db, max_size=4) as pool:
+        queue = Queue(pool, registry=registry)
+        job_id = await queue.enqueue(JobSpec("upcasting", {"old_code": True}))
+        await drain(pool)  # attempt 1 checkpoints v1 and fails retryably
+        sql(durable_db, "UPDATE jobs SET run_after = now() WHERE id = %s", (job_id,))
+        await drain(pool)
+        (output,) = sql(durable_db, "SELECT output FROM steps WHERE job_id = %s", (job_id,))[0]
+    assert output == {"next": 8}

@@ -136,3 +136,14 @@ async def typed_failure(ctx: Context, trigger: Trigger) -> None:
     except CardDeclined as exc:
         await progress(ctx, "caught:" + type(exc).__name__)
         raise
+
+
+@automation("upcasting", registry=registry)
+async def upcasting(ctx: Context, trigger: Trigger) -> None:
+    async def work() -> Any:
+        if trigger.body.get("old_code") and ctx.attempt == 1:
+            await ctx.checkpoint({"cursor": 7}, version=1)
+            raise RuntimeError("crash after an old-format checkpoint")
+        return ctx.last_checkpoint(version=2)
+
+    await ctx.step("import-rows", work)
