@@ -1,24 +1,201 @@
 """The cutover pytest plugin: ``pytest --shadow recordings/<set>``.
 
-Kept thin (options and a few hooks); the replay, diff, report and gate live in plain modules.
+Thin by design: options, a few short hooks, state in ``config.stash``. The replay, diff,
+clustering, report and gate are plain modules (``harness._session`` and the modules it uses),
+imported only when ``--shadow`` is given, so a plain ``pytest`` run pays nothing for them.
+
+Under ``--shadow`` the set is the only thing collected unless test paths are named on the
+command line: one item per recorded trigger, ``<set>/<automation>::<trigger-id>``. With xdist
+the controller hands every worker a shared results directory and writes the reports at the end.
 """
 
 from __future__ import annotations
 
+import shutil
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
 import pytest
+
+if TYPE_CHECKING:
+    from harness._session import ShadowRun, TriggerRef
+
+RUN_KEY = pytest.StashKey["ShadowRun"]()
+SUMMARY_KEY = pytest.StashKey["dict[str, Any]"]()
+RESULTS_KEY = pytest.StashKey[Path]()
+WORKER_INPUT = "cutover_results_dir"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("cutover", "cutover shadow verification")
-    group.addoption(
-        "--shadow",
-        metavar="RECORDING_SET",
-        default=None,
-        help="Replay the recording set (e.g. recordings/2024-06) through the migrated automations "
-        "in shadow mode and diff their decisions against the legacy runs.",
-    )
+    group.addoption("--shadow", metavar="RECORDING_SET", default=None,
+                    help="Replay the recording set (e.g. recordings/2024-06) through the migrated automations "
+                         "in shadow mode and diff their decisions against the legacy runs.")
+    group.addoption("--dry-run", action="store_true", default=False,
+                    help="With --shadow: replay in dry_run mode instead of shadow mode.")
+    group.addoption("--gate", action="store_true", default=False,
+                    help="With --shadow: the exit status is the go-live verdict ([tool.cutover.gate]); "
+                         "verdicts are recorded for `cutover worker`.")
+    group.addoption("--shadow-noise", action="store_true", default=False,
+                    help="Replay every trigger twice and mark fields that disagree with themselves.")
+    group.addoption("--shadow-report", metavar="DIR", default=None,
+                    help="Where to write the reports (default: reports/<set name>).")
+    group.addoption("--shadow-accepted", metavar="FILE", default=None,
+                    help="Accepted-differences file (default: <set>/accepted.toml, else cutover-accepted.toml).")
+    group.addoption("--shadow-seed", metavar="N", type=int, default=0, help="Seed of the replay's randomness.")
+    group.addoption("--shadow-batch", metavar="N", type=int, default=None,
+                    help="Triggers replayed per batch (default 1000; 200 per xdist worker).")
+
+
+def _shadow_on(config: pytest.Config) -> bool:
+    return bool(config.getoption("shadow", None))
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    if config.getoption("shadow"):
-        raise pytest.UsageError("--shadow: the shadow harness is not available in this build yet")
+    if not _shadow_on(config):
+        return
+    set_dir = Path(config.getoption("shadow")).resolve()
+    if not (set_dir / "manifest.toml").is_file():
+        raise pytest.UsageError(f"--shadow {config.getoption('shadow')}: not a recording set "
+                                f"(no manifest.toml in {set_dir})")
+    _select_args(config, set_dir)
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput is not None:
+        results = Path(workerinput[WORKER_INPUT])
+    else:
+        results = Path(tempfile.mkdtemp(prefix="cutover-shadow-"))
+    config.stash[RESULTS_KEY] = results
+    from harness import _plugin_setup
+
+    config.stash[RUN_KEY] = _plugin_setup.make_run(config, set_dir, results, worker=workerinput is not None)
+
+
+def _select_args(config: pytest.Config, set_dir: Path) -> None:
+    """Collect the set; the project's own tests only when paths were named on the command line."""
+    if config.args_source != pytest.Config.ArgsSource.ARGS:
+        config.args = [str(set_dir)]
+    elif not any(Path(a.split("::")[0]).resolve().is_relative_to(set_dir) for a in config.args):
+        config.args.append(str(set_dir))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """xdist: give each worker the shared results directory."""
+    config = node.config
+    if _shadow_on(config):
+        node.workerinput[WORKER_INPUT] = str(config.stash[RESULTS_KEY])
+
+
+def pytest_report_header(config: pytest.Config) -> list[str] | None:
+    if not _shadow_on(config):
+        return None
+    run = config.stash[RUN_KEY]
+    return [f"cutover: {run.settings.mode} replay of {run.settings.set_dir} (seed {run.settings.seed}); "
+            f"reports in {config.stash[RUN_KEY].settings.project_root / 'reports'}"]
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    config = parent.config
+    if _shadow_on(config) and path.resolve() == config.stash[RUN_KEY].settings.set_dir:
+        return ShadowSet.from_parent(parent, path=path)
+    return None
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    if not _shadow_on(session.config):
+        return
+    shadow = [item for item in session.items if isinstance(item, ShadowItem)]
+    session.config.stash[RUN_KEY].queue = [item.ref for item in shadow]
+    for position, item in enumerate(shadow):
+        item.position = position
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    config = session.config
+    if not _shadow_on(config):
+        return
+    run = config.stash[RUN_KEY]
+    run.close()
+    if hasattr(config, "workerinput"):
+        return  # the controller writes the reports
+    from harness import _plugin_setup
+
+    summary, status = _plugin_setup.finish(config, run, int(exitstatus), gate=config.getoption("gate"))
+    config.stash[SUMMARY_KEY] = summary
+    if status is not None:
+        session.exitstatus = status
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    summary = config.stash.get(SUMMARY_KEY, None)
+    if summary is None:
+        return
+    from harness import _plugin_setup
+
+    terminalreporter.section("cutover shadow verdict")
+    for line in _plugin_setup.summary_lines(config, summary):
+        terminalreporter.write_line(line)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if _shadow_on(config) and not hasattr(config, "workerinput") and RESULTS_KEY in config.stash:
+        shutil.rmtree(config.stash[RESULTS_KEY], ignore_errors=True)
+
+
+class ShadowMismatch(AssertionError):
+    """A replayed trigger's decisions differ from the legacy run's (the message says where)."""
+
+
+class ShadowSet(pytest.Directory):
+    """A recording set: one child per automation directory."""
+
+    def collect(self) -> list[pytest.Item | pytest.Collector]:
+        from harness.errors import HarnessError
+
+        run = self.config.stash[RUN_KEY]
+        try:
+            index = run.build_index()
+        except HarnessError as exc:
+            raise self.CollectError(str(exc)) from None
+        return [ShadowAutomation.from_parent(self, path=auto.directory) for auto in index.automations.values()]
+
+
+class ShadowAutomation(pytest.Directory):
+    """One automation of a set: one item per recorded trigger, in arrival order."""
+
+    def collect(self) -> list[pytest.Item | pytest.Collector]:
+        index = self.config.stash[RUN_KEY].build_index()
+        return [ShadowItem.from_parent(self, name=ref.trigger_id, ref=ref)
+                for ref in index.automations[self.path.name].refs]
+
+
+class ShadowItem(pytest.Item):
+    """One recorded trigger: passes when the new code decides as the legacy run did."""
+
+    def __init__(self, *, ref: TriggerRef, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.ref = ref
+        self.position = -1
+
+    def runtest(self) -> None:
+        from harness._session import describe
+
+        run = self.config.stash[RUN_KEY]
+        upcoming = run.queue[self.position + 1: self.position + run.settings.batch_size] if self.position >= 0 else []
+        outcome = run.outcome(self.ref, upcoming)
+        run.record(outcome)
+        if outcome.kind == "unpaired":
+            pytest.skip("no legacy trace was recorded for this trigger: nothing to compare")
+        if outcome.failed:
+            raise ShadowMismatch(describe(outcome, run))
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        if isinstance(excinfo.value, ShadowMismatch):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo, style=style)
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return self.path, self.ref.line - 1, f"{self.path.parent.name}/{self.ref.automation}::{self.ref.trigger_id}"

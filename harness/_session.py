@@ -1,0 +1,454 @@
+"""The shadow run behind the pytest plugin: index a set, replay it in batches, judge each trigger.
+
+Kept free of pytest so the plugin stays a thin layer of hooks. One :class:`ShadowRun` lives in
+each pytest process (the controller and every xdist worker):
+
+* collection builds a :class:`SetIndex`: per automation, each trigger's id and the byte offsets
+  of its ``triggers.jsonl`` and ``legacy.jsonl`` lines, so items hold a few integers and a batch
+  re-reads only its own lines (a 100,000-trigger set is never in memory at once);
+* the first item of a batch replays the next ``batch_size`` selected triggers through the queue
+  (:mod:`harness.replay`), normalises and diffs each against its legacy trace and applies the
+  accepted differences; items then read their :class:`TriggerOutcome`;
+* every item that runs appends one row to ``results-<process>.jsonl`` (and its disagreements to
+  ``disagreements-<process>.jsonl``) in a directory shared with the controller, which reads them
+  all at the end to write the reports and the gate verdict (:mod:`harness.report`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from pathlib import Path
+from typing import IO, Any
+
+from harness import accepted as _accepted
+from harness.diff import Disagreement, diff_traces
+from harness.errors import RecordingError
+from harness.manifest import MANIFEST_FILE, Coercion, Manifest, load_manifest
+from harness.normalize import Rules, align, branches, reduce_legacy, reduce_new
+from harness.recording import LEGACY_FILE, TRIGGERS_FILE, LegacyTrace, RecordedTrigger, trace_from_json, trigger_from_json
+from harness.replay import Case, Replayed, ReplayError, ReplayOptions, ReplaySession, shadow_providers
+
+RESULTS_PREFIX = "results-"
+DISAGREEMENTS_PREFIX = "disagreements-"
+
+
+@dataclass(frozen=True, slots=True)
+class TriggerRef:
+    """Where one trigger and its legacy trace live in the set's files (``seq`` = line order)."""
+
+    automation: str
+    trigger_id: str
+    seq: int
+    offset: int
+    line: int
+    legacy_offset: int
+    legacy_line: int
+
+    @property
+    def paired(self) -> bool:
+        return self.legacy_offset >= 0
+
+
+@dataclass
+class AutomationIndex:
+    """One automation directory of a set: its triggers in file order and their arrival span."""
+
+    name: str
+    directory: Path
+    refs: list[TriggerRef] = field(default_factory=list)
+    first_received: str | None = None
+    last_received: str | None = None
+
+
+@dataclass
+class SetIndex:
+    """A recording set, indexed for collection and batched loading."""
+
+    directory: Path
+    manifest: Manifest
+    automations: dict[str, AutomationIndex]
+    providers: set[str]
+
+    @property
+    def name(self) -> str:
+        return self.manifest.name
+
+    @classmethod
+    def build(cls, directory: Path) -> SetIndex:
+        """Index every automation directory of the set; raise RecordingError on malformed lines."""
+        manifest = load_manifest(directory / MANIFEST_FILE)
+        providers = {p for entry in manifest.automations.values() for p in entry.providers.values()}
+        names = sorted(set(manifest.automations) | {p.name for p in directory.iterdir()
+                                                    if (p / TRIGGERS_FILE).is_file()})
+        autos = {}
+        for name in names:
+            if (directory / name / TRIGGERS_FILE).is_file():
+                autos[name] = _index_automation(name, directory / name, providers)
+        return cls(directory, manifest, autos, providers)
+
+    def load(self, refs: Sequence[TriggerRef]) -> list[tuple[TriggerRef, RecordedTrigger, LegacyTrace | None]]:
+        """Read and validate the triggers and legacy traces of ``refs`` from their files."""
+        out = []
+        handles: dict[Path, IO[bytes]] = {}
+        try:
+            for ref in refs:
+                auto = self.automations[ref.automation]
+                trigger = trigger_from_json(_read_at(handles, auto.directory / TRIGGERS_FILE, ref.offset),
+                                            str(auto.directory / TRIGGERS_FILE), ref.line)
+                legacy = None
+                if ref.paired:
+                    legacy = trace_from_json(_read_at(handles, auto.directory / LEGACY_FILE, ref.legacy_offset),
+                                             str(auto.directory / LEGACY_FILE), ref.legacy_line)
+                out.append((ref, trigger, legacy))
+        finally:
+            for handle in handles.values():
+                handle.close()
+        return out
+
+
+def _read_at(handles: dict[Path, IO[bytes]], path: Path, offset: int) -> dict[str, Any]:
+    handle = handles.get(path)
+    if handle is None:
+        handle = handles[path] = path.open("rb")
+    handle.seek(offset)
+    value: dict[str, Any] = json.loads(handle.readline())
+    return value
+
+
+def _lines(path: Path) -> Iterator[tuple[int, int, dict[str, Any]]]:
+    """Yield (offset, line number, object) for each non-blank JSONL line, with located errors."""
+    if not path.exists():
+        return
+    offset = 0
+    with path.open("rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            start, offset = offset, offset + len(raw)
+            if not raw.strip():
+                continue
+            try:
+                value = json.loads(raw)
+            except (ValueError, UnicodeDecodeError) as exc:
+                raise RecordingError(str(path), number, None, f"not valid JSON ({exc})") from None
+            if not isinstance(value, dict):
+                raise RecordingError(str(path), number, None, "expected an object")
+            yield start, number, value
+
+
+def _index_automation(name: str, directory: Path, providers: set[str]) -> AutomationIndex:
+    index = AutomationIndex(name, directory)
+    legacy = _lines(directory / LEGACY_FILE)
+    pending = next(legacy, None)
+    seen: set[str] = set()
+    for seq, (offset, number, obj) in enumerate(_lines(directory / TRIGGERS_FILE)):
+        trigger_id = obj.get("id")
+        if not isinstance(trigger_id, str) or not trigger_id:
+            raise RecordingError(str(directory / TRIGGERS_FILE), number, "id", "expected a non-empty string")
+        if trigger_id in seen:
+            raise RecordingError(str(directory / TRIGGERS_FILE), number, "id", f"duplicate trigger id {trigger_id!r}")
+        seen.add(trigger_id)
+        received = obj.get("received_at")
+        index.first_received = index.first_received or (received if isinstance(received, str) else None)
+        index.last_received = received if isinstance(received, str) else index.last_received
+        l_offset = l_line = -1
+        if pending is not None and pending[2].get("trigger_id") == trigger_id:
+            l_offset, l_line = pending[0], pending[1]
+            for call in pending[2].get("calls") or []:
+                if isinstance(call, dict) and isinstance(call.get("provider"), str):
+                    providers.add(call["provider"])
+            pending = next(legacy, None)
+        index.refs.append(TriggerRef(name, trigger_id, seq, offset, number, l_offset, l_line))
+    if pending is not None:
+        raise RecordingError(str(directory / LEGACY_FILE), pending[1], "trigger_id",
+                             f"no trigger {pending[2].get('trigger_id')!r} at or after this position in "
+                             f"{TRIGGERS_FILE} (legacy traces must follow the order of their triggers)")
+    return index
+
+
+@dataclass
+class TriggerOutcome:
+    """The verdict on one trigger, as its pytest item reports it."""
+
+    ref: TriggerRef
+    kind: str  # compared | unpaired | error
+    legacy_status: str | None = None
+    new_status: str | None = None
+    error: str | None = None  # the new run's error, or why the trigger could not be replayed
+    exception: str | None = None
+    disagreements: list[Disagreement] = field(default_factory=list)
+    judgements: list[_accepted.Judgement] = field(default_factory=list)
+    noisy: set[str] = field(default_factory=set)
+    legacy_branches: list[str] = field(default_factory=list)
+    new_branches: list[str] = field(default_factory=list)
+    legacy_trace: dict[str, Any] | None = None
+    new_trace: dict[str, Any] | None = None
+    legacy_error: str | None = None
+
+    @property
+    def unexplained(self) -> list[tuple[Disagreement, _accepted.Judgement]]:
+        """Return the disagreements no live accepted entry covers."""
+        return [(d, j) for d, j in zip(self.disagreements, self.judgements, strict=True) if j.accepted_by is None]
+
+    @property
+    def failed(self) -> bool:
+        return self.kind == "error" or bool(self.unexplained)
+
+    @property
+    def verdict(self) -> str:
+        """Return ``agreed``, ``accepted``, ``disagreed``, ``unpaired`` or ``error``."""
+        if self.kind != "compared":
+            return self.kind
+        if not self.disagreements:
+            return "agreed"
+        return "disagreed" if self.unexplained else "accepted"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the plugin's options and the project configure for a shadow run."""
+
+    set_dir: Path
+    project_root: Path
+    automations_module: str
+    results_dir: Path
+    process_id: str
+    mode: str = "shadow"
+    seed: int = 0
+    noise: bool = False
+    accepted_file: Path | None = None
+    today: date = field(default_factory=lambda: datetime.now().astimezone().date())
+    batch_size: int = 1000
+    workers: int = 2
+    concurrency: int = 32
+    providers: dict[str, Any] = field(default_factory=dict)
+
+
+class ShadowRun:
+    """One process's share of a shadow run (see the module docstring)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.index: SetIndex | None = None
+        self.entries: list[_accepted.Entry] = []
+        self.accepted_path: Path | None = None
+        self._registry: Any = None
+        self._session: ReplaySession | None = None
+        self._failure: str | None = None
+        self._outcomes: dict[tuple[str, str], TriggerOutcome] = {}
+        self._files: dict[str, IO[str]] = {}
+        self.queue: list[TriggerRef] = []
+
+    # -- collection -------------------------------------------------------------------------
+
+    def build_index(self) -> SetIndex:
+        """Index the set and load the accepted-differences file (errors name file and line)."""
+        if self.index is None:
+            self.index = SetIndex.build(self.settings.set_dir)
+            self.accepted_path = _accepted.find(self.settings.set_dir, self.settings.project_root,
+                                                self.settings.accepted_file)
+            self.entries = _accepted.load(self.accepted_path) if self.accepted_path else []
+        return self.index
+
+    @property
+    def registry(self) -> Any:
+        """The automation registry, imported from the project's automations module."""
+        if self._registry is None:
+            from queue_core import discover
+
+            root = str(self.settings.project_root)
+            if root not in sys.path:
+                sys.path.insert(0, root)
+            self._registry = discover(self.settings.automations_module)
+        return self._registry
+
+    def rules(self, automation: str) -> Rules:
+        """Return the normalisation rules of ``automation`` (coercion from the manifest)."""
+        assert self.index is not None
+        entry = self.index.manifest.automations.get(automation)
+        coercion = entry.coercion if entry is not None else Coercion.STRICT
+        providers = self._providers()
+        return Rules(coercion, {name: cfg.base_url for name, cfg in providers.items()})
+
+    def _providers(self) -> dict[str, Any]:
+        assert self.index is not None
+        return shadow_providers(self.settings.providers, sorted(self.index.providers))
+
+    # -- replay -----------------------------------------------------------------------------
+
+    def outcome(self, ref: TriggerRef, upcoming: Sequence[TriggerRef]) -> TriggerOutcome:
+        """Return ``ref``'s outcome, replaying it together with ``upcoming`` triggers first."""
+        key = (ref.automation, ref.trigger_id)
+        if key not in self._outcomes:
+            batch = [ref, *(r for r in upcoming if (r.automation, r.trigger_id) not in self._outcomes and r != ref)]
+            for outcome in self._replay(batch[: self.settings.batch_size]):
+                self._outcomes[(outcome.ref.automation, outcome.ref.trigger_id)] = outcome
+        return self._outcomes.pop(key)
+
+    def _replay(self, refs: Sequence[TriggerRef]) -> list[TriggerOutcome]:
+        assert self.index is not None
+        if self._failure is not None:
+            return [TriggerOutcome(r, "error", error=self._failure) for r in refs]
+        loaded = self.index.load(refs)
+        out: dict[int, TriggerOutcome] = {}
+        cases: list[Case] = []
+        for i, (ref, trigger, legacy) in enumerate(loaded):
+            if legacy is None:
+                out[i] = TriggerOutcome(ref, "unpaired")
+            elif ref.automation not in self.registry:
+                out[i] = TriggerOutcome(ref, "error", error=(
+                    f"automation {ref.automation!r} is not registered: no @automation({ref.automation!r}) in "
+                    f"module {self.settings.automations_module!r} ([tool.cutover] automations); "
+                    f"registered: {', '.join(self.registry.names()) or '(none)'}"))
+            else:
+                cases.append(Case(i, ref.automation, trigger, legacy))
+                if self.settings.noise:
+                    cases.append(Case(i, ref.automation, trigger, legacy, repeat=1))
+        try:
+            results = self._replay_session().replay(cases)
+        except ReplayError as exc:
+            self._failure = str(exc)
+            return [out.get(i) or TriggerOutcome(ref, "error", error=self._failure)
+                    for i, (ref, _, _) in enumerate(loaded)]
+        by_key: dict[int, list[Replayed]] = {}
+        for result in results:
+            by_key.setdefault(result.key, []).append(result)
+        for i, runs in by_key.items():
+            ref, _, legacy = loaded[i]
+            assert legacy is not None
+            out[i] = self._judge(ref, legacy, runs)
+        return [out[i] for i in range(len(loaded))]
+
+    def _replay_session(self) -> ReplaySession:
+        if self._session is None:
+            from queue_core.states import Mode
+
+            assert self.index is not None
+            options = ReplayOptions(mode=Mode(self.settings.mode), seed=self.settings.seed,
+                                    workers=self.settings.workers, concurrency=self.settings.concurrency,
+                                    recording=self.index.name)
+            self._session = ReplaySession(self.registry, self._providers(), options)
+        return self._session
+
+    def _judge(self, ref: TriggerRef, legacy: LegacyTrace, runs: list[Replayed]) -> TriggerOutcome:
+        rules = self.rules(ref.automation)
+        first = runs[0]
+        trace = first.trace or {"status": "failed", "error": first.error}
+        legacy_norm, new_norm = align(reduce_legacy(legacy, rules), reduce_new(trace, rules))
+        found = diff_traces(legacy_norm, new_norm, rules.coercion)
+        noisy: set[str] = set()
+        if len(runs) > 1 and runs[1].trace is not None:
+            from harness.noise import noisy_patterns
+
+            noisy = noisy_patterns(reduce_new(trace, rules), reduce_new(runs[1].trace, rules))
+        judged = _accepted.judge(self.entries, ref.automation, found, str(legacy.status), legacy.error,
+                                 self.settings.today)
+        return TriggerOutcome(
+            ref, "compared", legacy_status=str(legacy.status), new_status=new_norm["status"],
+            error=trace.get("error") or (first.error if first.status != "succeeded" else None),
+            exception=trace.get("exception"), disagreements=found, judgements=judged, noisy=noisy,
+            legacy_branches=branches(legacy_norm, rules.coercion), new_branches=branches(new_norm, rules.coercion),
+            legacy_trace=legacy_norm if found else None, new_trace=new_norm if found else None,
+            legacy_error=legacy.error,
+        )
+
+    # -- results ----------------------------------------------------------------------------
+
+    def _file(self, prefix: str) -> IO[str]:
+        handle = self._files.get(prefix)
+        if handle is None:
+            self.settings.results_dir.mkdir(parents=True, exist_ok=True)
+            path = self.settings.results_dir / f"{prefix}{self.settings.process_id}.jsonl"
+            handle = self._files[prefix] = path.open("a", encoding="utf-8")
+        return handle
+
+    def record(self, outcome: TriggerOutcome) -> None:
+        """Append the outcome of an item that ran to this process's result files."""
+        ref = outcome.ref
+        row = {
+            "automation": ref.automation, "trigger_id": ref.trigger_id, "seq": ref.seq,
+            "verdict": outcome.verdict, "legacy_status": outcome.legacy_status, "new_status": outcome.new_status,
+            "legacy_branches": outcome.legacy_branches, "new_branches": outcome.new_branches,
+            "disagreements": len(outcome.disagreements),
+            "accepted": sum(j.accepted_by is not None for j in outcome.judgements),
+            "error": outcome.error, "exception": outcome.exception, "noisy": sorted(outcome.noisy),
+            "legacy": outcome.legacy_trace, "new": outcome.new_trace,
+        }
+        self._file(RESULTS_PREFIX).write(json.dumps(row, sort_keys=True, default=str) + "\n")
+        if outcome.disagreements:
+            out = self._file(DISAGREEMENTS_PREFIX)
+            for d, j in zip(outcome.disagreements, outcome.judgements, strict=True):
+                out.write(json.dumps({
+                    "automation": ref.automation, "trigger_id": ref.trigger_id, "seq": ref.seq,
+                    **d.as_dict(), "accepted_by": j.accepted_by, "expired_by": j.expired_by,
+                    "noisy": d.pattern in outcome.noisy,
+                }, sort_keys=True, default=str) + "\n")
+
+    def close(self) -> None:
+        """Flush result files, disconnect and drop the replay database."""
+        for handle in self._files.values():
+            handle.close()
+        self._files.clear()
+        if self._session is not None:
+            self._session.close()
+            self._session = None
+
+
+def read_rows(results_dir: Path, prefix: str) -> list[dict[str, Any]]:
+    """Read every process's rows with ``prefix`` from ``results_dir``."""
+    rows: list[dict[str, Any]] = []
+    for path in sorted(results_dir.glob(f"{prefix}*.jsonl")):
+        with path.open(encoding="utf-8") as handle:
+            rows.extend(json.loads(line) for line in handle if line.strip())
+    return rows
+
+
+def process_id() -> str:
+    """Return a name for this pytest process's result files (the xdist worker id, or main)."""
+    return os.environ.get("PYTEST_XDIST_WORKER", "main")
+
+
+def _cell(value: Any, width: int) -> str:
+    text = "—" if value is None else json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def describe(outcome: TriggerOutcome, run: ShadowRun) -> str:
+    """Return the failure text of a trigger's item: where it is, each field, legacy, new, kind."""
+    ref = outcome.ref
+    index = run.index
+    where = ""
+    if index is not None:
+        path = index.automations[ref.automation].directory / TRIGGERS_FILE
+        try:
+            path = path.relative_to(run.settings.project_root)
+        except ValueError:
+            pass
+        where = f" ({path}:{ref.line})"
+    head = f"shadow mismatch: {ref.automation} trigger {ref.trigger_id}{where}"
+    if outcome.kind == "error":
+        return f"{head}\ncould not be replayed: {outcome.error}"
+    lines = [head, f"legacy run: {outcome.legacy_status}"
+             + (f" ({outcome.legacy_error})" if outcome.legacy_error else "")
+             + f"   new run: {outcome.new_status}" + (f" ({outcome.error})" if outcome.error else "")]
+    rows = [(d.path, _cell(d.legacy, 40), _cell(d.new, 40), d.kind
+             + (" [side effect]" if d.side_effect else "") + (" [noisy]" if d.pattern in outcome.noisy else ""))
+            for d, _ in outcome.unexplained]
+    widths = [max(len(r[i]) for r in [("field path", "legacy", "new", "kind"), *rows]) for i in range(3)]
+    for path, old, new, kind in [("field path", "legacy", "new", "kind"), *rows]:
+        lines.append(f"  {path:<{widths[0]}}  {old:<{widths[1]}}  {new:<{widths[2]}}  {kind}")
+    for d, j in outcome.unexplained:
+        if j.expired_by is not None:
+            entry = run.entries[j.expired_by]
+            lines.append(f"  {d.path}: accepted difference #{entry.index + 1} in {run.accepted_path} "
+                         f"(owner {entry.owner}) expired on {entry.expires.isoformat()}")
+    accepted = [(d, j) for d, j in zip(outcome.disagreements, outcome.judgements, strict=True) if j.accepted_by is not None]
+    if accepted:
+        lines.append(f"  ({len(accepted)} more difference(s) accepted by {run.accepted_path})")
+    if outcome.exception:
+        lines.append("the new code raised:")
+        lines.extend("  " + line for line in outcome.exception.rstrip().splitlines())
+    return "\n".join(lines)

@@ -1,0 +1,139 @@
+"""Compare two canonical decision traces and list where they disagree. Pure.
+
+A :class:`Disagreement` names the field by a JSON-path-like string a reviewer can read and an
+accepted-differences file can match::
+
+    status                               the run's outcome
+    path[1]                              the second step executed
+    decisions.route                      a branch decision
+    calls[add-labels].body.labels[0]     a field of the intent of step "add-labels"
+    calls[comment]                       the whole call (made on one side only)
+    outputs.score                        a step output both sides report
+
+``pattern`` is the same path with list indices generalised to ``[*]``; clusters and accepted
+entries group on it. ``kind`` is one of ``value_changed``, ``type_changed``, ``missing_in_new``
+(the legacy run had it, the new run does not) and ``extra_in_new``.
+
+The comparison is deepdiff's, run only when the cheap :func:`harness.normalize.equivalent` check
+fails (most triggers agree), and type changes the coercion profile considers equal are dropped.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from harness.manifest import Coercion
+from harness.normalize import READ_METHODS, comparable, equivalent, loosely_equal
+
+KINDS = ("value_changed", "type_changed", "missing_in_new", "extra_in_new")
+_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
+_INDEX = re.compile(r"\[\d+\]")
+_REPORT_KINDS = {
+    "values_changed": "value_changed",
+    "type_changes": "type_changed",
+    "dictionary_item_removed": "missing_in_new",
+    "iterable_item_removed": "missing_in_new",
+    "dictionary_item_added": "extra_in_new",
+    "iterable_item_added": "extra_in_new",
+}
+_ABSENT = None
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """One field where the legacy run and the new run differ.
+
+    ``legacy``/``new`` are the (normalised) values; the absent side of a ``missing_in_new`` or
+    ``extra_in_new`` is None. ``side_effect`` is True when the field belongs to an outbound call
+    that is not a read (its method is not GET/HEAD/OPTIONS on either side).
+    """
+
+    path: str
+    kind: str
+    legacy: Any
+    new: Any
+    side_effect: bool = False
+
+    @property
+    def pattern(self) -> str:
+        """Return the path with list indices generalised to ``[*]``."""
+        return generalise(self.path)
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the disagreement as a JSON-ready dict (with its pattern)."""
+        return {"path": self.path, "pattern": self.pattern, "kind": self.kind, "legacy": self.legacy,
+                "new": self.new, "side_effect": self.side_effect}
+
+
+def generalise(path: str) -> str:
+    """Return ``path`` with every ``[<number>]`` replaced by ``[*]``."""
+    return _INDEX.sub("[*]", path)
+
+
+def format_path(parts: list[Any]) -> str:
+    """Format a deepdiff path list as ``calls[step].body.items[0]``."""
+    if not parts:
+        return "$"
+    out = str(parts[0])
+    rest = parts[1:]
+    if parts[0] == "calls" and rest:
+        out += f"[{rest[0]}]"
+        rest = rest[1:]
+    for part in rest:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif _IDENT.match(str(part)):
+            out += f".{part}"
+        else:
+            out += '["' + str(part).replace('"', '\\"') + '"]'
+    return out
+
+
+def _is_side_effect(parts: list[Any], legacy: dict[str, Any], new: dict[str, Any]) -> bool:
+    if len(parts) < 2 or parts[0] != "calls":
+        return False
+    methods = {c.get("method") for side in (legacy, new) if (c := side["calls"].get(parts[1])) is not None}
+    methods.discard(None)
+    return not methods or not methods <= READ_METHODS
+
+
+def diff_traces(legacy: dict[str, Any], new: dict[str, Any], coercion: Coercion = Coercion.STRICT) -> list[Disagreement]:
+    """Return the disagreements between two aligned canonical traces, in path order.
+
+    Returns an empty list when the traces are equal under ``coercion``'s loose typing.
+    """
+    if equivalent(legacy, new, coercion):
+        return []
+    from deepdiff import DeepDiff  # heavy import, only when something differs
+
+    tree = DeepDiff(legacy, new, view="tree", ignore_order=False, verbose_level=2)
+    found: list[tuple[list[Any], Disagreement]] = []
+    for report, kind in _REPORT_KINDS.items():
+        for level in tree.get(report, ()):
+            parts = level.path(output_format="list")
+            old, value = _value(level.t1), _value(level.t2)
+            this = kind
+            if kind == "type_changed":
+                if loosely_equal(old, value, coercion):
+                    continue
+                # "false" against True under n8n is a change of value, not of type.
+                this = "value_changed" if comparable(old, value, coercion) else "type_changed"
+            side_effect = _is_side_effect(parts, legacy, new)
+            found.append((parts, Disagreement(format_path(parts), this, old, value, side_effect)))
+    found.sort(key=lambda item: (_sort_key(item[0]), item[1].kind))
+    return [d for _, d in found]
+
+
+def _value(value: Any) -> Any:
+    # deepdiff marks the absent side with a NotPresent sentinel; JSON has no such value.
+    return _ABSENT if type(value).__name__ == "NotPresent" else value
+
+
+_FIELD_ORDER = {"status": "0", "path": "1", "decisions": "2", "calls": "3", "outputs": "4"}
+
+
+def _sort_key(parts: list[Any]) -> tuple[tuple[int, str], ...]:
+    head = (1, _FIELD_ORDER.get(str(parts[0]), str(parts[0]))) if parts else (1, "")
+    return (head, *((0, f"{p:09d}") if isinstance(p, int) else (1, str(p)) for p in parts[1:]))

@@ -1,0 +1,190 @@
+"""The go-live gate: is an automation's current code ready to act on live traffic?
+
+Configured in pyproject.toml, with per-automation overrides::
+
+    [tool.cutover.gate]
+    min_triggers = 100            # compared triggers needed for a verdict at all
+    agreement = 0.995             # share of compared triggers that must agree (accepted
+                                  #   differences count as agreeing: they are explained)
+    branch_min = 1                # each branch the legacy runs took must be taken at least this
+                                  #   often by the new code
+    max_side_effect_mismatches = 0   # triggers allowed with unexplained disagreements on
+                                     #   calls that are not reads (POST, PUT, PATCH, DELETE)
+
+    [tool.cutover.gate.automations.github-triage]
+    agreement = 0.99
+
+A verdict is READY only when every rule holds and no accepted-difference entry of the automation
+has expired; it names its reasons either way and the code version it applies to (the hash of
+the automation module's source, ``Automation.source_hash``). :func:`judge` is pure.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from harness.errors import HarnessError
+
+
+class GateConfigError(HarnessError):
+    """``[tool.cutover.gate]`` is malformed: which file, which field, what was expected."""
+
+    def __init__(self, path: str, field: str, message: str) -> None:
+        super().__init__(f"{path}: field {field!r}: {message}")
+        self.path, self.field, self.reason = path, field, message
+
+
+@dataclass(frozen=True)
+class GateRules:
+    """The thresholds one automation is held to."""
+
+    min_triggers: int = 100
+    agreement: float = 0.995
+    branch_min: int = 1
+    max_side_effect_mismatches: int = 0
+
+
+@dataclass(frozen=True)
+class GateConfig:
+    """Default rules and per-automation overrides."""
+
+    default: GateRules = field(default_factory=GateRules)
+    overrides: Mapping[str, GateRules] = field(default_factory=dict)
+
+    def rules_for(self, automation: str) -> GateRules:
+        """Return the rules for ``automation`` (its override, else the default)."""
+        return self.overrides.get(automation, self.default)
+
+
+@dataclass(frozen=True)
+class AutomationStats:
+    """What the replay measured for one automation, as the gate reads it.
+
+    ``side_effect_mismatches`` counts triggers with an unexplained disagreement on a call that is
+    not a read. ``branches`` maps each branch the legacy runs took (``route=bug``) to how many times the new
+    code took it. ``expired_entries`` lists the labels of expired accepted-difference entries.
+    """
+
+    automation: str
+    compared: int
+    agreed: int
+    side_effect_mismatches: int
+    branches: Mapping[str, int]
+    expired_entries: tuple[str, ...] = ()
+
+    @property
+    def agreement(self) -> float:
+        """Return the agreeing share of compared triggers (0.0 when none were compared)."""
+        return self.agreed / self.compared if self.compared else 0.0
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """READY or NOT READY, why, and for which code."""
+
+    automation: str
+    failed: tuple[str, ...]
+    met: tuple[str, ...]
+    code_version: str
+
+    @property
+    def ready(self) -> bool:
+        """Return True when no rule failed."""
+        return not self.failed
+
+    @property
+    def reasons(self) -> tuple[str, ...]:
+        """Return the failed rules, then the rules met."""
+        return self.failed + self.met
+
+    @property
+    def label(self) -> str:
+        return "READY" if self.ready else "NOT READY"
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the verdict as JSON-ready data."""
+        return {"automation": self.automation, "ready": self.ready, "label": self.label,
+                "reasons": list(self.reasons), "failed": list(self.failed), "met": list(self.met),
+                "code_version": self.code_version}
+
+
+_TYPES: dict[str, tuple[type, ...]] = {"min_triggers": (int,), "agreement": (int, float), "branch_min": (int,),
+                                       "max_side_effect_mismatches": (int,)}
+
+
+def _rules(table: Any, base: GateRules, path: str, prefix: str) -> GateRules:
+    if not isinstance(table, Mapping):
+        raise GateConfigError(path, prefix, "expected a table")
+    changes: dict[str, Any] = {}
+    for key, value in table.items():
+        if key == "automations" and prefix == "tool.cutover.gate":
+            continue
+        if key not in _TYPES:
+            allowed = ", ".join(f.name for f in fields(GateRules))
+            raise GateConfigError(path, f"{prefix}.{key}", f"unknown setting; allowed: {allowed}")
+        if isinstance(value, bool) or not isinstance(value, _TYPES[key]) or value < 0:
+            raise GateConfigError(path, f"{prefix}.{key}", f"expected a non-negative number, got {value!r}")
+        if key == "agreement" and not 0 <= value <= 1:
+            raise GateConfigError(path, f"{prefix}.{key}", f"expected a share between 0 and 1 (e.g. 0.995), got {value!r}")
+        changes[key] = float(value) if key == "agreement" else value
+    return replace(base, **changes)
+
+
+def parse_gate(table: Mapping[str, Any], path: str = "pyproject.toml") -> GateConfig:
+    """Validate a ``[tool.cutover.gate]`` table; raise GateConfigError naming the field."""
+    default = _rules(table, GateRules(), path, "tool.cutover.gate")
+    per = table.get("automations", {})
+    if not isinstance(per, Mapping):
+        raise GateConfigError(path, "tool.cutover.gate.automations", "expected a table of automations")
+    overrides = {name: _rules(body, default, path, f"tool.cutover.gate.automations.{name}")
+                 for name, body in per.items()}
+    return GateConfig(default, overrides)
+
+
+def load_gate(pyproject: Path | None) -> GateConfig:
+    """Read ``[tool.cutover.gate]`` from ``pyproject`` (defaults when absent)."""
+    if pyproject is None or not pyproject.is_file():
+        return GateConfig()
+    try:
+        data = tomllib.loads(pyproject.read_text("utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise GateConfigError(str(pyproject), "tool.cutover.gate", f"not valid TOML: {exc}") from None
+    table = data.get("tool", {}).get("cutover", {}).get("gate", {})
+    return parse_gate(table, str(pyproject))
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.2f}%"
+
+
+def judge(stats: AutomationStats, rules: GateRules, code_version: str) -> Verdict:
+    """Return the verdict for ``stats`` under ``rules``: failed rules first, then the ones met."""
+    failed: list[str] = []
+    met: list[str] = []
+
+    def check(ok: bool, good: str, bad: str) -> None:
+        (met if ok else failed).append(good if ok else bad)
+
+    check(stats.compared >= rules.min_triggers,
+          f"{stats.compared} triggers compared (minimum {rules.min_triggers})",
+          f"only {stats.compared} triggers compared; the gate needs at least {rules.min_triggers}")
+    disagreeing = stats.compared - stats.agreed
+    check(stats.compared > 0 and stats.agreement >= rules.agreement,
+          f"agreement {_pct(stats.agreement)} ≥ floor {_pct(rules.agreement)}",
+          f"agreement {_pct(stats.agreement)} is below the floor {_pct(rules.agreement)} "
+          f"({disagreeing} of {stats.compared} triggers disagree unexplained)")
+    thin = sorted(b for b, n in stats.branches.items() if n < rules.branch_min)
+    check(not thin,
+          f"all {len(stats.branches)} legacy branches exercised at least {rules.branch_min}×",
+          f"{len(thin)} legacy branch(es) exercised fewer than {rules.branch_min}× by the new code: "
+          + ", ".join(f"{b} ({stats.branches[b]}×)" for b in thin[:6]) + (" …" if len(thin) > 6 else ""))
+    side = (f"{stats.side_effect_mismatches} trigger(s) with unexplained mismatches on side-effecting calls "
+            f"(allowed {rules.max_side_effect_mismatches})")
+    check(stats.side_effect_mismatches <= rules.max_side_effect_mismatches, side, side)
+    check(not stats.expired_entries, "no accepted difference has expired",
+          f"{len(stats.expired_entries)} accepted difference(s) expired: " + "; ".join(stats.expired_entries))
+    return Verdict(stats.automation, tuple(failed), tuple(met), code_version)

@@ -1,0 +1,379 @@
+"""Replay recorded triggers through the real queue in shadow (or dry-run) mode.
+
+One :meth:`Replayer.replay` call takes a batch of recorded triggers and
+
+1. enqueues them in one statement (``Queue.enqueue_many``) as ``shadow`` jobs of the current
+   automation code, each carrying its trigger's headers, id, source and arrival time;
+2. drains them with several :class:`queue_core.Worker` instances running concurrently in this
+   process (claims with leases, memoised steps, idempotency keys, fenced outcomes, the
+   executor's retry classification — the same code path as production);
+3. reads every job's status, error and decision trace back in one query (``Queue.results``).
+
+While a job runs, its clock is frozen at the trigger's ``received_at`` (``ctx.now()``), the
+global :mod:`random` module is seeded from the replay seed and the trigger id, and every
+outbound call goes through the provider :class:`~queue_core.gateway.Gateway` in the job's mode:
+the gateway records the intent and asks :meth:`Replayer.recorded_response` for an answer, which
+is the legacy run's recorded output of the same step (reads must have one; a write without one
+gets the gateway's synthetic response). On top of the gateway's own guard, :func:`network_guard`
+refuses every Python-level internet connection and DNS lookup while a batch runs, so no code
+path of an automation — even one that bypasses ``ctx.call`` — can reach the network. The
+database driver (libpq) connects outside Python and is unaffected.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import socket
+import threading
+import uuid
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any
+
+from psycopg.conninfo import conninfo_to_dict
+from psycopg_pool import AsyncConnectionPool
+
+from harness.errors import HarnessError
+from harness.recording import LegacyTrace, RecordedTrigger
+from queue_core import Context, JobSpec, Queue, Registry, Worker, WorkerConfig
+from queue_core.gateway import Gateway, OutboundRequest, RecordedResponse
+from queue_core.job import ClaimedJob
+from queue_core.provider import ProviderConfig
+from queue_core.states import JobStatus, Mode
+
+FINAL = frozenset(s.value for s in JobStatus if s.is_final)
+SHADOW_BASE = "https://{name}.shadow.invalid"  # .invalid never resolves (RFC 2606)
+_LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain", "ip6-localhost"})
+
+
+class ReplayError(HarnessError):
+    """The replay itself could not run: no database, a queue error, jobs that never finished."""
+
+
+class NetworkBlockedError(ConnectionRefusedError):
+    """An automation tried to reach the network during a replay.
+
+    A ConnectionRefusedError, so HTTP clients fail the way they fail on a refused connection.
+    """
+
+    def __init__(self, destination: str) -> None:
+        super().__init__(f"cutover shadow replay: network access blocked ({destination}); "
+                         "outbound calls must go through ctx.call, which never leaves the process")
+        self.destination = destination
+
+
+@dataclass(frozen=True)
+class Case:
+    """One trigger to replay: its automation, the recorded delivery and the legacy trace.
+
+    ``key`` is the caller's handle for the result (unique within one replay call); ``repeat``
+    tells apart the runs of one trigger replayed twice (the noise check).
+    """
+
+    key: int
+    automation: str
+    trigger: RecordedTrigger
+    legacy: LegacyTrace | None
+    repeat: int = 0
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """How one replayed job ended: queue status, attempts used, last error, decision trace."""
+
+    key: int
+    automation: str
+    trigger_id: str
+    status: str
+    attempt: int
+    error: str | None
+    trace: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class ReplayOptions:
+    """How to replay: mode, seed, in-process workers and their concurrency, attempts per job."""
+
+    mode: Mode = Mode.SHADOW
+    seed: int = 0
+    workers: int = 2
+    concurrency: int = 32
+    max_attempts: int = 1
+    recording: str | None = None
+    settle_timeout_s: float = 120.0
+    pool_size: int = 12
+
+
+def shadow_providers(configured: Mapping[str, ProviderConfig], names: Iterable[str]) -> dict[str, ProviderConfig]:
+    """Return provider configs for a replay: the project's, and a shadow-only default for the rest.
+
+    A configured provider keeps its base URL (so intents read like production) but loses its
+    ``sandbox_url``: a replay never leaves the process. A provider named by the recording but not
+    configured in pyproject.toml gets ``https://<name>.shadow.invalid`` and no rate, auth or
+    signing — enough to record intents and serve recorded responses, useless for live traffic.
+    """
+    out = {name: replace(cfg, sandbox_url=None) for name, cfg in configured.items()}
+    for name in names:
+        if name and name not in out:
+            out[name] = ProviderConfig(name=name, base_url=SHADOW_BASE.format(name=name))
+    return out
+
+
+def _host_allowed(host: Any, allowed: frozenset[str]) -> bool:
+    if host is None:
+        return True
+    text = host.decode() if isinstance(host, bytes) else str(host)
+    return text in allowed or text in _LOOPBACK_NAMES and "localhost" in allowed
+
+
+_guard_lock = threading.Lock()
+
+
+@contextmanager
+def network_guard(allowed_hosts: Iterable[str] = (), blocked: list[str] | None = None) -> Iterator[list[str]]:
+    """Refuse internet connections and DNS lookups made from Python while the block runs.
+
+    ``allowed_hosts`` may still be resolved (the database host: the async driver resolves it in
+    Python before libpq connects). Unix sockets are untouched. Every refused destination is
+    appended to the yielded list. Not reentrant across threads: one guard at a time.
+    """
+    seen = blocked if blocked is not None else []
+    allowed = frozenset(allowed_hosts)
+    real_connect, real_connect_ex = socket.socket.connect, socket.socket.connect_ex
+    real_getaddrinfo = socket.getaddrinfo
+
+    def refuse(destination: str) -> NetworkBlockedError:
+        seen.append(destination)
+        return NetworkBlockedError(destination)
+
+    def connect(self: socket.socket, address: Any) -> None:
+        if self.family in (socket.AF_INET, socket.AF_INET6):
+            raise refuse(f"connect {address!r}")
+        real_connect(self, address)
+
+    def connect_ex(self: socket.socket, address: Any) -> int:
+        if self.family in (socket.AF_INET, socket.AF_INET6):
+            raise refuse(f"connect {address!r}")
+        return real_connect_ex(self, address)
+
+    def getaddrinfo(host: Any, *args: Any, **kwargs: Any) -> Any:
+        if not _host_allowed(host, allowed):
+            raise refuse(f"resolve {host!r}")
+        return real_getaddrinfo(host, *args, **kwargs)
+
+    with _guard_lock:
+        socket.socket.connect = connect  # type: ignore[method-assign]
+        socket.socket.connect_ex = connect_ex  # type: ignore[method-assign]
+        socket.getaddrinfo = getaddrinfo
+        try:
+            yield seen
+        finally:
+            socket.socket.connect = real_connect  # type: ignore[method-assign]
+            socket.socket.connect_ex = real_connect_ex  # type: ignore[method-assign]
+            socket.getaddrinfo = real_getaddrinfo
+
+
+def database_hosts(db_url: str) -> frozenset[str]:
+    """Return the host names a conninfo connects to (for :func:`network_guard`)."""
+    params = conninfo_to_dict(db_url)
+    hosts = {h for key in ("host", "hostaddr") for h in str(params.get(key) or "").split(",") if h}
+    return frozenset(hosts | {"localhost"})
+
+
+def _trigger_meta(case: Case) -> dict[str, Any]:
+    t = case.trigger
+    return {"id": t.id, "received_at": t.received_at.isoformat(), "headers": dict(t.headers),
+            "source": t.source, "repeat": case.repeat}
+
+
+class Replayer:
+    """Replays batches of cases through a queue on ``db_url``. Use as ``async with``.
+
+    The database must be migrated and should be a throwaway one (``provision.fresh_database``):
+    the replay leaves its jobs, steps, ledger and decisions behind for inspection.
+    """
+
+    def __init__(self, db_url: str, registry: Registry, providers: Mapping[str, ProviderConfig],
+                 options: ReplayOptions | None = None) -> None:
+        self.db_url = db_url
+        self.registry = registry
+        self.providers = dict(providers)
+        self.options = options or ReplayOptions()
+        self.blocked: list[str] = []
+        self._recorded: dict[tuple[str, str], Mapping[str, Any]] = {}
+        self._pool: AsyncConnectionPool | None = None
+        self._gateway: Gateway | None = None
+
+    async def __aenter__(self) -> Replayer:
+        # No per-checkout health check (db.pool has one): a replay is short-lived and owns its
+        # database, and the check would cost a round trip per statement.
+        self._pool = AsyncConnectionPool(self.db_url, min_size=2, max_size=self.options.pool_size,
+                                         open=False, kwargs={"autocommit": True, "options": "-c synchronous_commit=off"})
+        await self._pool.open(wait=True)
+        self._gateway = Gateway(self.providers, self._pool, response_source=self.recorded_response,
+                                clock=lambda: 0.0, rng=random.Random(self.options.seed))
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self._gateway is not None:
+            await self._gateway.aclose()
+        if self._pool is not None:
+            await self._pool.close()
+
+    def recorded_response(self, automation: str, trigger_id: str | None, step: str,
+                          request: OutboundRequest) -> RecordedResponse | None:
+        """Answer a shadow/dry-run call with the legacy run's recorded output of ``step``."""
+        outputs = self._recorded.get((automation, trigger_id or ""))
+        if outputs is None or step not in outputs:
+            return None
+        return RecordedResponse(status=200, json=outputs[step])
+
+    def _context_factory(self, worker_id: str) -> Any:
+        assert self._pool is not None
+        pool, gateway, seed = self._pool, self._gateway, self.options.seed
+
+        def make(job: ClaimedJob) -> Context:
+            meta = job.trigger_meta or {}
+            received = datetime.fromisoformat(str(meta["received_at"]))
+            # Seeded per trigger and run, so one trigger's randomness does not depend on which
+            # other triggers ran before it.
+            random.seed(f"{seed}:{job.automation}:{job.trigger_id}:{meta.get('repeat', 0)}")
+            return Context(job, pool, worker=worker_id, gateway=gateway, clock=lambda: received)
+
+        return make
+
+    async def replay(self, cases: Sequence[Case]) -> list[Replayed]:
+        """Enqueue ``cases`` in one statement, drain them, and return their results in order.
+
+        Raises ReplayError when the queue cannot be used or jobs do not finish in time.
+        """
+        if not cases:
+            return []
+        assert self._pool is not None, "use Replayer as an async context manager"
+        queue = Queue(self._pool, registry=self.registry)
+        for case in cases:
+            if case.legacy is not None:
+                self._recorded[(case.automation, case.trigger.id)] = case.legacy.outputs
+        try:
+            with network_guard(database_hosts(self.db_url), self.blocked):
+                ids = await queue.enqueue_many([self._spec(c) for c in cases], actor="cutover-shadow")
+                rows = await self._drain(queue, ids)
+        finally:
+            for case in cases:
+                self._recorded.pop((case.automation, case.trigger.id), None)
+        return [self._result(case, rows.get(job_id)) for case, job_id in zip(cases, ids, strict=True)]
+
+    def _spec(self, case: Case) -> JobSpec:
+        return JobSpec(
+            automation=case.automation, payload=case.trigger.body, mode=self.options.mode,
+            trigger_id=case.trigger.id, recording=self.options.recording, trigger_meta=_trigger_meta(case),
+            max_attempts=self.options.max_attempts,
+        )
+
+    async def _drain(self, queue: Queue, ids: list[uuid.UUID]) -> dict[uuid.UUID, dict[str, Any]]:
+        """Run workers until every job is final; jobs due later (retries) are waited for."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.options.settle_timeout_s
+        while True:
+            workers = [self._worker(i) for i in range(self.options.workers)]
+            await asyncio.gather(*(w.run(drain=True) for w in workers))
+            rows = await queue.results(ids)
+            pending = [r for r in rows.values() if r["status"] not in FINAL]
+            if not pending:
+                return rows
+            if loop.time() > deadline:
+                raise ReplayError(f"{len(pending)} replayed job(s) did not finish within "
+                                  f"{self.options.settle_timeout_s:.0f}s (e.g. {pending[0]['id']}: "
+                                  f"{pending[0]['status']}, {pending[0]['last_error']})")
+            await asyncio.sleep(0.1)  # a retry is scheduled for later: wait until it is due
+
+    def _worker(self, index: int) -> Worker:
+        config = WorkerConfig(
+            concurrency=self.options.concurrency, lease_s=60.0, poll_s=0.05,
+            modes=(self.options.mode.value,), worker_id=f"cutover-shadow-{index}-{uuid.uuid4().hex[:6]}",
+            complete_flush_s=0.002,
+        )
+        assert self._pool is not None
+        return Worker(self._pool, self.registry, config, gateway=self._gateway,
+                      rng=random.Random(f"{self.options.seed}:worker:{index}"),
+                      context_factory=self._context_factory(config.worker_id))
+
+    @staticmethod
+    def _result(case: Case, row: dict[str, Any] | None) -> Replayed:
+        if row is None:
+            return Replayed(case.key, case.automation, case.trigger.id, "missing", 0,
+                            "the job vanished from the queue", None)
+        return Replayed(case.key, case.automation, case.trigger.id, str(row["status"]), int(row["attempt"]),
+                        row.get("last_error"), row.get("trace"))
+
+
+@dataclass
+class ReplaySession:
+    """A synchronous front for a :class:`Replayer` on its own event loop (pytest, notebooks).
+
+    ``open()`` provisions a fresh database unless ``db_url`` is given; ``close()`` drops the
+    database it provisioned. Every ``replay`` call reuses the same pool and loop.
+    """
+
+    registry: Registry
+    providers: Mapping[str, ProviderConfig]
+    options: ReplayOptions = field(default_factory=ReplayOptions)
+    db_url: str | None = None
+    _runner: asyncio.Runner | None = None
+    _replayer: Replayer | None = None
+    _owned_db: str | None = None
+
+    def open(self) -> None:
+        """Provision (when needed) and connect; raise ReplayError saying what failed."""
+        from queue_core import provision
+        from queue_core.errors import QueueError
+
+        try:
+            if self.db_url is None:
+                self._owned_db = self.db_url = provision.fresh_database("cutover_shadow")
+            self._runner = asyncio.Runner()
+            self._replayer = Replayer(self.db_url, self.registry, self.providers, self.options)
+            self._runner.run(self._replayer.__aenter__())
+        except (QueueError, OSError) as exc:
+            self.close()
+            raise ReplayError(f"cannot start the replay database: {exc}") from exc
+        except Exception as exc:
+            self.close()
+            if type(exc).__module__.startswith("psycopg"):
+                raise ReplayError(f"cannot start the replay database: {exc}") from exc
+            raise
+
+    @property
+    def blocked(self) -> list[str]:
+        """Network destinations refused so far."""
+        return self._replayer.blocked if self._replayer is not None else []
+
+    def replay(self, cases: Sequence[Case]) -> list[Replayed]:
+        """Replay ``cases`` (see :meth:`Replayer.replay`)."""
+        if self._runner is None or self._replayer is None:
+            self.open()
+        assert self._runner is not None and self._replayer is not None
+        try:
+            return self._runner.run(self._replayer.replay(cases))
+        except ReplayError:
+            raise
+        except Exception as exc:
+            if type(exc).__module__.startswith("psycopg"):
+                raise ReplayError(f"the replay's queue failed: {exc}") from exc
+            raise
+
+    def close(self) -> None:
+        """Disconnect, close the loop and drop a database this session provisioned."""
+        if self._runner is not None:
+            if self._replayer is not None:
+                self._runner.run(self._replayer.__aexit__(None, None, None))
+            self._runner.close()
+        self._runner = self._replayer = None
+        if self._owned_db is not None:
+            from queue_core import provision
+
+            provision.drop_database(self._owned_db)
+            self._owned_db = None

@@ -1,0 +1,270 @@
+"""Aggregate a shadow run's per-trigger rows and write ``reports/<set>/``.
+
+``summary.json`` is the machine-readable result; its schema (``"schema": 1``) is documented in
+``docs/harness.md`` and changes only by adding keys. It holds no timestamps, durations or
+database names, so replaying the same set against the same code gives byte-identical files.
+``disagreements.csv`` has one row per disagreement; ``index.html`` is self-contained (inline CSS
+and SVG, no scripts, no network) and reads top-down: verdicts, agreement, branches, clusters
+with exemplars side by side, accepted differences, and how much real traffic the set stands for.
+
+Aggregation is pandas'; rendering is :mod:`harness._html`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from harness import _html
+from harness.accepted import Entry
+from harness.cluster import Cluster, clusters, frame
+from harness.gate import AutomationStats, GateConfig, Verdict, judge
+from harness.manifest import Manifest
+
+SCHEMA_VERSION = 1
+CSV_COLUMNS = ["automation", "trigger_id", "signature", "path", "kind", "legacy", "new", "side_effect",
+               "accepted_by", "expired_by", "noisy"]
+
+
+@dataclass(frozen=True)
+class RunInfo:
+    """What the summary says about the run itself."""
+
+    set_path: str
+    mode: str
+    seed: int
+    noise: bool
+    accepted_file: str | None
+    code_versions: Mapping[str, str]
+    platforms: Mapping[str, str]
+    coercions: Mapping[str, str]
+
+
+def _share(x: int, n: int) -> float:
+    return round(x / n, 6) if n else 0.0
+
+
+def _triggers_frame(rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
+    cols = ["automation", "trigger_id", "seq", "verdict", "legacy_status", "new_status", "legacy_branches",
+            "new_branches", "error", "exception", "noisy"]
+    df = pd.DataFrame([{c: r.get(c) for c in cols} for r in rows], columns=cols, dtype=object)
+    if not df.empty:
+        df = df.sort_values(["automation", "seq"], kind="stable").drop_duplicates(["automation", "trigger_id"])
+    return df.reset_index(drop=True)
+
+
+def _branch_table(df: pd.DataFrame) -> dict[str, list[dict[str, Any]]]:
+    """Per automation: each legacy branch, how often legacy and new took it, its agreement."""
+    compared = df[df["verdict"].isin(["agreed", "accepted", "disagreed"])]
+    out: dict[str, list[dict[str, Any]]] = {}
+    if compared.empty:
+        return out
+    ok = compared["verdict"].isin(["agreed", "accepted"])
+    legacy = compared.assign(ok=ok, branch=compared["legacy_branches"]).explode("branch").dropna(subset=["branch"])
+    new = compared.assign(branch=compared["new_branches"]).explode("branch").dropna(subset=["branch"])
+    new_counts = new.groupby(["automation", "branch"]).size()
+    stats = legacy.groupby(["automation", "branch"]).agg(legacy=("trigger_id", "size"), agreed=("ok", "sum"))
+    for (automation, branch), row in stats.sort_index().iterrows():
+        n = int(row["legacy"])
+        out.setdefault(str(automation), []).append({
+            "branch": str(branch), "legacy": n, "new": int(new_counts.get((automation, branch), 0)),
+            "agreed": int(row["agreed"]), "agreement": _share(int(row["agreed"]), n),
+        })
+    return out
+
+
+def _traffic(manifest: Manifest, automation: str, index_span: tuple[str | None, str | None]) -> dict[str, Any]:
+    """Estimate what share of the automation's real traffic in the window the set holds."""
+    source = next((s for s in manifest.sources if s.automation == automation), None)
+    window_days = None
+    if manifest.window is not None:
+        window_days = round((manifest.window.end - manifest.window.start).total_seconds() / 86400, 2)
+    retention = source.retention_days if source else None
+    sampling = source.sampling if source else 1.0
+    covered = min(retention, window_days) if retention and window_days else window_days
+    share = round(min(1.0, covered / window_days) * sampling, 4) if covered and window_days else None
+    notes = []
+    if retention and window_days and retention < window_days:
+        notes.append(f"{source.platform if source else 'the legacy tool'} keeps {retention} days of runs: "
+                     f"the set covers about {retention} of the window's {window_days:g} days")
+    if sampling < 1.0:
+        notes.append(f"the tool kept {sampling:.0%} of runs")
+    if source is not None and source.saves_successful_runs is False:
+        notes.append("successful runs were not saved")
+    if source is not None and source.skipped_records:
+        notes.append(f"{source.skipped_records} malformed records were skipped on import: the set is incomplete")
+    if source is not None and source.note:
+        notes.append(source.note)
+    return {
+        "platform": str(source.platform) if source else None, "window_days": window_days,
+        "received_from": index_span[0], "received_to": index_span[1], "retention_days": retention,
+        "sampling": sampling, "skipped_records": source.skipped_records if source else 0,
+        "estimated_share": share, "notes": notes,
+    }
+
+
+def _entry_usage(entries: Sequence[Entry], dis: pd.DataFrame, today_expired: set[int]) -> list[dict[str, Any]]:
+    matched = dis["accepted_by"].dropna().astype(int).value_counts() if not dis.empty else pd.Series(dtype=int)
+    expired = dis["expired_by"].dropna().astype(int).value_counts() if not dis.empty else pd.Series(dtype=int)
+    out = []
+    for entry in entries:
+        n, x = int(matched.get(entry.index, 0)), int(expired.get(entry.index, 0))
+        status = "expired" if entry.index in today_expired else ("active" if n else "unused")
+        out.append({**entry.as_dict(), "matched": n, "expired_matches": x, "status": status})
+    return out
+
+
+def build_summary(info: RunInfo, manifest: Manifest, spans: Mapping[str, tuple[str | None, str | None]],
+                  result_rows: Sequence[Mapping[str, Any]], dis_rows: Sequence[Mapping[str, Any]],
+                  entries: Sequence[Entry], expired: set[int], gate: GateConfig) -> dict[str, Any]:
+    """Aggregate the rows of every process into the summary dict (see docs/harness.md)."""
+    df = _triggers_frame(result_rows)
+    dis = frame(dis_rows)
+    found = clusters(dis)
+    branch_rows = _branch_table(df)
+    side = (dis[(dis["side_effect"] == True) & dis["accepted_by"].isna()]  # noqa: E712 (object column)
+            .groupby("automation")["trigger_id"].nunique() if not dis.empty else pd.Series(dtype=int))
+    counts = (df.groupby(["automation", "verdict"]).size().unstack(fill_value=0)
+              if not df.empty else pd.DataFrame())
+    autos = []
+    usage = _entry_usage(entries, dis, expired)
+    for name in sorted(set(spans) | set(df["automation"]) if not df.empty else spans):
+        c = {v: int(counts.loc[name].get(v, 0)) if name in counts.index else 0
+             for v in ("agreed", "accepted", "disagreed", "unpaired", "error")}
+        compared = c["agreed"] + c["accepted"] + c["disagreed"]
+        legacy_branches = {b["branch"]: b["new"] for b in branch_rows.get(name, [])}
+        expired_labels = tuple(f"#{u['index'] + 1} {u['path'] or u['signature']} (owner {u['owner']}, expired {u['expires']})"
+                               for u in usage if u["automation"] == name and u["status"] == "expired")
+        stats = AutomationStats(name, compared, c["agreed"] + c["accepted"], int(side.get(name, 0)),
+                                legacy_branches, expired_labels)
+        verdict = judge(stats, gate.rules_for(name), info.code_versions.get(name, "unregistered"))
+        if name not in info.code_versions:
+            verdict = Verdict(name, (f"automation {name!r} is not registered in the automations module",
+                                     *verdict.failed), verdict.met, "unregistered")
+        missing = sorted(b for b, n in legacy_branches.items() if n == 0)
+        autos.append({
+            "name": name, "platform": info.platforms.get(name), "coercion": info.coercions.get(name),
+            "code_version": info.code_versions.get(name), "triggers": compared + c["unpaired"] + c["error"],
+            "compared": compared, **c, "agreement": _share(c["agreed"] + c["accepted"], compared),
+            "raw_agreement": _share(c["agreed"], compared), "side_effect_mismatches": int(side.get(name, 0)),
+            "branches": branch_rows.get(name, []),
+            "coverage": {"legacy_branches": len(legacy_branches),
+                         "exercised": len(legacy_branches) - len(missing), "missing": missing},
+            "traffic": _traffic(manifest, name, spans.get(name, (None, None))),
+            "verdict": verdict.as_dict(),
+        })
+    totals = {k: sum(a[k] for a in autos) for k in ("triggers", "compared", "agreed", "accepted", "disagreed",
+                                                    "unpaired", "error")}
+    totals["agreement"] = _share(totals["agreed"] + totals["accepted"], totals["compared"])
+    noisy = _noise(dis) if info.noise else []
+    return {
+        "schema": SCHEMA_VERSION,
+        "recording": {"name": manifest.name, "path": info.set_path, "description": manifest.description,
+                      "window": None if manifest.window is None else {
+                          "start": manifest.window.start.isoformat(), "end": manifest.window.end.isoformat()}},
+        "mode": info.mode, "seed": info.seed, "noise_check": info.noise,
+        "totals": totals, "automations": autos,
+        "clusters": [c.as_dict() for c in found],
+        "accepted_file": info.accepted_file, "accepted": usage,
+        "noise": noisy,
+        "errors": _errors(df),
+        "gate": {"ready": [a["name"] for a in autos if a["verdict"]["ready"]],
+                 "not_ready": [a["name"] for a in autos if not a["verdict"]["ready"]]},
+    }
+
+
+def _noise(dis: pd.DataFrame) -> list[dict[str, Any]]:
+    if dis.empty or "noisy" not in dis:
+        return []
+    noisy = dis[dis["noisy"] == True]  # noqa: E712 (object column)
+    grouped = noisy.groupby(["automation", "pattern"])["trigger_id"].nunique()
+    return [{"automation": a, "path": p, "triggers": int(n)} for (a, p), n in grouped.sort_index().items()]
+
+
+def _errors(df: pd.DataFrame, limit: int = 20) -> list[dict[str, Any]]:
+    if df.empty:
+        return []
+    bad = df[(df["verdict"] == "error") | df["exception"].notna()]
+    return [{"automation": r.automation, "trigger_id": r.trigger_id, "verdict": r.verdict,
+             "error": r.error, "exception": r.exception} for r in bad.head(limit).itertuples(index=False)]
+
+
+def exemplar_traces(result_rows: Sequence[Mapping[str, Any]], summary: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """Return the normalised legacy and new traces of each cluster's first exemplar, by trigger."""
+    wanted = {(c["automation"], c["exemplars"][0]["trigger_id"]) for c in summary["clusters"] if c["exemplars"]}
+    return {f"{r['automation']}/{r['trigger_id']}": {"legacy": r.get("legacy"), "new": r.get("new")}
+            for r in result_rows if (r["automation"], r["trigger_id"]) in wanted}
+
+
+def write_reports(out_dir: Path, summary: Mapping[str, Any], dis_rows: Sequence[Mapping[str, Any]],
+                  traces: Mapping[str, Mapping[str, Any]]) -> list[Path]:
+    """Write summary.json, disagreements.csv and index.html into ``out_dir``; return their paths."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    summary_path = out_dir / "summary.json"
+    summary_path.write_text(json.dumps(summary, indent=2, sort_keys=True, ensure_ascii=False) + "\n", "utf-8")
+    dis = frame(dis_rows)
+    csv_path = out_dir / "disagreements.csv"
+    if dis.empty:
+        pd.DataFrame(columns=CSV_COLUMNS).to_csv(csv_path, index=False)
+    else:
+        table = dis.assign(
+            signature=dis["automation"] + " " + dis["pattern"] + " " + dis["kind"],
+            legacy=dis["legacy"].map(_json), new=dis["new"].map(_json),
+            noisy=[bool(r.get("noisy")) for r in sorted(dis_rows, key=lambda r: (r["automation"], r["seq"], r["path"], r["kind"]))],
+        )
+        table[CSV_COLUMNS].to_csv(csv_path, index=False, lineterminator="\n")
+    html_path = out_dir / "index.html"
+    html_path.write_text(_html.render(summary, traces), "utf-8")
+    return [html_path, summary_path, csv_path]
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+def terminal_lines(summary: Mapping[str, Any], *, clusters_shown: int = 3) -> list[str]:
+    """Return the terminal summary: per automation agreement, top clusters, and the verdict."""
+    lines = []
+    by_auto: dict[str, list[Mapping[str, Any]]] = {}
+    for c in summary["clusters"]:
+        by_auto.setdefault(c["automation"], []).append(c)
+    for a in summary["automations"]:
+        v = a["verdict"]
+        lines.append(f"{a['name']:<20} {v['label']:<10} {a['compared']:>6} compared  agreement "
+                     f"{100 * a['agreement']:6.2f}%  ({a['disagreed']} disagree, {a['accepted']} accepted"
+                     f"{', ' + str(a['error']) + ' errors' if a['error'] else ''})  code {a['code_version']}")
+        lines.extend(f"    ✗ {reason}" for reason in v["failed"])
+        for c in by_auto.get(a["name"], [])[:clusters_shown]:
+            ex = c["exemplars"][0]
+            flag = " [side effect]" if c["side_effect"] else ""
+            acc = f", {c['accepted']} accepted" if c["accepted"] else ""
+            lines.append(f"    cluster {c['path']} {c['kind']}: {c['count']}× in {c['triggers']} triggers{acc}{flag}"
+                         f" — e.g. {ex['trigger_id']}: legacy {_short(ex['legacy'])} → new {_short(ex['new'])}")
+        more = len(by_auto.get(a["name"], [])) - clusters_shown
+        if more > 0:
+            lines.append(f"    … {more} more cluster(s) in the report")
+    for u in summary["accepted"]:
+        if u["status"] != "active":
+            lines.append(f"accepted difference #{u['index'] + 1} ({u['automation']} {u['path'] or u['signature']}, "
+                         f"owner {u['owner']}) is {u['status']}"
+                         + (f" since {u['expires']}" if u["status"] == "expired" else ": it matched nothing"))
+    return lines
+
+
+def _short(value: Any, width: int = 40) -> str:
+    text = "—" if value is None else json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def verdicts(summary: Mapping[str, Any]) -> list[Verdict]:
+    """Return the gate verdicts of a summary."""
+    return [Verdict(a["name"], tuple(a["verdict"]["failed"]), tuple(a["verdict"]["met"]), a["verdict"]["code_version"])
+            for a in summary["automations"]]
+
+
+__all__ = ["Cluster", "RunInfo", "build_summary", "exemplar_traces", "terminal_lines", "verdicts", "write_reports"]
