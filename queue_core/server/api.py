@@ -81,9 +81,10 @@ class PauseKind(StrEnum):
 State = Annotated[ServerState, Depends(state)]
 JobId = Annotated[uuid.UUID, Path(description="The job's id.")]
 PauseName = Annotated[str, Path(min_length=1, max_length=200, pattern=models.NAME_PATTERN)]
-_404 = {404: {"model": models.Error, "description": "No such job."}}
-_409 = {409: {"model": models.Error, "description": "The job's status does not allow this."}}
-_413 = {400: {"model": models.Error, "description": "The request body is not JSON."},
+Responses = dict[int | str, dict[str, Any]]
+_404: Responses = {404: {"model": models.Error, "description": "No such job."}}
+_409: Responses = {409: {"model": models.Error, "description": "The job's status does not allow this."}}
+_413: Responses = {400: {"model": models.Error, "description": "The request body is not JSON."},
         413: {"model": models.Error, "description": "The request body is over the limit."}}
 
 router = APIRouter()
@@ -159,7 +160,7 @@ async def resume(
     return models.PauseOut(**vars(found))
 
 
-_WAIT_ERRORS: dict[int | str, dict[str, Any]] = {
+_WAIT_ERRORS: Responses = {
     **_AUTH_ERRORS, **_413,
     404: {"model": models.Error, "description": "No wait has this token (forged, malformed, or its job is gone)."},
     409: {"model": models.Error, "description": "The wait was resolved already."},

@@ -73,7 +73,7 @@ def parse_source(name: str, table: Any, environ: Mapping[str, str], where: str |
     if unknown:
         raise fail(unknown[0], f"unknown key; expected one of {', '.join(sorted(_KEYS))}")
     try:
-        scheme = Scheme(table.get("scheme"))
+        scheme = Scheme(str(table.get("scheme")))
     except ValueError:
         raise fail("scheme", f"must be one of {', '.join(s.value for s in Scheme)}, got {table.get('scheme')!r}") from None
     secret_env = table.get("secret_env")
