@@ -74,10 +74,13 @@ def worker(concurrency: int, lease_s: float, poll_s: float, modes: tuple[str, ..
     from .registry import discover
     from .worker import WorkerConfig
 
+    from .provider import parse_providers
+
     try:
         settings = _config.load()
         sys.path.insert(0, str(settings.root))
         registry = discover(settings.automations)
+        parse_providers(settings.raw.get("providers", {}))  # fail fast on a bad provider table
         url = _config.database_url()
     except QueueError as exc:
         _fail(exc)
@@ -96,14 +99,18 @@ async def _run_worker(url: str, registry: Any, cfg: Any, drain: bool, overrides:
     from .queue import Queue
     from .worker import Worker
 
-    async with db.pool(url, min_size=2, max_size=cfg.concurrency + 4) as pool:
+    from .gateway import Gateway
+    from .provider import parse_providers
+
+    providers = parse_providers(_config.load().raw.get("providers", {}))
+    async with db.pool(url, min_size=2, max_size=cfg.concurrency + 4) as pool, Gateway(providers, pool) as gateway:
         live = await decide_live(Queue(pool), registry, overrides, actor=cfg.worker_id)
         cfg.live_automations = live.allowed
         for name, reason in live.refused:
             click.echo(f"refusing live jobs of {name}: {reason}", err=True)
         for name in live.overridden:
             click.echo(f"WARNING: running {name} live without a passing gate verdict (--allow-ungated; logged)", err=True)
-        w = Worker(pool, registry, cfg, conninfo=url)
+        w = Worker(pool, registry, cfg, conninfo=url, gateway=gateway)
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, w.stop)

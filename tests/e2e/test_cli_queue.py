@@ -112,3 +112,48 @@ def test_explain_replay_cancel_and_resolve_from_the_command_line(project):
     assert "status: canceled" in shown and "replay_requested" in shown and "ops:ada" in shown
     again = run(["jobs", "cancel", job_id, "--reason", "twice"], project, ok=False)
     assert "only pending, waiting or compensating jobs can be canceled" in again.stderr
+
+
+def test_worker_calls_a_configured_provider_with_the_child_idempotency_key(project):
+    import hashlib
+
+    from tests.support.fake_provider import FakeProvider
+
+    cwd, env = project
+    with FakeProvider().running() as fake:
+        (cwd / "pyproject.toml").write_text(textwrap.dedent(f'''
+            [tool.cutover]
+            automations = "myautos"
+
+            [tool.cutover.providers.payments]
+            base_url = "{fake.url}"
+            rate = "20/1s"
+            auth_env = "PAYMENTS_TOKEN"
+        '''))
+        (cwd / "myautos.py").write_text(textwrap.dedent('''
+            from queue_core import automation
+
+            @automation("charge")
+            async def charge(ctx, trigger):
+                r = await ctx.call("payments", "POST", "/charges", json={"amount": 5}, step="charge")
+                ctx.decide("status", r.status_code)
+        '''))
+        env["PAYMENTS_TOKEN"] = "sk_live_do_not_log_me"
+        job_id = run(["enqueue", "charge", "{}"], project).stdout.strip()
+        out = run(["worker", "--drain", "--allow-ungated", "charge"], project)
+        assert "status: succeeded" in run(["jobs", "show", job_id], project).stdout
+        (seen,) = fake.requests
+        headers = {k.lower(): v for k, v in seen.headers.items()}
+        assert headers["idempotency-key"] == hashlib.sha256(f"{job_id}:charge".encode()).hexdigest()
+        assert headers["authorization"] == "Bearer sk_live_do_not_log_me"
+        ledger = run(["jobs", "show", job_id, "--json"], project).stdout
+        assert "sk_live_do_not_log_me" not in ledger + out.stdout + out.stderr
+
+
+def test_bad_provider_config_names_the_field(project):
+    cwd, _ = project
+    (cwd / "pyproject.toml").write_text(
+        '[tool.cutover]\nautomations = "myautos"\n[tool.cutover.providers.x]\nbase_url = "http://127.0.0.1:1"\nrate = "lots"\n'
+    )
+    out = run(["worker", "--drain"], project, ok=False)
+    assert out.returncode == 1 and "tool.cutover.providers.x.rate" in out.stderr
