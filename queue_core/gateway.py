@@ -44,11 +44,6 @@ _SECRET_HEADER_PARTS = ("authorization", "cookie", "token", "secret", "password"
                         "apikey", "session", "x-api-key", "auth")
 
 
-def child_idempotency_key(job_id: uuid.UUID | str, step: str) -> str:
-    """Return ``sha256(f"{job_id}:{step}").hexdigest()``: the same on every retry and reclaim."""
-    return hashlib.sha256(f"{job_id}:{step}".encode()).hexdigest()
-
-
 @dataclass(frozen=True)
 class RecordedResponse:
     """A response the harness supplies for a shadow/dry-run call (from a recording)."""
@@ -127,7 +122,7 @@ class CallContext(Protocol):
     """What the gateway needs from the job context of the calling automation.
 
     ``mode`` is ``live``, ``dry_run`` or ``shadow``. ``idempotency_key(step)`` must be
-    ``child_idempotency_key(job_id, step)`` (or another key equally stable across retries and
+    ``queue_core.keys.child_key(job_id, step)`` (or another key equally stable across retries and
     reclaims). ``load_call``/``save_call`` persist a StoredCall with the step (``load_call`` may
     return the ``asdict`` form); ``save_call`` is fenced by the job's claim. ``record_intent``
     appends to the decision trace; ``ledger`` appends a secret-free event.

@@ -11,7 +11,8 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from queue_core.gateway import StoredCall, child_idempotency_key
+from queue_core.gateway import StoredCall
+from queue_core.keys import child_key
 
 
 @dataclass
@@ -25,7 +26,7 @@ class MemoryCallContext:
     events: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
 
     def idempotency_key(self, step: str) -> str:
-        return child_idempotency_key(self.job_id, step)
+        return child_key(self.job_id, step)
 
     async def load_call(self, step: str) -> dict[str, Any] | None:
         return self.calls.get(step)
