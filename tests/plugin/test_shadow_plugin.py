@@ -1,0 +1,174 @@
+"""The plugin as users run it: ``pytest --shadow recordings/<set>`` in a project directory."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+import psycopg
+import pytest
+
+from tests.plugin.conftest import _router_case, write_set
+
+
+def test_only_the_sets_items_are_collected_named_set_automation_trigger(project: pytest.Pytester) -> None:
+    result = project.runpytest_subprocess("--shadow", "recordings/demo", "--collect-only", "-q")
+    ids = [line for line in result.outlines if "::" in line]
+    assert "recordings/demo/router::r-0" in ids
+    assert "recordings/demo/notifier::n-3" in ids
+    assert len(ids) == 10
+    assert not any("test_own" in line for line in result.outlines)
+
+
+def test_disagreements_fail_their_items_with_path_legacy_new_and_trigger(project: pytest.Pytester) -> None:
+    result = project.runpytest_subprocess("--shadow", "recordings/demo")
+    result.assert_outcomes(passed=8, failed=2)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines([
+        "*demo/router::r-2*",
+        "shadow mismatch: router trigger r-2 (recordings/demo/router/triggers.jsonl:3)",
+        "*field path*legacy*new*kind*",
+        '*decisions.tier*"smb"*"enterprise"*value_changed*',
+        '*calls[[]create[]].body.tier*"smb"*"enterprise"*value_changed [[]side effect[]]*',
+    ])
+
+
+def test_a_raising_automation_is_a_failed_item_showing_the_exception(project: pytest.Pytester) -> None:
+    result = project.runpytest_subprocess("--shadow", "recordings/demo", "-k", "r-4")
+    result.assert_outcomes(failed=1, deselected=9)
+    result.stdout.fnmatch_lines([
+        "*status*\"succeeded\"*\"failed\"*value_changed*",
+        "the new code raised:",
+        "*KeyError: 'customer_id'*",
+    ])
+
+
+def test_the_terminal_summary_gives_verdicts_with_reasons_and_clusters(project: pytest.Pytester) -> None:
+    result = project.runpytest_subprocess("--shadow", "recordings/demo")
+    result.stdout.fnmatch_lines([
+        "*cutover shadow verdict*",
+        "notifier*READY*4 compared*100.00%*",
+        "router*NOT READY*6 compared*66.67%*",
+        "*✗ agreement 66.67% is below the floor 99.00%*",
+        "*cluster calls[[]create[]].body.tier value_changed: 1× in 1 triggers [[]side effect[]]*",
+        "reports: *index.html*",
+    ])
+    summary = json.loads((project.path / "reports" / "demo" / "summary.json").read_text())
+    assert summary["gate"] == {"ready": ["notifier"], "not_ready": ["router"]}
+    assert (project.path / "reports" / "demo" / "disagreements.csv").read_text().count("\n") == 1 + 2 + 4
+
+
+def test_gate_makes_the_exit_status_the_verdict_and_records_it(project: pytest.Pytester, fresh_db_url: str) -> None:
+    not_ready = project.runpytest_subprocess("--shadow", "recordings/demo", "--gate")
+    assert not_ready.ret == pytest.ExitCode.TESTS_FAILED
+    ready = project.runpytest_subprocess("--shadow", "recordings/demo", "--gate", "-k", "notifier")
+    assert ready.ret == pytest.ExitCode.OK
+    ready.stdout.fnmatch_lines(["gate verdicts recorded in *: READY notifier; NOT READY none"])
+    with psycopg.connect(fresh_db_url) as conn:
+        rows = conn.execute("SELECT automation, ready, code_version, recording FROM gate_verdicts "
+                            "ORDER BY id").fetchall()
+    assert [(a, r, rec) for a, r, _, rec in rows] == [("notifier", True, "demo"), ("router", False, "demo"),
+                                                      ("notifier", True, "demo")]
+    assert all(len(code) == 16 for _, _, code, _ in rows)
+
+
+def test_gate_passes_despite_failing_items_when_the_floor_allows_them(project: pytest.Pytester) -> None:
+    pyproject = project.path / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text() + "\n[tool.cutover.gate.automations.router]\nagreement = 0.6\n"
+                         "max_side_effect_mismatches = 2\n")
+    result = project.runpytest_subprocess("--shadow", "recordings/demo", "--gate")
+    result.assert_outcomes(passed=8, failed=2)
+    assert result.ret == pytest.ExitCode.OK
+
+
+def test_xdist_workers_share_the_run_and_the_controller_reports(project: pytest.Pytester) -> None:
+    result = project.runpytest_subprocess("--shadow", "recordings/demo", "-n", "2")
+    result.assert_outcomes(passed=8, failed=2)
+    result.stdout.fnmatch_lines(["*cutover shadow verdict*", "router*NOT READY*6 compared*"])
+    summary = json.loads((project.path / "reports" / "demo" / "summary.json").read_text())
+    assert summary["totals"]["compared"] == 10
+
+
+def test_exitfirst_stops_at_the_first_failing_trigger(project: pytest.Pytester) -> None:
+    result = project.runpytest_subprocess("--shadow", "recordings/demo", "-x", "-p", "no:randomly")
+    outcomes = result.parseoutcomes()
+    assert outcomes["failed"] == 1 and outcomes.get("passed", 0) < 8
+
+
+def test_last_failed_reruns_only_the_failing_triggers(project: pytest.Pytester) -> None:
+    project.runpytest_subprocess("--shadow", "recordings/demo")
+    result = project.runpytest_subprocess("--shadow", "recordings/demo", "--lf")
+    result.assert_outcomes(failed=2, deselected=8)
+
+
+def test_named_test_paths_are_collected_alongside_the_set(project: pytest.Pytester) -> None:
+    result = project.runpytest_subprocess("--shadow", "recordings/demo", "tests", "-k", "own or notifier")
+    result.assert_outcomes(passed=5, deselected=6)
+
+
+def test_an_expired_accepted_difference_fails_and_a_live_one_passes(project: pytest.Pytester) -> None:
+    (project.path / "recordings" / "demo" / "accepted.toml").write_text(textwrap.dedent('''
+        [[accepted]]
+        automation = "router"
+        path = "*"
+        legacy_status = "succeeded"
+        new = "enterprise"
+        owner = "ops@example.com"
+        reason = "the 1,000-employee threshold moved"
+        expires = 2020-01-31
+
+        [[accepted]]
+        automation = "router"
+        signature = "router status value_changed"
+        owner = "dev@example.com"
+        reason = "boom triggers are known bad data"
+        expires = 2099-12-31
+
+        [[accepted]]
+        automation = "notifier"
+        path = "decisions.nothing"
+        owner = "dev@example.com"
+        reason = "never matches"
+        expires = 2099-12-31
+    '''))
+    result = project.runpytest_subprocess("--shadow", "recordings/demo", "-k", "router")
+    result.stdout.fnmatch_lines([
+        "*decisions.tier: accepted difference #1 in *accepted.toml (owner ops@example.com) expired on 2020-01-31*",
+        "*accepted difference #1 (router *) is expired since 2020-01-31*",
+        "*accepted difference #3 (notifier decisions.nothing, owner dev@example.com) is unused: it matched nothing*",
+    ])
+    # r-2 fails (expired entry); r-4's status difference is accepted but its other fields are not.
+    summary = json.loads((project.path / "reports" / "demo" / "summary.json").read_text())
+    status = {e["index"]: e["status"] for e in summary["accepted"]}
+    assert status == {0: "expired", 1: "active", 2: "unused"}
+    assert any("expired" in r for r in summary["automations"][0]["verdict"]["failed"])
+
+
+def test_a_trigger_without_a_legacy_trace_is_skipped_with_the_reason(project: pytest.Pytester) -> None:
+    write_set(project.path, unpaired=1)
+    result = project.runpytest_subprocess("--shadow", "recordings/demo", "-k", "notifier", "-rs")
+    result.assert_outcomes(passed=4, skipped=1, deselected=6)
+    result.stdout.fnmatch_lines(["*no legacy trace was recorded for this trigger*"])
+
+
+def test_all_agreeing_triggers_exit_zero_and_junit_lists_them(project: pytest.Pytester) -> None:
+    write_set(project.path, router=[_router_case(i, 10 * i, "smb") for i in range(3)])
+    result = project.runpytest_subprocess("--shadow", "recordings/demo", "--junitxml=out.xml")
+    result.assert_outcomes(passed=7)
+    assert result.ret == pytest.ExitCode.OK
+    xml = (project.path / "out.xml").read_text()
+    assert 'name="r-0"' in xml and 'classname="recordings.demo.router"' in xml
+
+
+def test_a_missing_set_is_a_usage_error(project: pytest.Pytester) -> None:
+    result = project.runpytest_subprocess("--shadow", "recordings/nope")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--shadow recordings/nope: not a recording set (no manifest.toml in *"])
+
+
+def test_a_malformed_recording_line_is_a_collection_error_naming_file_and_line(project: pytest.Pytester) -> None:
+    triggers = project.path / "recordings" / "demo" / "router" / "triggers.jsonl"
+    triggers.write_text(triggers.read_text() + "{not json\n")
+    result = project.runpytest_subprocess("--shadow", "recordings/demo")
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    result.stdout.fnmatch_lines(["*recordings/demo/router/triggers.jsonl:7: not valid JSON*"])

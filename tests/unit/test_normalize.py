@@ -1,0 +1,100 @@
+"""Normalisation: coercion profiles, timestamps, generated ids, URLs and alignment."""
+
+from __future__ import annotations
+
+from harness.manifest import Coercion
+from harness.normalize import (
+    GENERATED, Rules, align, branches, canonical_timestamp, equivalent, loosely_equal, reduce_legacy, reduce_new,
+    relative_url, unflatten,
+)
+from harness.recording import LegacyTrace, Platform, TraceStatus
+
+
+def test_n8n_profile_reads_string_booleans_as_booleans() -> None:
+    assert loosely_equal("true", True, Coercion.N8N)
+    assert loosely_equal("false", False, Coercion.N8N)
+    assert not loosely_equal("false", True, Coercion.N8N)
+
+
+def test_loose_numbers_compare_by_value_but_two_strings_never_loosen() -> None:
+    assert loosely_equal("130.73", 130.73, Coercion.ZAPIER)
+    assert loosely_equal("42", 42, Coercion.N8N)
+    assert not equivalent("52.4", "52.40", Coercion.ZAPIER)
+    assert not loosely_equal("52.4", 52.41, Coercion.ZAPIER)
+
+
+def test_strict_profile_coerces_nothing() -> None:
+    assert not loosely_equal("true", True, Coercion.STRICT)
+    assert not equivalent({"opened": "true"}, {"opened": True}, Coercion.STRICT)
+
+
+def test_empty_string_equals_null_only_for_zapier_and_make() -> None:
+    assert loosely_equal("", None, Coercion.ZAPIER)
+    assert loosely_equal(None, "", Coercion.MAKE)
+    assert not loosely_equal("", None, Coercion.N8N)
+
+
+def test_a_number_against_a_boolean_stays_a_type_change() -> None:
+    assert not loosely_equal(1, True, Coercion.N8N)
+
+
+def test_zapier_flattened_keys_are_unflattened() -> None:
+    assert unflatten({"customer__email": "x", "customer__plan__name": "pro", "id": 1}) == {
+        "customer": {"email": "x", "plan": {"name": "pro"}}, "id": 1}
+    assert unflatten({"__meta": 1}) == {"__meta": 1}
+
+
+def test_timestamps_in_any_offset_and_precision_become_one_form() -> None:
+    assert canonical_timestamp("2024-06-01T10:00:00Z") == canonical_timestamp("2024-06-01T12:00:00.000+02:00")
+    assert canonical_timestamp("not a time") is None
+    assert canonical_timestamp("2024-06-01") is None
+
+
+def test_urls_lose_the_provider_base_and_sort_their_query() -> None:
+    assert relative_url("https://api.github.com/repos/a/b?z=1&a=2", "https://api.github.com") == "/repos/a/b?a=2&z=1"
+    assert relative_url("/v2/find?domain=x", None) == "/v2/find?domain=x"
+    assert relative_url(None, "https://x") is None
+
+
+def _legacy(**kw: object) -> LegacyTrace:
+    return LegacyTrace(trigger_id="t1", status=TraceStatus.SUCCEEDED, platform=Platform.N8N, **kw)  # type: ignore[arg-type]
+
+
+def test_generated_ids_are_masked_on_both_sides() -> None:
+    rules = Rules(Coercion.STRICT)
+    legacy = reduce_legacy(_legacy(calls=[{"step": "s", "provider": "p", "method": "POST", "url": "/x",
+                                           "body": {"request_id": "abc", "n": 1}}]), rules)
+    new = reduce_new({"status": "succeeded", "calls": [{"step": "s", "provider": "p", "method": "POST", "url": "/x",
+                                                        "body": {"request_id": "zzz", "n": 1}}]}, rules)
+    assert legacy["calls"]["s"]["body"]["request_id"] == GENERATED
+    assert equivalent(legacy, new, Coercion.STRICT)
+
+
+def test_null_legacy_call_fields_are_unknown_and_dropped_from_both_sides() -> None:
+    rules = Rules(Coercion.MAKE, {"clearbit": "https://company.clearbit.com"})
+    legacy = reduce_legacy(_legacy(calls=[{"step": "enrich", "provider": "clearbit", "method": None, "url": None,
+                                           "body": None}]), rules)
+    new = reduce_new({"status": "succeeded", "calls": [
+        {"step": "enrich", "provider": "clearbit", "method": "GET",
+         "url": "https://company.clearbit.com/v2/find?domain=x", "body": None, "headers": {"a": "b"}}]}, rules)
+    left, right = align(legacy, new)
+    assert left["calls"] == right["calls"] == {"enrich": {"provider": "clearbit"}}
+
+
+def test_outputs_are_compared_only_for_steps_both_sides_report() -> None:
+    legacy = reduce_legacy(_legacy(outputs={"add-labels": [{"id": 1}], "score": 3}), Rules())
+    new = reduce_new({"status": "succeeded", "outputs": {"score": 3}}, Rules())
+    left, right = align(legacy, new)
+    assert left["outputs"] == right["outputs"] == {"score": 3}
+
+
+def test_repeated_steps_are_keyed_by_occurrence() -> None:
+    new = reduce_new({"status": "succeeded", "calls": [{"step": "s", "url": "/1"}, {"step": "s", "url": "/2"}]}, Rules())
+    assert list(new["calls"]) == ["s", "s#2"]
+
+
+def test_branches_read_loose_legacy_values_and_filtered_runs() -> None:
+    legacy = reduce_legacy(_legacy(decisions={"opened": "true", "route": "bug"}), Rules(Coercion.N8N))
+    assert branches(legacy, Coercion.N8N) == ["opened=true", "route=bug"]
+    filtered = reduce_new({"status": "filtered", "decisions": {}}, Rules())
+    assert branches(filtered, Coercion.STRICT) == ["status=filtered"]
