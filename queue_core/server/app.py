@@ -25,7 +25,7 @@ from ..errors import ConfigError, EnqueueError, JobNotFoundError
 from ..migrate import available
 from ..queue import Queue
 from ..registry import Registry
-from . import control, wait
+from . import control, models, wait
 from .api import ServerState, router
 from .errors import BodyTooLargeError, JobStateError, UnknownStepError, WaitNotFoundError, WaitResolvedError
 from .ingress import DeliveryHook
@@ -187,6 +187,7 @@ def create_app(
     )
     if pool is not None:
         app.state.cutover = make_state(pool)
+    _describe_storable_json(app)
     _install_errors(app)
     app.include_router(router)
     app.add_middleware(BodyLimit, limit=max_body_bytes)
@@ -204,6 +205,33 @@ class MaskWaitTokens(logging.Filter):
         if isinstance(record.args, tuple):
             record.args = tuple(_WAIT_TOKEN_IN_PATH.sub(r"\1***", a) if isinstance(a, str) else a for a in record.args)
         return True
+
+
+def _link_storable_json(node: Any) -> None:
+    if isinstance(node, dict):
+        if node.pop(models.STORABLE_JSON_MARKER, None):
+            node["$ref"] = f"#/components/schemas/{models.STORABLE_JSON}"
+        for value in node.values():
+            _link_storable_json(value)
+    elif isinstance(node, list):
+        for value in node:
+            _link_storable_json(value)
+
+
+def _describe_storable_json(app: FastAPI) -> None:
+    """Add the recursive StorableJson component the request models refer to."""
+    generate = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            document = generate()
+            _link_storable_json(document)
+            document.setdefault("components", {}).setdefault("schemas", {})[models.STORABLE_JSON] = \
+                models.STORABLE_JSON_SCHEMA
+            app.openapi_schema = document
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
 
 def serve(app: FastAPI, *, host: str = "127.0.0.1", port: int = 8080, log_level: str = "info") -> None:

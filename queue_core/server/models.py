@@ -7,10 +7,10 @@ Postgres text and jsonb cannot hold NUL.
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, AwareDatetime, BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import AfterValidator, AwareDatetime, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
 
 from ..states import Mode
 from .ingress import has_nul
@@ -27,7 +27,22 @@ def _storable(value: Any) -> Any:
     return value
 
 
-Json = Annotated[Any, AfterValidator(_storable)]
+# Any JSON value whose strings and keys hold no NUL: described once, recursively, as a component
+# (added to the document by create_app), so the document states exactly what is accepted.
+STORABLE_JSON = "StorableJson"
+_TEXT = {"type": "string", "pattern": "^[^\\x00]*$"}
+STORABLE_JSON_SCHEMA: dict[str, Any] = {
+    "description": "Any JSON value; strings and object keys must not contain NUL (Postgres cannot store it).",
+    "anyOf": [
+        _TEXT, {"type": "number"}, {"type": "boolean"}, {"type": "null"},
+        {"type": "array", "items": {"$ref": f"#/components/schemas/{STORABLE_JSON}"}},
+        {"type": "object", "propertyNames": _TEXT,
+         "additionalProperties": {"$ref": f"#/components/schemas/{STORABLE_JSON}"}},
+    ],
+}
+# pydantic resolves every $ref it emits, so fields carry a marker that create_app turns into the ref.
+STORABLE_JSON_MARKER = "x-cutover-storable-json"
+Json = Annotated[Any, AfterValidator(_storable), WithJsonSchema({STORABLE_JSON_MARKER: True})]
 
 
 def _iso_text(value: Any) -> Any:
@@ -37,7 +52,15 @@ def _iso_text(value: Any) -> Any:
     return value
 
 
-Timestamp = Annotated[AwareDatetime, BeforeValidator(_iso_text)]
+def _utc(value: datetime) -> datetime:
+    # Postgres refuses UTC offsets beyond ±15:59 that RFC 3339 allows; the instant is what counts.
+    try:
+        return value.astimezone(UTC)
+    except OverflowError:
+        raise ValueError("is out of range once converted to UTC") from None
+
+
+Timestamp = Annotated[AwareDatetime, BeforeValidator(_iso_text), AfterValidator(_utc)]
 
 
 def _json_integer(value: Any) -> Any:

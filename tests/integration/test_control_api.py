@@ -357,3 +357,12 @@ async def test_tokens_never_reach_logs_the_ledger_the_audit_or_error_messages(en
     assert "token:all" in haystack and "lacks the" in haystack  # the search covers real output
     for token in env["tokens"].values():
         assert token not in haystack and token[4:20] not in haystack
+
+
+async def test_run_after_with_an_offset_postgres_refuses_is_stored_as_the_same_instant(env):
+    async with client(env["app"], env["tokens"]["enqueue"]) as c:
+        response = await c.post("/jobs", json={"automation": "noop", "run_after": "2030-01-01T20:00:00+17:30"})
+    assert response.status_code == 202
+    from datetime import UTC, datetime
+
+    assert (await env["queue"].get(response.json()["id"]))["run_after"] == datetime(2030, 1, 1, 2, 30, tzinfo=UTC)
