@@ -92,6 +92,9 @@ class Worker:
         self._rng = rng or random.Random()
         self._context_factory = context_factory or self._default_context
         self._inflight: dict[uuid.UUID, tuple[ClaimedJob, asyncio.Task[None]]] = {}
+        # Jobs whose outcome is queued but not yet written: they still count against concurrency
+        # and are still heartbeated, so a slow completer slows claiming instead of losing leases.
+        self._unwritten: dict[uuid.UUID, ClaimedJob] = {}
         self._outcomes: asyncio.Queue[Outcome | None] = asyncio.Queue()
         self._writing = False
         self._wake = asyncio.Event()
@@ -134,7 +137,7 @@ class Worker:
         names = self.registry.names()
         batch = self.config.batch_size or self.config.concurrency
         while not self._stopping.is_set():
-            free = self.config.concurrency - len(self._inflight)
+            free = self.config.concurrency - len(self._inflight) - len(self._unwritten)
             got: list[ClaimedJob] = []
             if free > 0 and self._claiming_ok:
                 try:
@@ -149,7 +152,7 @@ class Worker:
                     continue
                 for job in got:
                     self._dispatch(job)
-            if drain and not got and not self._inflight and self._outcomes.empty() and not self._writing:
+            if drain and not got and not self._inflight and not self._unwritten and not self._writing:
                 woken = await self.queue.wake_due(actor=self.id)
                 woken += await self.queue.recheck_conditions(actor=self.id)
                 if woken == 0:
@@ -187,10 +190,12 @@ class Worker:
             log.warning("job %s: lease lost (claim %s), stopping it", job.id, job.claim_count)
         except asyncio.CancelledError:
             if job.id not in self._lost and self._stopping.is_set():
+                self._unwritten[job.id] = job
                 self._outcomes.put_nowait(Outcome.release(job))
                 self.stats["released"] += 1
             raise
         else:
+            self._unwritten[job.id] = job
             self._outcomes.put_nowait(outcome)
         finally:
             self._inflight.pop(job.id, None)
@@ -213,7 +218,11 @@ class Worker:
                 closing = None in batch
                 outcomes = [o for o in batch if o is not None]
                 if outcomes:
-                    await self._write(outcomes)
+                    try:
+                        await self._write(outcomes)
+                    finally:
+                        for o in outcomes:
+                            self._unwritten.pop(o.job_id, None)
             finally:
                 self._writing = False
             self._wake.set()
@@ -245,6 +254,7 @@ class Worker:
         while True:
             await asyncio.sleep(self.config.heartbeat_interval)
             held = [(job.id, job.claim_count) for job, _ in self._inflight.values()]
+            held += [(job.id, job.claim_count) for job in self._unwritten.values()]
             if not held:
                 continue
             try:

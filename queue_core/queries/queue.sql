@@ -46,6 +46,10 @@ ORDER BY i.ord
 -- name: notify
 SELECT pg_notify('cutover_jobs', %(automation)s)
 
+-- name: analyze_jobs
+-- After a bulk enqueue: fresh statistics keep the claim on its index (see migration 0007).
+ANALYZE jobs
+
 -- name: claim
 -- The seed's statement. The inner SELECT runs once (LIMIT keeps it from being flattened into a
 -- join): it walks jobs_claimable in priority order, skips rows another worker has locked
@@ -121,7 +125,9 @@ UPDATE jobs j
 SET heartbeat_at = t.now,
     leased_until = t.now + make_interval(secs => %(lease_s)s)
 FROM unnest(%(ids)s::uuid[], %(claims)s::int[]) AS h(id, claim_count), t
-WHERE j.id = h.id AND j.claim_count = h.claim_count AND j.status = 'running'
+-- The redundant id = ANY(...) keeps the lookup on the primary key whatever the statistics say.
+WHERE j.id = ANY(%(ids)s::uuid[]) AND j.id = h.id AND j.claim_count = h.claim_count
+  AND j.status = 'running'
 RETURNING j.id
 
 -- name: complete_many
@@ -150,7 +156,9 @@ done AS (
                                               'compensation_failed')
                             THEN t.now END
     FROM o, t
-    WHERE j.id = o.id AND j.claim_count = o.claim_count AND j.status = 'running'
+    -- The redundant id = ANY(...) keeps the lookup on the primary key whatever the statistics say.
+    WHERE j.id = ANY(%(ids)s::uuid[]) AND j.id = o.id AND j.claim_count = o.claim_count
+      AND j.status = 'running'
     RETURNING j.id, j.attempt, o.event, o.error, o.delay_s, o.trace
 ),
 traced AS (

@@ -6,6 +6,7 @@ import json
 import re
 
 import psycopg
+import pytest
 
 from queue_core._sql import q
 
@@ -24,12 +25,32 @@ def _nodes(plan: dict):
         yield from _nodes(child)
 
 
-def test_claim_locks_once_through_a_limited_subquery_and_updates_at_most_limit_rows(db_url):
-    with psycopg.connect(db_url) as conn:
-        conn.execute(
-            "INSERT INTO jobs (automation, priority) SELECT 'noop', g % 5 FROM generate_series(1, 5000) g"
-        )
-        conn.execute("ANALYZE jobs")
+async def _bulk_enqueue(url: str, n: int) -> None:
+    from queue_core import JobSpec, Queue, db
+
+    async with db.pool(url, max_size=2) as pool:
+        queue = Queue(pool)
+        for start in range(0, n, 5000):
+            await queue.enqueue_many([JobSpec("noop", priority=i % 5) for i in range(start, min(n, start + 5000))])
+
+
+@pytest.mark.parametrize("how", ["sql insert + analyze", "Queue.enqueue_many"])
+def test_claim_locks_once_through_a_limited_subquery_and_updates_at_most_limit_rows(fresh_db_url, how):
+    """With a fresh 10,000-job backlog the claim walks its index and locks exactly LIMIT rows.
+
+    Statistics matter: with none, the planner would sort the whole backlog on every claim. A bulk
+    enqueue through the queue refreshes them (ANALYZE), so the second case has no ANALYZE here.
+    """
+    import asyncio
+
+    if how == "Queue.enqueue_many":
+        asyncio.run(_bulk_enqueue(fresh_db_url, 10000))
+    with psycopg.connect(fresh_db_url) as conn:
+        if how != "Queue.enqueue_many":
+            conn.execute(
+                "INSERT INTO jobs (automation, priority) SELECT 'noop', g % 5 FROM generate_series(1, 10000) g"
+            )
+            conn.execute("ANALYZE jobs")
         plan = _plan(conn, analyze=True)
         conn.rollback()
     nodes = list(_nodes(plan))
@@ -42,6 +63,7 @@ def test_claim_locks_once_through_a_limited_subquery_and_updates_at_most_limit_r
     assert len(updates) == 1
     lock_rows_out = lock_rows[0]["Actual Rows"]
     assert lock_rows_out == 10, "exactly LIMIT rows are locked, no more"
+    assert not [n for n in nodes if n["Node Type"] == "Sort"], "the claim sorted the backlog instead of walking its index"
     scans = [n for n in nodes if n.get("Relation Name") == "jobs" and "Index" in n["Node Type"]]
     assert any(n.get("Index Name") == "jobs_claimable" for n in scans), json.dumps(plan, indent=1)
 

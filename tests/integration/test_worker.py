@@ -180,3 +180,28 @@ async def test_worker_survives_the_database_dropping_its_connections(pool, db_ur
     worker.stop()
     await asyncio.wait_for(task, 10)
     assert await queue.counts() == {"succeeded": 20}
+
+
+async def test_slow_completer_holds_back_claiming_instead_of_overcommitting(pool):
+    queue = Queue(pool, registry=registry)
+    await queue.enqueue_many([JobSpec("noop") for _ in range(12)])
+    worker = Worker(pool, registry, fast(concurrency=3, complete_batch=2))
+    held = {"now": 0, "max": 0}
+    claim, complete = worker.queue.claim, worker.queue.complete
+
+    async def counting_claim(*args, **kw):
+        got = await claim(*args, **kw)
+        held["now"] += len(got)
+        held["max"] = max(held["max"], held["now"])
+        return got
+
+    async def slow_complete(outcomes, **kw):
+        await asyncio.sleep(0.2)
+        applied = await complete(outcomes, **kw)
+        held["now"] -= len(outcomes)
+        return applied
+
+    worker.queue.claim, worker.queue.complete = counting_claim, slow_complete
+    await asyncio.wait_for(worker.run(drain=True), 30)
+    assert await queue.counts() == {"succeeded": 12}
+    assert held["max"] <= 3, f"held {held['max']} jobs with concurrency 3"
