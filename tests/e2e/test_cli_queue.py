@@ -157,3 +157,34 @@ def test_bad_provider_config_names_the_field(project):
     )
     out = run(["worker", "--drain"], project, ok=False)
     assert out.returncode == 1 and "tool.cutover.providers.x.rate" in out.stderr
+
+
+def test_sigterm_stops_claiming_and_puts_unfinished_jobs_back(project):
+    import signal
+    import time
+
+    cwd, env = project
+    (cwd / "myautos.py").write_text(textwrap.dedent('''
+        import asyncio
+        from queue_core import automation
+
+        @automation("slow")
+        async def slow(ctx, trigger):
+            print("STARTED", flush=True)
+            await asyncio.sleep(60)
+    '''))
+    job_id = run(["enqueue", "slow", "{}", "--mode", "shadow"], project).stdout.strip()
+    proc = subprocess.Popen(CUTOVER + ["worker", "--grace", "0.5"], cwd=cwd, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline().strip() == "STARTED"
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    assert '"released": 1' in err
+    shown = run(["jobs", "show", job_id], project).stdout
+    assert "status: pending" in shown and "attempt: 0" in shown and "released" in shown

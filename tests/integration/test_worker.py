@@ -205,3 +205,34 @@ async def test_slow_completer_holds_back_claiming_instead_of_overcommitting(pool
     await asyncio.wait_for(worker.run(drain=True), 30)
     assert await queue.counts() == {"succeeded": 12}
     assert held["max"] <= 3, f"held {held['max']} jobs with concurrency 3"
+
+
+async def test_worker_whose_heartbeats_fail_stops_claiming(pool):
+    from queue_core import Registry, automation
+
+    reg = Registry()
+    release = asyncio.Event()
+
+    @automation("hold", registry=reg)
+    async def hold(ctx, trigger):
+        await release.wait()
+
+    queue = Queue(pool, registry=reg)
+    await queue.enqueue(JobSpec("hold"))
+    worker = Worker(pool, reg, fast(concurrency=4, lease_s=30, heartbeat_s=0.05))
+
+    async def failing_heartbeat(*args, **kw):
+        raise psycopg.OperationalError("server closed the connection unexpectedly")
+
+    worker.queue.heartbeat = failing_heartbeat
+    task = asyncio.create_task(worker.run())
+    for _ in range(100):
+        if worker.stats["claimed"] == 1 and not worker._claiming_ok:
+            break
+        await asyncio.sleep(0.02)
+    await queue.enqueue_many([JobSpec("hold") for _ in range(3)])  # capacity is free, but…
+    await asyncio.sleep(0.3)
+    assert worker.stats["claimed"] == 1, "a worker that cannot heartbeat must not take more work"
+    release.set()
+    worker.stop()
+    await asyncio.wait_for(task, 10)
