@@ -423,10 +423,8 @@ def describe(outcome: TriggerOutcome, run: ShadowRun) -> str:
     where = ""
     if index is not None:
         path = index.automations[ref.automation].directory / TRIGGERS_FILE
-        try:
+        if path.is_relative_to(run.settings.project_root):
             path = path.relative_to(run.settings.project_root)
-        except ValueError:
-            pass
         where = f" ({path}:{ref.line})"
     head = f"shadow mismatch: {ref.automation} trigger {ref.trigger_id}{where}"
     if outcome.kind == "error":
@@ -434,12 +432,12 @@ def describe(outcome: TriggerOutcome, run: ShadowRun) -> str:
     lines = [head, f"legacy run: {outcome.legacy_status}"
              + (f" ({outcome.legacy_error})" if outcome.legacy_error else "")
              + f"   new run: {outcome.new_status}" + (f" ({outcome.error})" if outcome.error else "")]
-    rows = [(d.path, _cell(d.legacy, 40), _cell(d.new, 40), d.kind
+    rows: list[tuple[str, str, str, str]] = [(d.path, _cell(d.legacy, 40), _cell(d.new, 40), d.kind
              + (" [side effect]" if d.side_effect else "") + (" [noisy]" if d.pattern in outcome.noisy else ""))
             for d, _ in outcome.unexplained]
     widths = [max(len(r[i]) for r in [("field path", "legacy", "new", "kind"), *rows]) for i in range(3)]
-    for path, old, new, kind in [("field path", "legacy", "new", "kind"), *rows]:
-        lines.append(f"  {path:<{widths[0]}}  {old:<{widths[1]}}  {new:<{widths[2]}}  {kind}")
+    for field_path, old, new, kind in [("field path", "legacy", "new", "kind"), *rows]:
+        lines.append(f"  {field_path:<{widths[0]}}  {old:<{widths[1]}}  {new:<{widths[2]}}  {kind}")
     for d, j in outcome.unexplained:
         if j.expired_by is not None:
             entry = run.entries[j.expired_by]

@@ -126,7 +126,8 @@ def _rules(table: Any, base: GateRules, path: str, prefix: str) -> GateRules:
         if key not in _TYPES:
             allowed = ", ".join(f.name for f in fields(GateRules))
             raise GateConfigError(path, f"{prefix}.{key}", f"unknown setting; allowed: {allowed}")
-        if isinstance(value, bool) or not isinstance(value, _TYPES[key]) or value < 0:
+        if isinstance(value, bool) or not isinstance(value, int | float) or not isinstance(value, _TYPES[key]) \
+                or value < 0:
             raise GateConfigError(path, f"{prefix}.{key}", f"expected a non-negative number, got {value!r}")
         if key == "agreement" and not 0 <= value <= 1:
             raise GateConfigError(path, f"{prefix}.{key}", f"expected a share between 0 and 1 (e.g. 0.995), got {value!r}")

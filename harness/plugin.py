@@ -121,17 +121,36 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     run.close()
     if hasattr(config, "workerinput"):
         return  # the controller writes the reports
+    _one_line_failures_when_many(config)
     from harness import _plugin_setup
 
     summary, status = _plugin_setup.finish(config, run, int(exitstatus), gate=config.getoption("gate"))
-    config.stash[SUMMARY_KEY] = summary
+    if summary is not None:
+        config.stash[SUMMARY_KEY] = summary
     if status is not None:
         session.exitstatus = status
 
 
+MANY_FAILURES = 300
+
+
+def _one_line_failures_when_many(config: pytest.Config) -> None:
+    """Print failures without their headline separators past MANY_FAILURES (unless --tb was given).
+
+    pytest's default failure summary looks up each failure's teardown sections by scanning every
+    report, which is quadratic: 3,000 failing triggers in a 100,000-trigger set take minutes.
+    The ``line`` style prints the same failure text, linearly; the report clusters them anyway.
+    """
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is None or config.option.tbstyle != "auto":
+        return
+    if len(reporter.stats.get("failed", ())) > MANY_FAILURES:
+        config.option.tbstyle = "line"
+
+
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
     summary = config.stash.get(SUMMARY_KEY, None)
-    if summary is None:
+    if summary is None and not _shadow_on(config) or hasattr(config, "workerinput"):
         return
     from harness import _plugin_setup
 

@@ -165,8 +165,8 @@ def network_guard(allowed_hosts: Iterable[str] = (), blocked: list[str] | None =
         return real_getaddrinfo(host, *args, **kwargs)
 
     with _guard_lock:
-        socket.socket.connect = connect  # type: ignore[method-assign]
-        socket.socket.connect_ex = connect_ex  # type: ignore[method-assign]
+        socket.socket.connect = connect  # type: ignore[method-assign,assignment]
+        socket.socket.connect_ex = connect_ex  # type: ignore[method-assign,assignment]
         socket.getaddrinfo = getaddrinfo
         try:
             yield seen

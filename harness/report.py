@@ -131,7 +131,7 @@ def build_summary(info: RunInfo, manifest: Manifest, spans: Mapping[str, tuple[s
             .groupby("automation")["trigger_id"].nunique() if not dis.empty else pd.Series(dtype=int))
     counts = (df.groupby(["automation", "verdict"]).size().unstack(fill_value=0)
               if not df.empty else pd.DataFrame())
-    autos = []
+    autos: list[dict[str, Any]] = []
     usage = _entry_usage(entries, dis, expired)
     for name in sorted(set(spans) | set(df["automation"]) if not df.empty else spans):
         c = {v: int(counts.loc[name].get(v, 0)) if name in counts.index else 0
@@ -158,9 +158,9 @@ def build_summary(info: RunInfo, manifest: Manifest, spans: Mapping[str, tuple[s
             "traffic": _traffic(manifest, name, spans.get(name, (None, None))),
             "verdict": verdict.as_dict(),
         })
-    totals = {k: sum(a[k] for a in autos) for k in ("triggers", "compared", "agreed", "accepted", "disagreed",
-                                                    "unpaired", "error")}
-    totals["agreement"] = _share(totals["agreed"] + totals["accepted"], totals["compared"])
+    totals: dict[str, float] = {k: sum(int(a[k]) for a in autos) for k in (
+        "triggers", "compared", "agreed", "accepted", "disagreed", "unpaired", "error")}
+    totals["agreement"] = _share(int(totals["agreed"] + totals["accepted"]), int(totals["compared"]))
     noisy = _noise(dis) if info.noise else []
     return {
         "schema": SCHEMA_VERSION,
