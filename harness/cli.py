@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from queue_core.cli import cli
 
-
-from . import _cli_recordings
+from . import _cli_recordings, _cli_serve
 
 _cli_recordings.register(cli)
+_cli_serve.register(cli)
 
 
 def main() -> None:

@@ -26,6 +26,15 @@ class JobBusyError(QueueError):
         self.job_id = job_id
 
 
+class NotCancelableError(QueueError):
+    """The job already finished (or is in no state a cancel applies to)."""
+
+    def __init__(self, job_id: uuid.UUID, status: str) -> None:
+        super().__init__(f"job {job_id} is {status}: only pending, waiting or compensating jobs can be canceled")
+        self.job_id = job_id
+        self.status = status
+
+
 class UnknownStepError(QueueError):
     """``--from-step`` names a step the job never recorded."""
 
@@ -46,7 +55,7 @@ async def replay(pool: AsyncConnectionPool, job_id: uuid.UUID, *, actor: str, re
         row = await (await conn.execute(q("ops", "lock_job"), {"id": job_id})).fetchone()
         if row is None:
             raise JobNotFoundError(job_id)
-        _, status, until, owner, automation, lease_live = row
+        _, status, until, owner, automation, lease_live, attempt, last_error = row
         if status == "running" and lease_live:
             raise JobBusyError(job_id, owner, until)
         position = 0
@@ -60,7 +69,8 @@ async def replay(pool: AsyncConnectionPool, job_id: uuid.UUID, *, actor: str, re
         await conn.execute(q("ops", "forget_waits"), {"id": job_id})
         await conn.execute(q("ops", "forget_trace"), {"id": job_id})
         await conn.execute(q("ops", "requeue_for_replay"), {"id": job_id})
-        detail = {"reason": reason, "from_step": from_step, "previous_status": status}
+        detail = {"reason": reason, "from_step": from_step, "previous_status": status,
+                  "previous_attempt": attempt, "previous_error": last_error}
         await conn.execute(q("ops", "ledger_event"), {"id": job_id, "kind": "replay_requested", "actor": actor, "detail": json.dumps(detail)})
         await conn.execute(q("queue", "notify"), {"automation": automation})
 
@@ -68,7 +78,7 @@ async def replay(pool: AsyncConnectionPool, job_id: uuid.UUID, *, actor: str, re
 async def cancel(pool: AsyncConnectionPool, job_id: uuid.UUID, *, actor: str, reason: str) -> None:
     """Cancel a job that is not running (pending, waiting or between compensations).
 
-    Raises JobNotFoundError, or JobBusyError for a running job (and QueueError for a final one).
+    Raises JobNotFoundError, JobBusyError for a running job, NotCancelableError for a final one.
     """
     async with pool.connection() as conn, conn.transaction():
         row = await (await conn.execute(q("ops", "lock_job"), {"id": job_id})).fetchone()
@@ -78,7 +88,7 @@ async def cancel(pool: AsyncConnectionPool, job_id: uuid.UUID, *, actor: str, re
             raise JobBusyError(job_id, row[3], row[2])
         done = await (await conn.execute(q("ops", "cancel_job"), {"id": job_id})).fetchone()
         if done is None:
-            raise QueueError(f"job {job_id} is {row[1]}: only pending, waiting or compensating jobs can be canceled")
+            raise NotCancelableError(job_id, row[1])
         detail = json.dumps({"reason": reason, "previous_status": row[1]})
         await conn.execute(q("ops", "ledger_event"), {"id": job_id, "kind": "canceled", "actor": actor, "detail": detail})
 

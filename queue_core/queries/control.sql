@@ -69,43 +69,6 @@ SELECT kind, name, paused_at, paused_by, reason FROM del
 -- name: list_pauses
 SELECT kind, name, paused_at, paused_by, reason FROM pauses ORDER BY kind, name
 
--- name: job_transition
--- Cancel or replay: move the job to %(to_status)s only from one of %(allowed)s. The UPDATE's
--- WHERE is re-checked on the row's latest version (READ COMMITTED), so a job a worker claimed
--- meanwhile (now running) is left alone: that is the fence. `cur` is the status before.
--- Replay (to pending) starts a fresh run now: attempts, lease and error are reset, the previous
--- values go to the ledger. Cancel finishes the job.
-WITH cur AS (
-    SELECT id, automation, status::text AS status, attempt, last_error FROM jobs WHERE id = %(id)s
-),
-upd AS (
-    UPDATE jobs
-    SET status       = %(to_status)s::job_status,
-        run_after    = CASE WHEN %(to_status)s = 'pending' THEN now() ELSE run_after END,
-        attempt      = CASE WHEN %(to_status)s = 'pending' THEN 0 ELSE attempt END,
-        last_error   = CASE WHEN %(to_status)s = 'pending' THEN NULL ELSE last_error END,
-        error_kind   = CASE WHEN %(to_status)s = 'pending' THEN NULL ELSE error_kind END,
-        finished_at  = CASE WHEN %(to_status)s = 'pending' THEN NULL ELSE now() END,
-        leased_until = NULL,
-        lease_owner  = NULL,
-        lost_claims  = 0
-    WHERE id = %(id)s AND status = ANY(%(allowed)s::job_status[])
-    RETURNING id
-),
-logged AS (
-    INSERT INTO ledger (job_id, kind, actor, detail)
-    SELECT upd.id, %(event)s, %(actor)s,
-           jsonb_strip_nulls(%(detail)s::jsonb || jsonb_build_object(
-               'previous_status', cur.status, 'previous_attempt', cur.attempt,
-               'previous_error', cur.last_error))
-    FROM upd, cur
-)
-SELECT cur.automation, cur.status, upd.id IS NOT NULL AS changed
-FROM cur LEFT JOIN upd ON true
-
--- name: job_has_step
-SELECT EXISTS (SELECT 1 FROM steps WHERE job_id = %(id)s AND step_name = %(step)s)
-
 -- name: job_steps
 SELECT step_name, occurrence, position, step_version, status::text, attempt, started_at,
        finished_at, output, error, idempotency_key, external_ref

@@ -2,7 +2,7 @@
 
 -- name: lock_job
 SELECT id, status::text, leased_until, lease_owner, automation,
-       leased_until IS NOT NULL AND leased_until > now() AS lease_live
+       leased_until IS NOT NULL AND leased_until > now() AS lease_live, attempt, last_error
 FROM jobs WHERE id = %(id)s FOR UPDATE
 
 -- name: step_position

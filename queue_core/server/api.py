@@ -123,9 +123,10 @@ async def cancel_job(
 async def replay_job(
     job_id: JobId, body: models.ReplayRequest, st: State, who: Annotated[Principal, Depends(require(Scope.REPLAY))]
 ) -> models.JobAction:
-    """Run a finished job again, now (scope ``replay``); who asked and why go to its ledger.
+    """Run a job again as a new attempt (scope ``replay``): from scratch, or from ``from_step``
+    keeping the outputs of earlier steps; who asked and why go to its ledger.
 
-    Finished jobs (succeeded, failed, dead, canceled, compensation_failed) can be replayed; others get 409.
+    A job running under a live lease gets 409; an unknown ``from_step`` gets 422.
     """
     done = await st.replay(st.pool, job_id, actor=who.actor, reason=body.reason, from_step=body.from_step)
     return models.JobAction(id=done.job_id, automation=done.automation, status=done.status)

@@ -27,7 +27,8 @@ from ..queue import Queue
 from ..registry import Registry
 from . import control, models, wait
 from .api import ServerState, router
-from .errors import BodyTooLargeError, JobStateError, UnknownStepError, WaitNotFoundError, WaitResolvedError
+from ..ops import JobBusyError, NotCancelableError, UnknownStepError
+from .errors import BodyTooLargeError, WaitNotFoundError, WaitResolvedError
 from .ingress import DeliveryHook
 from .source import DEFAULT_MAX_BODY_BYTES, Source
 
@@ -115,7 +116,8 @@ def _validation(field: str) -> Callable[[Exception], JSONResponse]:
 _ERRORS: dict[type[Exception], Callable[[Exception], JSONResponse]] = {
     JobNotFoundError: _detail(404),
     WaitNotFoundError: _detail(404),
-    JobStateError: _detail(409),
+    JobBusyError: _detail(409),
+    NotCancelableError: _detail(409),
     BodyTooLargeError: _detail(413),
     WaitResolvedError: _detail(409),
     UnknownStepError: _validation("from_step"),

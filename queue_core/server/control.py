@@ -20,10 +20,8 @@ from psycopg_pool import AsyncConnectionPool
 from .._sql import q
 from ..errors import JobNotFoundError
 from ..queue import Queue
-from .errors import JobStateError, UnknownStepError
+from .. import ops
 
-CANCELABLE = ("pending", "waiting")
-REPLAYABLE = ("succeeded", "failed", "dead", "canceled", "compensation_failed")
 
 
 @dataclass(frozen=True)
@@ -43,55 +41,30 @@ class Replayer(Protocol):
     ) -> Transition: ...
 
 
-async def _transition(
-    conn: AsyncConnection[Any], job_id: uuid.UUID, *, to_status: str, allowed: tuple[str, ...],
-    action: str, event: str, actor: str, detail: dict[str, Any],
-) -> Transition:
-    params = {"id": job_id, "to_status": to_status, "allowed": list(allowed), "event": event,
-              "actor": actor, "detail": json.dumps(detail)}
-    row = await (await conn.execute(q("control", "job_transition"), params)).fetchone()
-    if row is None:
-        raise JobNotFoundError(job_id)
-    automation, previous, changed = row
-    if not changed:
-        raise JobStateError(job_id, action, previous, allowed)
-    return Transition(job_id, automation, to_status)
-
-
 async def cancel_job(pool: AsyncConnectionPool, job_id: uuid.UUID, *, actor: str, reason: str | None) -> Transition:
-    """Cancel a pending or waiting job; raise JobStateError (running or finished) or JobNotFoundError.
+    """Cancel a pending, waiting or compensating job (see :func:`queue_core.ops.cancel`).
 
-    A running job is refused rather than interrupted: its worker holds the lease, and the claim
-    fence means the worker's outcome would be the one to land.
+    A running job is refused (ops.JobBusyError, 409) rather than interrupted: its worker holds the
+    lease, and the claim fence means the worker's outcome would be the one to land. A finished
+    job raises ops.NotCancelableError (409).
     """
-    async with pool.connection() as conn:
-        return await _transition(conn, job_id, to_status="canceled", allowed=CANCELABLE, action="cancel",
-                                 event="canceled", actor=actor, detail={"reason": reason})
+    await ops.cancel(pool, job_id, actor=actor, reason=reason or "")
+    job = await Queue(pool).get(job_id)
+    return Transition(job_id, job["automation"], job["status"])
 
 
 async def replay_job(
     pool: AsyncConnectionPool, job_id: uuid.UUID, *, actor: str, reason: str, from_step: str | None
 ) -> Transition:
-    """Run a finished job again: back to pending, due now, attempts reset; record who and why.
+    """Run a job again as a new attempt, from scratch or from ``from_step`` (earlier step outputs
+    kept); who asked and why go to its ledger. See :func:`queue_core.ops.replay`.
 
-    Applies to finished jobs (succeeded, failed, dead, canceled, compensation_failed); anything else (a running job above
-    all) raises JobStateError. ``from_step`` must name a step the job has run (else
-    UnknownStepError) and is recorded in the ledger; memoised steps are kept as they are, so this
-    is a re-run of the job, not yet a re-run from that step (step-level replay replaces this
-    function). Workers are woken with the queue's NOTIFY.
+    Raises JobNotFoundError, ops.JobBusyError (running under a live lease: 409) or
+    ops.UnknownStepError (422).
     """
-    async with pool.connection() as conn:
-        async with conn.transaction():
-            if from_step is not None:
-                found = await (await conn.execute(q("control", "job_has_step"), {"id": job_id, "step": from_step})).fetchone()
-                if not (found and found[0]):
-                    await _fetch_exists(conn, job_id)
-                    raise UnknownStepError(job_id, from_step)
-            done = await _transition(conn, job_id, to_status="pending", allowed=REPLAYABLE, action="replay",
-                                     event="replay_requested", actor=actor,
-                                     detail={"reason": reason, "from_step": from_step})
-            await conn.execute(q("queue", "notify"), {"automation": done.automation})
-    return done
+    await ops.replay(pool, job_id, actor=actor, reason=reason, from_step=from_step)
+    job = await Queue(pool).get(job_id)
+    return Transition(job_id, job["automation"], job["status"])
 
 
 async def _fetch_exists(conn: AsyncConnection[Any], job_id: uuid.UUID) -> None:

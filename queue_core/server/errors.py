@@ -4,8 +4,6 @@
     ├── VerificationError     a webhook delivery's signature, secret or timestamp is wrong (401)
     ├── BodyTooLargeError     a request body is over the configured limit (413)
     ├── TokenError            a token cannot be created or revoked (bad scope, name taken, unknown)
-    ├── JobStateError         the job's status does not allow the action (409)
-    ├── UnknownStepError      replay from a step the job never ran (422)
     ├── WaitNotFoundError     no wait has that token: forged, malformed or its job is gone (404)
     └── WaitResolvedError     the wait was resolved already (409)
 
@@ -35,28 +33,6 @@ class BodyTooLargeError(QueueError):
 
 class TokenError(QueueError):
     """A token operation was refused (unknown scope, name already used, no such token)."""
-
-
-class JobStateError(QueueError):
-    """``action`` is not allowed while the job is ``status``."""
-
-    def __init__(self, job_id: object, action: str, status: str, allowed: tuple[str, ...]) -> None:
-        super().__init__(
-            f"cannot {action} job {job_id}: it is {status}; {action} applies to {', '.join(allowed)} jobs"
-        )
-        self.job_id = job_id
-        self.action = action
-        self.status = status
-        self.allowed = allowed
-
-
-class UnknownStepError(QueueError):
-    """The job has no step named ``step`` to replay from."""
-
-    def __init__(self, job_id: object, step: str) -> None:
-        super().__init__(f"job {job_id} has no step named {step!r} to replay from")
-        self.job_id = job_id
-        self.step = step
 
 
 class WaitNotFoundError(QueueError):

@@ -171,7 +171,7 @@ async def test_cancel_refuses_a_running_or_finished_job_with_409(env, status):
     job_id = await _job(env, status)
     async with client(env["app"], env["tokens"]["control"]) as c:
         response = await c.post(f"/jobs/{job_id}/cancel")
-    assert response.status_code == 409 and f"it is {status}" in response.json()["detail"]
+    assert response.status_code == 409 and f"is {status}" in response.json()["detail"]
     assert (await env["queue"].get(job_id))["status"] == status
 
 
@@ -195,7 +195,7 @@ async def test_replay_runs_a_failed_job_again_now_and_records_who_and_why(env):
     replayed = next(e for e in await env["queue"].ledger(job_id) if e["kind"] == "replay_requested")
     assert replayed["actor"] == "token:replay"
     assert replayed["detail"] == {"reason": "CRM outage over", "previous_status": "failed", "previous_attempt": 20,
-                                  "previous_error": "boom"}
+                                  "previous_error": "boom", "from_step": None}
 
 
 async def test_replay_refuses_a_running_job_with_409_and_leaves_it_alone(env):
@@ -212,7 +212,7 @@ async def test_replay_from_a_step_the_job_never_ran_is_422(env):
     job_id = await _job(env, "succeeded")
     async with client(env["app"], env["tokens"]["replay"]) as c:
         response = await c.post(f"/jobs/{job_id}/replay", json={"reason": "x", "from_step": "enrich"})
-    assert response.status_code == 422 and "no step named 'enrich'" in response.json()["detail"][0]["msg"]
+    assert response.status_code == 422 and "no recorded step 'enrich'" in response.json()["detail"][0]["msg"]
 
 
 async def test_replay_needs_a_reason(env):
