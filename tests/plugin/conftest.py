@@ -17,7 +17,13 @@ import pytest
 from harness.manifest import AutomationEntry, Coercion, Manifest, write_manifest
 from harness.recording import LegacyTrace, Platform, RecordedTrigger, TraceStatus, write_traces, write_triggers
 
-pytest_plugins = ["pytester"]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # pytester is a builtin plugin that is off by default. `pytest_plugins` is only honoured in
+    # the root conftest, so this directory's conftest enables it when pytest loads it.
+    if not config.pluginmanager.has_plugin("pytester"):
+        config.pluginmanager.import_plugin("pytester")
 
 AUTOMATIONS = '''
 from queue_core import automation
