@@ -129,6 +129,12 @@ class Budget:
                 "window": instruction.window, "reason": instruction.reason,
             })
 
+    async def paused_providers(self) -> dict[str, str]:
+        """Return {provider: reason} for every provider an operator has paused."""
+        async with self._pool.connection() as conn:
+            cur = await conn.execute(q("budget", "paused_providers"))
+            return {name: reason or f"paused by {by}" for name, by, reason in await cur.fetchall()}
+
     async def states(self, provider: str) -> list[BudgetState]:
         """Return every window of ``provider``'s budgets, refilled to now (read-only)."""
         async with self._pool.connection() as conn:

@@ -116,12 +116,17 @@ class TerminalError(JobSignal):
 
 
 class Snooze(JobSignal):
-    """Put the job back for ``delay`` seconds without consuming an attempt."""
+    """Put the job back for ``delay`` seconds without consuming an attempt.
 
-    def __init__(self, delay: float, reason: str = "snoozed") -> None:
+    ``kind`` names the ledger event: ``snoozed`` by default; the gateway uses ``budget_wait``
+    (a provider's rate budget is spent) and ``provider_paused``.
+    """
+
+    def __init__(self, delay: float, reason: str = "snoozed", *, kind: str = "snoozed") -> None:
         super().__init__(reason)
         self.delay = delay
         self.reason = reason
+        self.kind = kind
 
 
 class Filtered(JobSignal):

@@ -61,7 +61,7 @@ def classify(job: ClaimedJob, exc: BaseException | None, rng: random.Random, now
     if exc is None or isinstance(exc, Filtered):
         return JobStatus.SUCCEEDED, "succeeded", 1, None, None, None
     if isinstance(exc, Snooze):
-        return JobStatus.PENDING, "snoozed", 0, max(0.0, exc.delay), exc.reason, None
+        return JobStatus.PENDING, exc.kind, 0, max(0.0, exc.delay), exc.reason, None
     if isinstance(exc, Suspend):
         delay = FOREVER_S
         if isinstance(exc.wake_at, datetime) and now is not None:

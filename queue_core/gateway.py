@@ -40,6 +40,7 @@ from .signing import standard_webhooks_headers
 from .states import Mode
 
 READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+PAUSE_RECHECK_S = 1.0
 _SECRET_HEADER_PARTS = ("authorization", "cookie", "token", "secret", "password", "signature", "api-key",
                         "apikey", "session", "x-api-key", "auth")
 
@@ -248,6 +249,8 @@ class Gateway:
         self._refused_until: dict[tuple[str, str], float] = {}
         self._refusal_reason: dict[tuple[str, str], str] = {}
         self._next_wake: dict[tuple[str, str], float] = {}
+        self._paused: dict[str, str] = {}
+        self._pauses_read_at = float("-inf")
         self._live = httpx.AsyncClient(transport=transport or httpx.AsyncHTTPTransport())
         sandboxes = frozenset(_origin(p.sandbox_url) for p in providers.values() if p.sandbox_url)
         sandbox_inner = transport or httpx.AsyncHTTPTransport()
@@ -338,6 +341,7 @@ class Gateway:
         the configured pace), so until then this process answers further calls for the same
         budget itself, without a database round trip.
         """
+        await self._check_paused(config)
         if self.budget is None or not config.rates:
             return
         key = (config.name, scope)
@@ -349,7 +353,19 @@ class Gateway:
             wait = checkout.delay
             self._refused_until[key] = self._clock() + wait
             self._refusal_reason[key] = checkout.reason or f"provider {config.name!r} rate budget spent"
-        raise Snooze(self._wake_slot(key, config, wait), reason=self._refusal_reason[key])
+        raise Snooze(self._wake_slot(key, config, wait), reason=self._refusal_reason[key], kind="budget_wait")
+
+    async def _check_paused(self, config: ProviderConfig) -> None:
+        """Raise Snooze when an operator paused this provider (looked up at most once a second)."""
+        if self.budget is None:
+            return
+        now = self._clock()
+        if now >= self._pauses_read_at + PAUSE_RECHECK_S:
+            self._paused = await self.budget.paused_providers()
+            self._pauses_read_at = now
+        reason = self._paused.get(config.name)
+        if reason is not None:
+            raise Snooze(PAUSE_RECHECK_S * 5, reason=f"provider {config.name!r} is paused: {reason}", kind="provider_paused")
 
     def _wake_slot(self, key: tuple[str, str], config: ProviderConfig, wait: float) -> float:
         """Return a snooze delay: this process's waiters wake one token interval apart.

@@ -136,10 +136,12 @@ def _explain_status(job: dict[str, Any], facts: dict[str, Any], now: datetime, l
                 for w in waits]
     if status in ("pending", "compensating"):
         if job["run_after"] > now:
-            why = {"snoozed": "snoozed", "retry_scheduled": "retry scheduled", "compensation_retry": "compensation retry scheduled"}.get(last.get("kind", ""), "scheduled")
+            why = {"snoozed": "snoozed", "budget_wait": "snoozed", "provider_paused": "snoozed",
+                   "retry_scheduled": "retry scheduled",
+                   "compensation_retry": "compensation retry scheduled"}.get(last.get("kind", ""), "scheduled")
             reason = (last.get("detail") or {}).get("error") or job.get("last_error")
             extra = f": {reason}" if reason else ""
-            budget = " (waiting for a rate budget)" if reason and "budget" in str(reason) else ""
+            budget = " (waiting for a rate budget)" if last.get("kind") == "budget_wait" else ""
             return [f"{why} for {job['run_after']}{budget}{extra} (attempt {job['attempt']}/{job['max_attempts']})."]
         return [f"due now; {facts.get('ahead', 0)} due jobs are ahead of it by priority and age."]
     if status in ("dead", "failed", "compensation_failed"):

@@ -99,3 +99,6 @@ SELECT provider, scope_key, window_seconds, configured_limit, effective_limit, b
 FROM provider_budgets
 WHERE provider = %(provider)s
 ORDER BY scope_key, window_seconds
+
+-- name: paused_providers
+SELECT name, paused_by, reason FROM pauses WHERE kind = 'provider'

@@ -86,16 +86,14 @@ SELECT automation, status::text, count(*) FROM jobs GROUP BY automation, status 
 
 -- name: metrics_events
 -- Counters derived from the ledger (one scan per scrape; the ledger is append-only, so these
--- only grow). A budget wait is a snooze whose reason is the gateway's "provider '…' … budget …"
--- refusal (queue_core.gateway raises Snooze with that reason when a rate budget is spent).
+-- only grow). A budget wait is the gateway's budget_wait snooze (a provider's budget is spent).
 SELECT j.automation,
        count(*) FILTER (WHERE l.kind = 'claimed')         AS claims,
        count(*) FILTER (WHERE l.kind = 'reclaimed')       AS reclaims,
        count(*) FILTER (WHERE l.kind = 'retry_scheduled') AS retries,
-       count(*) FILTER (WHERE l.kind = 'snoozed'
-                        AND l.detail->>'error' LIKE 'provider %%budget%%') AS budget_waits
+       count(*) FILTER (WHERE l.kind = 'budget_wait')     AS budget_waits
 FROM ledger l JOIN jobs j ON j.id = l.job_id
-WHERE l.kind IN ('claimed', 'reclaimed', 'retry_scheduled', 'snoozed')
+WHERE l.kind IN ('claimed', 'reclaimed', 'retry_scheduled', 'budget_wait')
 GROUP BY j.automation ORDER BY 1
 
 -- name: metrics_budgets_blocked

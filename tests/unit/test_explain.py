@@ -29,7 +29,7 @@ def test_due_job_says_how_many_are_ahead():
 
 def test_snoozed_for_a_rate_budget_names_the_budget_reason():
     j = job(run_after=NOW + timedelta(seconds=3))
-    last = {"kind": "snoozed", "detail": {"error": "provider 'hubspot' rate budget (100/10s) is spent"}}
+    last = {"kind": "budget_wait", "detail": {"error": "provider 'hubspot' rate budget (100/10s) is spent"}}
     line = explain_lines(j, facts(last_event=last))[-1]
     assert line.startswith("snoozed for") and "(waiting for a rate budget)" in line and "hubspot" in line
 
