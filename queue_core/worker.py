@@ -46,7 +46,7 @@ class WorkerConfig:
     poll_s: float = 1.0
     batch_size: int | None = None  # claim at most this many at once (default: concurrency)
     complete_batch: int = 500
-    complete_flush_s: float = 0.005
+    complete_flush_s: float = 0.0
     shutdown_grace_s: float = 10.0
     modes: tuple[str, ...] = ALL_MODES
     # Automations whose live jobs may be claimed; None means all registered (library use). The
