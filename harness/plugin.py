@@ -91,8 +91,9 @@ def pytest_report_header(config: pytest.Config) -> list[str] | None:
     if not _shadow_on(config):
         return None
     run = config.stash[RUN_KEY]
+    reports = config.getoption("shadow_report") or f"reports/{run.settings.set_dir.name}"
     return [f"cutover: {run.settings.mode} replay of {run.settings.set_dir} (seed {run.settings.seed}); "
-            f"reports in {config.stash[RUN_KEY].settings.project_root / 'reports'}"]
+            f"reports in {reports}"]
 
 
 @pytest.hookimpl(tryfirst=True)
