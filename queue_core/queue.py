@@ -137,26 +137,41 @@ class Queue:
         """
         if limit <= 0:
             return []
-        params = {
-            "worker": worker, "limit": limit, "lease_s": lease_s, "now": now,
-            "automations": list(automations), "modes": list(modes),
-            "live_automations": list(automations if live_automations is None else live_automations),
-        }
+        params = _claim_params(worker, limit, lease_s, automations, modes, live_automations, now)
         async with self.pool.connection() as conn:
             cur = conn.cursor(row_factory=dict_row)
             await cur.execute(q("queue", "claim"), params)
             rows = await cur.fetchall()
-        return [
-            ClaimedJob(
-                id=r["id"], automation=r["automation"], automation_version=r["automation_version"],
-                mode=Mode(r["mode"]), priority=r["priority"], payload=r["payload"],
-                trigger_meta=r["trigger_meta"], attempt=r["attempt"], max_attempts=r["max_attempts"],
-                claim_count=r["claim_count"], leased_until=r["leased_until"],
-                created_at=r["created_at"], trigger_id=r["trigger_id"], recording=r["recording"],
-                reclaimed=r["reclaimed"],
-            )
-            for r in rows
-        ]
+        return [_claimed(r) for r in rows]
+
+    async def complete_and_claim(
+        self,
+        outcomes: Sequence[Outcome],
+        worker: str,
+        limit: int,
+        *,
+        lease_s: float,
+        automations: Sequence[str],
+        modes: Sequence[str] = ALL_MODES,
+        live_automations: Sequence[str] | None = None,
+        now: datetime | None = None,
+    ) -> tuple[set[uuid.UUID], list[ClaimedJob]]:
+        """Write ``outcomes`` and claim up to ``limit`` jobs in one transaction (one commit).
+
+        The two statements are pipelined: one round trip and one WAL flush where separate calls
+        to :meth:`complete` and :meth:`claim` cost two of each. Semantics are those of the two
+        methods; if either fails, neither takes effect.
+        """
+        async with self.pool.connection() as conn:
+            async with conn.pipeline():
+                async with conn.transaction():
+                    done = await conn.execute(q("queue", "complete_many"), _outcome_params(outcomes, worker, now))
+                    claimed = conn.cursor(row_factory=dict_row)
+                    await claimed.execute(q("queue", "claim"), _claim_params(
+                        worker, limit, lease_s, automations, modes, live_automations, now))
+                applied = {row[0] for row in await done.fetchall()}
+                rows = await claimed.fetchall()
+        return applied, [_claimed(r) for r in rows]
 
     async def heartbeat(
         self, held: Sequence[tuple[uuid.UUID, int]], *, lease_s: float, now: datetime | None = None
@@ -182,21 +197,8 @@ class Queue:
         """
         if not outcomes:
             return set()
-        params = {
-            "ids": [o.job_id for o in outcomes],
-            "claims": [o.claim_count for o in outcomes],
-            "statuses": [o.status.value for o in outcomes],
-            "delays": [_finite(o.delay_s) for o in outcomes],
-            "errors": [o.error for o in outcomes],
-            "kinds": [o.error_kind.value if o.error_kind else None for o in outcomes],
-            "attempt_incs": [o.attempt_inc for o in outcomes],
-            "events": [o.event for o in outcomes],
-            "traces": [json.dumps(o.trace) if o.trace is not None else None for o in outcomes],
-            "worker": worker,
-            "now": now,
-        }
         async with self.pool.connection() as conn:
-            cur = await conn.execute(q("queue", "complete_many"), params)
+            cur = await conn.execute(q("queue", "complete_many"), _outcome_params(outcomes, worker, now))
             return {row[0] for row in await cur.fetchall()}
 
     async def get(self, job_id: uuid.UUID | str) -> dict[str, Any]:
@@ -314,6 +316,41 @@ class Queue:
         detail = json.dumps({"wait": name, "error": str(exc).strip()[:500]})
         async with self.pool.connection() as conn:
             await conn.execute(q("steps", "append_ledger"), {"job_id": job_id, "kind": "wait_condition_error", "actor": actor, "detail": detail})
+
+
+def _claim_params(worker: str, limit: int, lease_s: float, automations: Sequence[str], modes: Sequence[str],
+                  live_automations: Sequence[str] | None, now: datetime | None) -> dict[str, Any]:
+    return {
+        "worker": worker, "limit": limit, "lease_s": lease_s, "now": now,
+        "automations": list(automations), "modes": list(modes),
+        "live_automations": list(automations if live_automations is None else live_automations),
+    }
+
+
+def _outcome_params(outcomes: Sequence[Outcome], worker: str, now: datetime | None) -> dict[str, Any]:
+    return {
+        "ids": [o.job_id for o in outcomes],
+        "claims": [o.claim_count for o in outcomes],
+        "statuses": [o.status.value for o in outcomes],
+        "delays": [_finite(o.delay_s) for o in outcomes],
+        "errors": [o.error for o in outcomes],
+        "kinds": [o.error_kind.value if o.error_kind else None for o in outcomes],
+        "attempt_incs": [o.attempt_inc for o in outcomes],
+        "events": [o.event for o in outcomes],
+        "traces": [json.dumps(o.trace) if o.trace is not None else None for o in outcomes],
+        "worker": worker,
+        "now": now,
+    }
+
+
+def _claimed(r: dict[str, Any]) -> ClaimedJob:
+    return ClaimedJob(
+        id=r["id"], automation=r["automation"], automation_version=r["automation_version"],
+        mode=Mode(r["mode"]), priority=r["priority"], payload=r["payload"],
+        trigger_meta=r["trigger_meta"], attempt=r["attempt"], max_attempts=r["max_attempts"],
+        claim_count=r["claim_count"], leased_until=r["leased_until"], created_at=r["created_at"],
+        trigger_id=r["trigger_id"], recording=r["recording"], reclaimed=r["reclaimed"],
+    )
 
 
 async def _fetch_job(conn: AsyncConnection[Any], job_id: uuid.UUID) -> dict[str, Any]:

@@ -44,9 +44,11 @@ class WorkerConfig:
     lease_s: float = 30.0
     heartbeat_s: float | None = None  # default: a third of the lease
     poll_s: float = 1.0
-    batch_size: int | None = None  # claim at most this many at once (default: concurrency)
+    batch_size: int | None = None  # claim at most this many at once (default: a lane's share)
+    # Producer lanes: each claims and completes its share of the concurrency in its own
+    # transactions, so two turns (and two WAL flushes) can be in flight at once.
+    lanes: int = 2
     complete_batch: int = 500
-    complete_flush_s: float = 0.0
     shutdown_grace_s: float = 10.0
     modes: tuple[str, ...] = ALL_MODES
     # Automations whose live jobs may be claimed; None means all registered (library use). The
@@ -60,6 +62,25 @@ class WorkerConfig:
 
 
 ContextFactory = Callable[[ClaimedJob], Context]
+
+
+@dataclass
+class _Lane:
+    """One producer lane: its share of the concurrency, the jobs it holds, their outcomes."""
+
+    capacity: int
+    held: set[uuid.UUID] = field(default_factory=set)
+    outcomes: asyncio.Queue[Outcome] = field(default_factory=asyncio.Queue)
+
+    def take(self, limit: int) -> list[Outcome]:
+        taken: list[Outcome] = []
+        while not self.outcomes.empty() and len(taken) < limit:
+            taken.append(self.outcomes.get_nowait())
+        return taken
+
+    def put_back(self, outcomes: list[Outcome]) -> None:
+        for outcome in outcomes:
+            self.outcomes.put_nowait(outcome)
 
 
 class Worker:
@@ -83,7 +104,14 @@ class Worker:
     ) -> None:
         self.config = config or WorkerConfig()
         self.id = self.config.worker_id
-        self.queue = Queue(pool, registry=registry)
+        # The worker's own statements (claim, complete, heartbeat, wake) run on a small pool of
+        # its own without a per-checkout health check: that check is one more round trip per
+        # statement on the hot path. A dead connection fails one statement, which the loops
+        # retry, and the pool replaces it.
+        self._own = AsyncConnectionPool(
+            pool.conninfo, min_size=1, max_size=4, open=False, kwargs={"autocommit": True}
+        )
+        self.queue = Queue(self._own, registry=registry)
         self.pool = pool
         self.registry = registry
         self._conninfo = conninfo
@@ -95,8 +123,10 @@ class Worker:
         # Jobs whose outcome is queued but not yet written: they still count against concurrency
         # and are still heartbeated, so a slow completer slows claiming instead of losing leases.
         self._unwritten: dict[uuid.UUID, ClaimedJob] = {}
-        self._outcomes: asyncio.Queue[Outcome | None] = asyncio.Queue()
-        self._writing = False
+        n = max(1, min(self.config.lanes, self.config.concurrency))
+        self._lanes = [
+            _Lane(self.config.concurrency // n + (1 if i < self.config.concurrency % n else 0)) for i in range(n)
+        ]
         self._wake = asyncio.Event()
         self._recheck = asyncio.Event()
         self._stopping = asyncio.Event()
@@ -114,53 +144,92 @@ class Worker:
 
     async def run(self, *, drain: bool = False) -> None:
         """Run until ``stop()`` (or, with ``drain``, until nothing is due and nothing in flight)."""
-        completer = asyncio.create_task(self._completer(), name="completer")
+        await self._own.open(wait=True)
+        try:
+            await self._run(drain)
+        finally:
+            await self._own.close()
+
+    async def _run(self, drain: bool) -> None:
         aux = [asyncio.create_task(self._heartbeater(), name="heartbeater")]
         if not drain:  # a draining producer wakes due jobs itself before it calls the queue empty
             aux.append(asyncio.create_task(self._waker(), name="waker"))
             if self._conninfo:
                 aux.append(asyncio.create_task(self._listener(), name="listener"))
         try:
-            await self._producer(drain)
+            await asyncio.gather(*(self._producer(lane, drain) for lane in self._lanes))
             await self._shutdown()
         finally:
             for task in aux:
                 task.cancel()
             await asyncio.gather(*aux, return_exceptions=True)
-            # The completer writes what is queued, then stops at the sentinel.
-            self._outcomes.put_nowait(None)
-            await completer
+            await self._flush()
 
-    # -- producer --------------------------------------------------------------------------
+    # -- producer + completer ----------------------------------------------------------------
 
-    async def _producer(self, drain: bool) -> None:
-        names = self.registry.names()
-        batch = self.config.batch_size or self.config.concurrency
+    async def _producer(self, lane: _Lane, drain: bool) -> None:
+        """Claim, dispatch and complete until stopped (or drained).
+
+        Each turn is one transaction: it writes the outcomes that finished since the last turn
+        and claims as many jobs as that frees (River runs its producer and completer apart; here
+        they share a commit, because each commit costs a WAL flush).
+        """
+        batch = min(self.config.batch_size or lane.capacity, lane.capacity)
         while not self._stopping.is_set():
-            free = self.config.concurrency - len(self._inflight) - len(self._unwritten)
-            got: list[ClaimedJob] = []
-            if free > 0 and self._claiming_ok:
-                try:
-                    got = await self.queue.claim(
-                        self.id, min(free, batch), lease_s=self.config.lease_s,
-                        automations=names, modes=self.config.modes,
-                        live_automations=self.config.live_automations,
-                    )
-                except psycopg.OperationalError as exc:
-                    log.warning("claim failed, retrying: %s", exc)
-                    await self._sleep(self.config.poll_s)
-                    continue
-                for job in got:
-                    self._dispatch(job)
-            if drain and not got and not self._inflight and not self._unwritten and not self._writing:
+            outcomes = lane.take(self.config.complete_batch)
+            free = lane.capacity - len(lane.held) + len(outcomes)
+            limit = min(free, batch) if self._claiming_ok else 0
+            try:
+                got = await self._turn(lane, outcomes, limit)
+            except psycopg.OperationalError as exc:
+                log.warning("claim/complete failed, retrying: %s", exc)
+                lane.put_back(outcomes)
+                await self._sleep(self.config.poll_s)
+                continue
+            for job in got:
+                self._dispatch(lane, job)
+            if drain and not got and not self._inflight and not self._unwritten:
                 woken = await self.queue.wake_due(actor=self.id)
                 woken += await self.queue.recheck_conditions(actor=self.id)
                 if woken == 0:
                     return
                 continue  # a waiting job became due: claim it before calling the queue drained
-            if free > 0 and len(got) == min(free, batch) and free - len(got) > 0:
+            if limit > 0 and len(got) == limit and free > limit:
                 continue  # more work is likely waiting: claim again at once
+            if outcomes or got:
+                continue  # jobs may have finished while this turn ran
             await self._wait_for_work(drain)
+
+    async def _turn(self, lane: _Lane, outcomes: list[Outcome], limit: int) -> list[ClaimedJob]:
+        """Write ``outcomes`` and claim up to ``limit`` jobs, in one transaction when both."""
+        names = self.registry.names()
+        cfg = self.config
+        if outcomes and limit > 0:
+            try:
+                applied, got = await self.queue.complete_and_claim(
+                    outcomes, self.id, limit, lease_s=cfg.lease_s, automations=names, modes=cfg.modes,
+                    live_automations=cfg.live_automations)
+            except psycopg.OperationalError:
+                raise
+            except psycopg.Error:  # not an outage: drop this batch rather than retry it forever
+                log.exception("writing %d outcomes failed; their leases will expire and be reclaimed", len(outcomes))
+                self._written(lane, outcomes, set())
+                return []
+            self._written(lane, outcomes, applied)
+            return got
+        if outcomes:
+            await self._write(lane, outcomes)
+            return []
+        if limit > 0:
+            return await self.queue.claim(self.id, limit, lease_s=cfg.lease_s, automations=names,
+                                          modes=cfg.modes, live_automations=cfg.live_automations)
+        return []
+
+    def _written(self, lane: _Lane, outcomes: list[Outcome], applied: set[uuid.UUID]) -> None:
+        self.stats["completed"] += len(applied)
+        for outcome in outcomes:
+            self._unwritten.pop(outcome.job_id, None)
+            lane.held.discard(outcome.job_id)
 
     async def _wait_for_work(self, drain: bool) -> None:
         self._wake.clear()
@@ -176,12 +245,13 @@ class Worker:
         except TimeoutError:
             pass
 
-    def _dispatch(self, job: ClaimedJob) -> None:
+    def _dispatch(self, lane: _Lane, job: ClaimedJob) -> None:
         self.stats["claimed"] += 1
-        task = asyncio.create_task(self._run_one(job), name=f"job-{job.id}")
+        lane.held.add(job.id)
+        task = asyncio.create_task(self._run_one(lane, job), name=f"job-{job.id}")
         self._inflight[job.id] = (job, task)
 
-    async def _run_one(self, job: ClaimedJob) -> None:
+    async def _run_one(self, lane: _Lane, job: ClaimedJob) -> None:
         try:
             ctx = self._context_factory(job)
             outcome = await execute(job, ctx, self.registry, self._rng)
@@ -191,43 +261,27 @@ class Worker:
         except asyncio.CancelledError:
             if job.id not in self._lost and self._stopping.is_set():
                 self._unwritten[job.id] = job
-                self._outcomes.put_nowait(Outcome.release(job))
+                lane.outcomes.put_nowait(Outcome.release(job))
                 self.stats["released"] += 1
             raise
         else:
             self._unwritten[job.id] = job
-            self._outcomes.put_nowait(outcome)
+            lane.outcomes.put_nowait(outcome)
         finally:
             self._inflight.pop(job.id, None)
+            if job.id not in self._unwritten:
+                lane.held.discard(job.id)  # lost or cancelled: nothing to write for it
             self._wake.set()
 
-    # -- completer ---------------------------------------------------------------------------
+    # -- writing outcomes outside a turn ---------------------------------------------------
 
-    async def _completer(self) -> None:
-        """Write outcomes in batches until the None sentinel arrives."""
-        closing = False
-        while not closing:
-            first = await self._outcomes.get()
-            self._writing = True
-            try:
-                if first is not None:
-                    await asyncio.sleep(self.config.complete_flush_s)
-                batch = [first]
-                while not self._outcomes.empty() and len(batch) < self.config.complete_batch:
-                    batch.append(self._outcomes.get_nowait())
-                closing = None in batch
-                outcomes = [o for o in batch if o is not None]
-                if outcomes:
-                    try:
-                        await self._write(outcomes)
-                    finally:
-                        for o in outcomes:
-                            self._unwritten.pop(o.job_id, None)
-            finally:
-                self._writing = False
-            self._wake.set()
+    async def _flush(self) -> None:
+        """Write every outcome still queued (at shutdown), retrying through outages."""
+        for lane in self._lanes:
+            while not lane.outcomes.empty():
+                await self._write(lane, lane.take(self.config.complete_batch))
 
-    async def _write(self, batch: list[Outcome]) -> None:
+    async def _write(self, lane: _Lane, batch: list[Outcome]) -> None:
         """Write a batch of outcomes, retrying through database outages until it lands.
 
         Another kind of database error drops the batch: its jobs stay leased until the lease
@@ -237,7 +291,7 @@ class Worker:
         while True:
             try:
                 applied = await self.queue.complete(batch, worker=self.id)
-                self.stats["completed"] += len(applied)
+                self._written(lane, batch, applied)
                 return
             except psycopg.OperationalError as exc:
                 log.warning("writing %d outcomes failed, retrying in %.1fs: %s", len(batch), delay, exc)
@@ -245,6 +299,7 @@ class Worker:
                 delay = min(delay * 2, 5.0)
             except psycopg.Error:
                 log.exception("writing %d outcomes failed; their leases will expire and be reclaimed", len(batch))
+                self._written(lane, batch, set())
                 return
 
     # -- heartbeats --------------------------------------------------------------------------

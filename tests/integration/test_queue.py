@@ -199,3 +199,17 @@ async def test_worker_refuses_live_runs_without_a_passing_verdict_unless_overrid
     async with pool.connection() as conn:
         rows = await (await conn.execute("SELECT kind, actor, detail FROM ledger WHERE kind = 'gate_override'")).fetchall()
     assert rows == [("gate_override", "w1", {"automation": "explode", "code_version": registry.get("explode").source_hash})]
+
+
+async def test_complete_and_claim_writes_outcomes_and_claims_in_one_transaction(pool):
+    queue = Queue(pool, registry=registry)
+    first = await queue.enqueue(JobSpec("noop", priority=9), now=T0)
+    rest = await queue.enqueue_many([JobSpec("noop") for _ in range(3)], now=T0)
+    (job,) = await claim(queue, "w1", 1, now=at(1))
+    applied, got = await queue.complete_and_claim(
+        [Outcome.succeeded(job)], "w1", 2, lease_s=30, automations=NAMES, now=at(2))
+    assert applied == {first} and [j.id for j in got] == rest[:2]
+    assert (await queue.get(first))["status"] == "succeeded"
+    stale = Outcome.succeeded(job)  # the same outcome again is fenced out, the claim still happens
+    applied, got = await queue.complete_and_claim([stale], "w1", 5, lease_s=30, automations=NAMES, now=at(3))
+    assert applied == set() and [j.id for j in got] == rest[2:]

@@ -201,7 +201,16 @@ async def test_slow_completer_holds_back_claiming_instead_of_overcommitting(pool
         held["now"] -= len(outcomes)
         return applied
 
-    worker.queue.claim, worker.queue.complete = counting_claim, slow_complete
+    both = worker.queue.complete_and_claim
+
+    async def slow_both(outcomes, *args, **kw):
+        await asyncio.sleep(0.2)
+        applied, got = await both(outcomes, *args, **kw)
+        held["now"] += len(got) - len(outcomes)
+        held["max"] = max(held["max"], held["now"])
+        return applied, got
+
+    worker.queue.claim, worker.queue.complete, worker.queue.complete_and_claim = counting_claim, slow_complete, slow_both
     await asyncio.wait_for(worker.run(drain=True), 30)
     assert await queue.counts() == {"succeeded": 12}
     assert held["max"] <= 3, f"held {held['max']} jobs with concurrency 3"
