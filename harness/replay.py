@@ -294,7 +294,6 @@ class Replayer:
         config = WorkerConfig(
             concurrency=self.options.concurrency, lease_s=60.0, poll_s=0.05,
             modes=(self.options.mode.value,), worker_id=f"cutover-shadow-{index}-{uuid.uuid4().hex[:6]}",
-            complete_flush_s=0.002,
         )
         assert self._pool is not None
         return Worker(self._pool, self.registry, config, gateway=self._gateway,

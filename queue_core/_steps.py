@@ -33,12 +33,21 @@ class StepRecord:
 
 
 class StepStore:
-    """Reads and writes the ``steps`` rows of one claimed job."""
+    """Reads and writes the ``steps`` rows of one claimed job.
 
-    def __init__(self, pool: AsyncConnectionPool, job_id: uuid.UUID, claim_count: int) -> None:
+    A *deferred* store (shadow and dry-run jobs, which have no side effects to protect) keeps
+    its writes and ledger events in memory; the worker writes them with the job's outcome in the
+    completion statement, fenced like it. A crash loses them, and the job runs again from the
+    start, which in those modes costs nothing but time. Live jobs write through at once.
+    """
+
+    def __init__(self, pool: AsyncConnectionPool, job_id: uuid.UUID, claim_count: int, *, deferred: bool = False) -> None:
         self.pool = pool
         self.job_id = job_id
         self.claim = claim_count
+        self.deferred = deferred
+        self.rows: dict[tuple[str, int], dict[str, Any]] = {}
+        self.events: list[dict[str, Any]] = []
 
     async def load(self) -> dict[tuple[str, int], StepRecord]:
         """Return the job's stored steps keyed by (name, occurrence)."""
@@ -52,6 +61,12 @@ class StepStore:
 
     async def begin(self, name: str, occurrence: int, position: int, version: int, input_hash: str | None) -> int:
         """Record that the step starts (attempt + 1, committed); return its attempt number."""
+        if self.deferred:
+            row = self.rows.setdefault((name, occurrence), {"attempt": 0})
+            row.update(step_name=name, occurrence=occurrence, position=position, step_version=version,
+                       input_hash=input_hash, idempotency_key=child_key(self.job_id, name),
+                       status=StepStatus.RUNNING.value, attempt=row["attempt"] + 1)
+            return int(row["attempt"])
         params = {
             "job_id": self.job_id, "name": name, "occurrence": occurrence, "position": position,
             "version": version, "input_hash": input_hash, "key": child_key(self.job_id, name),
@@ -62,6 +77,9 @@ class StepStore:
     async def finish(self, name: str, occurrence: int, status: StepStatus, output: Any = None,
                      error: str | None = None, error_type: str | None = None) -> None:
         """Record how the step ended."""
+        if self.deferred:
+            self.rows[(name, occurrence)].update(status=status.value, output=output, error=error, error_type=error_type)
+            return
         params = {
             "job_id": self.job_id, "name": name, "occurrence": occurrence, "status": status.value,
             "output": json.dumps(output) if output is not None else None, "error": error,
@@ -71,11 +89,29 @@ class StepStore:
 
     async def checkpoint(self, name: str, occurrence: int, data: Any, version: int) -> None:
         """Persist a running step's progress."""
+        if self.deferred:
+            self.rows[(name, occurrence)].update(checkpoint=data, checkpoint_version=version)
+            return
         params = {
             "job_id": self.job_id, "name": name, "occurrence": occurrence,
             "checkpoint": json.dumps(data), "version": version, "claim": self.claim,
         }
         await self._fenced(q("steps", "save_checkpoint"), params)
+
+    async def ledger(self, kind: str, actor: str, detail: dict[str, Any]) -> None:
+        """Append a ledger event for the job (deferred: with its outcome)."""
+        if self.deferred:
+            self.events.append({"kind": kind, "detail": detail})
+            return
+        params = {"job_id": self.job_id, "kind": kind, "actor": actor, "detail": json.dumps(detail)}
+        async with self.pool.connection() as conn:
+            await conn.execute(q("steps", "append_ledger"), params)
+
+    def pending(self) -> dict[str, Any] | None:
+        """Return the deferred writes (steps and ledger events), or None when there are none."""
+        if not self.deferred or not (self.rows or self.events):
+            return None
+        return {"steps": list(self.rows.values()), "events": self.events}
 
     async def _fenced(self, sql: str, params: dict[str, Any]) -> Any:
         async with self.pool.connection() as conn:

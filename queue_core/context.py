@@ -114,7 +114,7 @@ class Context:
         self.trace = Trace()
         self.compensations: list[Compensation] = []
         self._pool = pool
-        self._store = StepStore(pool, job.id, job.claim_count)
+        self._store = StepStore(pool, job.id, job.claim_count, deferred=self.mode != Mode.LIVE.value)
         self._worker = worker
         self._gateway = gateway
         self._clock = clock
@@ -148,9 +148,11 @@ class Context:
 
     async def ledger(self, kind: str, detail: dict[str, Any]) -> None:
         """Append an entry to this job's ledger (never put secrets in ``detail``)."""
-        params = {"job_id": self.job_id, "kind": kind, "actor": self._worker, "detail": json.dumps(detail)}
-        async with self._pool.connection() as conn:
-            await conn.execute(q("steps", "append_ledger"), params)
+        await self._store.ledger(kind, self._worker, detail)
+
+    def deferred_writes(self) -> dict[str, Any] | None:
+        """The step rows and ledger events a shadow/dry-run job writes with its outcome."""
+        return self._store.pending()
 
     # -- the positional sequence -----------------------------------------------------------
 

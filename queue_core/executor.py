@@ -90,7 +90,7 @@ async def execute(job: ClaimedJob, ctx: Context, registry: Registry, rng: random
     else:
         status, event, inc, delay, error, kind = classify(job, exc, rng, ctx.now())
     trace = _trace(job, ctx, exc)
-    return Outcome(job.id, job.claim_count, status, event, inc, delay, error, kind, trace)
+    return Outcome(job.id, job.claim_count, status, event, inc, delay, error, kind, trace, ctx.deferred_writes())
 
 
 def _compensable(exc: TerminalError) -> bool:

@@ -70,6 +70,8 @@ class Outcome:
     error: str | None = None
     error_kind: ErrorKind | None = None
     trace: dict[str, Any] | None = None
+    # Step rows and ledger events of a shadow/dry-run job, written with the outcome.
+    deferred: dict[str, Any] | None = None
 
     @classmethod
     def succeeded(cls, job: ClaimedJob, trace: dict[str, Any] | None = None) -> Outcome:

@@ -338,6 +338,7 @@ def _outcome_params(outcomes: Sequence[Outcome], worker: str, now: datetime | No
         "attempt_incs": [o.attempt_inc for o in outcomes],
         "events": [o.event for o in outcomes],
         "traces": [json.dumps(o.trace) if o.trace is not None else None for o in outcomes],
+        "deferreds": [json.dumps(o.deferred) if o.deferred is not None else None for o in outcomes],
         "worker": worker,
         "now": now,
     }

@@ -138,8 +138,9 @@ o AS (
     SELECT *
     FROM unnest(%(ids)s::uuid[], %(claims)s::int[], %(statuses)s::job_status[],
                 %(delays)s::float8[], %(errors)s::text[], %(kinds)s::error_kind[],
-                %(attempt_incs)s::int[], %(events)s::text[], %(traces)s::jsonb[])
-        AS o(id, claim_count, status, delay_s, error, kind, attempt_inc, event, trace)
+                %(attempt_incs)s::int[], %(events)s::text[], %(traces)s::jsonb[],
+                %(deferreds)s::jsonb[])
+        AS o(id, claim_count, status, delay_s, error, kind, attempt_inc, event, trace, deferred)
 ),
 done AS (
     UPDATE jobs j
@@ -159,19 +160,52 @@ done AS (
     -- The redundant id = ANY(...) keeps the lookup on the primary key whatever the statistics say.
     WHERE j.id = ANY(%(ids)s::uuid[]) AND j.id = o.id AND j.claim_count = o.claim_count
       AND j.status = 'running'
-    RETURNING j.id, j.attempt, o.event, o.error, o.delay_s, o.trace
+    RETURNING j.id, j.attempt, o.event, o.error, o.delay_s, o.trace, o.deferred
 ),
 traced AS (
     INSERT INTO decisions (job_id, trace, written_at)
     SELECT id, trace, t.now FROM done, t WHERE trace IS NOT NULL
     ON CONFLICT (job_id) DO UPDATE SET trace = excluded.trace, written_at = excluded.written_at
 ),
+-- Shadow and dry-run jobs keep their step rows in memory and hand them over here, so a replay
+-- costs one statement per batch instead of several round trips per call.
+deferred_steps AS (
+    INSERT INTO steps AS s (job_id, step_name, occurrence, position, step_version, status, attempt,
+                           started_at, finished_at, input_hash, output, checkpoint,
+                           checkpoint_version, idempotency_key, error, error_type)
+    SELECT d.id, r.step_name, r.occurrence, r.position, r.step_version, r.status, r.attempt,
+           t.now, t.now, r.input_hash, r.output, r.checkpoint, r.checkpoint_version,
+           r.idempotency_key, r.error, r.error_type
+    FROM done d, t,
+         jsonb_to_recordset(d.deferred -> 'steps') AS r(
+             step_name text, occurrence int, position int, step_version int, status step_status,
+             attempt int, input_hash text, output jsonb, checkpoint jsonb, checkpoint_version int,
+             idempotency_key text, error text, error_type text)
+    WHERE d.deferred IS NOT NULL
+    ON CONFLICT (job_id, step_name, occurrence) DO UPDATE
+    SET status = excluded.status, attempt = s.attempt + excluded.attempt,
+        position = excluded.position, step_version = excluded.step_version,
+        finished_at = excluded.finished_at, input_hash = excluded.input_hash,
+        output = excluded.output, checkpoint = coalesce(excluded.checkpoint, s.checkpoint),
+        checkpoint_version = coalesce(excluded.checkpoint_version, s.checkpoint_version),
+        error = excluded.error, error_type = excluded.error_type
+),
+-- The job's own events first (in the order they happened), then the outcome.
 logged AS (
     INSERT INTO ledger (job_id, at, kind, actor, detail)
-    SELECT id, t.now, event, %(worker)s,
-           jsonb_strip_nulls(jsonb_build_object('attempt', attempt, 'error', error,
-                                                'delay_s', delay_s))
-    FROM done, t
+    SELECT id, at, kind, %(worker)s, detail
+    FROM (
+        SELECT d.id, t.now AS at, ev ->> 'kind' AS kind, coalesce(ev -> 'detail', '{}') AS detail,
+               n AS ord
+        FROM done d, t, jsonb_array_elements(coalesce(d.deferred -> 'events', '[]')) WITH ORDINALITY AS e(ev, n)
+        UNION ALL
+        SELECT id, t.now, event,
+               jsonb_strip_nulls(jsonb_build_object('attempt', attempt, 'error', error,
+                                                    'delay_s', delay_s)),
+               9223372036854775807
+        FROM done, t
+    ) events
+    ORDER BY id, ord
 )
 SELECT id FROM done
 
