@@ -31,7 +31,7 @@ ALL_MODES: tuple[str, ...] = tuple(m.value for m in Mode)
 ANALYZE_AFTER = 2000
 
 
-def _validate(index: int, spec: JobSpec, registry: Registry | None) -> tuple[Any, ...]:
+def _validate(index: int, spec: JobSpec, registry: Registry | None) -> dict[str, Any]:
     """Check one spec and return its column values; raise EnqueueError naming job and field."""
     if not isinstance(spec.automation, str) or not spec.automation:
         raise EnqueueError("must be a non-empty string", field="automation", index=index)
@@ -53,18 +53,29 @@ def _validate(index: int, spec: JobSpec, registry: Registry | None) -> tuple[Any
             raise EnqueueError(f"must be an integer >= 1, got {value!r}", field=name, index=index)
     if spec.run_after is not None and spec.run_after.tzinfo is None:
         raise EnqueueError("must be timezone-aware", field="run_after", index=index)
-    payload = _to_json(spec.payload, "payload", index)
-    meta = _to_json(spec.trigger_meta, "trigger_meta", index)
-    return (
-        uuid.uuid4(), spec.automation, version or 1, mode.value, spec.priority, payload, meta,
-        spec.run_after, spec.dedupe_key, spec.max_attempts, spec.max_claims, spec.trigger_id,
-        spec.recording,
-    )
+    return {
+        "ord": index, "id": str(uuid.uuid4()), "automation": spec.automation, "version": version or 1,
+        "mode": mode.value, "priority": spec.priority, "payload": spec.payload, "meta": spec.trigger_meta,
+        "run_after": spec.run_after.isoformat() if spec.run_after else None, "dedupe_key": spec.dedupe_key,
+        "max_attempts": spec.max_attempts, "max_claims": spec.max_claims, "trigger_id": spec.trigger_id,
+        "recording": spec.recording,
+    }
 
 
-def _to_json(value: Any, field: str, index: int) -> str:
+def _jobs_json(rows: list[dict[str, Any]]) -> str:
+    """Encode the batch once; when that fails, find the job and field at fault."""
     try:
-        return json.dumps(value, allow_nan=False, separators=(",", ":"))
+        return json.dumps(rows, allow_nan=False, separators=(",", ":"))
+    except (TypeError, ValueError):
+        for row in rows:
+            _check_json(row["payload"], "payload", row["ord"])
+            _check_json(row["meta"], "trigger_meta", row["ord"])
+        raise
+
+
+def _check_json(value: Any, field: str, index: int) -> None:
+    try:
+        json.dumps(value, allow_nan=False)
     except (TypeError, ValueError) as exc:
         raise EnqueueError(f"is not JSON-serialisable: {exc}", field=field, index=index) from None
 
@@ -96,22 +107,12 @@ class Queue:
         rows = [_validate(i, s, self.registry) for i, s in enumerate(specs)]
         if not rows:
             return []
-        cols = list(zip(*rows, strict=True))
-        params = dict(
-            zip(
-                ("ids", "automations", "versions", "modes", "priorities", "payloads", "metas",
-                 "run_afters", "dedupe_keys", "max_attempts", "max_claims", "trigger_ids", "recordings"),
-                (list(c) for c in cols),
-                strict=True,
-            ),
-            now=now,
-            actor=actor,
-        )
+        params = {"jobs": _jobs_json(rows), "now": now, "actor": actor}
         async with self.pool.connection() as conn:
             async with conn.transaction():
                 cur = await conn.execute(q("queue", "enqueue_many"), params)
                 result = [row[1] for row in await cur.fetchall()]
-                for name in sorted(set(cols[1])):
+                for name in sorted({row["automation"] for row in rows}):
                     await conn.execute(q("queue", "notify"), {"automation": name})
             if len(rows) >= ANALYZE_AFTER:
                 await _analyze(conn)
@@ -328,17 +329,18 @@ def _claim_params(worker: str, limit: int, lease_s: float, automations: Sequence
 
 
 def _outcome_params(outcomes: Sequence[Outcome], worker: str, now: datetime | None) -> dict[str, Any]:
+    rows = [
+        {
+            "id": str(o.job_id), "claim_count": o.claim_count, "status": o.status.value,
+            "delay_s": _finite(o.delay_s), "error": o.error,
+            "kind": o.error_kind.value if o.error_kind else None, "attempt_inc": o.attempt_inc,
+            "event": o.event, "trace": o.trace, "deferred": o.deferred,
+        }
+        for o in outcomes
+    ]
     return {
         "ids": [o.job_id for o in outcomes],
-        "claims": [o.claim_count for o in outcomes],
-        "statuses": [o.status.value for o in outcomes],
-        "delays": [_finite(o.delay_s) for o in outcomes],
-        "errors": [o.error for o in outcomes],
-        "kinds": [o.error_kind.value if o.error_kind else None for o in outcomes],
-        "attempt_incs": [o.attempt_inc for o in outcomes],
-        "events": [o.event for o in outcomes],
-        "traces": [json.dumps(o.trace) if o.trace is not None else None for o in outcomes],
-        "deferreds": [json.dumps(o.deferred) if o.deferred is not None else None for o in outcomes],
+        "outcomes": json.dumps(rows, separators=(",", ":")),
         "worker": worker,
         "now": now,
     }

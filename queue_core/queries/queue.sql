@@ -7,14 +7,13 @@
 -- can be matched to its job; a dedupe key that already exists (or repeats within the batch)
 -- resolves to the existing job instead of inserting.
 WITH t AS MATERIALIZED (SELECT coalesce(%(now)s::timestamptz, now()) AS now),
+-- The jobs arrive as one JSON array (one value to send, payloads inline).
 input AS (
     SELECT *
-    FROM unnest(%(ids)s::uuid[], %(automations)s::text[], %(versions)s::int[], %(modes)s::job_mode[],
-                %(priorities)s::int[], %(payloads)s::jsonb[], %(metas)s::jsonb[],
-                %(run_afters)s::timestamptz[], %(dedupe_keys)s::text[], %(max_attempts)s::int[],
-                %(max_claims)s::int[], %(trigger_ids)s::text[], %(recordings)s::text[])
-        WITH ORDINALITY AS i(id, automation, version, mode, priority, payload, meta, run_after,
-                             dedupe_key, max_attempts, max_claims, trigger_id, recording, ord)
+    FROM jsonb_to_recordset(%(jobs)s::jsonb)
+        AS i(ord int, id uuid, automation text, version int, mode job_mode, priority int,
+             payload jsonb, meta jsonb, run_after timestamptz, dedupe_key text, max_attempts int,
+             max_claims int, trigger_id text, recording text)
 ),
 ins AS (
     INSERT INTO jobs (id, automation, automation_version, mode, priority, payload, trigger_meta,
@@ -134,13 +133,12 @@ RETURNING j.id
 -- The completer's one statement per batch of outcomes. Fenced by (id, claim_count, running): an
 -- outcome from a worker whose lease was taken over changes nothing and is not returned.
 WITH t AS MATERIALIZED (SELECT coalesce(%(now)s::timestamptz, now()) AS now),
+-- The outcomes arrive as one JSON array (one value to send, however large the traces).
 o AS (
     SELECT *
-    FROM unnest(%(ids)s::uuid[], %(claims)s::int[], %(statuses)s::job_status[],
-                %(delays)s::float8[], %(errors)s::text[], %(kinds)s::error_kind[],
-                %(attempt_incs)s::int[], %(events)s::text[], %(traces)s::jsonb[],
-                %(deferreds)s::jsonb[])
-        AS o(id, claim_count, status, delay_s, error, kind, attempt_inc, event, trace, deferred)
+    FROM jsonb_to_recordset(%(outcomes)s::jsonb)
+        AS o(id uuid, claim_count int, status job_status, delay_s float8, error text,
+             kind error_kind, attempt_inc int, event text, trace jsonb, deferred jsonb)
 ),
 done AS (
     UPDATE jobs j
