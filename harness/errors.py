@@ -7,7 +7,10 @@ One root, so a caller can catch everything the harness raises on bad input with 
     │   └── ManifestError           manifest.toml is malformed or names something missing
     ├── ExportFormatError           a legacy tool's export is malformed (file, record, field)
     ├── RedactionError              redaction cannot run (no salt, bad JSON path)
-    └── RecorderError               the live recorder cannot start or verify deliveries
+    ├── RecorderError               the live recorder cannot start or verify deliveries
+    ├── ReplayError                 a replay could not run or finish (harness.replay)
+    ├── AcceptedFileError           accepted.toml is malformed (harness.accepted)
+    └── GateConfigError             [tool.cutover.gate] is malformed (harness.gate)
 
 Every class carries its structured fields as attributes; the message is for people and always
 names where the problem is, so a user can open the file and fix it.

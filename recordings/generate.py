@@ -373,6 +373,9 @@ def generate(out: Path, triggers: int, seed: int) -> dict[str, int]:
         rng = random.Random(f"{seed}:{name}")
         write_automation(staging / name, GENERATORS[name](rng, count), policy)
     write_manifest(staging / "manifest.toml", manifest(counts))
+    reviewed = out / "accepted.toml"  # the reviewed accepted differences are not generated: keep them
+    if reviewed.is_file():
+        shutil.copy2(reviewed, staging / "accepted.toml")
     shutil.rmtree(out, ignore_errors=True)
     staging.rename(out)
     return counts
