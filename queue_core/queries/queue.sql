@@ -19,7 +19,9 @@ ins AS (
     INSERT INTO jobs (id, automation, automation_version, mode, priority, payload, trigger_meta,
                       run_after, created_at, dedupe_key, max_attempts, max_claims, trigger_id,
                       recording)
-    SELECT i.id, i.automation, i.version, i.mode, i.priority, i.payload, i.meta,
+    -- jsonb_to_recordset reads a JSON null as SQL NULL: a null payload stays the JSON value null.
+    SELECT i.id, i.automation, i.version, i.mode, i.priority, coalesce(i.payload, 'null'::jsonb),
+           coalesce(i.meta, '{}'::jsonb),
            coalesce(i.run_after, t.now), t.now, i.dedupe_key, i.max_attempts, i.max_claims,
            i.trigger_id, i.recording
     FROM input i, t

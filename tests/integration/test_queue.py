@@ -213,3 +213,10 @@ async def test_complete_and_claim_writes_outcomes_and_claims_in_one_transaction(
     stale = Outcome.succeeded(job)  # the same outcome again is fenced out, the claim still happens
     applied, got = await queue.complete_and_claim([stale], "w1", 5, lease_s=30, automations=NAMES, now=at(3))
     assert applied == set() and [j.id for j in got] == rest[2:]
+
+
+@pytest.mark.parametrize("payload", [None, 0, "text", [1, {"a": None}], {"nested": {"x": [True, None]}}])
+async def test_any_json_payload_round_trips_including_null(pool, payload):
+    queue = Queue(pool, registry=registry)
+    job_id = await queue.enqueue(JobSpec("noop", payload))
+    assert (await queue.get(job_id))["payload"] == payload
