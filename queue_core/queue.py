@@ -166,10 +166,13 @@ class Queue:
         async with self.pool.connection() as conn:
             async with conn.pipeline():
                 async with conn.transaction():
-                    done = await conn.execute(q("queue", "complete_many"), _outcome_params(outcomes, worker, now))
+                    # prepare=True: these two run every turn; planning them (~3 ms) cost more
+                    # than executing them.
+                    done = await conn.execute(q("queue", "complete_many"), _outcome_params(outcomes, worker, now),
+                                              prepare=True)
                     claimed = conn.cursor(row_factory=dict_row)
                     await claimed.execute(q("queue", "claim"), _claim_params(
-                        worker, limit, lease_s, automations, modes, live_automations, now))
+                        worker, limit, lease_s, automations, modes, live_automations, now), prepare=True)
                 applied = {row[0] for row in await done.fetchall()}
                 rows = await claimed.fetchall()
         return applied, [_claimed(r) for r in rows]
