@@ -137,7 +137,7 @@ def summarize(status: int, headers: Mapping[str, str], body: str, *, limit: int 
     lower = {k.lower(): v for k, v in headers.items()}
     shown = [f"{h}={scrub(lower[h])}" for h in SUMMARY_HEADERS if h in lower]
     clipped = body if len(body) <= limit else body[:limit] + f"…(+{len(body) - limit} chars)"
-    parts = [f"HTTP {status}"] + shown + [f"body: {scrub(' '.join(clipped.split()))}"]
+    parts = [f"HTTP {status}"] + shown + ([f"body: {scrub(' '.join(clipped.split()))}"] if body else [])
     return "; ".join(parts)
 
 
@@ -153,7 +153,9 @@ def classify_response(
 ) -> Classification:
     """Classify an HTTP response; see the module docstring for the order of the checks."""
     lower = {k.lower(): v for k, v in headers.items()}
-    summary = summarize(status, lower, body)
+    # A success's body is stored with its step already; the summary exists to explain failures,
+    # so only those pay for scrubbing a body (the hot path of a replay is all successes).
+    summary = summarize(status, lower, body if status >= 300 else "")
     delay = retry_delay(parse_retry_after(lower.get("retry-after"), now), policy, rng)
     for rule in rules:
         if rule.matches(status, lower, body):

@@ -151,3 +151,10 @@ def test_scrub_masks_obvious_secrets(secret_text: str, leaked: str) -> None:
 def test_scrub_keeps_ordinary_text() -> None:
     text = '{"error": "contact not found", "id": 12345, "email": "a@example.com"}'
     assert scrub(text) == text
+
+
+def test_success_summary_leaves_the_body_out_but_a_failure_summary_keeps_it() -> None:
+    ok = classify(200, {"Content-Type": "application/json"}, '{"email": "ada@example.com"}')
+    assert ok.summary.startswith("HTTP 200") and "ada@example.com" not in ok.summary
+    bad = classify(422, {}, '{"error": "email is invalid"}')
+    assert "body: " in bad.summary and "email is invalid" in bad.summary
