@@ -128,10 +128,13 @@ def jobs() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 def jobs_show(job_id: str, as_json: bool) -> None:
     """Print a job with its ledger (every transition, by whom, when)."""
-    try:
-        job, ledger = asyncio.run(_load_job(job_id))
-    except QueueError as exc:
-        _fail(exc)
+    from .queue import Queue
+
+    async def load(pool: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        queue = Queue(pool)
+        return await queue.get(job_id), await queue.ledger(job_id)
+
+    job, ledger = _with_pool(load)
     if as_json:
         click.echo(json.dumps({"job": job, "ledger": ledger}, default=str, indent=2))
         return
@@ -143,16 +146,6 @@ def jobs_show(job_id: str, as_json: bool) -> None:
     for entry in ledger:
         detail = json.dumps(entry["detail"], default=str) if entry["detail"] else ""
         click.echo(f"  {entry['at']:%Y-%m-%d %H:%M:%S.%f}  {entry['kind']:<16} {entry['actor']:<28} {detail}")
-
-
-async def _load_job(job_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    from . import db
-    from .queue import Queue
-
-    url = _config.database_url()
-    async with db.pool(url, max_size=2) as pool:
-        queue = Queue(pool)
-        return await queue.get(job_id), await queue.ledger(job_id)
 
 
 def _actor(actor: str | None) -> str:
@@ -259,6 +252,7 @@ def waits_resolve(token: str, decision: str, payload: str, actor: str | None) ->
 def enqueue(automation_name: str, payload: str, priority: int, mode: str, dedupe_key: str | None) -> None:
     """Enqueue one job of AUTOMATION_NAME with a JSON PAYLOAD; print its id."""
     from .job import JobSpec
+    from .queue import Queue
     from .registry import discover
 
     try:
@@ -270,15 +264,6 @@ def enqueue(automation_name: str, payload: str, priority: int, mode: str, dedupe
         sys.path.insert(0, str(settings.root))
         registry = discover(settings.automations)
         spec = JobSpec(automation_name, body, priority=priority, mode=mode, dedupe_key=dedupe_key)
-        click.echo(asyncio.run(_enqueue(registry, spec)))
     except QueueError as exc:
         _fail(exc)
-
-
-async def _enqueue(registry: Any, spec: Any) -> Any:
-    from . import db
-    from .queue import Queue
-
-    url = _config.database_url()
-    async with db.pool(url, max_size=2) as pool:
-        return await Queue(pool, registry=registry).enqueue(spec, actor="cli")
+    click.echo(_with_pool(lambda pool: Queue(pool, registry=registry).enqueue(spec, actor="cli")))
