@@ -26,11 +26,16 @@ from ._sql import q
 from .provider import ProviderConfig, Scope, Tightening
 
 ACCOUNT_SCOPE = "account"
+# A call may reserve a slot up to this many token intervals ahead, and never further than
+# RESERVE_MAX_S seconds; see reservation_horizon.
+RESERVE_SLOTS = 4
+RESERVE_MAX_S = 1.0
 
 
 @dataclass(frozen=True)
 class Checkout:
-    """The answer to a checkout: ``granted``, else wait ``delay`` seconds (``reason`` says why)."""
+    """The answer to a checkout: ``granted`` (spend after ``delay`` seconds, the reserved slot),
+    else refused for ``delay`` seconds (``reason`` says why)."""
 
     granted: bool
     delay: float
@@ -51,6 +56,19 @@ class BudgetState:
     blocked_until: datetime | None
     reason: str | None
     tightened_at: datetime | None
+
+
+def reservation_horizon(config: ProviderConfig) -> float:
+    """Return how far ahead a call of ``config`` may reserve its slot: pure.
+
+    At most RESERVE_SLOTS token intervals of the fastest window, and never above RESERVE_MAX_S:
+    a reserved call waits in its worker (holding its slot there), so only a few may queue;
+    later callers are refused and snooze. Zero for a provider without rates.
+    """
+    if not config.rates:
+        return 0.0
+    interval = min(r.seconds / r.limit for r in config.rates)
+    return min(RESERVE_MAX_S, RESERVE_SLOTS * interval)
 
 
 def scope_key_for(config: ProviderConfig, scope_value: str | None, credential: str | None) -> str:
@@ -89,27 +107,34 @@ class Budget:
                 })
         self._ensured.add((config.name, scope_key))
 
-    async def checkout(self, config: ProviderConfig, scope_key: str, cost: float = 1.0) -> Checkout:
+    async def checkout(self, config: ProviderConfig, scope_key: str, cost: float = 1.0, *,
+                       horizon: float = 0.0) -> Checkout:
         """Take ``cost`` tokens from every window of the scope, atomically, or none.
 
-        A provider without rates is always granted without touching the database. Two
-        concurrent checkouts serialise on the rows; neither can spend a token the other took.
+        With ``horizon`` > 0 the tokens may be reserved ahead of the refill: the grant's
+        ``delay`` is then the wait until they exist (at most ``horizon`` seconds), and the caller
+        must not spend them before. Reserved slots follow one another at the refill pace, so
+        calls made at their slots never exceed the configured rate. A refusal's ``delay`` is the
+        wait until a slot within the horizon could be reserved. A provider without rates is
+        always granted without touching the database. Two concurrent checkouts serialise on the
+        rows; neither can spend a token the other took.
         """
         if not config.rates:
             return Checkout(True, 0.0)
         if (config.name, scope_key) not in self._ensured:
             await self.ensure(config, scope_key)
-        rows = await self._checkout_rows(config, scope_key, cost)
+        rows = await self._checkout_rows(config, scope_key, cost, horizon)
         if len(rows) < len(config.rates):  # rows deleted behind our back: recreate once
             await self.ensure(config, scope_key)
-            rows = await self._checkout_rows(config, scope_key, cost)
+            rows = await self._checkout_rows(config, scope_key, cost, horizon)
         granted, delay = bool(rows[0]["granted"]), float(rows[0]["delay"])
         if granted:
-            return Checkout(True, 0.0)
+            return Checkout(True, delay)
         return Checkout(False, delay, _why(config, rows))
 
-    async def _checkout_rows(self, config: ProviderConfig, scope_key: str, cost: float) -> list[dict[str, Any]]:
-        params = {"provider": config.name, "scope_key": scope_key, "cost": cost,
+    async def _checkout_rows(self, config: ProviderConfig, scope_key: str, cost: float,
+                             horizon: float) -> list[dict[str, Any]]:
+        params = {"provider": config.name, "scope_key": scope_key, "cost": cost, "horizon": horizon,
                   "windows": [r.seconds for r in config.rates]}
         async with self._pool.connection() as conn:
             cur = await conn.execute(q("budget", "checkout"), params)

@@ -18,6 +18,7 @@ sandbox, so no code path of those modes can reach a real provider.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json as jsonlib
 import os
@@ -31,7 +32,7 @@ from typing import Any, Protocol, TypeAlias
 import httpx
 from psycopg_pool import AsyncConnectionPool
 
-from .budget import Budget, InFlight, scope_key_for
+from .budget import Budget, InFlight, reservation_horizon, scope_key_for
 from .classify import Classification, Kind, classify_exception, classify_response, scrub
 from .errors import ConfigError, RetryableError, Snooze, TerminalError
 from .gateway_errors import ForeignURLError, IdempotencyConflictError, NetworkBlockedError, ProviderNotConfiguredError
@@ -335,11 +336,13 @@ class Gateway:
         return await self._settle(ctx, req, step, response, verdict, "call_offline")
 
     async def _spend(self, config: ProviderConfig, scope: str) -> None:
-        """Check out one call's worth of budget or raise Snooze.
+        """Check out one call's worth of budget, waiting for a reserved slot, or raise Snooze.
 
-        A refusal says no token can exist before its delay has passed (tokens only refill at
-        the configured pace), so until then this process answers further calls for the same
-        budget itself, without a database round trip.
+        A grant may reserve a slot a little ahead (``reservation_horizon``): the call waits
+        here until it, instead of snoozing and coming back to find the budget spent. A refusal
+        says no slot can be reserved before its delay has passed (tokens only refill at the
+        configured pace), so until then this process answers further calls for the same budget
+        itself, without a database round trip.
         """
         await self._check_paused(config)
         if self.budget is None or not config.rates:
@@ -347,8 +350,10 @@ class Gateway:
         key = (config.name, scope)
         wait = self._refused_until.get(key, 0.0) - self._clock()
         if wait <= 0:
-            checkout = await self.budget.checkout(config, scope)
+            checkout = await self.budget.checkout(config, scope, horizon=reservation_horizon(config))
             if checkout.granted:
+                if checkout.delay > 0:
+                    await asyncio.sleep(checkout.delay)
                 return
             wait = checkout.delay
             self._refused_until[key] = self._clock() + wait

@@ -23,9 +23,12 @@ SET configured_limit = excluded.configured_limit,
 WHERE b.configured_limit <> excluded.configured_limit OR b.burst <> excluded.burst
 
 -- name: checkout
--- Take %(cost)s tokens from every window of the scope, or from none: granted only when each
--- window has them and none is blocked. Either way the refill so far is banked. Returns one row
--- per window; delay is how long until every window could grant (0 when granted).
+-- Take %(cost)s tokens from every window of the scope, or from none. A window may go into debt:
+-- the tokens are then reserved ahead of the refill and the caller waits until they exist (GCRA:
+-- each grant is a slot at the refill pace), but never more than %(horizon)s s ahead; a later slot
+-- or a blocked window refuses. Either way the refill so far is banked. Returns one row per
+-- window; delay is, when granted, the wait until the reserved slot (0 when a token is there now),
+-- when refused the wait until a slot within the horizon could be reserved.
 WITH locked AS (
     SELECT b.*, clock_timestamp() AS t
     FROM provider_budgets b
@@ -35,17 +38,18 @@ WITH locked AS (
     FOR UPDATE
 ), level AS (
     SELECT l.provider, l.scope_key, l.window_seconds, l.reason, l.refreshed_at, l.t,
-           l.effective_limit / l.window_seconds AS rate,
            least(least(l.burst, l.effective_limit)::double precision,
                  l.tokens + greatest(0, extract(epoch FROM l.t - l.refreshed_at))
                             * l.effective_limit / l.window_seconds) AS available,
+           l.window_seconds / l.effective_limit AS interval_s,
            -- CASE, not greatest(): '-infinity' - t is an error before Postgres 17.
            (CASE WHEN l.blocked_until > l.t THEN extract(epoch FROM l.blocked_until - l.t) ELSE 0 END
            )::double precision AS blocked_for
     FROM locked l
 ), verdict AS (
-    SELECT bool_and(available >= %(cost)s AND blocked_for = 0) AS granted,
-           max(greatest(blocked_for, (%(cost)s - available) / rate)) AS delay
+    -- a window's wait: how long until it holds %(cost)s tokens (negative: they are there now)
+    SELECT bool_and(blocked_for = 0 AND (%(cost)s - available) * interval_s <= %(horizon)s) AS granted,
+           greatest(max((%(cost)s - available) * interval_s), 0) AS wait, max(blocked_for) AS blocked_for
     FROM level
 )
 UPDATE provider_budgets b
@@ -53,8 +57,10 @@ SET tokens = CASE WHEN v.granted THEN l.available - %(cost)s ELSE l.available EN
     refreshed_at = greatest(l.t, l.refreshed_at)
 FROM level l, verdict v
 WHERE b.provider = l.provider AND b.scope_key = l.scope_key AND b.window_seconds = l.window_seconds
-RETURNING v.granted, greatest(v.delay, 0)::double precision AS delay, b.window_seconds,
-          b.tokens, l.blocked_for, b.reason
+RETURNING v.granted,
+          (CASE WHEN v.granted THEN v.wait
+                ELSE greatest(v.blocked_for, v.wait - %(horizon)s, 0) END)::double precision AS delay,
+          b.window_seconds, b.tokens, l.blocked_for, b.reason
 
 -- name: tighten
 -- Apply what a provider said (429, Retry-After, RateLimit headers): block every window for

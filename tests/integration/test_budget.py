@@ -125,3 +125,45 @@ async def test_a_changed_configuration_resets_the_row(budget_pool) -> None:
     await fresh.checkout(provider("p", "50/1h"), ACCOUNT_SCOPE)
     [state] = await fresh.states("p")
     assert (state.configured_limit, state.effective_limit, state.reason) == (50, 50, None)
+
+
+# -- reservations: a grant may be a slot ahead of the refill, never further than the horizon -----
+
+
+async def test_reservations_are_slots_one_refill_interval_apart_up_to_the_horizon(budget_pool) -> None:
+    # 3 an hour, no headroom: a burst of 3, then one token every 1,200 s (the test's own
+    # duration refills a negligible fraction of a token).
+    budget, cfg = Budget(budget_pool), provider("p", "3/1h")
+    checkouts = [await budget.checkout(cfg, ACCOUNT_SCOPE, horizon=3000.0) for _ in range(6)]
+    assert [c.granted for c in checkouts] == [True, True, True, True, True, False]
+    assert [c.delay for c in checkouts[:5]] == pytest.approx([0, 0, 0, 1200, 2400], abs=1.0)
+    assert checkouts[5].delay == pytest.approx(3600 - 3000, abs=1.0)  # until a slot within the horizon
+
+
+async def test_concurrent_reservations_in_two_pools_never_exceed_the_rate(db_url: str, budget_pool) -> None:
+    cfg = provider("p", "10/1h")  # a burst of 10, then one token every 360 s
+    async with AsyncConnectionPool(db_url, min_size=4, max_size=4, open=False, kwargs={"autocommit": True}) as other:
+        a, b = Budget(budget_pool), Budget(other)
+        results = await asyncio.gather(*(x.checkout(cfg, ACCOUNT_SCOPE, horizon=1440.0)
+                                         for _ in range(40) for x in (a, b)))
+    slots = sorted(r.delay for r in results if r.granted)
+    # Calls made at these slots keep to 10 an hour: the burst, then one per refill interval.
+    assert slots == pytest.approx([0.0] * 10 + [360.0, 720.0, 1080.0, 1440.0], abs=1.0)
+    assert all(r.delay == pytest.approx(360.0, abs=1.0) for r in results if not r.granted)
+
+
+async def test_a_reservation_waits_for_the_slowest_window_and_takes_from_all_or_none(budget_pool) -> None:
+    budget, cfg = Budget(budget_pool), provider("p", ["2/1h", "3/1d"])  # one every 1,800 s; 28,800 s
+    results = [await budget.checkout(cfg, ACCOUNT_SCOPE, horizon=3600.0) for _ in range(4)]
+    states = {s.window_seconds: s for s in await budget.states("p")}
+    assert [(r.granted, round(r.delay, -1)) for r in results] == [
+        (True, 0), (True, 0), (True, 1800), (False, 28800 - 3600)]
+    assert states[3600.0].tokens == pytest.approx(-1.0, abs=0.01)  # one slot reserved ahead
+    assert states[86400.0].tokens == pytest.approx(0.0, abs=0.01)  # the refusal took nothing
+
+
+async def test_a_blocked_budget_refuses_even_a_slot_within_the_horizon(budget_pool) -> None:
+    budget, cfg = Budget(budget_pool), provider("p", "100/1s")
+    await budget.tighten(cfg, ACCOUNT_SCOPE, Tightening("HTTP 429, retry-after=30", block_for=30.0))
+    refused = await budget.checkout(cfg, ACCOUNT_SCOPE, horizon=1.0)
+    assert not refused.granted and 29.0 < refused.delay <= 30.0 and "blocked" in (refused.reason or "")
