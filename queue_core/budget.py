@@ -2,7 +2,10 @@
 
 One ``provider_budgets`` row per (provider, scope key, window). A checkout is one atomic SQL
 statement evaluated by the database clock (``queries/budget.sql``): it either takes a token from
-every configured window of the scope or from none and says how long until it could. Responses
+every configured window of the scope or from none and says how long until it could. A token may
+be reserved a little ahead of the refill (``reservation_horizon``): the row's ``tokens`` then goes
+negative and the caller waits for its slot, so waiting callers queue at the refill pace instead
+of snoozing and finding the budget spent again when they come back. Responses
 that signal a limit (429, ``Retry-After``, ``RateLimit`` headers) tighten the rows, never above
 the configured limit, with the reason stored for ``cutover jobs explain``.
 
@@ -52,7 +55,7 @@ class BudgetState:
     configured_limit: int
     effective_limit: int
     burst: int
-    tokens: float
+    tokens: float  # negative: that many tokens are reserved ahead of the refill
     blocked_until: datetime | None
     reason: str | None
     tightened_at: datetime | None
