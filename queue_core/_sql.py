@@ -2,6 +2,10 @@
 
 A file holds queries separated by ``-- name: <query_name>`` lines; the text up to the next such
 line is the query. Parameters are psycopg named placeholders (``%(name)s``).
+
+Whole-line ``--`` comments are dropped from the text sent to the server: they document the
+files, and a shorter query stays under psycopg's 4 KiB limit for caching its parsed form (a
+query over it is re-parsed on every execution, which was 8% of a worker's time).
 """
 
 from __future__ import annotations
@@ -22,7 +26,8 @@ def parse(text: str, source: str) -> dict[str, str]:
         name = m.group(1)
         if name in out:
             raise ValueError(f"{source}: query {name!r} is defined twice")
-        out[name] = text[m.end() : end].strip().rstrip(";")
+        body = "\n".join(line for line in text[m.end() : end].splitlines() if not line.lstrip().startswith("--"))
+        out[name] = body.strip().rstrip(";")
     return out
 
 

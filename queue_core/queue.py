@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import uuid
+from functools import lru_cache
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
@@ -22,6 +23,7 @@ from psycopg_pool import AsyncConnectionPool
 from ._sql import q
 from .errors import EnqueueError, JobNotFoundError
 from .job import ClaimedJob, JobSpec, Outcome
+from .keys import new_job_id
 from .registry import Registry
 from .states import Mode
 
@@ -54,7 +56,7 @@ def _validate(index: int, spec: JobSpec, registry: Registry | None) -> dict[str,
     if spec.run_after is not None and spec.run_after.tzinfo is None:
         raise EnqueueError("must be timezone-aware", field="run_after", index=index)
     return {
-        "ord": index, "id": str(uuid.uuid4()), "automation": spec.automation, "version": version or 1,
+        "ord": index, "id": str(new_job_id()), "automation": spec.automation, "version": version or 1,
         "mode": mode.value, "priority": spec.priority, "payload": spec.payload, "meta": spec.trigger_meta,
         "run_after": spec.run_after.isoformat() if spec.run_after else None, "dedupe_key": spec.dedupe_key,
         "max_attempts": spec.max_attempts, "max_claims": spec.max_claims, "trigger_id": spec.trigger_id,
@@ -140,8 +142,7 @@ class Queue:
             return []
         params = _claim_params(worker, limit, lease_s, automations, modes, live_automations, now)
         async with self.pool.connection() as conn:
-            cur = conn.cursor(row_factory=dict_row)
-            await cur.execute(q("queue", "claim"), params)
+            cur = await conn.execute(claim_sql(limit), params)
             rows = await cur.fetchall()
         return [_claimed(r) for r in rows]
 
@@ -168,10 +169,9 @@ class Queue:
                 async with conn.transaction():
                     # prepare=True: these two run every turn; planning them (~3 ms) cost more
                     # than executing them.
-                    done = await conn.execute(q("queue", "complete_many"), _outcome_params(outcomes, worker, now),
+                    done = await conn.execute(_complete_sql(outcomes), _outcome_params(outcomes, worker, now),
                                               prepare=True)
-                    claimed = conn.cursor(row_factory=dict_row)
-                    await claimed.execute(q("queue", "claim"), _claim_params(
+                    claimed = await conn.execute(claim_sql(limit), _claim_params(
                         worker, limit, lease_s, automations, modes, live_automations, now), prepare=True)
                 applied = {row[0] for row in await done.fetchall()}
                 rows = await claimed.fetchall()
@@ -202,7 +202,7 @@ class Queue:
         if not outcomes:
             return set()
         async with self.pool.connection() as conn:
-            cur = await conn.execute(q("queue", "complete_many"), _outcome_params(outcomes, worker, now))
+            cur = await conn.execute(_complete_sql(outcomes), _outcome_params(outcomes, worker, now))
             return {row[0] for row in await cur.fetchall()}
 
     async def get(self, job_id: uuid.UUID | str) -> dict[str, Any]:
@@ -322,6 +322,19 @@ class Queue:
             await conn.execute(q("steps", "append_ledger"), {"job_id": job_id, "kind": "wait_condition_error", "actor": actor, "detail": detail})
 
 
+@lru_cache(maxsize=512)
+def claim_sql(limit: int) -> str:
+    """The claim statement with its LIMIT written in as a literal (an int, never user text).
+
+    A prepared statement is planned generically after a few runs; with LIMIT as a parameter
+    the generic plan guesses a tenth of the backlog and joins it by sequential scan, so Postgres
+    keeps re-planning the claim for every turn (a third of its cost). With the literal, the
+    generic plan locks LIMIT rows through the index and is reused. One prepared statement per
+    distinct limit (at most the worker's batch size).
+    """
+    return q("queue", "claim").replace("%(limit)s", str(int(limit)))
+
+
 def _claim_params(worker: str, limit: int, lease_s: float, automations: Sequence[str], modes: Sequence[str],
                   live_automations: Sequence[str] | None, now: datetime | None) -> dict[str, Any]:
     return {
@@ -331,16 +344,25 @@ def _claim_params(worker: str, limit: int, lease_s: float, automations: Sequence
     }
 
 
+def _complete_sql(outcomes: Sequence[Outcome]) -> str:
+    """complete_many, or its slimmer twin when no outcome carries a trace or deferred writes."""
+    if any(o.trace is not None or o.deferred is not None for o in outcomes):
+        return q("queue", "complete_many")
+    return q("queue", "complete_plain")
+
+
 def _outcome_params(outcomes: Sequence[Outcome], worker: str, now: datetime | None) -> dict[str, Any]:
-    rows = [
-        {
+    rows = []
+    for o in outcomes:
+        row = {
             "id": str(o.job_id), "claim_count": o.claim_count, "status": o.status.value,
             "delay_s": _finite(o.delay_s), "error": o.error,
             "kind": o.error_kind.value if o.error_kind else None, "attempt_inc": o.attempt_inc,
-            "event": o.event, "trace": o.trace, "deferred": o.deferred,
+            "event": o.event,
         }
-        for o in outcomes
-    ]
+        if o.trace is not None or o.deferred is not None:
+            row["trace"], row["deferred"] = o.trace, o.deferred
+        rows.append(row)
     return {
         "ids": [o.job_id for o in outcomes],
         "outcomes": json.dumps(rows, separators=(",", ":")),
@@ -349,14 +371,9 @@ def _outcome_params(outcomes: Sequence[Outcome], worker: str, now: datetime | No
     }
 
 
-def _claimed(r: dict[str, Any]) -> ClaimedJob:
-    return ClaimedJob(
-        id=r["id"], automation=r["automation"], automation_version=r["automation_version"],
-        mode=Mode(r["mode"]), priority=r["priority"], payload=r["payload"],
-        trigger_meta=r["trigger_meta"], attempt=r["attempt"], max_attempts=r["max_attempts"],
-        claim_count=r["claim_count"], leased_until=r["leased_until"], created_at=r["created_at"],
-        trigger_id=r["trigger_id"], recording=r["recording"], reclaimed=r["reclaimed"],
-    )
+def _claimed(r: tuple[Any, ...]) -> ClaimedJob:
+    """A claim row (the claim query's columns are ClaimedJob's fields, in order)."""
+    return ClaimedJob(r[0], r[1], r[2], Mode(r[3]), *r[4:])
 
 
 async def _fetch_job(conn: AsyncConnection[Any], job_id: uuid.UUID) -> dict[str, Any]:

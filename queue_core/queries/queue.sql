@@ -209,6 +209,44 @@ logged AS (
 )
 SELECT id FROM done
 
+-- name: complete_plain
+-- complete_many for a batch with no decision trace and no deferred writes (live jobs): the
+-- same update and outcome ledger rows, without the CTEs that would find nothing to write.
+WITH t AS MATERIALIZED (SELECT coalesce(%(now)s::timestamptz, now()) AS now),
+o AS (
+    SELECT *
+    FROM jsonb_to_recordset(%(outcomes)s::jsonb)
+        AS o(id uuid, claim_count int, status job_status, delay_s float8, error text,
+             kind error_kind, attempt_inc int, event text)
+),
+done AS (
+    UPDATE jobs j
+    SET status       = o.status,
+        run_after    = CASE WHEN o.status IN ('pending', 'waiting', 'compensating')
+                            THEN t.now + make_interval(secs => o.delay_s) ELSE j.run_after END,
+        attempt      = j.attempt + o.attempt_inc,
+        last_error   = coalesce(o.error, j.last_error),
+        error_kind   = coalesce(o.kind, j.error_kind),
+        leased_until = NULL,
+        lease_owner  = NULL,
+        lost_claims  = 0,
+        finished_at  = CASE WHEN o.status IN ('succeeded', 'failed', 'canceled', 'dead',
+                                              'compensation_failed')
+                            THEN t.now END
+    FROM o, t
+    WHERE j.id = ANY(%(ids)s::uuid[]) AND j.id = o.id AND j.claim_count = o.claim_count
+      AND j.status = 'running'
+    RETURNING j.id, j.attempt, o.event, o.error, o.delay_s
+),
+logged AS (
+    INSERT INTO ledger (job_id, at, kind, actor, detail)
+    SELECT id, t.now, event, %(worker)s,
+           jsonb_strip_nulls(jsonb_build_object('attempt', attempt, 'error', error, 'delay_s', delay_s))
+    FROM done, t
+    ORDER BY id
+)
+SELECT id FROM done
+
 -- name: get_job
 SELECT id, automation, automation_version, mode, status, priority, payload, trigger_meta,
        run_after, created_at, finished_at, leased_until, lease_owner, claim_count, heartbeat_at,
