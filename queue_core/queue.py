@@ -158,24 +158,21 @@ class Queue:
         live_automations: Sequence[str] | None = None,
         now: datetime | None = None,
     ) -> tuple[set[uuid.UUID], list[ClaimedJob]]:
-        """Write ``outcomes`` and claim up to ``limit`` jobs in one transaction (one commit).
+        """Write ``outcomes`` and claim up to ``limit`` jobs in one statement (one commit).
 
-        The two statements are pipelined: one round trip and one WAL flush where separate calls
-        to :meth:`complete` and :meth:`claim` cost two of each. Semantics are those of the two
-        methods; if either fails, neither takes effect.
+        One round trip and one WAL flush where separate calls to :meth:`complete` and
+        :meth:`claim` cost two of each. Semantics are those of the two methods; the statement is
+        atomic, so if either part fails neither takes effect. The claim never picks a job whose
+        outcome this statement writes.
         """
+        params = _outcome_params(outcomes, worker, now)
+        params.update(_claim_params(worker, limit, lease_s, automations, modes, live_automations, now))
         async with self.pool.connection() as conn:
-            async with conn.pipeline():
-                async with conn.transaction():
-                    # prepare=True: these two run every turn; planning them (~3 ms) cost more
-                    # than executing them.
-                    done = await conn.execute(_complete_sql(outcomes), _outcome_params(outcomes, worker, now),
-                                              prepare=True)
-                    claimed = await conn.execute(claim_sql(limit), _claim_params(
-                        worker, limit, lease_s, automations, modes, live_automations, now), prepare=True)
-                applied = {row[0] for row in await done.fetchall()}
-                rows = await claimed.fetchall()
-        return applied, [_claimed(r) for r in rows]
+            # prepare=True: this runs every turn; planning it cost more than executing it.
+            cur = await conn.execute(turn_sql(_complete_name(outcomes), limit), params, prepare=True)
+            rows = await cur.fetchall()
+        applied = {r[1] for r in rows if not r[0]}
+        return applied, [_claimed(r[1:]) for r in rows if r[0]]
 
     async def heartbeat(
         self, held: Sequence[tuple[uuid.UUID, int]], *, lease_s: float, now: datetime | None = None
@@ -344,11 +341,38 @@ def _claim_params(worker: str, limit: int, lease_s: float, automations: Sequence
     }
 
 
-def _complete_sql(outcomes: Sequence[Outcome]) -> str:
+@lru_cache(maxsize=1024)
+def turn_sql(complete: str, limit: int) -> str:
+    """A worker's turn as one statement: the ``complete`` query's CTEs, then the claim's.
+
+    Rows come back as ``(true, <claim columns>)`` for each job claimed and ``(false, id)`` for
+    each outcome applied. The claim skips the jobs being completed (their lease may have run
+    out): one statement must not update a row twice.
+    """
+    done_ctes, tail = q("queue", complete).rsplit("SELECT id FROM done", 1)
+    head, claim = claim_sql(limit).split("\n", 1)
+    if tail.strip() or not head.startswith("WITH t AS MATERIALIZED") or claim.count(_CLAIM_ORDER) != 1:
+        raise RuntimeError(f"queries/queue.sql: {complete} and claim no longer compose into a turn")
+    claim = claim.replace("logged AS (", "claim_logged AS (", 1)
+    claim = claim.replace(_CLAIM_ORDER, "AND jobs.id <> ALL(%(ids)s::uuid[])\n        " + _CLAIM_ORDER)
+    claim_ctes, claim_select = claim.rsplit("\nSELECT ", 1)
+    width = claim_select.split("\nFROM claimed", 1)[0].count(",") + 1
+    return (f"{done_ctes.rstrip()},\n{claim_ctes}\nSELECT true, {claim_select}\n"
+            f"UNION ALL\nSELECT false, id{', NULL' * (width - 1)} FROM done")
+
+
+_CLAIM_ORDER = "ORDER BY jobs.priority DESC, jobs.created_at"
+
+
+def _complete_name(outcomes: Sequence[Outcome]) -> str:
     """complete_many, or its slimmer twin when no outcome carries a trace or deferred writes."""
     if any(o.trace is not None or o.deferred is not None for o in outcomes):
-        return q("queue", "complete_many")
-    return q("queue", "complete_plain")
+        return "complete_many"
+    return "complete_plain"
+
+
+def _complete_sql(outcomes: Sequence[Outcome]) -> str:
+    return q("queue", _complete_name(outcomes))
 
 
 def _outcome_params(outcomes: Sequence[Outcome], worker: str, now: datetime | None) -> dict[str, Any]:

@@ -188,7 +188,9 @@ class Worker:
                 continue
             for job in got:
                 self._dispatch(lane, job)
-            if drain and not got and not self._inflight and not self._unwritten:
+            # A turn's claim cannot see what its own writes made due (a retry without delay):
+            # after writing outcomes, claim once more before calling the queue drained.
+            if drain and not got and not outcomes and not self._inflight and not self._unwritten:
                 woken = await self.queue.wake_due(actor=self.id)
                 woken += await self.queue.recheck_conditions(actor=self.id)
                 if woken == 0:

@@ -215,6 +215,29 @@ async def test_complete_and_claim_writes_outcomes_and_claims_in_one_transaction(
     assert applied == set() and [j.id for j in got] == rest[2:]
 
 
+async def test_a_turn_never_reclaims_the_job_whose_outcome_it_writes(pool):
+    """The outcome of a job whose lease ran out lands, and the same statement does not claim it."""
+    queue = Queue(pool, registry=registry)
+    job_id = await queue.enqueue(JobSpec("noop"), now=T0)
+    (job,) = await claim(queue, "w1", 1, now=at(0), lease_s=30)
+    applied, got = await queue.complete_and_claim(
+        [Outcome.succeeded(job)], "w1", 5, lease_s=30, automations=NAMES, now=at(45))
+    assert applied == {job_id} and got == []
+    row = await queue.get(job_id)
+    assert (row["status"], row["claim_count"]) == ("succeeded", 1)
+    assert [e["kind"] for e in await queue.ledger(job_id)] == ["enqueued", "claimed", "succeeded"]
+
+
+async def test_a_turn_rolls_back_its_outcomes_when_its_claim_fails(pool):
+    queue = Queue(pool, registry=registry)
+    job_id = await queue.enqueue(JobSpec("noop"), now=T0)
+    (job,) = await claim(queue, "w1", 1, now=at(0))
+    with pytest.raises(Exception, match="job_mode"):
+        await queue.complete_and_claim([Outcome.succeeded(job)], "w1", 5, lease_s=30, automations=NAMES,
+                                       modes=("no-such-mode",), now=at(1))
+    assert (await queue.get(job_id))["status"] == "running"
+
+
 @pytest.mark.parametrize("payload", [None, 0, "text", [1, {"a": None}], {"nested": {"x": [True, None]}}])
 async def test_any_json_payload_round_trips_including_null(pool, payload):
     queue = Queue(pool, registry=registry)
