@@ -13,7 +13,7 @@ import hashlib
 import inspect
 import json
 import uuid
-from collections import Counter
+from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
@@ -107,7 +107,7 @@ class Context:
         self.job = job
         self.job_id: uuid.UUID = job.id
         self.automation = job.automation
-        self.mode: str = Mode(job.mode).value
+        self.mode: str = job.mode.value if isinstance(job.mode, Mode) else Mode(job.mode).value
         self.attempt = job.attempt + 1
         self.trigger = Trigger.of(job)
         self.trigger_id = self.trigger.id
@@ -119,7 +119,7 @@ class Context:
         self._gateway = gateway
         self._clock = clock
         self._steps: dict[tuple[str, int], StepRecord] | None = None
-        self._occurrences: Counter[str] = Counter()
+        self._occurrences: defaultdict[str, int] = defaultdict(int)
         self._position = 0
         self._current: tuple[str, int] | None = None
         self._secret: str | None = None

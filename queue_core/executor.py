@@ -88,7 +88,8 @@ async def execute(job: ClaimedJob, ctx: Context, registry: Registry, rng: random
     if isinstance(exc, TerminalError) and ctx.compensations and _compensable(exc):
         status, event, inc, delay, error, kind = await _compensate(job, ctx, exc, rng)
     else:
-        status, event, inc, delay, error, kind = classify(job, exc, rng, ctx.now())
+        # The clock is read only when a wait needs it (a no-op job never does).
+        status, event, inc, delay, error, kind = classify(job, exc, rng, ctx.now() if isinstance(exc, Suspend) else None)
     trace = _trace(job, ctx, exc)
     return Outcome(job.id, job.claim_count, status, event, inc, delay, error, kind, trace, ctx.deferred_writes())
 

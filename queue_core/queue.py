@@ -356,12 +356,24 @@ def turn_sql(complete: str, limit: int) -> str:
     claim = claim.replace("logged AS (", "claim_logged AS (", 1)
     claim = claim.replace(_CLAIM_ORDER, "AND jobs.id <> ALL(%(ids)s::uuid[])\n        " + _CLAIM_ORDER)
     claim_ctes, claim_select = claim.rsplit("\nSELECT ", 1)
-    width = claim_select.split("\nFROM claimed", 1)[0].count(",") + 1
+    width = _columns(claim_select.split("\nFROM claimed", 1)[0])
     return (f"{done_ctes.rstrip()},\n{claim_ctes}\nSELECT true, {claim_select}\n"
             f"UNION ALL\nSELECT false, id{', NULL' * (width - 1)} FROM done")
 
 
 _CLAIM_ORDER = "ORDER BY jobs.priority DESC, jobs.created_at"
+
+
+def _columns(select_list: str) -> int:
+    """Count the columns of a select list: its commas outside parentheses and literals, plus one."""
+    depth, count = 0, 1
+    for i, part in enumerate(select_list.split("'")):
+        if i % 2:
+            continue  # inside a string literal
+        for char in part:
+            depth += (char == "(") - (char == ")")
+            count += char == "," and depth == 0
+    return count
 
 
 def _complete_name(outcomes: Sequence[Outcome]) -> str:
@@ -397,7 +409,7 @@ def _outcome_params(outcomes: Sequence[Outcome], worker: str, now: datetime | No
 
 def _claimed(r: tuple[Any, ...]) -> ClaimedJob:
     """A claim row (the claim query's columns are ClaimedJob's fields, in order)."""
-    return ClaimedJob(r[0], r[1], r[2], Mode(r[3]), *r[4:])
+    return ClaimedJob(r[0], r[1], r[2], Mode(r[3]), r[4], r[5], r[6] or {}, *r[7:])
 
 
 async def _fetch_job(conn: AsyncConnection[Any], job_id: uuid.UUID) -> dict[str, Any]:

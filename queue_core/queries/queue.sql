@@ -111,7 +111,9 @@ logged AS (
            END
     FROM claimed, t
 )
-SELECT id, automation, automation_version, mode, priority, payload, trigger_meta, attempt,
+-- An empty trigger_meta comes back as NULL: one JSON value fewer to decode per job.
+SELECT id, automation, automation_version, mode, priority, payload,
+       nullif(trigger_meta, '{}'::jsonb) AS trigger_meta, attempt,
        max_attempts, claim_count, leased_until, created_at, trigger_id, recording,
        prev_status = 'running' AS reclaimed
 FROM claimed
