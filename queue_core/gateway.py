@@ -161,10 +161,24 @@ def redact_headers(headers: tuple[tuple[str, str], ...] | Mapping[str, str]) -> 
 
 def fingerprint(method: str, url: str, json: Any) -> str:
     """Return ``sha256:<hex>`` of the method, the URL with sorted query and the canonical body."""
+    body = "" if json is None else _canonical_json(json)
+    return _fingerprint(method, _canonical_url(str(httpx.URL(url))), body)
+
+
+def _canonical_json(value: Any) -> str:
+    return jsonlib.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _canonical_url(url: str) -> str:
+    """``url`` (already normalised by httpx) with its query parameters sorted."""
+    if "?" not in url:
+        return url
     u = httpx.URL(url)
-    canonical_url = str(u.copy_with(params=httpx.QueryParams(sorted(u.params.multi_items()))))
-    body = "" if json is None else jsonlib.dumps(json, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    digest = hashlib.sha256("\n".join((method.upper(), canonical_url, body)).encode())
+    return str(u.copy_with(params=httpx.QueryParams(sorted(u.params.multi_items()))))
+
+
+def _fingerprint(method: str, canonical_url: str, canonical_body: str) -> str:
+    digest = hashlib.sha256("\n".join((method.upper(), canonical_url, canonical_body)).encode())
     return "sha256:" + digest.hexdigest()
 
 
@@ -185,13 +199,16 @@ def prepare(config: ProviderConfig, method: str, url: str, *, json: Any, params:
             headers: Mapping[str, str] | None, key: str) -> OutboundRequest:
     """Build the secret-free request of a call: URL, body bytes, headers, key, fingerprint."""
     full = resolve_url(config, url, params)
-    body = None if json is None else jsonlib.dumps(json, separators=(",", ":"), ensure_ascii=False).encode()
+    # One encoding serves both: the body is sent with sorted keys, which is also its canonical
+    # form for the fingerprint (JSON objects are unordered).
+    canonical = None if json is None else _canonical_json(json)
+    body = None if canonical is None else canonical.encode()
     merged = {k: v for k, v in (headers or {}).items() if k.lower() != config.idempotency_header.lower()}
     if body is not None:
         merged.setdefault("Content-Type", "application/json")
     merged[config.idempotency_header] = key
     return OutboundRequest(config.name, method.upper(), full, json, body, tuple(merged.items()), key,
-                           fingerprint(method, full, json))
+                           _fingerprint(method, _canonical_url(full), canonical or ""))
 
 
 class _GuardedTransport(httpx.AsyncBaseTransport):
