@@ -262,6 +262,17 @@ class Queue:
         async with self.pool.connection() as conn:
             await conn.execute(q("queue", "worker_event"), {"kind": kind, "actor": actor, "detail": json.dumps(detail)})
 
+    async def vacuum(self) -> None:
+        """Vacuum the jobs table (skipped when another session is vacuuming it).
+
+        Needs an autocommit connection; a role that does not own the table gets a warning from
+        the server and nothing happens.
+        """
+        async with self.pool.connection() as conn:
+            if not conn.autocommit:
+                await conn.set_autocommit(True)
+            await conn.execute(q("queue", "vacuum_jobs"))
+
     async def wake_due(self, *, actor: str, limit: int = 500, now: datetime | None = None) -> int:
         """Move waiting jobs whose timer or timeout is due back to pending; return how many."""
         async with self.pool.connection() as conn:

@@ -49,6 +49,9 @@ class WorkerConfig:
     # transactions, so two turns (and two WAL flushes) can be in flight at once.
     lanes: int = 2
     complete_batch: int = 500
+    # Vacuum the jobs table after this many outcomes (0: leave it to autovacuum). Dead row
+    # versions pile up at queue speed between autovacuum runs and slow every claim down.
+    vacuum_every: int = 20_000
     shutdown_grace_s: float = 10.0
     modes: tuple[str, ...] = ALL_MODES
     # Automations whose live jobs may be claimed; None means all registered (library use). The
@@ -132,6 +135,8 @@ class Worker:
         self._stopping = asyncio.Event()
         self._claiming_ok = True
         self._lost: set[uuid.UUID] = set()
+        self._since_vacuum = 0
+        self._vacuum_due = asyncio.Event()
         self.stats = {"claimed": 0, "completed": 0, "lost": 0, "released": 0}
 
     def _default_context(self, job: ClaimedJob) -> Context:
@@ -152,6 +157,8 @@ class Worker:
 
     async def _run(self, drain: bool) -> None:
         aux = [asyncio.create_task(self._heartbeater(), name="heartbeater")]
+        if self.config.vacuum_every > 0:
+            aux.append(asyncio.create_task(self._vacuumer(), name="vacuumer"))
         if not drain:  # a draining producer wakes due jobs itself before it calls the queue empty
             aux.append(asyncio.create_task(self._waker(), name="waker"))
             if self._conninfo:
@@ -229,6 +236,10 @@ class Worker:
 
     def _written(self, lane: _Lane, outcomes: list[Outcome], applied: set[uuid.UUID]) -> None:
         self.stats["completed"] += len(applied)
+        self._since_vacuum += len(applied)
+        if self.config.vacuum_every > 0 and self._since_vacuum >= self.config.vacuum_every:
+            self._since_vacuum = 0
+            self._vacuum_due.set()
         for outcome in outcomes:
             self._unwritten.pop(outcome.job_id, None)
             lane.held.discard(outcome.job_id)
@@ -337,6 +348,19 @@ class Worker:
             self.stats["lost"] += 1
             log.warning("job %s: lease taken over; cancelling it", job_id)
             entry[1].cancel()
+
+    # -- vacuumer ----------------------------------------------------------------------------
+
+    async def _vacuumer(self) -> None:
+        """Vacuum the jobs table after every ``vacuum_every`` outcomes, beside the producers."""
+        while True:
+            await self._vacuum_due.wait()
+            self._vacuum_due.clear()
+            try:
+                await self.queue.vacuum()
+                self.stats["vacuums"] = self.stats.get("vacuums", 0) + 1
+            except psycopg.Error as exc:
+                log.warning("vacuuming jobs failed (autovacuum will do it): %s", exc)
 
     # -- waker -------------------------------------------------------------------------------
 

@@ -249,6 +249,13 @@ logged AS (
 )
 SELECT id FROM done
 
+-- name: vacuum_jobs
+-- A busy queue leaves a dead row version per claim and per outcome; until they are vacuumed
+-- every claim walks past them in jobs_claimable. Autovacuum wakes once a minute at most, which
+-- is a million versions at queue speed, so workers also vacuum after many outcomes. SKIP_LOCKED:
+-- when another worker is vacuuming already, this one does nothing instead of waiting.
+VACUUM (SKIP_LOCKED) jobs
+
 -- name: get_job
 SELECT id, automation, automation_version, mode, status, priority, payload, trigger_meta,
        run_after, created_at, finished_at, leased_until, lease_owner, claim_count, heartbeat_at,

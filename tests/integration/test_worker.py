@@ -245,3 +245,51 @@ async def test_worker_whose_heartbeats_fail_stops_claiming(pool):
     release.set()
     worker.stop()
     await asyncio.wait_for(task, 10)
+
+
+async def test_worker_vacuums_the_jobs_table_after_every_n_outcomes(pool):
+    queue = Queue(pool, registry=registry)
+    await queue.enqueue_many([JobSpec("noop", {"i": i}) for i in range(40)])
+    worker = Worker(pool, registry, fast(vacuum_every=10, lanes=1, concurrency=2), rng=random.Random(1))
+    calls: list[int] = []
+
+    async def counting_vacuum() -> None:
+        calls.append(worker.stats["completed"])
+
+    worker.queue.vacuum = counting_vacuum  # type: ignore[method-assign]
+    await asyncio.wait_for(worker.run(drain=True), 30)
+    assert await queue.counts() == {"succeeded": 40}
+    assert calls and all(c >= 10 for c in calls)  # never before ten outcomes were written
+    assert len(calls) <= 4
+
+
+async def test_vacuum_every_zero_leaves_the_table_to_autovacuum(pool):
+    queue = Queue(pool, registry=registry)
+    await queue.enqueue_many([JobSpec("noop", {"i": i}) for i in range(10)])
+    worker = Worker(pool, registry, fast(vacuum_every=0), rng=random.Random(1))
+
+    async def forbidden() -> None:
+        raise AssertionError("vacuumed although vacuum_every=0")
+
+    worker.queue.vacuum = forbidden  # type: ignore[method-assign]
+    await asyncio.wait_for(worker.run(drain=True), 30)
+    assert await queue.counts() == {"succeeded": 10}
+
+
+async def _vacuum_count(url: str) -> int:
+    async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+        row = await (await conn.execute("SELECT vacuum_count FROM pg_stat_user_tables WHERE relname = 'jobs'")).fetchone()
+        return int(row[0]) if row else 0
+
+
+async def test_queue_vacuum_vacuums_the_jobs_table(pool, db_url):
+    queue = Queue(pool, registry=registry)
+    before = await _vacuum_count(db_url)
+    await queue.enqueue_many([JobSpec("noop", {"i": i}) for i in range(30)])
+    await drain(pool, fast(vacuum_every=0))
+    await queue.vacuum()
+    for _ in range(50):  # the statistics reach other sessions within a second or so
+        if await _vacuum_count(db_url) > before:
+            break
+        await asyncio.sleep(0.1)
+    assert await _vacuum_count(db_url) > before
