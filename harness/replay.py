@@ -45,6 +45,7 @@ from queue_core.provider import ProviderConfig
 from queue_core.states import JobStatus, Mode
 
 FINAL = frozenset(s.value for s in JobStatus if s.is_final)
+VACUUM_EVERY = 5_000  # replayed jobs between two VACUUMs of the replay's jobs table
 SHADOW_BASE = "https://{name}.shadow.invalid"  # .invalid never resolves (RFC 2606)
 _LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain", "ip6-localhost"})
 
@@ -206,6 +207,7 @@ class Replayer:
         self._recorded: dict[tuple[str, str], Mapping[str, Any]] = {}
         self._pool: AsyncConnectionPool | None = None
         self._gateway: Gateway | None = None
+        self._since_vacuum = 0
 
     async def __aenter__(self) -> Replayer:
         # No per-checkout health check (db.pool has one): a replay is short-lived and owns its
@@ -261,6 +263,10 @@ class Replayer:
             with network_guard(database_hosts(self.db_url), self.blocked):
                 ids = await queue.enqueue_many([self._spec(c) for c in cases], actor="cutover-shadow")
                 rows = await self._drain(queue, ids)
+                self._since_vacuum += len(ids)
+                if self._since_vacuum >= VACUUM_EVERY:  # see queue_core.worker: dead versions slow claims
+                    self._since_vacuum = 0
+                    await queue.vacuum()
         finally:
             for case in cases:
                 self._recorded.pop((case.automation, case.trigger.id), None)
@@ -294,6 +300,7 @@ class Replayer:
         config = WorkerConfig(
             concurrency=self.options.concurrency, lease_s=60.0, poll_s=0.05,
             modes=(self.options.mode.value,), worker_id=f"cutover-shadow-{index}-{uuid.uuid4().hex[:6]}",
+            vacuum_every=0,  # the session vacuums between batches (each batch has new workers)
         )
         assert self._pool is not None
         return Worker(self._pool, self.registry, config, gateway=self._gateway,

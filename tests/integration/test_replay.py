@@ -116,6 +116,32 @@ def test_a_read_without_a_recorded_response_fails_that_trigger_only(fresh_db_url
     assert missing.status == "failed" and "no recorded response for GET" in missing.trace["error"]
 
 
+def test_a_long_replay_vacuums_its_jobs_table_between_batches(fresh_db_url: str, monkeypatch) -> None:
+    import harness.replay
+    from queue_core.queue import Queue
+
+    vacuums: list[int] = []
+
+    async def counting_vacuum(self: Queue) -> None:
+        async with self.pool.connection() as conn:
+            row = await (await conn.execute("SELECT count(*) FROM jobs")).fetchone()
+        vacuums.append(row[0])
+
+    monkeypatch.setattr(harness.replay, "VACUUM_EVERY", 6)
+    monkeypatch.setattr(Queue, "vacuum", counting_vacuum)
+    providers = shadow_providers({}, ["clearbit", "crm"])
+
+    async def go() -> None:
+        async with Replayer(fresh_db_url, registry, providers, ReplayOptions(workers=1, concurrency=4)) as replayer:
+            for batch in range(4):
+                cases = [_case(10 * batch + i, "enricher", {"domain": "d.example"}, {"enrich": {"employees": 1}})
+                         for i in range(4)]
+                assert [r.status for r in await replayer.replay(cases)] == ["succeeded"] * 4
+
+    asyncio.run(go())
+    assert vacuums == [8, 16]  # after the batch that reached 6 replayed jobs since the last one
+
+
 def test_no_code_path_of_an_automation_reaches_the_network(fresh_db_url: str, listener: _Listener) -> None:
     url = f"http://127.0.0.1:{listener.port}"
     providers = shadow_providers({"sandboxed": ProviderConfig("sandboxed", base_url="https://hooks.example",
