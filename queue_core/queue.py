@@ -399,16 +399,21 @@ def _complete_sql(outcomes: Sequence[Outcome]) -> str:
 
 
 def _outcome_params(outcomes: Sequence[Outcome], worker: str, now: datetime | None) -> dict[str, Any]:
+    # Keys left out read as NULL in jsonb_to_recordset: a plain success is five keys, not ten.
     rows = []
     for o in outcomes:
-        row = {
-            "id": str(o.job_id), "claim_count": o.claim_count, "status": o.status.value,
-            "delay_s": _finite(o.delay_s), "error": o.error,
-            "kind": o.error_kind.value if o.error_kind else None, "attempt_inc": o.attempt_inc,
-            "event": o.event,
-        }
-        if o.trace is not None or o.deferred is not None:
-            row["trace"], row["deferred"] = o.trace, o.deferred
+        row: dict[str, Any] = {"id": str(o.job_id), "claim_count": o.claim_count, "status": o.status.value,
+                               "attempt_inc": o.attempt_inc, "event": o.event}
+        if o.delay_s is not None:
+            row["delay_s"] = _finite(o.delay_s)
+        if o.error is not None:
+            row["error"] = o.error
+        if o.error_kind is not None:
+            row["kind"] = o.error_kind.value
+        if o.trace is not None:
+            row["trace"] = o.trace
+        if o.deferred is not None:
+            row["deferred"] = o.deferred
         rows.append(row)
     return {
         "ids": [o.job_id for o in outcomes],
