@@ -354,16 +354,16 @@ def _claim_params(worker: str, limit: int, lease_s: float, automations: Sequence
 
 @lru_cache(maxsize=1024)
 def turn_sql(complete: str, limit: int) -> str:
-    """A worker's turn as one statement: the ``complete`` query's CTEs, then the claim's.
+    """A worker's turn as one statement: the CTEs of ``complete_sql(complete)``, then the claim's.
 
     Rows come back as ``(true, <claim columns>)`` for each job claimed and ``(false, id)`` for
     each outcome applied. The claim skips the jobs being completed (their lease may have run
     out): one statement must not update a row twice.
     """
-    done_ctes, tail = q("queue", complete).rsplit("SELECT id FROM done", 1)
+    done_ctes, tail = complete_sql(complete).rsplit("SELECT id FROM done", 1)
     head, claim = claim_sql(limit).split("\n", 1)
     if tail.strip() or not head.startswith("WITH t AS MATERIALIZED") or claim.count(_CLAIM_ORDER) != 1:
-        raise RuntimeError(f"queries/queue.sql: {complete} and claim no longer compose into a turn")
+        raise RuntimeError(f"queries/queue.sql: complete ({complete}) and claim no longer compose into a turn")
     claim = claim.replace("logged AS (", "claim_logged AS (", 1)
     claim = claim.replace(_CLAIM_ORDER, "AND jobs.id <> ALL(%(ids)s::uuid[])\n        " + _CLAIM_ORDER)
     claim_ctes, claim_select = claim.rsplit("\nSELECT ", 1)
@@ -387,15 +387,25 @@ def _columns(select_list: str) -> int:
     return count
 
 
+@lru_cache(maxsize=None)
+def complete_sql(kind: str) -> str:
+    """The completion statement: the shared head (the fenced update) and the ``kind`` tail.
+
+    ``plain`` writes the outcome's ledger row; ``full`` also writes decision traces and the
+    deferred step rows and events of shadow and dry-run jobs (queries/queue.sql).
+    """
+    return q("queue", "complete_head") + ",\n" + q("queue", f"complete_tail_{kind}")
+
+
 def _complete_name(outcomes: Sequence[Outcome]) -> str:
-    """complete_many, or its slimmer twin when no outcome carries a trace or deferred writes."""
+    """``full`` when an outcome carries a trace or deferred writes, else the slimmer ``plain``."""
     if any(o.trace is not None or o.deferred is not None for o in outcomes):
-        return "complete_many"
-    return "complete_plain"
+        return "full"
+    return "plain"
 
 
 def _complete_sql(outcomes: Sequence[Outcome]) -> str:
-    return q("queue", _complete_name(outcomes))
+    return complete_sql(_complete_name(outcomes))
 
 
 def _outcome_params(outcomes: Sequence[Outcome], worker: str, now: datetime | None) -> dict[str, Any]:

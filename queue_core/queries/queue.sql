@@ -133,11 +133,14 @@ WHERE j.id = ANY(%(ids)s::uuid[]) AND j.id = h.id AND j.claim_count = h.claim_co
   AND j.status = 'running'
 RETURNING j.id
 
--- name: complete_many
--- The completer's one statement per batch of outcomes. Fenced by (id, claim_count, running): an
--- outcome from a worker whose lease was taken over changes nothing and is not returned.
+-- A completion statement is complete_head, a comma, and one of the two tails: queue.py joins
+-- them (complete_sql). Fenced by (id, claim_count, running): an outcome from a worker whose
+-- lease was taken over changes nothing and is not returned.
+
+-- name: complete_head
+-- The outcomes arrive as one JSON array (one value to send, however large the traces); keys a
+-- row leaves out read as NULL.
 WITH t AS MATERIALIZED (SELECT coalesce(%(now)s::timestamptz, now()) AS now),
--- The outcomes arrive as one JSON array (one value to send, however large the traces).
 o AS (
     SELECT *
     FROM jsonb_to_recordset(%(outcomes)s::jsonb)
@@ -163,7 +166,22 @@ done AS (
     WHERE j.id = ANY(%(ids)s::uuid[]) AND j.id = o.id AND j.claim_count = o.claim_count
       AND j.status = 'running'
     RETURNING j.id, j.attempt, o.event, o.error, o.delay_s, o.trace, o.deferred
-),
+)
+
+-- name: complete_tail_plain
+-- For a batch with no decision trace and no deferred writes (live jobs): the outcome's ledger
+-- row only.
+logged AS (
+    INSERT INTO ledger (job_id, at, kind, actor, detail)
+    SELECT id, t.now, event, %(worker)s,
+           jsonb_strip_nulls(jsonb_build_object('attempt', attempt, 'error', error, 'delay_s', delay_s))
+    FROM done, t
+    ORDER BY id
+)
+SELECT id FROM done
+
+-- name: complete_tail_full
+-- Traces, the deferred step rows and ledger events of shadow and dry-run jobs, then the outcome.
 traced AS (
     INSERT INTO decisions (job_id, trace, written_at)
     SELECT id, trace, t.now FROM done, t WHERE trace IS NOT NULL
@@ -208,44 +226,6 @@ logged AS (
         FROM done, t
     ) events
     ORDER BY id, ord
-)
-SELECT id FROM done
-
--- name: complete_plain
--- complete_many for a batch with no decision trace and no deferred writes (live jobs): the
--- same update and outcome ledger rows, without the CTEs that would find nothing to write.
-WITH t AS MATERIALIZED (SELECT coalesce(%(now)s::timestamptz, now()) AS now),
-o AS (
-    SELECT *
-    FROM jsonb_to_recordset(%(outcomes)s::jsonb)
-        AS o(id uuid, claim_count int, status job_status, delay_s float8, error text,
-             kind error_kind, attempt_inc int, event text)
-),
-done AS (
-    UPDATE jobs j
-    SET status       = o.status,
-        run_after    = CASE WHEN o.status IN ('pending', 'waiting', 'compensating')
-                            THEN t.now + make_interval(secs => o.delay_s) ELSE j.run_after END,
-        attempt      = j.attempt + o.attempt_inc,
-        last_error   = coalesce(o.error, j.last_error),
-        error_kind   = coalesce(o.kind, j.error_kind),
-        leased_until = NULL,
-        lease_owner  = NULL,
-        lost_claims  = 0,
-        finished_at  = CASE WHEN o.status IN ('succeeded', 'failed', 'canceled', 'dead',
-                                              'compensation_failed')
-                            THEN t.now END
-    FROM o, t
-    WHERE j.id = ANY(%(ids)s::uuid[]) AND j.id = o.id AND j.claim_count = o.claim_count
-      AND j.status = 'running'
-    RETURNING j.id, j.attempt, o.event, o.error, o.delay_s
-),
-logged AS (
-    INSERT INTO ledger (job_id, at, kind, actor, detail)
-    SELECT id, t.now, event, %(worker)s,
-           jsonb_strip_nulls(jsonb_build_object('attempt', attempt, 'error', error, 'delay_s', delay_s))
-    FROM done, t
-    ORDER BY id
 )
 SELECT id FROM done
 
