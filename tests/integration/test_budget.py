@@ -21,6 +21,7 @@ def provider(name: str, rate: str | list[str], **extra: object) -> ProviderConfi
 
 @pytest.fixture
 async def budget_pool(db_url: str) -> AsyncIterator[AsyncConnectionPool]:
+    """Like the shared fixture (tests/integration/conftest.py), with 8 connections for races."""
     async with AsyncConnectionPool(db_url, min_size=8, max_size=8, open=False,
                                    kwargs={"autocommit": True}) as pool:
         async with pool.connection() as conn:

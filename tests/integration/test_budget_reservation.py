@@ -3,28 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
-import time
-from collections.abc import AsyncIterator
-
-import pytest
-from psycopg_pool import AsyncConnectionPool
 
 from queue_core.errors import Snooze
 from queue_core.gateway import Gateway
 from queue_core.provider import parse_providers
 from tests.support.call_context import MemoryCallContext
 from tests.support.fake_provider import FakeProvider
-from tests.support.spender import Plan, spend
-
-
-@pytest.fixture
-async def budget_pool(db_url: str) -> AsyncIterator[AsyncConnectionPool]:
-    async with AsyncConnectionPool(db_url, min_size=1, max_size=4, open=False,
-                                   kwargs={"autocommit": True}) as pool:
-        async with pool.connection() as conn:
-            await conn.execute("TRUNCATE provider_budgets")
-        yield pool
 
 
 async def calls_at_once(gw: Gateway, n: int) -> list[str]:
@@ -54,14 +38,3 @@ async def test_callers_beyond_the_reservation_horizon_snooze(budget_pool) -> Non
     # at most the burst (4) and the slots within the horizon (4) go out; the rest snooze
     assert 6 <= outcomes.count("snoozed") and outcomes.count("ok") == len(fake.effects) <= 8
     assert fake.throttled == 0
-
-
-def test_reservations_from_two_worker_processes_never_overrun_the_provider(db_url: str) -> None:
-    with FakeProvider(limit=40, window=1.0).running() as fake:
-        providers = {"crm": {"base_url": fake.url, "rate": "40/1s"}}
-        start = time.time() + 1.0
-        plans = [Plan(db_url, providers, {"crm": 4}, calls=12, start_at=start) for _ in range(2)]
-        with multiprocessing.get_context("spawn").Pool(2) as pool:
-            results = pool.map(spend, plans)
-    assert sum(r["crm.ok"] for r in results) == 96 == len(fake.effects)
-    assert fake.throttled == 0 and sum(r["crm.429"] for r in results) == 0
