@@ -213,7 +213,10 @@ class Context:
     async def save_call(self, step: str, stored: Any) -> None:
         """Persist the record of call ``step`` (fenced by this claim)."""
         position = getattr(self, "_call_position", -1)
-        await self._record(step, 0, position, 1, StepStatus.DONE, _jsonable(stored))
+        # A StoredCall knows its JSON form; building it directly skips a deep copy and a JSON
+        # round trip per call.
+        output = stored.as_json() if hasattr(stored, "as_json") else _jsonable(stored)
+        await self._record(step, 0, position, 1, StepStatus.DONE, output)
 
     # -- memoised steps and checkpoints ----------------------------------------------------
 

@@ -102,6 +102,13 @@ class StoredCall:
     headers: tuple[tuple[str, str], ...] = ()
     body: str = ""
 
+    def as_json(self) -> dict[str, Any]:
+        """The JSON form stored with the step (what ``asdict`` and a JSON round trip would give)."""
+        return {"fingerprint": self.fingerprint, "idempotency_key": self.idempotency_key,
+                "method": self.method, "url": self.url, "status": self.status, "kind": self.kind,
+                "reason": self.reason, "summary": self.summary,
+                "headers": [[name, value] for name, value in self.headers], "body": self.body}
+
     @classmethod
     def coerce(cls, value: StoredCall | Mapping[str, Any] | None) -> StoredCall | None:
         """Return ``value`` as a StoredCall (it may be the dict ``asdict`` made of one)."""

@@ -38,3 +38,15 @@ def test_query_order_and_body_key_order_do_not_matter_but_values_do():
     assert a == fingerprint("post", str(httpx.URL("https://h.example/p?a=1&b=2")), {"y": 2, "x": 1})
     assert a != fingerprint("POST", "https://h.example/p?a=1&b=3", {"x": 1, "y": 2})
     assert a != fingerprint("POST", "https://h.example/p?a=1&b=2", {"x": 1, "y": 3})
+
+
+def test_a_stored_call_s_json_form_is_what_a_json_round_trip_of_asdict_gives():
+    import dataclasses
+    import json
+
+    from queue_core.gateway import StoredCall
+
+    stored = StoredCall("sha256:x", "k" * 64, "POST", "https://h.example/p", 201, "ok", "created", "201 Created",
+                        (("content-type", "application/json"), ("x-id", "1")), '{"id": 1}')
+    assert stored.as_json() == json.loads(json.dumps(dataclasses.asdict(stored)))
+    assert StoredCall.coerce(stored.as_json()) == stored
