@@ -45,6 +45,16 @@ async def notifier(ctx, trigger):
     await ctx.call("chat", "POST", "/messages", json={"text": trigger.body["text"]}, step="post")
 '''
 
+# The project's own test (collected only when its path is named next to --shadow).
+OWN_TEST = '''
+from queue_core.registry import discover
+
+
+def test_project_own_test():
+    registry = discover("shadow_demo")
+    assert {"router", "notifier"} <= set(registry.names())
+'''
+
 PYPROJECT = '''
 [tool.pytest.ini_options]
 addopts = "--strict-markers"
@@ -113,6 +123,6 @@ def project(pytester: pytest.Pytester, fresh_db_url: str, monkeypatch: pytest.Mo
     pytester.makefile(".toml", pyproject=textwrap.dedent(PYPROJECT))
     pytester.makepyfile(shadow_demo=AUTOMATIONS)
     pytester.mkdir("tests")
-    (pytester.path / "tests" / "test_own.py").write_text("def test_project_own_test():\n    assert 1 + 1 == 2\n")
+    (pytester.path / "tests" / "test_own.py").write_text(OWN_TEST)
     write_set(pytester.path)
     return pytester
