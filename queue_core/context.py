@@ -213,10 +213,7 @@ class Context:
     async def save_call(self, step: str, stored: Any) -> None:
         """Persist the record of call ``step`` (fenced by this claim)."""
         position = getattr(self, "_call_position", -1)
-        # A StoredCall knows its JSON form; building it directly skips a deep copy and a JSON
-        # round trip per call.
-        output = stored.as_json() if hasattr(stored, "as_json") else _jsonable(stored)
-        await self._record(step, 0, position, 1, StepStatus.DONE, output)
+        await self._record(step, 0, position, 1, StepStatus.DONE, _jsonable(stored))
 
     # -- memoised steps and checkpoints ----------------------------------------------------
 
@@ -404,6 +401,8 @@ def _retyped(stored: StepRecord) -> TerminalError:
 
 
 def _jsonable(value: Any) -> Any:
+    if hasattr(value, "as_json"):  # it knows its JSON form (StoredCall): no deep copy, no round trip
+        return value.as_json()
     if hasattr(value, "__dataclass_fields__"):
         import dataclasses
 

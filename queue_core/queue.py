@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 import math
 import uuid
-from functools import lru_cache
 from collections.abc import Iterable, Sequence
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 import psycopg
@@ -199,7 +199,7 @@ class Queue:
         if not outcomes:
             return set()
         async with self.pool.connection() as conn:
-            cur = await conn.execute(_complete_sql(outcomes), _outcome_params(outcomes, worker, now))
+            cur = await conn.execute(complete_sql(_complete_name(outcomes)), _outcome_params(outcomes, worker, now))
             return {row[0] for row in await cur.fetchall()}
 
     async def get(self, job_id: uuid.UUID | str) -> dict[str, Any]:
@@ -403,9 +403,6 @@ def _complete_name(outcomes: Sequence[Outcome]) -> str:
         return "full"
     return "plain"
 
-
-def _complete_sql(outcomes: Sequence[Outcome]) -> str:
-    return complete_sql(_complete_name(outcomes))
 
 
 def _outcome_params(outcomes: Sequence[Outcome], worker: str, now: datetime | None) -> dict[str, Any]:

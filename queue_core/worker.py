@@ -137,7 +137,7 @@ class Worker:
         self._lost: set[uuid.UUID] = set()
         self._since_vacuum = 0
         self._vacuum_due = asyncio.Event()
-        self.stats = {"claimed": 0, "completed": 0, "lost": 0, "released": 0}
+        self.stats = {"claimed": 0, "completed": 0, "lost": 0, "released": 0, "vacuums": 0}
 
     def _default_context(self, job: ClaimedJob) -> Context:
         return Context(job, self.pool, worker=self.id, gateway=self._gateway, clock=self._clock)
@@ -358,7 +358,7 @@ class Worker:
             self._vacuum_due.clear()
             try:
                 await self.queue.vacuum()
-                self.stats["vacuums"] = self.stats.get("vacuums", 0) + 1
+                self.stats["vacuums"] += 1
             except psycopg.Error as exc:
                 log.warning("vacuuming jobs failed (autovacuum will do it): %s", exc)
 
