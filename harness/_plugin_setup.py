@@ -37,13 +37,18 @@ def make_run(config: pytest.Config, set_dir: Path, results: Path, *, worker: boo
     except ConfigError as exc:
         raise pytest.UsageError(f"cutover: {exc}") from None
     batch = config.getoption("shadow_batch") or (200 if worker else 1000)
+    replayers = config.getoption("shadow_replayers")
+    if replayers is None:
+        replayers = 0 if worker else 1
+    if replayers < 0:
+        raise pytest.UsageError(f"--shadow-replayers {replayers}: expected 0 or more")
     accepted = config.getoption("shadow_accepted")
     return ShadowRun(Settings(
         set_dir=set_dir, project_root=config.rootpath, automations_module=settings.automations,
         results_dir=results, process_id=process_id(),
         mode="dry_run" if config.getoption("dry_run") else "shadow", seed=config.getoption("shadow_seed"),
         noise=config.getoption("shadow_noise"), accepted_file=Path(accepted).resolve() if accepted else None,
-        batch_size=max(1, batch), providers=providers,
+        batch_size=max(1, batch), providers=providers, replayers=replayers,
     ))
 
 

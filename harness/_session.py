@@ -6,9 +6,12 @@ each pytest process (the controller and every xdist worker):
 * collection builds a :class:`SetIndex`: per automation, each trigger's id and the byte offsets
   of its ``triggers.jsonl`` and ``legacy.jsonl`` lines, so items hold a few integers and a batch
   re-reads only its own lines (a 100,000-trigger set is never in memory at once);
-* the first item of a batch replays the next ``batch_size`` selected triggers through the queue
-  (:mod:`harness.replay`), normalises and diffs each against its legacy trace and applies the
-  accepted differences; items then read their :class:`TriggerOutcome`;
+* the selected triggers are replayed ``batch_size`` at a time through the queue
+  (:mod:`harness.replay`), normalised and diffed against their legacy traces, and judged against
+  the accepted differences; each item reads its :class:`TriggerOutcome`. By default the batches
+  are replayed in a child process (:mod:`harness._replayer`) a batch or two ahead of the items,
+  so pytest's per-item work and the replay run on different cores; ``replayers=0`` replays in
+  this process when the first item of a batch runs;
 * every item that runs appends one row to ``results-<process>.jsonl`` (and its disagreements to
   ``disagreements-<process>.jsonl``) in a directory shared with the controller, which reads them
   all at the end to write the reports and the gate verdict (:mod:`harness.report`).
@@ -33,6 +36,7 @@ from harness.normalize import Rules, align, branches, reduce_legacy, reduce_new
 from harness.recording import LEGACY_FILE, TRIGGERS_FILE, LegacyTrace, RecordedTrigger, trace_from_json, trigger_from_json
 from harness.replay import Case, Replayed, ReplayError, ReplayOptions, ReplaySession, shadow_providers
 
+RAMP_START = 100  # the first batch handed to replay processes; later ones double up to batch_size
 RESULTS_PREFIX = "results-"
 DISAGREEMENTS_PREFIX = "disagreements-"
 
@@ -90,6 +94,12 @@ class SetIndex:
             if (directory / name / TRIGGERS_FILE).is_file():
                 autos[name] = _index_automation(name, directory / name, providers)
         return cls(directory, manifest, autos, providers)
+
+    def shell(self) -> SetIndex:
+        """Return this index without its trigger references (what a replay process needs)."""
+        autos = {name: AutomationIndex(name, a.directory, [], a.first_received, a.last_received)
+                 for name, a in self.automations.items()}
+        return SetIndex(self.directory, self.manifest, autos, set(self.providers))
 
     def load(self, refs: Sequence[TriggerRef]) -> list[tuple[TriggerRef, RecordedTrigger, LegacyTrace | None]]:
         """Read and validate the triggers and legacy traces of ``refs`` from their files."""
@@ -207,6 +217,22 @@ class TriggerOutcome:
         return "disagreed" if self.unexplained else "accepted"
 
 
+@dataclass(frozen=True, slots=True)
+class ItemResult:
+    """A judged trigger as its pytest item uses it: ready-made failure text and result lines.
+
+    Built where the trigger was replayed (see :meth:`ShadowRun.settle`), so the item only
+    writes two strings and passes, skips or fails.
+    """
+
+    automation: str
+    trigger_id: str
+    kind: str  # compared | unpaired | error
+    failure: str | None  # the item's failure text; None when it passes
+    row: str  # its line of results-<process>.jsonl
+    disagreements: str  # its lines of disagreements-<process>.jsonl ("" when none)
+
+
 @dataclass(frozen=True)
 class Settings:
     """What the plugin's options and the project configure for a shadow run."""
@@ -225,6 +251,8 @@ class Settings:
     workers: int = 2
     concurrency: int = 32
     providers: dict[str, Any] = field(default_factory=dict)
+    replayers: int = 1  # child processes replaying ahead of the items; 0: replay in this process
+    ahead: int = 2  # batches each replay process may be given before their items have run
 
 
 class ShadowRun:
@@ -238,9 +266,14 @@ class ShadowRun:
         self._registry: Any = None
         self._session: ReplaySession | None = None
         self._failure: str | None = None
-        self._outcomes: dict[tuple[str, str], TriggerOutcome] = {}
+        self._outcomes: dict[tuple[str, str], ItemResult] = {}
         self._files: dict[str, IO[str]] = {}
         self.queue: list[TriggerRef] = []
+        self.db_url: str | None = None  # the replay database (a replay process is handed one)
+        self._backend: _Backend | None = None
+        self._planned: set[tuple[str, str]] = set()  # handed to the backend, outcome not yet taken
+        self._cursor = 0  # position in ``queue`` of the first trigger not yet handed out
+        self._batches = 0
 
     # -- collection -------------------------------------------------------------------------
 
@@ -279,14 +312,71 @@ class ShadowRun:
 
     # -- replay -----------------------------------------------------------------------------
 
-    def outcome(self, ref: TriggerRef, upcoming: Sequence[TriggerRef]) -> TriggerOutcome:
-        """Return ``ref``'s outcome, replaying it together with ``upcoming`` triggers first."""
+    def outcome(self, ref: TriggerRef, position: int = -1) -> ItemResult:
+        """Return ``ref``'s judged result; ``position`` is its place in ``queue`` (-1: not there).
+
+        A trigger not handed out yet starts a batch with the triggers that follow it in
+        ``queue``; the backend is kept ``ahead`` batches ahead of the items.
+        """
         key = (ref.automation, ref.trigger_id)
-        if key not in self._outcomes:
-            batch = [ref, *(r for r in upcoming if (r.automation, r.trigger_id) not in self._outcomes and r != ref)]
-            for outcome in self._replay(batch[: self.settings.batch_size]):
-                self._outcomes[(outcome.ref.automation, outcome.ref.trigger_id)] = outcome
+        backend = self._backend or self._start_backend()
+        if key not in self._outcomes and key not in self._planned:
+            refs = [ref]
+            if position >= 0:
+                self._cursor = max(self._cursor, position + 1)
+                refs += self._take(self._batch_size() - 1)
+            self._submit(backend, refs)
+        self._fill(backend)
+        while key not in self._outcomes:
+            for result in backend.receive():
+                okey = (result.automation, result.trigger_id)
+                self._planned.discard(okey)
+                self._outcomes[okey] = result
+            self._fill(backend)
         return self._outcomes.pop(key)
+
+    def _batch_size(self) -> int:
+        # Replay processes start on small batches, so the first items need not wait for a
+        # full one; the size doubles up to batch_size.
+        if self.settings.replayers == 0:
+            return self.settings.batch_size
+        return min(self.settings.batch_size, RAMP_START << min(self._batches, 16))
+
+    def _take(self, count: int) -> list[TriggerRef]:
+        refs: list[TriggerRef] = []
+        while len(refs) < count and self._cursor < len(self.queue):
+            ref = self.queue[self._cursor]
+            self._cursor += 1
+            if (ref.automation, ref.trigger_id) not in self._planned:
+                refs.append(ref)
+        return refs
+
+    def _submit(self, backend: _Backend, refs: list[TriggerRef]) -> None:
+        self._planned.update((r.automation, r.trigger_id) for r in refs)
+        self._batches += 1
+        backend.submit(refs)
+
+    def _fill(self, backend: _Backend) -> None:
+        while backend.in_flight < backend.ahead:
+            refs = self._take(self._batch_size())
+            if not refs:
+                return
+            self._submit(backend, refs)
+
+    def _start_backend(self) -> _Backend:
+        if self.settings.replayers > 0:
+            from harness._replayer import ReplayProcesses
+
+            self.build_index()
+            self._backend = ReplayProcesses(self)
+        else:
+            self._backend = _InProcess(self)
+        return self._backend
+
+    def prestart(self) -> None:
+        """Start the replay processes now, so they are ready when the first item runs."""
+        if self._backend is None and self.settings.replayers > 0:
+            self._start_backend()
 
     def _replay(self, refs: Sequence[TriggerRef]) -> list[TriggerOutcome]:
         assert self.index is not None
@@ -329,8 +419,8 @@ class ShadowRun:
             assert self.index is not None
             options = ReplayOptions(mode=Mode(self.settings.mode), seed=self.settings.seed,
                                     workers=self.settings.workers, concurrency=self.settings.concurrency,
-                                    recording=self.index.name)
-            self._session = ReplaySession(self.registry, self._providers(), options)
+                                    recording=self.index.name, scratch=True)
+            self._session = ReplaySession(self.registry, self._providers(), options, db_url=self.db_url)
         return self._session
 
     def _judge(self, ref: TriggerRef, legacy: LegacyTrace, runs: list[Replayed]) -> TriggerOutcome:
@@ -365,8 +455,8 @@ class ShadowRun:
             handle = self._files[prefix] = path.open("a", encoding="utf-8")
         return handle
 
-    def record(self, outcome: TriggerOutcome) -> None:
-        """Append the outcome of an item that ran to this process's result files."""
+    def settle(self, outcome: TriggerOutcome) -> ItemResult:
+        """Turn an outcome into what its item needs: failure text and result lines."""
         ref = outcome.ref
         row = {
             "automation": ref.automation, "trigger_id": ref.trigger_id, "seq": ref.seq,
@@ -377,24 +467,71 @@ class ShadowRun:
             "error": outcome.error, "exception": outcome.exception, "noisy": sorted(outcome.noisy),
             "legacy": outcome.legacy_trace, "new": outcome.new_trace,
         }
-        self._file(RESULTS_PREFIX).write(json.dumps(row, sort_keys=True, default=str) + "\n")
-        if outcome.disagreements:
-            out = self._file(DISAGREEMENTS_PREFIX)
-            for d, j in zip(outcome.disagreements, outcome.judgements, strict=True):
-                out.write(json.dumps({
-                    "automation": ref.automation, "trigger_id": ref.trigger_id, "seq": ref.seq,
-                    **d.as_dict(), "accepted_by": j.accepted_by, "expired_by": j.expired_by,
-                    "noisy": d.pattern in outcome.noisy,
-                }, sort_keys=True, default=str) + "\n")
+        lines = "".join(json.dumps({
+            "automation": ref.automation, "trigger_id": ref.trigger_id, "seq": ref.seq,
+            **d.as_dict(), "accepted_by": j.accepted_by, "expired_by": j.expired_by,
+            "noisy": d.pattern in outcome.noisy,
+        }, sort_keys=True, default=str) + "\n" for d, j in zip(outcome.disagreements, outcome.judgements, strict=True))
+        return ItemResult(ref.automation, ref.trigger_id, outcome.kind,
+                          describe(outcome, self) if outcome.failed else None,
+                          json.dumps(row, sort_keys=True, default=str) + "\n", lines)
+
+    def record(self, result: ItemResult) -> None:
+        """Append the result of an item that ran to this process's result files."""
+        self._file(RESULTS_PREFIX).write(result.row)
+        if result.disagreements:
+            self._file(DISAGREEMENTS_PREFIX).write(result.disagreements)
 
     def close(self) -> None:
         """Flush result files, disconnect and drop the replay database."""
         for handle in self._files.values():
             handle.close()
         self._files.clear()
+        if self._backend is not None:
+            self._backend.close()
+            self._backend = None
         if self._session is not None:
             self._session.close()
             self._session = None
+
+
+class _Backend:
+    """Replays batches of triggers handed to it; ``receive`` returns them in the order given."""
+
+    ahead = 0  # batches it may hold beyond the one whose outcomes are being waited for
+
+    @property
+    def in_flight(self) -> int:
+        raise NotImplementedError
+
+    def submit(self, refs: list[TriggerRef]) -> None:
+        raise NotImplementedError
+
+    def receive(self) -> list[ItemResult]:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Stop replaying; outcomes not received are dropped."""
+
+
+class _InProcess(_Backend):
+    """Replays a batch in this process when its outcomes are asked for (nothing ahead)."""
+
+    ahead = 0
+
+    def __init__(self, run: ShadowRun) -> None:
+        self._run = run
+        self._pending: list[list[TriggerRef]] = []
+
+    @property
+    def in_flight(self) -> int:
+        return len(self._pending)
+
+    def submit(self, refs: list[TriggerRef]) -> None:
+        self._pending.append(refs)
+
+    def receive(self) -> list[ItemResult]:
+        return [self._run.settle(o) for o in self._run._replay(self._pending.pop(0))]
 
 
 def read_rows(results_dir: Path, prefix: str) -> list[dict[str, Any]]:

@@ -30,6 +30,7 @@ import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +41,15 @@ FILE_NAME = "accepted.toml"
 PROJECT_FILE_NAME = "cutover-accepted.toml"
 _KEYS = frozenset({"automation", "path", "signature", "kind", "legacy", "new", "legacy_status",
                    "legacy_error", "owner", "reason", "expires"})
-_UNSET: Any = object()
+
+
+class _Unset(Enum):
+    """Marks ``legacy``/``new`` as not given (``None`` is a value an entry may require)."""
+
+    UNSET = "unset"
+
+
+_UNSET: Any = _Unset.UNSET  # an enum member, so it is still itself after pickling (replay processes)
 
 
 class AcceptedFileError(HarnessError):

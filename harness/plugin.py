@@ -46,6 +46,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--shadow-seed", metavar="N", type=int, default=0, help="Seed of the replay's randomness.")
     group.addoption("--shadow-batch", metavar="N", type=int, default=None,
                     help="Triggers replayed per batch (default 1000; 200 per xdist worker).")
+    group.addoption("--shadow-replayers", metavar="N", type=int, default=None,
+                    help="Child processes that replay batches ahead of the items, so pytest and the replay "
+                         "use different cores (default 1; 0 under xdist, or to replay inside pytest's process).")
 
 
 def _shadow_on(config: pytest.Config) -> bool:
@@ -180,6 +183,8 @@ class ShadowSet(pytest.Directory):
             index = run.build_index()
         except HarnessError as exc:
             raise self.CollectError(str(exc)) from None
+        if not self.config.option.collectonly:
+            run.prestart()  # replay processes start up while this process collects the items
         return [ShadowAutomation.from_parent(self, path=auto.directory) for auto in index.automations.values()]
 
 
@@ -201,16 +206,13 @@ class ShadowItem(pytest.Item):
         self.position = -1
 
     def runtest(self) -> None:
-        from harness._session import describe
-
         run = self.config.stash[RUN_KEY]
-        upcoming = run.queue[self.position + 1: self.position + run.settings.batch_size] if self.position >= 0 else []
-        outcome = run.outcome(self.ref, upcoming)
-        run.record(outcome)
-        if outcome.kind == "unpaired":
+        result = run.outcome(self.ref, self.position)
+        run.record(result)
+        if result.kind == "unpaired":
             pytest.skip("no legacy trace was recorded for this trigger: nothing to compare")
-        if outcome.failed:
-            raise ShadowMismatch(describe(outcome, run))
+        if result.failure is not None:
+            raise ShadowMismatch(result.failure)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if isinstance(excinfo.value, ShadowMismatch):

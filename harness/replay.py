@@ -106,6 +106,7 @@ class ReplayOptions:
     recording: str | None = None
     settle_timeout_s: float = 120.0
     pool_size: int = 12
+    scratch: bool = False
 
 
 def shadow_providers(configured: Mapping[str, ProviderConfig], names: Iterable[str]) -> dict[str, ProviderConfig]:
@@ -206,6 +207,7 @@ class Replayer:
         self.blocked: list[str] = []
         self._recorded: dict[tuple[str, str], Mapping[str, Any]] = {}
         self._pool: AsyncConnectionPool | None = None
+        self._worker_pools: list[AsyncConnectionPool] = []
         self._gateway: Gateway | None = None
         self._since_vacuum = 0
 
@@ -215,6 +217,13 @@ class Replayer:
         self._pool = AsyncConnectionPool(self.db_url, min_size=2, max_size=self.options.pool_size,
                                          open=False, kwargs={"autocommit": True, "options": "-c synchronous_commit=off"})
         await self._pool.open(wait=True)
+        # Each batch is drained by new workers; their connections (and the statements prepared
+        # on them) are kept here for the whole replay instead of being reopened per batch.
+        self._worker_pools = [AsyncConnectionPool(self.db_url, min_size=1, max_size=4, open=False,
+                                                  kwargs={"autocommit": True, "options": "-c synchronous_commit=off"})
+                              for _ in range(self.options.workers)]
+        for pool in self._worker_pools:
+            await pool.open(wait=True)
         self._gateway = Gateway(self.providers, self._pool, response_source=self.recorded_response,
                                 clock=lambda: 0.0, rng=random.Random(self.options.seed))
         return self
@@ -222,6 +231,8 @@ class Replayer:
     async def __aexit__(self, *exc: object) -> None:
         if self._gateway is not None:
             await self._gateway.aclose()
+        for pool in self._worker_pools:
+            await pool.close()
         if self._pool is not None:
             await self._pool.close()
 
@@ -264,7 +275,10 @@ class Replayer:
                 ids = await queue.enqueue_many([self._spec(c) for c in cases], actor="cutover-shadow")
                 rows = await self._drain(queue, ids)
                 self._since_vacuum += len(ids)
-                if self._since_vacuum >= VACUUM_EVERY:  # see queue_core.worker: dead versions slow claims
+                if self.options.scratch:
+                    async with self._pool.connection() as conn:
+                        await conn.execute("TRUNCATE jobs, ledger CASCADE")
+                elif self._since_vacuum >= VACUUM_EVERY:  # see queue_core.worker: dead versions slow claims
                     self._since_vacuum = 0
                     await queue.vacuum()
         finally:
@@ -305,7 +319,7 @@ class Replayer:
         assert self._pool is not None
         return Worker(self._pool, self.registry, config, gateway=self._gateway,
                       rng=random.Random(f"{self.options.seed}:worker:{index}"),
-                      context_factory=self._context_factory(config.worker_id))
+                      context_factory=self._context_factory(config.worker_id), own_pool=self._worker_pools[index])
 
     @staticmethod
     def _result(case: Case, row: dict[str, Any] | None) -> Replayed:

@@ -104,14 +104,18 @@ class Worker:
         clock: Clock = system_clock,
         rng: random.Random | None = None,
         context_factory: ContextFactory | None = None,
+        own_pool: AsyncConnectionPool | None = None,
     ) -> None:
         self.config = config or WorkerConfig()
         self.id = self.config.worker_id
         # The worker's own statements (claim, complete, heartbeat, wake) run on a small pool of
         # its own without a per-checkout health check: that check is one more round trip per
         # statement on the hot path. A dead connection fails one statement, which the loops
-        # retry, and the pool replaces it.
-        self._own = AsyncConnectionPool(
+        # retry, and the pool replaces it. A caller that runs many short-lived workers (the
+        # shadow replay: one per batch) passes an open ``own_pool`` that outlives them, so the
+        # connections and their prepared statements are kept; the worker does not close it.
+        self._owns_pool = own_pool is None
+        self._own = own_pool or AsyncConnectionPool(
             pool.conninfo, min_size=1, max_size=4, open=False, kwargs={"autocommit": True}
         )
         self.queue = Queue(self._own, registry=registry)
@@ -149,11 +153,13 @@ class Worker:
 
     async def run(self, *, drain: bool = False) -> None:
         """Run until ``stop()`` (or, with ``drain``, until nothing is due and nothing in flight)."""
-        await self._own.open(wait=True)
+        if self._owns_pool:
+            await self._own.open(wait=True)
         try:
             await self._run(drain)
         finally:
-            await self._own.close()
+            if self._owns_pool:
+                await self._own.close()
 
     async def _run(self, drain: bool) -> None:
         aux = [asyncio.create_task(self._heartbeater(), name="heartbeater")]

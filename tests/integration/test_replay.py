@@ -142,6 +142,36 @@ def test_a_long_replay_vacuums_its_jobs_table_between_batches(fresh_db_url: str,
     assert vacuums == [8, 16]  # after the batch that reached 6 replayed jobs since the last one
 
 
+def test_a_scratch_replay_clears_each_batch_and_keeps_its_worker_connections(fresh_db_url: str) -> None:
+    providers = shadow_providers({}, ["clearbit", "crm"])
+
+    async def go(scratch: bool) -> int:
+        options = ReplayOptions(workers=2, concurrency=4, scratch=scratch)
+        first: set[int] = set()
+        requests: list[int] = []
+        async with Replayer(fresh_db_url, registry, providers, options) as replayer:
+            for batch in range(3):
+                cases = [_case(10 * batch + i, "enricher", {"domain": "d.example"}, {"enrich": {"employees": 1}})
+                         for i in range(4)]
+                assert [r.status for r in await replayer.replay(cases)] == ["succeeded"] * 4
+                requests.append(sum(p.get_stats()["requests_num"] for p in replayer._worker_pools))
+                for pool in replayer._worker_pools if batch == 0 else ():
+                    async with pool.connection() as conn:
+                        first.add(conn.info.backend_pid)
+            async with replayer._pool.connection() as conn:
+                left = await (await conn.execute("SELECT (SELECT count(*) FROM jobs) + (SELECT count(*) FROM ledger)"
+                                                 " + (SELECT count(*) FROM steps)")).fetchone()
+                alive = await (await conn.execute("SELECT pid FROM pg_stat_activity WHERE pid = ANY(%s)",
+                                                  (list(first),))).fetchall()
+        # every batch's new workers ran on the replay's worker pools, whose connections outlive them
+        assert 0 < requests[0] < requests[1] < requests[2]
+        assert {pid for (pid,) in alive} == first
+        return int(left[0])
+
+    assert asyncio.run(go(scratch=True)) == 0  # the replay's own database: batches are cleared
+    assert asyncio.run(go(scratch=False)) > 0  # someone else's: everything is left for inspection
+
+
 def test_no_code_path_of_an_automation_reaches_the_network(fresh_db_url: str, listener: _Listener) -> None:
     url = f"http://127.0.0.1:{listener.port}"
     providers = shadow_providers({"sandboxed": ProviderConfig("sandboxed", base_url="https://hooks.example",
@@ -164,10 +194,10 @@ def test_the_guard_is_lifted_after_the_block(listener: _Listener) -> None:
     socket.create_connection(("127.0.0.1", listener.port), timeout=2).close()
 
 
-def _shadow_run(set_dir: Path, report: Path) -> subprocess.CompletedProcess[str]:
+def _shadow_run(set_dir: Path, report: Path, *extra: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "pytest", "--shadow", str(set_dir), "--shadow-report", str(report), "-q",
-         "-p", "no:cacheprovider"], cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
+         "-p", "no:cacheprovider", *extra], cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
 
 
 def test_the_same_set_replayed_twice_gives_identical_summaries(tmp_path: Path) -> None:
@@ -180,3 +210,10 @@ def test_the_same_set_replayed_twice_gives_identical_summaries(tmp_path: Path) -
     assert one == (tmp_path / "r2" / "summary.json").read_bytes()
     assert (tmp_path / "r1" / "disagreements.csv").read_bytes() == (tmp_path / "r2" / "disagreements.csv").read_bytes()
     assert b'"not_ready": [\n      "github-triage"' in one
+    # Where and in what batches the triggers are replayed changes nothing: two replay processes
+    # with odd-sized batches, and no replay process at all.
+    for name, extra in (("r3", ("--shadow-replayers", "2", "--shadow-batch", "37")), ("r4", ("--shadow-replayers", "0"))):
+        other = _shadow_run(set_dir, tmp_path / name, *extra)
+        assert other.returncode == 1, other.stdout[-2000:] + other.stderr[-2000:]
+        assert (tmp_path / name / "summary.json").read_bytes() == one, name
+        assert (tmp_path / name / "disagreements.csv").read_bytes() == (tmp_path / "r1" / "disagreements.csv").read_bytes()

@@ -276,6 +276,19 @@ async def test_vacuum_every_zero_leaves_the_table_to_autovacuum(pool):
     assert await queue.counts() == {"succeeded": 10}
 
 
+async def test_a_worker_given_its_own_pool_runs_on_it_and_leaves_it_open(pool, db_url):
+    from psycopg_pool import AsyncConnectionPool
+
+    queue = Queue(pool, registry=registry)
+    async with AsyncConnectionPool(db_url, min_size=1, max_size=2, kwargs={"autocommit": True}) as own:
+        for round_ in range(2):  # a second worker on the same pool: it was not closed by the first
+            await queue.enqueue_many([JobSpec("noop", {"i": i}) for i in range(5)])
+            worker = Worker(pool, registry, fast(), rng=random.Random(round_), own_pool=own)
+            await asyncio.wait_for(worker.run(drain=True), 30)
+            assert not own.closed and own.get_stats()["requests_num"] > 0
+        assert await queue.counts() == {"succeeded": 10}
+
+
 async def _vacuum_count(url: str) -> int:
     async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
         row = await (await conn.execute("SELECT vacuum_count FROM pg_stat_user_tables WHERE relname = 'jobs'")).fetchone()

@@ -95,6 +95,22 @@ def test_exitfirst_stops_at_the_first_failing_trigger(project: pytest.Pytester) 
     assert outcomes["failed"] == 1 and outcomes.get("passed", 0) < 8
 
 
+def test_a_replay_process_that_dies_fails_the_items_it_owed_with_its_last_words(project: pytest.Pytester) -> None:
+    automations = project.path / "shadow_demo.py"
+    automations.write_text(automations.read_text().replace(  # the whole replay process dies
+        'raise KeyError("customer_id")', 'print("about to die", flush=True); import os; os._exit(7)'))
+    result = project.runpytest_subprocess("--shadow", "recordings/demo", "-p", "no:randomly", "--shadow-batch", "3",
+                                          timeout=300)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["*router trigger r-2*", "could not be replayed: the replay process 0 (pid *) exited "
+                                 "with status 7 while replaying a batch of 3 trigger(s) from router r-2 on; "
+                                 "its output ended with:", "about to die"])
+    # The batches before the dying one (n-0..n-2, n-3..r-1) were judged as usual; r-4 kills the
+    # process in the batch from r-2, and its triggers and the rest fail with the reason instead
+    # of hanging the run or vanishing from it.
+    result.assert_outcomes(passed=6, failed=4)
+
+
 def test_last_failed_reruns_only_the_failing_triggers(project: pytest.Pytester) -> None:
     project.runpytest_subprocess("--shadow", "recordings/demo")
     result = project.runpytest_subprocess("--shadow", "recordings/demo", "--lf")

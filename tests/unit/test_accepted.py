@@ -45,6 +45,20 @@ def test_wildcards_signatures_values_and_legacy_status_narrow_matches() -> None:
     assert not outage.matches("github-triage", LABEL, "succeeded", None)
 
 
+def test_an_entry_matches_the_same_after_a_trip_to_a_replay_process() -> None:
+    import pickle
+
+    # entries are pickled to replay processes; "legacy/new not given" must survive the trip
+    for entry in (_entry(path="*", legacy_status="failed"), _entry(path="decisions.route", new="bug"),
+                  _entry(path="decisions.route", legacy=None)):
+        copy = pickle.loads(pickle.dumps(entry))
+        assert copy == entry
+        for d in (ROUTE, LABEL):
+            for status in ("failed", "succeeded"):
+                assert copy.matches("github-triage", d, status, None) == entry.matches("github-triage", d, status, None)
+    assert pickle.loads(pickle.dumps(_entry(path="*", legacy_status="failed"))).matches("github-triage", ROUTE, "failed", None)
+
+
 def test_the_file_loads_and_reports_a_bad_entry_by_number_and_field(tmp_path: Path) -> None:
     good = tmp_path / "accepted.toml"
     good.write_text('[[accepted]]\nautomation = "a"\npath = "decisions.x"\nowner = "o"\nreason = "r"\n'
