@@ -39,7 +39,7 @@ def make_run(config: pytest.Config, set_dir: Path, results: Path, *, worker: boo
     batch = config.getoption("shadow_batch") or (200 if worker else 1000)
     replayers = config.getoption("shadow_replayers")
     if replayers is None:
-        replayers = 0 if worker else 1
+        replayers = 0 if worker else 2
     if replayers < 0:
         raise pytest.UsageError(f"--shadow-replayers {replayers}: expected 0 or more")
     accepted = config.getoption("shadow_accepted")
