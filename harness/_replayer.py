@@ -208,7 +208,9 @@ def child_main(read_fd: int, write_fd: int) -> int:
     try:
         start = incoming.recv()
     except EOFError:
-        return 0  # started ahead of need, and not needed after all
+        start = None
+    if start is None:
+        return 0  # started ahead of need (while pytest collected), and not needed after all
     sys.path[:] = start["sys_path"]
     run = ShadowRun(start["settings"])
     run.index, run.entries, run.accepted_path = start["index"], start["entries"], start["accepted_path"]
