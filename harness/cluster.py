@@ -17,7 +17,7 @@ from typing import Any
 import pandas as pd
 
 COLUMNS = ("automation", "trigger_id", "seq", "path", "pattern", "kind", "legacy", "new",
-           "side_effect", "accepted_by", "expired_by")
+           "side_effect", "accepted_by", "expired_by", "noisy")
 
 
 @dataclass(frozen=True)

@@ -188,3 +188,22 @@ def test_a_malformed_recording_line_is_a_collection_error_naming_file_and_line(p
     result = project.runpytest_subprocess("--shadow", "recordings/demo")
     assert result.ret == pytest.ExitCode.INTERRUPTED
     result.stdout.fnmatch_lines(["*recordings/demo/router/triggers.jsonl:7: not valid JSON*"])
+
+
+def test_shadow_noise_marks_the_fields_that_disagree_with_themselves(project: pytest.Pytester) -> None:
+    automations = project.path / "shadow_demo.py"
+    automations.write_text("import random\n" + automations.read_text().replace(  # a decision no replay repeats
+        'ctx.decide("urgent", trigger.body["level"] == "high")',
+        'ctx.decide("urgent", trigger.body["level"] == "high")\n    ctx.decide("ticket", random.randrange(10**9))'))
+    result = project.runpytest_subprocess("--shadow", "recordings/demo", "--shadow-noise", "-k", "notifier")
+    result.assert_outcomes(failed=4, deselected=6)
+    assert result.stdout.str().count("extra_in_new [noisy]") == 4  # one per item, at decisions.ticket
+    summary = json.loads((project.path / "reports" / "demo" / "summary.json").read_text())
+    assert summary["noise"] == [{"automation": "notifier", "path": "decisions.ticket", "triggers": 4}]
+    html = (project.path / "reports" / "demo" / "index.html").read_text()
+    assert "decisions.ticket" in html.split('id="noise"', 1)[1]
+    # without the flag, the same disagreement is not marked
+    plain = project.runpytest_subprocess("--shadow", "recordings/demo", "-k", "notifier")
+    plain.assert_outcomes(failed=4, deselected=6)
+    assert "[noisy]" not in plain.stdout.str()
+    assert json.loads((project.path / "reports" / "demo" / "summary.json").read_text())["noise"] == []
