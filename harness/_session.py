@@ -8,8 +8,8 @@ each pytest process (the controller and every xdist worker):
   re-reads only its own lines (a 100,000-trigger set is never in memory at once);
 * the selected triggers are replayed ``batch_size`` at a time through the queue
   (:mod:`harness.replay`), normalised and diffed against their legacy traces, and judged against
-  the accepted differences; each item reads its :class:`TriggerOutcome`. By default the batches
-  are replayed in a child process (:mod:`harness._replayer`) a batch or two ahead of the items,
+  the accepted differences; each item reads its :class:`ItemResult`. By default the batches
+  are replayed in child processes (:mod:`harness._replayer`) a batch or two ahead of the items,
   so pytest's per-item work and the replay run on different cores; ``replayers=0`` replays in
   this process when the first item of a batch runs;
 * every item that runs appends one row to ``results-<process>.jsonl`` (and its disagreements to
@@ -516,8 +516,6 @@ class _Backend:
 
 class _InProcess(_Backend):
     """Replays a batch in this process when its outcomes are asked for (nothing ahead)."""
-
-    ahead = 0
 
     def __init__(self, run: ShadowRun) -> None:
         self._run = run

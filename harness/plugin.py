@@ -50,7 +50,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="Triggers replayed per batch (default 1000; 200 per xdist worker).")
     group.addoption("--shadow-replayers", metavar="N", type=int, default=None,
                     help="Child processes that replay batches ahead of the items, so pytest and the replay "
-                         "use different cores (default 1; 0 under xdist, or to replay inside pytest's process).")
+                         "use different cores (default 2; 0 under xdist, or to replay inside pytest's process).")
 
 
 def _shadow_on(config: pytest.Config) -> bool:

@@ -194,8 +194,10 @@ def _trigger_meta(case: Case) -> dict[str, Any]:
 class Replayer:
     """Replays batches of cases through a queue on ``db_url``. Use as ``async with``.
 
-    The database must be migrated and should be a throwaway one (``provision.fresh_database``):
-    the replay leaves its jobs, steps, ledger and decisions behind for inspection.
+    The database must be migrated and should be a throwaway one (``provision.fresh_database``).
+    With ``options.scratch`` (the database is the replay's own) every batch's rows are removed
+    once its results are read; otherwise the replay leaves its jobs, steps, ledger and decisions
+    behind for inspection.
     """
 
     def __init__(self, db_url: str, registry: Registry, providers: Mapping[str, ProviderConfig],
@@ -214,13 +216,13 @@ class Replayer:
     async def __aenter__(self) -> Replayer:
         # No per-checkout health check (db.pool has one): a replay is short-lived and owns its
         # database, and the check would cost a round trip per statement.
+        kwargs = {"autocommit": True, "options": "-c synchronous_commit=off"}
         self._pool = AsyncConnectionPool(self.db_url, min_size=2, max_size=self.options.pool_size,
-                                         open=False, kwargs={"autocommit": True, "options": "-c synchronous_commit=off"})
+                                         open=False, kwargs=kwargs)
         await self._pool.open(wait=True)
         # Each batch is drained by new workers; their connections (and the statements prepared
         # on them) are kept here for the whole replay instead of being reopened per batch.
-        self._worker_pools = [AsyncConnectionPool(self.db_url, min_size=1, max_size=4, open=False,
-                                                  kwargs={"autocommit": True, "options": "-c synchronous_commit=off"})
+        self._worker_pools = [AsyncConnectionPool(self.db_url, min_size=1, max_size=4, open=False, kwargs=kwargs)
                               for _ in range(self.options.workers)]
         for pool in self._worker_pools:
             await pool.open(wait=True)
@@ -274,13 +276,14 @@ class Replayer:
             with network_guard(database_hosts(self.db_url), self.blocked):
                 ids = await queue.enqueue_many([self._spec(c) for c in cases], actor="cutover-shadow")
                 rows = await self._drain(queue, ids)
-                self._since_vacuum += len(ids)
-                if self.options.scratch:
+                if self.options.scratch:  # nothing later needs these rows: no dead versions either
                     async with self._pool.connection() as conn:
                         await conn.execute("TRUNCATE jobs, ledger CASCADE")
-                elif self._since_vacuum >= VACUUM_EVERY:  # see queue_core.worker: dead versions slow claims
-                    self._since_vacuum = 0
-                    await queue.vacuum()
+                else:
+                    self._since_vacuum += len(ids)
+                    if self._since_vacuum >= VACUUM_EVERY:  # see queue_core.worker: dead versions slow claims
+                        self._since_vacuum = 0
+                        await queue.vacuum()
         finally:
             for case in cases:
                 self._recorded.pop((case.automation, case.trigger.id), None)

@@ -404,7 +404,6 @@ def _complete_name(outcomes: Sequence[Outcome]) -> str:
     return "plain"
 
 
-
 def _outcome_params(outcomes: Sequence[Outcome], worker: str, now: datetime | None) -> dict[str, Any]:
     # Keys left out read as NULL in jsonb_to_recordset: a plain success is five keys, not ten.
     rows = []
