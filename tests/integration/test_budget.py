@@ -10,6 +10,7 @@ import pytest
 from psycopg_pool import AsyncConnectionPool
 
 from queue_core.budget import ACCOUNT_SCOPE, Budget, scope_key_for
+from tests.integration.conftest import fresh_budget_pool
 from queue_core.provider import ProviderConfig, Tightening, parse_provider
 
 SLOW = {"base_url": "https://p.test", "headroom": 0.0}
@@ -22,10 +23,7 @@ def provider(name: str, rate: str | list[str], **extra: object) -> ProviderConfi
 @pytest.fixture
 async def budget_pool(db_url: str) -> AsyncIterator[AsyncConnectionPool]:
     """Like the shared fixture (tests/integration/conftest.py), with 8 connections for races."""
-    async with AsyncConnectionPool(db_url, min_size=8, max_size=8, open=False,
-                                   kwargs={"autocommit": True}) as pool:
-        async with pool.connection() as conn:
-            await conn.execute("TRUNCATE provider_budgets")
+    async with fresh_budget_pool(db_url, min_size=8, max_size=8) as pool:
         yield pool
 
 
