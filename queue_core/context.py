@@ -17,6 +17,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from psycopg_pool import AsyncConnectionPool
@@ -111,10 +112,8 @@ class Context:
         self.attempt = job.attempt + 1
         self.trigger = Trigger.of(job)
         self.trigger_id = self.trigger.id
-        self.trace = Trace()
         self.compensations: list[Compensation] = []
         self._pool = pool
-        self._store = StepStore(pool, job.id, job.claim_count, deferred=self.mode != Mode.LIVE.value)
         self._worker = worker
         self._gateway = gateway
         self._clock = clock
@@ -123,6 +122,18 @@ class Context:
         self._position = 0
         self._current: tuple[str, int] | None = None
         self._secret: str | None = None
+
+    # The trace and the step store are made on first use: a job that takes no step and makes
+    # no decision (most live runs of a simple automation) never pays for either.
+
+    @cached_property
+    def trace(self) -> Trace:
+        """The decision trace of this run (status, path, decisions, calls, outputs, error)."""
+        return Trace()
+
+    @cached_property
+    def _store(self) -> StepStore:
+        return StepStore(self._pool, self.job_id, self.job.claim_count, deferred=self.mode != Mode.LIVE.value)
 
     # -- time, keys, decisions -------------------------------------------------------------
 
@@ -152,7 +163,7 @@ class Context:
 
     def deferred_writes(self) -> dict[str, Any] | None:
         """The step rows and ledger events a shadow/dry-run job writes with its outcome."""
-        return self._store.pending()
+        return self._store.pending() if "_store" in self.__dict__ else None
 
     # -- the positional sequence -----------------------------------------------------------
 

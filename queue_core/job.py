@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from .states import ErrorKind, JobStatus, Mode
 
@@ -28,9 +28,13 @@ class JobSpec:
     automation_version: int | None = None
 
 
-@dataclass(frozen=True)
-class ClaimedJob:
-    """A job this worker holds: valid while ``claim_count`` is still the job's fencing token."""
+class ClaimedJob(NamedTuple):
+    """A job this worker holds: valid while ``claim_count`` is still the job's fencing token.
+
+    A NamedTuple rather than a frozen dataclass, like Outcome: a worker makes one of each per
+    job, and a frozen dataclass's ``__init__`` (one ``object.__setattr__`` per field) cost
+    several times more than the job's own bookkeeping. Immutable all the same.
+    """
 
     id: uuid.UUID
     automation: str
@@ -53,8 +57,7 @@ class ClaimedJob:
         return (self.id, self.claim_count)
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
     """How one claim of a job ended; written by the completer, fenced by ``claim_count``.
 
     ``status`` is the job's next status (``pending`` for a retry, snooze or release); ``event``

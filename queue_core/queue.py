@@ -365,7 +365,7 @@ def turn_sql(complete: str, limit: int) -> str:
     if tail.strip() or not head.startswith("WITH t AS MATERIALIZED") or claim.count(_CLAIM_ORDER) != 1:
         raise RuntimeError(f"queries/queue.sql: complete ({complete}) and claim no longer compose into a turn")
     claim = claim.replace("logged AS (", "claim_logged AS (", 1)
-    claim = claim.replace(_CLAIM_ORDER, "AND jobs.id <> ALL(%(ids)s::uuid[])\n        " + _CLAIM_ORDER)
+    claim = claim.replace(_CLAIM_ORDER, "AND jobs.id <> ALL(ARRAY(SELECT id FROM o))\n        " + _CLAIM_ORDER)
     claim_ctes, claim_select = claim.rsplit("\nSELECT ", 1)
     width = _columns(claim_select.split("\nFROM claimed", 1)[0])
     return (f"{done_ctes.rstrip()},\n{claim_ctes}\nSELECT true, {claim_select}\n"
@@ -408,30 +408,33 @@ def _outcome_params(outcomes: Sequence[Outcome], worker: str, now: datetime | No
     # Keys left out read as NULL in jsonb_to_recordset: a plain success is five keys, not ten.
     rows = []
     for o in outcomes:
-        row: dict[str, Any] = {"id": str(o.job_id), "claim_count": o.claim_count, "status": o.status.value,
+        # status and kind are StrEnums: json writes them as their values.
+        row: dict[str, Any] = {"id": str(o.job_id), "claim_count": o.claim_count, "status": o.status,
                                "attempt_inc": o.attempt_inc, "event": o.event}
         if o.delay_s is not None:
             row["delay_s"] = _finite(o.delay_s)
         if o.error is not None:
             row["error"] = o.error
         if o.error_kind is not None:
-            row["kind"] = o.error_kind.value
+            row["kind"] = o.error_kind
         if o.trace is not None:
             row["trace"] = o.trace
         if o.deferred is not None:
             row["deferred"] = o.deferred
         rows.append(row)
     return {
-        "ids": [o.job_id for o in outcomes],
         "outcomes": json.dumps(rows, separators=(",", ":")),
         "worker": worker,
         "now": now,
     }
 
 
+_MODES = {m.value: m for m in Mode}
+
+
 def _claimed(r: tuple[Any, ...]) -> ClaimedJob:
     """A claim row (the claim query's columns are ClaimedJob's fields, in order)."""
-    return ClaimedJob(r[0], r[1], r[2], Mode(r[3]), r[4], r[5], r[6] or {}, *r[7:])
+    return ClaimedJob(r[0], r[1], r[2], _MODES[r[3]], r[4], r[5], r[6] or {}, *r[7:])
 
 
 async def _fetch_job(conn: AsyncConnection[Any], job_id: uuid.UUID) -> dict[str, Any]:

@@ -19,6 +19,7 @@ import os
 import random
 import socket
 import uuid
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -69,21 +70,28 @@ ContextFactory = Callable[[ClaimedJob], Context]
 
 @dataclass
 class _Lane:
-    """One producer lane: its share of the concurrency, the jobs it holds, their outcomes."""
+    """One producer lane: its share of the concurrency, the jobs it holds, their outcomes.
+
+    ``held`` counts the lane's jobs from dispatch until their outcome is written (or until they
+    end without one: lease lost, cancelled). ``outcomes`` is read only by the lane's producer,
+    which the jobs wake through the worker's event, so a plain deque serves.
+    """
 
     capacity: int
-    held: set[uuid.UUID] = field(default_factory=set)
-    outcomes: asyncio.Queue[Outcome] = field(default_factory=asyncio.Queue)
+    held: int = 0
+    outcomes: deque[Outcome] = field(default_factory=deque)
 
     def take(self, limit: int) -> list[Outcome]:
-        taken: list[Outcome] = []
-        while not self.outcomes.empty() and len(taken) < limit:
-            taken.append(self.outcomes.get_nowait())
-        return taken
+        outcomes = self.outcomes
+        if len(outcomes) <= limit:
+            taken = list(outcomes)
+            outcomes.clear()
+            return taken
+        return [outcomes.popleft() for _ in range(limit)]
 
     def put_back(self, outcomes: list[Outcome]) -> None:
-        for outcome in outcomes:
-            self.outcomes.put_nowait(outcome)
+        """Return outcomes that could not be written to the front, in their order."""
+        self.outcomes.extendleft(reversed(outcomes))
 
 
 class Worker:
@@ -190,7 +198,7 @@ class Worker:
         batch = min(self.config.batch_size or lane.capacity, lane.capacity)
         while not self._stopping.is_set():
             outcomes = lane.take(self.config.complete_batch)
-            free = lane.capacity - len(lane.held) + len(outcomes)
+            free = lane.capacity - lane.held + len(outcomes)
             limit = min(free, batch) if self._claiming_ok else 0
             try:
                 got = await self._turn(lane, outcomes, limit)
@@ -246,9 +254,9 @@ class Worker:
         if self.config.vacuum_every > 0 and self._since_vacuum >= self.config.vacuum_every:
             self._since_vacuum = 0
             self._vacuum_due.set()
+        lane.held -= len(outcomes)
         for outcome in outcomes:
             self._unwritten.pop(outcome.job_id, None)
-            lane.held.discard(outcome.job_id)
 
     async def _wait_for_work(self, drain: bool) -> None:
         self._wake.clear()
@@ -266,11 +274,12 @@ class Worker:
 
     def _dispatch(self, lane: _Lane, job: ClaimedJob) -> None:
         self.stats["claimed"] += 1
-        lane.held.add(job.id)
-        task = asyncio.create_task(self._run_one(lane, job), name=f"job-{job.id}")
+        lane.held += 1
+        task = asyncio.create_task(self._run_one(lane, job))  # unnamed: a name costs a str(uuid) per job
         self._inflight[job.id] = (job, task)
 
     async def _run_one(self, lane: _Lane, job: ClaimedJob) -> None:
+        queued = False  # an outcome is on its way to the database: _written releases the hold
         try:
             ctx = self._context_factory(job)
             outcome = await execute(job, ctx, self.registry, self._rng)
@@ -280,16 +289,18 @@ class Worker:
         except asyncio.CancelledError:
             if job.id not in self._lost and self._stopping.is_set():
                 self._unwritten[job.id] = job
-                lane.outcomes.put_nowait(Outcome.release(job))
+                lane.outcomes.append(Outcome.release(job))
+                queued = True
                 self.stats["released"] += 1
             raise
         else:
             self._unwritten[job.id] = job
-            lane.outcomes.put_nowait(outcome)
+            lane.outcomes.append(outcome)
+            queued = True
         finally:
             self._inflight.pop(job.id, None)
-            if job.id not in self._unwritten:
-                lane.held.discard(job.id)  # lost or cancelled: nothing to write for it
+            if not queued:
+                lane.held -= 1  # lost or cancelled: nothing to write for it
             self._wake.set()
 
     # -- writing outcomes outside a turn ---------------------------------------------------
@@ -297,7 +308,7 @@ class Worker:
     async def _flush(self) -> None:
         """Write every outcome still queued (at shutdown), retrying through outages."""
         for lane in self._lanes:
-            while not lane.outcomes.empty():
+            while lane.outcomes:
                 await self._write(lane, lane.take(self.config.complete_batch))
 
     async def _write(self, lane: _Lane, batch: list[Outcome]) -> None:

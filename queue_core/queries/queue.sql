@@ -162,8 +162,9 @@ done AS (
                                               'compensation_failed')
                             THEN t.now END
     FROM o, t
-    -- The redundant id = ANY(...) keeps the lookup on the primary key whatever the statistics say.
-    WHERE j.id = ANY(%(ids)s::uuid[]) AND j.id = o.id AND j.claim_count = o.claim_count
+    -- The redundant id = ANY(...) keeps the lookup on the primary key whatever the statistics say
+    -- (the array is built once, from the outcomes themselves).
+    WHERE j.id = ANY(ARRAY(SELECT id FROM o)) AND j.id = o.id AND j.claim_count = o.claim_count
       AND j.status = 'running'
     RETURNING j.id, j.attempt, o.event, o.error, o.delay_s, o.trace, o.deferred
 )
