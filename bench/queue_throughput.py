@@ -4,7 +4,9 @@
     python bench/queue_throughput.py --jobs 5000 --procs 2 --concurrency 50
 
 One run, one Postgres server, each system in its own fresh database, one system at a time so
-they never compete for the server. For each system: prepare the schema, enqueue N jobs (timed
+they never compete for the server. The systems take turns for ``--rounds`` rounds (default 3,
+each round in a rotated order) and each system's rate is the median of its rounds, so a machine
+that speeds up or slows down during the run moves every system alike. For each system: prepare the schema, enqueue N jobs (timed
 on its own), start ``--procs`` worker processes, let them connect, then release them together
 and time from the first job run (the first claim has returned) to the last worker returning
 (every outcome written). The finished rows are counted in the database afterwards; a system
@@ -23,6 +25,7 @@ import json
 import os
 import selectors
 import signal
+import statistics
 import subprocess
 import sys
 import time
@@ -49,6 +52,25 @@ class Outcome:
     done: int = 0
     jobs_s: float | None = None
     error: str | None = None
+
+
+@dataclass
+class Summary:
+    """A system over every round: the median rate, or the first failure."""
+
+    name: str
+    rounds: list[Outcome]
+
+    @property
+    def error(self) -> str | None:
+        return next((f"round {i + 1}: {o.error}" for i, o in enumerate(self.rounds) if o.error), None)
+
+    @property
+    def jobs_s(self) -> float | None:
+        rates = [o.jobs_s for o in self.rounds]
+        if self.error is not None or not rates or None in rates:
+            return None
+        return statistics.median(r for r in rates if r is not None)
 
 
 def _run_loop(coro: Any, loop_kind: str) -> Any:
@@ -228,10 +250,22 @@ def _line(o: Outcome, n: int) -> str:
     return f"{o.name:<14} {enq}   {run}"
 
 
-def _result(outcomes: dict[str, Outcome]) -> dict[str, Any]:
-    rate = {name: o.jobs_s for name, o in outcomes.items()}
+def _summary_line(s: Summary) -> str:
+    if s.jobs_s is None:
+        return f"{s.name:<14} FAILED: {s.error}"
+    rates = ", ".join(f"{o.jobs_s:,.0f}" for o in s.rounds if o.jobs_s is not None)
+    return f"{s.name:<14} median {s.jobs_s:9,.0f} jobs/s over {len(s.rounds)} round(s) ({rates})"
+
+
+def _result(summaries: dict[str, Summary]) -> dict[str, Any]:
+    rate = {name: s.jobs_s for name, s in summaries.items()}
     peers = [rate[p] for p in PEERS if rate.get(p)]
     mine, raw = rate.get("cutover"), rate.get("raw_sql")
+    # The ratio within each round too: how much of the spread is the machine's.
+    per_round = []
+    if "cutover" in summaries and "raw_sql" in summaries:
+        for a, b in zip(summaries["cutover"].rounds, summaries["raw_sql"].rounds):
+            per_round.append(round(a.jobs_s / b.jobs_s, 3) if a.jobs_s and b.jobs_s else None)
     return {
         "cutover_jobs_s": _round(mine),
         "pgqueuer_jobs_s": _round(rate.get("pgqueuer")),
@@ -239,6 +273,8 @@ def _result(outcomes: dict[str, Outcome]) -> dict[str, Any]:
         "raw_sql_jobs_s": _round(raw),
         "ratio_vs_best_peer": round(mine / max(peers), 3) if mine and peers else None,
         "ratio_vs_raw_sql": round(mine / raw, 3) if mine and raw else None,
+        "rounds": max((len(s.rounds) for s in summaries.values()), default=0),
+        "ratio_vs_raw_sql_by_round": per_round,
     }
 
 
@@ -247,7 +283,10 @@ def _round(x: float | None) -> float | None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
     if args.child:
         child_main(args)
         return
@@ -256,16 +295,22 @@ def main(argv: list[str] | None = None) -> None:
         f"queue throughput: {args.jobs:,} no-op jobs; per system {args.procs} process(es) x "
         f"concurrency {args.concurrency}, claim batch {args.batch or args.concurrency}; "
         f"pgqueuer {args.pgq_managers} QueueManager(s)/process; raw SQL {args.raw_loops} loop(s)/process; "
-        f"event loop {args.loop}; timeout {args.timeout:.0f} s per system",
+        f"event loop {args.loop}; timeout {args.timeout:.0f} s per system; {args.rounds} round(s)",
         flush=True,
     )
-    outcomes: dict[str, Outcome] = {}
-    for name in systems:
-        outcomes[name] = o = bench_one(args, name)
-        print(_line(o, args.jobs), flush=True)
+    summaries = {name: Summary(name, []) for name in systems}
+    for r in range(args.rounds):
+        order = systems[r % len(systems):] + systems[:r % len(systems)]
+        for name in order:
+            o = bench_one(args, name)
+            summaries[name].rounds.append(o)
+            print(f"round {r + 1}  " + _line(o, args.jobs), flush=True)
+    for s in summaries.values():
+        print(_summary_line(s), flush=True)
     if args.json_out:
-        Path(args.json_out).write_text(json.dumps([asdict(o) for o in outcomes.values()], indent=2))
-    print("RESULT " + json.dumps(_result(outcomes)), flush=True)
+        Path(args.json_out).write_text(json.dumps(
+            {name: [asdict(o) for o in s.rounds] for name, s in summaries.items()}, indent=2))
+    print("RESULT " + json.dumps(_result(summaries)), flush=True)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -282,6 +327,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="pgqueuer's driver (default asyncpg, pgqueuer's own default, when installed)")
     p.add_argument("--raw-loops", type=int, default=2, help="raw-SQL claim/complete loops per process (default 2)")
     p.add_argument("--timeout", type=float, default=600.0, help="seconds each system may take (default 600)")
+    p.add_argument("--rounds", type=int, default=3,
+                   help="rounds, the systems taking turns in each; a rate is the median of its rounds (default 3)")
     p.add_argument("--systems", nargs="+", default=list(ORDER), choices=ORDER, help="systems to run")
     p.add_argument("--loop", choices=("asyncio", "uvloop"), default=_default_loop(), help="event loop, the same for all")
     p.add_argument("--keep", action="store_true", help="keep the databases afterwards")
