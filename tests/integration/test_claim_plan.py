@@ -10,13 +10,13 @@ import pytest
 from psycopg import sql
 
 from queue_core._sql import q
-from queue_core.queue import claim_sql
+from queue_core.queue import claim_sql, turn_sql
 
 PARAMS = {"now": None, "worker": "explain", "lease_s": 30, "automations": ["noop"],
           "live_automations": ["noop"], "modes": ["live", "dry_run", "shadow"]}
 # The parameters' SQL types, for a server-side PREPARE of the claim.
 TYPES = {"now": "timestamptz", "worker": "text", "lease_s": "float8", "automations": "text[]",
-         "live_automations": "text[]", "modes": "job_mode[]"}
+         "live_automations": "text[]", "modes": "job_mode[]", "outcomes": "jsonb"}
 
 
 def _plan(conn: psycopg.Connection, analyze: bool) -> dict:
@@ -25,8 +25,11 @@ def _plan(conn: psycopg.Connection, analyze: bool) -> dict:
     return row[0][0]["Plan"]
 
 
-def _generic_plan(conn: psycopg.Connection) -> dict:
-    """EXPLAIN ANALYZE the claim as a prepared statement's generic plan (what a worker reuses)."""
+def _generic_plan(conn: psycopg.Connection, statement: str | None = None, params: dict | None = None) -> dict:
+    """EXPLAIN ANALYZE a statement (the claim by default) as a prepared statement's generic plan
+    (what a worker reuses)."""
+    statement = claim_sql(10) if statement is None else statement
+    params = PARAMS if params is None else params
     names: list[str] = []
 
     def placeholder(m: re.Match[str]) -> str:
@@ -34,12 +37,12 @@ def _generic_plan(conn: psycopg.Connection) -> dict:
             names.append(m.group(1))
         return f"${names.index(m.group(1)) + 1}"
 
-    text = re.sub(r"%\((\w+)\)s", placeholder, claim_sql(10)).replace("%%", "%")
-    conn.execute(f"PREPARE claim_generic ({', '.join(TYPES[n] for n in names)}) AS {text}".replace("%", "%%"))
+    text = re.sub(r"%\((\w+)\)s", placeholder, statement).replace("%%", "%")
+    conn.execute(f"PREPARE generic ({', '.join(TYPES[n] for n in names)}) AS {text}".replace("%", "%%"))
     conn.execute("SET plan_cache_mode = force_generic_plan")
     # EXPLAIN EXECUTE takes no bind parameters: the values go in as literals.
-    args = sql.SQL(", ").join(sql.SQL("{}::" + TYPES[n]).format(sql.Literal(PARAMS[n])) for n in names)
-    query = sql.SQL("EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE claim_generic ({})").format(args)
+    args = sql.SQL(", ").join(sql.SQL("{}::" + TYPES[n]).format(sql.Literal(params[n])) for n in names)
+    query = sql.SQL("EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE generic ({})").format(args)
     row = conn.execute(query).fetchone()
     return row[0][0]["Plan"]
 
@@ -108,3 +111,33 @@ def test_claim_limit_is_written_in_as_an_integer_only():
     assert "%(limit)s" not in claim_sql(25)
     with pytest.raises(ValueError):
         claim_sql("1; DROP TABLE jobs")  # type: ignore[arg-type]
+
+
+def test_a_workers_turn_finds_its_outcomes_by_primary_key_and_claims_once(fresh_db_url):
+    """The turn (outcomes written and the next jobs claimed in one statement), as a generic plan.
+
+    The completion looks its jobs up in jobs_pkey with an id array built from the outcomes; the
+    claim part keeps the claim's shape (one LockRows, one Limit, the claim index) and skips the
+    jobs being completed. No part scans the jobs table.
+    """
+    with psycopg.connect(fresh_db_url) as conn:
+        conn.execute("INSERT INTO jobs (automation, priority) SELECT 'noop', g % 5 FROM generate_series(1, 10000) g")
+        conn.execute("ANALYZE jobs")
+        held = conn.execute(claim_sql(10), PARAMS).fetchall()
+        assert len(held) == 10
+        outcomes = json.dumps([{"id": str(r[0]), "claim_count": r[9], "status": "succeeded", "attempt_inc": 1,
+                                "event": "succeeded"} for r in held])
+        plan = _generic_plan(conn, turn_sql("plain", 10), {**PARAMS, "outcomes": outcomes})
+        conn.rollback()
+    nodes = list(_nodes(plan))
+    updates = [n for n in nodes if n["Node Type"] == "ModifyTable" and n.get("Operation") == "Update"]
+    assert len(updates) == 2, json.dumps(plan, indent=1)
+    assert sorted(n["Actual Rows"] for n in updates) == [10, 10], "10 outcomes written, 10 jobs claimed"
+    scans = [n for n in nodes if n.get("Relation Name") == "jobs"]
+    assert not [n for n in scans if n["Node Type"] == "Seq Scan"], json.dumps(plan, indent=1)
+    # An index scan or a bitmap index scan (which names no relation) on the primary key.
+    by_key = [n for n in nodes if n.get("Index Name") == "jobs_pkey" and "ANY" in n.get("Index Cond", "")]
+    assert by_key, "the completion must look its jobs up by primary key: " + json.dumps(plan, indent=1)
+    assert any(n.get("Index Name") == "jobs_claimable" for n in scans)
+    lock_rows = [n for n in nodes if n["Node Type"] == "LockRows"]
+    assert len(lock_rows) == 1 and lock_rows[0]["Actual Loops"] == 1 and lock_rows[0]["Actual Rows"] == 10

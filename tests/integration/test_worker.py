@@ -160,6 +160,41 @@ async def test_job_whose_lease_was_taken_over_is_stopped_and_its_outcome_dropped
     assert (job["status"], job["lease_owner"]) == ("running", "thief")
 
 
+async def test_a_lost_job_gives_its_slot_back(pool):
+    """With room for one job, losing that job's lease must free the room for the next job."""
+    from queue_core import automation, Registry
+
+    reg = Registry()
+    started = asyncio.Event()
+    ran: list[str] = []
+
+    @automation("slow", registry=reg)
+    async def run_slowly(ctx, trigger):
+        started.set()
+        await asyncio.sleep(3)
+
+    @automation("quick", registry=reg)
+    async def run_quickly(ctx, trigger):
+        ran.append("quick")
+
+    queue = Queue(pool, registry=reg)
+    await queue.enqueue(JobSpec("slow"))
+    worker = Worker(pool, reg, fast(concurrency=1, lease_s=30, heartbeat_s=0.1))
+    task = asyncio.create_task(worker.run())
+    await asyncio.wait_for(started.wait(), 10)
+    async with pool.connection() as conn:  # another worker takes the job over
+        await conn.execute("UPDATE jobs SET claim_count = claim_count + 1, lease_owner = 'thief'")
+    quick = await queue.enqueue(JobSpec("quick"))
+    for _ in range(100):
+        if (await queue.get(quick))["status"] == "succeeded":
+            break
+        await asyncio.sleep(0.05)
+    worker.stop()
+    await asyncio.wait_for(task, 10)
+    assert worker.stats["lost"] == 1 and ran == ["quick"]
+    assert (await queue.get(quick))["status"] == "succeeded"
+
+
 async def test_worker_survives_the_database_dropping_its_connections(pool, db_url):
     queue = Queue(pool, registry=registry)
     await queue.enqueue_many([JobSpec("noop") for _ in range(10)])
