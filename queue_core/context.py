@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from psycopg_pool import AsyncConnectionPool
 
@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     import httpx
 
 Clock = Callable[[], datetime]
+_MODE_VALUES = frozenset(m.value for m in Mode)
 Upcaster = Callable[[Any], Any]
 _UPCASTERS: dict[tuple[str, int], Upcaster] = {}
 
@@ -50,9 +51,11 @@ def upcaster(step: str, from_version: int) -> Callable[[Upcaster], Upcaster]:
     return register
 
 
-@dataclass(frozen=True)
-class Trigger:
-    """What started the job: the recorded or received delivery."""
+class Trigger(NamedTuple):
+    """What started the job: the recorded or received delivery.
+
+    Immutable; a NamedTuple like ClaimedJob, because one is made for every job run.
+    """
 
     id: str | None
     received_at: str | None
@@ -62,11 +65,11 @@ class Trigger:
 
     @classmethod
     def of(cls, job: ClaimedJob) -> Trigger:
-        meta = job.trigger_meta or {}
-        return cls(
-            id=job.trigger_id or meta.get("id"), received_at=meta.get("received_at"),
-            headers=dict(meta.get("headers") or {}), body=job.payload, source=meta.get("source"),
-        )
+        meta = job.trigger_meta
+        if not meta:
+            return cls(job.trigger_id or None, None, {}, job.payload, None)
+        return cls(job.trigger_id or meta.get("id"), meta.get("received_at"), dict(meta.get("headers") or {}),
+                   job.payload, meta.get("source"))
 
 
 @dataclass
@@ -108,7 +111,8 @@ class Context:
         self.job = job
         self.job_id: uuid.UUID = job.id
         self.automation = job.automation
-        self.mode: str = job.mode.value if isinstance(job.mode, Mode) else Mode(job.mode).value
+        mode = str(job.mode)  # a Mode is a StrEnum: str() is its value
+        self.mode: str = mode if mode in _MODE_VALUES else Mode(job.mode).value
         self.attempt = job.attempt + 1
         self.trigger = Trigger.of(job)
         self.trigger_id = self.trigger.id

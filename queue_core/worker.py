@@ -207,6 +207,7 @@ class Worker:
                 lane.put_back(outcomes)
                 await self._sleep(self.config.poll_s)
                 continue
+            self.stats["claimed"] += len(got)
             for job in got:
                 self._dispatch(lane, job)
             # A turn's claim cannot see what its own writes made due (a retry without delay):
@@ -273,7 +274,6 @@ class Worker:
             pass
 
     def _dispatch(self, lane: _Lane, job: ClaimedJob) -> None:
-        self.stats["claimed"] += 1
         lane.held += 1
         task = asyncio.create_task(self._run_one(lane, job))  # unnamed: a name costs a str(uuid) per job
         self._inflight[job.id] = (job, task)
