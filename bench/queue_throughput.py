@@ -259,7 +259,7 @@ def _summary_line(s: Summary) -> str:
 
 def _result(summaries: dict[str, Summary]) -> dict[str, Any]:
     rate = {name: s.jobs_s for name, s in summaries.items()}
-    peers = [rate[p] for p in PEERS if rate.get(p)]
+    peers = [r for p in PEERS if (r := rate.get(p))]
     mine, raw = rate.get("cutover"), rate.get("raw_sql")
     # The ratio within each round too: how much of the spread is the machine's.
     per_round = []
