@@ -277,8 +277,7 @@ class Replayer:
                 ids = await queue.enqueue_many([self._spec(c) for c in cases], actor="cutover-shadow")
                 rows = await self._drain(queue, ids)
                 if self.options.scratch:  # nothing later needs these rows: no dead versions either
-                    async with self._pool.connection() as conn:
-                        await conn.execute("TRUNCATE jobs, ledger CASCADE")
+                    await queue.clear()
                 else:
                     self._since_vacuum += len(ids)
                     if self._since_vacuum >= VACUUM_EVERY:  # see queue_core.worker: dead versions slow claims

@@ -262,6 +262,15 @@ class Queue:
         async with self.pool.connection() as conn:
             await conn.execute(q("queue", "worker_event"), {"kind": kind, "actor": actor, "detail": json.dumps(detail)})
 
+    async def clear(self) -> None:
+        """Delete every job, with its steps, decisions, waits and ledger rows.
+
+        Only for a throwaway database that one process owns (the shadow replay empties its own
+        between batches): it takes the tables' exclusive lock and leaves no history behind.
+        """
+        async with self.pool.connection() as conn:
+            await conn.execute(q("queue", "clear_all"))
+
     async def vacuum(self) -> None:
         """Vacuum the jobs table (skipped when another session is vacuuming it).
 

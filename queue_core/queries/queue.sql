@@ -237,6 +237,10 @@ SELECT id FROM done
 -- when another worker is vacuuming already, this one does nothing instead of waiting.
 VACUUM (SKIP_LOCKED) jobs
 
+-- name: clear_all
+-- Every job with its steps, decisions, waits and ledger: only for a database that is thrown away.
+TRUNCATE jobs, ledger CASCADE
+
 -- name: get_job
 SELECT id, automation, automation_version, mode, status, priority, payload, trigger_meta,
        run_after, created_at, finished_at, leased_until, lease_owner, claim_count, heartbeat_at,
