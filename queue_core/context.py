@@ -28,13 +28,13 @@ from ._steps import StepRecord, StepStore
 from .errors import Filtered, StepMismatchError, Suspend, TerminalError
 from .job import ClaimedJob
 from .keys import child_key
+from .queue import ALL_MODES
 from .states import Mode, StepStatus
 
 if TYPE_CHECKING:
     import httpx
 
 Clock = Callable[[], datetime]
-_MODE_VALUES = frozenset(m.value for m in Mode)
 Upcaster = Callable[[Any], Any]
 _UPCASTERS: dict[tuple[str, int], Upcaster] = {}
 
@@ -112,7 +112,7 @@ class Context:
         self.job_id: uuid.UUID = job.id
         self.automation = job.automation
         mode = str(job.mode)  # a Mode is a StrEnum: str() is its value
-        self.mode: str = mode if mode in _MODE_VALUES else Mode(job.mode).value
+        self.mode: str = mode if mode in ALL_MODES else Mode(job.mode).value
         self.attempt = job.attempt + 1
         self.trigger = Trigger.of(job)
         self.trigger_id = self.trigger.id
