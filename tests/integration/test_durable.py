@@ -20,6 +20,7 @@ from queue_core import JobSpec, Queue, StepMismatchError, Worker, WorkerConfig, 
 from queue_core.ops import JobBusyError, UnknownStepError, explain, replay
 from tests.support import durable
 from tests.support.durable import registry
+from tests.support.polling import until_status
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLES = """
@@ -210,15 +211,9 @@ async def test_wait_for_condition_wakes_on_notify(durable_db):
         job_id = await queue.enqueue(JobSpec("flag-waiter", {"flag": "go"}, mode="shadow"))
         worker = Worker(pool, registry, WorkerConfig(concurrency=2, lease_s=5, poll_s=30), conninfo=durable_db)
         task = asyncio.create_task(worker.run())
-        for _ in range(100):
-            if (await queue.get(job_id))["status"] == "waiting":
-                break
-            await asyncio.sleep(0.05)
+        await until_status(queue, job_id, "waiting")
         sql(durable_db, "INSERT INTO flags VALUES ('go'); NOTIFY cutover_waits")
-        for _ in range(200):
-            if (await queue.get(job_id))["status"] == "succeeded":
-                break
-            await asyncio.sleep(0.05)
+        await until_status(queue, job_id, "succeeded", tries=200)
         worker.stop()
         await asyncio.wait_for(task, 10)
         assert (await queue.trace(job_id))["decisions"] == {"flag": "condition_met"}

@@ -9,6 +9,7 @@ import psycopg
 
 from queue_core import JobSpec, Queue, Worker, WorkerConfig
 from tests.support.automations import registry
+from tests.support.polling import until_status
 
 
 def fast(**kw) -> WorkerConfig:
@@ -100,10 +101,7 @@ async def test_notify_wakes_an_idle_worker_before_its_poll_interval(pool, db_url
     task = asyncio.create_task(worker.run())
     await asyncio.sleep(0.5)  # the worker is idle, waiting for its 60 s poll
     job_id = await queue.enqueue(JobSpec("noop"))
-    for _ in range(100):
-        if (await queue.get(job_id))["status"] == "succeeded":
-            break
-        await asyncio.sleep(0.05)
+    await until_status(queue, job_id, "succeeded")
     worker.stop()
     await asyncio.wait_for(task, 10)
     assert (await queue.get(job_id))["status"] == "succeeded"
@@ -185,10 +183,7 @@ async def test_a_lost_job_gives_its_slot_back(pool):
     async with pool.connection() as conn:  # another worker takes the job over
         await conn.execute("UPDATE jobs SET claim_count = claim_count + 1, lease_owner = 'thief'")
     quick = await queue.enqueue(JobSpec("quick"))
-    for _ in range(100):
-        if (await queue.get(quick))["status"] == "succeeded":
-            break
-        await asyncio.sleep(0.05)
+    await until_status(queue, quick, "succeeded")
     worker.stop()
     await asyncio.wait_for(task, 10)
     assert worker.stats["lost"] == 1 and ran == ["quick"]
