@@ -227,7 +227,7 @@ def child_main(read_fd: int, write_fd: int) -> int:
                 break
             _, refs = message
             try:
-                answer: tuple[str, Any] = ("results", [run.settle(o) for o in run._replay(refs)])
+                answer: tuple[str, Any] = ("results", run.replay_batch(refs))
             except ReplayError as exc:
                 answer = ("crashed", str(exc))
             except Exception:  # noqa: BLE001 - reported to the parent, which fails the batch's items

@@ -378,6 +378,11 @@ class ShadowRun:
         if self._backend is None and self.settings.replayers > 0:
             self._start_backend()
 
+    def replay_batch(self, refs: Sequence[TriggerRef]) -> list[ItemResult]:
+        """Replay and judge ``refs`` here, in order: what a replay process or the in-process
+        backend does with a batch."""
+        return [self.settle(o) for o in self._replay(refs)]
+
     def _replay(self, refs: Sequence[TriggerRef]) -> list[TriggerOutcome]:
         assert self.index is not None
         if self._failure is not None:
@@ -529,7 +534,7 @@ class _InProcess(_Backend):
         self._pending.append(refs)
 
     def receive(self) -> list[ItemResult]:
-        return [self._run.settle(o) for o in self._run._replay(self._pending.pop(0))]
+        return self._run.replay_batch(self._pending.pop(0))
 
 
 def read_rows(results_dir: Path, prefix: str) -> list[dict[str, Any]]:
