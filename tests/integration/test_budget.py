@@ -10,8 +10,8 @@ import pytest
 from psycopg_pool import AsyncConnectionPool
 
 from queue_core.budget import ACCOUNT_SCOPE, Budget, scope_key_for
-from tests.integration.conftest import fresh_budget_pool
 from queue_core.provider import ProviderConfig, Tightening, parse_provider
+from tests.integration.conftest import fresh_budget_pool
 
 SLOW = {"base_url": "https://p.test", "headroom": 0.0}
 
