@@ -130,6 +130,7 @@ class Queue:
         modes: Sequence[str] = ALL_MODES,
         live_automations: Sequence[str] | None = None,
         now: datetime | None = None,
+        conn: AsyncConnection[Any] | None = None,
     ) -> list[ClaimedJob]:
         """Claim up to ``limit`` due jobs (or jobs whose lease expired) for ``worker``.
 
@@ -137,13 +138,12 @@ class Queue:
         receive the same claim. Reclaims and dead transitions are written to the ledger in the
         same statement. Live jobs are claimed only for ``live_automations`` (default: all of
         ``automations``): the worker passes the automations whose code passed the go-live gate.
+        ``conn``: run on this connection (a worker lane's own) instead of one from the pool.
         """
         if limit <= 0:
             return []
         params = _claim_params(worker, limit, lease_s, automations, modes, live_automations, now)
-        async with self.pool.connection() as conn:
-            cur = await conn.execute(claim_sql(limit), params)
-            rows = await cur.fetchall()
+        rows = await self._rows(claim_sql(limit), params, conn)
         return [_claimed(r) for r in rows]
 
     async def complete_and_claim(
@@ -157,6 +157,7 @@ class Queue:
         modes: Sequence[str] = ALL_MODES,
         live_automations: Sequence[str] | None = None,
         now: datetime | None = None,
+        conn: AsyncConnection[Any] | None = None,
     ) -> tuple[set[uuid.UUID], list[ClaimedJob]]:
         """Write ``outcomes`` and claim up to ``limit`` jobs in one statement (one commit).
 
@@ -167,10 +168,8 @@ class Queue:
         """
         params = _outcome_params(outcomes, worker, now)
         params.update(_claim_params(worker, limit, lease_s, automations, modes, live_automations, now))
-        async with self.pool.connection() as conn:
-            # prepare=True: this runs every turn; planning it cost more than executing it.
-            cur = await conn.execute(turn_sql(_complete_name(outcomes), limit), params, prepare=True)
-            rows = await cur.fetchall()
+        # prepare=True: this runs every turn; planning it cost more than executing it.
+        rows = await self._rows(turn_sql(_complete_name(outcomes), limit), params, conn, prepare=True)
         applied = {r[1] for r in rows if not r[0]}
         return applied, [_claimed(r[1:]) for r in rows if r[0]]
 
@@ -189,7 +188,8 @@ class Queue:
             return {row[0] for row in await cur.fetchall()}
 
     async def complete(
-        self, outcomes: Sequence[Outcome], *, worker: str, now: datetime | None = None
+        self, outcomes: Sequence[Outcome], *, worker: str, now: datetime | None = None,
+        conn: AsyncConnection[Any] | None = None,
     ) -> set[uuid.UUID]:
         """Write ``outcomes`` in one statement; return the ids whose outcome was applied.
 
@@ -198,9 +198,18 @@ class Queue:
         """
         if not outcomes:
             return set()
-        async with self.pool.connection() as conn:
-            cur = await conn.execute(complete_sql(_complete_name(outcomes)), _outcome_params(outcomes, worker, now))
-            return {row[0] for row in await cur.fetchall()}
+        rows = await self._rows(complete_sql(_complete_name(outcomes)), _outcome_params(outcomes, worker, now), conn)
+        return {row[0] for row in rows}
+
+    async def _rows(self, sql: str, params: dict[str, Any], conn: AsyncConnection[Any] | None,
+                    *, prepare: bool | None = None) -> list[Any]:
+        """Run one statement on ``conn``, or on a connection from the pool when it is None."""
+        if conn is None:
+            async with self.pool.connection() as pooled:
+                cur = await pooled.execute(sql, params, prepare=prepare)
+                return await cur.fetchall()
+        cur = await conn.execute(sql, params, prepare=prepare)
+        return await cur.fetchall()
 
     async def get(self, job_id: uuid.UUID | str) -> dict[str, Any]:
         """Return the job's row as a dict; raise JobNotFoundError."""

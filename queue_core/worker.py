@@ -80,6 +80,7 @@ class _Lane:
     capacity: int
     held: int = 0
     outcomes: deque[Outcome] = field(default_factory=deque)
+    conn: psycopg.AsyncConnection[Any] | None = None  # the lane's own connection, when pinned
 
     def take(self, limit: int) -> list[Outcome]:
         outcomes = self.outcomes
@@ -122,9 +123,10 @@ class Worker:
         # retry, and the pool replaces it. A caller that runs many short-lived workers (the
         # shadow replay: one per batch) passes an open ``own_pool`` that outlives them, so the
         # connections and their prepared statements are kept; the worker does not close it.
+        n = max(1, min(self.config.lanes, self.config.concurrency))
         self._owns_pool = own_pool is None
         self._own = own_pool or AsyncConnectionPool(
-            pool.conninfo, min_size=1, max_size=4, open=False, kwargs={"autocommit": True}
+            pool.conninfo, min_size=1, max_size=n + 2, open=False, kwargs={"autocommit": True}
         )
         self.queue = Queue(self._own, registry=registry)
         self.pool = pool
@@ -138,10 +140,12 @@ class Worker:
         # Jobs whose outcome is queued but not yet written: they still count against concurrency
         # and are still heartbeated, so a slow completer slows claiming instead of losing leases.
         self._unwritten: dict[uuid.UUID, ClaimedJob] = {}
-        n = max(1, min(self.config.lanes, self.config.concurrency))
         self._lanes = [
             _Lane(self.config.concurrency // n + (1 if i < self.config.concurrency % n else 0)) for i in range(n)
         ]
+        # Each lane keeps one connection of the pool for its turns (a checkout per turn was a
+        # tenth of the worker's time) when that leaves two for the heartbeater and the rest.
+        self._pin = self._own.max_size >= n + 2
         self._wake = asyncio.Event()
         self._recheck = asyncio.Event()
         self._stopping = asyncio.Event()
@@ -196,33 +200,49 @@ class Worker:
         they share a commit, because each commit costs a WAL flush).
         """
         batch = min(self.config.batch_size or lane.capacity, lane.capacity)
-        while not self._stopping.is_set():
-            outcomes = lane.take(self.config.complete_batch)
-            free = lane.capacity - lane.held + len(outcomes)
-            limit = min(free, batch) if self._claiming_ok else 0
-            try:
-                got = await self._turn(lane, outcomes, limit)
-            except psycopg.OperationalError as exc:
-                log.warning("claim/complete failed, retrying: %s", exc)
-                lane.put_back(outcomes)
-                await self._sleep(self.config.poll_s)
-                continue
-            self.stats["claimed"] += len(got)
-            for job in got:
-                self._dispatch(lane, job)
-            # A turn's claim cannot see what its own writes made due (a retry without delay):
-            # after writing outcomes, claim once more before calling the queue drained.
-            if drain and not got and not outcomes and not self._inflight and not self._unwritten:
-                woken = await self.queue.wake_due(actor=self.id)
-                woken += await self.queue.recheck_conditions(actor=self.id)
-                if woken == 0:
+        try:
+            while not self._stopping.is_set():
+                outcomes = lane.take(self.config.complete_batch)
+                free = lane.capacity - lane.held + len(outcomes)
+                limit = min(free, batch) if self._claiming_ok else 0
+                try:
+                    if self._pin and lane.conn is None:
+                        lane.conn = await self._own.getconn()
+                    got = await self._turn(lane, outcomes, limit)
+                except psycopg.OperationalError as exc:
+                    log.warning("claim/complete failed, retrying: %s", exc)
+                    lane.put_back(outcomes)
+                    await self._unpin(lane)  # the pool replaces a broken connection
+                    await self._sleep(self.config.poll_s)
+                    continue
+                if not await self._after_turn(lane, drain, outcomes, got, limit, free):
                     return
-                continue  # a waiting job became due: claim it before calling the queue drained
-            if limit > 0 and len(got) == limit and free > limit:
-                continue  # more work is likely waiting: claim again at once
-            if outcomes or got:
-                continue  # jobs may have finished while this turn ran
-            await self._wait_for_work(drain)
+        finally:
+            await self._unpin(lane)
+
+    async def _unpin(self, lane: _Lane) -> None:
+        if lane.conn is not None:
+            conn, lane.conn = lane.conn, None
+            await self._own.putconn(conn)
+
+    async def _after_turn(self, lane: _Lane, drain: bool, outcomes: list[Outcome], got: list[ClaimedJob],
+                          limit: int, free: int) -> bool:
+        """Dispatch what a turn claimed and wait for work when there is none; False: drained."""
+        self.stats["claimed"] += len(got)
+        for job in got:
+            self._dispatch(lane, job)
+        # A turn's claim cannot see what its own writes made due (a retry without delay):
+        # after writing outcomes, claim once more before calling the queue drained.
+        if drain and not got and not outcomes and not self._inflight and not self._unwritten:
+            woken = await self.queue.wake_due(actor=self.id)
+            woken += await self.queue.recheck_conditions(actor=self.id)
+            return woken > 0  # a waiting job became due: claim it before calling the queue drained
+        if limit > 0 and len(got) == limit and free > limit:
+            return True  # more work is likely waiting: claim again at once
+        if outcomes or got:
+            return True  # jobs may have finished while this turn ran
+        await self._wait_for_work(drain)
+        return True
 
     async def _turn(self, lane: _Lane, outcomes: list[Outcome], limit: int) -> list[ClaimedJob]:
         """Write ``outcomes`` and claim up to ``limit`` jobs, in one transaction when both."""
@@ -232,7 +252,7 @@ class Worker:
             try:
                 applied, got = await self.queue.complete_and_claim(
                     outcomes, self.id, limit, lease_s=cfg.lease_s, automations=names, modes=cfg.modes,
-                    live_automations=cfg.live_automations)
+                    live_automations=cfg.live_automations, conn=lane.conn)
             except psycopg.OperationalError:
                 raise
             except psycopg.Error:  # not an outage: drop this batch rather than retry it forever
@@ -246,7 +266,7 @@ class Worker:
             return []
         if limit > 0:
             return await self.queue.claim(self.id, limit, lease_s=cfg.lease_s, automations=names,
-                                          modes=cfg.modes, live_automations=cfg.live_automations)
+                                          modes=cfg.modes, live_automations=cfg.live_automations, conn=lane.conn)
         return []
 
     def _written(self, lane: _Lane, outcomes: list[Outcome], applied: set[uuid.UUID]) -> None:
