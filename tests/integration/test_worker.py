@@ -319,6 +319,31 @@ async def test_a_worker_given_its_own_pool_runs_on_it_and_leaves_it_open(pool, d
         assert await queue.counts() == {"succeeded": 10}
 
 
+async def test_each_lane_keeps_one_connection_for_its_turns(pool, db_url):
+    from psycopg_pool import AsyncConnectionPool
+
+    queue = Queue(pool, registry=registry)
+    await queue.enqueue_many([JobSpec("noop", {"i": i}) for i in range(60)])
+    async with AsyncConnectionPool(db_url, min_size=1, max_size=4, kwargs={"autocommit": True}) as own:
+        worker = Worker(pool, registry, fast(concurrency=4, lanes=2, vacuum_every=0), rng=random.Random(1), own_pool=own)
+        turns = 0
+        claim = worker.queue.complete_and_claim
+
+        async def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+            nonlocal turns
+            turns += 1
+            return await claim(*args, **kwargs)
+
+        worker.queue.complete_and_claim = counted  # type: ignore[method-assign]
+        await asyncio.wait_for(worker.run(drain=True), 30)
+        checkouts = own.get_stats()["requests_num"]
+    assert await queue.counts() == {"succeeded": 60}
+    # Two lanes of two jobs each: at least 30 turns wrote and claimed; each lane checked a
+    # connection out once, and the drain's last checks took a few more.
+    assert turns >= 25
+    assert checkouts <= 8, (checkouts, turns)
+
+
 async def _vacuum_count(url: str) -> int:
     async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
         row = await (await conn.execute("SELECT vacuum_count FROM pg_stat_user_tables WHERE relname = 'jobs'")).fetchone()
