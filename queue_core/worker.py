@@ -25,13 +25,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import psycopg
+from psycopg.types.json import set_json_loads
 from psycopg_pool import AsyncConnectionPool
 
 from .context import Clock, Context, system_clock
 from .errors import LeaseLostError
 from .executor import execute
 from .job import ClaimedJob, Outcome
-from .queue import ALL_MODES, Queue
+from .queue import ALL_MODES, Queue, load_json
 from .registry import Registry
 
 log = logging.getLogger("cutover.worker")
@@ -208,6 +209,7 @@ class Worker:
                 try:
                     if self._pin and lane.conn is None:
                         lane.conn = await self._own.getconn()
+                        set_json_loads(load_json, lane.conn)
                     got = await self._turn(lane, outcomes, limit)
                 except psycopg.OperationalError as exc:
                     log.warning("claim/complete failed, retrying: %s", exc)

@@ -243,3 +243,27 @@ async def test_any_json_payload_round_trips_including_null(pool, payload):
     queue = Queue(pool, registry=registry)
     job_id = await queue.enqueue(JobSpec("noop", payload))
     assert (await queue.get(job_id))["payload"] == payload
+
+
+async def test_name_lists_reach_postgres_intact_through_their_array_literal(pool):
+    from queue_core.queue import array_literal
+
+    names = ("noop", 'quote"d', "back\\slash", " spaced ", "{braces,comma}", "NULL", "", "ünïcode")
+    async with pool.connection() as conn:
+        row = await (await conn.execute("SELECT %s::text[], %s::text[]", [array_literal(names), array_literal(())])).fetchone()
+    assert row == (list(names), [])
+
+
+async def test_payloads_load_the_same_through_the_workers_json_loader(pool):
+    from psycopg.types.json import set_json_loads
+
+    from queue_core.queue import load_json
+
+    payload = {"big": 123456789012345678901234567890, "f": 0.1, "s": "ünï\u2028", "n": None, "l": [1, True]}
+    queue = Queue(pool, registry=registry)
+    job_id = await queue.enqueue(JobSpec("noop", payload))
+    async with pool.connection() as conn:
+        set_json_loads(load_json, conn)
+        claimed = await queue.claim("w", 1, lease_s=30, automations=NAMES, conn=conn)
+    assert [job.id for job in claimed] == [job_id]
+    assert claimed[0].payload == payload and type(claimed[0].payload["big"]) is int
