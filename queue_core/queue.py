@@ -465,13 +465,13 @@ _COMPACT = json.JSONEncoder(separators=(",", ":"))  # json.dumps makes an encode
 _DECODER = json.JSONDecoder()
 
 
-def load_json(data: bytes | bytearray | memoryview) -> Any:
-    """Decode a json/jsonb value fetched from Postgres (always UTF-8).
+def load_json(data: str | bytes) -> Any:
+    """Decode a json/jsonb value fetched from Postgres (psycopg hands over UTF-8 bytes).
 
     ``json.loads`` given bytes first detects their encoding, which costs as much again as
     decoding a small payload; the worker loads one payload per job.
     """
-    return _DECODER.decode(bytes(data).decode("utf-8"))
+    return _DECODER.decode(data if isinstance(data, str) else data.decode("utf-8"))
 
 
 def _claimed(r: tuple[Any, ...]) -> ClaimedJob:
