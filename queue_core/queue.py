@@ -158,20 +158,21 @@ class Queue:
         live_automations: Sequence[str] | None = None,
         now: datetime | None = None,
         conn: AsyncConnection[Any] | None = None,
-    ) -> tuple[set[uuid.UUID], list[ClaimedJob]]:
+    ) -> tuple[int, list[ClaimedJob]]:
         """Write ``outcomes`` and claim up to ``limit`` jobs in one statement (one commit).
 
         One round trip and one WAL flush where separate calls to :meth:`complete` and
         :meth:`claim` cost two of each. Semantics are those of the two methods; the statement is
         atomic, so if either part fails neither takes effect. The claim never picks a job whose
-        outcome this statement writes.
+        outcome this statement writes. Returns how many outcomes landed (the others were fenced
+        out; :meth:`complete` names them) and the jobs claimed.
         """
         params = _outcome_params(outcomes, worker, now)
         params.update(_claim_params(worker, limit, lease_s, automations, modes, live_automations, now))
         # prepare=True: this runs every turn; planning it cost more than executing it.
         rows = await self._rows(turn_sql(_complete_name(outcomes), limit), params, conn, prepare=True)
-        applied = {r[1] for r in rows if not r[0]}
-        return applied, [_claimed(r[1:]) for r in rows if r[0]]
+        # One row counts the outcomes applied (its first column is set); the others are claims.
+        return next(r[0] for r in rows if r[0] is not None), [_claimed(r[1:]) for r in rows if r[0] is None]
 
     async def heartbeat(
         self, held: Sequence[tuple[uuid.UUID, int]], *, lease_s: float, now: datetime | None = None
@@ -386,9 +387,9 @@ def array_literal(values: tuple[str, ...]) -> str:
 def turn_sql(complete: str, limit: int) -> str:
     """A worker's turn as one statement: the CTEs of ``complete_sql(complete)``, then the claim's.
 
-    Rows come back as ``(true, <claim columns>)`` for each job claimed and ``(false, id)`` for
-    each outcome applied. The claim skips the jobs being completed (their lease may have run
-    out): one statement must not update a row twice.
+    Rows come back as ``(NULL, <claim columns>)`` for each job claimed and one row
+    ``(<outcomes applied>, NULL, ...)``. The claim skips the jobs being completed (their lease
+    may have run out): one statement must not update a row twice.
     """
     done_ctes, tail = complete_sql(complete).rsplit("SELECT id FROM done", 1)
     head, claim = claim_sql(limit).split("\n", 1)
@@ -398,8 +399,8 @@ def turn_sql(complete: str, limit: int) -> str:
     claim = claim.replace(_CLAIM_ORDER, "AND jobs.id <> ALL(ARRAY(SELECT id FROM o))\n        " + _CLAIM_ORDER)
     claim_ctes, claim_select = claim.rsplit("\nSELECT ", 1)
     width = _columns(claim_select.split("\nFROM claimed", 1)[0])
-    return (f"{done_ctes.rstrip()},\n{claim_ctes}\nSELECT true, {claim_select}\n"
-            f"UNION ALL\nSELECT false, id{', NULL' * (width - 1)} FROM done")
+    return (f"{done_ctes.rstrip()},\n{claim_ctes}\nSELECT NULL::bigint, {claim_select}\n"
+            f"UNION ALL\nSELECT count(*){', NULL' * width} FROM done")
 
 
 _CLAIM_ORDER = "ORDER BY jobs.priority DESC, jobs.created_at"

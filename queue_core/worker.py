@@ -259,7 +259,7 @@ class Worker:
                 raise
             except psycopg.Error:  # not an outage: drop this batch rather than retry it forever
                 log.exception("writing %d outcomes failed; their leases will expire and be reclaimed", len(outcomes))
-                self._written(lane, outcomes, set())
+                self._written(lane, outcomes, 0)
                 return []
             self._written(lane, outcomes, applied)
             return got
@@ -271,9 +271,10 @@ class Worker:
                                           modes=cfg.modes, live_automations=cfg.live_automations, conn=lane.conn)
         return []
 
-    def _written(self, lane: _Lane, outcomes: list[Outcome], applied: set[uuid.UUID]) -> None:
-        self.stats["completed"] += len(applied)
-        self._since_vacuum += len(applied)
+    def _written(self, lane: _Lane, outcomes: list[Outcome], applied: int) -> None:
+        """``outcomes`` were written (``applied`` of them landed; the rest were fenced out)."""
+        self.stats["completed"] += applied
+        self._since_vacuum += applied
         if self.config.vacuum_every > 0 and self._since_vacuum >= self.config.vacuum_every:
             self._since_vacuum = 0
             self._vacuum_due.set()
@@ -343,7 +344,7 @@ class Worker:
         while True:
             try:
                 applied = await self.queue.complete(batch, worker=self.id)
-                self._written(lane, batch, applied)
+                self._written(lane, batch, len(applied))
                 return
             except psycopg.OperationalError as exc:
                 log.warning("writing %d outcomes failed, retrying in %.1fs: %s", len(batch), delay, exc)
@@ -351,7 +352,7 @@ class Worker:
                 delay = min(delay * 2, 5.0)
             except psycopg.Error:
                 log.exception("writing %d outcomes failed; their leases will expire and be reclaimed", len(batch))
-                self._written(lane, batch, set())
+                self._written(lane, batch, 0)
                 return
 
     # -- heartbeats --------------------------------------------------------------------------
