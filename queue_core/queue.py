@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import Any
 
 import psycopg
-from psycopg import AsyncConnection
+from psycopg import AsyncConnection, AsyncCursor
 from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
@@ -82,6 +82,11 @@ def _check_json(value: Any, field: str, index: int) -> None:
         raise EnqueueError(f"is not JSON-serialisable: {exc}", field=field, index=index) from None
 
 
+# Where a statement may run instead of on a connection from the pool: a connection the caller
+# holds, or a cursor of one.
+Connectable = AsyncConnection[Any] | AsyncCursor[Any]
+
+
 class Queue:
     """Database operations on jobs, over an async connection pool.
 
@@ -130,7 +135,7 @@ class Queue:
         modes: Sequence[str] = ALL_MODES,
         live_automations: Sequence[str] | None = None,
         now: datetime | None = None,
-        conn: AsyncConnection[Any] | None = None,
+        conn: Connectable | None = None,
     ) -> list[ClaimedJob]:
         """Claim up to ``limit`` due jobs (or jobs whose lease expired) for ``worker``.
 
@@ -157,7 +162,7 @@ class Queue:
         modes: Sequence[str] = ALL_MODES,
         live_automations: Sequence[str] | None = None,
         now: datetime | None = None,
-        conn: AsyncConnection[Any] | None = None,
+        conn: Connectable | None = None,
     ) -> tuple[int, list[ClaimedJob]]:
         """Write ``outcomes`` and claim up to ``limit`` jobs in one statement (one commit).
 
@@ -190,7 +195,7 @@ class Queue:
 
     async def complete(
         self, outcomes: Sequence[Outcome], *, worker: str, now: datetime | None = None,
-        conn: AsyncConnection[Any] | None = None,
+        conn: Connectable | None = None,
     ) -> set[uuid.UUID]:
         """Write ``outcomes`` in one statement; return the ids whose outcome was applied.
 
@@ -202,13 +207,19 @@ class Queue:
         rows = await self._rows(complete_sql(_complete_name(outcomes)), _outcome_params(outcomes, worker, now), conn)
         return {row[0] for row in rows}
 
-    async def _rows(self, sql: str, params: dict[str, Any], conn: AsyncConnection[Any] | None,
+    async def _rows(self, sql: str, params: dict[str, Any], conn: Connectable | None,
                     *, prepare: bool | None = None) -> list[Any]:
-        """Run one statement on ``conn``, or on a connection from the pool when it is None."""
+        """Run one statement on ``conn`` (a connection or a cursor of one), or on a connection
+        from the pool when it is None."""
         if conn is None:
             async with self.pool.connection() as pooled:
                 cur = await pooled.execute(sql, params, prepare=prepare)
                 return await cur.fetchall()
+        if isinstance(conn, AsyncCursor):
+            # A cursor run again with the same query string keeps its adapters (loaders made
+            # once, not per statement): a worker lane passes its own.
+            await conn.execute(sql, params, prepare=prepare)
+            return await conn.fetchall()
         cur = await conn.execute(sql, params, prepare=prepare)
         return await cur.fetchall()
 

@@ -82,6 +82,7 @@ class _Lane:
     held: int = 0
     outcomes: deque[Outcome] = field(default_factory=deque)
     conn: psycopg.AsyncConnection[Any] | None = None  # the lane's own connection, when pinned
+    cursor: psycopg.AsyncCursor[Any] | None = None  # a cursor of it, reused turn after turn
 
     def take(self, limit: int) -> list[Outcome]:
         outcomes = self.outcomes
@@ -210,6 +211,7 @@ class Worker:
                     if self._pin and lane.conn is None:
                         lane.conn = await self._own.getconn()
                         set_json_loads(load_json, lane.conn)
+                        lane.cursor = lane.conn.cursor()
                     got = await self._turn(lane, outcomes, limit)
                 except psycopg.OperationalError as exc:
                     log.warning("claim/complete failed, retrying: %s", exc)
@@ -224,7 +226,7 @@ class Worker:
 
     async def _unpin(self, lane: _Lane) -> None:
         if lane.conn is not None:
-            conn, lane.conn = lane.conn, None
+            conn, lane.conn, lane.cursor = lane.conn, None, None
             await self._own.putconn(conn)
 
     async def _after_turn(self, lane: _Lane, drain: bool, outcomes: list[Outcome], got: list[ClaimedJob],
@@ -254,7 +256,7 @@ class Worker:
             try:
                 applied, got = await self.queue.complete_and_claim(
                     outcomes, self.id, limit, lease_s=cfg.lease_s, automations=names, modes=cfg.modes,
-                    live_automations=cfg.live_automations, conn=lane.conn)
+                    live_automations=cfg.live_automations, conn=lane.cursor)
             except psycopg.OperationalError:
                 raise
             except psycopg.Error:  # not an outage: drop this batch rather than retry it forever
@@ -268,7 +270,7 @@ class Worker:
             return []
         if limit > 0:
             return await self.queue.claim(self.id, limit, lease_s=cfg.lease_s, automations=names,
-                                          modes=cfg.modes, live_automations=cfg.live_automations, conn=lane.conn)
+                                          modes=cfg.modes, live_automations=cfg.live_automations, conn=lane.cursor)
         return []
 
     def _written(self, lane: _Lane, outcomes: list[Outcome], applied: int) -> None:

@@ -267,3 +267,14 @@ async def test_payloads_load_the_same_through_the_workers_json_loader(pool):
         claimed = await queue.claim("w", 1, lease_s=30, automations=NAMES, conn=conn)
     assert [job.id for job in claimed] == [job_id]
     assert claimed[0].payload == payload and type(claimed[0].payload["big"]) is int
+
+
+async def test_statements_run_on_a_cursor_the_caller_keeps(pool):
+    queue = Queue(pool, registry=registry)
+    ids = await queue.enqueue_many([JobSpec("noop", {"i": i}) for i in range(3)], now=T0)
+    async with pool.connection() as conn:
+        cur = conn.cursor()  # a worker lane runs every turn on one cursor
+        first = await queue.claim("w", 2, lease_s=30, automations=NAMES, now=at(1), conn=cur)
+        applied, more = await queue.complete_and_claim([Outcome.succeeded(j) for j in first], "w", 2, lease_s=30,
+                                                       automations=NAMES, now=at(2), conn=cur)
+    assert [j.id for j in first] == ids[:2] and applied == 2 and [j.id for j in more] == ids[2:]
