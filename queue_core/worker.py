@@ -288,7 +288,10 @@ class Worker:
         self._wake.clear()
         timeout = 0.05 if drain else self.config.poll_s
         try:
-            await asyncio.wait_for(self._wake.wait(), timeout)
+            # asyncio.timeout, not wait_for: wait_for wraps the wait in a task of its own, and
+            # a producer waits once per turn.
+            async with asyncio.timeout(timeout):
+                await self._wake.wait()
         except TimeoutError:
             pass
 
