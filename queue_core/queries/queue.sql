@@ -175,7 +175,10 @@ done AS (
 logged AS (
     INSERT INTO ledger (job_id, at, kind, actor, detail)
     SELECT id, t.now, event, %(worker)s,
-           jsonb_strip_nulls(jsonb_build_object('attempt', attempt, 'error', error, 'delay_s', delay_s))
+           -- A success has no error and no delay: its detail is built once, not built and stripped.
+           CASE WHEN error IS NULL AND delay_s IS NULL THEN jsonb_build_object('attempt', attempt)
+                ELSE jsonb_strip_nulls(jsonb_build_object('attempt', attempt, 'error', error,
+                                                          'delay_s', delay_s)) END
     FROM done, t
     ORDER BY id
 )
