@@ -278,3 +278,14 @@ async def test_statements_run_on_a_cursor_the_caller_keeps(pool):
         applied, more = await queue.complete_and_claim([Outcome.succeeded(j) for j in first], "w", 2, lease_s=30,
                                                        automations=NAMES, now=at(2), conn=cur)
     assert [j.id for j in first] == ids[:2] and applied == 2 and [j.id for j in more] == ids[2:]
+
+
+async def test_an_outcomes_ledger_detail_names_its_attempt_and_only_what_it_has(pool):
+    queue = Queue(pool, registry=registry)
+    ok_id, retry_id = await queue.enqueue_many([JobSpec("noop"), JobSpec("noop")], now=T0)
+    ok, retry = sorted(await claim(queue, "w1", 2, now=at(1)), key=lambda j: j.id != ok_id)
+    again = Outcome(retry.id, retry.claim_count, JobStatus.PENDING, "retry_scheduled", 1, 4.0, "boom",
+                    ErrorKind.RETRYABLE)
+    assert await queue.complete([Outcome.succeeded(ok), again], worker="w1", now=at(2)) == {ok_id, retry_id}
+    assert (await queue.ledger(ok_id))[-1]["detail"] == {"attempt": 1}
+    assert (await queue.ledger(retry_id))[-1]["detail"] == {"attempt": 1, "error": "boom", "delay_s": 4.0}
