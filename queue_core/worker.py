@@ -209,9 +209,7 @@ class Worker:
                 limit = min(free, batch) if self._claiming_ok else 0
                 try:
                     if self._pin and lane.conn is None:
-                        lane.conn = await self._own.getconn()
-                        set_json_loads(load_json, lane.conn)
-                        lane.cursor = lane.conn.cursor()
+                        await self._pin_connection(lane)
                     got = await self._turn(lane, outcomes, limit)
                 except psycopg.OperationalError as exc:
                     log.warning("claim/complete failed, retrying: %s", exc)
@@ -223,6 +221,18 @@ class Worker:
                     return
         finally:
             await self._unpin(lane)
+
+    async def _pin_connection(self, lane: _Lane) -> None:
+        conn = await self._own.getconn()
+        if not conn.autocommit:
+            # A pool of the caller's whose connections open transactions: a kept connection
+            # would hold its first turn's transaction open forever. Check out per turn instead,
+            # where the pool's context commits each one.
+            await self._own.putconn(conn)
+            self._pin = False
+            return
+        set_json_loads(load_json, conn)
+        lane.conn, lane.cursor = conn, conn.cursor()
 
     async def _unpin(self, lane: _Lane) -> None:
         if lane.conn is not None:

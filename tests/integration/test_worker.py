@@ -344,6 +344,18 @@ async def test_each_lane_keeps_one_connection_for_its_turns(pool, db_url):
     assert checkouts <= 8, (checkouts, turns)
 
 
+async def test_a_pool_without_autocommit_is_used_a_checkout_per_turn(pool, db_url):
+    from psycopg_pool import AsyncConnectionPool
+
+    queue = Queue(pool, registry=registry)
+    await queue.enqueue_many([JobSpec("noop", {"i": i}) for i in range(20)])
+    async with AsyncConnectionPool(db_url, min_size=1, max_size=4) as own:  # transactions, not autocommit
+        worker = Worker(pool, registry, fast(vacuum_every=0), rng=random.Random(1), own_pool=own)
+        await asyncio.wait_for(worker.run(drain=True), 30)
+        assert own.get_stats()["requests_num"] > 10  # each turn checked a connection out (and committed)
+    assert await queue.counts() == {"succeeded": 20}
+
+
 async def _vacuum_count(url: str) -> int:
     async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
         row = await (await conn.execute("SELECT vacuum_count FROM pg_stat_user_tables WHERE relname = 'jobs'")).fetchone()
