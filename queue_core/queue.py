@@ -213,14 +213,11 @@ class Queue:
         from the pool when it is None."""
         if conn is None:
             async with self.pool.connection() as pooled:
-                cur = await pooled.execute(sql, params, prepare=prepare)
-                return await cur.fetchall()
-        if isinstance(conn, AsyncCursor):
-            # A cursor run again with the same query string keeps its adapters (loaders made
-            # once, not per statement): a worker lane passes its own.
-            await conn.execute(sql, params, prepare=prepare)
-            return await conn.fetchall()
-        cur = await conn.execute(sql, params, prepare=prepare)
+                return await self._rows(sql, params, pooled, prepare=prepare)
+        # A cursor run again with the same query string keeps its adapters (loaders made once,
+        # not per statement): a worker lane passes its own.
+        cur = conn if isinstance(conn, AsyncCursor) else conn.cursor()
+        await cur.execute(sql, params, prepare=prepare)
         return await cur.fetchall()
 
     async def get(self, job_id: uuid.UUID | str) -> dict[str, Any]:

@@ -81,8 +81,9 @@ class _Lane:
     capacity: int
     held: int = 0
     outcomes: deque[Outcome] = field(default_factory=deque)
-    conn: psycopg.AsyncConnection[Any] | None = None  # the lane's own connection, when pinned
-    cursor: psycopg.AsyncCursor[Any] | None = None  # a cursor of it, reused turn after turn
+    # A cursor of the lane's own connection (``cursor.connection``), when pinned: reused turn
+    # after turn.
+    cursor: psycopg.AsyncCursor[Any] | None = None
 
     def take(self, limit: int) -> list[Outcome]:
         outcomes = self.outcomes
@@ -208,7 +209,7 @@ class Worker:
                 free = lane.capacity - lane.held + len(outcomes)
                 limit = min(free, batch) if self._claiming_ok else 0
                 try:
-                    if self._pin and lane.conn is None:
+                    if self._pin and lane.cursor is None:
                         await self._pin_connection(lane)
                     got = await self._turn(lane, outcomes, limit)
                 except psycopg.OperationalError as exc:
@@ -232,11 +233,11 @@ class Worker:
             self._pin = False
             return
         set_json_loads(load_json, conn)
-        lane.conn, lane.cursor = conn, conn.cursor()
+        lane.cursor = conn.cursor()
 
     async def _unpin(self, lane: _Lane) -> None:
-        if lane.conn is not None:
-            conn, lane.conn, lane.cursor = lane.conn, None, None
+        if lane.cursor is not None:
+            conn, lane.cursor = lane.cursor.connection, None
             await self._own.putconn(conn)
 
     async def _after_turn(self, lane: _Lane, drain: bool, outcomes: list[Outcome], got: list[ClaimedJob],
