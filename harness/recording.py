@@ -36,6 +36,23 @@ class TraceStatus(StrEnum):
     FAILED = "failed"
 
 
+class Evidence(StrEnum):
+    """A field of a decision trace that a legacy export can hold (its *evidence depth*).
+
+    A trace compares only the fields both sides have: an export of statuses alone cannot prove a
+    path, and a verdict never claims agreement on a field nothing compared.
+    """
+
+    STATUS = "status"
+    PATH = "path"
+    DECISIONS = "decisions"
+    CALLS = "calls"
+    OUTPUTS = "outputs"
+
+
+ALL_EVIDENCE: tuple[Evidence, ...] = tuple(Evidence)
+
+
 class Platform(StrEnum):
     """The legacy tool (or generic format) a trace was imported from."""
 
@@ -64,6 +81,8 @@ class LegacyTrace:
     ``calls`` are dicts with ``step``, ``provider``, ``method``, ``url`` and ``body`` (``None``
     where the export does not show a value); ``outputs`` maps a step name to the JSON the step
     produced (for read steps: the response body the migrated code reads in shadow mode).
+    ``evidence`` names the fields the export really holds (all five unless the importer says
+    less); a field outside it is not compared.
     """
 
     trigger_id: str
@@ -79,6 +98,7 @@ class LegacyTrace:
     workflow: str | None = None
     started_at: datetime | None = None
     finished_at: datetime | None = None
+    evidence: tuple[Evidence, ...] = ALL_EVIDENCE
 
 
 CALL_KEYS = ("step", "provider", "method", "url", "body")
@@ -138,6 +158,8 @@ def trace_to_json(trace: LegacyTrace) -> JSONObject:
         "finished_at": format_timestamp(trace.finished_at) if trace.finished_at else None,
     }
     record.update({key: value for key, value in optional.items() if value is not None})
+    if tuple(trace.evidence) != ALL_EVIDENCE:  # full depth is the default and stays implicit
+        record["evidence"] = [str(e) for e in trace.evidence]
     return record
 
 
@@ -154,6 +176,18 @@ def _call_from_json(read: FieldReader, index: int, value: Any) -> dict[str, Any]
         "url": call.string("url", required=False),
         "body": value.get("body"),
     }
+
+
+def _evidence_from_json(read: FieldReader) -> tuple[Evidence, ...]:
+    """Read ``evidence`` (absent: every field); ``status`` is always part of it."""
+    if read.obj.get("evidence") is None:
+        return ALL_EVIDENCE
+    names = read.strings("evidence")
+    for index, name in enumerate(names):
+        if name not in ALL_EVIDENCE:
+            raise read.fail(f"evidence[{index}]", f"expected one of {', '.join(ALL_EVIDENCE)}, got {name!r}")
+    chosen = {Evidence(n) for n in names} | {Evidence.STATUS}
+    return tuple(e for e in ALL_EVIDENCE if e in chosen)
 
 
 def trace_from_json(obj: JSONObject, path: str, line: int | None) -> LegacyTrace:
@@ -176,6 +210,7 @@ def trace_from_json(obj: JSONObject, path: str, line: int | None) -> LegacyTrace
         workflow=read.string("workflow", required=False),
         started_at=read.timestamp("started_at", required=False),
         finished_at=read.timestamp("finished_at", required=False),
+        evidence=_evidence_from_json(read),
     )
 
 

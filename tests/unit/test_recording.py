@@ -166,3 +166,26 @@ def test_manifest_rejects_a_window_that_ends_before_it_starts(tmp_path: Path) ->
     path.write_text('name = "s"\n[window]\nstart = 2024-06-30T00:00:00Z\nend = 2024-06-01T00:00:00Z\n')
     with pytest.raises(ManifestError, match="window.end"):
         load_manifest(path)
+
+
+def test_a_trace_keeps_its_evidence_depth_through_jsonl_and_full_depth_stays_implicit() -> None:
+    from harness.recording import ALL_EVIDENCE, Evidence, LegacyTrace, Platform, TraceStatus, trace_from_json, trace_to_json
+
+    shallow = LegacyTrace("t1", TraceStatus.SUCCEEDED, Platform.ZAPIER, evidence=(Evidence.STATUS, Evidence.PATH))
+    record = trace_to_json(shallow)
+    assert record["evidence"] == ["status", "path"]
+    assert trace_from_json(record, "legacy.jsonl", 1).evidence == (Evidence.STATUS, Evidence.PATH)
+    full = trace_to_json(LegacyTrace("t2", TraceStatus.SUCCEEDED, Platform.N8N))
+    assert "evidence" not in full
+    assert trace_from_json(full, "legacy.jsonl", 2).evidence == ALL_EVIDENCE
+
+
+def test_an_unknown_evidence_field_is_named_with_its_line() -> None:
+    import pytest
+
+    from harness.errors import RecordingError
+    from harness.recording import trace_from_json
+
+    record = {"trigger_id": "t", "status": "succeeded", "platform": "zapier", "evidence": ["status", "vibes"]}
+    with pytest.raises(RecordingError, match=r"evidence\[1\]"):
+        trace_from_json(record, "legacy.jsonl", 7)
