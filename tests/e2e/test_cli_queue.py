@@ -71,7 +71,31 @@ def test_bad_input_gets_a_clear_error_not_a_traceback(project):
     missing = run(["jobs", "show", "00000000-0000-0000-0000-00000000abcd"], project, ok=False)
     assert "no job with id 00000000-0000-0000-0000-00000000abcd" in missing.stderr
     negative = run(["enqueue", "greet", "{}", "--priority", "-3"], project, ok=False)
-    assert "field 'priority': must be an integer >= 0, got -3" in negative.stderr
+    assert negative.returncode == 2 and "'--priority': -3 is not in the range 0<=x<=2147483647" in negative.stderr
+
+
+MARK = "ZZ-PAYLOAD-MARKER-ZZ"
+BAD_PAYLOADS = {
+    "nul": ('{"note": "%s\\u0000"}' % MARK, "payload field $.note: holds a NUL character"),
+    "lone_surrogate": ('{"a": [1, {"b": "%s\\ud800"}]}' % MARK, "payload field $.a[1].b: holds a lone surrogate"),
+    "5000_digit_integer": ('{"tag": "%s", "n": %s}' % (MARK, "7" * 5000), "payload field $.n: is an integer of more than 64 digits"),
+    "50000_deep": ("[" * 50_000 + '"%s"' % MARK + "]" * 50_000, "payload field $: is nested deeper than 256 levels"),
+    "1e400": ('{"tag": "%s", "amount": 1e400}' % MARK, "payload field $.amount: is a number that is not finite"),
+    "not_json": ("{%s}" % MARK, "payload field $: is not JSON (line 1, column 2"),
+}
+
+
+@pytest.mark.parametrize(("payload", "message"), BAD_PAYLOADS.values(), ids=BAD_PAYLOADS.keys())
+def test_enqueue_refuses_a_payload_postgres_cannot_store_naming_its_field_never_its_value(project, payload, message):
+    out = run(["enqueue", "greet", payload], project, ok=False)
+    assert out.returncode == 2 and message in out.stderr, out.stderr
+    assert "Traceback" not in out.stderr and MARK not in out.stderr + out.stdout
+
+
+def test_enqueue_refuses_a_priority_beyond_the_integer_column(project):
+    out = run(["enqueue", "greet", "{}", "--priority", "99999999999"], project, ok=False)
+    assert out.returncode == 2 and "99999999999 is not in the range 0<=x<=2147483647" in out.stderr
+    assert "Traceback" not in out.stderr
 
 
 def test_unimportable_automations_module_names_the_setting(project):
