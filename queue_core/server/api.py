@@ -1,7 +1,7 @@
 """The routes of ``cutover serve``: control API (bearer tokens), webhook ingress, health, metrics.
 
-Every control route declares the scope it needs; authentication runs before the body is
-validated, so an unauthenticated caller gets 401 whatever it sends. Each route is a thin
+Every control route declares the scope it needs; the app's ControlGate authenticates before the
+body is read, so an unauthenticated caller gets 401 whatever it sends. Each route is a thin
 adapter: the work is done by ``control``, ``wait``, ``ingress`` and ``metrics``.
 """
 
@@ -14,7 +14,7 @@ from enum import StrEnum
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Request, Security
-from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.responses import PlainTextResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from psycopg_pool import AsyncConnectionPool
 
@@ -23,6 +23,7 @@ from ..queue import Queue
 from . import control, ingress, metrics, models, wait
 from .control import Replayer
 from .ingress import DeliveryHook
+from .problem import problem as problem_response
 from .source import Source
 from .token import Principal, Scope, authenticate
 
@@ -59,12 +60,14 @@ def require(scope: Scope) -> Callable[..., Awaitable[Principal]]:
     async def check(
         request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Security(_bearer)]
     ) -> Principal:
-        if credentials is None:
-            raise HTTPException(401, "a bearer token is required (Authorization: Bearer <token>)",
-                                headers={"WWW-Authenticate": "Bearer"})
-        principal = await authenticate(state(request).pool, credentials.credentials)
+        # The app's ControlGate authenticated the token before the body was read; this only
+        # re-checks it when the router is mounted without the gate.
+        principal = getattr(request.state, "principal", None)
+        if principal is None and credentials is not None:
+            principal = await authenticate(state(request).pool, credentials.credentials)
         if principal is None:
-            raise HTTPException(401, "the bearer token is unknown or revoked", headers={"WWW-Authenticate": "Bearer"})
+            raise HTTPException(401, "a valid bearer token is required (Authorization: Bearer <token>)",
+                                headers={"WWW-Authenticate": "Bearer"})
         if scope.value not in principal.scopes:
             raise HTTPException(403, f"token {principal.name!r} lacks the {scope.value!r} scope")
         request.state.principal = principal
@@ -215,7 +218,7 @@ async def readyz(st: State) -> Any:
     """Readiness: the database answers and every migration this release ships is applied."""
     problem = await control.readiness(st.pool, st.expected_migration)
     if problem is not None:
-        return JSONResponse({"detail": problem}, status_code=503)
+        return problem_response(503, problem)
     return models.Health(status="ready")
 
 
@@ -239,4 +242,4 @@ async def hook(source: str, request: Request, st: State) -> Any:
         return await ingress.receive(request, configured, pool=st.pool, queue=st.queue, now=st.clock(),
                                      hook=st.on_verified_delivery)
     except ingress.Rejected as exc:
-        return JSONResponse({"detail": exc.message}, status_code=exc.status)
+        return problem_response(exc.status, exc.message, field=exc.field)

@@ -15,12 +15,14 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi.exceptions import RequestValidationError
 from psycopg_pool import AsyncConnectionPool
+from starlette.datastructures import Headers
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match, Route, Router
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .. import db
+from .. import db, payload
 from ..errors import ConfigError, EnqueueError, JobNotFoundError
 from ..migrate import available
 from ..queue import Queue
@@ -30,17 +32,33 @@ from .api import ServerState, router
 from ..ops import JobBusyError, NotCancelableError, UnknownStepError
 from .errors import BodyTooLargeError, WaitNotFoundError, WaitResolvedError
 from .ingress import DeliveryHook
+from .problem import ProblemResponse, problem, validation_problem
+from .problem import describe as describe_problems
 from .source import DEFAULT_MAX_BODY_BYTES, Source
+from .token import Principal, authenticate
 
 log = logging.getLogger("queue_core.server")
 
 
-class BodyLimit:
-    """Refuse control-API bodies over ``limit`` bytes with 413, before or while they arrive.
+# Routes anyone may call: liveness, readiness, the API's own description, and the webhook
+# ingress (which authenticates by each source's signature scheme instead of a token).
+PUBLIC_PATHS = frozenset({"/healthz", "/readyz", "/openapi.json", "/docs", "/docs/oauth2-redirect", "/redoc"})
+PUBLIC_PREFIXES = ("/hooks/",)
 
-    A declared Content-Length over the limit is refused at once; otherwise the body is read here,
-    counting, and handed on only when it stayed within the limit (control bodies are small).
-    ``/hooks/`` is left to the ingress, which applies each source's own limit while streaming.
+
+def is_public(path: str) -> bool:
+    """Tell whether ``path`` is served without a bearer token (every other path needs one)."""
+    return path in PUBLIC_PATHS or path.startswith(PUBLIC_PREFIXES)
+
+
+class ControlGate:
+    """Authenticate, then bound, then decode every control request, before any route runs.
+
+    Order: a missing, unknown or revoked bearer token gets 401 whatever the body (nothing of it
+    is read); then a body over ``limit`` bytes gets 413 (a declared Content-Length at once, else
+    while counting); then a body that is not JSON gets 400, and JSON that Postgres could not
+    store (see :mod:`queue_core.payload`) 422, naming the field. The principal is left in
+    ``scope["state"]`` for the routes' scope checks (403). Public paths pass through untouched.
     """
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
@@ -48,30 +66,59 @@ class BodyLimit:
         self.limit = limit
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["path"].startswith("/hooks/"):
+        if scope["type"] != "http" or is_public(scope["path"]):
             await self.app(scope, receive, send)
             return
-        too_large = JSONResponse({"detail": str(BodyTooLargeError(self.limit))}, status_code=413)
-        declared = dict(scope["headers"]).get(b"content-length", b"")
-        if declared.isdigit() and int(declared) > self.limit:
-            await too_large(scope, receive, send)
+        principal = await self._authenticate(scope)
+        if isinstance(principal, ProblemResponse):
+            await principal(scope, receive, send)
             return
-        messages: list[Message] = []
-        seen = 0
-        while True:
-            message = await receive()
-            messages.append(message)
-            seen += len(message.get("body", b""))
-            if seen > self.limit:
-                await too_large(scope, receive, send)
-                return
-            if message["type"] != "http.request" or not message.get("more_body", False):
-                break
+        scope.setdefault("state", {})["principal"] = principal
+        messages, refusal = await self._read(scope, receive)
+        if refusal is not None:
+            await refusal(scope, receive, send)
+            return
 
         async def replay() -> Message:
             return messages.pop(0) if messages else await receive()
 
         await self.app(scope, replay, send)
+
+    async def _authenticate(self, scope: Scope) -> Principal | ProblemResponse:
+        scheme, _, credentials = Headers(scope=scope).get("authorization", "").partition(" ")
+        if scheme.lower() != "bearer" or not credentials.strip():
+            return problem(401, "a bearer token is required (Authorization: Bearer <token>)",
+                           headers={"WWW-Authenticate": "Bearer"})
+        found = await authenticate(scope["app"].state.cutover.pool, credentials.strip())
+        if found is None:
+            return problem(401, "the bearer token is unknown or revoked", headers={"WWW-Authenticate": "Bearer"})
+        return found
+
+    async def _read(self, scope: Scope, receive: Receive) -> tuple[list[Message], ProblemResponse | None]:
+        too_large = problem(413, str(BodyTooLargeError(self.limit)))
+        declared = Headers(scope=scope).get("content-length", "")
+        if declared.isdigit() and int(declared) > self.limit:
+            return [], too_large
+        messages: list[Message] = []
+        chunks: list[bytes] = []
+        seen = 0
+        while True:
+            message = await receive()
+            messages.append(message)
+            chunks.append(message.get("body", b""))
+            seen += len(chunks[-1])
+            if seen > self.limit:
+                return [], too_large
+            if message["type"] != "http.request" or not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        if body.strip():
+            try:
+                payload.loads(body, where="body")
+            except payload.PayloadError as exc:
+                return [], problem(400 if exc.problem == "not_json" else 422, str(exc), field=exc.field,
+                                   errors=[{"field": exc.field, "message": str(exc)}])
+        return messages, None
 
 
 class AllowHeader:
@@ -100,20 +147,26 @@ class AllowHeader:
         await self.app(scope, receive, fixed)
 
 
-def _detail(status: int) -> Callable[[Exception], JSONResponse]:
-    return lambda exc: JSONResponse({"detail": str(exc)}, status_code=status)
+def _detail(status: int) -> Callable[[Exception], ProblemResponse]:
+    return lambda exc: problem(status, str(exc))
 
 
-def _validation(field: str) -> Callable[[Exception], JSONResponse]:
-    # Shaped like FastAPI's own 422 body, so the OpenAPI document describes it too.
-    def render(exc: Exception) -> JSONResponse:
-        loc = ["body", getattr(exc, "field", None) or field]
-        return JSONResponse({"detail": [{"loc": loc, "msg": str(exc), "type": "value_error"}]}, status_code=422)
+def _validation(field: str) -> Callable[[Exception], ProblemResponse]:
+    def render(exc: Exception) -> ProblemResponse:
+        where = getattr(exc, "field", None) or field
+        return problem(422, str(exc), field=where, errors=[{"field": where, "message": str(exc)}])
 
     return render
 
 
-_ERRORS: dict[type[Exception], Callable[[Exception], JSONResponse]] = {
+def _http(exc: Exception) -> ProblemResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    return problem(exc.status_code, str(exc.detail), headers=exc.headers)
+
+
+_ERRORS: dict[type[Exception], Callable[[Exception], ProblemResponse]] = {
+    StarletteHTTPException: _http,
+    RequestValidationError: lambda exc: validation_problem(exc),  # type: ignore[arg-type]
     JobNotFoundError: _detail(404),
     WaitNotFoundError: _detail(404),
     JobBusyError: _detail(409),
@@ -127,7 +180,7 @@ _ERRORS: dict[type[Exception], Callable[[Exception], JSONResponse]] = {
 
 def _install_errors(app: FastAPI) -> None:
     for exc_type, render in _ERRORS.items():
-        async def handle(request: Request, exc: Exception, render: Callable[[Exception], JSONResponse] = render) -> JSONResponse:
+        async def handle(request: Request, exc: Exception, render: Callable[[Exception], ProblemResponse] = render) -> ProblemResponse:
             return render(exc)
 
         app.add_exception_handler(exc_type, handle)
@@ -192,7 +245,7 @@ def create_app(
     _describe_storable_json(app)
     _install_errors(app)
     app.include_router(router)
-    app.add_middleware(BodyLimit, limit=max_body_bytes)
+    app.add_middleware(ControlGate, limit=max_body_bytes)
     app.add_middleware(AllowHeader, router=app.router)
     return app
 
@@ -228,6 +281,7 @@ def _describe_storable_json(app: FastAPI) -> None:
         if app.openapi_schema is None:
             document = generate()
             _link_storable_json(document)
+            describe_problems(document)
             document.setdefault("components", {}).setdefault("schemas", {})[models.STORABLE_JSON] = \
                 models.STORABLE_JSON_SCHEMA
             app.openapi_schema = document

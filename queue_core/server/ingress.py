@@ -22,6 +22,7 @@ from typing import Any
 from psycopg_pool import AsyncConnectionPool
 from starlette.requests import Request
 
+from .. import payload
 from .._sql import q
 from ..job import JobSpec
 from ..queue import Queue
@@ -60,10 +61,11 @@ DeliveryHook = Callable[[VerifiedDelivery], Awaitable[None]]
 class Rejected(Exception):
     """A request refused before enqueueing: ``status`` and a message safe to return."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, *, field: str | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.field = field
 
 
 async def read_limited(request: Request, limit: int) -> bytes:
@@ -107,15 +109,9 @@ def safe_headers(headers: Mapping[str, str]) -> dict[str, str]:
 
 def _parse_json(body: bytes) -> Any:
     try:
-        value = json.loads(body)
-        nul = has_nul(value)
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        raise Rejected(400, "the body is not JSON") from None
-    except RecursionError:
-        raise Rejected(400, "the body is nested too deeply") from None
-    if nul:  # Postgres jsonb cannot hold NUL characters
-        raise Rejected(400, "the body holds a NUL character (\\u0000), which cannot be stored")
-    return value
+        return payload.loads(body, where="body")
+    except payload.PayloadError as exc:  # names the path, never the value; logged by size only
+        raise Rejected(400, str(exc), field=exc.field) from None
 
 
 def has_nul(value: Any) -> bool:
@@ -149,6 +145,9 @@ async def receive(
     parsed = _parse_json(body)
     ident = delivery_id(source, headers, body, parsed)
     received_at = datetime.fromtimestamp(now, UTC)
+    first = await _replayed(pool, source, ident, body, received_at)
+    if first is not None:
+        return await _refuse_replay(pool, source, ident, first, body)
     specs = [
         JobSpec(
             automation=name, payload=parsed, mode=source.mode, dedupe_key=f"{source.name}:{ident}:{name}",
@@ -174,3 +173,39 @@ async def receive(
         "source": source.name, "delivery_id": ident, "duplicate": duplicate,
         "jobs": [{"automation": s.automation, "id": str(i)} for s, i in zip(specs, ids, strict=True)],
     }
+
+
+async def _replayed(pool: AsyncConnectionPool, source: Source, ident: str, body: bytes, at: datetime) -> str | None:
+    """Return the first delivery id of this body when it is a replay under a new id, else None.
+
+    Only for sources with a replay window (schemes whose delivery id is unsigned). The body is
+    claimed by its sha256 in ``webhook_bodies``; a sender's retry with the same id passes.
+    """
+    if not source.replay_window_s:
+        return None
+    params = {"source": source.name, "digest": hashlib.sha256(body).hexdigest(), "delivery_id": ident,
+              "now": at, "window_s": source.replay_window_s}
+    async with pool.connection() as conn:
+        if await (await conn.execute(q("ingress", "body_claim"), params)).fetchone() is not None:
+            await conn.execute(q("ingress", "body_prune"), params)
+            return None
+        row = await (await conn.execute(q("ingress", "body_replayed"), params)).fetchone()
+    return None if row is None else str(row[0])
+
+
+async def _refuse_replay(pool: AsyncConnectionPool, source: Source, ident: str, first: str, body: bytes) -> dict[str, Any]:
+    """Answer a replayed body as a duplicate of its first delivery: its jobs, nothing new."""
+    keys = [f"{source.name}:{first}:{name}" for name in source.automations]
+    digest = hashlib.sha256(body).hexdigest()
+    async with pool.connection() as conn:
+        found = dict(await (await conn.execute(q("ingress", "jobs_by_dedupe_key"), {"keys": keys})).fetchall())
+        for job_id in found.values():
+            await conn.execute(q("ingress", "ledger_replay_refused"), {
+                "job_id": job_id, "actor": f"hook:{source.name}",
+                "detail": json.dumps({"delivery_id": ident, "first_delivery_id": first, "sha256": digest})})
+    # The ids are the sender's headers, not the body; the digest identifies the body without it.
+    log.warning("hook %s: refused a replayed body (sha256 %s…) under delivery id %r, first delivered as %r",
+                source.name, digest[:16], ident[:80], first[:80])
+    return {"source": source.name, "delivery_id": first, "duplicate": True,
+            "jobs": [{"automation": name, "id": str(found[key])}
+                     for name, key in zip(source.automations, keys, strict=True) if key in found]}

@@ -10,6 +10,8 @@
     # tolerance_s = 300                           # timestamp tolerance (standard-webhooks, stripe)
     # max_body_bytes = 1048576                    # larger bodies get 413
     # mode = "live"                               # live | dry_run | shadow
+    # replay_window_s = 86400   # github/shopify: a body seen within it under another delivery
+    #                           # id is refused as a replay (their ids are unsigned); 0 turns it off
 """
 
 from __future__ import annotations
@@ -26,7 +28,12 @@ from .verify import DEFAULT_TOLERANCE_S, DELIVERY_ID_HEADERS, Scheme
 
 DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
-_KEYS = {"scheme", "secret_env", "automations", "delivery_id_header", "tolerance_s", "max_body_bytes", "mode"}
+_KEYS = {"scheme", "secret_env", "automations", "delivery_id_header", "tolerance_s", "max_body_bytes", "mode",
+         "replay_window_s"}
+DEFAULT_REPLAY_WINDOW_S = 24 * 3600
+# Schemes whose signature covers the body only: a replayed body under a new delivery id verifies,
+# so the ingress refuses a body it saw within the window. The others sign their id and timestamp.
+REPLAY_WINDOW_DEFAULTS: dict[Scheme, int] = {Scheme.GITHUB: DEFAULT_REPLAY_WINDOW_S, Scheme.SHOPIFY: DEFAULT_REPLAY_WINDOW_S}
 
 
 @dataclass(frozen=True)
@@ -42,6 +49,7 @@ class Source:
     tolerance_s: int = DEFAULT_TOLERANCE_S
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
     mode: Mode = Mode.LIVE
+    replay_window_s: int = 0
 
     def __repr__(self) -> str:  # the secret stays out of reprs, logs and tracebacks
         return f"Source(name={self.name!r}, scheme={self.scheme.value!r}, automations={self.automations!r})"
@@ -100,7 +108,15 @@ def parse_source(name: str, table: Any, environ: Mapping[str, str], where: str |
         tolerance_s=_positive_int(table, "tolerance_s", DEFAULT_TOLERANCE_S, fail),
         max_body_bytes=_positive_int(table, "max_body_bytes", DEFAULT_MAX_BODY_BYTES, fail),
         mode=mode,
+        replay_window_s=_window(table, REPLAY_WINDOW_DEFAULTS.get(scheme, 0), fail),
     )
+
+
+def _window(table: Mapping[str, Any], default: int, fail: Any) -> int:
+    value = table.get("replay_window_s", default)
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 366 * 24 * 3600:
+        raise fail("replay_window_s", f"must be a number of seconds from 0 (off) to 31622400, got {value!r}")
+    return value
 
 
 def _check_secret(scheme: Scheme, secret: str, fail: Any) -> None:

@@ -153,7 +153,7 @@ async def test_enqueue_with_a_registry_refuses_unknown_automations(env):
     app = app_for(env["pool"], registry=registry)
     async with client(app, env["tokens"]["enqueue"]) as c:
         response = await c.post("/jobs", json={"automation": "no-such-thing"})
-    assert response.status_code == 422 and "unknown automation 'no-such-thing'" in response.json()["detail"][0]["msg"]
+    assert response.status_code == 422 and "unknown automation 'no-such-thing'" in response.json()["detail"]
 
 
 async def test_cancel_moves_a_pending_job_to_canceled_and_records_who_and_why(env):
@@ -212,7 +212,7 @@ async def test_replay_from_a_step_the_job_never_ran_is_422(env):
     job_id = await _job(env, "succeeded")
     async with client(env["app"], env["tokens"]["replay"]) as c:
         response = await c.post(f"/jobs/{job_id}/replay", json={"reason": "x", "from_step": "enrich"})
-    assert response.status_code == 422 and "no recorded step 'enrich'" in response.json()["detail"][0]["msg"]
+    assert response.status_code == 422 and "no recorded step 'enrich'" in response.json()["detail"]
 
 
 async def test_replay_needs_a_reason(env):
@@ -366,3 +366,84 @@ async def test_run_after_with_an_offset_postgres_refuses_is_stored_as_the_same_i
     from datetime import UTC, datetime
 
     assert (await env["queue"].get(response.json()["id"]))["run_after"] == datetime(2030, 1, 1, 2, 30, tzinfo=UTC)
+
+
+MARK = "ZZ-PAYLOAD-MARKER-ZZ"
+GARBAGE = [b"", b"not json at all " + MARK.encode(), b"\xff\xfe" + MARK.encode(), b"[" * 50_000,
+           b'{"automation": "noop", "payload": "' + MARK.encode() + b'\\u0000"}']
+
+
+def _control_routes(app) -> list[tuple[str, str]]:
+    from fastapi.routing import APIRoute
+
+    from queue_core.server.app import is_public
+
+    def walk(routes):  # FastAPI wraps an included router; look inside it
+        for route in routes:
+            yield from walk(route.original_router.routes) if hasattr(route, "original_router") else [route]
+
+    found = []
+    for route in walk(app.routes):
+        if isinstance(route, APIRoute) and not is_public(route.path_format):
+            path = route.path_format.replace("{job_id}", str(uuid.uuid4())).replace("{kind}", "automation")
+            path = path.replace("{name}", "noop").replace("{token}", "wt.x.y.z")
+            found += [(method, path) for method in sorted(route.methods)]
+    return found
+
+
+async def test_every_control_route_answers_401_to_any_body_without_a_valid_token(env):
+    routes = _control_routes(env["app"])
+    assert len(routes) >= 10 and ("POST", "/jobs") in routes  # the enumeration sees the app's routes
+    async with client(env["app"]) as c:
+        for method, path in routes:
+            for body in GARBAGE:
+                for auth in ({}, {"authorization": "Bearer cut_" + "x" * 43}, {"authorization": "Basic abc"}):
+                    response = await c.request(method, path, content=body,
+                                               headers={"content-type": "application/json", **auth})
+                    assert response.status_code == 401, (method, path, body[:20], response.text)
+                    assert response.headers["content-type"] == "application/problem+json"
+                    assert response.json()["status"] == 401 and MARK not in response.text
+
+
+BAD_ENQUEUE = {
+    "nul": ('{"automation": "noop", "payload": {"note": "%s\\u0000"}}' % MARK, 422, "$.payload.note"),
+    "lone_surrogate": ('{"automation": "noop", "payload": {"a": [1, "%s\\ud800"]}}' % MARK, 422, "$.payload.a[1]"),
+    "5000_digits": ('{"automation": "noop", "payload": {"t": "%s", "n": %s}}' % (MARK, "7" * 5000), 422, "$.payload.n"),
+    "50000_deep": ('{"automation": "noop", "payload": %s"%s"%s}' % ("[" * 50_000, MARK, "]" * 50_000), 422, "$"),
+    "priority_1e400": ('{"automation": "noop", "payload": "%s", "priority": 1e400}' % MARK, 422, "$.priority"),
+    "priority_too_big": ('{"automation": "noop", "payload": "%s", "priority": 99999999999}' % MARK, 422, "$.priority"),
+    "not_json": ('{"automation": "noop", "payload": %s' % MARK, 400, "$"),
+}
+
+
+@pytest.mark.parametrize(("body", "status", "field"), BAD_ENQUEUE.values(), ids=BAD_ENQUEUE.keys())
+async def test_enqueue_refuses_what_postgres_cannot_store_with_a_problem_naming_the_field(env, caplog, body, status, field):
+    caplog.set_level(logging.DEBUG)
+    async with client(env["app"], env["tokens"]["enqueue"]) as c:
+        response = await c.post("/jobs", content=body.encode(), headers={"content-type": "application/json"})
+    problem = response.json()
+    assert (response.status_code, problem["status"], problem["field"]) == (status, status, field), response.text
+    assert response.headers["content-type"] == "application/problem+json" and problem["type"] == "about:blank"
+    assert MARK not in response.text and MARK not in caplog.text
+    assert await env["queue"].counts() == {}
+
+
+async def test_every_control_body_is_checked_before_its_route_runs(env):
+    async with client(env["app"], env["tokens"]["all"]) as c:
+        job = await _job(env, "waiting")
+        resolve = await c.post("/waits/resolve", content=('{"token": "t", "decision": "approve", "payload": "%s\\ud800"}'
+                                                          % MARK).encode())
+        pause = await c.put("/pauses/automation/noop", content=b'{"reason": 1e999}')
+        cancel = await c.post(f"/jobs/{job}/cancel", content=b"{oops")
+    assert (resolve.status_code, resolve.json()["field"]) == (422, "$.payload")
+    assert (pause.status_code, pause.json()["field"]) == (422, "$.reason")
+    assert cancel.status_code == 400 and "is not JSON" in cancel.json()["detail"]
+    assert (await env["queue"].get(job))["status"] == "waiting"
+
+
+async def test_a_validation_problem_lists_every_field_without_the_input(env):
+    async with client(env["app"], env["tokens"]["enqueue"]) as c:
+        response = await c.post("/jobs", json={"automation": MARK + "\n", "mode": "sideways", "priority": -1})
+    problem = response.json()
+    assert response.status_code == 422 and MARK not in response.text
+    assert {e["field"] for e in problem["errors"]} == {"$.automation", "$.mode", "$.priority"}

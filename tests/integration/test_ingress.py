@@ -71,8 +71,11 @@ async def env(pool):
     async def tap(delivery: VerifiedDelivery) -> None:
         received.append(delivery)
 
-    app = app_for(pool, sources=sources(CONFIG, ENV), clock=lambda: float(NOW), on_verified_delivery=tap)
-    return {"pool": pool, "app": app, "queue": Queue(pool), "received": received}
+    async with pool.connection() as conn:
+        await conn.execute("TRUNCATE webhook_bodies")
+    clock = {"now": float(NOW)}
+    app = app_for(pool, sources=sources(CONFIG, ENV), clock=lambda: clock["now"], on_verified_delivery=tap)
+    return {"pool": pool, "app": app, "queue": Queue(pool), "received": received, "clock": clock}
 
 
 async def _post(env, source: str, body: bytes, headers: dict[str, str]):
@@ -238,3 +241,83 @@ def test_configured_automations_must_be_registered_when_a_registry_is_given(pool
 
     with pytest.raises(ConfigError, match="'ghost' is not registered"):
         app_for(pool, sources=sources({"gh": {**CONFIG["gh"], "automations": ["ghost"]}}, ENV), registry=registry)
+
+
+MARK = "ZZ-PAYLOAD-MARKER-ZZ"
+BAD_BODIES = {
+    "nul": ('{"note": "%s\\u0000"}' % MARK, "$.note"),
+    "lone_surrogate": ('{"issue": {"title": "%s\\ud800"}}' % MARK, "$.issue.title"),
+    "5000_digits": ('{"t": "%s", "n": %s}' % (MARK, "7" * 5000), "$.n"),
+    "50000_deep": ("[" * 50_000 + '"%s"' % MARK + "]" * 50_000, "$"),
+    "1e400": ('{"t": "%s", "amount": 1e400}' % MARK, "$.amount"),
+    "not_json": ("%s=1" % MARK, "$"),
+}
+
+
+@pytest.mark.parametrize(("text", "field"), BAD_BODIES.values(), ids=BAD_BODIES.keys())
+async def test_a_signed_body_postgres_cannot_store_is_400_naming_the_field_and_never_logged(env, caplog, text, field):
+    caplog.set_level(logging.DEBUG)
+    body = text.encode()
+    big = app_for(env["pool"], sources=sources({"gh": {**CONFIG["gh"], "max_body_bytes": 200_000}}, ENV),
+                  clock=lambda: float(NOW))
+    async with client(big) as c:
+        response = await c.post("/hooks/gh", content=body, headers={"content-type": "application/json", **sign_gh(body)})
+    problem = response.json()
+    assert (response.status_code, problem["status"], problem["field"]) == (400, 400, field), response.text
+    assert response.headers["content-type"] == "application/problem+json"
+    assert MARK not in response.text and MARK not in caplog.text
+    assert await _jobs(env) == []
+
+
+async def test_an_unsigned_body_is_401_before_its_content_is_looked_at(env):
+    body = b'{"a": "\\ud800"}'
+    response = await _post(env, "gh", body, {"x-github-delivery": "gh-9"})
+    assert response.status_code == 401 and response.json()["title"] == "Unauthorized"
+
+
+@pytest.mark.parametrize("source", ["gh", "shop"])
+async def test_a_signed_body_reposted_under_a_new_delivery_id_starts_no_second_job(env, caplog, source):
+    caplog.set_level(logging.DEBUG)
+    first = (await _post(env, source, BODY, SIGNERS[source](BODY, delivery="d-1"))).json()
+    replay = await _post(env, source, BODY, SIGNERS[source](BODY, delivery="d-2"))
+    assert replay.status_code == 202 and replay.json() == {**first, "duplicate": True}
+    assert len(await _jobs(env)) == len(CONFIG[source]["automations"]) and len(env["received"]) == 1
+    refused = [e for e in await env["queue"].ledger(first["jobs"][0]["id"]) if e["kind"] == "webhook_replay_refused"]
+    assert [(e["actor"], e["detail"]["delivery_id"], e["detail"]["first_delivery_id"]) for e in refused] == \
+        [(f"hook:{source}", "d-2", "d-1")]
+    assert refused[0]["detail"]["sha256"] == hashlib.sha256(BODY).hexdigest()
+    assert "ada@example.com" not in caplog.text and "refused a replayed body" in caplog.text
+    # The sender's own retry of d-1 is still the ordinary duplicate.
+    retry = (await _post(env, source, BODY, SIGNERS[source](BODY, delivery="d-1"))).json()
+    assert retry == {**first, "duplicate": True}
+
+
+async def test_a_body_older_than_the_replay_window_is_new_again(env):
+    await _post(env, "gh", BODY, sign_gh(BODY, delivery="d-1"))
+    env["clock"]["now"] = float(NOW + 24 * 3600 + 1)
+    later = (await _post(env, "gh", BODY, sign_gh(BODY, delivery="d-2"))).json()
+    assert later["duplicate"] is False and len(await _jobs(env)) == 2 * len(CONFIG["gh"]["automations"])
+
+
+async def test_replay_protection_can_be_turned_off_and_is_off_for_schemes_that_sign_their_id(env):
+    off = sources({"gh": {**CONFIG["gh"], "replay_window_s": 0}}, ENV)
+    assert off["gh"].replay_window_s == 0
+    assert sources(CONFIG, ENV)["sw"].replay_window_s == 0 and sources(CONFIG, ENV)["gh"].replay_window_s == 86400
+    app = app_for(env["pool"], sources=off, clock=lambda: float(NOW))
+    async with client(app) as c:
+        for delivery in ("d-1", "d-2"):
+            headers = {"content-type": "application/json", **sign_gh(BODY, delivery=delivery)}
+            assert (await c.post("/hooks/gh", content=BODY, headers=headers)).json()["duplicate"] is False
+    with pytest.raises(Exception, match="replay_window_s"):
+        sources({"gh": {**CONFIG["gh"], "replay_window_s": -1}}, ENV)
+
+
+async def test_concurrent_replays_under_new_ids_start_one_set_of_jobs(env):
+    import asyncio
+
+    async def post(delivery: str):
+        return await _post(env, "shop", BODY, sign_shop(BODY, delivery=delivery))
+
+    answers = await asyncio.gather(*(post(f"d-{i}") for i in range(6)))
+    assert [a.status_code for a in answers] == [202] * 6
+    assert sum(not a.json()["duplicate"] for a in answers) == 1 and len(await _jobs(env)) == 1
