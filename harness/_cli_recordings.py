@@ -60,8 +60,12 @@ def _salt(salt_env: str | None) -> bytes | None:
               help="csv/jsonl: read canonical FIELD from COLUMN, e.g. --map received_at=Timestamp. Repeatable.")
 @click.option("--pair-window", default="5m", show_default=True,
               help="Pair runs without a delivery id to triggers received within this time (30s, 5m, 1h).")
-@click.option("--blueprint", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="make: the scenario blueprint JSON, for router decisions and filters.")
+@click.option("--definition", "--blueprint", "definition", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="The automation's definition beside the runs: a Zapfile.json (zapier), a scenario blueprint "
+                   "(make; --blueprint is an alias), a flow definition (power-automate) or a workflow (n8n). "
+                   "It turns step statuses into a path and decisions.")
+@click.option("--keep-unreplayable", is_flag=True,
+              help="Import even when nothing is replayable (no trigger bodies to pair the runs with).")
 @click.option("--retention-days", type=int, help="How many days of history the tool keeps (n8n default: 14).")
 @click.option("--saves-successful-runs/--no-saves-successful-runs", default=None,
               help="Whether the tool was saving successful runs when the export was taken.")
@@ -72,19 +76,20 @@ def _salt(salt_env: str | None) -> bytes | None:
                    "else CUTOVER_REDACTION_SALT).")
 def import_command(
     platform: str, export: Path, automation: str, into: Path, skip_bad: bool, mappings: tuple[str, ...],
-    pair_window: str, blueprint: Path | None, retention_days: int | None,
+    pair_window: str, definition: Path | None, keep_unreplayable: bool, retention_days: int | None,
     saves_successful_runs: bool | None, sampling: float | None, salt_env: str | None,
 ) -> None:
     """Import a legacy tool's run history into a recording set.
 
-    PLATFORM is n8n, zapier, make, csv or jsonl; EXPORT is the file the tool (or its API) gave
-    you. Triggers go to INTO/AUTOMATION/triggers.jsonl and legacy decision traces to
+    PLATFORM is n8n, zapier, make, power-automate, csv or jsonl; EXPORT is the run history the
+    tool (or its API) gave you — not the automation's definition, which goes to --definition. Triggers go to INTO/AUTOMATION/triggers.jsonl and legacy decision traces to
     INTO/AUTOMATION/legacy.jsonl; INTO/manifest.toml records the source and its limits. The
     automation's files are replaced only when the whole export was read.
 
     \b
     Examples:
       cutover import n8n executions.json --automation github-triage --into recordings/2024-06
+      cutover import zapier zap-runs.json --definition Zapfile.json --automation dunning --into recordings/2024-06
       cutover import csv runs.csv --automation lead-router --into recordings/2024-06 \\
           --map received_at=Timestamp --map status=Outcome --pair-window 2m
     """
@@ -98,8 +103,8 @@ def import_command(
                                 "sampling": sampling}.items() if v is not None}
     request = ImportRequest(
         platform=Platform(platform), export=export, into=into, automation=automation, skip_bad=skip_bad,
-        columns=parse_mappings(mappings), pair_window=window, blueprint=blueprint,
-        salt=_salt(salt_env), limits=limits,
+        columns=parse_mappings(mappings), pair_window=window, definition=definition,
+        salt=_salt(salt_env), limits=limits, keep_unreplayable=keep_unreplayable,
     )
     try:
         summary = import_export(request)

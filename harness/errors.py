@@ -6,6 +6,8 @@ One root, so a caller can catch everything the harness raises on bad input with 
     ├── RecordingError              a recording set file is malformed (file, line, field)
     │   └── ManifestError           manifest.toml is malformed or names something missing
     ├── ExportFormatError           a legacy tool's export is malformed (file, record, field)
+    │   ├── DefinitionGivenError    a definition (workflow, blueprint, Zapfile) was given where runs belong
+    │   └── UnreplayableImportError an import yields nothing a replay can compare
     ├── RedactionError              redaction cannot run (no salt, bad JSON path)
     ├── RecorderError               the live recorder cannot start or verify deliveries
     ├── ReplayError                 a replay could not run or finish (harness.replay)
@@ -66,6 +68,18 @@ class ExportFormatError(HarnessError):
         self.record = record
         self.field = field
         self.reason = message
+
+
+class DefinitionGivenError(ExportFormatError):
+    """A definition file was given where runs were expected; ``kind`` names what it is."""
+
+    def __init__(self, path: str, kind: str, message: str) -> None:
+        super().__init__(path, None, None, message)
+        self.kind = kind
+
+
+class UnreplayableImportError(ExportFormatError):
+    """An import produced nothing replayable (no trigger bodies, or no compared field)."""
 
 
 class RedactionError(HarnessError):

@@ -4,7 +4,9 @@ The manifest names the window the set covers, each source export with the retent
 limits of the tool it came from, each automation with its legacy platform, coercion profile,
 legacy workflow ids and name maps (legacy step → new step, legacy branch node → decision), and
 the redaction settings applied on ingest. It is read with :mod:`tomllib` and written with
-:mod:`tomli_w`; ``docs/recordings.md`` specifies every key.
+:mod:`tomlkit`, which edits an existing file in place: the user's comments, key order and map
+entries survive a re-import (tomli-w could only rewrite the file from scratch, dropping every
+comment). ``docs/recordings.md`` specifies every key.
 """
 
 from __future__ import annotations
@@ -16,13 +18,14 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
-
-import tomli_w
+from typing import TYPE_CHECKING, Any
 
 from harness._field import FieldReader
 from harness.errors import ManifestError
 from harness.recording import Platform
+
+if TYPE_CHECKING:
+    from harness.mapping import MapProposal
 
 MANIFEST_FILE = "manifest.toml"
 FORMAT_VERSION = 1
@@ -42,6 +45,7 @@ DEFAULT_COERCION = {
     Platform.N8N: Coercion.N8N,
     Platform.ZAPIER: Coercion.ZAPIER,
     Platform.MAKE: Coercion.MAKE,
+    Platform.POWER_AUTOMATE: Coercion.STRICT,
     Platform.CSV: Coercion.STRICT,
     Platform.JSONL: Coercion.STRICT,
 }
@@ -90,7 +94,8 @@ class AutomationEntry:
     """One automation in the set: its legacy origin and the maps that line the two sides up.
 
     ``steps`` maps a legacy node/step name to the new step name (``""`` drops the legacy step
-    from the path); ``providers`` maps a URL host to a provider name; ``columns`` is the tabular
+    from the path; a branch node dropped so still records its decision, under its ``decisions``
+    name when it has one); ``providers`` maps a URL host to a provider name; ``columns`` is the tabular
     importer's field → column mapping; ``delivery_id`` says where a trigger's delivery id lives
     (``header:<name>`` or ``body:<dotted.path>``).
     """
@@ -305,12 +310,75 @@ def _automation_dict(entry: AutomationEntry) -> dict[str, Any]:
     return _drop_none(table)
 
 
-def write_manifest(path: Path, manifest: Manifest) -> None:
-    """Write ``manifest.toml`` atomically: a temporary file renamed over the old one."""
+def write_manifest(path: Path, manifest: Manifest, *, proposal: MapProposal | None = None) -> None:
+    """Write ``manifest.toml`` atomically: a temporary file renamed over the old one.
+
+    An existing file is edited in place: its comments, key order and every key the manifest
+    still holds are kept; a value that changed is replaced, a new automation or source added,
+    a source no longer in the manifest removed (sources are the importer's own records).
+    ``proposal`` (:func:`harness.mapping.propose_maps`) is added as commented lines when its
+    automation is new to the file (its first import) and it has no maps yet; never again after.
+    """
+    import tomlkit
+
+    from harness.mapping import proposal_lines
+
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    document = tomlkit.parse(text)
+    first = proposal is not None and proposal.automation not in document.get("automations", {})
+    data = manifest_to_dict(manifest)
+    if "redaction" not in document and data["redaction"] == {"salt_env": DEFAULT_SALT_ENV}:
+        del data["redaction"]  # the default, never written out
+    _sync(document, data)
+    out = tomlkit.dumps(document)
+    entry = manifest.automations.get(proposal.automation) if proposal is not None else None
+    if first and proposal is not None and entry is not None and not entry.steps and not entry.decisions:
+        lines = proposal_lines(proposal)
+        out = out.rstrip("\n") + ("\n\n" + "\n".join(lines) + "\n" if lines else "\n")
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.tmp")
-    temporary.write_text(tomli_w.dumps(manifest_to_dict(manifest)), encoding="utf-8")
+    temporary.write_text(out, encoding="utf-8")
     os.replace(temporary, path)
+
+
+def _plain(value: Any) -> Any:
+    return value.unwrap() if hasattr(value, "unwrap") else value
+
+
+def _sync(table: Any, data: dict[str, Any], *, prune: bool = False) -> None:
+    """Make the tomlkit ``table`` hold ``data``, editing only what differs (``prune``: also
+    remove keys ``data`` lacks)."""
+    import tomlkit
+
+    for key, value in data.items():
+        current = table.get(key)
+        if key == "sources" and isinstance(value, list) and isinstance(current, tomlkit.items.AoT):
+            _sync_sources(current, value)
+        elif isinstance(value, dict) and isinstance(current, dict):
+            _sync(current, value, prune=prune)
+        elif current is None and value in ({}, []):
+            continue  # an empty map or list is not written out
+        elif current is None or _plain(current) != value:
+            table[key] = tomlkit.item(value)
+    if prune:
+        for key in [k for k in table if k not in data]:
+            del table[key]
+
+
+def _sync_sources(tables: Any, sources: list[dict[str, Any]]) -> None:
+    """Update each source table in place (matched by automation), drop stale ones, add new ones."""
+    import tomlkit
+
+    wanted = {str(s["automation"]): s for s in sources}
+    for index in reversed(range(len(tables))):
+        if str(tables[index].get("automation")) not in wanted:
+            del tables[index]
+    present = {str(t.get("automation")) for t in tables}
+    for table in tables:
+        _sync(table, wanted[str(table.get("automation"))], prune=True)
+    for name, source in wanted.items():
+        if name not in present:
+            tables.append(tomlkit.item(source))
 
 
 def with_source(manifest: Manifest, source: Source, entry: AutomationEntry) -> Manifest:

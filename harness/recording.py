@@ -59,6 +59,7 @@ class Platform(StrEnum):
     N8N = "n8n"
     ZAPIER = "zapier"
     MAKE = "make"
+    POWER_AUTOMATE = "power-automate"
     CSV = "csv"
     JSONL = "jsonl"
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import math
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from harness._field import parse_timestamp
@@ -27,6 +29,7 @@ class ImportedRun:
     trigger: RecordedTrigger | None
     trace: LegacyTrace | None
     delivery_id: str | None = None
+    warnings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -43,27 +46,95 @@ class BadRecord:
         return cls(error.record, error.field, error.reason)
 
 
+MAX_DEPTH = 200
+# Errors a record of unexpected shape can raise deep in an importer; each becomes an ExportFormatError
+# naming the record, so a user never sees a traceback (the explicit checks give better messages).
+SHAPE_ERRORS = (TypeError, ValueError, KeyError, AttributeError, IndexError, RecursionError, OverflowError)
+T = TypeVar("T")
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
 def load_json_document(path: Path) -> Any:
-    """Parse a whole JSON export; raise ExportFormatError naming the line of a syntax error."""
+    """Parse a whole JSON export; raise ExportFormatError naming the line of a syntax error.
+
+    Rejects what ``json`` would accept but no export holds: ``NaN``/``Infinity``, integers too
+    long to convert, and nesting deeper than ``MAX_DEPTH``.
+    """
     try:
         text = path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         raise ExportFormatError(str(path), None, None, "file does not exist") from None
-    except UnicodeDecodeError:
-        raise ExportFormatError(str(path), None, None, "not UTF-8 text") from None
+    except UnicodeDecodeError as exc:
+        raise ExportFormatError(str(path), None, None, f"not UTF-8 text (byte {exc.start})") from None
+    return parse_json_text(text, str(path))
+
+
+def parse_json_text(text: str, path: str, record: str | None = None) -> Any:
+    """Parse JSON text (a document or one JSONL line) with the limits of :func:`load_json_document`."""
     try:
-        return json.loads(text)
+        value = json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
-        raise ExportFormatError(
-            str(path), None, None, f"not valid JSON at line {exc.lineno}, column {exc.colno} ({exc.msg})"
-        ) from None
+        where = f"line {exc.lineno}, column {exc.colno}" if record is None else f"column {exc.colno}"
+        raise ExportFormatError(path, record, None, f"not valid JSON at {where} ({exc.msg})") from None
+    except RecursionError:
+        raise ExportFormatError(path, record, None, f"JSON nested deeper than {MAX_DEPTH} levels") from None
+    except ValueError as exc:  # NaN/Infinity, or an integer over Python's digit limit
+        raise ExportFormatError(path, record, None, f"not a usable JSON value ({str(exc)[:120]})") from None
+    if too_deep(value):
+        raise ExportFormatError(path, record, None, f"JSON nested deeper than {MAX_DEPTH} levels")
+    return value
+
+
+def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
+    """Return whether a JSON value nests deeper than ``limit`` (iteratively: no recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > limit:
+            return True
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return False
+
+
+def guarded(items: Iterable[tuple[str, Any]], path: str, parse_one: Callable[[Any, str], T]) -> Iterator[T | ExportFormatError]:
+    """Parse each ``(record, value)``; yield its ExportFormatError instead of raising it.
+
+    An unexpected shape that escapes an importer's own checks still becomes an error naming
+    the record, never a traceback.
+    """
+    for record, value in items:
+        try:
+            yield parse_one(value, record)
+        except ExportFormatError as error:
+            yield error
+        except SHAPE_ERRORS as exc:
+            yield ExportFormatError(path, record, None, f"unexpected value in this record ({type(exc).__name__}: {str(exc)[:120]})")
 
 
 def epoch_ms(value: Any) -> datetime | None:
-    """Convert a millisecond epoch (n8n's ``startTime``) to an aware datetime."""
-    if isinstance(value, int | float) and not isinstance(value, bool):
+    """Convert a millisecond epoch (n8n's ``startTime``) to an aware datetime; ``None`` if unusable."""
+    if not isinstance(value, int | float) or isinstance(value, bool) or not math.isfinite(value):
+        return None
+    try:
         return datetime.fromtimestamp(value / 1000, tz=UTC)
-    return None
+    except (OverflowError, ValueError, OSError):
+        return None
+
+
+def obj(value: Any) -> dict[str, Any]:
+    """Return ``value`` when it is a JSON object, else an empty one."""
+    return value if isinstance(value, dict) else {}
+
+
+def status_word(value: Any) -> str | None:
+    """Return a status as a lower-case word; ``None`` when it is not a string or number."""
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        return None
+    return str(value).strip().lower()
 
 
 def timestamp_or_none(value: Any) -> datetime | None:

@@ -1,15 +1,20 @@
-"""Import Make (Integromat) scenario execution logs, joined with the scenario's blueprint.
+"""Import Make (Integromat) scenario logs, with execution details and the scenario's blueprint.
 
-A document is ``{"scenarioLogs": [log, ...], "blueprint": {...}}`` (the blueprint may instead be
-passed separately), or a bare list of logs. A log is what Make's ``GET /scenarios/{id}/logs``
-returns — ``id``/``executionId``, ``imtId``, ``timestamp``, ``duration`` (ms), ``operations``,
-``transfer``, ``status`` (1 success, 2 warning, 3 error, or the words) — optionally with the
-execution's details: ``modules`` (``id``, ``status``, ``input``, ``output`` bundles, ``error``).
+Documents: ``GET /scenarios/{id}/logs`` (``{"scenarioLogs": [log, ...], "pg": ...}``), one log
+(``{"scenarioLog": log}``), a bare list of logs, or an API example wrapper around either. A log
+is a summary: ``imtId``, ``id``, ``status`` (1 success, 2 warning, 3 error, 0 pending; or the
+words), ``duration`` (ms), ``operations``, ``centicredits``, ``transfer``, ``type``,
+``authorId``, ``instant``, ``timestamp``. An execution's detail
+(``GET /scenarios/{id}/executions/{executionId}``: ``status``, the scenario's declared
+``outputs``, ``error{name, message, causeModule}``) can sit under a log's ``execution`` key or in a
+top-level ``executions`` object keyed by execution id: it names the error and the failing module.
 
-With details, the trigger is the first module's first output bundle, the path is the modules
-run, each router's decision is the route whose first module ran (named by that module's filter),
-and a run that stopped at a filter is ``filtered``. Without details a log gives a trace with a
-status only and no trigger, to be paired with recorded triggers by time.
+Make exports no module bundles for finished runs, so a log proves its status (and error) only,
+and gives no trigger: record the webhook deliveries with ``cutover record`` and the import pairs
+each log with one by time. Logs that carry ``modules`` (``id``, ``status``, ``input``/``output``
+bundles) — the form a custom exporter writes — give the trigger (the first module's first
+bundle), the path, router decisions (the route whose first module ran, named by its filter),
+calls and outputs; the blueprint (``--definition``) names modules, routes and filters.
 """
 
 from __future__ import annotations
@@ -23,14 +28,16 @@ from typing import Any
 from harness._field import type_name
 from harness.errors import ExportFormatError
 from harness.importer._run import (
-    ImportedRun, decision, load_json_document, split_url, step_name, timestamp_or_none,
+    ImportedRun, decision, guarded, load_json_document, split_url, status_word, step_name, timestamp_or_none,
 )
+from harness.importer.definition import unwrap
 from harness.importer.pairing import delivery_id
 from harness.manifest import AutomationEntry
-from harness.recording import LegacyTrace, Platform, RecordedTrigger, TraceStatus
+from harness.recording import Evidence, LegacyTrace, Platform, RecordedTrigger, TraceStatus
 
-STATUSES = {1: TraceStatus.SUCCEEDED, 2: TraceStatus.SUCCEEDED, 3: TraceStatus.FAILED,
+STATUSES = {"1": TraceStatus.SUCCEEDED, "2": TraceStatus.SUCCEEDED, "3": TraceStatus.FAILED,
             "success": TraceStatus.SUCCEEDED, "warning": TraceStatus.SUCCEEDED, "error": TraceStatus.FAILED}
+UNFINISHED = {"0", "pending", "running", "waiting"}
 ROUTER = "builtin:BasicRouter"
 HTTP_MODULES = ("http:ActionSendData", "http:ActionSendDataBasicAuth")
 
@@ -73,37 +80,72 @@ def _index_flow(flow: list[Any], blueprint: Blueprint) -> None:
                 _index_flow(route, blueprint)
 
 
-def parse(path: Path, entry: AutomationEntry, blueprint_path: Path | None = None) -> Iterator[ImportedRun | ExportFormatError]:
-    """Yield one imported run (or the error of a malformed one) per scenario log."""
-    document = load_json_document(path)
+def parse(path: Path, entry: AutomationEntry, definition: Any = None) -> Iterator[ImportedRun | ExportFormatError]:
+    """Yield one imported run (or the error of a malformed one) per scenario log.
+
+    ``definition`` is the scenario's blueprint (``GET /scenarios/{id}/blueprint``'s body or the
+    exported file); without it a blueprint inside the document is used.
+    """
+    document = unwrap(load_json_document(path))
+    logs = _logs(document, str(path))
+    raw = definition if definition is not None else (document.get("blueprint") if isinstance(document, dict) else None)
+    blueprint = read_blueprint(blueprint_flow(raw))
+    details = document.get("executions") if isinstance(document, dict) and isinstance(document.get("executions"), dict) else {}
+    records = [(_record_id(log, index), log) for index, log in enumerate(logs)]
+    return guarded(records, str(path), lambda log, record: parse_log(log, blueprint, entry, str(path), record, details))
+
+
+def blueprint_flow(raw: Any) -> Any:
+    """Return the blueprint inside the API's ``{code, response: {blueprint}}`` or a ``{blueprint}`` wrapper."""
+    if isinstance(raw, dict) and isinstance(raw.get("response"), dict) and "blueprint" in raw["response"]:
+        return raw["response"]["blueprint"]
+    if isinstance(raw, dict) and isinstance(raw.get("blueprint"), dict) and "flow" not in raw:
+        return raw["blueprint"]
+    return raw
+
+
+def _logs(document: Any, path: str) -> list[Any]:
+    if isinstance(document, dict) and isinstance(document.get("scenarioLog"), dict):
+        return [document["scenarioLog"]]
+    if isinstance(document, dict) and "dlqs" in document:
+        raise ExportFormatError(path, None, "dlqs", "this lists incomplete executions (GET /dlqs), not scenario logs: "
+                                "import GET /scenarios/{id}/logs")
+    if isinstance(document, dict) and "outputs" in document and "scenarioLogs" not in document:
+        raise ExportFormatError(path, None, None, "this is one execution's detail (GET /scenarios/{id}/executions/{id}): "
+                                "import the scenario logs and put each detail under its log's 'execution' key")
     logs = document.get("scenarioLogs") if isinstance(document, dict) else document
     if not isinstance(logs, list):
-        raise ExportFormatError(str(path), None, "scenarioLogs", f"expected an array, got {type_name(logs)}")
-    raw = load_json_document(blueprint_path) if blueprint_path else (document.get("blueprint") if isinstance(document, dict) else None)
-    blueprint = read_blueprint(raw.get("response", {}).get("blueprint", raw) if isinstance(raw, dict) else raw)
-    for index, log in enumerate(logs):
-        record = _record_id(log, index)
-        try:
-            yield parse_log(log, blueprint, entry, str(path), record)
-        except ExportFormatError as error:
-            yield error
+        raise ExportFormatError(path, None, "scenarioLogs", f"expected an array, got {type_name(logs)}")
+    return logs
 
 
 def _record_id(log: Any, index: int) -> str:
     if isinstance(log, dict):
         for key in ("executionId", "id", "imtId"):
-            if log.get(key):
+            if isinstance(log.get(key), str | int) and not isinstance(log.get(key), bool) and log.get(key):
                 return str(log[key])
     return f"#{index + 1}"
 
 
-def parse_log(log: Any, blueprint: Blueprint, entry: AutomationEntry, path: str, record: str) -> ImportedRun:
+def outcome(raw: Any, path: str, record: str) -> tuple[TraceStatus | None, str | None]:
+    """Map a log status (1/2/3, 0 pending, or the words) to a trace status and a warning when unknown."""
+    word = status_word(raw)
+    if word is None:
+        raise ExportFormatError(path, record, "status", f"expected 1, 2, 3 or success/warning/error, got {type_name(raw)}")
+    if word in STATUSES:
+        return STATUSES[word], None
+    if word in UNFINISHED:
+        return None, None
+    return None, f"log {record}: unknown status {raw!r}, imported as unfinished (no trace)"
+
+
+def parse_log(
+    log: Any, blueprint: Blueprint, entry: AutomationEntry, path: str, record: str, details: dict[str, Any] | None = None,
+) -> ImportedRun:
     """Turn one scenario log into a legacy trace (and a trigger when details are present)."""
     if not isinstance(log, dict):
         raise ExportFormatError(path, record, None, f"expected a log object, got {type_name(log)}")
-    status = STATUSES.get(log.get("status"))
-    if status is None:
-        raise ExportFormatError(path, record, "status", f"expected 1, 2, 3 or success/warning/error, got {log.get('status')!r}")
+    status, warning = outcome(log.get("status"), path, record)
     started = timestamp_or_none(log.get("timestamp"))
     if started is None:
         raise ExportFormatError(path, record, "timestamp", "expected an ISO 8601 timestamp with offset")
@@ -111,11 +153,32 @@ def parse_log(log: Any, blueprint: Blueprint, entry: AutomationEntry, path: str,
     if not isinstance(modules, list) or not all(isinstance(m, dict) for m in modules):
         raise ExportFormatError(path, record, "modules", "expected an array of module objects")
     trigger = _trigger(modules, started, record)
+    found = delivery_id(trigger) if trigger else log.get("deliveryId") if isinstance(log.get("deliveryId"), str) else None
+    warnings = (warning,) if warning else ()
+    if status is None:
+        return ImportedRun(record, trigger, None, found, warnings)
     trace = _trace(log, modules[1:] if trigger else modules, blueprint, status, entry, record)
+    if not modules:
+        detail = log.get("execution") or log.get("detail") or (details or {}).get(record)
+        trace = _with_detail(replace(trace, evidence=(Evidence.STATUS,)), detail, blueprint, entry)
     duration = log.get("duration")
-    if isinstance(duration, int | float):
+    if isinstance(duration, int | float) and not isinstance(duration, bool) and 0 <= duration < 1e12:
         trace = _with_finish(trace, started + timedelta(milliseconds=duration))
-    return ImportedRun(record, trigger, trace, delivery_id(trigger) if trigger else log.get("deliveryId"))
+    return ImportedRun(record, trigger, trace, found, warnings)
+
+
+def _with_detail(trace: LegacyTrace, detail: Any, blueprint: Blueprint, entry: AutomationEntry) -> LegacyTrace:
+    """Add an execution detail's error (name, message, module) to a status-only trace."""
+    if not isinstance(detail, dict) or not isinstance(detail.get("error"), dict):
+        return trace
+    error = detail["error"]
+    cause = error.get("causeModule") if isinstance(error.get("causeModule"), dict) else {}
+    module = cause.get("name")
+    label = str(module) if module else None
+    named = next((i for i, lab in blueprint.labels.items() if lab == label), None) if label else None
+    message = f"{error.get('name') or 'Error'}: {error.get('message') or 'execution failed'}"
+    failed = _name(named, blueprint, entry) if named is not None else label
+    return replace(trace, error=f"{label}: {message}" if label else message, failed_step=failed)
 
 
 def _with_finish(trace: LegacyTrace, finished: Any) -> LegacyTrace:
@@ -152,6 +215,11 @@ def _trace(
     )
 
 
+def _ident(module: dict[str, Any]) -> int:
+    ident = module.get("id")
+    return ident if isinstance(ident, int) and not isinstance(ident, bool) else 0
+
+
 def _name(ident: int, blueprint: Blueprint, entry: AutomationEntry) -> str | None:
     label = blueprint.labels.get(ident, f"module#{ident}")
     return step_name(entry, label, str(ident))
@@ -162,7 +230,7 @@ def _steps(modules: list[dict[str, Any]], blueprint: Blueprint, entry: Automatio
     outputs: dict[str, Any] = {}
     calls: list[dict[str, Any]] = []
     for module in modules:
-        ident = int(module.get("id") or 0)
+        ident = _ident(module)
         name = _name(ident, blueprint, entry)
         if name is None or blueprint.apps.get(ident) == ROUTER:
             continue
@@ -176,7 +244,7 @@ def _steps(modules: list[dict[str, Any]], blueprint: Blueprint, entry: Automatio
 
 
 def _call(module: dict[str, Any], name: str, blueprint: Blueprint, entry: AutomationEntry) -> dict[str, Any] | None:
-    ident = int(module.get("id") or 0)
+    ident = _ident(module)
     app = blueprint.apps.get(ident, "")
     if not app or app.startswith(("builtin:", "gateway:", "util:", "json:")):
         return None
@@ -213,7 +281,7 @@ def _stopped_at_filter(ran: list[Any], blueprint: Blueprint) -> bool:
 def _error(modules: list[dict[str, Any]], blueprint: Blueprint, entry: AutomationEntry, log: dict[str, Any]) -> tuple[str | None, str | None]:
     for module in modules:
         if str(module.get("status", "")).lower() == "error" or module.get("error"):
-            ident = int(module.get("id") or 0)
+            ident = _ident(module)
             label = blueprint.labels.get(ident, f"module#{ident}")
             return f"{label}: {module.get('error') or 'module failed'}", _name(ident, blueprint, entry)
     message = log.get("error")

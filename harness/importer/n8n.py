@@ -16,18 +16,20 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from harness._field import type_name
 from harness.errors import ExportFormatError
 from harness.importer._run import (
-    ImportedRun, decision, epoch_ms, load_json_document, split_url, step_name, timestamp_or_none,
+    ImportedRun, decision, epoch_ms, guarded, load_json_document, split_url, status_word, step_name,
+    timestamp_or_none,
 )
 from harness.importer.pairing import delivery_id
 from harness.manifest import AutomationEntry
-from harness.recording import LegacyTrace, Platform, RecordedTrigger, TraceStatus
+from harness.recording import Evidence, LegacyTrace, Platform, RecordedTrigger, TraceStatus
 
 FINISHED = {"success": TraceStatus.SUCCEEDED, "error": TraceStatus.FAILED, "crashed": TraceStatus.FAILED,
             "canceled": TraceStatus.FAILED}
@@ -36,6 +38,12 @@ IF_TYPES = ("n8n-nodes-base.if",)
 SWITCH_TYPES = ("n8n-nodes-base.switch",)
 FILTER_TYPES = ("n8n-nodes-base.filter",)
 HTTP_TYPES = ("n8n-nodes-base.httpRequest",)
+ERROR_OUTPUT = "continueErrorOutput"
+# A node's startTime further than this from the execution's startedAt is not a clock reading
+# (test fixtures and some imports write 1); the execution's own start dates the trigger then.
+CLOCK_SKEW = timedelta(days=1)
+TYPED_EVIDENCE = (Evidence.STATUS, Evidence.PATH, Evidence.DECISIONS, Evidence.CALLS, Evidence.OUTPUTS)
+UNTYPED_EVIDENCE = (Evidence.STATUS, Evidence.PATH, Evidence.OUTPUTS)
 
 
 @dataclass(frozen=True)
@@ -57,14 +65,32 @@ class NodeRun:
         return [list(out or []) for out in main]
 
 
-def parse(path: Path, entry: AutomationEntry) -> Iterator[ImportedRun | ExportFormatError]:
-    """Yield one imported run (or the error of a malformed one) per execution in the file."""
-    for index, execution in enumerate(executions(load_json_document(path), str(path))):
-        record = str(execution.get("id", f"#{index + 1}")) if isinstance(execution, dict) else f"#{index + 1}"
-        try:
-            yield parse_execution(execution, entry, str(path), record)
-        except ExportFormatError as error:
-            yield error
+def parse(path: Path, entry: AutomationEntry, definition: Any = None) -> Iterator[ImportedRun | ExportFormatError]:
+    """Yield one imported run (or the error of a malformed one) per execution in the file.
+
+    ``definition`` is the workflow (one, or a list from ``export:workflow --all``): it gives node
+    types and settings to executions that carry no ``workflowData``.
+    """
+    found = executions(load_json_document(path), str(path))
+    records = [(_record_id(execution, index), execution) for index, execution in enumerate(found)]
+    return guarded(records, str(path), lambda execution, record: parse_execution(
+        _with_workflow(execution, definition), entry, str(path), record))
+
+
+def _record_id(execution: Any, index: int) -> str:
+    ident = execution.get("id") if isinstance(execution, dict) else None
+    return str(ident) if isinstance(ident, str | int) and not isinstance(ident, bool) else f"#{index + 1}"
+
+
+def _with_workflow(execution: Any, definition: Any) -> Any:
+    if not isinstance(execution, dict) or isinstance(execution.get("workflowData"), dict) or definition is None:
+        return execution
+    workflows = definition if isinstance(definition, list) else [definition]
+    wanted = execution.get("workflowId")
+    chosen = [w for w in workflows if isinstance(w, dict) and wanted is not None and str(w.get("id")) == str(wanted)]
+    if not chosen and len(workflows) == 1:
+        chosen = workflows
+    return {**execution, "workflowData": chosen[0]} if chosen else execution
 
 
 def executions(document: Any, path: str) -> list[Any]:
@@ -90,6 +116,9 @@ def decode_data(value: Any, path: str, record: str) -> dict[str, Any]:
             raise ExportFormatError(path, record, "data", "a string that is not JSON") from None
         if isinstance(value, list) and value:
             value = unflatted(value)
+    if value is None:
+        raise ExportFormatError(path, record, "data", "the execution carries no run data: list executions "
+                                "with includeData=true (GET /api/v1/executions?includeData=true)")
     if not isinstance(value, dict):
         raise ExportFormatError(path, record, "data", f"expected an object, got {type_name(value)}")
     return value
@@ -131,7 +160,12 @@ def parse_execution(execution: Any, entry: AutomationEntry, path: str, record: s
     trigger = _trigger(trigger_run, execution, path, record) if trigger_run else None
     status = _status(execution, result, runs)
     trace = None if status is None else _trace(execution, result, runs, trigger_run, status, entry, record)
-    return ImportedRun(record, trigger, trace, delivery_id(trigger) if trigger else None)
+    if trace is not None:
+        trace = replace(trace, evidence=TYPED_EVIDENCE if nodes else UNTYPED_EVIDENCE)
+    warnings = () if nodes or trace is None else (
+        f"execution {record}: no workflowData, so IF/Switch decisions and HTTP calls are guessed from output "
+        "indexes and not compared (pass the workflow with --definition)",)
+    return ImportedRun(record, trigger, trace, delivery_id(trigger) if trigger else None, warnings)
 
 
 def _workflow_nodes(workflow: Any) -> dict[str, dict[str, Any]]:
@@ -149,11 +183,17 @@ def ordered_runs(run_data: dict[str, Any], nodes: dict[str, Any], path: str, rec
         for task in tasks:
             if not isinstance(task, dict):
                 raise ExportFormatError(path, record, f"data.resultData.runData.{name}", "expected run objects")
-            start = task.get("startTime", 0)
-            order = task.get("executionIndex", position)
+            start = _number(task.get("startTime"), 0)
+            order = _number(task.get("executionIndex"), position)
             keyed.append(((start, order, position), NodeRun(name, task, nodes.get(name, {}))))
     keyed.sort(key=lambda pair: pair[0])
     return [run for _, run in keyed]
+
+
+def _number(value: Any, default: float) -> float:
+    if isinstance(value, int | float) and not isinstance(value, bool) and value == value:
+        return float(value) if abs(value) < 1e300 else default
+    return default
 
 
 def find_trigger(runs: list[NodeRun]) -> NodeRun | None:
@@ -174,7 +214,7 @@ def _trigger(run: NodeRun, execution: dict[str, Any], path: str, record: str) ->
     webhook = isinstance(first, dict) and isinstance(first.get("headers"), dict) and "body" in first
     body = first.get("body") if webhook else first
     headers = {str(k).lower(): str(v) for k, v in first["headers"].items()} if webhook else {}
-    received = epoch_ms(run.task.get("startTime")) or timestamp_or_none(execution.get("startedAt"))
+    received = received_at(run.task.get("startTime"), timestamp_or_none(execution.get("startedAt")))
     if received is None:
         raise ExportFormatError(path, record, "startedAt", "no startTime or startedAt to date the trigger")
     trigger = RecordedTrigger(
@@ -188,8 +228,18 @@ def _trigger(run: NodeRun, execution: dict[str, Any], path: str, record: str) ->
     return trigger if found is None else RecordedTrigger(found, received, headers, trigger.body, trigger.source)
 
 
+def received_at(start_time: Any, started_at: datetime | None) -> datetime | None:
+    """Date a trigger by its node's ``startTime`` unless that is no clock reading, else ``startedAt``."""
+    node = epoch_ms(start_time)
+    if node is None:
+        return started_at
+    if started_at is not None:
+        return node if abs(node - started_at) <= CLOCK_SKEW else started_at
+    return node if node.year >= 2000 else None
+
+
 def _status(execution: dict[str, Any], result: dict[str, Any], runs: list[NodeRun]) -> TraceStatus | None:
-    status = execution.get("status")
+    status = status_word(execution.get("status"))
     if result.get("error") or any(r.task.get("executionStatus") == "error" for r in runs):
         return TraceStatus.FAILED
     if status in FINISHED:
@@ -202,15 +252,31 @@ def _status(execution: dict[str, Any], result: dict[str, Any], runs: list[NodeRu
 
 
 def _branch(run: NodeRun) -> Any:
+    """Return the output a branching node took (its decision), or ``None`` for a non-branch.
+
+    A node set to "continue (using error output)" decides between ``success`` and ``error`` (the
+    error output is its last); IF and Switch add ``error`` to their own outputs. Without node
+    types (no workflowData), a node with several outputs decides by index, unless the items it
+    emitted are error items (a Set node's error output is no branch).
+    """
     outputs = run.outputs()
     chosen = [i for i, items in enumerate(outputs) if items]
-    if run.type not in IF_TYPES + SWITCH_TYPES and (run.type or len(outputs) < 2):
-        return None
     if not chosen:
         return None
+    errors_out = run.node.get("onError") == ERROR_OUTPUT and len(outputs) > 1
+    if run.type not in IF_TYPES + SWITCH_TYPES:
+        if errors_out:
+            return "error" if outputs[-1] else "success"
+        if run.type or len(outputs) < 2 or _only_error_items(outputs, chosen):
+            return None
     names = _output_names(run)
-    values = [names[i] if i < len(names) else str(i) for i in chosen]
+    values = ["error" if errors_out and i == len(outputs) - 1 else names[i] if i < len(names) else str(i) for i in chosen]
     return values[0] if len(values) == 1 else values
+
+
+def _only_error_items(outputs: list[list[dict[str, Any]]], chosen: list[int]) -> bool:
+    items = [item for i in chosen for item in outputs[i]]
+    return all(isinstance(item, dict) and isinstance(item.get("json"), dict) and "error" in item["json"] for item in items)
 
 
 def _output_names(run: NodeRun) -> list[str]:

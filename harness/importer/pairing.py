@@ -17,7 +17,8 @@ from datetime import datetime, timedelta
 from harness.importer._run import ImportedRun
 from harness.recording import LegacyTrace, RecordedTrigger
 
-DELIVERY_HEADERS = ("x-github-delivery", "webhook-id", "x-delivery-id", "x-request-id", "idempotency-key")
+DELIVERY_HEADERS = ("x-github-delivery", "webhook-id", "x-delivery-id", "x-request-id", "idempotency-key",
+                    "x-ms-client-tracking-id")
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,8 @@ class Pairing:
     trigger_only: list[RecordedTrigger]
     legacy_only: list[LegacyTrace]
     unfinished: int = 0
+    by_delivery: int = 0
+    by_time: int = 0
 
 
 def delivery_id(trigger: RecordedTrigger, locator: str | None = None) -> str | None:
@@ -64,13 +67,14 @@ def pair(
     pairs: list[tuple[RecordedTrigger, LegacyTrace]] = []
     new_triggers: list[RecordedTrigger] = []
     loose: list[LegacyTrace] = []
-    unfinished = 0
+    unfinished = matched = 0
     for run in runs:
         known = by_delivery.get(run.delivery_id or "") or by_id.get(run.trigger.id if run.trigger else "")
         if known is not None and known.id not in used:
             used.add(known.id)
             if run.trace is not None:
                 pairs.append((known, replace(run.trace, trigger_id=known.id)))
+                matched += 1
             unfinished += run.trace is None
         elif run.trigger is not None:
             new_triggers.append(run.trigger)
@@ -85,7 +89,7 @@ def pair(
     paired_ids = {t.id for t, _ in pairs}
     trigger_only = [t for t in [*existing, *new_triggers] if t.id not in paired_ids]
     pairs.sort(key=lambda p: (p[0].received_at, p[0].id))
-    return Pairing(pairs, trigger_only, legacy_only, unfinished)
+    return Pairing(pairs, trigger_only, legacy_only, unfinished, matched, len(timed))
 
 
 def pair_by_time(

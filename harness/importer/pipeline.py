@@ -16,9 +16,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from harness.errors import ExportFormatError
-from harness.importer import make, n8n, tabular, zapier
+from harness.errors import ExportFormatError, UnreplayableImportError
+from harness.importer import make, n8n, power_automate, tabular, zapier
 from harness.importer._run import BadRecord, ImportedRun
+from harness.importer.definition import load_definition, refuse_definition
 from harness.importer.pairing import Pairing, pair
 from harness.importer.summary import DEFAULT_LIMITS, ImportSummary, coverage_sentence
 from harness.manifest import (
@@ -26,7 +27,7 @@ from harness.manifest import (
     write_manifest,
 )
 from harness.recording import (
-    LEGACY_FILE, TRIGGERS_FILE, Platform, RecordedTrigger, TraceStatus, iter_triggers, write_traces,
+    LEGACY_FILE, TRIGGERS_FILE, Evidence, Platform, RecordedTrigger, TraceStatus, iter_triggers, write_traces,
     write_triggers,
 )
 from harness.redact import RedactionPolicy, policy_from_settings, redact_trace, redact_trigger
@@ -45,9 +46,10 @@ class ImportRequest:
     skip_bad: bool = False
     columns: dict[str, str] = field(default_factory=dict)
     pair_window: timedelta = DEFAULT_PAIR_WINDOW
-    blueprint: Path | None = None
+    definition: Path | None = None
     salt: bytes | None = None
     limits: dict[str, Any] = field(default_factory=dict)
+    keep_unreplayable: bool = False
 
 
 def _entry(manifest: Manifest, request: ImportRequest) -> AutomationEntry:
@@ -58,13 +60,24 @@ def _entry(manifest: Manifest, request: ImportRequest) -> AutomationEntry:
 
 
 def parse_export(request: ImportRequest, entry: AutomationEntry) -> Iterator[ImportedRun | ExportFormatError]:
-    """Dispatch to the platform's importer."""
+    """Dispatch to the platform's importer, with the definition file's document when one is given.
+
+    Raises DefinitionGivenError when the export is itself a definition (a workflow, blueprint,
+    Zapfile or flow), naming the export that holds the runs.
+    """
+    refuse_definition(request.export, request.platform)
+    tabular_platform = request.platform in (Platform.CSV, Platform.JSONL)
+    if request.definition is not None and tabular_platform:
+        raise ExportFormatError(str(request.definition), None, None, f"--definition: {request.platform} has no definition format")
+    definition = load_definition(request.definition, request.platform) if request.definition else None
     if request.platform is Platform.N8N:
-        return n8n.parse(request.export, entry)
+        return n8n.parse(request.export, entry, definition)
     if request.platform is Platform.ZAPIER:
-        return zapier.parse(request.export, entry)
+        return zapier.parse(request.export, entry, definition)
     if request.platform is Platform.MAKE:
-        return make.parse(request.export, entry, request.blueprint)
+        return make.parse(request.export, entry, definition)
+    if request.platform is Platform.POWER_AUTOMATE:
+        return power_automate.parse(request.export, entry, definition)
     return tabular.parse(request.export, entry, request.platform)
 
 
@@ -106,10 +119,30 @@ def import_export(request: ImportRequest, clock: Callable[[], datetime] = lambda
     directory = request.into / request.automation
     existing = existing_triggers(directory)
     pairing = pair(existing, runs, window=request.pair_window, locator=entry.delivery_id)
+    if not request.keep_unreplayable:
+        refuse_unreplayable(request, runs, pairing)
     install(directory, pairing)
     source = _source(request, entry, runs, bad, clock())
     write_manifest(manifest_path, with_source(manifest, source, entry))
     return _summary(request, runs, bad, pairing, source)
+
+
+def refuse_unreplayable(request: ImportRequest, runs: list[ImportedRun], pairing: Pairing) -> None:
+    """Raise UnreplayableImportError when no trigger with a body pairs with a legacy trace."""
+    if any(trigger.body for trigger, _ in pairing.pairs):
+        return
+    if not runs:
+        reason = "the export holds no runs"
+    elif all(run.trace is None for run in runs):
+        reason = f"none of its {len(runs)} runs has finished (running or waiting), so there is no legacy trace to compare"
+    elif pairing.pairs:
+        reason = f"{len(pairing.pairs)} runs paired, but every trigger body is empty: there is nothing to replay"
+    else:
+        reason = (f"{len(pairing.legacy_only)} legacy runs and no trigger to replay them with: this export holds no "
+                  "trigger bodies. Record the triggers with `cutover record` (or `cutover serve --record`) while the "
+                  "legacy tool runs, then import the runs again to pair them by delivery id or time")
+    raise UnreplayableImportError(
+        str(request.export), None, None, f"nothing replayable: {reason} (--keep-unreplayable imports it anyway)")
 
 
 def install(directory: Path, pairing: Pairing) -> None:
@@ -146,7 +179,18 @@ def _summary(request: ImportRequest, runs: list[ImportedRun], bad: list[BadRecor
         records=len(runs) + len(bad), paired=len(pairing.pairs), legacy_only=len(pairing.legacy_only),
         trigger_only=len(pairing.trigger_only), unfinished=pairing.unfinished, skipped=tuple(bad),
         first=first, last=last, coverage=coverage_sentence(source, first, last, succeeded),
+        by_delivery=pairing.by_delivery, by_time=pairing.by_time, evidence=evidence_depths(pairing),
+        warnings=tuple(w for r in runs for w in r.warnings),
     )
+
+
+def evidence_depths(pairing: Pairing) -> tuple[tuple[str, int], ...]:
+    """Count traces per evidence depth (``status+path``...), deepest first."""
+    counts: dict[tuple[Evidence, ...], int] = {}
+    for trace in [t for _, t in pairing.pairs] + pairing.legacy_only:
+        counts[trace.evidence] = counts.get(trace.evidence, 0) + 1
+    ordered = sorted(counts.items(), key=lambda kv: (-len(kv[0]), kv[0]))
+    return tuple(("+".join(e.value for e in depth) or "nothing", count) for depth, count in ordered)
 
 
 def existing_triggers(directory: Path) -> list[RecordedTrigger]:

@@ -9,12 +9,15 @@ from harness.importer._run import BadRecord
 from harness.manifest import Source
 from harness.recording import Platform
 
+MAX_WARNINGS_SHOWN = 10
+
 # What each tool keeps by default. n8n prunes executions older than EXECUTIONS_DATA_MAX_AGE
 # (336 hours = 14 days) and may be set not to save successful runs (EXECUTIONS_DATA_SAVE_ON_SUCCESS).
 DEFAULT_LIMITS: dict[Platform, dict[str, object]] = {
     Platform.N8N: {"retention_days": 14, "saves_failed_runs": True},
     Platform.ZAPIER: {"note": "Zap history is kept for a period that depends on the Zapier plan"},
     Platform.MAKE: {"note": "Make keeps execution logs for a number of days that depends on the plan"},
+    Platform.POWER_AUTOMATE: {"retention_days": 28, "note": "action inputs and outputs sit behind links that expire"},
     Platform.CSV: {},
     Platform.JSONL: {},
 }
@@ -36,6 +39,15 @@ class ImportSummary:
     first: datetime | None
     last: datetime | None
     coverage: str
+    by_delivery: int = 0
+    by_time: int = 0
+    evidence: tuple[tuple[str, int], ...] = ()
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def from_export(self) -> int:
+        """Return how many pairs use the trigger the export itself carries."""
+        return self.paired - self.by_delivery - self.by_time
 
     def lines(self) -> list[str]:
         """Render the summary as lines for a terminal."""
@@ -45,11 +57,22 @@ class ImportSummary:
             f"  legacy-only (no trigger to replay): {self.legacy_only}",
             f"  trigger-only (no legacy run to compare): {self.trigger_only}",
         ]
+        if self.paired:
+            out.append(f"    pairing: {self.from_export} with the export's own trigger, {self.by_delivery} by delivery id, "
+                       f"{self.by_time} by time window (nearest recorded trigger; check the window)")
+        if self.evidence:
+            depth = "; ".join(f"{label}: {count}" for label, count in self.evidence)
+            out.append(f"  evidence depth (what each trace can prove): {depth}")
         if self.unfinished:
             out.append(f"  unfinished legacy runs (waiting/running, no trace): {self.unfinished}")
         if self.skipped:
             out.append(f"  skipped malformed records: {len(self.skipped)} — the set is marked incomplete")
             out.extend(f"    - record {b.record}, field {b.field!r}: {b.reason}" for b in self.skipped)
+        if self.warnings:
+            out.append(f"  warnings: {len(self.warnings)}")
+            out.extend(f"    - {w}" for w in self.warnings[:MAX_WARNINGS_SHOWN])
+            if len(self.warnings) > MAX_WARNINGS_SHOWN:
+                out.append(f"    - … and {len(self.warnings) - MAX_WARNINGS_SHOWN} more")
         out.append(f"  coverage: {self.coverage}")
         return out
 

@@ -62,7 +62,7 @@ def test_skip_bad_reports_skipped_records_and_marks_the_set_incomplete(tmp_path:
                      "--into", str(into), "--skip-bad")
     assert result.exit_code == 0, result.output
     assert "skipped malformed records: 2" in result.output
-    assert "field 'status': unknown zap run status 'Exploded'" in result.output
+    assert "field 'status': expected a status string, got an array" in result.output
     assert load_manifest(into / "manifest.toml").sources[0].skipped_records == 2
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from harness.errors import ExportFormatError
@@ -21,7 +22,8 @@ ENTRY = AutomationEntry(
 
 
 def _runs(name: str, blueprint: Path | None = None) -> list[ImportedRun]:
-    return [i for i in parse(EXPORTS / name, ENTRY, blueprint) if isinstance(i, ImportedRun)]
+    definition = json.loads(blueprint.read_text()) if blueprint else None
+    return [i for i in parse(EXPORTS / name, ENTRY, definition) if isinstance(i, ImportedRun)]
 
 
 def test_the_trigger_is_the_first_modules_first_bundle() -> None:
@@ -68,4 +70,9 @@ def test_logs_without_details_give_status_only_traces_to_pair_by_time() -> None:
 
 def test_malformed_logs_are_reported_by_execution_id_and_field() -> None:
     errors = [i for i in parse(EXPORTS / "scenario_logs_malformed.json", ENTRY) if isinstance(i, ExportFormatError)]
-    assert [(e.record, e.field) for e in errors] == [("d4e5f6", "status"), ("g7h8i9", "timestamp")]
+    assert [(e.record, e.field) for e in errors] == [("g7h8i9", "timestamp")]
+
+
+def test_an_unknown_status_is_a_warning_and_no_trace_not_a_stop() -> None:
+    [unknown] = [r for r in _runs("scenario_logs_malformed.json") if r.record == "d4e5f6"]
+    assert unknown.trace is None and "unknown status 9" in unknown.warnings[0]
