@@ -26,7 +26,7 @@ class FlowAction:
     name: str
     type: str
     parent: str | None = None
-    branch: str | None = None  # "true"/"false" under an If, a case name or "default" under a Switch
+    branch: str | None = None  # "true"/"false" under an If; under a Switch its case's value, or "default"
 
 
 @dataclass(frozen=True)
@@ -89,7 +89,9 @@ def _scope(actions: Any, parent: str | None, branch: str | None, out: list[FlowA
         elif kind == SWITCH_TYPE:
             cases: dict[str, Any] = spec["cases"] if isinstance(spec.get("cases"), dict) else {}
             for case in sorted(cases):
-                _scope(_inner(cases[case]), name, case, out)
+                value = cases[case].get("case") if isinstance(cases[case], dict) else None
+                label = str(value) if isinstance(value, str | int) and not isinstance(value, bool) else case
+                _scope(_inner(cases[case]), name, label, out)
             _scope(_inner(spec.get("default")), name, "default", out)
         else:
             _scope(spec.get("actions"), name, None, out)

@@ -14,7 +14,6 @@ trigger; a row without one gives a trace to pair with recorded triggers by deliv
 from __future__ import annotations
 
 import csv
-import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,7 +21,7 @@ from typing import Any
 
 from harness._field import type_name
 from harness.errors import ExportFormatError
-from harness.importer._run import ImportedRun, step_name, timestamp_or_none
+from harness.importer._run import SHAPE_ERRORS, ImportedRun, parse_json_text, step_name, timestamp_or_none
 from harness.manifest import AutomationEntry
 from harness.recording import LegacyTrace, Platform, RecordedTrigger, TraceStatus
 
@@ -35,9 +34,28 @@ FAMILIES = ("body.", "headers.", "decision.", "output.")
 PATH_SEPARATOR = re.compile(r"\s*[>|,]\s*")
 
 
+MAX_FIELD = 16 * 1024 * 1024  # a JSON body in one cell can exceed csv's 128 KiB default
+
+
 def rows(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
-    """Yield ``(record label, row)`` from a CSV (header row) or JSONL file, one row at a time."""
+    """Yield ``(record label, row)`` from a CSV (header row) or JSONL file, one row at a time.
+
+    Raises ExportFormatError naming the row or line when the file is not UTF-8 or not CSV.
+    """
+    label = "line 1"
+    try:
+        for label, row in _raw_rows(path):
+            yield label, row
+    except UnicodeDecodeError as exc:
+        raise ExportFormatError(str(path), f"after {label}", None,
+                                f"not UTF-8 text (byte {exc.start} of a chunk): re-save the file as UTF-8") from None
+    except csv.Error as exc:
+        raise ExportFormatError(str(path), f"after {label}", None, f"not readable CSV ({exc})") from None
+
+
+def _raw_rows(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
     if path.suffix.lower() == ".csv":
+        csv.field_size_limit(MAX_FIELD)
         with path.open(encoding="utf-8-sig", newline="") as handle:
             for number, row in enumerate(csv.DictReader(handle), start=2):
                 yield f"row {number}", {k: v for k, v in row.items() if k is not None}
@@ -50,9 +68,9 @@ def rows(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
 
 def _json_row(line: str, path: str, record: str) -> dict[str, Any]:
     try:
-        value = json.loads(line)
-    except json.JSONDecodeError as exc:
-        return {"__error__": f"not valid JSON ({exc.msg})"}
+        value = parse_json_text(line, path, record)
+    except ExportFormatError as error:
+        return {"__error__": error.reason}
     return value if isinstance(value, dict) else {"__error__": f"expected an object, got {type_name(value)}"}
 
 
@@ -65,6 +83,8 @@ def parse(path: Path, entry: AutomationEntry, platform: Platform) -> Iterator[Im
             yield parse_row(row, entry, platform, str(path), record)
         except ExportFormatError as error:
             yield error
+        except SHAPE_ERRORS as exc:
+            yield ExportFormatError(str(path), record, None, f"unexpected value in this row ({type(exc).__name__}: {str(exc)[:120]})")
 
 
 class _Row:
@@ -96,14 +116,14 @@ def _loads(value: Any, row: _Row, field: str) -> Any:
     if not isinstance(value, str):
         return value
     try:
-        return json.loads(value)
-    except json.JSONDecodeError:
-        raise row.fail(field, "expected JSON text") from None
+        return parse_json_text(value, row.path, row.record)
+    except ExportFormatError as error:
+        raise row.fail(field, f"expected JSON text: {error.reason}") from None
 
 
 def _status(row: _Row) -> TraceStatus:
     raw = row.get("status")
-    word = str(raw).strip().lower() if raw is not None else ""
+    word = str(raw).strip().lower() if isinstance(raw, str | int) and not isinstance(raw, bool) else ""
     for status, words in STATUS_WORDS.items():
         if word in words:
             return status
@@ -158,8 +178,8 @@ def parse_row(row: dict[str, Any], entry: AutomationEntry, platform: Platform, p
 def _maybe_json(value: Any) -> Any:
     if isinstance(value, str) and value[:1] in '{["':
         try:
-            return json.loads(value)
-        except json.JSONDecodeError:
+            return parse_json_text(value, "", None)
+        except ExportFormatError:
             return value
     return value
 

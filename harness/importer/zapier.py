@@ -94,7 +94,8 @@ def _jsonl_runs(path: Path) -> list[tuple[str, Any]]:
     runs: list[tuple[str, Any]] = []
     for number, line in enumerate(_text(path).splitlines(), start=1):
         if line.strip():
-            runs.append((f"line {number}", parse_json_text(line, str(path), f"line {number}")))
+            run = parse_json_text(line, str(path), f"line {number}")
+            runs.append((_record(run, -1) if isinstance(run, dict) and run.get("id") else f"line {number}", run))
     return runs
 
 
@@ -117,7 +118,8 @@ def _csv_runs(path: Path) -> list[tuple[str, Any]]:
         columns = {field: next((header[n] for n in names if n in header), None) for field, names in CSV_COLUMNS.items()}
         if columns["status"] is None:
             raise ExportFormatError(str(path), None, None, _csv_hint(header))
-        return [(f"row {n}", {f: row.get(c) for f, c in columns.items() if c}) for n, row in enumerate(reader, start=2)]
+        found = [(n, {f: row.get(c) for f, c in columns.items() if c}) for n, row in enumerate(reader, start=2)]
+        return [(str(run.get("id") or f"row {n}"), run) for n, run in found]
     except csv.Error as exc:
         raise ExportFormatError(str(path), f"row {reader.line_num}", None, f"not readable CSV ({exc})") from None
 
