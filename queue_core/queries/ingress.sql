@@ -30,9 +30,13 @@ WHERE ctid = ANY(ARRAY(
 -- name: jobs_by_dedupe_key
 SELECT dedupe_key, id FROM jobs WHERE dedupe_key = ANY(%(keys)s::text[])
 
--- name: replays_by_source
--- The counter behind cutover_webhook_replays_refused_total.
-SELECT source, sum(replays)::bigint FROM webhook_bodies GROUP BY source ORDER BY source
+-- name: metrics_replays_refused
+-- The counter behind cutover_webhook_replays_refused_total: one ledger event per job a refused
+-- replay would have duplicated (append-only, so it only grows).
+SELECT j.automation, count(*)
+FROM ledger l JOIN jobs j ON j.id = l.job_id
+WHERE l.kind = 'webhook_replay_refused'
+GROUP BY j.automation ORDER BY 1
 
 -- name: ledger_replay_refused
 -- On the first delivery's job: a replayed body was refused (ids and digest only, never the body).

@@ -38,16 +38,20 @@ def family(name: str, kind: str, help_text: str, samples: Iterable[tuple[Sequenc
 
 
 async def render(pool: AsyncConnectionPool) -> str:
-    """Return the exposition text; four read-only queries in one connection checkout."""
+    """Return the exposition text; five read-only queries in one connection checkout."""
     async with pool.connection() as conn:
         jobs = await (await conn.execute(q("control", "metrics_jobs"), {})).fetchall()
         events = await (await conn.execute(q("control", "metrics_events"), {})).fetchall()
         blocked = await (await conn.execute(q("control", "metrics_budgets_blocked"), {})).fetchall()
         pauses = await (await conn.execute(q("control", "metrics_pauses"), {})).fetchall()
+        replays = await (await conn.execute(q("ingress", "metrics_replays_refused"), {})).fetchall()
     lines = family("cutover_jobs", "gauge", "Jobs by automation and status (queue depth).",
                    [((("automation", a), ("status", s)), n) for a, s, n in jobs])
     for column, (name, help_text) in enumerate(_COUNTERS, start=1):
         lines += family(name, "counter", help_text, [((("automation", row[0]),), row[column]) for row in events])
+    lines += family("cutover_webhook_replays_refused_total", "counter",
+                    "Jobs not started again because a signed webhook body was replayed under a new delivery id.",
+                    [((("automation", a),), n) for a, n in replays])
     lines += family("cutover_budget_blocked_windows", "gauge",
                     "Rate-budget windows of a provider that refuse calls right now.",
                     [((("provider", p),), n) for p, n in blocked])

@@ -194,8 +194,9 @@ async def test_replay_runs_a_failed_job_again_now_and_records_who_and_why(env):
     assert [j.id for j in claimed] == [job_id] and claimed[0].attempt == 0
     replayed = next(e for e in await env["queue"].ledger(job_id) if e["kind"] == "replay_requested")
     assert replayed["actor"] == "token:replay"
-    assert replayed["detail"] == {"reason": "CRM outage over", "previous_status": "failed", "previous_attempt": 20,
-                                  "previous_error": "boom", "from_step": None}
+    expected = {"reason": "CRM outage over", "previous_status": "failed", "previous_attempt": 20,
+                "previous_error": "boom", "from_step": None}
+    assert {k: replayed["detail"].get(k) for k in expected} == expected
 
 
 async def test_replay_refuses_a_running_job_with_409_and_leaves_it_alone(env):

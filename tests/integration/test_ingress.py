@@ -12,7 +12,7 @@ from collections.abc import Callable
 import pytest
 
 from queue_core import Queue
-from queue_core.server import VerifiedDelivery
+from queue_core.server import VerifiedDelivery, create_token
 from queue_core.signing import standard_webhooks_headers
 from tests.support.control import app_for, client, sources
 
@@ -72,7 +72,7 @@ async def env(pool):
         received.append(delivery)
 
     async with pool.connection() as conn:
-        await conn.execute("TRUNCATE webhook_bodies")
+        await conn.execute("TRUNCATE webhook_bodies, api_tokens")
     clock = {"now": float(NOW)}
     app = app_for(pool, sources=sources(CONFIG, ENV), clock=lambda: clock["now"], on_verified_delivery=tap)
     return {"pool": pool, "app": app, "queue": Queue(pool), "received": received, "clock": clock}
@@ -287,6 +287,9 @@ async def test_a_signed_body_reposted_under_a_new_delivery_id_starts_no_second_j
         [(f"hook:{source}", "d-2", "d-1")]
     assert refused[0]["detail"]["sha256"] == hashlib.sha256(BODY).hexdigest()
     assert "ada@example.com" not in caplog.text and "refused a replayed body" in caplog.text
+    async with client(env["app"], await create_token(env["pool"], f"m-{source}", ("read",))) as c:
+        metrics = (await c.get("/metrics")).text.splitlines()
+    assert 'cutover_webhook_replays_refused_total{automation="noop"} 1' in metrics
     # The sender's own retry of d-1 is still the ordinary duplicate.
     retry = (await _post(env, source, BODY, SIGNERS[source](BODY, delivery="d-1"))).json()
     assert retry == {**first, "duplicate": True}
