@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from queue_core.cli import cli
 
-from . import _cli_recordings, _cli_serve
+from . import _cli_recordings, _cli_scaffold, _cli_serve
 
 _cli_recordings.register(cli)
 _cli_serve.register(cli)
+_cli_scaffold.register(cli)
 
 
 def main() -> None:

@@ -1,0 +1,120 @@
+"""The ``cutover scaffold`` commands: workflow definitions in, automations (and their maps) out."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from harness.errors import HarnessError
+from harness.manifest import MANIFEST_FILE
+from harness.scaffold import Written, project_providers, scaffold_n8n
+
+IMPORT_HINT = ("curl -H 'X-N8N-API-KEY: …' '<n8n>/api/v1/executions?workflowId={id}&includeData=true' > {name}.json"
+               " && cutover import n8n {name}.json --automation {name} --into recordings/<set>")
+
+
+@click.group("scaffold")
+def scaffold() -> None:
+    """Write automations from no-code workflow definitions, ready for `pytest --shadow`."""
+
+
+@scaffold.command("n8n")
+@click.argument("workflow", type=click.Path(exists=True, path_type=Path))
+@click.option("--automation", help="Automation name (default: from the workflow's name). With a directory: a prefix.")
+@click.option("--into", default="automations", show_default=True, type=click.Path(file_okay=False, path_type=Path),
+              help="Where automations/<name>.py is written.")
+@click.option("--set", "recording_set", type=click.Path(file_okay=False, path_type=Path),
+              help="Recording set whose manifest.toml gets the steps/decisions maps (kept: entries you wrote).")
+@click.option("--force", is_flag=True, help="Overwrite a generated file even though it was edited since.")
+def scaffold_n8n_command(workflow: Path, automation: str | None, into: Path, recording_set: Path | None,
+                         force: bool) -> None:
+    """Translate an n8n WORKFLOW file (or a directory of them) into automations.
+
+    WORKFLOW is what the editor's Download or `n8n export:workflow --id ID` writes; a directory is
+    what `n8n export:workflow --all --separate --output DIR` writes, scaffolded as an estate.
+    Each node becomes a few lines of Python with n8n's semantics; what cannot be translated is a
+    marked TODO that fails the run naming the node, never a silent pass. The printed maps line
+    the generated step and decision names up with `cutover import n8n` of the same workflow.
+
+    \b
+    Example:
+      cutover scaffold n8n workflows/triage.json --automation github-triage --set recordings/2024-06
+      pytest --shadow recordings/2024-06 -k github-triage
+    """
+    try:
+        results = scaffold_n8n(workflow, automation=automation, into=into, force=force,
+                               providers=project_providers(Path("pyproject.toml")))
+    except HarnessError as exc:
+        raise click.ClickException(str(exc)) from None
+    for written in results:
+        _report(written)
+        if recording_set is not None:
+            from harness.scaffold._maps import write_maps
+
+            write_maps(recording_set / MANIFEST_FILE, written.scaffold)
+            click.echo(f"maps written to {recording_set / MANIFEST_FILE}")
+    if len(results) > 1:
+        _estate(results)
+    if any(w.diff for w in results):
+        raise SystemExit(1)
+
+
+def _report(written: Written) -> None:
+    s = written.scaffold
+    if written.diff:
+        click.echo(f"{written.path}: edited since it was generated; not overwritten (use --force). The change:")
+        click.echo(written.diff)
+    else:
+        click.echo(f"{'wrote' if written.written else 'unchanged'} {written.path} "
+                   f"({s.translated} nodes translated, {s.todo} TODO)")
+    width = max([len(r.node) for r in s.rows] + [4])
+    for row in s.rows:
+        click.echo(f"  {row.node:<{width}}  {row.type.rsplit('.', 1)[-1]:<16} {row.status:<12} {row.why}")
+    from harness.scaffold._maps import maps_toml
+
+    click.echo("manifest maps for the recording set:")
+    click.echo(maps_toml(s))
+    for name, base in sorted(s.proposals.items()):
+        click.echo(f"proposed provider (add to pyproject.toml):\n  [tool.cutover.providers.{name}]\n"
+                   f'  base_url = "{base}"')
+
+
+def _estate(results: list[Written]) -> None:
+    click.echo("\nestate:")
+    click.echo(f"  {'automation':<32} {'trigger':<10} {'translated':>10} {'TODO':>5}  import its executions")
+    for w in results:
+        s = w.scaffold
+        hint = IMPORT_HINT.format(id=s.workflow.id or "<id>", name=s.automation)
+        click.echo(f"  {s.automation:<32} {s.trigger_kind:<10} {s.translated:>10} {s.todo:>5}  {hint}")
+
+
+@scaffold.command("prove")
+@click.argument("workflow", type=click.Path(exists=True, path_type=Path))
+def scaffold_prove_command(workflow: Path) -> None:
+    """Run scaffolded code on each WORKFLOW's pinned data and compare every pinned node's output.
+
+    n8n's node tests pin the output each checked node must produce; a node is *proved* when
+    the generated code produces exactly those items. Runs offline (a call is *not run*).
+    """
+    from harness.scaffold._prove import prove
+    from harness.scaffold._workflow import iter_workflow_files, load_workflows
+
+    by_type: dict[str, dict[str, int]] = {}
+    try:
+        for file in iter_workflow_files(workflow):
+            for wf in load_workflows(file):
+                for proof in prove(wf):
+                    click.echo(f"{file.name}: {proof.node} ({proof.type}): {proof.outcome} {proof.detail}".rstrip())
+                    counts = by_type.setdefault(proof.type, {})
+                    counts[proof.outcome] = counts.get(proof.outcome, 0) + 1
+    except HarnessError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo("\nby node type:")
+    for kind, counts in sorted(by_type.items()):
+        click.echo(f"  {kind:<40} " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+
+
+def register(cli: click.Group) -> None:
+    """Add the scaffold commands to the ``cutover`` group."""
+    cli.add_command(scaffold)

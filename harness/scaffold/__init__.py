@@ -1,0 +1,95 @@
+"""``cutover scaffold``: turn a no-code workflow definition into an automation to prove and finish.
+
+``scaffold_n8n(path, …)`` reads an n8n workflow file (or a directory of them), writes one
+``automations/<name>.py`` per workflow whose body follows the workflow's graph in n8n's run order
+(``harness.scaffold._nodes`` says what each node type becomes), and returns the manifest maps
+(``steps``, ``decisions``) that make the generated step and decision names line up with what
+``cutover import n8n`` records for the same workflow. A file a person has edited since it was
+generated is never overwritten without ``force``: the would-be change is returned as a diff.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from harness.errors import HarnessError
+from harness.scaffold._module import NodeRow, Scaffold, build, edited
+from harness.scaffold._workflow import Workflow, iter_workflow_files, load_workflows
+
+__all__ = ["NodeRow", "Scaffold", "ScaffoldError", "Written", "project_providers", "scaffold_n8n"]
+
+
+class ScaffoldError(HarnessError):
+    """A scaffold could not be written (bad name, an edited file without --force)."""
+
+
+@dataclass(frozen=True)
+class Written:
+    """One scaffolded workflow: where it went, and the diff when an edited file was kept."""
+
+    scaffold: Scaffold
+    path: Path
+    written: bool
+    diff: str = ""
+
+
+def project_providers(pyproject: Path) -> dict[str, str]:
+    """Return {host: provider} from ``[tool.cutover.providers.*].base_url`` (empty when none)."""
+    if not pyproject.exists():
+        return {}
+    try:
+        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError):
+        return {}
+    providers = ((data.get("tool") or {}).get("cutover") or {}).get("providers") or {}
+    out = {}
+    for name, table in providers.items():
+        base = table.get("base_url") if isinstance(table, dict) else None
+        host = re.sub(r"^[a-z]+://", "", str(base or "")).split("/")[0].split(":")[0]
+        if host:
+            out[host] = name
+    return out
+
+
+def _automation_name(workflow: Workflow, given: str | None, many: bool) -> str:
+    if given and not many:
+        return given
+    stem = re.sub(r"[^a-z0-9]+", "-", workflow.name.lower()).strip("-") or "workflow"
+    return f"{given}-{stem}" if given else stem
+
+
+def scaffold_n8n(path: Path, *, automation: str | None, into: Path, force: bool = False,
+                 providers: dict[str, str] | None = None) -> list[Written]:
+    """Scaffold every workflow in ``path`` (a file or a directory) into ``into``.
+
+    Raises ExportFormatError for a file that is not a workflow and ScaffoldError for a name that
+    cannot be a module. Files are written only after every workflow was translated.
+    """
+    workflows = [wf for file in iter_workflow_files(path) for wf in load_workflows(file)]
+    many = len(workflows) > 1
+    results = []
+    for workflow in workflows:
+        name = _automation_name(workflow, automation, many)
+        if not re.fullmatch(r"[a-z][a-z0-9-]*", name):
+            raise ScaffoldError(f"automation name {name!r}: use lower-case letters, digits and dashes")
+        results.append(build(workflow, name, providers or {}))
+    return [_write(s, into, force) for s in results]
+
+
+def _write(scaffold: Scaffold, into: Path, force: bool) -> Written:
+    target = into / (scaffold.automation.replace("-", "_") + ".py")
+    if target.exists():
+        current = target.read_text(encoding="utf-8")
+        if current == scaffold.source:
+            return Written(scaffold, target, written=False)
+        if edited(current) and not force:
+            diff = "".join(difflib.unified_diff(current.splitlines(True), scaffold.source.splitlines(True),
+                                                f"{target} (yours)", f"{target} (scaffold)"))
+            return Written(scaffold, target, written=False, diff=diff)
+    into.mkdir(parents=True, exist_ok=True)
+    target.write_text(scaffold.source, encoding="utf-8")
+    return Written(scaffold, target, written=True)

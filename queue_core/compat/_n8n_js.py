@@ -1,0 +1,305 @@
+"""JavaScript value semantics that n8n expressions rely on, as plain Python functions.
+
+Scaffolded automations (``cutover scaffold n8n``) translate n8n's ``{{ … }}`` expressions into
+calls of these functions, so that ``$json.a + 1`` or ``title.toLowerCase()`` mean in Python what
+they meant in n8n. JavaScript's ``undefined`` and ``null`` are both ``None`` here; reading a
+missing property gives ``None`` instead of raising (n8n fails the node on ``undefined.x``; the
+scaffolded code reads on, and the shadow run shows any difference).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable
+from typing import Any
+
+_NUMBER = re.compile(r"^\s*[+-]?(\d+\.?\d*(e[+-]?\d+)?|\.\d+(e[+-]?\d+)?|0x[0-9a-f]+|Infinity)\s*$", re.I)
+
+
+def get(value: Any, *path: Any) -> Any:
+    """Return ``value.a.b…`` (objects by key, arrays by index, ``length``); None when missing."""
+    for key in path:
+        if value is None:
+            return None
+        if isinstance(value, dict):
+            value = value.get(key if isinstance(key, str) else text(key))
+        elif isinstance(value, list | str):
+            if key == "length":
+                value = len(value)
+            else:
+                index = _index(key)
+                value = value[index] if index is not None and 0 <= index < len(value) else None
+        else:
+            return None
+    return value
+
+
+def _index(key: Any) -> int | None:
+    if isinstance(key, bool):
+        return None
+    if isinstance(key, int):
+        return key
+    if isinstance(key, float) and key.is_integer():
+        return int(key)
+    if isinstance(key, str) and key.isdigit():
+        return int(key)
+    return None
+
+
+def truthy(value: Any) -> bool:
+    """Return JavaScript's truthiness: ``[]`` and ``{}`` are true, ``0``, ``""``, NaN, null false."""
+    if value is None or value is False:
+        return False
+    if isinstance(value, bool):
+        return True
+    if isinstance(value, int | float):
+        return value != 0 and not (isinstance(value, float) and math.isnan(value))
+    if isinstance(value, str):
+        return value != ""
+    return True
+
+
+def text(value: Any) -> str:
+    """Return ``String(value)`` as n8n renders it inside a template (objects as JSON)."""
+    if value is None:
+        return ""
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, float):
+        return _number_text(value)
+    if isinstance(value, dict | list):
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return str(value)
+
+
+def _number_text(value: float) -> str:
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "Infinity" if value > 0 else "-Infinity"
+    return str(int(value)) if value.is_integer() and abs(value) < 1e21 else repr(value)
+
+
+def num(value: Any) -> float | int:
+    """Return ``Number(value)``: NaN for what JavaScript cannot convert."""
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, int | float):
+        return value
+    if value is None:
+        return 0
+    if isinstance(value, str):
+        if value.strip() == "":
+            return 0
+        if not _NUMBER.match(value):
+            return math.nan
+        cleaned = value.strip()
+        if cleaned.lower().startswith("0x"):
+            return int(cleaned, 16)
+        parsed = float(cleaned)
+        return int(parsed) if parsed.is_integer() and "." not in cleaned and "e" not in cleaned.lower() else parsed
+    if isinstance(value, list) and len(value) <= 1:
+        return num(value[0]) if value else 0
+    return math.nan
+
+
+def parse_int(value: Any, radix: int = 10) -> float | int:
+    """Return ``parseInt(value)``: the leading integer of the text, NaN when there is none."""
+    match = re.match(r"^\s*([+-]?)(\d+)", text(value)) if radix == 10 else None
+    if match is None:
+        return math.nan
+    return int(match.group(1) + match.group(2))
+
+
+def parse_float(value: Any) -> float | int:
+    """Return ``parseFloat(value)``: the leading number of the text, NaN when there is none."""
+    match = re.match(r"^\s*[+-]?(\d+\.?\d*([eE][+-]?\d+)?|\.\d+)", text(value))
+    if match is None:
+        return math.nan
+    parsed = float(match.group(0))
+    return int(parsed) if parsed.is_integer() and "." not in match.group(0) else parsed
+
+
+def add(left: Any, right: Any) -> Any:
+    """Return ``left + right``: string concatenation when either side is a string or object."""
+    if isinstance(left, str | dict | list) or isinstance(right, str | dict | list):
+        return text(left) + text(right)
+    return num(left) + num(right)
+
+
+def arith(op: str, left: Any, right: Any) -> float | int:
+    """Return ``left <op> right`` for ``- * / %`` with JavaScript's number coercion."""
+    a, b = num(left), num(right)
+    if op == "-":
+        return a - b
+    if op == "*":
+        return a * b
+    if op == "/":
+        if b == 0:
+            return math.nan if a == 0 or math.isnan(a) else math.copysign(math.inf, a)
+        return a / b
+    if b == 0:
+        return math.nan
+    return math.fmod(a, b)
+
+
+def strict_eq(left: Any, right: Any) -> bool:
+    """Return ``left === right`` (same type and value; objects by identity)."""
+    if isinstance(left, bool) or isinstance(right, bool):
+        return isinstance(left, bool) and isinstance(right, bool) and left == right
+    if isinstance(left, int | float) and isinstance(right, int | float):
+        return left == right
+    if isinstance(left, dict | list) or isinstance(right, dict | list):
+        return left is right
+    return type(left) is type(right) and left == right
+
+
+def loose_eq(left: Any, right: Any) -> bool:
+    """Return ``left == right``: null equals only null; numbers compare with converted strings."""
+    if left is None or right is None:
+        return left is None and right is None
+    if type(left) is type(right) or isinstance(left, dict | list) or isinstance(right, dict | list):
+        return strict_eq(left, right)
+    return num(left) == num(right)
+
+
+def compare(op: str, left: Any, right: Any) -> bool:
+    """Return ``left <op> right`` for ``< <= > >=``: strings by code unit, otherwise as numbers."""
+    if isinstance(left, str) and isinstance(right, str):
+        a: Any = left
+        b: Any = right
+    else:
+        a, b = num(left), num(right)
+        if math.isnan(a) or math.isnan(b):
+            return False
+    return bool({"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op])
+
+
+def either(left: Any, right: Callable[[], Any]) -> Any:
+    """Return ``left || right``: ``left`` when truthy, else the value of ``right()``."""
+    return left if truthy(left) else right()
+
+
+def both(left: Any, right: Callable[[], Any]) -> Any:
+    """Return ``left && right``: ``left`` when falsy, else the value of ``right()``."""
+    return right() if truthy(left) else left
+
+
+def coalesce(left: Any, right: Callable[[], Any]) -> Any:
+    """Return ``left ?? right``."""
+    return right() if left is None else left
+
+
+def concat(*parts: Any) -> str:
+    """Return a template's text: each part rendered as n8n renders values in a string."""
+    return "".join(text(part) for part in parts)
+
+
+def method(value: Any, name: str, *args: Any) -> Any:
+    """Call the JavaScript method ``name`` of a string or array value.
+
+    Raises ``UnsupportedMethod`` for a method this module does not implement (the scaffold
+    only emits the ones in METHODS).
+    """
+    handler = METHODS.get(name)
+    if handler is None:
+        raise UnsupportedMethod(name)
+    return handler(value, *args)
+
+
+class UnsupportedMethod(Exception):
+    """A JavaScript method the translation does not cover."""
+
+
+def _includes(value: Any, needle: Any) -> bool:
+    if isinstance(value, str):
+        return text(needle) in value
+    if isinstance(value, list):
+        return any(strict_eq(item, needle) for item in value)
+    return False
+
+
+def _index_of(value: Any, needle: Any) -> int:
+    if isinstance(value, str):
+        return value.find(text(needle))
+    if isinstance(value, list):
+        return next((i for i, item in enumerate(value) if strict_eq(item, needle)), -1)
+    return -1
+
+
+def _slice(value: Any, start: Any = 0, end: Any = None) -> Any:
+    if not isinstance(value, str | list):
+        return None
+    return value[int(num(start)): None if end is None else int(num(end))]
+
+
+def _substring(value: Any, start: Any = 0, end: Any = None) -> str:
+    s = text(value)
+    a = max(0, int(num(start)))
+    b = len(s) if end is None else max(0, int(num(end)))
+    return s[min(a, b): max(a, b)]
+
+
+def _split(value: Any, separator: Any = None) -> list[str]:
+    s = text(value)
+    if separator is None:
+        return [s]
+    sep = text(separator)
+    return list(s) if sep == "" else s.split(sep)
+
+
+def _join(value: Any, separator: Any = ",") -> str:
+    return text(separator).join(text(item) for item in value) if isinstance(value, list) else text(value)
+
+
+METHODS: dict[str, Callable[..., Any]] = {
+    "toLowerCase": lambda v: text(v).lower(),
+    "toUpperCase": lambda v: text(v).upper(),
+    "trim": lambda v: text(v).strip(),
+    "trimStart": lambda v: text(v).lstrip(),
+    "trimEnd": lambda v: text(v).rstrip(),
+    "toString": lambda v: text(v),
+    "includes": _includes,
+    "indexOf": _index_of,
+    "startsWith": lambda v, s: text(v).startswith(text(s)),
+    "endsWith": lambda v, s: text(v).endswith(text(s)),
+    "split": _split,
+    "join": _join,
+    "slice": _slice,
+    "substring": _substring,
+    "replace": lambda v, old, new: text(v).replace(text(old), text(new), 1),
+    "replaceAll": lambda v, old, new: text(v).replace(text(old), text(new)),
+    "padStart": lambda v, n, fill=" ": text(v).rjust(int(num(n)), (text(fill) or " ")[0]),
+    "padEnd": lambda v, n, fill=" ": text(v).ljust(int(num(n)), (text(fill) or " ")[0]),
+    "toFixed": lambda v, digits=0: f"{num(v):.{int(num(digits))}f}",
+    "concat": lambda v, *more: (v + [x for m in more for x in (m if isinstance(m, list) else [m])]
+                                if isinstance(v, list) else concat(v, *more)),
+}
+
+GLOBALS: dict[str, Callable[..., Any]] = {
+    "parseInt": parse_int,
+    "parseFloat": parse_float,
+    "Number": num,
+    "String": text,
+    "Boolean": truthy,
+    "Math.max": lambda *xs: max((num(x) for x in xs), default=-math.inf),
+    "Math.min": lambda *xs: min((num(x) for x in xs), default=math.inf),
+    "Math.abs": lambda x: abs(num(x)),
+    "Math.round": lambda x: math.floor(num(x) + 0.5),
+    "Math.floor": lambda x: math.floor(num(x)),
+    "Math.ceil": lambda x: math.ceil(num(x)),
+    "JSON.stringify": lambda x: json.dumps(x, separators=(",", ":"), ensure_ascii=False),
+    "JSON.parse": lambda x: json.loads(text(x)),
+    "Object.keys": lambda x: list(x) if isinstance(x, dict) else [],
+    "Object.values": lambda x: list(x.values()) if isinstance(x, dict) else [],
+    "Array.isArray": lambda x: isinstance(x, list),
+}
+
+
+def call(name: str, *args: Any) -> Any:
+    """Call the JavaScript global function ``name`` (``parseInt``, ``Math.max``, …)."""
+    return GLOBALS[name](*args)

@@ -1,0 +1,343 @@
+"""The runtime of automations scaffolded from n8n workflows (``cutover scaffold n8n``).
+
+n8n runs each node once over a list of *items* (``{"json": {...}}``) and hands each output's
+items to the nodes connected to it; a node that receives no items does not run. A scaffolded
+automation keeps that model in plain Python: each node is a few lines over a list of items, and a
+``Flow`` records every node's outputs (so that ``$('Node').item`` can be read, and so a test can
+compare them with a workflow's pinned data) and the branch decisions, named as ``cutover import
+n8n`` names them: an IF's outputs are ``"true"``/``"false"``, a Switch's are its rules' output
+keys (or their indexes), and a node whose items went to several outputs decides a list of them.
+
+Semantics of conditions are in ``_n8n_filter``; JavaScript value semantics of expressions in
+``_n8n_js``. Both are re-exported here, so generated code imports one module.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any
+
+from ..errors import TerminalError
+from ._n8n_filter import ConditionError, check, if_v1
+from ._n8n_js import (
+    add, arith, both, call, coalesce, compare, concat, either, get, loose_eq, method, num, parse_float,
+    parse_int, strict_eq, text, truthy,
+)
+
+Item = dict[str, Any]
+Items = list[Item]
+
+__all__ = [
+    "ConditionError", "Flow", "Item", "Items", "NodeFailed", "TodoNode", "add", "arith", "assign", "both",
+    "call", "check", "coalesce", "compare", "concat", "either", "get", "if_v1", "loose_eq", "merge_append",
+    "merge_by_fields", "merge_choose", "method", "now", "num", "parse_float", "parse_int", "response_items",
+    "strict_eq", "text", "trigger_items", "truthy", "typed", "webhook_items",
+]
+
+
+class NodeFailed(TerminalError):
+    """A node of the scaffolded workflow failed (its message names the node, as n8n's does)."""
+
+
+class TodoNode(TerminalError):
+    """A node the scaffold could not translate was reached: the run fails, naming it."""
+
+    def __init__(self, node: str, why: str) -> None:
+        super().__init__(f"node {node!r} is not translated yet (TODO: {why}); write it in Python")
+        self.node = node
+
+
+class NodeRef:
+    """``$('Node')``: the items a node produced in this run."""
+
+    def __init__(self, flow: Flow, name: str) -> None:
+        self._flow, self._name = flow, name
+
+    def all(self) -> Items:
+        """Return ``.all()``: every item of the node's first output."""
+        outputs = self._flow.outputs.get(self._name) or [[]]
+        return list(outputs[0])
+
+    def first(self) -> Item | None:
+        """Return ``.first()``."""
+        items = self.all()
+        return items[0] if items else None
+
+    def last(self) -> Item | None:
+        """Return ``.last()``."""
+        items = self.all()
+        return items[-1] if items else None
+
+    def item(self, index: int) -> Item | None:
+        """Return ``.item``: the item paired with the current one (the same index, or the only one)."""
+        items = self.all()
+        if 0 <= index < len(items):
+            return items[index]
+        return items[0] if len(items) == 1 else None
+
+
+class Flow:
+    """One run of a scaffolded workflow: node outputs and decisions, recorded as they happen."""
+
+    def __init__(self, ctx: Any) -> None:
+        self.ctx = ctx
+        self.outputs: dict[str, list[Items]] = {}
+        self._last: tuple[str, str] | None = None
+        watchers = getattr(ctx, "n8n_flows", None)  # a context that keeps the runs' flows (proofs)
+        if isinstance(watchers, list):
+            watchers.append(self)
+
+    def node(self, name: str) -> NodeRef:
+        """Return ``$('name')``."""
+        return NodeRef(self, name)
+
+    def emit(self, node: str, items: Items, kind: str = "node") -> Items:
+        """Record ``items`` as the (only) output of ``node`` and return them."""
+        self.outputs[node] = [list(items)]
+        self._last = (node, kind)
+        return items
+
+    def each(self, node: str, items: Items, fn: Callable[[Item, int], Item | Sequence[Item] | None]) -> Items:
+        """Run ``fn`` for every item (a Set, a mapping); record and return the items it gave."""
+        out: Items = []
+        for index, item in enumerate(items):
+            result = self._guard(node, index, lambda: fn(item, index))
+            if isinstance(result, dict):
+                out.append(result)
+            elif result is not None:
+                out.extend(result)
+        return self.emit(node, out)
+
+    def split(self, node: str, decision: str, items: Items, test: Callable[[Item, int], bool],
+              on_error: str = "stop") -> tuple[Items, Items]:
+        """Run an IF: items whose test holds go to output 0 (true), the others to output 1."""
+        kept: Items = []
+        other: Items = []
+        for index, item in enumerate(items):
+            passed = self._test(node, index, item, test, on_error)
+            (kept if passed else other).append(item)
+        self.outputs[node] = [kept, other]
+        self._last = (node, "if")
+        self._decide(decision, [kept, other], ["true", "false"])
+        return kept, other
+
+    def keep(self, node: str, items: Items, test: Callable[[Item, int], bool], on_error: str = "stop") -> Items:
+        """Run a Filter: keep the items whose test holds (the others are dropped)."""
+        kept = [item for index, item in enumerate(items) if self._test(node, index, item, test, on_error)]
+        self.emit(node, kept, kind="filter")
+        return kept
+
+    def route(self, node: str, decision: str, items: Items, choose: Callable[[Item, int], list[int]],
+              names: list[str]) -> list[Items]:
+        """Run a Switch: ``choose`` gives each item's output indexes (empty: dropped)."""
+        outputs: list[Items] = [[] for _ in names]
+        for index, item in enumerate(items):
+            for chosen in self._guard(node, index, lambda: choose(item, index)):
+                if 0 <= chosen < len(outputs):
+                    outputs[chosen].append(item)
+        self.outputs[node] = outputs
+        self._last = (node, "switch")
+        self._decide(decision, outputs, names)
+        return outputs
+
+    def finish(self) -> None:
+        """End the run: a run whose last node was a Filter that kept nothing ends ``filtered``."""
+        if self._last is not None and self._last[1] == "filter" and not self.outputs[self._last[0]][0]:
+            self.ctx.filter(f"filter {self._last[0]!r} kept no items")
+
+    def _decide(self, decision: str, outputs: list[Items], names: list[str]) -> None:
+        chosen = [names[i] if i < len(names) else str(i) for i, items in enumerate(outputs) if items]
+        if chosen:
+            self.ctx.decide(decision, chosen[0] if len(chosen) == 1 else chosen)
+
+    def _test(self, node: str, index: int, item: Item, test: Callable[[Item, int], bool], on_error: str) -> bool:
+        try:
+            return bool(test(item, index))
+        except ConditionError as exc:
+            if on_error == "continue":
+                return False
+            raise NodeFailed(f"{node}: {exc} [item {index}]") from None
+
+    def _guard(self, node: str, index: int, fn: Callable[[], Any]) -> Any:
+        try:
+            return fn()
+        except ConditionError as exc:
+            raise NodeFailed(f"{node}: {exc} [item {index}]") from None
+
+
+def webhook_items(trigger: Any) -> Items:
+    """Return the one item an n8n Webhook node emits for a delivery: headers, params, query, body."""
+    headers = dict(getattr(trigger, "headers", None) or {})
+    return [{"json": {"headers": headers, "params": {}, "query": {}, "body": getattr(trigger, "body", None)}}]
+
+
+def trigger_items(trigger: Any) -> Items:
+    """Return a trigger node's items: a list body is one item per element, else one item."""
+    body = getattr(trigger, "body", None)
+    if isinstance(body, list):
+        return [element if _is_item(element) else {"json": element} for element in body]
+    return [{"json": body if body is not None else {}}]
+
+
+def _is_item(value: Any) -> bool:
+    return isinstance(value, dict) and set(value) <= {"json", "pairedItem", "binary"} and "json" in value
+
+
+def response_items(response: Any) -> Items:
+    """Return an HTTP Request node's items: a JSON array is one item per element."""
+    try:
+        body = response.json()
+    except (ValueError, json.JSONDecodeError):
+        return [{"json": {"data": response.text}}]
+    if isinstance(body, list):
+        return [{"json": element if isinstance(element, dict) else {"value": element}} for element in body]
+    return [{"json": body if isinstance(body, dict) else {"value": body}}]
+
+
+def assign(item: Item, fields: Sequence[tuple[str, Any]], *, keep_only_set: bool = False,
+           dot_notation: bool = True) -> Item:
+    """Return a Set / Edit Fields node's item: ``fields`` written onto a copy of the item's json.
+
+    ``keep_only_set`` starts from an empty object (n8n's "Keep Only Set" / "include: none");
+    ``dot_notation`` writes ``a.b`` as a nested field, as n8n does by default.
+    """
+    base = {} if keep_only_set else json.loads(json.dumps(item.get("json") or {}))
+    for name, value in fields:
+        if dot_notation and "." in name:
+            node = base
+            parts = name.split(".")
+            for part in parts[:-1]:
+                child = node.get(part)
+                if not isinstance(child, dict):
+                    child = node[part] = {}
+                node = child
+            node[parts[-1]] = value
+        else:
+            base[name] = value
+    return {"json": base}
+
+
+def typed(name: str, value: Any, kind: str) -> Any:
+    """Return an Edit Fields (Set v3) value converted to its declared type, as n8n converts it.
+
+    ``string``: ``String(value)`` (objects and arrays as JSON; a missing value is ``"undefined"``);
+    ``number``/``boolean``/``array``/``object``: converted, or NodeFailed naming the field.
+    """
+    if kind == "string":
+        if isinstance(value, dict | list):
+            return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+        return "undefined" if value is None else text(value)
+    if value is None:
+        return None
+    converted = _convert(value, kind)
+    if converted is _INVALID:
+        shown = "array" if isinstance(value, list) else "object" if isinstance(value, dict) else f"'{text(value)}'"
+        raise NodeFailed(f"'{name}' expects a {kind} but we got {shown}")
+    return converted
+
+
+_INVALID = object()
+
+
+def _convert(value: Any, kind: str) -> Any:
+    if kind == "number":
+        n = num(value)
+        return _INVALID if isinstance(n, float) and n != n else n
+    if kind == "boolean":
+        from ._n8n_filter import _to_bool
+
+        result = _to_bool(value)
+        return _INVALID if result is not True and result is not False else result
+    if kind in ("array", "object"):
+        if isinstance(value, list if kind == "array" else dict):
+            return value
+        try:
+            parsed = json.loads(text(value))
+        except ValueError:
+            return _INVALID
+        return parsed if isinstance(parsed, list if kind == "array" else dict) else _INVALID
+    return value
+
+
+def merge_append(*inputs: Items) -> Items:
+    """Return a Merge in append mode: input 1's items, then input 2's."""
+    return [item for items in inputs for item in items]
+
+
+def merge_choose(inputs: Sequence[Items], which: int) -> Items:
+    """Return a Merge in "choose branch" mode: the items of input ``which`` (0-based)."""
+    return list(inputs[which]) if which < len(inputs) else []
+
+
+def merge_by_fields(first: Items, second: Items, fields: Sequence[tuple[str, str]], *, join: str = "keepMatches",
+                    output_from: str = "both", clash: str = "preferInput2") -> Items:
+    """Return a Merge combining items whose fields match (n8n's "combine by matching fields").
+
+    ``join`` is keepMatches, keepNonMatches, keepEverything, enrichInput1 or enrichInput2;
+    ``output_from`` (keepMatches: input1, input2 or both; keepNonMatches: also both, each item
+    then tagged with its ``_source``). Matched pairs are merged with ``clash``: preferInput2 (the
+    default: input 2's value wins), preferInput1, or addSuffix (every field of input 1 gets
+    ``_1`` and of input 2 ``_2``). Matches come first, in input 1's order, then unmatched items.
+    """
+    def key(item: Item, side: int) -> tuple[str, ...]:
+        return tuple(text(get(item.get("json"), *f[side].split("."))) for f in fields)
+
+    index: dict[tuple[str, ...], list[int]] = {}
+    for position, item in enumerate(second):
+        index.setdefault(key(item, 1), []).append(position)
+    pairs: list[tuple[Item, Item]] = []
+    unmatched_first: Items = []
+    matched_second: set[int] = set()
+    for item in first:
+        found = index.get(key(item, 0), [])
+        matched_second.update(found)
+        pairs.extend((item, second[p]) for p in found)
+        if not found:
+            unmatched_first.append(item)
+    unmatched_second = [item for p, item in enumerate(second) if p not in matched_second]
+    return _join(join, output_from, clash, pairs, unmatched_first, unmatched_second)
+
+
+def _join(join: str, output_from: str, clash: str, pairs: list[tuple[Item, Item]], lone_first: Items,
+          lone_second: Items) -> Items:
+    merged = [_combined(a, b, clash) for a, b in pairs]
+    if join == "keepMatches":
+        if output_from == "input1":
+            return _unique([a for a, _ in pairs])
+        if output_from == "input2":
+            return [b for _, b in pairs]
+        return merged
+    if join == "keepNonMatches":
+        tagged = [{"json": {**(i.get("json") or {}), "_source": "input1"}} for i in lone_first]
+        tagged += [{"json": {**(i.get("json") or {}), "_source": "input2"}} for i in lone_second]
+        if output_from == "input1":
+            return lone_first
+        if output_from == "input2":
+            return lone_second
+        return tagged
+    if join == "enrichInput1":
+        return merged + lone_first
+    if join == "enrichInput2":
+        return merged + lone_second
+    return merged + lone_first + lone_second  # keepEverything
+
+
+def _unique(items: Items) -> Items:
+    seen: set[int] = set()
+    return [i for i in items if not (id(i) in seen or seen.add(id(i)))]  # type: ignore[func-returns-value]
+
+
+def _combined(first: Item, second: Item, clash: str) -> Item:
+    a, b = dict(first.get("json") or {}), dict(second.get("json") or {})
+    if clash == "addSuffix":
+        return {"json": {**{f"{k}_1": v for k, v in a.items()}, **{f"{k}_2": v for k, v in b.items()}}}
+    if clash == "preferInput1":
+        return {"json": {**b, **a}}
+    return {"json": {**a, **b}}
+
+
+def now(ctx: Any) -> datetime:
+    """Return ``$now``: the job's clock (the trigger's time in a shadow replay)."""
+    return ctx.now()  # type: ignore[no-any-return]

@@ -1,0 +1,60 @@
+"""n8n expressions translated to Python mean what they meant in n8n."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from harness.scaffold._expr import Untranslatable, value
+from queue_core.compat import n8n
+
+
+class _Ctx:
+    def now(self) -> Any:
+        raise AssertionError("not used")
+
+
+def _run(param: Any, item: dict[str, Any], refs: dict[str, list[dict[str, Any]]] | None = None) -> Any:
+    flow = n8n.Flow(_Ctx())
+    for name, items in (refs or {}).items():
+        flow.emit(name, items)
+    scope = {"n8n": n8n, "item": {"json": item}, "i": 0, "items": [{"json": item}], "flow": flow, "ctx": _Ctx()}
+    return eval(value(param), scope)  # noqa: S307 - the code under test is generated source
+
+
+def test_json_paths_templates_and_string_methods() -> None:
+    item = {"user": {"name": "Ada LOVELACE"}, "n": 4}
+    assert _run("={{ $json.user.name }}", item) == "Ada LOVELACE"
+    assert _run("=Hi {{ $json.user.name.toLowerCase() }}!", item) == "Hi ada lovelace!"
+    assert _run("={{ $json.missing.deeper }}", item) is None
+    assert _run("={{ $json.user?.name }}", item) == "Ada LOVELACE"
+    assert _run("={{ $json.n + 1 }}", item) == 5
+    assert _run("={{ $json.n + '1' }}", item) == "41"
+    assert _run("=n={{ $json.n }}, obj={{ $json.user }}", item) == 'n=4, obj={"name":"Ada LOVELACE"}'
+
+
+def test_ternaries_logic_and_comparisons_follow_javascript_truthiness() -> None:
+    item = {"tags": [], "total": "120", "note": ""}
+    assert _run("={{ $json.tags ? 'some' : 'none' }}", item) == "some"  # [] is truthy in JavaScript
+    assert _run("={{ $json.note || 'empty' }}", item) == "empty"
+    assert _run("={{ $json.total > 100 }}", item) is True
+    assert _run("={{ $json.total === 120 }}", item) is False
+    assert _run("={{ $json.total == 120 }}", item) is True
+    assert _run("={{ !$json.note }}", item) is True
+
+
+def test_other_nodes_items_and_globals() -> None:
+    refs = {"Lookup": [{"json": {"id": 7, "email": "a@b.test"}}]}
+    assert _run("={{ $('Lookup').item.json.email }}", {}, refs) == "a@b.test"
+    assert _run("={{ $('Lookup').first().json.id }}", {}, refs) == 7
+    assert _run('={{ $node["Lookup"].json.id }}', {}, refs) == 7
+    assert _run("={{ Math.max(0, ['a', 'b'].indexOf($json.k)) }}", {"k": "b"}) == 1
+    assert _run("={{ parseInt($json.t) + 2 }}", {"t": "40px"}) == 42
+
+
+@pytest.mark.parametrize("param", ["={{ $json.items.map(x => x.id) }}", "={{ $workflow.name }}",
+                                   '={{ $node["Loop"].context["noItemsLeft"] }}', "={{ /ab+c/.test($json.s) }}"])
+def test_what_is_not_translated_says_so(param: str) -> None:
+    with pytest.raises(Untranslatable):
+        value(param)
