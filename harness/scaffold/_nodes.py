@@ -326,7 +326,7 @@ def code_node(node: Node, slot: Slot) -> NodeCode:
     source = str(node.parameters.get("jsCode") or node.parameters.get("functionCode") or "")
     literal = _literal_return(source)
     if literal is None:
-        return todo(node, slot, "Code node: JavaScript to rewrite in Python", verbatim=source)
+        return _code_to_write(node, slot, source)
     items = literal if isinstance(literal, list) else [literal]
     wrapped = [i if isinstance(i, dict) and "json" in i else {"json": i} for i in items]
     inp = _input(slot)
@@ -344,6 +344,20 @@ def test_data_node(node: Node, slot: Slot) -> NodeCode:
     inp = _input(slot)
     return NodeCode([comment(node), f"{slot.var} = flow.emit({node.name!r}, {wrapped!r}) if {inp} else []"],
                     [slot.var])
+
+
+def _code_to_write(node: Node, slot: Slot, source: str) -> NodeCode:
+    """A Code node's JavaScript, kept as the docstring of the Python function a person writes."""
+    why = "Code node: JavaScript to rewrite in Python"
+    mode = node.parameters.get("mode", "runOnceForAllItems")
+    fn = f"{slot.var}_code"
+    quoted = source.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
+    lines = [comment(node), f"# TODO: {why} ({mode})", f"def {fn}(items: n8n.Items) -> n8n.Items:",
+             f'    """Do what the Code node {node.name!r} did; its JavaScript:', ""]
+    lines += [f"    {line}".rstrip() for line in quoted.splitlines()]
+    lines += ['    """', f"    raise n8n.TodoNode({node.name!r}, {why!r})",
+              f"{slot.var} = flow.emit({node.name!r}, {fn}({_input(slot)})) if {_input(slot)} else []"]
+    return NodeCode(lines, [slot.var], translated=False, why=why)
 
 
 def _literal_return(source: str) -> Any:
