@@ -81,12 +81,15 @@ def _report(written: Written) -> None:
 
 
 def _estate(results: list[Written]) -> None:
+    width = max(len(w.scaffold.automation) for w in results)
     click.echo("\nestate:")
-    click.echo(f"  {'automation':<32} {'trigger':<10} {'translated':>10} {'TODO':>5}  import its executions")
+    click.echo(f"  {'automation':<{width}} {'trigger':<9} {'translated':>10} {'TODO':>5}  import its executions")
     for w in results:
         s = w.scaffold
         hint = IMPORT_HINT.format(id=s.workflow.id or "<id>", name=s.automation)
-        click.echo(f"  {s.automation:<32} {s.trigger_kind:<10} {s.translated:>10} {s.todo:>5}  {hint}")
+        click.echo(f"  {s.automation:<{width}} {s.trigger_kind:<9} {s.translated:>10} {s.todo:>5}  {hint}")
+    total = sum(w.scaffold.translated for w in results), sum(w.scaffold.todo for w in results)
+    click.echo(f"  {len(results)} workflows: {total[0]} nodes translated, {total[1]} TODO")
 
 
 @scaffold.command("prove")

@@ -62,6 +62,15 @@ def _automation_name(workflow: Workflow, given: str | None, many: bool) -> str:
     return f"{given}-{stem}" if given else stem
 
 
+def _unique_name(name: str, used: set[str]) -> str:
+    """Two workflows of an estate may share a name: the second becomes ``name-2``, and so on."""
+    candidate, n = name, 2
+    while candidate in used:
+        candidate, n = f"{name}-{n}", n + 1
+    used.add(candidate)
+    return candidate
+
+
 def scaffold_n8n(path: Path, *, automation: str | None, into: Path, force: bool = False,
                  providers: dict[str, str] | None = None) -> list[Written]:
     """Scaffold every workflow in ``path`` (a file or a directory) into ``into``.
@@ -72,8 +81,9 @@ def scaffold_n8n(path: Path, *, automation: str | None, into: Path, force: bool 
     workflows = [wf for file in iter_workflow_files(path) for wf in load_workflows(file)]
     many = len(workflows) > 1
     results = []
+    used: set[str] = set()
     for workflow in workflows:
-        name = _automation_name(workflow, automation, many)
+        name = _unique_name(_automation_name(workflow, automation, many), used)
         if not re.fullmatch(r"[a-z][a-z0-9-]*", name):
             raise ScaffoldError(f"automation name {name!r}: use lower-case letters, digits and dashes")
         results.append(build(workflow, name, providers or {}))

@@ -154,8 +154,9 @@ def _account(scaffold: Scaffold, node: Node, code: NodeCode, *, is_trigger: bool
         scaffold.decisions[node.name] = code.decision
     scaffold.proposals.update(code.provider_proposals)
     if is_trigger:
-        scaffold.trigger_kind = "webhook" if code.source else ("schedule" if node.short_type.lower() in (
-            "scheduletrigger", "cron") else node.short_type)
+        kind = node.short_type.lower()
+        scaffold.trigger_kind = "webhook" if code.source else ("schedule" if kind in ("scheduletrigger", "cron")
+                                                               else kind.removesuffix("trigger") or kind)
         scaffold.schedule = code.schedule
         scaffold.rows.append(NodeRow(node.name, node.type, "trigger", code.why or ""))
         return

@@ -138,3 +138,13 @@ def test_a_schedule_trigger_becomes_the_automations_cron() -> None:
     assert scaffold.schedule == {"cron": "30 2 * * *"}
     assert scaffold.trigger_kind == "schedule"
     assert "github" in scaffold.proposals and scaffold.steps["Open issue"] == "open-issue"
+
+
+def test_workflows_of_an_estate_that_share_a_name_get_distinct_automations(tmp_path: Path) -> None:
+    estate = tmp_path / "estate"
+    estate.mkdir()
+    for n in (1, 2):
+        (estate / f"copy{n}.json").write_text(ROUTER.read_text())
+    written = scaffold_n8n(estate, automation=None, into=tmp_path / "out")
+    assert [w.scaffold.automation for w in written] == ["order-router", "order-router-2"]
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["order_router.py", "order_router_2.py"]
