@@ -320,13 +320,16 @@ def _trace(
     outputs: dict[str, Any] = {}
     for run in runs:
         step = step_name(entry, run.name)
-        if run is trigger or step is None:
+        if run is trigger:
             continue
-        path.append(step)
-        outputs[step] = _items_json(run)
+        # A branch node mapped to "" leaves the path but keeps its decision.
         if (branch := _branch(run)) is not None:
             name, value = decision(entry, run.name, branch)
             decisions[name] = value
+        if step is None:
+            continue
+        path.append(step)
+        outputs[step] = _items_json(run)
         if (call := _call(run, step, entry)) is not None:
             calls.append(call)
     error, failed = _error(result, runs, entry)

@@ -123,7 +123,10 @@ def import_export(request: ImportRequest, clock: Callable[[], datetime] = lambda
         refuse_unreplayable(request, runs, pairing)
     install(directory, pairing)
     source = _source(request, entry, runs, bad, clock())
-    write_manifest(manifest_path, with_source(manifest, source, entry))
+    from harness.mapping import proposal_from_traces  # the maps, proposed commented on a first import
+
+    proposal = proposal_from_traces(entry.name, (r.trace for r in runs if r.trace is not None))
+    write_manifest(manifest_path, with_source(manifest, source, entry), proposal=proposal)
     return _summary(request, runs, bad, pairing, source)
 
 
