@@ -71,19 +71,21 @@ def _verdicts(summary: Mapping[str, Any]) -> str:
         cards.append(f'<div class="card" id="verdict-{_e(a["name"])}"><h3>{_e(a["name"])} '
                      f'<span class="badge {cls}">{_e(v["label"])}</span></h3>'
                      f'<p class="muted">code version <code>{_e(v["code_version"])}</code> · '
-                     f'migrated from {_e(a["platform"] or "?")}</p><ul>{items}</ul></div>')
+                     f'migrated from {_e(a["platform"] or "?")}</p>'
+                     f'<p class="evidence">{_e(a["evidence"]["compared"])}</p><ul>{items}</ul></div>')
     return '<h2 id="gate">Go-live gate</h2><div class="verdicts">' + "".join(cards) + "</div>"
 
 
 def _agreement(summary: Mapping[str, Any]) -> str:
     head = ("<tr><th>automation</th><th class=num>triggers</th><th class=num>compared</th><th class=num>agreed</th>"
             "<th class=num>accepted</th><th class=num>disagreed</th><th class=num>errors</th>"
-            "<th class=num>unpaired</th><th class=num>agreement</th><th>verdict</th></tr>")
+            "<th class=num>unpaired</th><th class=num>agreement</th><th>evidence depth</th><th>verdict</th></tr>")
     rows = "".join(
         f'<tr><td>{_e(a["name"])}</td><td class=num>{a["triggers"]}</td><td class=num>{a["compared"]}</td>'
         f'<td class=num>{a["agreed"]}</td><td class=num>{a["accepted"]}</td><td class=num>{a["disagreed"]}</td>'
         f'<td class=num>{a["error"]}</td><td class=num>{a["unpaired"]}</td>'
-        f'<td class=num>{_pct(a["agreement"])}</td><td>{_e(a["verdict"]["label"])}</td></tr>'
+        f'<td class=num>{_pct(a["agreement"])}</td><td>{_e(a["evidence"]["depth"] or "none")}</td>'
+        f'<td>{_e(a["verdict"]["label"])}</td></tr>'
         for a in summary["automations"])
     t = summary["totals"]
     chart = _bars([(a["name"], a) for a in summary["automations"]])

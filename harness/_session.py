@@ -33,12 +33,13 @@ from harness.diff import Disagreement, diff_traces
 from harness.errors import RecordingError
 from harness.manifest import MANIFEST_FILE, Coercion, Manifest, load_manifest
 from harness.normalize import Rules, align, branches, reduce_legacy, reduce_new
-from harness.recording import LEGACY_FILE, TRIGGERS_FILE, LegacyTrace, RecordedTrigger, trace_from_json, trigger_from_json
+from harness.recording import ALL_EVIDENCE, LEGACY_FILE, TRIGGERS_FILE, LegacyTrace, RecordedTrigger, trace_from_json, trigger_from_json
 from harness.replay import Case, Replayed, ReplayError, ReplayOptions, ReplaySession, shadow_providers
 
 RAMP_START = 100  # the first batch handed to replay processes; later ones double up to batch_size
 RESULTS_PREFIX = "results-"
 DISAGREEMENTS_PREFIX = "disagreements-"
+FULL_EVIDENCE = tuple(str(e) for e in ALL_EVIDENCE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,6 +198,7 @@ class TriggerOutcome:
     legacy_trace: dict[str, Any] | None = None
     new_trace: dict[str, Any] | None = None
     legacy_error: str | None = None
+    evidence: tuple[str, ...] = FULL_EVIDENCE  # the fields the legacy trace holds (compared)
 
     @property
     def unexplained(self) -> list[tuple[Disagreement, _accepted.Judgement]]:
@@ -432,7 +434,7 @@ class ShadowRun:
         rules = self.rules(ref.automation)
         first = runs[0]
         trace = first.trace or {"status": "failed", "error": first.error}
-        legacy_norm, new_norm = align(reduce_legacy(legacy, rules), reduce_new(trace, rules))
+        legacy_norm, new_norm = align(reduce_legacy(legacy, rules), reduce_new(trace, rules), legacy.evidence)
         found = diff_traces(legacy_norm, new_norm, rules.coercion)
         noisy: set[str] = set()
         if len(runs) > 1 and runs[1].trace is not None:
@@ -447,7 +449,7 @@ class ShadowRun:
             exception=trace.get("exception"), disagreements=found, judgements=judged, noisy=noisy,
             legacy_branches=branches(legacy_norm, rules.coercion), new_branches=branches(new_norm, rules.coercion),
             legacy_trace=legacy_norm if found else None, new_trace=new_norm if found else None,
-            legacy_error=legacy.error,
+            legacy_error=legacy.error, evidence=tuple(str(e) for e in legacy.evidence),
         )
 
     # -- results ----------------------------------------------------------------------------
@@ -472,6 +474,8 @@ class ShadowRun:
             "error": outcome.error, "exception": outcome.exception, "noisy": sorted(outcome.noisy),
             "legacy": outcome.legacy_trace, "new": outcome.new_trace,
         }
+        if outcome.kind == "compared" and outcome.evidence != FULL_EVIDENCE:  # full depth stays implicit
+            row["evidence"] = list(outcome.evidence)
         lines = "".join(json.dumps({
             "automation": ref.automation, "trigger_id": ref.trigger_id, "seq": ref.seq,
             **d.as_dict(), "accepted_by": j.accepted_by, "expired_by": j.expired_by,

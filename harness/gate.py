@@ -10,9 +10,20 @@ Configured in pyproject.toml, with per-automation overrides::
                                   #   often by the new code
     max_side_effect_mismatches = 0   # triggers allowed with unexplained disagreements on
                                      #   calls that are not reads (POST, PUT, PATCH, DELETE)
+    evidence = "decisions"        # the evidence depth the legacy traces must reach
 
     [tool.cutover.gate.automations.github-triage]
     agreement = 0.99
+
+*Evidence depth* is what the legacy export could prove: the fields of a decision trace it holds
+(:class:`~harness.recording.Evidence`). The levels are cumulative, in the order
+``status → path → decisions → calls → outputs``: depth ``decisions`` means the traces hold
+``status``, ``path`` and ``decisions``. An automation's evidence is the fields held by *every* one
+of its compared traces (the weakest trace sets it: a READY never rests on a field some trigger
+did not compare), and its depth is the deepest level whose fields are all held. The default
+requirement is ``decisions``: agreement on statuses alone cannot tell a wrong route from a right
+one, so a status-only export is NOT READY until ``evidence = "status"`` says that is enough; even
+then the verdict names it (``READY (status only)``).
 
 A verdict is READY only when every rule holds and no accepted-difference entry of the automation
 has expired; it names its reasons either way and the code version it applies to (the hash of
@@ -22,12 +33,15 @@ the automation module's source, ``Automation.source_hash``). :func:`judge` is pu
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
 from harness.errors import HarnessError
+from harness.recording import ALL_EVIDENCE, Evidence
+
+FULL_EVIDENCE: tuple[str, ...] = tuple(str(e) for e in ALL_EVIDENCE)
 
 
 class GateConfigError(HarnessError):
@@ -46,6 +60,7 @@ class GateRules:
     agreement: float = 0.995
     branch_min: int = 1
     max_side_effect_mismatches: int = 0
+    evidence: Evidence = Evidence.DECISIONS
 
 
 @dataclass(frozen=True)
@@ -67,6 +82,7 @@ class AutomationStats:
     ``side_effect_mismatches`` counts triggers with an unexplained disagreement on a call that is
     not a read. ``branches`` maps each branch the legacy runs took (``route=bug``) to how many times the new
     code took it. ``expired_entries`` lists the labels of expired accepted-difference entries.
+    ``evidence`` names the fields every compared legacy trace holds (empty when none was compared).
     """
 
     automation: str
@@ -75,6 +91,7 @@ class AutomationStats:
     side_effect_mismatches: int
     branches: Mapping[str, int]
     expired_entries: tuple[str, ...] = ()
+    evidence: tuple[str, ...] = FULL_EVIDENCE
 
     @property
     def agreement(self) -> float:
@@ -84,12 +101,13 @@ class AutomationStats:
 
 @dataclass(frozen=True)
 class Verdict:
-    """READY or NOT READY, why, and for which code."""
+    """READY or NOT READY, why, for which code, and on what evidence (the fields compared)."""
 
     automation: str
     failed: tuple[str, ...]
     met: tuple[str, ...]
     code_version: str
+    evidence: tuple[str, ...] = FULL_EVIDENCE
 
     @property
     def ready(self) -> bool:
@@ -103,13 +121,58 @@ class Verdict:
 
     @property
     def label(self) -> str:
-        return "READY" if self.ready else "NOT READY"
+        """Return READY, NOT READY, or READY naming the fields compared when they are not all five."""
+        if not self.ready:
+            return "NOT READY"
+        if set(self.evidence) >= set(FULL_EVIDENCE):
+            return "READY"
+        return f"READY ({', '.join(_ordered(self.evidence))} only)"
 
     def as_dict(self) -> dict[str, Any]:
         """Return the verdict as JSON-ready data."""
+        depth = evidence_depth(self.evidence)
         return {"automation": self.automation, "ready": self.ready, "label": self.label,
                 "reasons": list(self.reasons), "failed": list(self.failed), "met": list(self.met),
-                "code_version": self.code_version}
+                "code_version": self.code_version, "evidence": list(_ordered(self.evidence)),
+                "depth": None if depth is None else str(depth), "compared": compared_phrase(self.evidence)}
+
+
+def _ordered(fields: Iterable[str]) -> list[str]:
+    held = {str(f) for f in fields}
+    return [str(e) for e in ALL_EVIDENCE if str(e) in held]
+
+
+def evidence_depth(fields: Iterable[str]) -> Evidence | None:
+    """Return the deepest cumulative level (status → path → decisions → calls → outputs) whose
+    fields are all in ``fields``; None when ``status`` is not (nothing was compared)."""
+    held = {str(f) for f in fields}
+    depth: Evidence | None = None
+    for level in ALL_EVIDENCE:
+        if str(level) not in held:
+            break
+        depth = level
+    return depth
+
+
+def compared_phrase(fields: Iterable[str]) -> str:
+    """Say what a comparison covered: ``compared: status, path — decisions, calls, outputs not in
+    this export`` (``status only`` for one field; ``nothing`` when no trace was compared)."""
+    held = _ordered(fields)
+    if not held:
+        return "compared: nothing (no trace was compared)"
+    missing = [str(e) for e in ALL_EVIDENCE if str(e) not in held]
+    text = "compared: " + ("status only" if held == ["status"] else ", ".join(held))
+    return text + (f" — {', '.join(missing)} not in this export" if missing else "")
+
+
+def _evidence_reason(fields: tuple[str, ...], required: Evidence) -> tuple[bool, str]:
+    depth = evidence_depth(fields)
+    phrase = compared_phrase(fields)
+    if depth is None:
+        return False, f"no evidence depth: nothing was compared (the gate requires {required})"
+    if ALL_EVIDENCE.index(depth) >= ALL_EVIDENCE.index(required):
+        return True, f"evidence depth {depth} meets the required {required} ({phrase})"
+    return False, f"evidence depth {depth} is below the required {required} ({phrase})"
 
 
 _TYPES: dict[str, tuple[type, ...]] = {"min_triggers": (int,), "agreement": (int, float), "branch_min": (int,),
@@ -122,6 +185,11 @@ def _rules(table: Any, base: GateRules, path: str, prefix: str) -> GateRules:
     changes: dict[str, Any] = {}
     for key, value in table.items():
         if key == "automations" and prefix == "tool.cutover.gate":
+            continue
+        if key == "evidence":
+            if value not in tuple(Evidence):
+                raise GateConfigError(path, f"{prefix}.{key}", f"expected one of {', '.join(Evidence)}, got {value!r}")
+            changes[key] = Evidence(value)
             continue
         if key not in _TYPES:
             allowed = ", ".join(f.name for f in fields(GateRules))
@@ -188,4 +256,6 @@ def judge(stats: AutomationStats, rules: GateRules, code_version: str) -> Verdic
     check(stats.side_effect_mismatches <= rules.max_side_effect_mismatches, side, side)
     check(not stats.expired_entries, "no accepted difference has expired",
           f"{len(stats.expired_entries)} accepted difference(s) expired: " + "; ".join(stats.expired_entries))
-    return Verdict(stats.automation, tuple(failed), tuple(met), code_version)
+    deep_enough, reason = _evidence_reason(stats.evidence, rules.evidence)
+    check(deep_enough, reason, reason)
+    return Verdict(stats.automation, tuple(failed), tuple(met), code_version, tuple(_ordered(stats.evidence)))

@@ -25,7 +25,9 @@ Rules applied to each side on its own (:func:`reduce_legacy`, :func:`reduce_new`
 Rules applied to the pair (:func:`align`): a legacy call field that is ``null`` means "the export
 did not show it" and is dropped from both sides; ``outputs`` keep only the steps both sides report
 (a legacy output of a call step is the provider's response, which the replay was served, not
-something the new code computed).
+something the new code computed); and a field the legacy export does not hold (outside the trace's
+*evidence*: a Zapier task history shows statuses, not paths) is dropped from both sides, so a
+disagreement on it cannot arise. ``status`` is always compared.
 
 Loose typing is judged per pair of values by :func:`loosely_equal`: under the ``n8n``, ``zapier``
 and ``make`` profiles the string ``"true"`` equals ``True`` and ``"130.73"`` equals ``130.73``, but
@@ -35,7 +37,7 @@ two strings are always compared exactly (``"52.40"`` is not ``"52.4"``). Everyth
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
@@ -43,7 +45,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from harness.manifest import Coercion
-from harness.recording import LegacyTrace
+from harness.recording import ALL_EVIDENCE, Evidence, LegacyTrace
 
 READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 CALL_FIELDS = ("provider", "method", "url", "body")
@@ -171,8 +173,19 @@ def reduce_new(trace: Mapping[str, Any], rules: Rules) -> dict[str, Any]:
     }
 
 
-def align(legacy: dict[str, Any], new: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Drop what the legacy export could not show from both canonical traces; return copies."""
+def align(legacy: dict[str, Any], new: dict[str, Any],
+          evidence: Iterable[Evidence] = ALL_EVIDENCE) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Drop what the legacy export could not show from both canonical traces; return copies.
+
+    ``evidence`` is the legacy trace's (:attr:`LegacyTrace.evidence`): a field outside it is
+    removed from both sides (``status`` never is), so the diff compares only what both hold.
+    """
+    held = {str(e) for e in evidence} | {str(Evidence.STATUS)}
+    left, right = _align_shared(legacy, new)
+    return ({k: v for k, v in left.items() if k in held}, {k: v for k, v in right.items() if k in held})
+
+
+def _align_shared(legacy: dict[str, Any], new: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     legacy_calls, new_calls = dict(legacy["calls"]), dict(new["calls"])
     for key, call in legacy["calls"].items():
         unknown = [f for f in CALL_FIELDS if call.get(f) is None]
@@ -266,8 +279,11 @@ def branch_value(value: Any, coercion: Coercion) -> str:
 
 
 def branches(trace: Mapping[str, Any], coercion: Coercion) -> list[str]:
-    """Return the branches a canonical trace took: ``name=value`` per decision, ``status=filtered``."""
-    out = [f"{name}={branch_value(value, coercion)}" for name, value in sorted(trace["decisions"].items())
+    """Return the branches a canonical trace took: ``name=value`` per decision, ``status=filtered``.
+
+    A trace aligned without ``decisions`` (not in the legacy export) has only ``status=filtered``.
+    """
+    out = [f"{name}={branch_value(value, coercion)}" for name, value in sorted(trace.get("decisions", {}).items())
            if not isinstance(value, dict | list)]
     if trace["status"] == "filtered":
         out.append("status=filtered")

@@ -23,7 +23,7 @@ import pandas as pd
 from harness import _html
 from harness.accepted import Entry
 from harness.cluster import Cluster, clusters, frame
-from harness.gate import AutomationStats, GateConfig, Verdict, judge
+from harness.gate import FULL_EVIDENCE, AutomationStats, GateConfig, Verdict, compared_phrase, evidence_depth, judge
 from harness.manifest import Manifest
 
 SCHEMA_VERSION = 1
@@ -76,6 +76,25 @@ def _branch_table(df: pd.DataFrame) -> dict[str, list[dict[str, Any]]]:
             "agreed": int(row["agreed"]), "agreement": _share(int(row["agreed"]), n),
         })
     return out
+
+
+def _evidence(rows: Sequence[Mapping[str, Any]]) -> dict[str, tuple[str, ...]]:
+    """Per automation: the fields every compared legacy trace holds (a row without ``evidence``
+    holds all five); an automation with no compared trace is absent."""
+    held: dict[str, set[str]] = {}
+    for row in rows:
+        if row.get("verdict") in ("agreed", "accepted", "disagreed"):
+            fields = set(row.get("evidence") or FULL_EVIDENCE)
+            name = str(row["automation"])
+            held[name] = held[name] & fields if name in held else fields
+    return {name: tuple(f for f in FULL_EVIDENCE if f in fields) for name, fields in held.items()}
+
+
+def _evidence_entry(fields: tuple[str, ...], required: str) -> dict[str, Any]:
+    depth = evidence_depth(fields)
+    return {"held": list(fields), "missing": [f for f in FULL_EVIDENCE if f not in fields],
+            "depth": None if depth is None else str(depth), "required": required,
+            "compared": compared_phrase(fields)}
 
 
 def _traffic(manifest: Manifest, automation: str, index_span: tuple[str | None, str | None]) -> dict[str, Any]:
@@ -133,6 +152,7 @@ def build_summary(info: RunInfo, manifest: Manifest, spans: Mapping[str, tuple[s
               if not df.empty else pd.DataFrame())
     autos: list[dict[str, Any]] = []
     usage = _entry_usage(entries, dis, expired)
+    evidence = _evidence(result_rows)
     for name in sorted(set(spans) | set(df["automation"]) if not df.empty else spans):
         c = {v: int(counts.loc[name].get(v, 0)) if name in counts.index else 0
              for v in ("agreed", "accepted", "disagreed", "unpaired", "error")}
@@ -141,11 +161,11 @@ def build_summary(info: RunInfo, manifest: Manifest, spans: Mapping[str, tuple[s
         expired_labels = tuple(f"#{u['index'] + 1} {u['path'] or u['signature']} (owner {u['owner']}, expired {u['expires']})"
                                for u in usage if u["automation"] == name and u["status"] == "expired")
         stats = AutomationStats(name, compared, c["agreed"] + c["accepted"], int(side.get(name, 0)),
-                                legacy_branches, expired_labels)
+                                legacy_branches, expired_labels, evidence.get(name, ()))
         verdict = judge(stats, gate.rules_for(name), info.code_versions.get(name, "unregistered"))
         if name not in info.code_versions:
             verdict = Verdict(name, (f"automation {name!r} is not registered in the automations module",
-                                     *verdict.failed), verdict.met, "unregistered")
+                                     *verdict.failed), verdict.met, "unregistered", verdict.evidence)
         missing = sorted(b for b, n in legacy_branches.items() if n == 0)
         autos.append({
             "name": name, "platform": info.platforms.get(name), "coercion": info.coercions.get(name),
@@ -156,6 +176,7 @@ def build_summary(info: RunInfo, manifest: Manifest, spans: Mapping[str, tuple[s
             "coverage": {"legacy_branches": len(legacy_branches),
                          "exercised": len(legacy_branches) - len(missing), "missing": missing},
             "traffic": _traffic(manifest, name, spans.get(name, (None, None))),
+            "evidence": _evidence_entry(evidence.get(name, ()), str(gate.rules_for(name).evidence)),
             "verdict": verdict.as_dict(),
         })
     totals: dict[str, float] = {k: sum(int(a[k]) for a in autos) for k in (
@@ -238,6 +259,7 @@ def terminal_lines(summary: Mapping[str, Any], *, clusters_shown: int = 3) -> li
         lines.append(f"{a['name']:<20} {v['label']:<10} {a['compared']:>6} compared  agreement "
                      f"{100 * a['agreement']:6.2f}%  ({a['disagreed']} disagree, {a['accepted']} accepted"
                      f"{', ' + str(a['error']) + ' errors' if a['error'] else ''})  code {a['code_version']}")
+        lines.append(f"    {a['evidence']['compared']}")
         lines.extend(f"    ✗ {reason}" for reason in v["failed"])
         for c in by_auto.get(a["name"], [])[:clusters_shown]:
             ex = c["exemplars"][0]
@@ -263,8 +285,8 @@ def _short(value: Any, width: int = 40) -> str:
 
 def verdicts(summary: Mapping[str, Any]) -> list[Verdict]:
     """Return the gate verdicts of a summary."""
-    return [Verdict(a["name"], tuple(a["verdict"]["failed"]), tuple(a["verdict"]["met"]), a["verdict"]["code_version"])
-            for a in summary["automations"]]
+    return [Verdict(a["name"], tuple(a["verdict"]["failed"]), tuple(a["verdict"]["met"]), a["verdict"]["code_version"],
+                    tuple(a["verdict"].get("evidence", FULL_EVIDENCE))) for a in summary["automations"]]
 
 
 __all__ = ["Cluster", "RunInfo", "build_summary", "exemplar_traces", "terminal_lines", "verdicts", "write_reports"]

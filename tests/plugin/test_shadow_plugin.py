@@ -209,3 +209,29 @@ def test_shadow_noise_marks_the_fields_that_disagree_with_themselves(project: py
     plain.assert_outcomes(failed=4, deselected=6)
     assert "[noisy]" not in plain.stdout.str()
     assert json.loads((project.path / "reports" / "demo" / "summary.json").read_text())["noise"] == []
+
+
+def test_a_status_only_export_compares_status_alone_and_the_gate_says_its_depth(project: pytest.Pytester) -> None:
+    from dataclasses import replace
+
+    from harness.recording import Evidence
+
+    cases = [_router_case(0, 50, "smb"), _router_case(2, 1500, "smb"), _router_case(3, 10, "smb"),
+             _router_case(4, 20, "smb", boom=True)]
+    write_set(project.path, router=[(t, replace(c, evidence=(Evidence.STATUS,))) for t, c in cases])
+    result = project.runpytest_subprocess("--shadow", "recordings/demo")
+    # r-2's wrong tier is in decisions and calls, which a status-only export cannot show; r-4's
+    # new run fails where the legacy one succeeded, which status does show.
+    result.assert_outcomes(passed=7, failed=1)
+    result.stdout.fnmatch_lines(["router*NOT READY*4 compared*",
+                                 "    compared: status only — path, decisions, calls, outputs not in this export",
+                                 "    ✗ evidence depth status is below the required decisions*"])
+    summary = json.loads((project.path / "reports" / "demo" / "summary.json").read_text())
+    router = next(a for a in summary["automations"] if a["name"] == "router")
+    assert router["evidence"]["depth"] == "status" and router["verdict"]["evidence"] == ["status"]
+    assert "compared: status only" in (project.path / "reports" / "demo" / "index.html").read_text()
+    pyproject = project.path / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text() + '\n[tool.cutover.gate.automations.router]\nagreement = 0.7\n'
+                         'evidence = "status"\n')
+    lowered = project.runpytest_subprocess("--shadow", "recordings/demo")
+    lowered.stdout.fnmatch_lines(["router*READY (status only)*4 compared*"])
