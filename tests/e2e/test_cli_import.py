@@ -104,3 +104,29 @@ def test_a_missing_salt_is_reported_with_the_variable_to_set(tmp_path: Path, mon
     result = CliRunner().invoke(cli, ["import", "csv", str(EXPORTS / "tabular/runs.csv"), "--automation", "a",
                                       "--into", str(tmp_path)])
     assert result.exit_code == 1 and "CUTOVER_REDACTION_SALT" in result.output
+
+
+def test_a_definition_given_as_the_export_exits_non_zero_naming_the_definition_option(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["import", "n8n", str(EXPORTS / "n8n/workflow_download.json"), "--automation", "a",
+                                      "--into", str(tmp_path)])
+    assert result.exit_code == 1
+    assert "n8n workflow" in result.output and "includeData=true" in result.output and "--definition" in result.output
+
+
+def test_status_only_runs_exit_non_zero_with_the_reason_unless_kept(tmp_path: Path) -> None:
+    args = ["import", "zapier", str(EXPORTS / "zapier/zap_runs_api.json"), "--automation", "a", "--into", str(tmp_path)]
+    refused = CliRunner().invoke(cli, args)
+    assert refused.exit_code == 1 and "nothing replayable" in refused.output and "cutover record" in refused.output
+    kept = CliRunner().invoke(cli, [*args, "--keep-unreplayable"])
+    assert kept.exit_code == 0 and "evidence depth (what each trace can prove): status: 5" in kept.output
+    assert "unknown zap run status 'sleepwalking'" in kept.output
+
+
+def test_power_automate_imports_with_its_flow_definition(tmp_path: Path) -> None:
+    result = _import("power-automate", str(EXPORTS / "power-automate/runs_list.json"), "--automation", "triage",
+                     "--into", str(tmp_path), "--definition", str(EXPORTS / "power-automate/flow_definition.json"))
+    assert result.exit_code == 0, result.output
+    assert "status+path+decisions+outputs: 1" in result.output and "status+path+decisions: 1" in result.output
+    line = json.loads((tmp_path / "triage" / "legacy.jsonl").read_text().splitlines()[0])
+    assert line["decisions"] == {"Is_high_priority": "true", "Route_by_region": "EU"}
+    assert load_manifest(tmp_path / "manifest.toml").automations["triage"].platform == "power-automate"
