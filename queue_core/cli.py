@@ -71,7 +71,14 @@ def migrate(show_schema: bool) -> None:
 @click.option("--poll", "poll_s", default=1.0, show_default=True, help="Polling interval when no NOTIFY arrives.")
 @click.option("--mode", "modes", multiple=True, type=click.Choice(["live", "dry_run", "shadow"]),
               help="Only claim jobs in these modes (repeatable; default: all).")
-@click.option("--drain", is_flag=True, help="Exit once no job is due and none is running.")
+@click.option("--drain", is_flag=True,
+              help="Exit once no job of this worker's automations (and modes) is due and none is running "
+                   "under a live lease, this worker's or another's: it waits for other workers' jobs to "
+                   "end, or for their leases to expire and then reclaims them.")
+@click.option("--db-connections", "db_connections", default=None, type=click.IntRange(min=3), metavar="N",
+              help="Connections this worker opens in all, apart from --concurrency: two or three for "
+                   "claiming and heartbeats, one for LISTEN (from 4), the rest for jobs' steps "
+                   "[default: min(concurrency, 10) + 4].")
 @click.option("--grace", "grace_s", default=10.0, show_default=True, help="Seconds in-flight jobs get to finish on SIGTERM.")
 @click.option("--allow-ungated", "overrides", multiple=True, metavar="AUTOMATION",
               help="Run AUTOMATION's live jobs although its current code has no passing go-live "
@@ -80,7 +87,7 @@ def migrate(show_schema: bool) -> None:
               help="VACUUM the jobs table after every N outcomes this worker writes (0: leave it to "
                    "autovacuum). Dead row versions pile up at queue speed and slow claims down.")
 def worker(concurrency: int, lease_s: float, poll_s: float, modes: tuple[str, ...], drain: bool,
-           grace_s: float, overrides: tuple[str, ...], vacuum_every: int) -> None:
+           db_connections: int | None, grace_s: float, overrides: tuple[str, ...], vacuum_every: int) -> None:
     """Run a worker: claim due jobs of the configured automations and run them.
 
     Automations come from [tool.cutover] automations = "module" in pyproject.toml. Live jobs run
@@ -104,15 +111,27 @@ def worker(concurrency: int, lease_s: float, poll_s: float, modes: tuple[str, ..
         _fail(exc)
     if not len(registry):
         _fail(QueueError(f"no automations are registered in module {settings.automations!r}"))
-    cfg = WorkerConfig(concurrency=concurrency, lease_s=lease_s, poll_s=poll_s, shutdown_grace_s=grace_s,
-                       vacuum_every=max(0, vacuum_every))
+    from . import db
+
+    try:
+        cfg = WorkerConfig(concurrency=concurrency, lease_s=lease_s, poll_s=poll_s, shutdown_grace_s=grace_s,
+                           vacuum_every=max(0, vacuum_every))
+        plan = db.plan_connections(db_connections or db.default_connections(concurrency), concurrency=concurrency)
+    except QueueError as exc:
+        _fail(exc)
     if modes:
         cfg.modes = tuple(modes)
     click.echo(f"worker {cfg.worker_id}: automations {', '.join(registry.names())}", err=True)
-    asyncio.run(_run_worker(url, registry, cfg, drain, overrides))
+    asyncio.run(_run_worker(url, registry, cfg, drain, overrides, plan))
 
 
-async def _run_worker(url: str, registry: Any, cfg: Any, drain: bool, overrides: tuple[str, ...]) -> None:
+async def _run_worker(url: str, registry: Any, cfg: Any, drain: bool, overrides: tuple[str, ...],
+                      plan: Any = None) -> None:
+    """Run a worker on ``plan``'s connections (default: the default plan for its concurrency).
+
+    Its jobs' pool and its own give connection attempts up after db.RECONNECT_S, so the worker
+    resumes within seconds of its database's return, whatever the outage's length.
+    """
     from . import db
     from .golive import decide_live
     from .queue import Queue
@@ -122,14 +141,24 @@ async def _run_worker(url: str, registry: Any, cfg: Any, drain: bool, overrides:
     from .provider import parse_providers
 
     providers = parse_providers(_config.load().raw.get("providers", {}))
-    async with db.pool(url, min_size=2, max_size=cfg.concurrency + 4) as pool, Gateway(providers, pool) as gateway:
+    if logging.getLogger().getEffectiveLevel() >= logging.WARNING:
+        # The pool logs each failed connection attempt (one a second in an outage); the worker
+        # logs an outage's first failure and its end.
+        logging.getLogger("psycopg.pool").setLevel(logging.ERROR)
+    plan = plan or db.plan_connections(db.default_connections(cfg.concurrency), concurrency=cfg.concurrency)
+    cfg.lanes = plan.lanes
+    app, timeout_s = cfg.application_name, cfg.timing.renew_timeout_s
+    async with db.pool(url, min_size=1, max_size=plan.jobs, reconnect_s=db.RECONNECT_S, application_name=app,
+                       connect_timeout_s=timeout_s) as pool, \
+            db.worker_pool(url, max_size=plan.own, timeout_s=timeout_s, application_name=app) as own, \
+            Gateway(providers, pool) as gateway:
         live = await decide_live(Queue(pool), registry, overrides, actor=cfg.worker_id)
         cfg.live_automations = live.allowed
         for name, reason in live.refused:
             click.echo(f"refusing live jobs of {name}: {reason}", err=True)
         for name in live.overridden:
             click.echo(f"WARNING: running {name} live without a passing gate verdict (--allow-ungated; logged)", err=True)
-        w = Worker(pool, registry, cfg, conninfo=url, gateway=gateway)
+        w = Worker(pool, registry, cfg, conninfo=url if plan.listener else None, gateway=gateway, own_pool=own)
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, w.stop)

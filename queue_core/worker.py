@@ -7,7 +7,10 @@ The split follows River's: the *producer* fetches due jobs in batches and dispat
 over, and a *listener* wakes the producer on NOTIFY (with polling as the fallback).
 
 Correctness never depends on a clean exit: a worker killed with SIGKILL leaves leases that
-expire, and its jobs are reclaimed. A graceful stop (SIGTERM) stops claiming, lets in-flight jobs
+expire, and its jobs are reclaimed. A worker that loses its database stops claiming at the first
+heartbeat that fails (each attempt is bounded to a quarter of the lease), and a *lease guard*
+cancels every job whose lease could not be renewed a margin before that lease ends: the job does
+not run on while another worker may reclaim it, and its outcome is not written. A graceful stop (SIGTERM) stops claiming, lets in-flight jobs
 finish for ``shutdown_grace_s``, and releases the rest without using an attempt.
 """
 
@@ -18,6 +21,7 @@ import logging
 import os
 import random
 import socket
+import time
 import uuid
 from collections import deque
 from collections.abc import Callable
@@ -28,11 +32,14 @@ import psycopg
 from psycopg.types.json import set_json_loads
 from psycopg_pool import AsyncConnectionPool
 
+from . import db
+from ._lease import LeaseTiming, next_check, overdue
+from ._sql import q
 from .context import Clock, Context, system_clock
 from .errors import LeaseLostError
 from .executor import execute
 from .job import ClaimedJob, Outcome
-from .queue import ALL_MODES, Queue, load_json
+from .queue import ALL_MODES, Queue, array_literal, load_json
 from .registry import Registry
 
 log = logging.getLogger("cutover.worker")
@@ -45,6 +52,11 @@ class WorkerConfig:
     concurrency: int = 10
     lease_s: float = 30.0
     heartbeat_s: float | None = None  # default: a third of the lease
+    # One heartbeat attempt (checkout, connect, statement) may take this long (default: a quarter
+    # of the lease); a job whose lease was not renewed is cancelled ``lease_margin_s`` before
+    # its lease ends (default: a quarter of the lease).
+    renew_timeout_s: float | None = None
+    lease_margin_s: float | None = None
     poll_s: float = 1.0
     batch_size: int | None = None  # claim at most this many at once (default: a lane's share)
     # Producer lanes: each claims and completes its share of the concurrency in its own
@@ -61,9 +73,21 @@ class WorkerConfig:
     live_automations: tuple[str, ...] | None = None
     worker_id: str = field(default_factory=lambda: f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}")
 
+    def __post_init__(self) -> None:
+        self.timing  # noqa: B018 - raise ConfigError now for a lease too short to run a job in
+
     @property
     def heartbeat_interval(self) -> float:
         return self.heartbeat_s if self.heartbeat_s is not None else self.lease_s / 3
+
+    @property
+    def timing(self) -> LeaseTiming:
+        return LeaseTiming.for_lease(self.lease_s, self.renew_timeout_s, self.lease_margin_s)
+
+    @property
+    def application_name(self) -> str:
+        """What the worker's connections are called in ``pg_stat_activity``."""
+        return f"cutover-worker {self.worker_id}"[:63]
 
 
 ContextFactory = Callable[[ClaimedJob], Context]
@@ -101,8 +125,10 @@ class _Lane:
 class Worker:
     """Claims and runs jobs of the automations in ``registry`` until stopped.
 
-    ``run(drain=True)`` returns once no job is due and none is in flight: the harness and the
-    benchmarks use it to empty a queue.
+    ``run(drain=True)`` returns once no job of its automations (and modes) is due and none is
+    running under a live lease, this worker's or another's: it waits for other workers' jobs to
+    end, or for their leases to expire and then reclaims them. The harness and the benchmarks use
+    it to empty a queue.
     """
 
     def __init__(
@@ -127,10 +153,10 @@ class Worker:
         # shadow replay: one per batch) passes an open ``own_pool`` that outlives them, so the
         # connections and their prepared statements are kept; the worker does not close it.
         n = max(1, min(self.config.lanes, self.config.concurrency))
+        self._timing = self.config.timing
         self._owns_pool = own_pool is None
-        self._own = own_pool or AsyncConnectionPool(
-            pool.conninfo, min_size=1, max_size=n + 2, open=False, kwargs={"autocommit": True}
-        )
+        self._own = own_pool or db.worker_pool(pool.conninfo, max_size=n + 2, timeout_s=self._timing.renew_timeout_s,
+                                               application_name=self.config.application_name)
         self.queue = Queue(self._own, registry=registry)
         self.pool = pool
         self.registry = registry
@@ -140,6 +166,10 @@ class Worker:
         self._rng = rng or random.Random()
         self._context_factory = context_factory or self._default_context
         self._inflight: dict[uuid.UUID, tuple[ClaimedJob, asyncio.Task[None]]] = {}
+        # When each running job's lease last started at the latest (monotonic): the start of the
+        # turn that claimed it, then of each heartbeat that renewed it. The lease guard reads it.
+        self._renewed: dict[uuid.UUID, float] = {}
+        self._now: Callable[[], float] = time.monotonic
         # Jobs whose outcome is queued but not yet written: they still count against concurrency
         # and are still heartbeated, so a slow completer slows claiming instead of losing leases.
         self._unwritten: dict[uuid.UUID, ClaimedJob] = {}
@@ -147,8 +177,8 @@ class Worker:
             _Lane(self.config.concurrency // n + (1 if i < self.config.concurrency % n else 0)) for i in range(n)
         ]
         # Each lane keeps one connection of the pool for its turns (a checkout per turn was a
-        # tenth of the worker's time) when that leaves two for the heartbeater and the rest.
-        self._pin = self._own.max_size >= n + 2
+        # tenth of the worker's time) when that leaves one for the heartbeater and the rest.
+        self._pin = self._own.max_size >= n + 1
         self._wake = asyncio.Event()
         self._recheck = asyncio.Event()
         self._stopping = asyncio.Event()
@@ -156,7 +186,7 @@ class Worker:
         self._lost: set[uuid.UUID] = set()
         self._since_vacuum = 0
         self._vacuum_due = asyncio.Event()
-        self.stats = {"claimed": 0, "completed": 0, "lost": 0, "released": 0, "vacuums": 0}
+        self.stats = {"claimed": 0, "completed": 0, "lost": 0, "expired": 0, "released": 0, "vacuums": 0}
 
     def _default_context(self, job: ClaimedJob) -> Context:
         return Context(job, self.pool, worker=self.id, gateway=self._gateway, clock=self._clock)
@@ -167,7 +197,7 @@ class Worker:
         self._wake.set()
 
     async def run(self, *, drain: bool = False) -> None:
-        """Run until ``stop()`` (or, with ``drain``, until nothing is due and nothing in flight)."""
+        """Run until ``stop()`` (or, with ``drain``, until nothing is due and nothing is running)."""
         if self._owns_pool:
             await self._own.open(wait=True)
         try:
@@ -177,13 +207,18 @@ class Worker:
                 await self._own.close()
 
     async def _run(self, drain: bool) -> None:
-        aux = [asyncio.create_task(self._heartbeater(), name="heartbeater")]
+        aux = [asyncio.create_task(self._heartbeater(), name="heartbeater"),
+               asyncio.create_task(self._lease_guard(), name="lease-guard")]
         if self.config.vacuum_every > 0:
             aux.append(asyncio.create_task(self._vacuumer(), name="vacuumer"))
         if not drain:  # a draining producer wakes due jobs itself before it calls the queue empty
             aux.append(asyncio.create_task(self._waker(), name="waker"))
             if self._conninfo:
                 aux.append(asyncio.create_task(self._listener(), name="listener"))
+            if "live" in self.config.modes:  # schedule ticks are live jobs (queue_core._ticker)
+                from ._ticker import run_ticker
+
+                aux.append(asyncio.create_task(run_ticker(self.pool, self.registry, worker=self.id), name="ticker"))
         try:
             await asyncio.gather(*(self._producer(lane, drain) for lane in self._lanes))
             await self._shutdown()
@@ -203,28 +238,34 @@ class Worker:
         they share a commit, because each commit costs a WAL flush).
         """
         batch = min(self.config.batch_size or lane.capacity, lane.capacity)
+        failures = 0
         try:
             while not self._stopping.is_set():
                 outcomes = lane.take(self.config.complete_batch)
                 free = lane.capacity - lane.held + len(outcomes)
                 limit = min(free, batch) if self._claiming_ok else 0
+                started = self._now()  # the leases this turn takes start after this
                 try:
                     if self._pin and lane.cursor is None:
                         await self._pin_connection(lane)
                     got = await self._turn(lane, outcomes, limit)
                 except psycopg.OperationalError as exc:
-                    log.warning("claim/complete failed, retrying: %s", exc)
+                    failures += 1
+                    _log_failure(failures, "claim/complete failed, retrying every %.1fs: %s", _RETRY_S, exc)
                     lane.put_back(outcomes)
                     await self._unpin(lane)  # the pool replaces a broken connection
-                    await self._sleep(self.config.poll_s)
+                    await self._sleep(min(self.config.poll_s, _RETRY_S))
                     continue
-                if not await self._after_turn(lane, drain, outcomes, got, limit, free):
+                if failures:
+                    log.warning("claim/complete works again after %d failed turns", failures)
+                    failures = 0
+                if not await self._after_turn(lane, drain, outcomes, got, limit, free, started):
                     return
         finally:
             await self._unpin(lane)
 
     async def _pin_connection(self, lane: _Lane) -> None:
-        conn = await self._own.getconn()
+        conn = await self._own.getconn(timeout=self._timing.renew_timeout_s)
         if not conn.autocommit:
             # A pool of the caller's whose connections open transactions: a kept connection
             # would hold its first turn's transaction open forever. Check out per turn instead,
@@ -241,17 +282,15 @@ class Worker:
             await self._own.putconn(conn)
 
     async def _after_turn(self, lane: _Lane, drain: bool, outcomes: list[Outcome], got: list[ClaimedJob],
-                          limit: int, free: int) -> bool:
+                          limit: int, free: int, started: float) -> bool:
         """Dispatch what a turn claimed and wait for work when there is none; False: drained."""
         self.stats["claimed"] += len(got)
         for job in got:
-            self._dispatch(lane, job)
+            self._dispatch(lane, job, started)
         # A turn's claim cannot see what its own writes made due (a retry without delay):
         # after writing outcomes, claim once more before calling the queue drained.
         if drain and not got and not outcomes and not self._inflight and not self._unwritten:
-            woken = await self.queue.wake_due(actor=self.id)
-            woken += await self.queue.recheck_conditions(actor=self.id)
-            return woken > 0  # a waiting job became due: claim it before calling the queue drained
+            return not await self._drained()
         if limit > 0 and len(got) == limit and free > limit:
             return True  # more work is likely waiting: claim again at once
         if outcomes or got:
@@ -312,10 +351,35 @@ class Worker:
         except TimeoutError:
             pass
 
-    def _dispatch(self, lane: _Lane, job: ClaimedJob) -> None:
+    async def _drained(self) -> bool:
+        """Whether nothing is left to do: no waiting job became due, and no job of this worker's
+        automations is running under another worker's live lease (wait for it: it may end in a
+        retry, or its worker may die and its lease expire, and then it is reclaimed here)."""
+        try:
+            woken = await self.queue.wake_due(actor=self.id)
+            woken += await self.queue.recheck_conditions(actor=self.id)
+            if woken:
+                return False  # a waiting job became due: claim it before calling the queue drained
+            if not await self._leased_elsewhere():
+                return True
+        except psycopg.OperationalError as exc:
+            log.warning("checking whether the queue is drained failed, retrying: %s", exc)
+        await self._sleep(min(self.config.poll_s, _RETRY_S))
+        return False
+
+    async def _leased_elsewhere(self) -> int:
+        """Count jobs of this worker's automations and modes running under a live lease."""
+        params = {"automations": array_literal(tuple(self.registry.names())),
+                  "modes": array_literal(tuple(self.config.modes))}
+        async with self._own.connection(timeout=self._timing.renew_timeout_s) as conn:
+            row = await (await conn.execute(q("queue", "live_leases"), params)).fetchone()
+        return int(row[0]) if row else 0
+
+    def _dispatch(self, lane: _Lane, job: ClaimedJob, started: float) -> None:
         lane.held += 1
         task = asyncio.create_task(self._run_one(lane, job))  # unnamed: a name costs a str(uuid) per job
         self._inflight[job.id] = (job, task)
+        self._renewed[job.id] = started
 
     async def _run_one(self, lane: _Lane, job: ClaimedJob) -> None:
         queued = False  # an outcome is on its way to the database: _written releases the hold
@@ -338,6 +402,7 @@ class Worker:
             queued = True
         finally:
             self._inflight.pop(job.id, None)
+            self._renewed.pop(job.id, None)
             if not queued:
                 lane.held -= 1  # lost or cancelled: nothing to write for it
             self._wake.set()
@@ -356,16 +421,17 @@ class Worker:
         Another kind of database error drops the batch: its jobs stay leased until the lease
         expires and are then reclaimed, so nothing is lost, only delayed.
         """
-        delay = 0.1
+        delay, failures = 0.1, 0
         while True:
             try:
                 applied = await self.queue.complete(batch, worker=self.id)
                 self._written(lane, batch, len(applied))
                 return
             except psycopg.OperationalError as exc:
-                log.warning("writing %d outcomes failed, retrying in %.1fs: %s", len(batch), delay, exc)
+                failures += 1
+                _log_failure(failures, "writing %d outcomes failed, retrying: %s", len(batch), exc)
                 await asyncio.sleep(delay)
-                delay = min(delay * 2, 5.0)
+                delay = min(delay * 2, _RETRY_S)
             except psycopg.Error:
                 log.exception("writing %d outcomes failed; their leases will expire and be reclaimed", len(batch))
                 self._written(lane, batch, 0)
@@ -374,25 +440,63 @@ class Worker:
     # -- heartbeats --------------------------------------------------------------------------
 
     async def _heartbeater(self) -> None:
+        """Renew every held lease each ``heartbeat_interval``, each attempt bounded in time.
+
+        A failed attempt stops claiming until one succeeds; the lease guard stops the jobs whose
+        leases stay unrenewed. The first failure of a run is logged, and the recovery.
+        """
         failures = 0
         while True:
             await asyncio.sleep(self.config.heartbeat_interval)
             held = [(job.id, job.claim_count) for job, _ in self._inflight.values()]
             held += [(job.id, job.claim_count) for job in self._unwritten.values()]
             if not held:
+                self._claiming_ok = True  # nothing to renew: the lanes' turns find out if the database answers
                 continue
+            started = self._now()
             try:
-                kept = await self.queue.heartbeat(held, lease_s=self.config.lease_s)
-            except psycopg.OperationalError as exc:
+                async with asyncio.timeout(self._timing.renew_timeout_s):
+                    kept = await self.queue.heartbeat(held, lease_s=self.config.lease_s)
+            except (psycopg.Error, TimeoutError) as exc:
                 failures += 1
                 self._claiming_ok = False
-                log.warning("heartbeat failed (%d in a row); not claiming: %s", failures, exc)
-                if failures * self.config.heartbeat_interval >= self.config.lease_s:
-                    self._abandon(set(self._inflight))
+                _log_failure(failures, "heartbeat failed; not claiming until one succeeds: %s",
+                             str(exc) or f"no answer within {self._timing.renew_timeout_s:.2f}s")
                 continue
+            if failures:
+                log.warning("heartbeat succeeded after %d failed; claiming again", failures)
             failures = 0
             self._claiming_ok = True
+            for job_id in kept:
+                if job_id in self._renewed:
+                    self._renewed[job_id] = started
             self._abandon({job_id for job_id, _ in held} - kept)
+
+    async def _lease_guard(self) -> None:
+        """Cancel each running job whose lease was not renewed by ``lease - margin`` after it
+        last started: another worker may reclaim the job once the lease ends."""
+        horizon = self._timing.horizon_s
+        while True:
+            late = overdue(self._renewed, self._now(), horizon)
+            if late:
+                self._expire(late)
+            now = self._now()
+            await asyncio.sleep(max(0.01, next_check(self._renewed, now, horizon) - now))
+
+    def _expire(self, ids: list[uuid.UUID]) -> None:
+        cancelled = []
+        for job_id in ids:
+            self._renewed.pop(job_id, None)
+            entry = self._inflight.get(job_id)
+            if entry is not None:
+                self._lost.add(job_id)
+                entry[1].cancel()
+                cancelled.append(str(job_id))
+        if cancelled:
+            self.stats["expired"] += len(cancelled)
+            log.warning("cancelling %d job(s) whose lease could not be renewed for %.1fs of its %.1fs; their "
+                        "outcome is not written, and they are reclaimed once the lease ends: %s",
+                        len(cancelled), self._timing.horizon_s, self.config.lease_s, ", ".join(cancelled[:10]))
 
     def _abandon(self, ids: set[uuid.UUID]) -> None:
         """Stop jobs whose lease this worker no longer holds; their outcome must not be written."""
@@ -422,14 +526,17 @@ class Worker:
 
     async def _waker(self) -> None:
         """Wake waiting jobs whose timer is due and recheck ``ctx.wait_for`` conditions."""
+        failures = 0
         while True:
             try:
                 woken = await self.queue.wake_due(actor=self.id)
                 woken += await self.queue.recheck_conditions(actor=self.id)
+                failures = 0
                 if woken:
                     self._wake.set()
             except psycopg.OperationalError as exc:
-                log.warning("waking due jobs failed, retrying: %s", exc)
+                failures += 1
+                _log_failure(failures, "waking due jobs failed, retrying: %s", exc)
             try:
                 await asyncio.wait_for(self._recheck.wait(), self.config.poll_s)
             except TimeoutError:
@@ -442,7 +549,9 @@ class Worker:
         assert self._conninfo is not None
         while True:
             try:
-                async with await psycopg.AsyncConnection.connect(self._conninfo, autocommit=True) as conn:
+                async with await psycopg.AsyncConnection.connect(
+                        self._conninfo, autocommit=True, application_name=self.config.application_name,
+                        connect_timeout=max(2, round(self._timing.renew_timeout_s))) as conn:
                     await conn.execute("LISTEN cutover_jobs")
                     await conn.execute("LISTEN cutover_waits")
                     async for note in conn.notifies():
@@ -451,7 +560,7 @@ class Worker:
                         self._wake.set()
             except psycopg.OperationalError as exc:
                 log.info("listener lost its connection (%s); polling until it is back", exc)
-                await asyncio.sleep(self.config.poll_s)
+                await asyncio.sleep(min(self.config.poll_s, _RETRY_S))
 
     # -- shutdown ----------------------------------------------------------------------------
 
@@ -463,3 +572,13 @@ class Worker:
         for task in pending:
             task.cancel()
         await asyncio.gather(*pending, return_exceptions=True)
+
+
+# Retries after a failed statement come at least this often, so a worker resumes within about
+# this long (plus a reconnection, db.RECONNECT_S at most) after its database comes back.
+_RETRY_S = 1.0
+
+
+def _log_failure(failures: int, message: str, *args: Any) -> None:
+    """Log the first failure of a run of them as a warning and the rest at debug level."""
+    log.log(logging.WARNING if failures == 1 else logging.DEBUG, message, *args)

@@ -373,3 +373,106 @@ async def test_queue_vacuum_vacuums_the_jobs_table(pool, db_url):
             break
         await asyncio.sleep(0.1)
     assert await _vacuum_count(db_url) > before
+
+
+# -- draining beside other workers -------------------------------------------------------------
+
+def _counting_live_leases(worker: Worker, seen: asyncio.Event, times: int) -> None:
+    """Set ``seen`` once ``worker`` has found another worker's live lease ``times`` times."""
+    found = 0
+    check = worker._leased_elsewhere
+
+    async def counted() -> int:
+        nonlocal found
+        n = await check()
+        found += n > 0
+        if found >= times:
+            seen.set()
+        return n
+
+    worker._leased_elsewhere = counted  # type: ignore[method-assign]
+
+
+async def test_a_draining_worker_waits_for_a_job_another_worker_is_running(pool):
+    from queue_core import Registry, automation
+
+    reg = Registry()
+    started, release = asyncio.Event(), asyncio.Event()
+
+    @automation("slow", registry=reg)
+    async def run_slowly(ctx, trigger):
+        started.set()
+        await release.wait()
+
+    queue = Queue(pool, registry=reg)
+    job_id = await queue.enqueue(JobSpec("slow"))
+    other = Worker(pool, reg, fast())
+    other_task = asyncio.create_task(other.run())
+    await asyncio.wait_for(started.wait(), 10)
+    drainer = Worker(pool, reg, fast())
+    waited = asyncio.Event()
+    _counting_live_leases(drainer, waited, times=3)
+    draining = asyncio.create_task(drainer.run(drain=True))
+    await asyncio.wait_for(waited.wait(), 10)
+    assert not draining.done(), "--drain exited while another worker's job was running"
+    release.set()
+    await asyncio.wait_for(draining, 10)
+    assert (await queue.get(job_id))["status"] == "succeeded"
+    other.stop()
+    await asyncio.wait_for(other_task, 10)
+
+
+async def test_a_draining_worker_reclaims_a_dead_workers_job_once_its_lease_ends(pool):
+    queue = Queue(pool, registry=registry)
+    job_id = await queue.enqueue(JobSpec("noop"))
+    (claimed,) = await queue.claim("dead-worker", 1, lease_s=1.0, automations=["noop"])  # and never heartbeats
+    assert claimed.id == job_id
+    drainer = await drain(pool)
+    job = await queue.get(job_id)
+    assert (job["status"], job["claim_count"]) == ("succeeded", 2)
+    ledger = await queue.ledger(job_id)
+    assert [(e["kind"], e["actor"]) for e in ledger[1:]] == [
+        ("claimed", "dead-worker"), ("reclaimed", drainer.id), ("succeeded", drainer.id)]
+
+
+# -- connections apart from concurrency --------------------------------------------------------
+
+async def _max_connections(url: str, application_name: str, stop: asyncio.Event) -> int:
+    """Sample pg_stat_activity until ``stop``; return the most connections named so at once."""
+    most = 0
+    async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+        while not stop.is_set():
+            cur = await conn.execute("SELECT count(*) FROM pg_stat_activity WHERE application_name = %s",
+                                     (application_name,))
+            most = max(most, (await cur.fetchone())[0])
+            await asyncio.sleep(0.01)
+    return most
+
+
+async def test_a_worker_runs_fifty_jobs_at_once_on_four_connections_and_opens_no_more(pool, db_url):
+    from queue_core import Registry, automation, db
+    from queue_core.cli import _run_worker
+
+    reg = Registry()
+    running = {"now": 0, "max": 0}
+
+    @automation("stepper", registry=reg)
+    async def stepper(ctx, trigger):
+        running["now"] += 1
+        running["max"] = max(running["max"], running["now"])
+        await ctx.step("fetch", lambda: trigger.body["i"])  # a step: one of the jobs' connections
+        await asyncio.sleep(0.05)
+        running["now"] -= 1
+
+    queue = Queue(pool, registry=reg)
+    await queue.enqueue_many([JobSpec("stepper", {"i": i}, mode="shadow") for i in range(300)])
+    cfg = fast(concurrency=50, vacuum_every=0)
+    stop = asyncio.Event()
+    sampler = asyncio.create_task(_max_connections(db_url, cfg.application_name, stop))
+    plan = db.plan_connections(4, concurrency=50)
+    await asyncio.wait_for(_run_worker(db_url, reg, cfg, True, (), plan), 60)
+    stop.set()
+    most = await sampler
+    assert await queue.counts() == {"succeeded": 300}
+    assert running["max"] > 4, "the jobs did not run more at once than there are connections"
+    assert 2 <= most <= 4, most

@@ -1,4 +1,5 @@
-"""A producer lane's bookkeeping: outcomes leave in the order the jobs finished, put-backs first."""
+"""A producer lane's bookkeeping (outcomes leave in the order the jobs finished, put-backs first),
+the lease guard's timing, and how a worker splits its connections."""
 
 from __future__ import annotations
 
@@ -6,6 +7,9 @@ import uuid
 
 import pytest
 
+from queue_core._lease import LeaseTiming, next_check, overdue
+from queue_core.db import default_connections, plan_connections
+from queue_core.errors import ConfigError
 from queue_core.job import Outcome
 from queue_core.states import JobStatus
 from queue_core.worker import _Lane
@@ -39,3 +43,47 @@ def test_outcomes_are_immutable_values():
     with pytest.raises(AttributeError):
         outcome.status = JobStatus.FAILED  # type: ignore[misc]
     assert outcome.attempt_inc == 1 and outcome.delay_s is None and outcome.trace is None
+
+
+# -- the lease guard's timing -----------------------------------------------------------------
+
+def test_a_job_is_overdue_once_its_lease_started_lease_minus_margin_ago():
+    timing = LeaseTiming.for_lease(8.0)
+    assert (timing.renew_timeout_s, timing.margin_s, timing.horizon_s) == (2.0, 2.0, 6.0)
+    renewed = {"old": 100.0, "renewed": 104.0}
+    assert overdue(renewed, now=105.9, horizon_s=timing.horizon_s) == []
+    assert overdue(renewed, now=106.0, horizon_s=timing.horizon_s) == ["old"]
+    assert overdue(renewed, now=110.0, horizon_s=timing.horizon_s) == ["old", "renewed"]
+
+
+def test_the_guard_next_looks_when_the_earliest_lease_reaches_its_horizon():
+    assert next_check({"a": 104.0, "b": 101.0}, now=105.0, horizon_s=6.0) == 107.0
+    assert next_check({}, now=105.0, horizon_s=6.0) == 111.0  # a job claimed now is due then
+
+
+@pytest.mark.parametrize("kw", [{"margin_s": 8.0}, {"margin_s": 0.0}, {"renew_timeout_s": 0.0}])
+def test_a_lease_that_leaves_no_time_to_run_is_refused(kw):
+    with pytest.raises(ConfigError, match="lease 8.0s"):
+        LeaseTiming.for_lease(8.0, **kw)
+
+
+# -- a worker's connection budget -----------------------------------------------------------------
+
+@pytest.mark.parametrize(("total", "lanes", "own", "listener", "jobs"), [
+    (3, 1, 2, 0, 1), (4, 1, 2, 1, 1), (5, 1, 2, 1, 2), (6, 2, 3, 1, 2), (14, 2, 4, 1, 9), (20, 2, 4, 1, 15),
+])
+def test_a_connection_budget_is_spent_whole_on_lanes_heartbeats_listener_and_jobs(total, lanes, own, listener, jobs):
+    plan = plan_connections(total, concurrency=200)
+    assert (plan.lanes, plan.own, plan.listener, plan.jobs) == (lanes, own, listener, jobs)
+    assert plan.total == total
+
+
+def test_a_worker_of_concurrency_one_gets_one_lane_and_the_default_budget():
+    assert default_connections(1) == 5 and default_connections(200) == 14
+    assert plan_connections(default_connections(1), concurrency=1).lanes == 1
+
+
+def test_fewer_than_three_connections_are_refused_with_the_option_named():
+    with pytest.raises(ConfigError, match="at least 3 connections") as info:
+        plan_connections(2, concurrency=10)
+    assert info.value.field == "db-connections"
