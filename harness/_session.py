@@ -29,17 +29,18 @@ from pathlib import Path
 from typing import IO, Any
 
 from harness import accepted as _accepted
+from harness._mismatch import describe
 from harness.diff import Disagreement, diff_traces
 from harness.errors import RecordingError
+from harness.gate import FULL_EVIDENCE
 from harness.manifest import MANIFEST_FILE, Coercion, Manifest, load_manifest
 from harness.normalize import Rules, align, branches, reduce_legacy, reduce_new
-from harness.recording import ALL_EVIDENCE, LEGACY_FILE, TRIGGERS_FILE, LegacyTrace, RecordedTrigger, trace_from_json, trigger_from_json
+from harness.recording import LEGACY_FILE, TRIGGERS_FILE, LegacyTrace, RecordedTrigger, trace_from_json, trigger_from_json
 from harness.replay import Case, Replayed, ReplayError, ReplayOptions, ReplaySession, shadow_providers
 
 RAMP_START = 100  # the first batch handed to replay processes; later ones double up to batch_size
 RESULTS_PREFIX = "results-"
 DISAGREEMENTS_PREFIX = "disagreements-"
-FULL_EVIDENCE = tuple(str(e) for e in ALL_EVIDENCE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -570,44 +571,3 @@ def _shared_row(row: dict[str, Any], shared: dict[Any, Any]) -> dict[str, Any]:
 def process_id() -> str:
     """Return a name for this pytest process's result files (the xdist worker id, or main)."""
     return os.environ.get("PYTEST_XDIST_WORKER", "main")
-
-
-def _cell(value: Any, width: int) -> str:
-    text = "—" if value is None else json.dumps(value, ensure_ascii=False, sort_keys=True)
-    return text if len(text) <= width else text[: width - 1] + "…"
-
-
-def describe(outcome: TriggerOutcome, run: ShadowRun) -> str:
-    """Return the failure text of a trigger's item: where it is, each field, legacy, new, kind."""
-    ref = outcome.ref
-    index = run.index
-    where = ""
-    if index is not None:
-        path = index.automations[ref.automation].directory / TRIGGERS_FILE
-        if path.is_relative_to(run.settings.project_root):
-            path = path.relative_to(run.settings.project_root)
-        where = f" ({path}:{ref.line})"
-    head = f"shadow mismatch: {ref.automation} trigger {ref.trigger_id}{where}"
-    if outcome.kind == "error":
-        return f"{head}\ncould not be replayed: {outcome.error}"
-    lines = [head, f"legacy run: {outcome.legacy_status}"
-             + (f" ({outcome.legacy_error})" if outcome.legacy_error else "")
-             + f"   new run: {outcome.new_status}" + (f" ({outcome.error})" if outcome.error else "")]
-    rows: list[tuple[str, str, str, str]] = [(d.path, _cell(d.legacy, 40), _cell(d.new, 40), d.kind
-             + (" [side effect]" if d.side_effect else "") + (" [noisy]" if d.pattern in outcome.noisy else ""))
-            for d, _ in outcome.unexplained]
-    widths = [max(len(r[i]) for r in [("field path", "legacy", "new", "kind"), *rows]) for i in range(3)]
-    for field_path, old, new, kind in [("field path", "legacy", "new", "kind"), *rows]:
-        lines.append(f"  {field_path:<{widths[0]}}  {old:<{widths[1]}}  {new:<{widths[2]}}  {kind}")
-    for d, j in outcome.unexplained:
-        if j.expired_by is not None:
-            entry = run.entries[j.expired_by]
-            lines.append(f"  {d.path}: accepted difference #{entry.index + 1} in {run.accepted_path} "
-                         f"(owner {entry.owner}) expired on {entry.expires.isoformat()}")
-    accepted = [(d, j) for d, j in zip(outcome.disagreements, outcome.judgements, strict=True) if j.accepted_by is not None]
-    if accepted:
-        lines.append(f"  ({len(accepted)} more difference(s) accepted by {run.accepted_path})")
-    if outcome.exception:
-        lines.append("the new code raised:")
-        lines.extend("  " + line for line in outcome.exception.rstrip().splitlines())
-    return "\n".join(lines)

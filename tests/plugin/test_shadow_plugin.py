@@ -223,6 +223,8 @@ def test_a_status_only_export_compares_status_alone_and_the_gate_says_its_depth(
     # r-2's wrong tier is in decisions and calls, which a status-only export cannot show; r-4's
     # new run fails where the legacy one succeeded, which status does show.
     result.assert_outcomes(passed=7, failed=1)
+    result.stdout.fnmatch_lines(["shadow mismatch: router trigger r-4*", "legacy run: succeeded   new run: failed*",
+                                 "compared: status only — path, decisions, calls, outputs not in this export"])
     result.stdout.fnmatch_lines(["router*NOT READY*4 compared*",
                                  "    compared: status only — path, decisions, calls, outputs not in this export",
                                  "    ✗ evidence depth status is below the required decisions*"])
