@@ -23,7 +23,7 @@ from harness._field import type_name
 from harness.errors import ExportFormatError
 from harness.importer._run import SHAPE_ERRORS, ImportedRun, parse_json_text, step_name, timestamp_or_none
 from harness.manifest import AutomationEntry
-from harness.recording import LegacyTrace, Platform, RecordedTrigger, TraceStatus
+from harness.recording import Evidence, LegacyTrace, Platform, RecordedTrigger, TraceStatus
 
 STATUS_WORDS = {
     TraceStatus.SUCCEEDED: {"success", "succeeded", "successful", "ok", "completed", "done"},
@@ -171,8 +171,23 @@ def parse_row(row: dict[str, Any], entry: AutomationEntry, platform: Platform, p
         decisions={k: _maybe_json(v) for k, v in read.family("decision.").items()},
         calls=_calls(read), outputs=outputs, error=read.get("error"), failed_step=read.get("failed_step"),
         raw_run_id=run_id, started_at=timestamp_or_none(read.get("started_at")) or received,
+        evidence=evidence(read),
     )
     return ImportedRun(record, trigger, trace, str(delivery) if delivery else None)
+
+
+def evidence(row: _Row) -> tuple[Evidence, ...]:
+    """Return the fields the file has columns for: a field with no column is not compared."""
+    present = set(row.row)
+    has = {
+        Evidence.PATH: row.column("path") in present,
+        Evidence.DECISIONS: any(c.startswith("decision.") for c in present) or any(
+            f.startswith("decision.") and c in present for f, c in row.columns.items()),
+        Evidence.CALLS: row.column("calls") in present,
+        Evidence.OUTPUTS: any(c.startswith("output.") for c in present) or any(
+            f.startswith("output.") and c in present for f, c in row.columns.items()),
+    }
+    return (Evidence.STATUS, *(e for e, found in has.items() if found))
 
 
 def _maybe_json(value: Any) -> Any:

@@ -8,7 +8,7 @@ from harness.errors import ExportFormatError
 from harness.importer import ImportedRun
 from harness.importer.tabular import parse
 from harness.manifest import AutomationEntry, Coercion
-from harness.recording import Platform, TraceStatus
+from harness.recording import Evidence, Platform, TraceStatus
 
 EXPORTS = Path(__file__).parents[1] / "fixtures" / "exports" / "tabular"
 COLUMNS = {"run_id": "Run", "received_at": "Timestamp", "status": "Outcome", "path": "Steps",
@@ -47,3 +47,11 @@ def test_jsonl_rows_use_canonical_names_and_a_json_body() -> None:
     assert runs[0].trace is not None and runs[0].trace.decisions == {"route": "smb"}
     assert runs[1].trigger is None
     assert runs[1].trace is not None and runs[1].trace.failed_step == "enrich"
+
+
+def test_a_field_without_a_column_is_not_evidence(tmp_path: Path) -> None:
+    path = tmp_path / "runs.csv"
+    path.write_text("run_id,received_at,status,path,decision.route\nr-1,2024-07-01T09:00:00Z,success,a > b,x\n")
+    [run] = [i for i in parse(path, AutomationEntry("x", Platform.CSV, Coercion.STRICT), Platform.CSV)
+             if isinstance(i, ImportedRun)]
+    assert run.trace is not None and run.trace.evidence == (Evidence.STATUS, Evidence.PATH, Evidence.DECISIONS)
