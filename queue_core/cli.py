@@ -106,6 +106,9 @@ def worker(concurrency: int, lease_s: float, poll_s: float, modes: tuple[str, ..
         sys.path.insert(0, str(settings.root))
         registry = discover(settings.automations)
         parse_providers(settings.raw.get("providers", {}))  # fail fast on a bad provider table
+        from ._ticker import declared_for
+
+        declared_for(registry)  # fail fast on a bad schedule, naming its file and key
         url = _config.database_url()
     except QueueError as exc:
         _fail(exc)
@@ -321,3 +324,8 @@ def enqueue(automation_name: str, payload: str, priority: int, mode: str, dedupe
     except QueueError as exc:
         _fail(exc)
     click.echo(_with_pool(lambda pool: Queue(pool, registry=registry).enqueue(spec, actor="cli")))
+
+
+from . import _cli_schedules  # noqa: E402  (its own module; registered like the harness's groups)
+
+_cli_schedules.register(cli)

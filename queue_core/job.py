@@ -12,7 +12,11 @@ from .states import ErrorKind, JobStatus, Mode
 
 @dataclass(frozen=True)
 class JobSpec:
-    """A job to enqueue. ``payload`` is the trigger body and must be JSON-serialisable."""
+    """A job to enqueue. ``payload`` is the trigger body and must be JSON-serialisable.
+
+    ``concurrency_key``: at most ``concurrency_limit`` (default 1) jobs with this key run at once,
+    across all workers; when None, the automation's declared key (read from the payload) applies.
+    """
 
     automation: str
     payload: Any = field(default_factory=dict)
@@ -26,6 +30,8 @@ class JobSpec:
     recording: str | None = None
     trigger_meta: dict[str, Any] = field(default_factory=dict)
     automation_version: int | None = None
+    concurrency_key: str | None = None
+    concurrency_limit: int | None = None
 
 
 class ClaimedJob(NamedTuple):

@@ -14,6 +14,7 @@ from typing import Any
 from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
+from . import schedule
 from ._sql import q
 from .errors import JobNotFoundError, QueueError
 
@@ -110,6 +111,7 @@ def explain_lines(job: dict[str, Any], facts: dict[str, Any]) -> list[str]:
     now, status = facts["now"], job["status"]
     last = facts.get("last_event") or {}
     lines: list[str] = [f"job {job['id']} ({job['automation']}, {job['mode']}) is {status}."]
+    lines.extend(filter(None, [schedule.tick_of(job)]))  # a schedule's job names its tick
     if facts.get("pause"):
         p = facts["pause"]
         lines.append(f"automation {job['automation']!r} is paused by {p['paused_by']} since {p['paused_at']}"

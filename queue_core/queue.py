@@ -57,13 +57,34 @@ def _validate(index: int, spec: JobSpec, registry: Registry | None) -> dict[str,
     if spec.run_after is not None and spec.run_after.tzinfo is None:
         raise EnqueueError("must be timezone-aware", field="run_after", index=index)
     check_job(spec, index)  # before Postgres, whose errors would quote the payload into its log
+    key, limit = _concurrency(index, spec, registry)
     return {
         "ord": index, "id": str(new_job_id()), "automation": spec.automation, "version": version or 1,
         "mode": mode.value, "priority": spec.priority, "payload": spec.payload, "meta": spec.trigger_meta,
         "run_after": spec.run_after.isoformat() if spec.run_after else None, "dedupe_key": spec.dedupe_key,
         "max_attempts": spec.max_attempts, "max_claims": spec.max_claims, "trigger_id": spec.trigger_id,
-        "recording": spec.recording,
+        "recording": spec.recording, "key": key, "key_limit": limit,
     }
+
+
+def _concurrency(index: int, spec: JobSpec, registry: Registry | None) -> tuple[str | None, int | None]:
+    """The job's concurrency key and limit: the spec's own, else the automation's declared ones."""
+    key, limit = spec.concurrency_key, spec.concurrency_limit
+    if key is None and registry is not None and spec.automation in registry:
+        auto = registry.get(spec.automation)
+        try:
+            key = auto.key_of(spec.payload)
+        except KeyError as exc:
+            raise EnqueueError(str(exc.args[0]), field="payload", index=index) from None
+        limit = auto.concurrency_limit if limit is None else limit
+    if key is None:
+        return None, None
+    if not isinstance(key, str) or not key:
+        raise EnqueueError(f"must be a non-empty string, got {key!r}", field="concurrency_key", index=index)
+    limit = 1 if limit is None else limit
+    if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
+        raise EnqueueError(f"must be an integer >= 1, got {limit!r}", field="concurrency_limit", index=index)
+    return key, limit
 
 
 def _jobs_json(rows: list[dict[str, Any]]) -> str:
@@ -116,16 +137,19 @@ class Queue:
         rows = [_validate(i, s, self.registry) for i, s in enumerate(specs)]
         if not rows:
             return []
-        params = {"jobs": _jobs_json(rows), "now": now, "actor": actor}
         async with self.pool.connection() as conn:
             async with conn.transaction():
-                cur = await conn.execute(q("queue", "enqueue_many"), params)
-                result = [row[1] for row in await cur.fetchall()]
-                for name in sorted({row["automation"] for row in rows}):
-                    await conn.execute(q("queue", "notify"), {"automation": name})
+                result = await _insert(conn, rows, actor, now)
             if len(rows) >= ANALYZE_AFTER:
                 await _analyze(conn)
         return result
+
+    async def enqueue_in(self, conn: AsyncConnection[Any], specs: Sequence[JobSpec], *, actor: str,
+                         now: datetime | None = None) -> list[uuid.UUID]:
+        """Enqueue jobs inside the caller's open transaction on ``conn`` (validated as by
+        :meth:`enqueue_many`); they and their wake-up exist only if the caller commits."""
+        rows = [_validate(i, s, self.registry) for i, s in enumerate(specs)]
+        return await _insert(conn, rows, actor, now) if rows else []
 
     async def claim(
         self,
@@ -151,7 +175,7 @@ class Queue:
             return []
         params = _claim_params(worker, limit, lease_s, automations, modes, live_automations, now)
         rows = await self._rows(claim_sql(limit), params, conn)
-        return [_claimed(r) for r in rows]
+        return _in_claim_order([_claimed(r) for r in rows])
 
     async def complete_and_claim(
         self,
@@ -179,7 +203,8 @@ class Queue:
         # prepare=True: this runs every turn; planning it cost more than executing it.
         rows = await self._rows(turn_sql(_complete_name(outcomes), limit), params, conn, prepare=True)
         # One row counts the outcomes applied (its first column is set); the others are claims.
-        return next(r[0] for r in rows if r[0] is not None), [_claimed(r[1:]) for r in rows if r[0] is None]
+        claimed = _in_claim_order([_claimed(r[1:]) for r in rows if r[0] is None])
+        return next(r[0] for r in rows if r[0] is not None), claimed
 
     async def heartbeat(
         self, held: Sequence[tuple[uuid.UUID, int]], *, lease_s: float, now: datetime | None = None
@@ -497,9 +522,35 @@ def load_json(data: str | bytes) -> Any:
     return _DECODER.decode(data if isinstance(data, str) else data.decode("utf-8"))
 
 
+def _in_claim_order(jobs: list[ClaimedJob]) -> list[ClaimedJob]:
+    """The jobs in the order the claim picked them (priority, then age): the statement's rows
+    come back in whatever order its join produced them."""
+    if len(jobs) > 1:
+        jobs.sort(key=_claim_rank)
+    return jobs
+
+
+def _claim_rank(job: ClaimedJob) -> tuple[int, datetime]:
+    return (-job.priority, job.created_at)
+
+
 def _claimed(r: tuple[Any, ...]) -> ClaimedJob:
     """A claim row (the claim query's columns are ClaimedJob's fields, in order)."""
     return ClaimedJob(r[0], r[1], r[2], _MODES[r[3]], r[4], r[5], r[6] or {}, *r[7:])
+
+
+async def _insert(conn: AsyncConnection[Any], rows: list[dict[str, Any]], actor: str,
+                  now: datetime | None) -> list[uuid.UUID]:
+    """Run the enqueue statement and the wake-ups on ``conn`` (in the caller's transaction)."""
+    cur = await conn.execute(q("queue", "enqueue_many"), {"jobs": _jobs_json(rows), "now": now, "actor": actor})
+    result = [row[1] for row in await cur.fetchall()]
+    if None in result:  # a concurrent enqueue of the same dedupe key committed while we waited
+        keys = [row["dedupe_key"] for row, got in zip(rows, result) if got is None]
+        found = dict(await (await conn.execute(q("queue", "ids_by_dedupe_key"), {"keys": keys})).fetchall())
+        result = [got if got is not None else found[row["dedupe_key"]] for row, got in zip(rows, result)]
+    for name in sorted({row["automation"] for row in rows}):
+        await conn.execute(q("queue", "notify"), {"automation": name})
+    return result
 
 
 async def _fetch_job(conn: AsyncConnection[Any], job_id: uuid.UUID) -> dict[str, Any]:

@@ -1,4 +1,10 @@
-"""The automation registry: ``@automation(name, version=N)`` and discovery from a module."""
+"""The automation registry: ``@automation(name, version=N)`` and discovery from a module.
+
+The decorator also declares an automation's schedule (``schedule="*/15 * * * *"``,
+``timezone``, ``catch_up``, ``catch_up_max``; see queue_core.schedule) and its per-key
+concurrency (``concurrency_key``: a payload field name, a JSON pointer such as
+``"/customer/id"`` or a callable of the payload; ``concurrency_limit``: running jobs per key).
+"""
 
 from __future__ import annotations
 
@@ -12,15 +18,43 @@ from typing import Any
 from .errors import ConfigError, UnknownAutomationError
 
 AutomationFn = Callable[..., Awaitable[Any]]
+# How a job's concurrency key is read from its payload: a top-level field name, a JSON pointer
+# ("/customer/id") or a function of the payload returning the key (None: no key).
+KeySource = str | Callable[[Any], Any]
 
 
 @dataclass(frozen=True)
 class Automation:
-    """A registered automation: its name, code version and coroutine function."""
+    """A registered automation: its name, code version and coroutine function, with its
+    schedule and per-key concurrency when declared."""
 
     name: str
     version: int
     fn: AutomationFn
+    schedule: str | None = None
+    timezone: str = "UTC"
+    catch_up: str = "latest"
+    catch_up_max: int = 100
+    concurrency_key: KeySource | None = None
+    concurrency_limit: int = 1
+
+    def key_of(self, payload: Any) -> str | None:
+        """Return the concurrency key of a job of this automation with ``payload``.
+
+        Raises KeyError naming what is missing when the payload lacks the declared field.
+        """
+        source = self.concurrency_key
+        if source is None:
+            return None
+        if callable(source):
+            value = source(payload)
+        else:
+            value = payload
+            for part in _pointer(source):
+                if not isinstance(value, dict) or part not in value:
+                    raise KeyError(f"payload has no {source!r} (concurrency_key of {self.name!r})")
+                value = value[part]
+        return None if value is None else str(value)
 
     @property
     def source_hash(self) -> str:
@@ -62,6 +96,10 @@ class Registry:
     def names(self) -> list[str]:
         return sorted(self._by_name)
 
+    def automations(self) -> list[Automation]:
+        """Return the registered automations, by name."""
+        return [self._by_name[n] for n in sorted(self._by_name)]
+
     def __contains__(self, name: object) -> bool:
         return name in self._by_name
 
@@ -72,17 +110,42 @@ class Registry:
 default_registry = Registry()
 
 
-def automation(name: str, *, version: int = 1, registry: Registry | None = None) -> Callable[[AutomationFn], AutomationFn]:
-    """Register the decorated ``async def fn(ctx, trigger)`` as automation ``name`` at ``version``."""
+def _pointer(source: str) -> list[str]:
+    """The path of a JSON pointer (``/a/b``, with ~1 and ~0 escapes) or of a bare field name."""
+    if not source.startswith("/"):
+        return [source]
+    return [p.replace("~1", "/").replace("~0", "~") for p in source[1:].split("/")]
+
+
+def automation(
+    name: str, *, version: int = 1, registry: Registry | None = None, schedule: str | None = None,
+    timezone: str = "UTC", catch_up: str = "latest", catch_up_max: int = 100,
+    concurrency_key: KeySource | None = None, concurrency_limit: int = 1,
+) -> Callable[[AutomationFn], AutomationFn]:
+    """Register the decorated ``async def fn(ctx, trigger)`` as automation ``name`` at ``version``.
+
+    ``schedule`` (cron, with ``timezone`` and ``catch_up``) makes workers enqueue a job of it on
+    every tick; ``concurrency_key``/``concurrency_limit`` cap its running jobs per key. Raises
+    ConfigError naming the automation and the parameter at fault.
+    """
     if not name or not isinstance(name, str):
         raise ConfigError("an automation needs a non-empty string name")
     if not isinstance(version, int) or version < 1:
         raise ConfigError(f"automation {name!r}: version must be an integer >= 1, got {version!r}")
+    if concurrency_key is not None and not (callable(concurrency_key) or (isinstance(concurrency_key, str) and concurrency_key)):
+        raise ConfigError(f"automation {name!r}: concurrency_key must be a payload field, a JSON pointer or a function")
+    if not isinstance(concurrency_limit, int) or isinstance(concurrency_limit, bool) or concurrency_limit < 1:
+        raise ConfigError(f"automation {name!r}: concurrency_limit must be an integer >= 1, got {concurrency_limit!r}")
 
     def decorate(fn: AutomationFn) -> AutomationFn:
         if not inspect.iscoroutinefunction(fn):
             raise ConfigError(f"automation {name!r}: {fn.__qualname__} must be an async function")
-        (registry if registry is not None else default_registry).add(Automation(name, version, fn))
+        auto = Automation(name, version, fn, schedule, timezone, catch_up, catch_up_max, concurrency_key, concurrency_limit)
+        if schedule is not None:
+            from .schedule import declared
+
+            declared([auto])  # a bad cron, timezone or catch-up fails at import, naming the module
+        (registry if registry is not None else default_registry).add(auto)
         return fn
 
     return decorate

@@ -13,17 +13,27 @@ input AS (
     FROM jsonb_to_recordset(%(jobs)s::jsonb)
         AS i(ord int, id uuid, automation text, version int, mode job_mode, priority int,
              payload jsonb, meta jsonb, run_after timestamptz, dedupe_key text, max_attempts int,
-             max_claims int, trigger_id text, recording text)
+             max_claims int, trigger_id text, recording text, key text, key_limit int)
+),
+-- A key's slot rows exist before its first job can be claimed (ON CONFLICT: a concurrent
+-- enqueue of the same key inserts each once). A batch without keys inserts nothing.
+slots AS (
+    INSERT INTO concurrency_slots (key, slot)
+    SELECT k.key, g
+    FROM (SELECT key, max(key_limit) AS n FROM input WHERE key IS NOT NULL GROUP BY key) k,
+         generate_series(0, k.n - 1) g
+    ORDER BY 1, 2
+    ON CONFLICT DO NOTHING
 ),
 ins AS (
     INSERT INTO jobs (id, automation, automation_version, mode, priority, payload, trigger_meta,
                       run_after, created_at, dedupe_key, max_attempts, max_claims, trigger_id,
-                      recording)
+                      recording, concurrency_key, concurrency_limit)
     -- jsonb_to_recordset reads a JSON null as SQL NULL: a null payload stays the JSON value null.
     SELECT i.id, i.automation, i.version, i.mode, i.priority, coalesce(i.payload, 'null'::jsonb),
            coalesce(i.meta, '{}'::jsonb),
            coalesce(i.run_after, t.now), t.now, i.dedupe_key, i.max_attempts, i.max_claims,
-           i.trigger_id, i.recording
+           i.trigger_id, i.recording, i.key, i.key_limit
     FROM input i, t
     ORDER BY i.ord
     ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING
@@ -47,6 +57,11 @@ ORDER BY i.ord
 -- name: notify
 SELECT pg_notify('cutover_jobs', %(automation)s)
 
+-- name: ids_by_dedupe_key
+-- After enqueue_many waited on a concurrent enqueue of the same dedupe key, that job is
+-- committed but outside the statement's snapshot: a new statement finds it.
+SELECT dedupe_key, id FROM jobs WHERE dedupe_key = ANY(%(keys)s::text[])
+
 -- name: analyze_jobs
 -- After a bulk enqueue: fresh statistics keep the claim on its index (see migration 0007).
 ANALYZE jobs
@@ -57,7 +72,57 @@ ANALYZE jobs
 -- (SKIP LOCKED: no waiting, no double claim) and locks at most %(limit)s rows. It takes pending
 -- rows that are due and running rows whose lease has expired (their worker is presumed dead).
 -- A row reclaimed for the max_claims-th consecutive time without an outcome goes dead instead.
+--
+-- Per-key concurrency: a job with a concurrency_key is claimed only together with a free slot of
+-- its key (concurrency_slots), which the claim locks FOR UPDATE SKIP LOCKED. Locking rechecks a
+-- slot at its newest version, so two claimers can never both fill the last one, where counting
+-- running jobs would read a snapshot that misses a concurrent claim. Keyed candidates whose key
+-- looks full are filtered before the LIMIT, so they never crowd out other keys' jobs (no
+-- head-of-line blocking). For a job without a key all of this is a NULL test and empty scans.
 WITH t AS MATERIALIZED (SELECT coalesce(%(now)s::timestamptz, now()) AS now),
+c AS MATERIALIZED (
+    SELECT jobs.id, jobs.status, jobs.lease_owner, jobs.priority, jobs.created_at,
+           jobs.concurrency_key, jobs.concurrency_limit
+    FROM jobs, t
+    WHERE jobs.status IN ('pending', 'running', 'compensating')
+      AND ((jobs.status IN ('pending', 'compensating') AND jobs.run_after <= t.now)
+           OR (jobs.status = 'running' AND jobs.leased_until <= t.now))
+      AND jobs.mode = ANY(%(modes)s::job_mode[])
+      -- Live jobs only of automations whose code passed the go-live gate (or was overridden).
+      AND CASE WHEN jobs.mode = 'live' THEN jobs.automation = ANY(%(live_automations)s::text[])
+               ELSE jobs.automation = ANY(%(automations)s::text[]) END
+      -- Paused automations are not claimed (pauses holds a handful of rows).
+      AND NOT EXISTS (SELECT 1 FROM pauses p
+                      WHERE p.kind = 'automation' AND p.name = jobs.automation)
+      -- A keyed job only while its key has a free slot in this snapshot (the lock below decides).
+      AND (jobs.concurrency_key IS NULL
+           OR EXISTS (SELECT 1 FROM concurrency_slots s
+                      WHERE s.key = jobs.concurrency_key AND s.slot < jobs.concurrency_limit
+                        AND (s.job_id IS NULL OR s.until <= t.now)))
+    ORDER BY jobs.priority DESC, jobs.created_at
+    LIMIT %(limit)s
+    FOR UPDATE OF jobs SKIP LOCKED
+),
+-- The candidates' keys' free slots, locked; a slot locked by another claimer is skipped, one it
+-- filled meanwhile fails the recheck. Numbered per key in slot order, to pair with candidates.
+free AS (
+    SELECT s.key, s.slot, row_number() OVER (PARTITION BY s.key ORDER BY s.slot) AS n
+    FROM (SELECT s.key, s.slot
+          FROM concurrency_slots s, t
+          WHERE s.key = ANY(ARRAY(SELECT concurrency_key FROM c WHERE concurrency_key IS NOT NULL))
+            AND (s.job_id IS NULL OR s.until <= t.now)
+          FOR UPDATE OF s SKIP LOCKED) s
+),
+-- Jobs without a key, and the first keyed candidates of each key in claim order, one per slot.
+picked AS (
+    SELECT c.id, c.status, c.lease_owner, NULL::int AS slot FROM c WHERE c.concurrency_key IS NULL
+    UNION ALL
+    SELECT k.id, k.status, k.lease_owner, f.slot
+    FROM (SELECT c.*, row_number() OVER (PARTITION BY c.concurrency_key
+                                         ORDER BY c.priority DESC, c.created_at) AS n
+          FROM c WHERE c.concurrency_key IS NOT NULL) k
+    JOIN free f ON f.key = k.concurrency_key AND f.n = k.n AND f.slot < k.concurrency_limit
+),
 claimed AS (
     UPDATE jobs j
     SET status       = CASE WHEN c.status = 'running' AND j.lost_claims + 1 >= j.max_claims
@@ -73,29 +138,22 @@ claimed AS (
                                         j.lost_claims + 2, j.max_claims)
                             ELSE j.last_error END,
         finished_at  = CASE WHEN c.status = 'running' AND j.lost_claims + 1 >= j.max_claims
-                            THEN t.now END
-    FROM (
-        SELECT jobs.id, jobs.status, jobs.lease_owner
-        FROM jobs, t
-        WHERE jobs.status IN ('pending', 'running', 'compensating')
-          AND ((jobs.status IN ('pending', 'compensating') AND jobs.run_after <= t.now)
-               OR (jobs.status = 'running' AND jobs.leased_until <= t.now))
-          AND jobs.mode = ANY(%(modes)s::job_mode[])
-          -- Live jobs only of automations whose code passed the go-live gate (or was overridden).
-          AND CASE WHEN jobs.mode = 'live' THEN jobs.automation = ANY(%(live_automations)s::text[])
-                   ELSE jobs.automation = ANY(%(automations)s::text[]) END
-          -- Paused automations are not claimed (pauses holds a handful of rows).
-          AND NOT EXISTS (SELECT 1 FROM pauses p
-                          WHERE p.kind = 'automation' AND p.name = jobs.automation)
-        ORDER BY jobs.priority DESC, jobs.created_at
-        LIMIT %(limit)s
-        FOR UPDATE OF jobs SKIP LOCKED
-    ) c, t
+                            THEN t.now END,
+        concurrency_slot = c.slot
+    FROM picked c, t
     WHERE j.id = c.id
     RETURNING j.id, j.automation, j.automation_version, j.mode, j.status, j.priority, j.payload,
               j.trigger_meta, j.attempt, j.max_attempts, j.claim_count, j.leased_until,
               j.created_at, j.trigger_id, j.recording, j.last_error,
-              c.status AS prev_status, c.lease_owner AS prev_owner
+              c.status AS prev_status, c.lease_owner AS prev_owner, j.concurrency_key, c.slot
+),
+-- The slot records its holder's claim and lease (a job that went dead takes none).
+took AS (
+    UPDATE concurrency_slots s
+    SET job_id = claimed.id, claim_count = claimed.claim_count, until = claimed.leased_until
+    FROM claimed
+    WHERE claimed.slot IS NOT NULL AND claimed.status = 'running'
+      AND s.key = claimed.concurrency_key AND s.slot = claimed.slot
 ),
 logged AS (
     INSERT INTO ledger (job_id, at, kind, actor, detail)
@@ -122,16 +180,38 @@ WHERE status = 'running'
 -- name: heartbeat
 -- Extend the leases this worker still holds. Fenced: a row whose claim_count moved on (another
 -- worker reclaimed it) or that is no longer running is not touched and not returned, which tells
--- the worker to stop that job.
-WITH t AS MATERIALIZED (SELECT coalesce(%(now)s::timestamptz, now()) AS now)
-UPDATE jobs j
-SET heartbeat_at = t.now,
-    leased_until = t.now + make_interval(secs => %(lease_s)s)
-FROM unnest(%(ids)s::uuid[], %(claims)s::int[]) AS h(id, claim_count), t
--- The redundant id = ANY(...) keeps the lookup on the primary key whatever the statistics say.
-WHERE j.id = ANY(%(ids)s::uuid[]) AND j.id = h.id AND j.claim_count = h.claim_count
-  AND j.status = 'running'
-RETURNING j.id
+-- the worker to stop that job. A keyed job keeps its lease only while its slot still names its
+-- claim: once its lease ran out another claim may have taken the slot, and then it must stop.
+WITH t AS MATERIALIZED (SELECT coalesce(%(now)s::timestamptz, now()) AS now),
+-- The slots of the keyed jobs, locked (waiting, not skipping: a claimer holds one for a single
+-- statement), so the check reads the slot's newest holder, never a snapshot's.
+held AS (
+    SELECT s.job_id
+    FROM jobs k
+    JOIN concurrency_slots s ON s.key = k.concurrency_key AND s.slot = k.concurrency_slot
+    JOIN unnest(%(ids)s::uuid[], %(claims)s::int[]) AS h(id, claim_count) ON h.id = k.id
+    WHERE k.id = ANY(%(ids)s::uuid[]) AND k.concurrency_key IS NOT NULL
+      AND s.job_id = h.id AND s.claim_count = h.claim_count
+    FOR UPDATE OF s
+),
+beat AS (
+    UPDATE jobs j
+    SET heartbeat_at = t.now,
+        leased_until = t.now + make_interval(secs => %(lease_s)s)
+    FROM unnest(%(ids)s::uuid[], %(claims)s::int[]) AS h(id, claim_count), t
+    -- The redundant id = ANY(...) keeps the lookup on the primary key whatever the statistics say.
+    WHERE j.id = ANY(%(ids)s::uuid[]) AND j.id = h.id AND j.claim_count = h.claim_count
+      AND j.status = 'running'
+      AND (j.concurrency_key IS NULL OR j.id IN (SELECT job_id FROM held))
+    RETURNING j.id, j.concurrency_key, j.concurrency_slot, j.leased_until
+),
+extended AS (
+    UPDATE concurrency_slots s SET until = beat.leased_until
+    FROM beat
+    WHERE beat.concurrency_key IS NOT NULL
+      AND s.key = beat.concurrency_key AND s.slot = beat.concurrency_slot AND s.job_id = beat.id
+)
+SELECT id FROM beat
 
 -- A completion statement is complete_head, a comma, and one of the two tails: queue.py joins
 -- them (complete_sql). Fenced by (id, claim_count, running): an outcome from a worker whose
@@ -166,7 +246,17 @@ done AS (
     -- (the array is built once, from the outcomes themselves).
     WHERE j.id = ANY(ARRAY(SELECT id FROM o)) AND j.id = o.id AND j.claim_count = o.claim_count
       AND j.status = 'running'
-    RETURNING j.id, j.attempt, o.event, o.error, o.delay_s, o.trace, o.deferred
+    RETURNING j.id, j.attempt, o.event, o.error, o.delay_s, o.trace, o.deferred,
+              j.claim_count, j.concurrency_key, j.concurrency_slot
+),
+-- A keyed job's outcome frees its slot, fenced by the claim that holds it. Outcomes without a
+-- key look up an empty key array.
+freed AS (
+    UPDATE concurrency_slots s SET job_id = NULL, claim_count = NULL, until = NULL
+    FROM done d
+    WHERE s.key = ANY(ARRAY(SELECT concurrency_key FROM done WHERE concurrency_key IS NOT NULL))
+      AND s.key = d.concurrency_key AND s.slot = d.concurrency_slot
+      AND s.job_id = d.id AND s.claim_count = d.claim_count
 )
 
 -- name: complete_tail_plain
@@ -241,8 +331,9 @@ SELECT id FROM done
 VACUUM (SKIP_LOCKED) jobs
 
 -- name: clear_all
--- Every job with its steps, decisions, waits and ledger: only for a database that is thrown away.
-TRUNCATE jobs, ledger CASCADE
+-- Every job with its steps, decisions, waits, ledger and concurrency slots: only for a database
+-- that is thrown away.
+TRUNCATE jobs, ledger, concurrency_slots CASCADE
 
 -- name: get_job
 SELECT id, automation, automation_version, mode, status, priority, payload, trigger_meta,

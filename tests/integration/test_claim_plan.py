@@ -53,6 +53,24 @@ def _nodes(plan: dict):
         yield from _nodes(child)
 
 
+def _locks_on(nodes: list[dict], relation: str) -> list[dict]:
+    """The LockRows nodes that lock rows of ``relation`` (a scan of it sits below them).
+
+    The claim locks twice: the candidate jobs, and the free concurrency slots of the keyed ones
+    among them (an empty lookup when none has a key).
+    """
+    scans = lambda n, rel: any(d.get("Relation Name") == rel for d in _nodes(n))  # noqa: E731
+    if relation == "jobs":
+        return [n for n in nodes if n["Node Type"] == "LockRows" and scans(n, "jobs")]
+    # The jobs lock's filter looks slots up too: the slot lock is the one that reads no jobs.
+    return [n for n in nodes if n["Node Type"] == "LockRows" and scans(n, relation) and not scans(n, "jobs")]
+
+
+def _updates_of(nodes: list[dict], relation: str) -> list[dict]:
+    return [n for n in nodes if n["Node Type"] == "ModifyTable" and n.get("Operation") == "Update"
+            and n.get("Relation Name") == relation]
+
+
 async def _bulk_enqueue(url: str, n: int) -> None:
     from queue_core import JobSpec, Queue, db
 
@@ -84,16 +102,20 @@ def test_claim_locks_once_through_a_limited_subquery_and_updates_at_most_limit_r
         plan = _generic_plan(conn) if how == "generic plan" else _plan(conn, analyze=True)
         conn.rollback()
     nodes = list(_nodes(plan))
-    lock_rows = [n for n in nodes if n["Node Type"] == "LockRows"]
+    lock_rows = _locks_on(nodes, "jobs")
     assert len(lock_rows) == 1, json.dumps(plan, indent=1)
     assert lock_rows[0]["Actual Loops"] == 1, "the FOR UPDATE SKIP LOCKED subquery must run once"
+    slot_locks = _locks_on(nodes, "concurrency_slots")
+    assert len(slot_locks) == 1 and slot_locks[0]["Actual Rows"] == 0, "no key: no slot is locked"
     limits = [n for n in nodes if n["Node Type"] == "Limit"]
     assert limits and all(n["Actual Loops"] == 1 for n in limits)
-    updates = [n for n in nodes if n["Node Type"] == "ModifyTable" and n.get("Operation") == "Update"]
-    assert len(updates) == 1
+    assert len(_updates_of(nodes, "jobs")) == 1
     lock_rows_out = lock_rows[0]["Actual Rows"]
     assert lock_rows_out == 10, "exactly LIMIT rows are locked, no more"
-    assert not [n for n in nodes if n["Node Type"] == "Sort"], "the claim sorted the backlog instead of walking its index"
+    # The per-key pairing sorts the LIMIT candidates and their slots (window functions over CTE
+    # scans); no sort may read the jobs table itself.
+    backlog_sorts = [n for n in nodes if n["Node Type"] == "Sort" and any(d.get("Relation Name") == "jobs" for d in _nodes(n))]
+    assert not backlog_sorts, "the claim sorted the backlog instead of walking its index"
     scans = [n for n in nodes if n.get("Relation Name") == "jobs" and "Index" in n["Node Type"]]
     assert any(n.get("Index Name") == "jobs_claimable" for n in scans), json.dumps(plan, indent=1)
     seq_scans = [n for n in nodes if n["Node Type"] == "Seq Scan" and n.get("Relation Name") == "jobs"]
@@ -130,7 +152,7 @@ def test_a_workers_turn_finds_its_outcomes_by_primary_key_and_claims_once(fresh_
         plan = _generic_plan(conn, turn_sql("plain", 10), {**PARAMS, "outcomes": outcomes})
         conn.rollback()
     nodes = list(_nodes(plan))
-    updates = [n for n in nodes if n["Node Type"] == "ModifyTable" and n.get("Operation") == "Update"]
+    updates = _updates_of(nodes, "jobs")
     assert len(updates) == 2, json.dumps(plan, indent=1)
     assert sorted(n["Actual Rows"] for n in updates) == [10, 10], "10 outcomes written, 10 jobs claimed"
     scans = [n for n in nodes if n.get("Relation Name") == "jobs"]
@@ -139,5 +161,5 @@ def test_a_workers_turn_finds_its_outcomes_by_primary_key_and_claims_once(fresh_
     by_key = [n for n in nodes if n.get("Index Name") == "jobs_pkey" and "ANY" in n.get("Index Cond", "")]
     assert by_key, "the completion must look its jobs up by primary key: " + json.dumps(plan, indent=1)
     assert any(n.get("Index Name") == "jobs_claimable" for n in scans)
-    lock_rows = [n for n in nodes if n["Node Type"] == "LockRows"]
+    lock_rows = _locks_on(nodes, "jobs")
     assert len(lock_rows) == 1 and lock_rows[0]["Actual Loops"] == 1 and lock_rows[0]["Actual Rows"] == 10

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections import Counter
 from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from queue_core import EnqueueError, JobSpec, JobStatus, Outcome, Queue, UnknownAutomationError
+from queue_core import EnqueueError, JobSpec, JobStatus, Outcome, Queue, Registry, UnknownAutomationError, automation
 from queue_core.states import ErrorKind
 from tests.support.automations import registry
 
@@ -289,3 +290,80 @@ async def test_an_outcomes_ledger_detail_names_its_attempt_and_only_what_it_has(
     assert await queue.complete([Outcome.succeeded(ok), again], worker="w1", now=at(2)) == {ok_id, retry_id}
     assert (await queue.ledger(ok_id))[-1]["detail"] == {"attempt": 1}
     assert (await queue.ledger(retry_id))[-1]["detail"] == {"attempt": 1, "error": "boom", "delay_s": 4.0}
+
+
+# -- per-key concurrency ------------------------------------------------------------------------
+
+keyed = Registry()
+
+
+@automation("per-customer", concurrency_key="/customer/id", concurrency_limit=2, registry=keyed)
+async def per_customer(ctx, trigger):
+    return None
+
+
+async def test_a_full_key_holds_back_only_its_own_jobs_not_other_keys(pool):
+    queue = Queue(pool, registry=registry)
+    await queue.enqueue(JobSpec("noop", {"k": "a"}, priority=9, concurrency_key="a"), now=at(0))
+    (held,) = await claim(queue, "w1", 1, now=at(1))
+    await queue.enqueue_many([JobSpec("noop", {"k": "a"}, priority=9, concurrency_key="a") for _ in range(5)], now=at(2))
+    others = await queue.enqueue_many([JobSpec("noop", {"k": "b"}, concurrency_key="b", concurrency_limit=2),
+                                       JobSpec("noop", {"k": None})], now=at(3))
+    got = await claim(queue, "w2", 3, now=at(4))
+    assert [j.payload["k"] for j in got] == ["b", None], "key a is full: its higher-priority jobs wait"
+    assert {j.id for j in got} == set(others)
+    await queue.complete([Outcome.succeeded(held)], worker="w1", now=at(5))
+    assert [j.payload["k"] for j in await claim(queue, "w2", 3, now=at(6))] == ["a"], "one slot freed, one claimed"
+
+
+async def test_a_dead_workers_slot_is_freed_when_its_lease_expires(pool):
+    queue = Queue(pool, registry=registry)
+    await queue.enqueue_many([JobSpec("noop", concurrency_key="dead") for _ in range(2)], now=at(0))
+    (first,) = await claim(queue, "dies", 5, now=at(1), lease_s=30)
+    assert await claim(queue, "w2", 5, now=at(30)) == []
+    (second,) = await claim(queue, "w2", 5, now=at(31))  # the lease ran out: the slot is free again
+    assert await queue.heartbeat([first.key], lease_s=30, now=at(32)) == set(), (
+        "the dead worker's late heartbeat must not take back a slot another job holds")
+    assert await queue.heartbeat([second.key], lease_s=30, now=at(32)) == {second.id}
+
+
+async def test_an_automations_declared_key_is_read_from_the_payload(pool):
+    queue = Queue(pool, registry=keyed)
+    job_id = await queue.enqueue(JobSpec("per-customer", {"customer": {"id": 42}}))
+    async with pool.connection() as conn:
+        row = await (await conn.execute("SELECT concurrency_key, concurrency_limit FROM jobs WHERE id = %s",
+                                        (job_id,))).fetchone()
+    assert row == ("42", 2)
+    with pytest.raises(EnqueueError, match=r"payload.*'/customer/id'"):
+        await queue.enqueue(JobSpec("per-customer", {"customer": {}}))
+
+
+async def test_concurrent_claimers_never_run_more_than_a_keys_limit(pool):
+    """Six claimers race over 120 jobs of three keys (limits 2, 1, 1); each job is held across a
+    yield so that the others claim meanwhile. A job leaves ``running`` (the Python count) before
+    its outcome is written, so the count never exceeds what the database allows."""
+    limits = {"k0": 2, "k1": 1, "k2": 1}
+    queue = Queue(pool, registry=registry)
+    await queue.enqueue_many([JobSpec("noop", {"key": f"k{i % 3}"}, concurrency_key=f"k{i % 3}",
+                                      concurrency_limit=limits[f"k{i % 3}"]) for i in range(120)])
+    running: Counter[str] = Counter()
+    peak: Counter[str] = Counter()
+    done: list[int] = []
+
+    async def claimer(name: str) -> None:
+        while len(done) < 120:
+            got = await queue.claim(name, 3, lease_s=60, automations=NAMES)
+            for job in got:
+                running[job.payload["key"]] += 1
+                peak[job.payload["key"]] = max(peak[job.payload["key"]], running[job.payload["key"]])
+            await asyncio.sleep(0.001 if got else 0.005)
+            for job in got:
+                running[job.payload["key"]] -= 1
+            if got:
+                await queue.complete([Outcome.succeeded(j) for j in got], worker=name)
+                done.extend(1 for _ in got)
+
+    await asyncio.wait_for(asyncio.gather(*(claimer(f"w{i}") for i in range(6))), 120)
+    assert await queue.counts() == {"succeeded": 120}
+    assert all(peak[k] <= n for k, n in limits.items()), peak
+    assert peak["k0"] == 2, "the limit-2 key did run two at once"
