@@ -145,9 +145,13 @@ def refuse_definition(path: Path, platform: Platform) -> None:
     runs = RUNS_ARE_IN[owner if owner is platform or platform not in RUNS_ARE_IN else platform]
     raise DefinitionGivenError(
         str(path), kind.name.lower(),
-        f"this is {'an' if kind.value[0] in 'aeiou' else 'a'} {kind.value}, which defines the automation but holds no run; {runs}. "
+        f"this is {_article(kind)} {kind.value}, which defines the automation but holds no run; {runs}. "
         f"Import the runs and pass this file beside them: cutover import {owner} RUNS --definition {path.name}",
     )
+
+
+def _article(kind: DefinitionKind) -> str:
+    return "an" if kind.value[0].lower() in "aeiou" or kind.value.startswith("n8n") else "a"
 
 
 def load_definition(path: Path, platform: Platform) -> Any:

@@ -38,6 +38,11 @@ from harness.recording import Evidence, LegacyTrace, Platform, RecordedTrigger, 
 STATUSES = {"1": TraceStatus.SUCCEEDED, "2": TraceStatus.SUCCEEDED, "3": TraceStatus.FAILED,
             "success": TraceStatus.SUCCEEDED, "warning": TraceStatus.SUCCEEDED, "error": TraceStatus.FAILED}
 UNFINISHED = {"0", "pending", "running", "waiting"}
+NOT_LOGS = {
+    "dlq": "one incomplete execution (GET /dlqs/{id})",
+    "scenariosBlueprints": "a list of blueprint versions (GET /scenarios/{id}/blueprints)",
+    "executionId": "the response to starting a run (POST /scenarios/{id}/run)",
+}
 ROUTER = "builtin:BasicRouter"
 HTTP_MODULES = ("http:ActionSendData", "http:ActionSendDataBasicAuth")
 
@@ -113,6 +118,13 @@ def _logs(document: Any, path: str) -> list[Any]:
     if isinstance(document, dict) and "outputs" in document and "scenarioLogs" not in document:
         raise ExportFormatError(path, None, None, "this is one execution's detail (GET /scenarios/{id}/executions/{id}): "
                                 "import the scenario logs and put each detail under its log's 'execution' key")
+    response = document.get("response") if isinstance(document, dict) else None
+    if isinstance(response, dict) and response and all(str(k).isdigit() for k in response):
+        raise ExportFormatError(path, None, "response", "this is the bundle of an incomplete execution (GET /dlqs/{id}/bundle), "
+                                "not scenario logs: import GET /scenarios/{id}/logs")
+    for key, what in NOT_LOGS.items():
+        if isinstance(document, dict) and key in document and "scenarioLogs" not in document:
+            raise ExportFormatError(path, None, key, f"this is {what}, not scenario logs: import GET /scenarios/{{id}}/logs")
     logs = document.get("scenarioLogs") if isinstance(document, dict) else document
     if not isinstance(logs, list):
         raise ExportFormatError(path, None, "scenarioLogs", f"expected an array, got {type_name(logs)}")

@@ -49,7 +49,12 @@ STATUSES = {
 UNFINISHED = {"running", "waiting", "paused", "suspended", "resuming", "notspecified", "ignored"}
 FAILED_ACTION = {"failed", "timedout", "aborted", "cancelled"}
 NOT_RUN = {"skipped", "notspecified", "ignored", "waiting"}
-ACTION_LIST_TYPE = "/runs/actions"
+NOT_RUNS = {
+    "/runs/actions": "these are one run's action records (.../runs/{run}/actions), not runs: put them under that "
+                     "run's 'actions' key in the run history file",
+    "/triggers/histories": "these are trigger histories (.../triggers/{name}/histories), which link firings to runs but "
+                           "are not runs: import the run history (GET .../runs)",
+}
 
 
 def read_runs(path: Path) -> list[tuple[str, Any]]:
@@ -63,9 +68,9 @@ def read_runs(path: Path) -> list[tuple[str, Any]]:
         runs = [document]
     else:
         raise ExportFormatError(str(path), None, None, f"expected an object or array, got {type_name(document)}")
-    if runs and all(isinstance(r, dict) and str(r.get("type", "")).lower().endswith(ACTION_LIST_TYPE) for r in runs):
-        raise ExportFormatError(str(path), None, None, "these are one run's action records (.../runs/{run}/actions), "
-                                "not runs: put them under that run's 'actions' key in the run history file")
+    for suffix, message in NOT_RUNS.items():
+        if runs and all(isinstance(r, dict) and str(r.get("type", "")).lower().endswith(suffix) for r in runs):
+            raise ExportFormatError(str(path), None, None, message)
     return [(_record(run, index), run) for index, run in enumerate(runs)]
 
 

@@ -43,6 +43,8 @@ def test_a_definition_given_as_the_export_names_where_the_runs_are_and_the_defin
         refuse_definition(EXPORTS / name, platform)
     assert kind.value in str(caught.value) and "--definition" in str(caught.value)
     assert ("includeData=true" in str(caught.value)) is (platform is Platform.N8N)
+    assert f"this is an {kind.value}" in str(caught.value) or f"this is a {kind.value}" in str(caught.value)
+    assert "a n8n" not in str(caught.value)
 
 
 def test_a_definition_given_to_the_wrong_platform_still_names_its_own_platform() -> None:

@@ -63,7 +63,9 @@ def test_one_log_in_its_get_form_is_read() -> None:
 
 
 @pytest.mark.parametrize(("name", "says"), [("execution_detail.json", "one execution's detail"),
-                                             ("dlqs.json", "incomplete executions")])
+                                             ("dlqs.json", "incomplete executions"),
+                                             ("dlq_get.json", "one incomplete execution"),
+                                             ("dlq_bundle.json", "bundle of an incomplete execution")])
 def test_documents_that_are_not_logs_say_what_they_are(name: str, says: str) -> None:
     with pytest.raises(ExportFormatError, match=says):
         list(parse(EXPORTS / name, ENTRY))

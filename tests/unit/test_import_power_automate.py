@@ -93,9 +93,11 @@ def test_pnp_cli_top_level_fields_are_read_when_properties_lack_them() -> None:
     assert runs[1].trace is None and runs[0].trace is not None and runs[0].trace.status is TraceStatus.SUCCEEDED
 
 
-def test_an_action_list_given_as_runs_says_where_it_belongs() -> None:
-    with pytest.raises(ExportFormatError, match="action records"):
-        list(parse(EXPORTS / "run_actions_list.json", ENTRY))
+@pytest.mark.parametrize(("name", "says"), [("run_actions_list.json", "action records"),
+                                             ("trigger_histories.json", "trigger histories")])
+def test_action_records_or_trigger_histories_given_as_runs_say_what_they_are(name: str, says: str) -> None:
+    with pytest.raises(ExportFormatError, match=says):
+        list(parse(EXPORTS / name, ENTRY))
 
 
 def test_the_definition_nests_if_branches_and_switch_cases_in_run_after_order() -> None:
