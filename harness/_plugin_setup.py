@@ -1,7 +1,9 @@
 """What the pytest plugin does at the start and the end of a shadow run, kept out of its hooks.
 
-``make_run`` reads the project's configuration (``[tool.cutover]``: the automations module,
-providers) and the plugin's options into a :class:`~harness._session.ShadowRun`. ``finish``
+``load_project`` finds the project from the working directory and checks its whole
+``[tool.cutover]`` table when the run is configured, before any replay; ``make_run`` turns it
+(the automations module, providers) and the plugin's options into a
+:class:`~harness._session.ShadowRun`. ``finish``
 aggregates every process's results into the reports, judges the gate and, with ``--gate``,
 records each verdict in the queue's database (``gate_verdicts``) where ``cutover worker``
 looks before it claims live jobs; it returns the exit status ``--gate`` imposes.
@@ -19,21 +21,70 @@ from harness._session import DISAGREEMENTS_PREFIX, RESULTS_PREFIX, Settings, Sha
 from harness.errors import HarnessError
 
 
-def _pyproject(config: pytest.Config) -> Path | None:
-    candidate = config.rootpath / "pyproject.toml"
-    return candidate if candidate.is_file() else None
+_PROJECT_KEY = pytest.StashKey["tuple[Any, Any]"]()  # (queue_core.config.Settings, harness.gate.GateConfig)
+
+
+def settle_rootdir(config: pytest.Config, args: list[str]) -> None:
+    """Decide the rootdir and ini file as pytest would have, had it known ``--shadow`` takes a value.
+
+    pytest picks its rootdir and ini file before it loads plugins, so it takes the value of
+    ``--shadow <set>`` for a test path: a set outside the project made the set's directory the
+    rootdir, with no ini file (another asyncio mode, no filterwarnings, none of the project's
+    addopts). Now that the option is known, this decides again from the real test paths and,
+    when the answer differs, puts it in place and applies the right ini file's addopts. It uses
+    attributes private to pytest (``_rootpath``, ``_inipath``, ``_inicfg``, ``_inicache``);
+    tests/plugin/test_project_root.py fails if a pytest release renames them.
+    """
+    from _pytest.config.findpaths import determine_setup
+
+    ns = config.known_args_namespace
+    rootpath, inipath, inicfg, _ignored = determine_setup(
+        inifile=ns.inifilename, override_ini=ns.override_ini, args=ns.file_or_dir,
+        rootdir_cmd_arg=ns.rootdir or None, invocation_dir=config.invocation_params.dir)
+    if (rootpath, inipath) == (config.rootpath, config.inipath):
+        return
+    was_cut = ns.confcutdir == str(config.inipath.parent if config.inipath else config.rootpath)
+    config._rootpath, config._inipath, config._inicfg = rootpath, inipath, inicfg  # type: ignore[attr-defined]
+    config._inicache.clear()  # type: ignore[attr-defined]
+    config._parser.extra_info.update(rootdir=str(rootpath), inifile=str(inipath))  # type: ignore[attr-defined]
+    args[:] = [*config.getini("addopts"), *args]
+    config._parser.parse_known_args(args, namespace=ns)  # type: ignore[attr-defined]
+    if was_cut:
+        ns.confcutdir = str(inipath.parent if inipath else rootpath)
+
+
+def load_project(config: pytest.Config) -> tuple[Any, Any]:
+    """Find the project from the working directory and check its whole ``[tool.cutover]``.
+
+    The project is the nearest directory at or above where pytest was started whose
+    pyproject.toml has a ``[tool.cutover]`` table (pytest's rootdir when there is none), wherever
+    the recording set lives. Returns (settings, gate config); raises UsageError naming the file
+    and the key of the first fault, before anything is replayed.
+    """
+    if _PROJECT_KEY in config.stash:
+        return config.stash[_PROJECT_KEY]
+    from harness import gate as _gate
+    from queue_core import config as qc_config
+    from queue_core.errors import ConfigError
+
+    try:
+        pyproject = qc_config.find_project(config.invocation_params.dir)
+        settings = qc_config.load(pyproject) if pyproject else qc_config.Settings(root=config.rootpath)
+        gate = _gate.parse_gate(settings.raw.get("gate", {}), qc_config.shown(pyproject) if pyproject else "pyproject.toml")
+    except (ConfigError, HarnessError) as exc:
+        raise pytest.UsageError(f"cutover: {exc}") from None
+    config.stash[_PROJECT_KEY] = (settings, gate)
+    return settings, gate
 
 
 def make_run(config: pytest.Config, set_dir: Path, results: Path, *, worker: bool) -> ShadowRun:
-    """Build this process's ShadowRun from the options and pyproject.toml (UsageError if invalid)."""
-    from queue_core import config as qc_config
+    """Build this process's ShadowRun from the options and the project (UsageError if invalid)."""
     from queue_core.errors import ConfigError
-    from queue_core.provider import load_providers
+    from queue_core.provider import parse_providers
 
-    pyproject = _pyproject(config)
+    settings, _gate = load_project(config)
     try:
-        settings = qc_config.load(pyproject) if pyproject else qc_config.Settings(root=config.rootpath)
-        providers = load_providers(pyproject) if pyproject else {}
+        providers = parse_providers(settings.raw.get("providers", {}), source=str(settings.pyproject or "pyproject.toml"))
     except ConfigError as exc:
         raise pytest.UsageError(f"cutover: {exc}") from None
     batch = config.getoption("shadow_batch") or (200 if worker else 1000)
@@ -44,7 +95,7 @@ def make_run(config: pytest.Config, set_dir: Path, results: Path, *, worker: boo
         raise pytest.UsageError(f"--shadow-replayers {replayers}: expected 0 or more")
     accepted = config.getoption("shadow_accepted")
     return ShadowRun(Settings(
-        set_dir=set_dir, project_root=config.rootpath, automations_module=settings.automations,
+        set_dir=set_dir, project_root=settings.root, automations_module=settings.automations,
         results_dir=results, process_id=process_id(),
         mode="dry_run" if config.getoption("dry_run") else "shadow", seed=config.getoption("shadow_seed"),
         noise=config.getoption("shadow_noise"), accepted_file=Path(accepted).resolve() if accepted else None,
@@ -61,7 +112,6 @@ def _relative(path: Path, root: Path) -> str:
 
 def build(config: pytest.Config, run: ShadowRun) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
     """Aggregate every process's result rows into the summary; return it with the rows."""
-    from harness import gate as _gate
     from harness import report
 
     index = run.build_index()
@@ -80,7 +130,7 @@ def build(config: pytest.Config, run: ShadowRun) -> tuple[dict[str, Any], list[d
         coercions={n: str(e.coercion) for n, e in index.manifest.automations.items()},
     )
     expired = {e.index for e in run.entries if e.expired(run.settings.today)}
-    gate = _gate.load_gate(_pyproject(config))
+    _settings, gate = load_project(config)
     summary = report.build_summary(info, index.manifest, spans, rows, dis, run.entries, expired, gate)
     return summary, rows, dis
 

@@ -175,43 +175,29 @@ def _evidence_reason(fields: tuple[str, ...], required: Evidence) -> tuple[bool,
     return False, f"evidence depth {depth} is below the required {required} ({phrase})"
 
 
-_TYPES: dict[str, tuple[type, ...]] = {"min_triggers": (int,), "agreement": (int, float), "branch_min": (int,),
-                                       "max_side_effect_mismatches": (int,)}
-
-
-def _rules(table: Any, base: GateRules, path: str, prefix: str) -> GateRules:
-    if not isinstance(table, Mapping):
-        raise GateConfigError(path, prefix, "expected a table")
-    changes: dict[str, Any] = {}
-    for key, value in table.items():
-        if key == "automations" and prefix == "tool.cutover.gate":
-            continue
-        if key == "evidence":
-            if value not in tuple(Evidence):
-                raise GateConfigError(path, f"{prefix}.{key}", f"expected one of {', '.join(Evidence)}, got {value!r}")
-            changes[key] = Evidence(value)
-            continue
-        if key not in _TYPES:
-            allowed = ", ".join(f.name for f in fields(GateRules))
-            raise GateConfigError(path, f"{prefix}.{key}", f"unknown setting; allowed: {allowed}")
-        if isinstance(value, bool) or not isinstance(value, int | float) or not isinstance(value, _TYPES[key]) \
-                or value < 0:
-            raise GateConfigError(path, f"{prefix}.{key}", f"expected a non-negative number, got {value!r}")
-        if key == "agreement" and not 0 <= value <= 1:
-            raise GateConfigError(path, f"{prefix}.{key}", f"expected a share between 0 and 1 (e.g. 0.995), got {value!r}")
-        changes[key] = float(value) if key == "agreement" else value
+def _rules(table: Mapping[str, Any], base: GateRules) -> GateRules:
+    """Apply the keys of a checked table that GateRules holds (the schema may know more)."""
+    names = {f.name for f in fields(GateRules)}
+    changes: dict[str, Any] = {k: float(v) if k == "agreement" else Evidence(v) if k == "evidence" else v
+                               for k, v in table.items() if k in names}
     return replace(base, **changes)
 
 
 def parse_gate(table: Mapping[str, Any], path: str = "pyproject.toml") -> GateConfig:
-    """Validate a ``[tool.cutover.gate]`` table; raise GateConfigError naming the field."""
-    default = _rules(table, GateRules(), path, "tool.cutover.gate")
+    """Validate a ``[tool.cutover.gate]`` table; raise GateConfigError naming the file and field.
+
+    The keys and their ranges are those of ``queue_core.config.SCHEMA`` (the one validator of
+    ``[tool.cutover]``); this only builds the rules from a table that passed it.
+    """
+    from queue_core.config import SCHEMA, ConfigKeyError, check_table
+
+    try:
+        check_table(table, SCHEMA.tables["gate"], "tool.cutover.gate", path)
+    except ConfigKeyError as exc:
+        raise GateConfigError(path, exc.field or "tool.cutover.gate", exc.reason) from None
+    default = _rules(table, GateRules())
     per = table.get("automations", {})
-    if not isinstance(per, Mapping):
-        raise GateConfigError(path, "tool.cutover.gate.automations", "expected a table of automations")
-    overrides = {name: _rules(body, default, path, f"tool.cutover.gate.automations.{name}")
-                 for name, body in per.items()}
-    return GateConfig(default, overrides)
+    return GateConfig(default, {name: _rules(body, default) for name, body in per.items()})
 
 
 def load_gate(pyproject: Path | None) -> GateConfig:

@@ -57,9 +57,21 @@ def _shadow_on(config: pytest.Config) -> bool:
     return bool(config.getoption("shadow", None))
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Parser, args: list[str]) -> None:
+    """Give pytest the rootdir and ini file of the project, not of the set (see settle_rootdir)."""
+    if getattr(early_config.known_args_namespace, "shadow", None):
+        from harness import _plugin_setup
+
+        _plugin_setup.settle_rootdir(early_config, args)
+
+
 def pytest_configure(config: pytest.Config) -> None:
     if not _shadow_on(config):
         return
+    from harness import _plugin_setup
+
+    _plugin_setup.load_project(config)  # the whole [tool.cutover] is checked before any work
     set_dir = Path(config.getoption("shadow")).resolve()
     if not (set_dir / "manifest.toml").is_file():
         raise pytest.UsageError(f"--shadow {config.getoption('shadow')}: not a recording set "
@@ -71,8 +83,6 @@ def pytest_configure(config: pytest.Config) -> None:
     else:
         results = Path(tempfile.mkdtemp(prefix="cutover-shadow-"))
     config.stash[RESULTS_KEY] = results
-    from harness import _plugin_setup
-
     config.stash[RUN_KEY] = _plugin_setup.make_run(config, set_dir, results, worker=workerinput is not None)
 
 
@@ -96,9 +106,21 @@ def pytest_report_header(config: pytest.Config) -> list[str] | None:
     if not _shadow_on(config):
         return None
     run = config.stash[RUN_KEY]
-    reports = config.getoption("shadow_report") or f"reports/{run.settings.set_dir.name}"
+    reports = config.getoption("shadow_report") or str(_default_reports(run))
     return [f"cutover: {run.settings.mode} replay of {run.settings.set_dir} (seed {run.settings.seed}); "
             f"reports in {reports}"]
+
+
+def _default_reports(run: ShadowRun) -> Path:
+    """Where the reports go without --shadow-report: <project>/reports/<the manifest's set name>."""
+    from harness.errors import HarnessError
+    from harness.manifest import load_manifest
+
+    try:
+        name = load_manifest(run.settings.set_dir / "manifest.toml").name
+    except HarnessError:  # reported, with its line, when the set is collected
+        name = run.settings.set_dir.name
+    return run.settings.project_root / "reports" / name
 
 
 @pytest.hookimpl(tryfirst=True)

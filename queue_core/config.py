@@ -1,14 +1,225 @@
-"""Read ``[tool.cutover]`` from the project's pyproject.toml and resolve the database URL."""
+"""Find the project, read and validate its ``[tool.cutover]`` table, resolve the database URL.
+
+The project is the nearest ancestor of the working directory (itself included) whose
+pyproject.toml has a ``[tool.cutover]`` table: where a recording set lives does not matter.
+
+Every key of the table is checked against :data:`SCHEMA` when a command or ``pytest --shadow``
+starts, before any work: an unknown key or a bad value stops with the file, the table and the
+key (``pyproject.toml: [tool.cutover.gate] min_trigers: unknown key (did you mean
+min_triggers?)``). Providers are checked by :mod:`queue_core.provider`'s own parser. To add a key,
+add it to its sub-table's ``keys`` below; a new sub-table is one more :class:`Table`.
+"""
 
 from __future__ import annotations
 
+import difflib
 import os
+import re
 import tomllib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .errors import ConfigError
+
+Check = Callable[[Any], str | None]
+"""Return what was expected when a value is wrong, None when it is fine."""
+
+
+class ConfigKeyError(ConfigError):
+    """One key of ``[tool.cutover]`` is unknown or has a bad value: file, table, key and why."""
+
+    def __init__(self, source: str, table: str, key: str, reason: str) -> None:
+        Exception.__init__(self, f"{source}: [{table}] {key}: {reason}")
+        self.source, self.field, self.table, self.key, self.reason = source, f"{table}.{key}", table, key, reason
+
+
+# -- checks -----------------------------------------------------------------------------------
+
+
+def _integer(minimum: int) -> Check:
+    def check(value: Any) -> str | None:
+        ok = isinstance(value, int) and not isinstance(value, bool) and value >= minimum
+        return None if ok else f"an integer >= {minimum}"
+    return check
+
+
+def _number(low: float, high: float, example: str) -> Check:
+    def check(value: Any) -> str | None:
+        ok = isinstance(value, int | float) and not isinstance(value, bool) and low <= value <= high
+        return None if ok else f"a number between {low:g} and {high:g} (e.g. {example})"
+    return check
+
+
+def _choice(*values: str) -> Check:
+    def check(value: Any) -> str | None:
+        return None if value in values else "one of " + ", ".join(repr(v) for v in values)
+    return check
+
+
+def _string(value: Any) -> str | None:
+    return None if isinstance(value, str) and value.strip() else "a non-empty string"
+
+
+def _boolean(value: Any) -> str | None:
+    return None if isinstance(value, bool) else "true or false"
+
+
+def _any_table(value: Any) -> str | None:
+    return None if isinstance(value, dict) else "a table"
+
+
+def _names(value: Any) -> str | None:
+    ok = isinstance(value, list) and bool(value) and all(isinstance(v, str) and v for v in value)
+    return None if ok else "a non-empty list of names"
+
+
+_MODULE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+_ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def _module(value: Any) -> str | None:
+    return None if isinstance(value, str) and _MODULE.match(value) else 'a module name such as "automations"'
+
+
+def _env_name(value: Any) -> str | None:
+    ok = isinstance(value, str) and _ENV.match(value)
+    return None if ok else "the NAME of an environment variable (never the secret itself)"
+
+
+def _scheme(value: Any) -> str | None:
+    from .server.verify import Scheme
+
+    return _choice(*(s.value for s in Scheme))(value)
+
+
+def _mode(value: Any) -> str | None:
+    from .states import Mode
+
+    return _choice(*(m.value for m in Mode))(value)
+
+
+# -- the schema -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Table:
+    """What one sub-table may hold.
+
+    ``keys`` are its scalar settings, ``tables`` its fixed sub-tables, ``each`` the schema of every
+    user-named entry (``[tool.cutover.schedules.<name>]``) and ``parse`` a parser that checks
+    the whole table itself (called with the table and the file; it raises ConfigError).
+    """
+
+    keys: Mapping[str, Check] = field(default_factory=dict)
+    tables: Mapping[str, Table] = field(default_factory=dict)
+    each: Table | None = None
+    parse: Callable[[Any, str], object] | None = None
+
+
+GATE_KEYS: dict[str, Check] = {
+    "min_triggers": _integer(0),
+    "agreement": _number(0, 1, "0.995"),
+    "branch_min": _integer(0),
+    "max_side_effect_mismatches": _integer(0),
+    "evidence": _choice("status", "path", "decisions", "calls", "outputs"),
+    "branch_coverage": _choice("legacy", "definition"),
+}
+
+SOURCE_KEYS: dict[str, Check] = {
+    "scheme": _scheme,
+    "secret_env": _env_name,
+    "automations": _names,
+    "delivery_id_header": _string,
+    "tolerance_s": _integer(1),
+    "max_body_bytes": _integer(1),
+    "mode": _mode,
+}
+
+SCHEDULE_KEYS: dict[str, Check] = {
+    "automation": _string,
+    "cron": _string,
+    "timezone": _string,
+    "catch_up": _choice("latest", "all", "none"),
+    "catch_up_max": _integer(1),
+    "paused": _boolean,
+    "payload": _any_table,
+}
+
+
+def _providers(table: Any, source: str) -> object:
+    from .provider import parse_providers
+
+    return parse_providers(table, source=source)
+
+
+SCHEMA = Table(
+    keys={"automations": _module},
+    tables={
+        "gate": Table(keys=GATE_KEYS, tables={"automations": Table(each=Table(keys=GATE_KEYS))}),
+        "providers": Table(parse=_providers),
+        "sources": Table(each=Table(keys=SOURCE_KEYS)),
+        "schedules": Table(each=Table(keys=SCHEDULE_KEYS)),
+    },
+)
+
+
+def _unknown(source: str, prefix: str, key: str, known: list[str]) -> ConfigKeyError:
+    close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+    hint = f"did you mean {close[0]}?" if close else "expected one of " + ", ".join(sorted(known))
+    return ConfigKeyError(source, prefix, key, f"unknown key ({hint})")
+
+
+def check_table(table: Any, schema: Table, prefix: str, source: str) -> None:
+    """Check ``table`` (the TOML table at dotted ``prefix``) against ``schema``.
+
+    Raises ConfigKeyError naming ``source``, the table and the key at fault, or the ConfigError
+    of a delegated parser. Pure: reads nothing but its arguments.
+    """
+    if schema.parse is not None:
+        _delegate(schema.parse, table, prefix, source)
+        return
+    if not isinstance(table, dict):
+        head, _, last = prefix.rpartition(".")
+        raise ConfigKeyError(source, head, last, "expected a table")
+    for key, value in table.items():
+        if schema.each is not None:
+            check_table(value, schema.each, f"{prefix}.{key}", source)
+        elif key in schema.tables:
+            check_table(value, schema.tables[key], f"{prefix}.{key}", source)
+        elif key in schema.keys:
+            expected = schema.keys[key](value)
+            if expected is not None:
+                raise ConfigKeyError(source, prefix, key, f"expected {expected}, got {value!r}")
+        else:
+            raise _unknown(source, prefix, key, [*schema.keys, *schema.tables])
+
+
+def _delegate(parse: Callable[[Any, str], object], table: Any, prefix: str, source: str) -> None:
+    """Run a sub-table's own parser; restate its ConfigError as file, table and key."""
+    try:
+        parse(table, source)
+    except ConfigKeyError:
+        raise
+    except ConfigError as exc:
+        dotted = exc.field or prefix
+        stated = f"{exc.source}, field {dotted!r}: " if exc.source else f"field {dotted!r}: "
+        reason = str(exc).removeprefix(stated)
+        head, _, last = dotted.rpartition(".")
+        # A key like rate[0] sits after the last dot; a provider's name may hold dots, so the
+        # split is only cosmetic: the dotted field is kept whole on .field.
+        error = ConfigKeyError(exc.source or source, head or prefix, last, reason)
+        error.field = dotted
+        raise error from None
+
+
+def validate(table: Any, source: str = "pyproject.toml") -> None:
+    """Check the whole ``[tool.cutover]`` table; raise ConfigKeyError (a ConfigError) on the first fault."""
+    check_table(table, SCHEMA, "tool.cutover", source)
+
+
+# -- finding and loading the project ----------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -18,37 +229,60 @@ class Settings:
     root: Path
     automations: str = "automations"
     raw: dict[str, Any] = field(default_factory=dict)
+    pyproject: Path | None = None
 
 
-def find_pyproject(start: Path | None = None) -> Path | None:
-    """Return the nearest pyproject.toml at or above ``start`` (default: the working directory)."""
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text("utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(str(exc), source=str(path)) from None
+    except OSError as exc:
+        raise ConfigError(f"cannot be read: {exc.strerror}", source=str(path)) from None
+
+
+def shown(path: Path) -> str:
+    """Return ``path`` as messages show it: relative to the working directory when under it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def find_project(start: Path | None = None) -> Path | None:
+    """Return the pyproject.toml of the project: the nearest one at or above ``start`` (default:
+    the working directory) that has a ``[tool.cutover]`` table, else None.
+
+    Raises ConfigError naming a pyproject.toml on the way that is not valid TOML.
+    """
     here = (start or Path.cwd()).resolve()
     for folder in (here, *here.parents):
         candidate = folder / "pyproject.toml"
-        if candidate.is_file():
+        if candidate.is_file() and "cutover" in _read(candidate).get("tool", {}):
             return candidate
     return None
 
 
-def load(path: Path | None = None) -> Settings:
-    """Load settings from ``path`` or the nearest pyproject.toml; defaults when there is none.
+def find_pyproject(start: Path | None = None) -> Path | None:
+    """Return the project's pyproject.toml (see :func:`find_project`)."""
+    return find_project(start)
 
-    Raises ConfigError naming the file (and the line, for TOML syntax errors) or the field.
+
+def load(path: Path | None = None) -> Settings:
+    """Load and validate the settings of ``path`` or of the project found from the working
+    directory; defaults rooted at the working directory when there is none.
+
+    Raises ConfigError naming the file (and the line, for TOML syntax errors) and the key.
     """
-    path = path or find_pyproject()
+    path = path or find_project()
     if path is None:
         return Settings(root=Path.cwd())
-    try:
-        data = tomllib.loads(path.read_text("utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(str(exc), source=str(path)) from None
-    table = data.get("tool", {}).get("cutover", {})
+    table = _read(path).get("tool", {}).get("cutover", {})
     if not isinstance(table, dict):
-        raise ConfigError("must be a table", source=str(path), field="tool.cutover")
-    automations = table.get("automations", "automations")
-    if not isinstance(automations, str) or not automations:
-        raise ConfigError("must be a module name such as \"automations\"", source=str(path), field="tool.cutover.automations")
-    return Settings(root=path.parent, automations=automations, raw=table)
+        raise ConfigKeyError(shown(path), "tool", "cutover", "expected a table")
+    validate(table, shown(path))
+    return Settings(root=path.parent, automations=table.get("automations", "automations"), raw=table,
+                    pyproject=path)
 
 
 def database_url() -> str:

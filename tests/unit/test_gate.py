@@ -46,7 +46,7 @@ def test_per_automation_overrides_inherit_the_defaults(tmp_path: Path) -> None:
 def test_a_bad_setting_names_its_field() -> None:
     with pytest.raises(GateConfigError, match=r"tool.cutover.gate.automations.a.agreement"):
         parse_gate({"automations": {"a": {"agreement": 99.5}}})
-    with pytest.raises(GateConfigError, match="unknown setting"):
+    with pytest.raises(GateConfigError, match="unknown key"):
         parse_gate({"floor": 1})
 
 
