@@ -82,7 +82,8 @@ def read_runs(path: Path) -> list[tuple[str, Any]]:
         runs = document
     else:
         raise ExportFormatError(str(path), None, None, f"expected an object or array, got {type_name(document)}")
-    return [(_record(run, index), run) for index, run in enumerate(runs)]
+    aliased = [with_aliases(run) for run in runs]
+    return [(_record(run, index), run) for index, run in enumerate(aliased)]
 
 
 def _record(run: Any, index: int) -> str:
@@ -94,7 +95,7 @@ def _jsonl_runs(path: Path) -> list[tuple[str, Any]]:
     runs: list[tuple[str, Any]] = []
     for number, line in enumerate(_text(path).splitlines(), start=1):
         if line.strip():
-            run = parse_json_text(line, str(path), f"line {number}")
+            run = with_aliases(parse_json_text(line, str(path), f"line {number}"))
             runs.append((_record(run, -1) if isinstance(run, dict) and run.get("id") else f"line {number}", run))
     return runs
 
@@ -140,6 +141,19 @@ def parse(path: Path, entry: AutomationEntry, definition: Any = None) -> Iterato
     return guarded(read_runs(path), str(path), lambda run, record: parse_run(run, entry, str(path), record, zaps))
 
 
+def with_aliases(run: Any) -> Any:
+    """Give a run read from a history download the API's field names (``Start Time`` → ``start_time``)."""
+    if not isinstance(run, dict):
+        return run
+    keys = {_key(str(k)): k for k in run}
+    found: dict[str, Any] = {}
+    for field, names in CSV_COLUMNS.items():
+        hit = next((keys[n] for n in names if n in keys), None)
+        if field not in run and hit is not None:
+            found[field] = run[hit]
+    return {**found, **run} if found else run
+
+
 def _fail(path: str, record: str, field: str, message: str) -> ExportFormatError:
     return ExportFormatError(path, record, field, message)
 
@@ -180,7 +194,10 @@ def parse_run(run: Any, entry: AutomationEntry, path: str, record: str, zaps: li
     if any(k in step for step in steps for k in DETAIL_KEYS):
         trace = _trace(run, steps, status, entry, record)
     else:
-        trace, note = _status_trace(run, steps, status, entry, record, choose(zaps or [], run.get("zap_id")))
+        zap = choose(zaps or [], run.get("zap_id"))
+        trace, note = _status_trace(run, steps, status, entry, record, zap)
+        if zaps and zap is None:
+            note = f"run {record}: zap {run.get('zap_id')!r} is not in the definition file: only the status is compared"
         warnings += (note,) if note else ()
     return ImportedRun(record, trigger, trace, delivery_id(trigger) if trigger else None, warnings)
 
@@ -213,7 +230,7 @@ def _status_trace(
 ) -> tuple[LegacyTrace, str | None]:
     """A run of the API's shape: status only, or a path and decisions when its Zap is defined."""
     base = replace(_base(run, status, record), evidence=(Evidence.STATUS,))
-    if zap is None:
+    if zap is None or not steps:
         return base, None
     states = [status_word(step.get("status")) or "" for step in steps]
     defined = list(zap.steps) if len(states) == len(zap.steps) else list(zap.steps[1:])

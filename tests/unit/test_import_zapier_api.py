@@ -96,3 +96,17 @@ def test_the_zap_history_csv_gives_status_only_traces_keyed_by_run_id() -> None:
 def test_the_task_history_url_list_is_named_for_what_it_is() -> None:
     with pytest.raises(ExportFormatError, match="task history download URLs"):
         list(parse(EXPORTS / "task_history_download_urls.csv", ENTRY))
+
+
+def test_a_run_of_a_zap_missing_from_the_zapfile_warns_and_keeps_its_status_only() -> None:
+    run = _runs(definition=_zapfile("zapfile_v2.json") | {"zaps": _zapfile("zapfile_v2.json")["zaps"] * 2})["01"]
+    assert run.trace is not None and run.trace.evidence == (Evidence.STATUS,)
+    assert "zap 5001 is not in the definition file" in run.warnings[0]
+
+
+def test_a_history_page_with_other_field_names_is_read_through_aliases(tmp_path: Path) -> None:
+    path = tmp_path / "history.json"
+    path.write_text(json.dumps([{"Zap Run ID": "r-9", "Zap ID": 5001, "Status": "Filtered", "Start Time": "2024-07-01T10:00:00Z"}]))
+    [run] = [i for i in parse(path, ENTRY) if isinstance(i, ImportedRun)]
+    assert run.record == "r-9" and run.trace is not None and run.trace.status is TraceStatus.FILTERED
+    assert run.trace.workflow == "5001"
