@@ -178,3 +178,11 @@ def test_a_schedule_job_names_its_tick_and_others_do_not():
     assert sch.tick_of({"trigger_meta": meta}) == (
         "enqueued by schedule 'nightly-sync' for its tick at 2024-06-01T12:00:00+00:00.")
     assert sch.tick_of({"trigger_meta": {"source": "webhook"}}) is None
+
+
+def test_producer_passes_fall_just_after_each_whole_second_where_ticks_are():
+    from queue_core._ticker import BEAT_OFFSET_S, until_next_beat
+
+    assert until_next_beat(1000.5, 1.0) == pytest.approx(0.5 + BEAT_OFFSET_S)
+    assert until_next_beat(1000.0 + BEAT_OFFSET_S, 1.0) == pytest.approx(1.0)
+    assert until_next_beat(1000.0, 1.0) == pytest.approx(BEAT_OFFSET_S)
