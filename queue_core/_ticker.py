@@ -23,6 +23,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from . import schedule as sch
 from ._sql import q
+from .errors import ConfigError
 from .job import JobSpec
 from .queue import Queue
 from .registry import Registry
@@ -79,7 +80,8 @@ async def produce_due_ticks(pool: AsyncConnectionPool, registry: Registry, *, wo
         due = await cur.fetchall()
         if not due:
             return 0
-        specs, advanced = [], []
+        specs: list[JobSpec] = []
+        advanced: list[dict[str, Any]] = []
         for row in due:
             plan = sch.plan_ticks(row["cron"], row["timezone"], row["next_tick"], row["now"], row["catch_up"],
                                   row["catch_up_max"], paused=row["paused"])
@@ -106,7 +108,11 @@ async def run_ticker(pool: AsyncConnectionPool, registry: Registry, *, worker: s
     worker. Runs only while the worker runs: a deployment is still "run workers".
     """
     if specs is None:
-        specs = declared_for(registry)
+        try:
+            specs = declared_for(registry)
+        except ConfigError as exc:  # `cutover worker` refuses to start on this; a library caller gets it logged
+            log.error("schedules not produced: %s", exc)
+            return
     while True:
         try:
             await sync(pool, specs, automations=registry.names())

@@ -166,3 +166,11 @@ async def test_a_running_worker_produces_its_decorated_schedules_ticks(clean):
         await asyncio.wait_for(task, 10)
     assert len(jobs) == 1 and jobs[0]["status"] == "succeeded"
     assert jobs[0]["dedupe_key"].startswith("schedule:berlin:") and jobs[0]["meta"]["source"] == "schedule"
+
+
+async def test_a_bad_configured_schedule_stops_only_the_ticker_and_says_why(clean, tmp_path, monkeypatch, caplog):
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.cutover.schedules.bad]\nautomation = "tick"\ncron = "every hour"\n')
+    monkeypatch.chdir(tmp_path)
+    await asyncio.wait_for(_ticker.run_ticker(clean, registry, worker="w"), 5)
+    assert "schedules not produced" in caplog.text and "tool.cutover.schedules.bad.cron" in caplog.text
