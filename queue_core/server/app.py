@@ -121,6 +121,13 @@ class ControlGate:
         return messages, None
 
 
+def _routes(routes: Any) -> Any:
+    """Yield every route, looking inside the wrappers FastAPI puts around an included router."""
+    for route in routes:
+        inner = getattr(route, "original_router", None)
+        yield from _routes(inner.routes) if inner is not None else (route,)
+
+
 class AllowHeader:
     """On 405, list in ``Allow`` every method the path supports (Starlette names one route's only)."""
 
@@ -136,7 +143,7 @@ class AllowHeader:
         async def fixed(message: Message) -> None:
             if message["type"] == "http.response.start" and message["status"] == 405:
                 allowed: set[str] = set()
-                for route in self.router.routes:
+                for route in _routes(self.router.routes):
                     if isinstance(route, Route) and route.methods and route.matches(scope)[0] is not Match.NONE:
                         allowed |= route.methods
                 headers = [(k, v) for k, v in message["headers"] if k.lower() != b"allow"]

@@ -448,3 +448,10 @@ async def test_a_validation_problem_lists_every_field_without_the_input(env):
     problem = response.json()
     assert response.status_code == 422 and MARK not in response.text
     assert {e["field"] for e in problem["errors"]} == {"$.automation", "$.mode", "$.priority"}
+
+
+async def test_a_wrong_method_is_405_with_a_problem_listing_the_allowed_methods(env):
+    async with client(env["app"], env["tokens"]["all"]) as c:
+        response = await c.patch("/pauses/automation/noop")
+    assert response.status_code == 405 and response.headers["allow"] == "DELETE, PUT"
+    assert response.json()["title"] == "Method Not Allowed"
