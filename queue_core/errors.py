@@ -7,7 +7,8 @@ Two separate families, so that ``except QueueError`` never swallows a control-fl
     ├── ProvisionError              no Postgres could be found or started
     ├── MigrationError              a migration file is malformed or failed to apply
     ├── EnqueueError                a job was rejected before it reached the database
-    │   └── UnknownAutomationError  no automation is registered under that name
+    │   ├── UnknownAutomationError  no automation is registered under that name
+    │   └── PayloadError            a value Postgres cannot store (queue_core.payload), by JSON path
     ├── JobNotFoundError            no job has that id
     └── LeaseLostError              this worker's claim on a job was taken over (fenced out)
 
@@ -15,6 +16,7 @@ Two separate families, so that ``except QueueError`` never swallows a control-fl
     ├── RetryableError              try again later (optionally after ``delay`` seconds)
     ├── TerminalError               stop; retrying cannot help
     └── Snooze                      put the job back for ``delay`` seconds without using an attempt
+        └── RateLimited             the provider answered 429: put back, attempt not used
 
 Every class carries its structured fields as attributes; the message is for people.
 """
@@ -127,6 +129,21 @@ class Snooze(JobSignal):
         self.delay = delay
         self.reason = reason
         self.kind = kind
+
+
+class RateLimited(Snooze):
+    """A provider answered 429 Too Many Requests: put the job back without consuming an attempt.
+
+    Raised by the gateway (ledger event ``rate_limited``) after the budget was tightened from the
+    response; ``delay`` honours its ``Retry-After``/``RateLimit`` headers. ``count`` is how many
+    429s this call has had, counted durably, so the provider's ``max_rate_limited`` (after which
+    the gateway fails the job terminally instead) holds across reclaims.
+    """
+
+    def __init__(self, delay: float, reason: str, *, provider: str, count: int) -> None:
+        super().__init__(delay, reason, kind="rate_limited")
+        self.provider = provider
+        self.count = count
 
 
 class Filtered(JobSignal):

@@ -62,7 +62,7 @@ def require(scope: Scope) -> Callable[..., Awaitable[Principal]]:
     ) -> Principal:
         # The app's ControlGate authenticated the token before the body was read; this only
         # re-checks it when the router is mounted without the gate.
-        principal = getattr(request.state, "principal", None)
+        principal: Principal | None = getattr(request.state, "principal", None)
         if principal is None and credentials is not None:
             principal = await authenticate(state(request).pool, credentials.credentials)
         if principal is None:

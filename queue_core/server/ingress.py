@@ -198,7 +198,8 @@ async def _refuse_replay(pool: AsyncConnectionPool, source: Source, ident: str, 
     keys = [f"{source.name}:{first}:{name}" for name in source.automations]
     digest = hashlib.sha256(body).hexdigest()
     async with pool.connection() as conn:
-        found = dict(await (await conn.execute(q("ingress", "jobs_by_dedupe_key"), {"keys": keys})).fetchall())
+        rows = await (await conn.execute(q("ingress", "jobs_by_dedupe_key"), {"keys": keys})).fetchall()
+        found: dict[str, uuid.UUID] = {row[0]: row[1] for row in rows}
         for job_id in found.values():
             await conn.execute(q("ingress", "ledger_replay_refused"), {
                 "job_id": job_id, "actor": f"hook:{source.name}",

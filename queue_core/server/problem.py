@@ -9,6 +9,7 @@ problem ever quotes the refused value: bodies and tokens stay out of responses a
 from __future__ import annotations
 
 from http import HTTPStatus
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi.exceptions import RequestValidationError
@@ -39,7 +40,7 @@ class ProblemResponse(JSONResponse):
     media_type = MEDIA_TYPE
 
 
-def problem(status: int, detail: str, *, headers: dict[str, str] | None = None, **extra: Any) -> ProblemResponse:
+def problem(status: int, detail: str, *, headers: Mapping[str, str] | None = None, **extra: Any) -> ProblemResponse:
     """Return the problem response for ``status`` with ``detail`` and extension members ``extra``."""
     body = {"type": "about:blank", "title": HTTPStatus(status).phrase, "status": status, "detail": detail}
     body.update({k: v for k, v in extra.items() if v is not None})
