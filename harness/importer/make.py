@@ -213,7 +213,7 @@ def _trace(
     log: dict[str, Any], modules: list[dict[str, Any]], blueprint: Blueprint,
     status: TraceStatus, entry: AutomationEntry, record: str,
 ) -> LegacyTrace:
-    ran = [m.get("id") for m in modules]
+    ran = [_ident(m) for m in modules]
     path, outputs, calls = _steps(modules, blueprint, entry)
     decisions = _decisions(ran, blueprint, entry)
     if status is TraceStatus.SUCCEEDED and modules and _stopped_at_filter(ran, blueprint):

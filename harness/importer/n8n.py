@@ -24,7 +24,7 @@ from typing import Any
 from harness._field import type_name
 from harness.errors import ExportFormatError
 from harness.importer._run import (
-    ImportedRun, decision, epoch_ms, guarded, load_json_document, split_url, status_word, step_name,
+    ImportedRun, decision, epoch_ms, guarded, load_json_document, obj, split_url, status_word, step_name,
     timestamp_or_none,
 )
 from harness.importer.pairing import delivery_id
@@ -61,8 +61,8 @@ class NodeRun:
 
     def outputs(self) -> list[list[dict[str, Any]]]:
         """Return the node's main outputs: one list of items per output index."""
-        main = (self.task.get("data") or {}).get("main") or []
-        return [list(out or []) for out in main]
+        main = obj(self.task.get("data")).get("main")
+        return [out if isinstance(out, list) else [] for out in main] if isinstance(main, list) else []
 
 
 def parse(path: Path, entry: AutomationEntry, definition: Any = None) -> Iterator[ImportedRun | ExportFormatError]:
@@ -171,7 +171,8 @@ def parse_execution(execution: Any, entry: AutomationEntry, path: str, record: s
 def _workflow_nodes(workflow: Any) -> dict[str, dict[str, Any]]:
     if not isinstance(workflow, dict):
         return {}
-    return {n["name"]: n for n in workflow.get("nodes", []) if isinstance(n, dict) and "name" in n}
+    nodes = workflow.get("nodes")
+    return {n["name"]: n for n in nodes if isinstance(n, dict) and isinstance(n.get("name"), str)} if isinstance(nodes, list) else {}
 
 
 def ordered_runs(run_data: dict[str, Any], nodes: dict[str, Any], path: str, record: str) -> list[NodeRun]:
@@ -282,8 +283,8 @@ def _only_error_items(outputs: list[list[dict[str, Any]]], chosen: list[int]) ->
 def _output_names(run: NodeRun) -> list[str]:
     if run.type in IF_TYPES:
         return ["true", "false"]
-    rules = ((run.node.get("parameters") or {}).get("rules") or {}).get("values") or []
-    return [str(r.get("outputKey") or i) for i, r in enumerate(rules) if isinstance(r, dict)]
+    rules = obj(obj(obj(run.node.get("parameters")).get("rules"))).get("values")
+    return [str(r.get("outputKey") or i) for i, r in enumerate(rules) if isinstance(r, dict)] if isinstance(rules, list) else []
 
 
 def _items_json(run: NodeRun) -> Any:
@@ -294,7 +295,7 @@ def _items_json(run: NodeRun) -> Any:
 def _call(run: NodeRun, step: str, entry: AutomationEntry) -> dict[str, Any] | None:
     if run.type not in HTTP_TYPES:
         return None
-    params = run.node.get("parameters") or {}
+    params = obj(run.node.get("parameters"))
     url = params.get("url")
     url = url if isinstance(url, str) and not url.startswith("=") else None
     provider, target = split_url(entry, url) if url else (None, None)
