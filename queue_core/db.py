@@ -48,7 +48,7 @@ def pool(conninfo: str, *, min_size: int = 1, max_size: int = 10, timeout_s: flo
     )
 
 
-def worker_pool(conninfo: str, *, max_size: int, timeout_s: float,
+def worker_pool(conninfo: Any, *, max_size: int, timeout_s: float,
                 application_name: str | None = None) -> AsyncConnectionPool:
     """Return an unopened pool for a worker's own statements (claims, outcomes, heartbeats).
 
@@ -56,7 +56,7 @@ def worker_pool(conninfo: str, *, max_size: int, timeout_s: float,
     fails one statement, which the worker retries, and the pool replaces it. Checkouts wait at
     most ``timeout_s``, connection attempts as long, and reconnection backs off at most
     RECONNECT_S, so a worker notices an outage within ``timeout_s`` and resumes within seconds
-    of the database's return.
+    of the database's return. ``conninfo``: a string, or what AsyncConnectionPool accepts.
     """
     return AsyncConnectionPool(
         conninfo, min_size=1, max_size=max_size, open=False, timeout=timeout_s,

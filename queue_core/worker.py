@@ -290,7 +290,7 @@ class Worker:
         # A turn's claim cannot see what its own writes made due (a retry without delay):
         # after writing outcomes, claim once more before calling the queue drained.
         if drain and not got and not outcomes and not self._inflight and not self._unwritten:
-            return not await self._drained()
+            return not await self._drained(started)
         if limit > 0 and len(got) == limit and free > limit:
             return True  # more work is likely waiting: claim again at once
         if outcomes or got:
@@ -351,26 +351,28 @@ class Worker:
         except TimeoutError:
             pass
 
-    async def _drained(self) -> bool:
-        """Whether nothing is left to do: no waiting job became due, and no job of this worker's
-        automations is running under another worker's live lease (wait for it: it may end in a
-        retry, or its worker may die and its lease expire, and then it is reclaimed here)."""
+    async def _drained(self, claimed_at: float) -> bool:
+        """Whether nothing is left to do after a turn that began at ``claimed_at`` claimed nothing:
+        no waiting job became due, and no job of this worker's automations is running under
+        another worker's live lease (wait for it: it may end in a retry, or its worker may die
+        and its lease expire, and then it is reclaimed here)."""
         try:
             woken = await self.queue.wake_due(actor=self.id)
             woken += await self.queue.recheck_conditions(actor=self.id)
             if woken:
                 return False  # a waiting job became due: claim it before calling the queue drained
-            if not await self._leased_elsewhere():
+            if not await self._leased_elsewhere(self._now() - claimed_at):
                 return True
         except psycopg.OperationalError as exc:
             log.warning("checking whether the queue is drained failed, retrying: %s", exc)
         await self._sleep(min(self.config.poll_s, _RETRY_S))
         return False
 
-    async def _leased_elsewhere(self) -> int:
-        """Count jobs of this worker's automations and modes running under a live lease."""
+    async def _leased_elsewhere(self, since_s: float) -> int:
+        """Count jobs of this worker's automations and modes running under a lease that was live
+        ``since_s`` ago: one that ended since the last claim began may not have been claimable to it."""
         params = {"automations": array_literal(tuple(self.registry.names())),
-                  "modes": array_literal(tuple(self.config.modes))}
+                  "modes": array_literal(tuple(self.config.modes)), "since_s": since_s}
         async with self._own.connection(timeout=self._timing.renew_timeout_s) as conn:
             row = await (await conn.execute(q("queue", "live_leases"), params)).fetchone()
         return int(row[0]) if row else 0

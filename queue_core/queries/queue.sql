@@ -375,9 +375,10 @@ INSERT INTO ledger (job_id, kind, actor, detail)
 VALUES ('00000000-0000-0000-0000-000000000000', %(kind)s, %(actor)s, %(detail)s::jsonb)
 
 -- name: live_leases
--- Jobs of these automations and modes that some worker runs under a lease that has not ended:
--- a draining worker waits for them (one may end in a retry that is due at once, or its worker
--- may die, and then the lease ends and the draining worker reclaims it).
+-- Jobs of these automations and modes that some worker runs under a lease that had not ended
+-- %(since_s)s seconds ago, when the draining worker's last claim began (a lease that ended since
+-- was not there for that claim to take): the draining worker waits for them (one may end in a
+-- retry that is due at once, or its worker may die, and then the draining worker reclaims it).
 SELECT count(*) FROM jobs
-WHERE status = 'running' AND leased_until > now()
+WHERE status = 'running' AND leased_until > now() - make_interval(secs => %(since_s)s)
   AND automation = ANY(%(automations)s::text[]) AND mode = ANY(%(modes)s::job_mode[])

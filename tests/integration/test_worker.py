@@ -382,9 +382,9 @@ def _counting_live_leases(worker: Worker, seen: asyncio.Event, times: int) -> No
     found = 0
     check = worker._leased_elsewhere
 
-    async def counted() -> int:
+    async def counted(*args: float) -> int:
         nonlocal found
-        n = await check()
+        n = await check(*args)
         found += n > 0
         if found >= times:
             seen.set()
