@@ -46,30 +46,37 @@ class StepStore:
         self.job_id = job_id
         self.claim = claim_count
         self.deferred = deferred
+        self.generation = 0  # the job's key generation, read by load() (0 for a job never loaded)
         self.rows: dict[tuple[str, int], dict[str, Any]] = {}
         self.events: list[dict[str, Any]] = []
 
     async def load(self) -> dict[tuple[str, int], StepRecord]:
-        """Return the job's stored steps keyed by (name, occurrence)."""
+        """Return the job's stored steps keyed by (name, occurrence); read its key generation."""
         async with self.pool.connection() as conn:
             cur = await conn.execute(q("steps", "load_steps"), {"job_id": self.job_id})
             rows = await cur.fetchall()
+        if rows:
+            self.generation = int(rows[0][0])
         return {
-            (r[0], r[1]): StepRecord(r[0], r[1], r[2], r[3], StepStatus(r[4]), r[5], r[6], r[7], r[8], r[9], r[10])
-            for r in rows
+            (r[1], r[2]): StepRecord(r[1], r[2], r[3], r[4], StepStatus(r[5]), r[6], r[7], r[8], r[9], r[10], r[11])
+            for r in rows if r[1] is not None
         }
+
+    def key(self, name: str, occurrence: int) -> str:
+        """Return the child key of (name, occurrence) in this job's key generation."""
+        return child_key(self.job_id, name, occurrence, self.generation)
 
     async def begin(self, name: str, occurrence: int, position: int, version: int, input_hash: str | None) -> int:
         """Record that the step starts (attempt + 1, committed); return its attempt number."""
         if self.deferred:
             row = self.rows.setdefault((name, occurrence), {"attempt": 0})
             row.update(step_name=name, occurrence=occurrence, position=position, step_version=version,
-                       input_hash=input_hash, idempotency_key=child_key(self.job_id, name),
+                       input_hash=input_hash, idempotency_key=self.key(name, occurrence),
                        status=StepStatus.RUNNING.value, attempt=row["attempt"] + 1)
             return int(row["attempt"])
         params = {
             "job_id": self.job_id, "name": name, "occurrence": occurrence, "position": position,
-            "version": version, "input_hash": input_hash, "key": child_key(self.job_id, name),
+            "version": version, "input_hash": input_hash, "key": self.key(name, occurrence),
             "claim": self.claim,
         }
         return int(await self._fenced(q("steps", "begin_step"), params))
@@ -86,6 +93,40 @@ class StepStore:
             "error_type": error_type, "claim": self.claim,
         }
         await self._fenced(q("steps", "finish_step"), params)
+
+    async def begin_call(self, name: str, occurrence: int, position: int, key: str, record: Any) -> int:
+        """Put a live call on record before it is sent (attempt + 1, committed); return the attempt."""
+        if self.deferred:
+            row = self.rows.setdefault((name, occurrence), {"attempt": 0})
+            row.update(step_name=name, occurrence=occurrence, position=position, step_version=1,
+                       idempotency_key=key, status=StepStatus.RUNNING.value, output=record,
+                       attempt=row["attempt"] + 1)
+            return int(row["attempt"])
+        params = {"job_id": self.job_id, "name": name, "occurrence": occurrence, "position": position,
+                  "key": key, "output": json.dumps(record), "claim": self.claim}
+        return int(await self._fenced(q("steps", "begin_call"), params))
+
+    async def settle_call(self, name: str, occurrence: int, position: int, key: str, record: Any,
+                          external_ref: str | None, event: tuple[str, str, dict[str, Any]]) -> int:
+        """Store a call's outcome and append its ledger event ``(kind, actor, detail)`` atomically.
+
+        Live: one fenced statement (raises LeaseLostError when the claim is gone), so the step
+        row and the event commit together or not at all. Deferred: both go with the outcome.
+        The event's detail gets the call's ``attempt``. Returns the attempt.
+        """
+        kind, actor, detail = event
+        if self.deferred:
+            row = self.rows.setdefault((name, occurrence), {"attempt": 0})
+            attempt = row["attempt"] + (row.get("status") != StepStatus.RUNNING.value)
+            row.update(step_name=name, occurrence=occurrence, position=position, step_version=1,
+                       idempotency_key=key, status=StepStatus.DONE.value, output=record,
+                       external_ref=external_ref, attempt=attempt, error=None, error_type=None)
+            self.events.append({"kind": kind, "detail": {**detail, "attempt": attempt}})
+            return int(attempt)
+        params = {"job_id": self.job_id, "name": name, "occurrence": occurrence, "position": position,
+                  "key": key, "output": json.dumps(record), "external_ref": external_ref,
+                  "kind": kind, "actor": actor, "detail": json.dumps(detail), "claim": self.claim}
+        return int(await self._fenced(q("steps", "settle_call"), params))
 
     async def checkpoint(self, name: str, occurrence: int, data: Any, version: int) -> None:
         """Persist a running step's progress."""

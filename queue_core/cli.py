@@ -178,21 +178,28 @@ def jobs() -> None:
 @click.argument("job_id")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 def jobs_show(job_id: str, as_json: bool) -> None:
-    """Print a job with its ledger (every transition, by whom, when)."""
+    """Print a job with its steps (each call's key and external reference) and its ledger."""
+    from .ops import job_steps
     from .queue import Queue
 
-    async def load(pool: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    async def load(pool: Any) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
         queue = Queue(pool)
-        return await queue.get(job_id), await queue.ledger(job_id)
+        job = await queue.get(job_id)
+        return job, await job_steps(pool, job["id"]), await queue.ledger(job_id)
 
-    job, ledger = _with_pool(load)
+    job, steps, ledger = _with_pool(load)
     if as_json:
-        click.echo(json.dumps({"job": job, "ledger": ledger}, default=str, indent=2))
+        click.echo(json.dumps({"job": job, "steps": steps, "ledger": ledger}, default=str, indent=2))
         return
     for key in ("id", "automation", "automation_version", "mode", "status", "priority", "attempt",
                 "max_attempts", "claim_count", "lease_owner", "leased_until", "run_after",
                 "error_kind", "last_error", "dedupe_key", "trigger_id", "created_at", "finished_at"):
         click.echo(f"{key:>18}: {job.get(key)}")
+    click.echo("steps:")
+    for st in steps:
+        ref = f"  ref={st['external_ref']}" if st["external_ref"] else ""
+        click.echo(f"  {st['position']:>4}  {st['step_name']}#{st['occurrence']:<4} {st['status']:<16} "
+                   f"attempt={st['attempt']}  key={st['idempotency_key']}{ref}")
     click.echo("ledger:")
     for entry in ledger:
         detail = json.dumps(entry["detail"], default=str) if entry["detail"] else ""
@@ -233,13 +240,21 @@ def _job_uuid(job_id: str) -> Any:
 @click.option("--from-step", default=None, help="Keep the outputs of the steps before this one; run it and the rest again.")
 @click.option("--reason", required=True, help="Why: recorded in the ledger with who asked.")
 @click.option("--actor", default=None, help="Who asks (default: cli:<user>).")
-def jobs_replay(job_id: str, from_step: str | None, reason: str, actor: str | None) -> None:
-    """Run a job again as a new attempt, from scratch or from a named step."""
+@click.option("--new-keys", is_flag=True,
+              help="Send every call new idempotency keys, so providers redo the side effects (recorded in the ledger).")
+def jobs_replay(job_id: str, from_step: str | None, reason: str, actor: str | None, new_keys: bool) -> None:
+    """Run a job again as a new attempt, from scratch or from a named step.
+
+    Calls keep their idempotency keys unless --new-keys: a provider honouring them returns the
+    original results and applies nothing twice.
+    """
     from .ops import replay
 
     jid = _job_uuid(job_id)
-    _with_pool(lambda pool: replay(pool, jid, actor=_actor(actor), reason=reason, from_step=from_step))
-    click.echo(f"job {jid} queued for replay" + (f" from step {from_step!r}" if from_step else " from scratch"))
+    _with_pool(lambda pool: replay(pool, jid, actor=_actor(actor), reason=reason, from_step=from_step,
+                                   new_keys=new_keys))
+    click.echo(f"job {jid} queued for replay" + (f" from step {from_step!r}" if from_step else " from scratch")
+               + (" with new idempotency keys" if new_keys else ""))
 
 
 @jobs.command("cancel")

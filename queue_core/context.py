@@ -125,6 +125,7 @@ class Context:
         self._occurrences: defaultdict[str, int] = defaultdict(int)
         self._position = 0
         self._current: tuple[str, int] | None = None
+        self._call_positions: dict[tuple[str, int], int] = {}
         self._secret: str | None = None
 
     # The trace and the step store are made on first use: a job that takes no step and makes
@@ -145,9 +146,14 @@ class Context:
         """Return the current time: the real clock live, the trigger's time in a replay."""
         return self._clock()
 
-    def idempotency_key(self, step: str) -> str:
-        """Return the child key ``sha256(job_id:step)``: the same on every retry and reclaim."""
-        return child_key(self.job_id, step)
+    def idempotency_key(self, step: str, occurrence: int = 0) -> str:
+        """Return the child key of occurrence ``occurrence`` of ``step`` (see queue_core.keys).
+
+        The same on every retry and reclaim: occurrence 0 in generation 0 is ``sha256(job_id:step)``.
+        The job's key generation (raised by ``cutover jobs replay --new-keys``) is known from the
+        job's first step, call or wait on; ``ctx.call`` always sends the key of its generation.
+        """
+        return child_key(self.job_id, step, occurrence, self._store.generation)
 
     def decide(self, name: str, value: Any) -> None:
         """Record an explicit branch decision in the trace (last value wins for a repeated name)."""
@@ -177,6 +183,8 @@ class Context:
         Raises StepMismatchError when an earlier attempt recorded another step at this position
         or this step at another version: the code changed under a running job.
         """
+        if "\n" in name:
+            raise TerminalError(f"step name {name!r} contains a line break (not allowed: see queue_core.keys)")
         occurrence = self._occurrences[name]
         self._occurrences[name] += 1
         position = self._position
@@ -215,20 +223,45 @@ class Context:
                 f"step {step!r}: no provider gateway is configured for this worker "
                 "([tool.cutover.providers] in pyproject.toml)"
             )
-        _, position, _ = await self._enter(step)
-        self._call_position = position
-        response: httpx.Response = await self._gateway.call(self, provider, method, url, step=step, **kwargs)
+        occurrence, position, _ = await self._enter(step)
+        self._call_positions[(step, occurrence)] = position
+        response: httpx.Response = await self._gateway.call(self, provider, method, url, step=step,
+                                                            occurrence=occurrence, **kwargs)
         return response
 
-    async def load_call(self, step: str) -> Any:
-        """Return the stored record of call ``step`` from an earlier attempt, else None."""
-        rec = (await self._loaded()).get((step, 0))
-        return rec.output if rec is not None and rec.status is StepStatus.DONE else None
+    async def load_call(self, step: str, occurrence: int = 0) -> Any:
+        """Return the stored record of call (``step``, ``occurrence``) from an earlier attempt, else None.
 
-    async def save_call(self, step: str, stored: Any) -> None:
-        """Persist the record of call ``step`` (fenced by this claim)."""
-        position = getattr(self, "_call_position", -1)
-        await self._record(step, 0, position, 1, StepStatus.DONE, _jsonable(stored))
+        A call sent but never settled (the worker died waiting for the answer) returns its
+        fingerprint-only record, so a changed request is still caught as a conflict.
+        """
+        rec = (await self._loaded()).get((step, occurrence))
+        if rec is None or rec.status not in (StepStatus.DONE, StepStatus.RUNNING):
+            return None
+        return rec.output
+
+    async def begin_call(self, step: str, occurrence: int, stored: Any) -> int:
+        """Put a live call on record before it is sent: its fingerprint, attempt + 1 (fenced)."""
+        position = self._call_positions.get((step, occurrence), -1)
+        record = _jsonable(stored)
+        attempt = await self._store.begin_call(step, occurrence, position, stored.idempotency_key, record)
+        self._remember_call(step, occurrence, position, StepStatus.RUNNING, attempt, record)
+        return attempt
+
+    async def finish_call(self, step: str, occurrence: int, stored: Any, external_ref: str | None,
+                          kind: str, detail: dict[str, Any]) -> int:
+        """Store the call's outcome and its ``kind`` ledger event in one transaction (fenced)."""
+        position = self._call_positions.get((step, occurrence), -1)
+        record = _jsonable(stored)
+        attempt = await self._store.settle_call(step, occurrence, position, stored.idempotency_key, record,
+                                                external_ref, (kind, self._worker, detail))
+        self._remember_call(step, occurrence, position, StepStatus.DONE, attempt, record)
+        return attempt
+
+    def _remember_call(self, step: str, occurrence: int, position: int, status: StepStatus, attempt: int,
+                       record: Any) -> None:
+        if self._steps is not None:
+            self._steps[(step, occurrence)] = StepRecord(step, occurrence, position, 1, status, attempt, record, None)
 
     # -- memoised steps and checkpoints ----------------------------------------------------
 

@@ -32,6 +32,7 @@ from typing import Any, Protocol, TypeAlias
 import httpx
 from psycopg_pool import AsyncConnectionPool
 
+from ._external_ref import extract_external_ref
 from .budget import Budget, InFlight, reservation_horizon, scope_key_for
 from .classify import Classification, Kind, classify_exception, classify_response, scrub
 from .errors import ConfigError, RetryableError, Snooze, TerminalError
@@ -73,11 +74,13 @@ class OutboundRequest:
     headers: tuple[tuple[str, str], ...]
     idempotency_key: str
     fingerprint: str
+    occurrence: int = 0  # which call at its step name in this run of the job (0 = the first)
 
     def intent(self, step: str, mode: str) -> dict[str, Any]:
         """Return the JSON intent recorded in the ledger and the decision trace (secret-free)."""
         return {
-            "step": step, "provider": self.provider, "method": self.method, "url": self.url,
+            "step": step, "occurrence": self.occurrence, "provider": self.provider, "method": self.method,
+            "url": self.url,
             "body": self.json, "headers": dict(redact_headers(self.headers)),
             "idempotency_key": self.idempotency_key, "fingerprint": self.fingerprint, "mode": mode,
         }
@@ -130,11 +133,15 @@ ResponseSource: TypeAlias = Callable[[str, "str | None", str, OutboundRequest], 
 class CallContext(Protocol):
     """What the gateway needs from the job context of the calling automation.
 
-    ``mode`` is ``live``, ``dry_run`` or ``shadow``. ``idempotency_key(step)`` must be
-    ``queue_core.keys.child_key(job_id, step)`` (or another key equally stable across retries and
-    reclaims). ``load_call``/``save_call`` persist a StoredCall with the step (``load_call`` may
-    return the ``asdict`` form); ``save_call`` is fenced by the job's claim. ``record_intent``
-    appends to the decision trace; ``ledger`` appends a secret-free event.
+    A call is identified by (step, occurrence): the n-th call at one step name in a run of the
+    job has occurrence n. ``mode`` is ``live``, ``dry_run`` or ``shadow``.
+    ``idempotency_key(step, occurrence)`` must be ``queue_core.keys.child_key`` of the job (or
+    another key equally stable across retries and reclaims, distinct per occurrence).
+    ``load_call`` returns the StoredCall of an earlier attempt (or its JSON form). ``begin_call``
+    records a live call before it is sent (counting its attempt); ``finish_call`` stores the
+    outcome, the external reference and the ledger event ``kind`` with ``detail`` in one
+    transaction; both are fenced by the job's claim. ``record_intent`` appends to the decision
+    trace; ``ledger`` appends a secret-free event.
     """
 
     @property
@@ -145,9 +152,11 @@ class CallContext(Protocol):
     def mode(self) -> str: ...
     @property
     def trigger_id(self) -> str | None: ...
-    def idempotency_key(self, step: str) -> str: ...
-    async def load_call(self, step: str) -> StoredCall | Mapping[str, Any] | None: ...
-    async def save_call(self, step: str, stored: StoredCall) -> None: ...
+    def idempotency_key(self, step: str, occurrence: int = 0) -> str: ...
+    async def load_call(self, step: str, occurrence: int = 0) -> StoredCall | Mapping[str, Any] | None: ...
+    async def begin_call(self, step: str, occurrence: int, stored: StoredCall) -> int: ...
+    async def finish_call(self, step: str, occurrence: int, stored: StoredCall, external_ref: str | None,
+                          kind: str, detail: dict[str, Any]) -> int: ...
     def record_intent(self, intent: dict[str, Any]) -> None: ...
     async def ledger(self, kind: str, detail: dict[str, Any]) -> None: ...
 
@@ -299,8 +308,11 @@ class Gateway:
 
     async def call(self, ctx: CallContext, provider: str, method: str, url: str, *, step: str, json: Any = None,
                    params: Mapping[str, Any] | None = None, headers: Mapping[str, str] | None = None,
-                   scope_key: str | None = None) -> httpx.Response:
-        """Make one outbound call for step ``step`` of the job behind ``ctx``; return the response.
+                   scope_key: str | None = None, occurrence: int = 0) -> httpx.Response:
+        """Make call ``occurrence`` of step ``step`` of the job behind ``ctx``; return the response.
+
+        The key sent is the one stored with the call by an earlier attempt, else
+        ``ctx.idempotency_key(step, occurrence)``: the same on every retry and reclaim.
 
         Raises Snooze when the rate budget is spent (no attempt used), RetryableError (with the
         provider's Retry-After as ``delay``) or TerminalError per the classification,
@@ -311,13 +323,17 @@ class Gateway:
         config = self.providers.get(provider)
         if config is None:
             raise ProviderNotConfiguredError(provider, list(self.providers))
-        req = prepare(config, method, url, json=json, params=params, headers=headers, key=ctx.idempotency_key(step))
-        stored = StoredCall.coerce(await ctx.load_call(step))
+        stored = StoredCall.coerce(await ctx.load_call(step, occurrence))
+        key = stored.idempotency_key if stored is not None else ctx.idempotency_key(step, occurrence)
+        req = prepare(config, method, url, json=json, params=params, headers=headers, key=key)
+        if occurrence:
+            req = replace(req, occurrence=occurrence)
         if stored is not None:
             if stored.fingerprint != req.fingerprint:
                 raise IdempotencyConflictError(step, stored.fingerprint, req.fingerprint)
             if stored.kind == Kind.OK and stored.status is not None:
-                await ctx.ledger("call_replayed", {"step": step, "provider": provider, "status": stored.status})
+                await ctx.ledger("call_replayed", {"step": step, "occurrence": occurrence, "provider": provider,
+                                                   "status": stored.status})
                 return stored.response()
         if Mode(ctx.mode) is Mode.LIVE:
             return await self._live_call(ctx, config, req, step, scope_key, first=stored is None)
@@ -329,8 +345,9 @@ class Gateway:
         scope = scope_key_for(config, scope_value, credential)
         async with self._inflight.slot(config):
             await self._spend(config, scope)
-            if first:  # the fingerprint goes on record before the provider can see the key
-                await ctx.save_call(step, StoredCall(req.fingerprint, req.idempotency_key, req.method, req.url))
+            # the fingerprint (and the attempt) go on record before the provider can see the key
+            await ctx.begin_call(step, req.occurrence,
+                                 StoredCall(req.fingerprint, req.idempotency_key, req.method, req.url))
             response, verdict = await self._send(self._live, config, req, credential)
         if response is not None:
             await self._tighten(ctx, config, scope, response)
@@ -448,11 +465,13 @@ class Gateway:
             req.fingerprint, req.idempotency_key, req.method, req.url, status, verdict.kind.value, verdict.reason,
             verdict.summary, redact_headers(tuple(response.headers.items())) if response is not None else (),
             response.text if response is not None else "")
-        await ctx.save_call(step, stored)
-        await ctx.ledger(kind, {"step": step, "provider": req.provider, "method": req.method, "url": req.url,
-                                "idempotency_key": req.idempotency_key, "status": status,
-                                "classification": verdict.kind.value, "reason": verdict.reason,
-                                "summary": verdict.summary})
+        ok = verdict.kind is Kind.OK
+        ref = extract_external_ref(self.providers[req.provider].external_ref, response) if ok else None
+        await ctx.finish_call(step, req.occurrence, stored, ref, kind, {
+            "step": step, "occurrence": req.occurrence, "provider": req.provider, "method": req.method,
+            "url": req.url, "idempotency_key": req.idempotency_key, "status": status,
+            "classification": verdict.kind.value, "reason": verdict.reason, "summary": verdict.summary,
+            "external_ref": ref})
         if verdict.kind is Kind.OK and response is not None:
             return response
         message = f"{req.provider} {req.method} {req.url} (step {step!r}): {verdict.reason}; {verdict.summary}"

@@ -46,34 +46,53 @@ class UnknownStepError(QueueError):
 
 
 async def replay(pool: AsyncConnectionPool, job_id: uuid.UUID, *, actor: str, reason: str,
-                 from_step: str | None = None) -> None:
+                 from_step: str | None = None, new_keys: bool = False) -> None:
     """Run the job again as a new attempt: from scratch, or from ``from_step`` keeping earlier outputs.
 
-    Recorded in the ledger as ``replay_requested`` with who asked, why and from where. Raises
+    The run's calls keep their idempotency keys, so a provider that honours them answers each
+    with its original result and applies nothing again. ``new_keys`` moves the job to its next
+    key generation (see queue_core.keys): every call of the run, and each later retry of it,
+    sends a new key, so the provider redoes the side effects. A job that never ran has sent no
+    key, so it keeps generation 0. Recorded in the ledger as ``replay_requested`` with who
+    asked, why and from where (and, with ``new_keys``, the new key generation). Raises
     JobNotFoundError, JobBusyError (running under a live lease) or UnknownStepError.
     """
     async with pool.connection() as conn, conn.transaction():
         row = await (await conn.execute(q("ops", "lock_job"), {"id": job_id})).fetchone()
         if row is None:
             raise JobNotFoundError(job_id)
-        _, status, until, owner, automation, lease_live, attempt, last_error = row
+        _, status, until, owner, automation, lease_live, attempt, last_error, claims, generation = row
         if status == "running" and lease_live:
             raise JobBusyError(job_id, owner, until)
-        position = 0
-        if from_step is not None:
-            found = await (await conn.execute(q("ops", "step_position"), {"id": job_id, "step": from_step})).fetchone()
-            if found is None:
-                names = [r[0] for r in await (await conn.execute(q("ops", "step_names"), {"id": job_id})).fetchall()]
-                raise UnknownStepError(job_id, from_step, names)
-            position = found[0]
+        position = 0 if from_step is None else await _step_position(conn, job_id, from_step)
+        if new_keys and claims > 0:
+            generation += 1
         await conn.execute(q("ops", "forget_steps_from"), {"id": job_id, "position": position})
         await conn.execute(q("ops", "forget_waits"), {"id": job_id})
         await conn.execute(q("ops", "forget_trace"), {"id": job_id})
-        await conn.execute(q("ops", "requeue_for_replay"), {"id": job_id})
+        await conn.execute(q("ops", "requeue_for_replay"), {"id": job_id, "key_generation": generation})
         detail = {"reason": reason, "from_step": from_step, "previous_status": status,
                   "previous_attempt": attempt, "previous_error": last_error}
+        if new_keys:
+            detail.update(new_keys=True, key_generation=generation)
         await conn.execute(q("ops", "ledger_event"), {"id": job_id, "kind": "replay_requested", "actor": actor, "detail": json.dumps(detail)})
         await conn.execute(q("queue", "notify"), {"automation": automation})
+
+
+async def _step_position(conn: Any, job_id: uuid.UUID, step: str) -> int:
+    found = await (await conn.execute(q("ops", "step_position"), {"id": job_id, "step": step})).fetchone()
+    if found is None:
+        names = [r[0] for r in await (await conn.execute(q("ops", "step_names"), {"id": job_id})).fetchall()]
+        raise UnknownStepError(job_id, step, names)
+    return int(found[0])
+
+
+async def job_steps(pool: AsyncConnectionPool, job_id: uuid.UUID) -> list[dict[str, Any]]:
+    """Return the job's steps and calls in order: name, occurrence, status, attempt, key, external_ref."""
+    async with pool.connection() as conn:
+        cur = conn.cursor(row_factory=dict_row)
+        await cur.execute(q("ops", "job_steps"), {"id": job_id})
+        return await cur.fetchall()
 
 
 async def cancel(pool: AsyncConnectionPool, job_id: uuid.UUID, *, actor: str, reason: str) -> None:

@@ -36,6 +36,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from ._external_ref import ExternalRefSpec, parse_external_ref
 from .classify import Kind, RetryPolicy, Rule, parse_retry_after
 from .errors import ConfigError
 
@@ -47,6 +48,7 @@ _HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
 _KEYS = frozenset({
     "base_url", "sandbox_url", "rate", "scope", "max_in_flight", "auth_env", "signing_secret_env",
     "signing_scheme", "idempotency_header", "timeout", "max_retry_after", "headroom", "classify",
+    "external_ref",
 })
 _RULE_KEYS = frozenset({"status", "body_contains", "body_regex", "header", "header_regex", "kind", "reason"})
 
@@ -85,6 +87,7 @@ class ProviderConfig:
     timeout: float = 30.0
     rules: tuple[Rule, ...] = ()
     retry: RetryPolicy = RetryPolicy()
+    external_ref: ExternalRefSpec | None = None  # where a response names the created object
 
 
 @dataclass(frozen=True)
@@ -173,6 +176,7 @@ def parse_provider(name: str, body: Any, *, source: str = "pyproject.toml") -> P
         timeout=get.number("timeout", 30.0, minimum=0.001),
         rules=_rules(body.get("classify", []), f"{prefix}.classify", source),
         retry=RetryPolicy(max_delay=get.number("max_retry_after", 300.0, minimum=0.0)),
+        external_ref=parse_external_ref(body.get("external_ref"), f"{prefix}.external_ref", source),
     )
 
 

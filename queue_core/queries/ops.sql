@@ -2,7 +2,8 @@
 
 -- name: lock_job
 SELECT id, status::text, leased_until, lease_owner, automation,
-       leased_until IS NOT NULL AND leased_until > now() AS lease_live, attempt, last_error
+       leased_until IS NOT NULL AND leased_until > now() AS lease_live, attempt, last_error,
+       claim_count, key_generation
 FROM jobs WHERE id = %(id)s FOR UPDATE
 
 -- name: step_position
@@ -25,10 +26,18 @@ DELETE FROM decisions WHERE job_id = %(id)s
 
 -- name: requeue_for_replay
 -- A replay is a new run of the job: attempts start again; claim_count keeps growing (fencing).
+-- key_generation is what the run's calls derive their idempotency keys from: kept, the provider
+-- answers each call with its first result; renewed (--new-keys), every call is a new request.
 UPDATE jobs
 SET status = 'pending', run_after = now(), attempt = 0, lost_claims = 0, last_error = NULL,
-    error_kind = NULL, finished_at = NULL, leased_until = NULL, lease_owner = NULL
+    error_kind = NULL, finished_at = NULL, leased_until = NULL, lease_owner = NULL,
+    key_generation = %(key_generation)s
 WHERE id = %(id)s
+
+-- name: job_steps
+-- What `cutover jobs show` lists under a job: each step and call with its key and reference.
+SELECT step_name, occurrence, position, status::text, attempt, idempotency_key, external_ref
+FROM steps WHERE job_id = %(id)s ORDER BY position, occurrence
 
 -- name: cancel_job
 UPDATE jobs SET status = 'canceled', finished_at = now(), leased_until = NULL, lease_owner = NULL

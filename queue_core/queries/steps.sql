@@ -2,9 +2,12 @@
 -- by its claim: a worker whose lease was taken over gets no row back and stops.
 
 -- name: load_steps
-SELECT step_name, occurrence, position, step_version, status::text, attempt, output, error,
-       error_type, checkpoint, checkpoint_version
-FROM steps WHERE job_id = %(job_id)s ORDER BY position
+-- The job's key generation comes with its steps in one round trip; a job with no step yet gives
+-- one row whose step columns are NULL.
+SELECT j.key_generation, s.step_name, s.occurrence, s.position, s.step_version, s.status::text,
+       s.attempt, s.output, s.error, s.error_type, s.checkpoint, s.checkpoint_version
+FROM jobs j LEFT JOIN steps s ON s.job_id = j.id
+WHERE j.id = %(job_id)s ORDER BY s.position
 
 -- name: begin_step
 -- The attempt count is committed before the step's code runs, so it survives a crash.
@@ -28,6 +31,48 @@ FROM jobs j
 WHERE s.job_id = %(job_id)s AND s.step_name = %(name)s AND s.occurrence = %(occurrence)s
   AND j.id = s.job_id AND j.claim_count = %(claim)s AND j.status = 'running'
 RETURNING s.attempt
+
+-- name: begin_call
+-- A live call goes on record before the provider can see its key: its fingerprint (so a changed
+-- request is caught on a later attempt) and its attempt number, committed before sending.
+INSERT INTO steps AS s (job_id, step_name, occurrence, position, step_version, status, attempt,
+                       started_at, output, idempotency_key)
+SELECT %(job_id)s, %(name)s, %(occurrence)s, %(position)s, 1, 'running', 1, now(),
+       %(output)s::jsonb, %(key)s
+FROM jobs j
+WHERE j.id = %(job_id)s AND j.claim_count = %(claim)s AND j.status = 'running'
+ON CONFLICT (job_id, step_name, occurrence) DO UPDATE
+SET attempt = s.attempt + 1, status = 'running', started_at = now(), finished_at = NULL,
+    output = excluded.output, position = excluded.position,
+    idempotency_key = excluded.idempotency_key
+RETURNING attempt
+
+-- name: settle_call
+-- A call's outcome and its ledger event in one statement, so one transaction: no kill can leave
+-- a settled call without its event. Fenced by the claim like every write of a running job. The
+-- attempt is not counted again (begin_call counted it); a call never begun (it cannot happen
+-- for a live call, but costs nothing to allow) is inserted as attempt 1.
+WITH fence AS (
+    SELECT 1 FROM jobs WHERE id = %(job_id)s AND claim_count = %(claim)s AND status = 'running'
+),
+settled AS (
+    INSERT INTO steps AS s (job_id, step_name, occurrence, position, step_version, status,
+                           attempt, started_at, finished_at, output, idempotency_key, external_ref)
+    SELECT %(job_id)s, %(name)s, %(occurrence)s, %(position)s, 1, 'done', 1, now(), now(),
+           %(output)s::jsonb, %(key)s, %(external_ref)s
+    FROM fence
+    ON CONFLICT (job_id, step_name, occurrence) DO UPDATE
+    SET status = 'done', output = excluded.output, finished_at = now(),
+        external_ref = coalesce(excluded.external_ref, s.external_ref), error = NULL,
+        error_type = NULL
+    RETURNING s.attempt
+),
+logged AS (
+    INSERT INTO ledger (job_id, kind, actor, detail)
+    SELECT %(job_id)s, %(kind)s, %(actor)s, %(detail)s::jsonb || jsonb_build_object('attempt', attempt)
+    FROM settled
+)
+SELECT attempt FROM settled
 
 -- name: save_checkpoint
 UPDATE steps s
