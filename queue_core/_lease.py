@@ -27,12 +27,13 @@ class LeaseTiming:
     margin_s: float  # cancel an unrenewed job this long before its lease would expire
 
     @classmethod
-    def for_lease(cls, lease_s: float, renew_timeout_s: float | None = None,
-                  margin_s: float | None = None) -> LeaseTiming:
+    def for_lease(cls, lease_s: float, renew_timeout_s: float | None = None, margin_s: float | None = None,
+                  *, heartbeat_s: float = 0.0) -> LeaseTiming:
         """Return the timing for ``lease_s`` (defaults: a quarter of the lease for both).
 
-        Raises ConfigError when the numbers leave no time to run a job: a margin that is not
-        shorter than the lease, or a non-positive timeout or margin.
+        Raises ConfigError when the numbers leave no time to run a job (a margin that is not
+        shorter than the lease, a non-positive timeout or margin), or when a heartbeat every
+        ``heartbeat_s`` could not renew a healthy job's lease before the guard cancels it.
         """
         timing = cls(lease_s, lease_s / 4 if renew_timeout_s is None else renew_timeout_s,
                      lease_s / 4 if margin_s is None else margin_s)
@@ -40,6 +41,10 @@ class LeaseTiming:
             raise ConfigError(f"lease {lease_s}s: the renew timeout ({timing.renew_timeout_s}s) and margin "
                               f"({timing.margin_s}s) must be positive, the margin shorter than the lease",
                               field="lease")
+        if heartbeat_s + timing.renew_timeout_s >= timing.horizon_s:
+            raise ConfigError(f"lease {lease_s}s: a heartbeat every {heartbeat_s}s that may take "
+                              f"{timing.renew_timeout_s}s cannot renew a lease within {timing.horizon_s}s "
+                              "(heartbeat more often, or lengthen the lease)", field="lease")
         return timing
 
     @property

@@ -82,7 +82,8 @@ class WorkerConfig:
 
     @property
     def timing(self) -> LeaseTiming:
-        return LeaseTiming.for_lease(self.lease_s, self.renew_timeout_s, self.lease_margin_s)
+        return LeaseTiming.for_lease(self.lease_s, self.renew_timeout_s, self.lease_margin_s,
+                                     heartbeat_s=self.heartbeat_interval)
 
     @property
     def application_name(self) -> str:

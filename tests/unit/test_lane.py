@@ -11,6 +11,7 @@ from queue_core._lease import LeaseTiming, next_check, overdue
 from queue_core.db import default_connections, plan_connections
 from queue_core.errors import ConfigError
 from queue_core.job import Outcome
+from queue_core.worker import WorkerConfig
 from queue_core.states import JobStatus
 from queue_core.worker import _Lane
 
@@ -87,3 +88,11 @@ def test_fewer_than_three_connections_are_refused_with_the_option_named():
     with pytest.raises(ConfigError, match="at least 3 connections") as info:
         plan_connections(2, concurrency=10)
     assert info.value.field == "db-connections"
+
+
+def test_a_heartbeat_too_rare_to_renew_a_lease_before_the_guard_cancels_is_refused():
+    LeaseTiming.for_lease(30.0, heartbeat_s=10.0)  # the default: a third of the lease
+    with pytest.raises(ConfigError, match="heartbeat every 20.0s"):
+        LeaseTiming.for_lease(30.0, heartbeat_s=20.0)  # 20 s + a 7.5 s attempt reach the 22.5 s horizon
+    with pytest.raises(ConfigError, match="heartbeat every 20.0s"):
+        WorkerConfig(lease_s=30.0, heartbeat_s=20.0)
