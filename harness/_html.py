@@ -113,7 +113,23 @@ def _branches(summary: Mapping[str, Any]) -> str:
         out.append(f'<h3>{_e(a["name"])}</h3><p>{cov["exercised"]} of {cov["legacy_branches"]} legacy branches '
                    f'exercised by the new code.{missing}</p>{chart}<table><tr><th>branch</th><th class=num>legacy</th>'
                    f'<th class=num>new</th><th class=num>agreement</th></tr>{body}</table>')
+        out.append(_definition_table(a))
     return "".join(out)
+
+
+def _definition_table(a: Mapping[str, Any]) -> str:
+    """Every branch of the legacy definition and how many recorded triggers took it; untaken first."""
+    rows = a.get("definition_branches")
+    if not rows:
+        return ""
+    untaken = [r for r in rows if not r["taken"]]
+    warn = (f'<p class="warn"><strong>{len(untaken)} branch(es) of the definition no recorded trigger took</strong> '
+            "— untested by this set: " + ", ".join(f"<code>{_e(r['node'])} → {_e(r['output'])}</code>" for r in untaken)
+            + "</p>") if untaken else "<p>Every branch of the definition was taken by a recorded trigger.</p>"
+    body = "".join(f'<tr><td>{_e(r["node"])}</td><td>{_e(r["output"])}</td><td><code>{_e(r["branch"])}</code></td>'
+                   f'<td class=num>{r["taken"]}</td></tr>' for r in sorted(rows, key=lambda r: r["taken"] > 0))
+    return (f'<h4>Branches of the definition</h4>{warn}<table><tr><th>node</th><th>output</th><th>decision</th>'
+            f'<th class=num>recorded</th></tr>{body}</table>')
 
 
 def _clusters(summary: Mapping[str, Any], traces: Mapping[str, Mapping[str, Any]]) -> str:

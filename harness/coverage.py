@@ -99,3 +99,14 @@ def definition_branches(definition: Path, entry: AutomationEntry) -> list[Branch
 def untaken(counts: list[BranchCount]) -> list[Branch]:
     """Return the branches no recorded trigger took."""
     return [c.branch for c in counts if c.taken == 0]
+
+
+def definition_rows(definition: Path, entry: AutomationEntry, legacy: dict[str, int],
+                    key: Any) -> list[dict[str, Any]]:
+    """Return the report rows of a definition's branches, counted from the legacy branch table.
+
+    ``legacy`` maps a branch key (``route=bug``) to the recorded triggers that took it; ``key``
+    turns a Branch into that key (the report normalises values as the diff does).
+    """
+    return [{"node": b.node, "kind": b.kind, "output": b.output, "branch": key(b), "taken": legacy.get(key(b), 0)}
+            for b in definition_branches(definition, entry)]

@@ -61,6 +61,7 @@ class GateRules:
     branch_min: int = 1
     max_side_effect_mismatches: int = 0
     evidence: Evidence = Evidence.DECISIONS
+    branch_coverage: str = "legacy"  # or "definition": every branch of the definition must be recorded
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,8 @@ class AutomationStats:
     not a read. ``branches`` maps each branch the legacy runs took (``route=bug``) to how many times the new
     code took it. ``expired_entries`` lists the labels of expired accepted-difference entries.
     ``evidence`` names the fields every compared legacy trace holds (empty when none was compared).
+    ``untaken`` lists the branches of the legacy definition no recorded trigger took (``None``:
+    the manifest names no definition).
     """
 
     automation: str
@@ -92,6 +95,7 @@ class AutomationStats:
     branches: Mapping[str, int]
     expired_entries: tuple[str, ...] = ()
     evidence: tuple[str, ...] = FULL_EVIDENCE
+    untaken: tuple[str, ...] | None = None
 
     @property
     def agreement(self) -> float:
@@ -212,6 +216,18 @@ def load_gate(pyproject: Path | None) -> GateConfig:
     return parse_gate(table, str(pyproject))
 
 
+def _definition_rule(stats: AutomationStats, check: Any) -> None:
+    """``branch_coverage = "definition"``: every branch of the legacy definition was recorded."""
+    if stats.untaken is None:
+        check(False, "", "branch coverage is required from the definition, but the manifest names no "
+                         f"definition for {stats.automation!r} (definition = \"<file>\")")
+        return
+    untaken = stats.untaken
+    check(not untaken, "every branch of the definition was taken by a recorded trigger",
+          f"{len(untaken)} branch(es) of the definition no recorded trigger took (untested): "
+          + ", ".join(untaken[:6]) + (" …" if len(untaken) > 6 else ""))
+
+
 def _pct(x: float) -> str:
     return f"{100 * x:.2f}%"
 
@@ -244,4 +260,6 @@ def judge(stats: AutomationStats, rules: GateRules, code_version: str) -> Verdic
           f"{len(stats.expired_entries)} accepted difference(s) expired: " + "; ".join(stats.expired_entries))
     deep_enough, reason = _evidence_reason(stats.evidence, rules.evidence)
     check(deep_enough, reason, reason)
+    if rules.branch_coverage == "definition":
+        _definition_rule(stats, check)
     return Verdict(stats.automation, tuple(failed), tuple(met), code_version, tuple(_ordered(stats.evidence)))

@@ -97,7 +97,8 @@ class AutomationEntry:
     from the path; a branch node dropped so still records its decision, under its ``decisions``
     name when it has one); ``providers`` maps a URL host to a provider name; ``columns`` is the tabular
     importer's field → column mapping; ``delivery_id`` says where a trigger's delivery id lives
-    (``header:<name>`` or ``body:<dotted.path>``).
+    (``header:<name>`` or ``body:<dotted.path>``); ``definition`` is the legacy workflow's
+    definition file, relative to the set (its branches are what branch coverage counts).
     """
 
     name: str
@@ -109,6 +110,7 @@ class AutomationEntry:
     providers: dict[str, str] = field(default_factory=dict)
     columns: dict[str, str] = field(default_factory=dict)
     delivery_id: str | None = None
+    definition: str | None = None
 
 
 @dataclass(frozen=True)
@@ -254,6 +256,7 @@ def _automation(parent: FieldReader, key: str) -> AutomationEntry:
         providers=_string_map(read, "providers"),
         columns=_string_map(read, "columns"),
         delivery_id=read.string("delivery_id", required=False),
+        definition=read.string("definition", required=False),
     )
 
 
@@ -302,6 +305,7 @@ def _automation_dict(entry: AutomationEntry) -> dict[str, Any]:
         "coercion": str(entry.coercion),
         "legacy_workflows": list(entry.legacy_workflows),
         "delivery_id": entry.delivery_id,
+        "definition": entry.definition,
         "steps": dict(entry.steps),
         "decisions": {node: _drop_none({"name": d.name, "values": d.values}) for node, d in entry.decisions.items()},
         "providers": dict(entry.providers),

@@ -138,6 +138,21 @@ def _entry_usage(entries: Sequence[Entry], dis: pd.DataFrame, today_expired: set
     return out
 
 
+def _definition_branches(manifest: Manifest, set_path: str | None, name: str,
+                         rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]] | None:
+    """Every branch of the automation's legacy definition with the recorded triggers that took it
+    (None when the manifest names no definition; see harness.coverage)."""
+    entry = manifest.automations.get(name)
+    if entry is None or not entry.definition:
+        return None
+    from harness.coverage import definition_rows
+    from harness.normalize import branch_value
+
+    path = Path(set_path or ".") / entry.definition
+    legacy = {str(r["branch"]): int(r["legacy"]) for r in rows}
+    return definition_rows(path, entry, legacy, lambda b: f"{b.decision}={branch_value(b.value, entry.coercion)}")
+
+
 def build_summary(info: RunInfo, manifest: Manifest, spans: Mapping[str, tuple[str | None, str | None]],
                   result_rows: Sequence[Mapping[str, Any]], dis_rows: Sequence[Mapping[str, Any]],
                   entries: Sequence[Entry], expired: set[int], gate: GateConfig) -> dict[str, Any]:
@@ -160,8 +175,10 @@ def build_summary(info: RunInfo, manifest: Manifest, spans: Mapping[str, tuple[s
         legacy_branches = {b["branch"]: b["new"] for b in branch_rows.get(name, [])}
         expired_labels = tuple(f"#{u['index'] + 1} {u['path'] or u['signature']} (owner {u['owner']}, expired {u['expires']})"
                                for u in usage if u["automation"] == name and u["status"] == "expired")
+        definition = _definition_branches(manifest, info.set_path, name, branch_rows.get(name, []))
+        untaken = None if definition is None else tuple(r["branch"] for r in definition if not r["taken"])
         stats = AutomationStats(name, compared, c["agreed"] + c["accepted"], int(side.get(name, 0)),
-                                legacy_branches, expired_labels, evidence.get(name, ()))
+                                legacy_branches, expired_labels, evidence.get(name, ()), untaken)
         verdict = judge(stats, gate.rules_for(name), info.code_versions.get(name, "unregistered"))
         if name not in info.code_versions:
             verdict = Verdict(name, (f"automation {name!r} is not registered in the automations module",
@@ -175,6 +192,7 @@ def build_summary(info: RunInfo, manifest: Manifest, spans: Mapping[str, tuple[s
             "branches": branch_rows.get(name, []),
             "coverage": {"legacy_branches": len(legacy_branches),
                          "exercised": len(legacy_branches) - len(missing), "missing": missing},
+            "definition_branches": definition,
             "traffic": _traffic(manifest, name, spans.get(name, (None, None))),
             "evidence": _evidence_entry(evidence.get(name, ()), str(gate.rules_for(name).evidence)),
             "verdict": verdict.as_dict(),
@@ -261,6 +279,10 @@ def terminal_lines(summary: Mapping[str, Any], *, clusters_shown: int = 3) -> li
                      f"{', ' + str(a['error']) + ' errors' if a['error'] else ''})  code {a['code_version']}")
         lines.append(f"    {a['evidence']['compared']}")
         lines.extend(f"    ✗ {reason}" for reason in v["failed"])
+        untaken = [r["branch"] for r in a.get("definition_branches") or [] if not r["taken"]]
+        if untaken:
+            lines.append(f"    ! untested: {len(untaken)} branch(es) of the definition no recorded trigger took: "
+                         + ", ".join(untaken[:6]) + (" …" if len(untaken) > 6 else ""))
         for c in by_auto.get(a["name"], [])[:clusters_shown]:
             ex = c["exemplars"][0]
             flag = " [side effect]" if c["side_effect"] else ""

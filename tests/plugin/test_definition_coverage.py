@@ -1,0 +1,67 @@
+"""Branch coverage from the definition: the report lists every branch, and the gate can require them."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from harness.manifest import AutomationEntry, Coercion, DecisionMap, load_manifest, write_manifest
+from harness.recording import Platform
+
+WORKFLOW = {
+    "name": "Notifier", "nodes": [
+        {"name": "Hook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "parameters": {"path": "alerts"}},
+        {"name": "Urgent?", "type": "n8n-nodes-base.if", "typeVersion": 2, "parameters": {"conditions": {
+            "options": {"caseSensitive": True, "typeValidation": "strict"}, "combinator": "and",
+            "conditions": [{"leftValue": "={{ $json.body.level }}", "rightValue": "high",
+                            "operator": {"type": "string", "operation": "equals"}}]}}},
+        {"name": "Channel", "type": "n8n-nodes-base.switch", "typeVersion": 3, "parameters": {"rules": {"values": [
+            {"conditions": {"options": {}, "combinator": "and", "conditions": [
+                {"leftValue": "={{ $json.body.text }}", "rightValue": "sms", "operator": {"type": "string", "operation": "contains"}}]},
+             "renameOutput": True, "outputKey": "sms"}]}, "options": {"fallbackOutput": "extra", "renameFallbackOutput": "chat"}}},
+        {"name": "Post", "type": "n8n-nodes-base.httpRequest", "typeVersion": 4.2, "parameters": {"url": "https://chat.test/messages"}},
+    ],
+    "connections": {"Hook": {"main": [[{"node": "Urgent?", "type": "main", "index": 0}]]},
+                    "Urgent?": {"main": [[{"node": "Channel", "type": "main", "index": 0}], []]},
+                    "Channel": {"main": [[], [{"node": "Post", "type": "main", "index": 0}]]}},
+}
+
+
+def _name_the_definition(project: pytest.Pytester) -> None:
+    set_dir = project.path / "recordings" / "demo"
+    (set_dir / "definitions").mkdir()
+    (set_dir / "definitions" / "notifier.json").write_text(json.dumps(WORKFLOW))
+    manifest = load_manifest(set_dir / "manifest.toml")
+    automations = dict(manifest.automations)
+    automations["notifier"] = AutomationEntry("notifier", Platform.N8N, Coercion.N8N, definition="definitions/notifier.json",
+                                              decisions={"Urgent?": DecisionMap("urgent"), "Channel": DecisionMap("channel")})
+    from dataclasses import replace
+
+    write_manifest(set_dir / "manifest.toml", replace(manifest, automations=automations))
+
+
+def test_the_report_lists_every_branch_of_the_definition_and_the_untaken_ones(project: pytest.Pytester) -> None:
+    _name_the_definition(project)
+    result = project.runpytest_subprocess("--shadow", "recordings/demo")
+    result.stdout.fnmatch_lines(["*! untested: 2 branch(es) of the definition no recorded trigger took: "
+                                 "channel=sms, channel=chat"])
+    summary = json.loads((project.path / "reports" / "demo" / "summary.json").read_text())
+    notifier = next(a for a in summary["automations"] if a["name"] == "notifier")
+    taken = {(r["node"], r["output"]): r["taken"] for r in notifier["definition_branches"]}
+    assert taken == {("Urgent?", "true"): 2, ("Urgent?", "false"): 2, ("Channel", "sms"): 0, ("Channel", "chat"): 0}
+    assert notifier["verdict"]["ready"]  # the default rule is about legacy branches only
+    html = (project.path / "reports" / "demo" / "index.html").read_text()
+    assert "2 branch(es) of the definition no recorded trigger took" in html
+
+
+def test_branch_coverage_definition_makes_an_untaken_branch_a_not_ready_reason(project: pytest.Pytester) -> None:
+    _name_the_definition(project)
+    pyproject = project.path / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text().rstrip() + '\nbranch_coverage = "definition"\n')
+    result = project.runpytest_subprocess("--shadow", "recordings/demo")
+    result.stdout.fnmatch_lines(["notifier*NOT READY*",
+                                 "    ✗ 2 branch(es) of the definition no recorded trigger took (untested): "
+                                 "channel=sms, channel=chat"])
+    # an automation whose manifest names no definition cannot meet the rule
+    result.stdout.fnmatch_lines(["router*NOT READY*", "*the manifest names no definition for 'router'*"])
