@@ -65,20 +65,27 @@ def test_a_loop_of_50_calls_killed_midway_resumes_with_each_side_effect_applied_
         proc = spawn(fresh_db_url, fake.url)
         try:
             wait_for(lambda: len(fake.effects) >= ITEMS // 3)
+            # Kill while a call is in flight: its effect applied, its answer held back 3 s.
+            fake.stall_next(1, 3.0)
+            wait_for(lambda: not fake.state.stall_next)
             proc.send_signal(signal.SIGKILL)
             proc.wait()
             at_kill = len(fake.effects)
+            in_flight = fake.effects[-1]["key"]
             proc = spawn(fresh_db_url, fake.url)
             wait_for(lambda: sql(fresh_db_url, "SELECT 1 FROM jobs WHERE status = 'succeeded'"))
         finally:
             proc.kill()
             proc.wait()
         effects = fake.effects
+        requests = fake.requests
     assert at_kill < ITEMS, "the loop finished before the kill"
     expected = [child_key(job_id, "add-row", n) for n in range(ITEMS)]
     assert [e["body"]["row"] for e in effects] == list(range(ITEMS))
     assert [e["key"] for e in effects] == expected, "each occurrence sends its own key, once applied"
     assert len(set(expected)) == ITEMS and expected[0] == child_key(job_id, "add-row")
+    sent = [r.headers["idempotency-key"] for r in requests]
+    assert sent.count(in_flight) == 2, "the call in flight at the kill was resent with its key"
     steps = sql(fresh_db_url, "SELECT occurrence, idempotency_key, status::text, external_ref FROM steps"
                               " WHERE job_id = %s ORDER BY occurrence", (job_id,))
     assert steps == [(n, expected[n], "done", str(n + 1)) for n in range(ITEMS)]
