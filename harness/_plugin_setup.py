@@ -44,11 +44,11 @@ def settle_rootdir(config: pytest.Config, args: list[str]) -> None:
     if (rootpath, inipath) == (config.rootpath, config.inipath):
         return
     was_cut = ns.confcutdir == str(config.inipath.parent if config.inipath else config.rootpath)
-    config._rootpath, config._inipath, config._inicfg = rootpath, inipath, inicfg  # type: ignore[attr-defined]
-    config._inicache.clear()  # type: ignore[attr-defined]
-    config._parser.extra_info.update(rootdir=str(rootpath), inifile=str(inipath))  # type: ignore[attr-defined]
+    config._rootpath, config._inipath, config._inicfg = rootpath, inipath, inicfg
+    config._inicache.clear()
+    config._parser.extra_info.update(rootdir=str(rootpath), inifile=str(inipath))
     args[:] = [*config.getini("addopts"), *args]
-    config._parser.parse_known_args(args, namespace=ns)  # type: ignore[attr-defined]
+    config._parser.parse_known_args(args, namespace=ns)
     if was_cut:
         ns.confcutdir = str(inipath.parent if inipath else rootpath)
 
