@@ -10,8 +10,9 @@ Correctness never depends on a clean exit: a worker killed with SIGKILL leaves l
 expire, and its jobs are reclaimed. A worker that loses its database stops claiming at the first
 heartbeat that fails (each attempt is bounded to a quarter of the lease), and a *lease guard*
 cancels every job whose lease could not be renewed a margin before that lease ends: the job does
-not run on while another worker may reclaim it, and its outcome is not written. A graceful stop (SIGTERM) stops claiming, lets in-flight jobs
-finish for ``shutdown_grace_s``, and releases the rest without using an attempt.
+not run on while another worker may reclaim it, and its outcome is not written. A graceful stop
+(SIGTERM) stops claiming, lets in-flight jobs finish for ``shutdown_grace_s``, and releases the
+rest without using an attempt.
 """
 
 from __future__ import annotations
