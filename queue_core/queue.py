@@ -212,6 +212,7 @@ class Queue:
         """Extend the leases of ``held`` (id, claim_count) pairs; return the ids still held."""
         if not held:
             return set()
+        held = sorted(held)  # id order, as the heartbeat statement locks them (see _outcome_params)
         params = {
             "ids": [h[0] for h in held], "claims": [h[1] for h in held],
             "lease_s": lease_s, "now": now,
@@ -471,7 +472,14 @@ def _complete_name(outcomes: Sequence[Outcome]) -> str:
 
 
 def _outcome_params(outcomes: Sequence[Outcome], worker: str, now: datetime | None) -> dict[str, Any]:
-    return {"outcomes": outcomes_json(outcomes), "worker": worker, "now": now}
+    # In id order, as a heartbeat locks the same rows: two statements that lock a worker's jobs
+    # (and a keyed job's slot after its row) in one order cannot deadlock.
+    ordered = sorted(outcomes, key=_job_id) if len(outcomes) > 1 else outcomes
+    return {"outcomes": outcomes_json(ordered), "worker": worker, "now": now}
+
+
+def _job_id(outcome: Outcome) -> uuid.UUID:
+    return outcome.job_id
 
 
 _PLAIN_SUCCESS = '{"id":"%s","claim_count":%d,"status":"succeeded","attempt_inc":%d,"event":"succeeded"}'

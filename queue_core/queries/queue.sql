@@ -183,26 +183,33 @@ WHERE status = 'running'
 -- the worker to stop that job. A keyed job keeps its lease only while its slot still names its
 -- claim: once its lease ran out another claim may have taken the slot, and then it must stop.
 WITH t AS MATERIALIZED (SELECT coalesce(%(now)s::timestamptz, now()) AS now),
--- The slots of the keyed jobs, locked (waiting, not skipping: a claimer holds one for a single
--- statement), so the check reads the slot's newest holder, never a snapshot's.
+-- Lock order: the jobs rows first (in id order), then their slots, as a completion does (its
+-- outcome updates the job, then frees the slot); the other order deadlocks against it.
+-- The redundant id = ANY(...) keeps the lookup on the primary key whatever the statistics say.
+mine AS MATERIALIZED (
+    SELECT j.id, j.concurrency_key, j.concurrency_slot, j.claim_count
+    FROM jobs j
+    JOIN unnest(%(ids)s::uuid[], %(claims)s::int[]) AS h(id, claim_count)
+      ON j.id = h.id AND j.claim_count = h.claim_count
+    WHERE j.id = ANY(%(ids)s::uuid[]) AND j.status = 'running'
+    ORDER BY j.id
+    FOR NO KEY UPDATE OF j
+),
+-- The keyed jobs' slots, locked (waiting: claimers never wait, so they soon let go), so the
+-- check reads each slot's newest holder, never a snapshot's.
 held AS (
     SELECT s.job_id
-    FROM jobs k
+    FROM mine k
     JOIN concurrency_slots s ON s.key = k.concurrency_key AND s.slot = k.concurrency_slot
-    JOIN unnest(%(ids)s::uuid[], %(claims)s::int[]) AS h(id, claim_count) ON h.id = k.id
-    WHERE k.id = ANY(%(ids)s::uuid[]) AND k.concurrency_key IS NOT NULL
-      AND s.job_id = h.id AND s.claim_count = h.claim_count
+    WHERE k.concurrency_key IS NOT NULL AND s.job_id = k.id AND s.claim_count = k.claim_count
     FOR UPDATE OF s
 ),
 beat AS (
     UPDATE jobs j
     SET heartbeat_at = t.now,
         leased_until = t.now + make_interval(secs => %(lease_s)s)
-    FROM unnest(%(ids)s::uuid[], %(claims)s::int[]) AS h(id, claim_count), t
-    -- The redundant id = ANY(...) keeps the lookup on the primary key whatever the statistics say.
-    WHERE j.id = ANY(%(ids)s::uuid[]) AND j.id = h.id AND j.claim_count = h.claim_count
-      AND j.status = 'running'
-      AND (j.concurrency_key IS NULL OR j.id IN (SELECT job_id FROM held))
+    FROM mine k, t
+    WHERE j.id = k.id AND (k.concurrency_key IS NULL OR k.id IN (SELECT job_id FROM held))
     RETURNING j.id, j.concurrency_key, j.concurrency_slot, j.leased_until
 ),
 extended AS (

@@ -367,3 +367,19 @@ async def test_concurrent_claimers_never_run_more_than_a_keys_limit(pool):
     assert await queue.counts() == {"succeeded": 120}
     assert all(peak[k] <= n for k, n in limits.items()), peak
     assert peak["k0"] == 2, "the limit-2 key did run two at once"
+
+
+@pytest.mark.parametrize("keyed", [True, False])
+async def test_heartbeats_and_outcomes_of_the_same_jobs_at_once_never_deadlock(pool, keyed):
+    """A heartbeat and a completion of the same jobs race 30 times: both lock the jobs rows in id
+    order, and a keyed job's slot after its row (the opposite order deadlocked under load in
+    bench/concurrency_key.py)."""
+    queue = Queue(pool, registry=registry)
+    await queue.enqueue_many([JobSpec("noop", concurrency_key=f"race-{i}" if keyed else None) for i in range(300)])
+    held = await queue.claim("w", 300, lease_s=60, automations=NAMES)
+    assert len(held) == 300
+    for i in range(30):
+        batch, held = held[:10], held[10:]
+        await asyncio.gather(queue.heartbeat([j.key for j in batch + held], lease_s=60),
+                             queue.complete([Outcome.succeeded(j) for j in batch], worker="w"))
+    assert await queue.counts() == {"succeeded": 300}
