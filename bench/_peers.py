@@ -24,9 +24,15 @@ import psycopg
 ENQUEUE_CHUNK = 5_000
 
 
-@dataclass
+@dataclass(frozen=True)
 class Settings:
-    """What every system is given: the same concurrency and the claim batch it may use."""
+    """One system's settings for a drain.
+
+    ``concurrency`` jobs in flight per process; ``batch`` cutover's claim batch (0: a lane's
+    share); ``db_connections`` cutover's ``--db-connections``, set apart from the concurrency
+    (0: the worker's default, ``db.default_connections``); ``raw_batch``
+    the raw-SQL loop's claim batch per loop (0: its share of the concurrency).
+    """
 
     concurrency: int
     batch: int
@@ -35,6 +41,22 @@ class Settings:
     pgq_cap: bool
     pgq_driver: str
     raw_loops: int
+    db_connections: int = 0
+    raw_batch: int = 0
+    procrastinate_pool: int = 0
+
+    def knobs(self, system: str) -> str:
+        """Return the settings that matter to ``system``, as the tables print them."""
+        if system == "cutover":
+            from queue_core import db
+
+            return f"concurrency {self.concurrency}, {self.db_connections or db.default_connections(self.concurrency)} connections"
+        if system == "pgqueuer":
+            cap = f"capped at {self.concurrency}" if self.pgq_cap else "uncapped"
+            return f"batch {self.pgq_batch} x {self.pgq_managers} managers, {cap}"
+        if system == "procrastinate":
+            return f"concurrency {self.concurrency}, pool {self.procrastinate_pool or self.concurrency + 4}"
+        return f"claim batch {self.raw_batch or max(1, self.concurrency // self.raw_loops)} x {self.raw_loops} loops"
 
 
 @dataclass
@@ -81,13 +103,18 @@ async def cutover_enqueue(url: str, n: int) -> None:
 
 
 async def cutover_drain(url: str, s: Settings, ready: Callable[[], Awaitable[None]]) -> Tally:
+    """Drain as ``cutover worker --concurrency C --db-connections N`` spends its connections
+    (``db.plan_connections``: lanes and heartbeats on the worker's own pool, the rest for jobs)."""
     from queue_core import Worker, WorkerConfig, db
 
     reg, tally = _cutover_registry()
-    async with db.pool(url, min_size=s.concurrency + 4, max_size=s.concurrency + 4) as pool:
+    plan = db.plan_connections(s.db_connections or db.default_connections(s.concurrency), concurrency=s.concurrency)
+    cfg = WorkerConfig(concurrency=s.concurrency, lease_s=30, poll_s=0.05, batch_size=s.batch or None,
+                       lanes=plan.lanes)
+    async with db.pool(url, min_size=plan.jobs, max_size=plan.jobs) as pool, \
+            db.worker_pool(url, max_size=plan.own, timeout_s=cfg.timing.renew_timeout_s) as own:
         await pool.wait()
-        cfg = WorkerConfig(concurrency=s.concurrency, lease_s=30, poll_s=0.05, batch_size=s.batch)
-        worker = Worker(pool, reg, cfg)
+        worker = Worker(pool, reg, cfg, own_pool=own)  # no LISTEN: every system polls (0.05 s)
         await ready()
         await worker.run(drain=True)
     return tally
@@ -227,7 +254,7 @@ async def procrastinate_enqueue(url: str, n: int) -> None:
 async def procrastinate_drain(url: str, s: Settings, ready: Callable[[], Awaitable[None]]) -> Tally:
     logging.getLogger("procrastinate").setLevel(logging.WARNING)
     # concurrency tasks each finish jobs on their own connection; + listener, heartbeat, fetch.
-    app, _, tally = _procrastinate_app(url, s.concurrency + 4)
+    app, _, tally = _procrastinate_app(url, s.procrastinate_pool or s.concurrency + 4)
     async with app.open_async():
         await ready()
         await app.run_worker_async(
@@ -308,8 +335,8 @@ async def raw_drain(url: str, s: Settings, ready: Callable[[], Awaitable[None]])
         tally.hit()
 
     # raw_loops loops, each with its own connection, share the concurrency: each holds at most
-    # batch = concurrency / raw_loops jobs at once.
-    batch = max(1, s.concurrency // s.raw_loops)
+    # batch = concurrency / raw_loops jobs at once, unless raw_batch sets the claim batch.
+    batch = s.raw_batch or max(1, s.concurrency // s.raw_loops)
 
     async def loop(conn: psycopg.AsyncConnection[Any]) -> None:
         while True:
@@ -341,18 +368,30 @@ async def raw_count(url: str) -> int:
 
 @dataclass(frozen=True)
 class System:
+    """A system, and the sweep of its documented knobs: changes to the equal settings, each
+    tried once to find the system at its best."""
+
     name: str
     prepare: Callable[[str], Awaitable[None]]
     enqueue: Callable[[str, int], Awaitable[None]]
     drain: Callable[[str, Settings, Callable[[], Awaitable[None]]], Awaitable[Tally]]
     count_done: Callable[[str], Awaitable[int]]
+    sweep: tuple[dict[str, Any], ...] = ()
 
 
 SYSTEMS: dict[str, System] = {
-    "cutover": System("cutover", cutover_prepare, cutover_enqueue, cutover_drain, cutover_count),
-    "pgqueuer": System("pgqueuer", pgqueuer_prepare, pgqueuer_enqueue, pgqueuer_drain, pgqueuer_count),
+    # WorkerConfig(concurrency=...) and the pool's size (the worker's --db-connections).
+    "cutover": System("cutover", cutover_prepare, cutover_enqueue, cutover_drain, cutover_count, (
+        {}, {"concurrency": 100, "db_connections": 20, "batch": 0},
+        {"concurrency": 200, "db_connections": 20, "batch": 0})),
+    # QueueManager.run(batch_size=..., max_concurrent_tasks=...): pgqueuer's two throughput knobs.
+    "pgqueuer": System("pgqueuer", pgqueuer_prepare, pgqueuer_enqueue, pgqueuer_drain, pgqueuer_count, (
+        {}, {"pgq_batch": 50, "pgq_cap": False}, {"pgq_batch": 100, "pgq_cap": False})),
+    # run_worker_async(concurrency=...): procrastinate's documented knob for async tasks.
     "procrastinate": System(
-        "procrastinate", procrastinate_prepare, procrastinate_enqueue, procrastinate_drain, procrastinate_count
-    ),
-    "raw_sql": System("raw_sql", raw_prepare, raw_enqueue, raw_drain, raw_count),
+        "procrastinate", procrastinate_prepare, procrastinate_enqueue, procrastinate_drain, procrastinate_count, (
+            {}, {"concurrency": 10, "procrastinate_pool": 14})),
+    # The claim batch per loop.
+    "raw_sql": System("raw_sql", raw_prepare, raw_enqueue, raw_drain, raw_count, (
+        {}, {"raw_batch": 100}, {"raw_batch": 200})),
 }

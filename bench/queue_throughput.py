@@ -1,20 +1,31 @@
 """Drain the same N no-op jobs with cutover, pgqueuer, procrastinate and a raw-SQL loop.
 
     python bench/queue_throughput.py               # 50,000 jobs, one worker process each
-    python bench/queue_throughput.py --jobs 5000 --procs 2 --concurrency 50
+    python bench/queue_throughput.py --jobs 20000 --rounds 1
+    python bench/queue_throughput.py --no-sweep --jobs 5000 --procs 2 --concurrency 50
 
 One run, one Postgres server, each system in its own fresh database, one system at a time so
-they never compete for the server. The systems take turns for ``--rounds`` rounds (default 3,
-each round in a rotated order) and each system's rate is the median of its rounds, so a machine
-that speeds up or slows down during the run moves every system alike. For each system: prepare the schema, enqueue N jobs (timed
-on its own), start ``--procs`` worker processes, let them connect, then release them together
-and time from the first job run (the first claim has returned) to the last worker returning
-(every outcome written). The finished rows are counted in the database afterwards; a system
-that did not finish all N is reported with its count, never with a rate. Every system has a
-time limit; a stuck one is killed and reported, and the run goes on.
+they never compete for the server. The run prints two tables:
 
-The last line is ``RESULT {json}`` with each system's jobs/s and cutover's ratios. See
-bench/README.md for the configuration of every system and why it is fair.
+- **equal settings**: every system at the same jobs in flight (``--concurrency``) and the
+  options' batch sizes; the systems take turns for ``--rounds`` rounds (each round in a rotated
+  order) and each system's rate is the median of its rounds;
+- **each at its best**: then each system's small sweep of its documented knobs
+  (``_peers.SYSTEMS[...].sweep``: pgqueuer's batch size and in-flight cap, procrastinate's
+  concurrency, the raw loop's claim batch, cutover's concurrency and pool connections) is tried
+  once per point, and the fastest point, the equal settings included, is printed with the
+  settings that won.
+
+For each drain: prepare the schema, enqueue N jobs (timed on its own), start ``--procs`` worker
+processes, let them connect, then release them together and time from the first job run (the
+first claim has returned) to the last worker returning (every outcome written). The finished
+rows are counted in the database afterwards; a system that did not finish all N is reported
+with its count, never with a rate. Every drain has a time limit (``--timeout``,
+``--sweep-timeout`` for sweep points); a stuck one is killed and reported, and the run goes on.
+
+The last line is ``RESULT {json}`` with each system's equal-settings jobs/s and cutover's ratios,
+and under ``best`` each system's best rate, its settings and cutover's ratios at everyone's best.
+See bench/README.md for the configuration of every system and why it is fair.
 """
 
 from __future__ import annotations
@@ -30,7 +41,7 @@ import subprocess
 import sys
 import time
 import uuid
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -114,7 +125,7 @@ def _drop_database(url: str) -> None:
 def child_main(args: argparse.Namespace) -> None:
     """Set up a drain, say READY, wait for GO on stdin, drain, print the tally as JSON."""
     system = _peers.SYSTEMS[args.child]
-    settings = _settings(args)
+    settings = _peers.Settings(**json.loads(args.settings))
 
     async def ready() -> None:
         print("READY", flush=True)
@@ -127,26 +138,21 @@ def child_main(args: argparse.Namespace) -> None:
     print(json.dumps(_run_loop(go(), args.loop)), flush=True)
 
 
-def _settings(args: argparse.Namespace) -> _peers.Settings:
+def equal_settings(args: argparse.Namespace) -> _peers.Settings:
+    """Return the settings every system gets in the equal-settings table (from the options)."""
     return _peers.Settings(
         concurrency=args.concurrency, batch=args.batch or args.concurrency,
         pgq_managers=args.pgq_managers, pgq_batch=args.pgq_batch, pgq_cap=args.pgq_cap,
-        pgq_driver=args.pgq_driver,
-        raw_loops=args.raw_loops,
+        pgq_driver=args.pgq_driver, raw_loops=args.raw_loops, db_connections=args.db_connections,
     )
 
 
 # -- the orchestrator ------------------------------------------------------------------------
 
 
-def _child_argv(args: argparse.Namespace, system: str, url: str) -> list[str]:
-    return [
-        sys.executable, str(Path(__file__).resolve()), "--child", system, "--url", url,
-        "--concurrency", str(args.concurrency), "--batch", str(args.batch or args.concurrency),
-        "--pgq-managers", str(args.pgq_managers), "--pgq-batch", str(args.pgq_batch),
-        "--pgq-cap" if args.pgq_cap else "--no-pgq-cap", "--pgq-driver", args.pgq_driver, "--raw-loops", str(args.raw_loops),
-        "--loop", args.loop,
-    ]
+def _child_argv(args: argparse.Namespace, system: str, url: str, settings: _peers.Settings) -> list[str]:
+    return [sys.executable, str(Path(__file__).resolve()), "--child", system, "--url", url,
+            "--settings", json.dumps(asdict(settings)), "--loop", args.loop]
 
 
 def _kill(procs: list[subprocess.Popen[str]]) -> None:
@@ -185,11 +191,11 @@ def _read_line(procs: list[subprocess.Popen[str]], deadline: float) -> dict[int,
     return lines
 
 
-def drain(args: argparse.Namespace, system: str, url: str) -> tuple[float, int]:
+def drain(args: argparse.Namespace, system: str, url: str, settings: _peers.Settings) -> tuple[float, int]:
     """Run ``--procs`` worker processes on ``url``; return (seconds from first job to last return, jobs run)."""
     procs = [
         subprocess.Popen(
-            _child_argv(args, system, url), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            _child_argv(args, system, url, settings), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             text=True, start_new_session=True,
         )
         for _ in range(args.procs)
@@ -210,7 +216,7 @@ def drain(args: argparse.Namespace, system: str, url: str) -> tuple[float, int]:
     return max(r["end"] for r in results) - min(firsts), sum(r["ran"] for r in results)
 
 
-def bench_one(args: argparse.Namespace, name: str) -> Outcome:
+def bench_one(args: argparse.Namespace, name: str, settings: _peers.Settings) -> Outcome:
     system = _peers.SYSTEMS[name]
     out = Outcome(name)
     url = _create_database(name)
@@ -223,7 +229,7 @@ def bench_one(args: argparse.Namespace, name: str) -> Outcome:
 
         out.enqueue_s = _run_loop(setup(), args.loop)
         try:
-            out.drain_s, _ran = drain(args, name, url)
+            out.drain_s, _ran = drain(args, name, url, settings)
         except TimeoutError:
             out.error = f"timed out after {args.timeout:.0f} s"
         except Exception as exc:  # a broken peer is reported, not fatal to the run
@@ -282,6 +288,50 @@ def _round(x: float | None) -> float | None:
     return round(x, 1) if x is not None else None
 
 
+def equal_table(args: argparse.Namespace, systems: list[str], settings: _peers.Settings) -> dict[str, Summary]:
+    """Run every system at the same settings for ``--rounds`` rounds, taking turns."""
+    summaries = {name: Summary(name, []) for name in systems}
+    for r in range(args.rounds):
+        order = systems[r % len(systems):] + systems[:r % len(systems)]
+        for name in order:
+            o = bench_one(args, name, settings)
+            summaries[name].rounds.append(o)
+            print(f"equal, round {r + 1}  " + _line(o, args.jobs), flush=True)
+    return summaries
+
+
+def best_table(args: argparse.Namespace, systems: list[str], base: _peers.Settings,
+               equal: dict[str, Summary]) -> dict[str, tuple[float | None, str]]:
+    """Try each system's sweep once (its equal-settings median stands for the unchanged point);
+    return each system's best rate and the settings that won."""
+    best: dict[str, tuple[float | None, str]] = {}
+    # A sweep point gets --sweep-timeout: a setting that slow cannot be a system's best.
+    sweep_args = argparse.Namespace(**{**vars(args), "timeout": min(args.timeout, args.sweep_timeout)})
+    for name in systems:
+        tried = [(equal[name].jobs_s, base.knobs(name))]
+        for change in _peers.SYSTEMS[name].sweep:
+            if not change:
+                continue
+            settings = replace(base, **change)
+            o = bench_one(sweep_args, name, settings)
+            print(f"sweep  {_line(o, args.jobs)}   [{settings.knobs(name)}]", flush=True)
+            tried.append((o.jobs_s, settings.knobs(name)))
+        rated = [t for t in tried if t[0] is not None]
+        best[name] = max(rated, key=lambda t: t[0] or 0.0) if rated else (None, "every setting failed")
+    return best
+
+
+def _best_result(best: dict[str, tuple[float | None, str]]) -> dict[str, Any]:
+    rate = {name: r for name, (r, _) in best.items()}
+    peers = [r for p in PEERS if (r := rate.get(p))]
+    mine, raw = rate.get("cutover"), rate.get("raw_sql")
+    return {
+        "systems": {name: {"jobs_s": _round(r), "settings": k} for name, (r, k) in best.items()},
+        "ratio_vs_best_peer": round(mine / max(peers), 3) if mine and peers else None,
+        "ratio_vs_raw_sql": round(mine / raw, 3) if mine and raw else None,
+    }
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = _parser()
     args = parser.parse_args(argv)
@@ -291,26 +341,25 @@ def main(argv: list[str] | None = None) -> None:
         child_main(args)
         return
     systems = [s for s in ORDER if s in args.systems]
-    print(
-        f"queue throughput: {args.jobs:,} no-op jobs; per system {args.procs} process(es) x "
-        f"concurrency {args.concurrency}, claim batch {args.batch or args.concurrency}; "
-        f"pgqueuer {args.pgq_managers} QueueManager(s)/process; raw SQL {args.raw_loops} loop(s)/process; "
-        f"event loop {args.loop}; timeout {args.timeout:.0f} s per system; {args.rounds} round(s)",
-        flush=True,
-    )
-    summaries = {name: Summary(name, []) for name in systems}
-    for r in range(args.rounds):
-        order = systems[r % len(systems):] + systems[:r % len(systems)]
-        for name in order:
-            o = bench_one(args, name)
-            summaries[name].rounds.append(o)
-            print(f"round {r + 1}  " + _line(o, args.jobs), flush=True)
-    for s in summaries.values():
-        print(_summary_line(s), flush=True)
+    base = equal_settings(args)
+    print(f"queue throughput: {args.jobs:,} no-op jobs; {args.procs} worker process(es) per system; "
+          f"event loop {args.loop}; timeout {args.timeout:.0f} s per drain; equal settings for "
+          f"{args.rounds} round(s), then {'a sweep of each system' if args.sweep else 'no sweep'}", flush=True)
+    equal = equal_table(args, systems, base)
+    best = best_table(args, systems, base, equal) if args.sweep else {}
+    print(f"\nequal settings ({args.concurrency} jobs in flight per process; median of {args.rounds} round(s)):")
+    for name in systems:
+        print(f"  {_summary_line(equal[name])}   [{base.knobs(name)}]", flush=True)
+    if best:
+        print("\neach at its best (the fastest point of its sweep, one drain each):")
+        for name, (rate, knobs) in best.items():
+            shown = f"{rate:9,.0f} jobs/s" if rate is not None else "   FAILED     "
+            print(f"  {name:<14} {shown}   [{knobs}]", flush=True)
     if args.json_out:
         Path(args.json_out).write_text(json.dumps(
-            {name: [asdict(o) for o in s.rounds] for name, s in summaries.items()}, indent=2))
-    print("RESULT " + json.dumps(_result(summaries)), flush=True)
+            {name: [asdict(o) for o in s.rounds] for name, s in equal.items()}, indent=2))
+    result = {**_result(equal), "best": _best_result(best) if best else None}
+    print("RESULT " + json.dumps(result), flush=True)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -326,6 +375,13 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--pgq-driver", choices=("asyncpg", "psycopg"), default=_default_pgq_driver(),
                    help="pgqueuer's driver (default asyncpg, pgqueuer's own default, when installed)")
     p.add_argument("--raw-loops", type=int, default=2, help="raw-SQL claim/complete loops per process (default 2)")
+    p.add_argument("--db-connections", type=int, default=0,
+                   help="cutover worker --db-connections (default: the worker's own default for the concurrency)")
+    p.add_argument("--sweep", action=argparse.BooleanOptionalAction, default=True,
+                   help="after the equal-settings table, try each system's documented knobs once and "
+                        "print each at its best (default on)")
+    p.add_argument("--sweep-timeout", type=float, default=150.0,
+                   help="seconds each sweep point may take to drain (default 150)")
     p.add_argument("--timeout", type=float, default=600.0, help="seconds each system may take (default 600)")
     p.add_argument("--rounds", type=int, default=3,
                    help="rounds, the systems taking turns in each; a rate is the median of its rounds (default 3)")
@@ -335,6 +391,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--json-out", help="also write every system's figures to this file")
     p.add_argument("--child", choices=ORDER, help=argparse.SUPPRESS)
     p.add_argument("--url", help=argparse.SUPPRESS)
+    p.add_argument("--settings", help=argparse.SUPPRESS)
     return p
 
 
