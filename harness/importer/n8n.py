@@ -5,7 +5,9 @@ a bare list of executions, one execution (with or without ``workflowData``), an 
 ``data`` is a string (JSON or n8n's ``flatted`` serialisation, as stored in its database), and a
 bare run-data document (``{"resultData": {"runData": ...}}``).
 
-From each execution: the trigger is the output of the trigger/webhook node; the path is the other
+From each execution: the trigger is the output of the trigger/webhook node (for a Schedule Trigger or
+Cron node, a ``source = "schedule"`` trigger received at the tick: the Schedule Trigger's
+``timestamp`` field, else the node's start, to the whole second); the path is the other
 nodes in ``startTime`` order (ties: ``executionIndex``, then order in ``runData``); an IF/Switch
 node's decision is the index of its non-empty output (IF: ``"true"``/``"false"``; Switch: the
 output's name when ``workflowData`` gives one); outputs are each node's item ``json``; HTTP
@@ -17,7 +19,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +40,9 @@ IF_TYPES = ("n8n-nodes-base.if",)
 SWITCH_TYPES = ("n8n-nodes-base.switch",)
 FILTER_TYPES = ("n8n-nodes-base.filter",)
 HTTP_TYPES = ("n8n-nodes-base.httpRequest",)
+# Nodes that start a run on a timer: the trigger is a tick, not a delivery.
+SCHEDULE_TYPES = ("n8n-nodes-base.scheduletrigger", "n8n-nodes-base.cron")
+SCHEDULE_SOURCE = "schedule"
 ERROR_OUTPUT = "continueErrorOutput"
 # A node's startTime further than this from the execution's startedAt is not a clock reading
 # (test fixtures and some imports write 1); the execution's own start dates the trigger then.
@@ -209,9 +214,16 @@ def find_trigger(runs: list[NodeRun]) -> NodeRun | None:
     return None
 
 
+def is_schedule(run: NodeRun) -> bool:
+    """Return whether a trigger node is a Schedule Trigger or Cron node (its runs are ticks)."""
+    return run.type.lower() in SCHEDULE_TYPES
+
+
 def _trigger(run: NodeRun, execution: dict[str, Any], path: str, record: str) -> RecordedTrigger:
     items = [item for out in run.outputs() for item in out]
     first = items[0].get("json", {}) if items and isinstance(items[0], dict) else {}
+    if is_schedule(run):
+        return _tick(run, first if isinstance(first, dict) else {}, execution, path, record)
     webhook = isinstance(first, dict) and isinstance(first.get("headers"), dict) and "body" in first
     body = first.get("body") if webhook else first
     headers = {str(k).lower(): str(v) for k, v in first["headers"].items()} if webhook else {}
@@ -227,6 +239,22 @@ def _trigger(run: NodeRun, execution: dict[str, Any], path: str, record: str) ->
     )
     found = delivery_id(trigger)
     return trigger if found is None else RecordedTrigger(found, received, headers, trigger.body, trigger.source)
+
+
+def _tick(run: NodeRun, item: dict[str, Any], execution: dict[str, Any], path: str, record: str) -> RecordedTrigger:
+    """The trigger of a scheduled run: the tick's item as body, received at the tick.
+
+    n8n's Schedule Trigger emits the tick's time in the workflow's timezone (``timestamp``, with
+    its offset, a few milliseconds after the tick) and its parts (``Hour``, ``Day of week``...);
+    the Cron node emits an empty item, so its node's start dates the tick. Ticks fall on whole
+    seconds: the milliseconds are the firing latency and are dropped.
+    """
+    started = timestamp_or_none(execution.get("startedAt"))
+    tick = timestamp_or_none(item.get("timestamp")) or received_at(run.task.get("startTime"), started)
+    if tick is None:
+        raise ExportFormatError(path, record, "startedAt", "no timestamp, startTime or startedAt to date the tick")
+    tick = tick.astimezone(UTC).replace(microsecond=0)
+    return RecordedTrigger(id=f"n8n-{record}", received_at=tick, headers={}, body=dict(item), source=SCHEDULE_SOURCE)
 
 
 def received_at(start_time: Any, started_at: datetime | None) -> datetime | None:

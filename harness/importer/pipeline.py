@@ -166,6 +166,10 @@ def install(directory: Path, pairing: Pairing) -> None:
 
 def _source(request: ImportRequest, entry: AutomationEntry, runs: list[ImportedRun], bad: list[BadRecord], now: datetime) -> Source:
     limits = {**DEFAULT_LIMITS[request.platform], **request.limits}
+    ticks = sum(1 for r in runs if r.trigger is not None and r.trigger.source == "schedule")
+    if ticks:  # a scheduled automation: its triggers are ticks (received_at = the tick), not deliveries
+        said = f"schedule-triggered: {ticks} runs started by a schedule tick (trigger source \"schedule\", received at the tick)"
+        limits["note"] = f"{said}; {limits['note']}" if limits.get("note") else said
     return Source(
         platform=request.platform, automation=entry.name, files=(str(request.export),),
         records=len(runs) + len(bad), skipped_records=len(bad), imported_at=now.replace(microsecond=0),
