@@ -256,14 +256,15 @@ done AS (
     RETURNING j.id, j.attempt, o.event, o.error, o.delay_s, o.trace, o.deferred,
               j.claim_count, j.concurrency_key, j.concurrency_slot
 ),
--- A keyed job's outcome frees its slot, fenced by the claim that holds it. Outcomes without a
--- key look up an empty key array.
+-- A keyed job's outcome frees its slot, fenced by the claim that holds it. A semi-join, not a
+-- join: a generic plan joined each outcome to a scan of the whole (small, often-updated) table.
+-- Outcomes without a key look up an empty key array.
 freed AS (
     UPDATE concurrency_slots s SET job_id = NULL, claim_count = NULL, until = NULL
-    FROM done d
     WHERE s.key = ANY(ARRAY(SELECT concurrency_key FROM done WHERE concurrency_key IS NOT NULL))
-      AND s.key = d.concurrency_key AND s.slot = d.concurrency_slot
-      AND s.job_id = d.id AND s.claim_count = d.claim_count
+      AND (s.key, s.slot, s.job_id, s.claim_count) IN (
+          SELECT concurrency_key, concurrency_slot, id, claim_count FROM done
+          WHERE concurrency_key IS NOT NULL)
 )
 
 -- name: complete_tail_plain
@@ -335,7 +336,8 @@ SELECT id FROM done
 -- every claim walks past them in jobs_claimable. Autovacuum wakes once a minute at most, which
 -- is a million versions at queue speed, so workers also vacuum after many outcomes. SKIP_LOCKED:
 -- when another worker is vacuuming already, this one does nothing instead of waiting.
-VACUUM (SKIP_LOCKED) jobs
+-- The concurrency slots change with every keyed claim and outcome, so they are vacuumed with it.
+VACUUM (SKIP_LOCKED) jobs, concurrency_slots
 
 -- name: clear_all
 -- Every job with its steps, decisions, waits, ledger and concurrency slots: only for a database
