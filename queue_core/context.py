@@ -34,6 +34,9 @@ from .states import Mode, StepStatus
 if TYPE_CHECKING:
     import httpx
 
+    from ._children import ChildOutcome
+    from .registry import Registry
+
 Clock = Callable[[], datetime]
 Upcaster = Callable[[Any], Any]
 _UPCASTERS: dict[tuple[str, int], Upcaster] = {}
@@ -107,7 +110,7 @@ class Context:
     """
 
     def __init__(self, job: ClaimedJob, pool: AsyncConnectionPool, *, worker: str,
-                 gateway: Any = None, clock: Clock = system_clock) -> None:
+                 gateway: Any = None, clock: Clock = system_clock, registry: Registry | None = None) -> None:
         self.job = job
         self.job_id: uuid.UUID = job.id
         self.automation = job.automation
@@ -127,6 +130,8 @@ class Context:
         self._current: tuple[str, int] | None = None
         self._call_positions: dict[tuple[str, int], int] = {}
         self._secret: str | None = None
+        self._registry = registry  # validates child and polled jobs (their automation's version, key)
+        self._children_waits = 0
 
     # The trace and the step store are made on first use: a job that takes no step and makes
     # no decision (most live runs of a simple automation) never pays for either.
@@ -411,6 +416,50 @@ class Context:
                 raise TerminalError("no wait-token secret in cutover_secrets; run `cutover migrate`")
             self._secret = str(row[0])
         return self._secret
+
+    # -- fan-out and polling (queue_core._children, queue_core.poller) ----------------------
+
+    async def enqueue(self, automation: str, payload: Any = None, *, key: str) -> uuid.UUID:
+        """Enqueue a child job of ``automation`` once per (this job, ``key``); return its id.
+
+        A step at a position: a retry or reclaim returns the same child id and enqueues nothing.
+        The child inherits this job's mode; live, it commits with the step row in one
+        transaction fenced by this job's claim. See queue_core._children.
+        """
+        from . import _children
+
+        return await _children.enqueue(self, automation, {} if payload is None else payload, key)
+
+    async def wait_for_children(self, *, policy: str = "fail",
+                                timeout: timedelta | None = None) -> list[ChildOutcome]:
+        """Wait (no worker held) until every child enqueued so far is finished; return their outcomes.
+
+        ``fail``: a child that did not succeed fails this job terminally (ChildFailedError naming
+        them); ``collect``: the outcomes are returned whatever they are.
+        """
+        from . import _children
+
+        self._children_waits += 1
+        return await _children.wait_for_children(self, policy, timeout, self._children_waits - 1)
+
+    async def poll_cursor(self, *, poller: str | None = None, default: Any = None) -> Any:
+        """Return the poller's durable cursor (memoised: the same on every attempt of this job)."""
+        from . import poller as _poller
+
+        return await _poller.poll_cursor(self, poller or self.automation, default)
+
+    async def start_new(self, target: str, items: list[Any], *, id_of: Callable[[Any], Any], cursor: Any,
+                        poller: str | None = None, keep_last: int = 10_000,
+                        keep_for: timedelta | None = None) -> list[str]:
+        """Start one ``target`` job per item not seen before, advance the cursor; return the new ids.
+
+        One transaction, exactly once per item id within the bounded seen-id record
+        (``keep_last`` newest ids, and none older than ``keep_for``). See queue_core.poller.
+        """
+        from . import poller as _poller
+
+        return await _poller.start_new(self, target, items, id_of=id_of, cursor=cursor,
+                                       poller=poller or self.automation, keep_last=keep_last, keep_for=keep_for)
 
     # -- compensation ----------------------------------------------------------------------
 

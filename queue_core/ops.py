@@ -120,7 +120,11 @@ async def explain(pool: AsyncConnectionPool, job: dict[str, Any]) -> list[str]:
         cur = conn.cursor(row_factory=dict_row)
         await cur.execute(q("ops", "explain_context"), params)
         facts = await cur.fetchone()
-    assert facts is not None
+        assert facts is not None
+        if job["status"] == "waiting":  # a parent waiting for its children (one index probe)
+            from ._children import children_of
+
+            facts["children"] = await children_of(conn, job["id"])
     return explain_lines(job, facts)
 
 
@@ -151,6 +155,8 @@ def _explain_status(job: dict[str, Any], facts: dict[str, Any], now: datetime, l
         return [f"leased by {job['lease_owner']} until {job['leased_until']} (last heartbeat {job['heartbeat_at']})."]
     if status == "waiting":
         waits = facts.get("open_waits") or []
+        if facts.get("children") and not waits:
+            return _children_lines(facts["children"], job["run_after"])
         if not waits:
             return [f"waiting on a durable timer until {job['run_after']}."]
         return [f"waiting on {w['kind']} {w['name']!r}" + (f" until {w['wake_at']} (then: {w['on_timeout'] or 'wake'})" if w.get("wake_at") else " with no timeout") + "."
@@ -171,3 +177,14 @@ def _explain_status(job: dict[str, Any], facts: dict[str, Any], now: datetime, l
     if status == "canceled":
         return [f"canceled by {last.get('actor')}: {(last.get('detail') or {}).get('reason')}"] if last.get("kind") == "canceled" else ["canceled."]
     return [f"finished at {job.get('finished_at')}."]
+
+
+_FINISHED = ("succeeded", "failed", "canceled", "dead", "compensation_failed")
+
+
+def _children_lines(children: list[tuple[str, int, list[str]]], recheck_at: datetime) -> list[str]:
+    """A waiting parent's children: how many in each status, and the unfinished ones' keys."""
+    counts = ", ".join(f"{n} {status}" for status, n, _ in children)
+    waiting_on = [k for status, _, keys in children if status not in _FINISHED for k in keys if k]
+    more = f" ({', '.join(waiting_on[:10])}{', ...' if len(waiting_on) > 10 else ''})" if waiting_on else ""
+    return [f"waiting for its children ({counts}){more}; it rechecks them at {recheck_at}."]

@@ -191,7 +191,8 @@ class Worker:
         self.stats = {"claimed": 0, "completed": 0, "lost": 0, "expired": 0, "released": 0, "vacuums": 0}
 
     def _default_context(self, job: ClaimedJob) -> Context:
-        return Context(job, self.pool, worker=self.id, gateway=self._gateway, clock=self._clock)
+        return Context(job, self.pool, worker=self.id, gateway=self._gateway, clock=self._clock,
+                       registry=self.registry)
 
     def stop(self) -> None:
         """Ask the worker to stop claiming and shut down gracefully."""

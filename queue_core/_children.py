@@ -1,0 +1,160 @@
+"""Fan-out: child jobs a job enqueues with ``ctx.enqueue`` and waits for with ``ctx.wait_for_children``.
+
+A child is enqueued exactly once per (parent, key): its dedupe key is ``child:<parent id>:<key>``,
+enforced by the database, so a retry or reclaim of the parent that enqueues it again gets the
+same child back. For a live parent the child, its parent link and the parent's step row (output:
+the child's id) commit in one transaction fenced by the parent's claim. A shadow or dry-run
+parent defers its step rows (see ``_steps.StepStore``): its children are still enqueued at once,
+exactly once by the same dedupe key, and a rerun of the parent finds them again.
+
+Children inherit the parent's mode and recording; their trigger says where they came from
+(``source = "child"``, the parent's id and the key). Waiting is durable: the parent is ``waiting``
+(no worker held) on a timer and rechecks its children in one query each time it is woken.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from dataclasses import asdict, dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from ._sql import q
+from .errors import LeaseLostError, Suspend, TerminalError
+from .job import JobSpec
+from .queue import Queue
+from .states import StepStatus
+
+if TYPE_CHECKING:
+    from .context import Context
+
+POLICIES = ("fail", "collect")
+# A waiting parent rechecks its children after RECHECK_S, doubling each time up to RECHECK_CAP_S.
+RECHECK_S = 0.25
+RECHECK_CAP_S = 10.0
+
+
+@dataclass(frozen=True)
+class ChildOutcome:
+    """How one child job ended: its id, key, automation, status, error and recorded outputs."""
+
+    id: str
+    key: str | None
+    automation: str
+    status: str
+    error: str | None
+    outputs: dict[str, Any] | None
+
+    @property
+    def succeeded(self) -> bool:
+        return self.status == "succeeded"
+
+
+class ChildFailedError(TerminalError):
+    """A child did not succeed and the parent's policy is ``fail``; ``failed`` lists those children."""
+
+    def __init__(self, failed: list[ChildOutcome]) -> None:
+        names = ", ".join(f"{c.key or c.id} ({c.status}: {c.error or 'no error recorded'})" for c in failed)
+        super().__init__(f"{len(failed)} child job(s) did not succeed: {names}")
+        self.failed = failed
+
+
+class ChildWaitTimeoutError(TerminalError):
+    """``ctx.wait_for_children(timeout=...)`` ran out before every child finished."""
+
+    def __init__(self, job_id: uuid.UUID, timeout: timedelta) -> None:
+        super().__init__(f"job {job_id}: its children did not all finish within {timeout}")
+        self.job_id = job_id
+        self.timeout = timeout
+
+
+def child_spec(ctx: Context, automation: str, payload: Any, key: str) -> JobSpec:
+    """The child's JobSpec: the parent's mode and recording, a dedupe key per (parent, key)."""
+    parent = str(ctx.job_id)
+    meta = {"source": "child", "parent_id": parent, "key": key, "id": f"{ctx.trigger_id or parent}/{key}",
+            "received_at": ctx.trigger.received_at}
+    return JobSpec(automation, payload, mode=ctx.mode, dedupe_key=f"child:{parent}:{key}",
+                   trigger_id=f"{ctx.trigger_id}/{key}" if ctx.trigger_id else None,
+                   recording=ctx.job.recording, trigger_meta=meta)
+
+
+async def enqueue(ctx: Context, automation: str, payload: Any, key: str) -> uuid.UUID:
+    """Enqueue child ``key`` of ``ctx``'s job once; return its id (the same on every attempt)."""
+    if not isinstance(key, str) or not key:
+        raise TerminalError(f"ctx.enqueue({automation!r}): key must be a non-empty string, got {key!r}")
+    name = f"child:{key}"
+    occurrence, position, stored = await ctx._enter(name)
+    if stored is not None and stored.status is StepStatus.DONE:
+        return uuid.UUID(stored.output["child"])
+    deferred = ctx._store.deferred
+    queue = Queue(ctx._pool, registry=ctx._registry)
+    async with ctx._pool.connection() as conn, conn.transaction():
+        (child_id,) = await queue.enqueue_in(conn, [child_spec(ctx, automation, payload, key)], actor=ctx._worker)
+        params = {
+            "job_id": ctx.job_id, "claim": ctx.job.claim_count, "child_id": child_id, "name": name,
+            "occurrence": occurrence, "position": position, "output": json.dumps({"child": str(child_id)}),
+            "key": ctx._store.key(name, occurrence), "record": not deferred, "actor": ctx._worker,
+            "child_key": key, "automation": automation,
+        }
+        if await (await conn.execute(q("children", "link_child"), params)).fetchone() is None:
+            raise LeaseLostError(ctx.job_id, ctx.job.claim_count)  # rolls the enqueue back
+    output = {"child": str(child_id)}
+    if deferred:
+        await ctx._record(name, occurrence, position, 1, StepStatus.DONE, output)
+        await ctx.ledger("child_enqueued", {"child": str(child_id), "key": key, "automation": automation})
+    else:
+        ctx._remember_call(name, occurrence, position, StepStatus.DONE, 1, output)
+    return child_id
+
+
+async def wait_for_children(ctx: Context, policy: str, timeout: timedelta | None,
+                            wait_number: int) -> list[ChildOutcome]:
+    """Wait (no worker held) until every child of ``ctx``'s job is finished; apply ``policy``.
+
+    A step at a position. While a child is unfinished the job suspends on a durable timer
+    (``RECHECK_S`` doubling up to ``RECHECK_CAP_S``) and checks again in one query when woken;
+    a timer cannot miss a child that finished just before the job suspended, as a wake-up sent
+    to a job that is still running would. The outcomes are stored with the step once all are in.
+    """
+    if policy not in POLICIES:
+        raise TerminalError(f"ctx.wait_for_children: policy must be one of {', '.join(POLICIES)}, got {policy!r}")
+    name = f"children:{wait_number}"
+    occurrence, position, stored = await ctx._enter(name)
+    if stored is not None and stored.status is StepStatus.DONE:
+        raw = stored.output["children"]
+    else:
+        progress = stored.output if stored is not None and isinstance(stored.output, dict) else {}
+        since = progress.get("since") or ctx.now().isoformat()
+        if not await _finished(ctx):
+            checks = int(progress.get("checks", 0))
+            if timeout is not None and ctx.now() - datetime.fromisoformat(since) >= timeout:
+                raise ChildWaitTimeoutError(ctx.job_id, timeout)
+            await ctx._record(name, occurrence, position, 1, StepStatus.WAITING, {"checks": checks + 1, "since": since})
+            delay = min(RECHECK_CAP_S, RECHECK_S * 2 ** checks)
+            raise Suspend(f"children of job {ctx.job_id}", ctx.now() + timedelta(seconds=delay))
+        raw = await _outcomes(ctx)
+        await ctx._record(name, occurrence, position, 1, StepStatus.DONE, {"children": raw})
+    outcomes = [ChildOutcome(**o) for o in raw]
+    failed = [o for o in outcomes if not o.succeeded]
+    if failed and policy == "fail":
+        raise ChildFailedError(failed)
+    return outcomes
+
+
+async def _finished(ctx: Context) -> bool:
+    async with ctx._pool.connection() as conn:
+        row = await (await conn.execute(q("children", "children_finished"), {"parent_id": str(ctx.job_id)})).fetchone()
+    return row is not None
+
+
+async def _outcomes(ctx: Context) -> list[dict[str, Any]]:
+    async with ctx._pool.connection() as conn:
+        rows = await (await conn.execute(q("children", "child_outcomes"), {"parent_id": ctx.job_id})).fetchall()
+    return [asdict(ChildOutcome(str(r[0]), r[1], r[2], r[3], r[4], r[5])) for r in rows]
+
+
+async def children_of(conn: Any, parent_id: uuid.UUID) -> list[tuple[str, int, list[str]]]:
+    """A parent's children grouped by status: (status, count, keys), for ``jobs explain``."""
+    rows = await (await conn.execute(q("children", "children_of"), {"parent_id": parent_id})).fetchall()
+    return [(r[0], int(r[1]), list(r[2])) for r in rows]

@@ -1,0 +1,58 @@
+-- Named queries for child jobs: ctx.enqueue links a child to its parent and records the step,
+-- ctx.wait_for_children waits until every child is finished and reads their outcomes.
+
+-- name: link_child
+-- Runs in the transaction that enqueued the child (dedupe key child:<parent>:<key>, so a
+-- retry or reclaim finds the same child), after that insert: the child's parent link, the
+-- parent's step row (output: the child's id) and a ledger event commit with it or not at all.
+-- Fenced by the parent's claim: no row back means another worker took the parent over, and the
+-- caller rolls the enqueue back. A shadow/dry-run parent defers its step row (record = false).
+WITH fence AS (
+    SELECT 1 FROM jobs WHERE id = %(job_id)s AND claim_count = %(claim)s AND status = 'running'
+),
+linked AS (
+    UPDATE jobs SET parent_id = %(job_id)s
+    WHERE id = %(child_id)s AND parent_id IS NULL AND EXISTS (SELECT 1 FROM fence)
+),
+recorded AS (
+    INSERT INTO steps AS s (job_id, step_name, occurrence, position, step_version, status,
+                           attempt, started_at, finished_at, output, idempotency_key)
+    SELECT %(job_id)s, %(name)s, %(occurrence)s, %(position)s, 1, 'done', 1, now(), now(),
+           %(output)s::jsonb, %(key)s
+    FROM fence WHERE %(record)s
+    ON CONFLICT (job_id, step_name, occurrence) DO UPDATE
+    SET status = 'done', output = excluded.output, finished_at = now(), attempt = s.attempt + 1,
+        position = excluded.position
+),
+logged AS (
+    INSERT INTO ledger (job_id, kind, actor, detail)
+    SELECT %(job_id)s, 'child_enqueued', %(actor)s,
+           jsonb_build_object('child', %(child_id)s::text, 'key', %(child_key)s::text,
+                              'automation', %(automation)s::text)
+    FROM fence WHERE %(record)s
+)
+SELECT 1 FROM fence
+
+-- name: children_finished
+-- A waiting parent's recheck: a row once no child of the parent is unfinished. The
+-- jobs_parent index makes it one probe.
+SELECT 1 WHERE NOT EXISTS (
+    SELECT 1 FROM jobs
+    WHERE parent_id = %(parent_id)s::uuid
+      AND status NOT IN ('succeeded', 'failed', 'canceled', 'dead', 'compensation_failed')
+)
+
+-- name: child_outcomes
+-- Every child of the parent with how it ended; outputs come from its stored decision trace
+-- (shadow and dry-run jobs store one; a live child has none).
+SELECT j.id, j.trigger_meta->>'key', j.automation, j.status::text, j.last_error,
+       d.trace->'outputs'
+FROM jobs j LEFT JOIN decisions d ON d.job_id = j.id
+WHERE j.parent_id = %(parent_id)s
+ORDER BY j.created_at, j.trigger_meta->>'key'
+
+-- name: children_of
+-- For `jobs explain`: a parent's children by status.
+SELECT status::text, count(*), array_agg(trigger_meta->>'key' ORDER BY created_at)
+FROM jobs WHERE parent_id = %(parent_id)s
+GROUP BY status ORDER BY status
