@@ -175,12 +175,13 @@ def test_worker_calls_a_configured_provider_with_the_child_idempotency_key(proje
 
 
 def test_bad_provider_config_names_the_field(project):
+    """A bad provider value stops the command before any work, naming the key, with the usage exit status."""
     cwd, _ = project
     (cwd / "pyproject.toml").write_text(
         '[tool.cutover]\nautomations = "myautos"\n[tool.cutover.providers.x]\nbase_url = "http://127.0.0.1:1"\nrate = "lots"\n'
     )
     out = run(["worker", "--drain"], project, ok=False)
-    assert out.returncode == 1 and "tool.cutover.providers.x.rate" in out.stderr
+    assert out.returncode == 2 and "tool.cutover.providers.x.rate" in out.stderr
 
 
 def test_sigterm_stops_claiming_and_puts_unfinished_jobs_back(project):
