@@ -109,7 +109,8 @@ free AS (
     SELECT s.key, s.slot, row_number() OVER (PARTITION BY s.key ORDER BY s.slot) AS n
     FROM (SELECT s.key, s.slot
           FROM concurrency_slots s, t
-          WHERE s.key = ANY(ARRAY(SELECT concurrency_key FROM c WHERE concurrency_key IS NOT NULL))
+          -- A semi-join (hashed), not key = ANY(array): that compares every row with every key.
+          WHERE s.key IN (SELECT concurrency_key FROM c WHERE concurrency_key IS NOT NULL)
             AND (s.job_id IS NULL OR s.until <= t.now)
           FOR UPDATE OF s SKIP LOCKED) s
 ),
@@ -256,13 +257,12 @@ done AS (
     RETURNING j.id, j.attempt, o.event, o.error, o.delay_s, o.trace, o.deferred,
               j.claim_count, j.concurrency_key, j.concurrency_slot
 ),
--- A keyed job's outcome frees its slot, fenced by the claim that holds it. A semi-join, not a
--- join: a generic plan joined each outcome to a scan of the whole (small, often-updated) table.
--- Outcomes without a key look up an empty key array.
+-- A keyed job's outcome frees its slot, fenced by the claim that holds it. A semi-join: a
+-- generic plan joined each outcome to a scan of the whole (small, often-updated) table, and
+-- key = ANY(array) compares every row with every key. Outcomes without a key find none.
 freed AS (
     UPDATE concurrency_slots s SET job_id = NULL, claim_count = NULL, until = NULL
-    WHERE s.key = ANY(ARRAY(SELECT concurrency_key FROM done WHERE concurrency_key IS NOT NULL))
-      AND (s.key, s.slot, s.job_id, s.claim_count) IN (
+    WHERE (s.key, s.slot, s.job_id, s.claim_count) IN (
           SELECT concurrency_key, concurrency_slot, id, claim_count FROM done
           WHERE concurrency_key IS NOT NULL)
 )
