@@ -341,6 +341,7 @@ def enqueue(automation_name: str, payload: str, priority: int, mode: str, dedupe
     click.echo(_with_pool(lambda pool: Queue(pool, registry=registry).enqueue(spec, actor="cli")))
 
 
-from . import _cli_schedules  # noqa: E402  (its own module; registered like the harness's groups)
+from . import _cli_pollers, _cli_schedules  # noqa: E402  (their own modules; registered like the harness's groups)
 
 _cli_schedules.register(cli)
+_cli_pollers.register(cli)

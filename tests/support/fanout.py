@@ -11,12 +11,14 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import time
 from pathlib import Path
 from typing import Any
 
 import httpx
 
-from queue_core import Context, Registry, TerminalError, Trigger, Worker, WorkerConfig, automation, db
+from queue_core import (Context, JobSpec, Queue, Registry, TerminalError, Trigger, Worker, WorkerConfig,
+                        automation, db)
 from queue_core.gateway import Gateway
 from queue_core.provider import parse_providers
 
@@ -82,6 +84,24 @@ def gateway(pool: Any) -> Gateway:
     """A gateway whose ``feed`` provider is answered in-process by :func:`feed_page`."""
     providers = parse_providers({"feed": {"base_url": "http://feed.test", "timeout": 5.0}})
     return Gateway(providers, pool, transport=httpx.MockTransport(_feed))
+
+
+async def poll_times(pool, n: int, body: dict | None = None) -> None:
+    """Run ``n`` polls one after the other, each to completion, on an in-process worker."""
+    queue = Queue(pool, registry=registry)
+    async with gateway(pool) as gw:
+        worker = Worker(pool, registry, WorkerConfig(concurrency=4, lease_s=5, poll_s=0.05), gateway=gw)
+        task = asyncio.create_task(worker.run())
+        try:
+            for _ in range(n):
+                job = await queue.enqueue(JobSpec("poll-items", body or {}))
+                deadline = time.monotonic() + 20
+                while (await queue.get(job))["status"] != "succeeded":
+                    assert time.monotonic() < deadline and not task.done(), "the poll did not finish"
+                    await asyncio.sleep(0.05)
+        finally:
+            worker.stop()
+            await asyncio.wait_for(task, 15)
 
 
 async def main() -> None:

@@ -1,0 +1,126 @@
+"""Polling triggers: a scheduled automation that fetches new items and starts one job per new item.
+
+A poller is an ordinary automation (usually with ``schedule=``) that reads its durable cursor
+with ``ctx.poll_cursor()``, fetches a page through ``ctx.call`` (budgets, keys, modes and
+recording apply, and the response is memoised) and hands the items to ``ctx.start_new``::
+
+    @automation("poll-tickets", schedule="*/5 * * * *")
+    async def poll_tickets(ctx, trigger):
+        cursor = await ctx.poll_cursor(default={"since": 0})
+        page = (await ctx.call("crm", "GET", "/tickets", params=cursor, step="fetch")).json()
+        await ctx.start_new("handle-ticket", page["items"], id_of=lambda t: t["id"],
+                            cursor={"since": page["next_since"]})
+
+``start_new`` is one transaction, fenced by the polling job's claim: it locks the poller's
+``poller_state`` row, inserts the item ids into ``poller_seen`` (the ones not there before are
+the new ones), enqueues one target job per new id (dedupe key ``poll:<poller>:<item id>``,
+trigger ``source = "poll"``), advances the cursor and counters, prunes the seen-id record, and
+records its step. So an item is started once however pages overlap or items come back, and a
+crash between the fetch and ``start_new`` reruns with the memoised response.
+
+The seen-id record is bounded: the newest ``keep_last`` ids per poller (and, with ``keep_for``,
+none older). An id that fell out of it and comes back is still stopped by the dedupe key while
+the job it started exists; keep ``keep_last`` above what one poll can overlap.
+
+In shadow and dry-run the live poller state is left alone (read, never written): each item is
+started as a child job of the polling job (``ctx.enqueue``, key ``poll:<item id>``), in its mode.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+from psycopg_pool import AsyncConnectionPool
+
+from ._sql import q
+from .errors import LeaseLostError, TerminalError
+from .job import JobSpec
+from .queue import Queue
+from .states import Mode, StepStatus
+
+if TYPE_CHECKING:
+    from psycopg import AsyncConnection
+
+    from .context import Context
+
+
+async def poll_cursor(ctx: Context, poller: str, default: Any) -> Any:
+    """Return the poller's cursor as stored (``default`` before its first poll), as a memoised step."""
+    async def read() -> Any:
+        async with ctx._pool.connection() as conn:
+            row = await (await conn.execute(q("poller", "read_cursor"), {"poller": poller})).fetchone()
+        return {"cursor": row[0] if row is not None and row[0] is not None else default}
+
+    return (await ctx.step(f"poll-cursor:{poller}", read))["cursor"]
+
+
+def _new_items(items: list[Any], id_of: Callable[[Any], Any]) -> dict[str, Any]:
+    """The page's items by id (as text), first occurrence kept, in page order."""
+    by_id: dict[str, Any] = {}
+    for item in items:
+        item_id = id_of(item)
+        if item_id is None or item_id == "":
+            raise TerminalError(f"start_new: id_of gave no id for item {item!r}")
+        by_id.setdefault(str(item_id), item)
+    return by_id
+
+
+async def start_new(ctx: Context, target: str, items: list[Any], *, id_of: Callable[[Any], Any], cursor: Any,
+                    poller: str, keep_last: int, keep_for: timedelta | None) -> list[str]:
+    """Start one ``target`` job per item id ``poller`` has not seen; return those ids (memoised)."""
+    if not isinstance(keep_last, int) or isinstance(keep_last, bool) or keep_last < 1:
+        raise TerminalError(f"start_new: keep_last must be an integer >= 1, got {keep_last!r}")
+    by_id = _new_items(items, id_of)
+    if ctx.mode != Mode.LIVE.value:
+        for item_id, item in by_id.items():
+            await ctx.enqueue(target, item, key=f"poll:{item_id}")
+        return list(by_id)
+    name = f"start-new:{poller}"
+    occurrence, position, stored = await ctx._enter(name)
+    if stored is not None and stored.status is StepStatus.DONE:
+        return list(stored.output["started"])
+    async with ctx._pool.connection() as conn, conn.transaction():
+        new = await _mark(ctx, conn, poller, target, list(by_id))
+        specs = [_spec(ctx, poller, target, item_id, by_id[item_id]) for item_id in new]
+        await Queue(ctx._pool, registry=ctx._registry).enqueue_in(conn, specs, actor=ctx._worker)
+        params = {
+            "job_id": ctx.job_id, "claim": ctx.job.claim_count, "poller": poller, "cursor": json.dumps(cursor),
+            "started": len(new), "keep_last": keep_last, "keep_for": keep_for, "name": name,
+            "occurrence": occurrence, "position": position, "output": json.dumps({"started": new}),
+            "key": ctx._store.key(name, occurrence),
+        }
+        if await (await conn.execute(q("poller", "advance_poller"), params)).fetchone() is None:
+            raise LeaseLostError(ctx.job_id, ctx.job.claim_count)
+    ctx._remember_call(name, occurrence, position, StepStatus.DONE, 1, {"started": new})
+    return new
+
+
+async def _mark(ctx: Context, conn: AsyncConnection[Any], poller: str, target: str, ids: list[str]) -> list[str]:
+    """Lock the poller's row (fenced), insert the ids; return the newly seen ones in page order."""
+    lock = {"job_id": ctx.job_id, "claim": ctx.job.claim_count, "poller": poller, "target": target}
+    if await (await conn.execute(q("poller", "lock_poller"), lock)).fetchone() is None:
+        raise LeaseLostError(ctx.job_id, ctx.job.claim_count)
+    if not ids:
+        return []
+    rows = await (await conn.execute(q("poller", "mark_seen"), {"poller": poller, "ids": ids})).fetchall()
+    fresh = {r[0] for r in rows}
+    return [i for i in ids if i in fresh]
+
+
+def _spec(ctx: Context, poller: str, target: str, item_id: str, item: Any) -> JobSpec:
+    meta = {"source": "poll", "poller": poller, "item_id": item_id, "poll_job": str(ctx.job_id),
+            "tick": ctx.trigger.id, "id": f"poll:{poller}:{item_id}"}
+    return JobSpec(target, item, dedupe_key=f"poll:{poller}:{item_id}", trigger_id=f"poll:{poller}:{item_id}",
+                   trigger_meta=meta)
+
+
+async def list_pollers(pool: AsyncConnectionPool) -> list[dict[str, Any]]:
+    """Every poller that has polled: target, cursor, last poll, items started, polls, seen ids kept."""
+    async with pool.connection() as conn:
+        rows = await (await conn.execute(q("poller", "list_pollers"))).fetchall()
+    keys = ("poller", "target", "cursor", "last_poll_at", "items_started", "polls", "seen")
+    return [dict(zip(keys, r)) for r in rows]
+
