@@ -5,6 +5,6 @@ Importing this package registers every automation with queue_core's default regi
 
 from __future__ import annotations
 
-from automations import github_triage, lead_router, payment_dunning
+from automations import bug_digest, github_triage, lead_router, payment_dunning
 
-__all__ = ["github_triage", "lead_router", "payment_dunning"]
+__all__ = ["bug_digest", "github_triage", "lead_router", "payment_dunning"]

@@ -1,8 +1,9 @@
 """Web-form lead routing, migrated from a Make scenario ("Lead routing").
 
-On each form submission: leads from free-mail domains are junk; the rest are enriched through
-Clearbit's company lookup, routed enterprise (more than 1,000 employees) or smb, and created as
-HubSpot contacts. A company without an employee count is treated as smb, as the Make filter did.
+On each form submission: leads from free-mail domains are junk; the rest are routed enterprise
+(more than 1,000 employees, from the form's ``employees`` field) or smb, and created as HubSpot
+contacts. A lead without an employee count is treated as smb, as the Make route filter did (an
+empty number is not greater than 1000).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ def email_domain(email: str) -> str:
     return email.strip().lower().rpartition("@")[2]
 
 
-@automation("lead-router", version=3)
+@automation("lead-router", version=4)
 async def lead_router(ctx: Context, trigger: Trigger) -> None:
     """Route a web-form lead and create it in HubSpot."""
     lead = trigger.body
@@ -30,16 +31,14 @@ async def lead_router(ctx: Context, trigger: Trigger) -> None:
     if not domain or domain in FREE_MAIL:
         ctx.decide("route", "junk")
         return
-    found = await ctx.call("clearbit", "GET", f"/v2/companies/find?domain={domain}", step="enrich")
-    company = found.json()
-    employees = (company.get("metrics") or {}).get("employees") or 0
+    employees = int(str(lead.get("employees") or "0").strip() or 0)
     tier = "enterprise" if employees > ENTERPRISE_EMPLOYEES else "smb"
     ctx.decide("route", tier)
     properties = {
         "email": email,
         "firstname": lead.get("first_name"),
         "lastname": lead.get("last_name"),
-        "company": company.get("name") or lead.get("company"),
+        "company": lead.get("company"),
         "lead_tier": tier,
         "hs_lead_status": "NEW",
     }

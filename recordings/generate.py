@@ -1,54 +1,77 @@
-"""Generate the demo recording set ``recordings/2024-06`` deterministically.
+"""Generate the demo recording set ``recordings/2024-06`` from synthetic exports, deterministically.
 
     python recordings/generate.py --out recordings/2024-06 --triggers 2400 --seed 1
 
-Three automations migrated from three platforms, with realistic bodies and the quirks real
-migrations meet:
+The set is built the way a real one is: synthetic data is written in each platform's own export
+format under ``exports/`` (run histories, plus the workflow definitions under
+``exports/definitions/``), deliveries the platforms do not export are recorded through the tap
+(``harness.recorder``), and then the real importers (``harness.importer.pipeline.import_export``)
+turn them into the set's ``triggers.jsonl``/``legacy.jsonl`` and ``manifest.toml``. Four
+automations migrated from three platforms, with the quirks real migrations meet:
 
-* ``github-triage`` (n8n): GitHub ``issues`` deliveries imported from n8n executions, which n8n
-  keeps for 14 days. n8n types loosely (IF outputs become ``"true"``/``"false"`` strings) and its
-  Switch matched title keywords case-sensitively, so "Crash on save" went to "other" where the
-  migrated code says "bug": a real disagreement cluster. A few runs failed on a GitHub 502.
-* ``payment-dunning`` (Zapier): Stripe ``invoice.payment_failed`` events from zap history. Final
-  notices add a 5% fee rounded half-up (Zapier's Formatter); free-plan customers are filtered.
-* ``lead-router`` (Make): web-form leads recorded live by ``cutover record``, paired by time with
-  Make's scenario logs; Clearbit enrichment is served to the new code from the legacy outputs.
+* ``github-triage`` (n8n, webhook): GitHub ``issues`` deliveries inside n8n's executions (the
+  public API's ``GET /executions?includeData=true`` list), which n8n keeps for 14 days, with the
+  workflow download as the definition. n8n's Switch matched title keywords case-sensitively, so
+  "Crash on save" went to "other" where the migrated code says "bug": a real disagreement
+  cluster (NOT READY). A few runs failed on a GitHub 502.
+* ``bug-digest`` (n8n, schedule): an hourly Schedule Trigger (Europe/Berlin); its executions carry
+  the tick's timestamp fields as the Schedule Trigger emits them. Office hours are Berlin's, so a
+  replay must run at the tick, in the right timezone (READY).
+* ``payment-dunning`` (Zapier): Stripe ``invoice.payment_failed`` events recorded by the tap; the
+  zap runs (``GET /v2/zap-runs``, ``data_in`` mostly ``""``) pair with them by event id where a run
+  shows its input, else by time. With the Zapfile (``gdpr_v1``) the runs prove status, path and
+  decisions, not the emails sent: READY on that evidence only.
+* ``lead-router`` (Make): web-form leads recorded by the tap, paired by time with Make's scenario
+  logs (``GET /scenarios/{id}/logs``, with the execution detail of failed runs) and the blueprint.
+  Make logs prove statuses only: NOT READY until the evidence is deeper (or the gate accepts it).
 
-The same seed always gives the same bytes. ``--triggers 100000`` scales the set for benchmarks.
+The same seed always gives the same bytes. ``--triggers 100000`` scales the set for benchmarks
+(the hourly schedule's ticks are fixed by its window: 336 in n8n's 14 days).
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import json
+import os
 import random
 import shutil
 import string
 import uuid
 from collections.abc import Iterator
-from dataclasses import replace
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
+from unittest import mock
+from zoneinfo import ZoneInfo
 
-from harness.manifest import (
-    AutomationEntry, Coercion, DecisionMap, Manifest, Redaction, Source, Window, write_manifest,
-)
-from harness.recorder import github_signature
-from harness.recording import (
-    LEGACY_FILE, TRIGGERS_FILE, LegacyTrace, Platform, RecordedTrigger, TraceStatus, write_traces, write_triggers,
-)
-from harness.redact import RedactionPolicy, parse_json_path, redact_trace, redact_trigger
+import httpx
+
+from harness import recorder
+from harness.importer.pipeline import ImportRequest, import_export
+from harness.importer.summary import DEFAULT_LIMITS
+from harness.manifest import AutomationEntry, Coercion, DecisionMap, Manifest, Redaction, Window, write_manifest
+from harness.recorder import RecorderConfig, build_app, github_signature
+from harness.recording import Platform
+from harness.redact import policy_from_settings
 
 # A public salt for public demo data: real sets take theirs from CUTOVER_REDACTION_SALT.
 DEMO_SALT = b"cutover-demo-2024-06 (public demo salt, never reuse)"
 WINDOW = Window(datetime(2024, 6, 1, tzinfo=UTC), datetime(2024, 6, 30, 23, 59, 59, tzinfo=UTC))
 N8N_FROM = datetime(2024, 6, 17, tzinfo=UTC)  # n8n's 14-day retention when exported on July 1
+EXPORTED = datetime(2024, 7, 1, 8, 0, tzinfo=UTC)  # when the exports were taken and imported
 SHARES = {"github-triage": 0.4, "payment-dunning": 0.35, "lead-router": 0.25}
 REDACTION = Redaction(
     headers=("x-forwarded-for",),
     json_paths=("data.object.customer_email", "data.object.customer_name", "phone"),
 )
+EXPORTS = "exports"
+DEFINITIONS = f"{EXPORTS}/definitions"
+BERLIN = ZoneInfo("Europe/Berlin")
+VERBOSE = False  # print each import's summary (the command line sets it)
 
 REPOS = [("octo-org", "hello-world", 1296269), ("octo-org", "api-gateway", 7340112), ("acme", "web-app", 5531906)]
 USERS = ["Codertocat", "mona", "hubot", "octocat", "jdoe-dev", "priya-k", "lukas-w", "amina-b", "tchen", "rsantos"]
@@ -88,19 +111,44 @@ def _uuid(rng: random.Random) -> str:
     return str(uuid.UUID(int=rng.getrandbits(128), version=4))
 
 
+def _iso(at: datetime, digits: int = 3) -> str:
+    """``2024-06-17T09:12:00.123Z`` (``digits`` 3 or 6 fractional digits)."""
+    text = at.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")
+    return f"{text[:len(text) - 6 + digits]}Z"
+
+
+def _ms(at: datetime) -> int:
+    return int(at.timestamp() * 1000)
+
+
+def _dump(path: Path, document: Any) -> None:
+    """Write an export as the platform's API returns it: compact JSON, UTF-8, one final newline."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(document, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
+
+
+def _dump_pretty(path: Path, document: Any) -> None:
+    """Write a definition as the editor's download gives it: indented JSON."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(document, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+
+
+# --- github-triage: n8n executions of a webhook workflow -------------------------------------------
+
+TRIAGE_WORKFLOW_ID = "7"
+TRIAGE_NAME = "GitHub issue triage"
+ROUTE_WORDS = {"bug": ("bug", "crash", "error", "exception"), "feature": ("feature", "support for", "would be nice")}
+
+
 def _user(login: str, ident: int) -> dict[str, Any]:
-    api = f"https://api.github.com/users/{login}"
-    return {"login": login, "id": ident, "node_id": f"MDQ6VXNlcj{ident}", "avatar_url": f"https://avatars.githubusercontent.com/u/{ident}?v=4",
-            "url": api, "html_url": f"https://github.com/{login}", "type": "User", "site_admin": False}
+    return {"login": login, "id": ident, "node_id": f"MDQ6VXNlcj{ident}", "html_url": f"https://github.com/{login}",
+            "type": "User", "site_admin": False}
 
 
 def _repository(owner: str, name: str, ident: int) -> dict[str, Any]:
-    api = f"https://api.github.com/repos/{owner}/{name}"
     return {"id": ident, "node_id": f"MDEwOlJlcG9zaXRvcnk{ident}", "name": name, "full_name": f"{owner}/{name}",
             "private": False, "owner": _user(owner, ident // 7), "html_url": f"https://github.com/{owner}/{name}",
-            "description": None, "fork": False, "url": api, "created_at": "2019-05-15T15:19:25Z",
-            "pushed_at": "2024-05-31T08:40:02Z", "language": "Python", "open_issues_count": 17, "default_branch": "main",
-            "visibility": "public"}
+            "default_branch": "main", "visibility": "public"}
 
 
 def _issue_event(rng: random.Random, number: int) -> dict[str, Any]:
@@ -113,18 +161,17 @@ def _issue_event(rng: random.Random, number: int) -> dict[str, Any]:
     names += ["P1"] if rng.random() < 0.1 else []
     login = rng.choice(USERS)
     api = f"https://api.github.com/repos/{owner}/{name}/issues/{number}"
-    created = "2024-06-01T00:00:00Z"
-    issue = {"url": api, "repository_url": f"https://api.github.com/repos/{owner}/{name}", "labels_url": f"{api}/labels{{/name}}",
-             "comments_url": f"{api}/comments", "events_url": f"{api}/events", "html_url": f"https://github.com/{owner}/{name}/issues/{number}",
+    issue = {"url": api, "html_url": f"https://github.com/{owner}/{name}/issues/{number}",
              "id": 2_300_000_000 + number, "node_id": f"I_kwDO{_token(rng, 10)}", "number": number, "title": title,
              "user": _user(login, 21_031_067 + USERS.index(login)),
-             "labels": [{"id": 1_362_934_389 + i, "node_id": f"MDU6TGFiZWw{i}", "url": f"https://api.github.com/repos/{owner}/{name}/labels/{n}",
-                         "name": n, "color": LABELS[n][0], "default": n in ("bug", "enhancement", "question"), "description": LABELS[n][1]}
+             "labels": [{"id": 1_362_934_389 + i, "name": n, "color": LABELS[n][0],
+                         "default": n in ("bug", "enhancement", "question"), "description": LABELS[n][1]}
                         for i, n in enumerate(names)],
-             "state": "open", "locked": False, "assignee": None, "assignees": [], "milestone": None, "comments": 0,
-             "created_at": created, "updated_at": created, "closed_at": None, "author_association": "NONE",
-             "active_lock_reason": None, "body": rng.choice([None, "Steps to reproduce:\n1. Open the app\n2. Click save", "See title."]),
-             "reactions": {"url": f"{api}/reactions", "total_count": 0, "+1": 0, "-1": 0}, "state_reason": None}
+             "state": "open", "locked": False, "assignees": [], "milestone": None, "comments": 0,
+             "created_at": "2024-06-01T00:00:00Z", "updated_at": "2024-06-01T00:00:00Z", "closed_at": None,
+             "author_association": "NONE",
+             "body": rng.choice([None, "Steps to reproduce:\n1. Open the app\n2. Click save", "See title."]),
+             "state_reason": None}
     action = rng.choices(["opened", "edited", "labeled", "closed", "reopened"], [70, 10, 10, 8, 2])[0]
     if action == "closed":
         issue["state"], issue["state_reason"] = "closed", "completed"
@@ -132,12 +179,12 @@ def _issue_event(rng: random.Random, number: int) -> dict[str, Any]:
 
 
 def _legacy_route(issue: dict[str, Any]) -> str:
-    """What n8n's Switch did: title keywords matched case-sensitively, labels as written."""
+    """What n8n's Switch did: title keywords matched case-sensitively, labels lower-cased."""
     labels = {str(label["name"]).lower() for label in issue["labels"]}
     title = issue["title"]
-    if "bug" in labels or any(word in title for word in ("bug", "crash", "error", "exception")):
+    if "bug" in labels or any(word in title for word in ROUTE_WORDS["bug"]):
         return "bug"
-    if labels & {"enhancement", "feature"} or any(word in title for word in ("feature", "support for", "would be nice")):
+    if labels & {"enhancement", "feature"} or any(word in title for word in ROUTE_WORDS["feature"]):
         return "feature"
     if "question" in labels or title.rstrip().endswith("?"):
         return "question"
@@ -151,228 +198,655 @@ def _priority(issue: dict[str, Any]) -> str:
     return "high" if urgent else "normal"
 
 
-def github_triage(rng: random.Random, count: int) -> Iterator[tuple[RecordedTrigger, LegacyTrace]]:
-    """Yield GitHub issue deliveries (as n8n's webhook node saw them) and n8n's traces."""
-    for index in range(count):
-        received = _at(N8N_FROM, WINDOW.end, rng)
-        body = _issue_event(rng, 100 + index)
-        delivery = _uuid(rng)
-        raw = repr(body).encode()
-        headers = {"accept": "*/*", "content-type": "application/json", "user-agent": "GitHub-Hookshot/a1b2c3d",
-                   "x-github-delivery": delivery, "x-github-event": "issues", "x-github-hook-id": "481516234",
-                   "x-github-hook-installation-target-id": str(body["repository"]["id"]),
+def _node(name: str, kind: str, version: float, position: list[int], parameters: dict[str, Any],
+          rng: random.Random, **extra: Any) -> dict[str, Any]:
+    return {"parameters": parameters, "id": _uuid(rng), "name": name, "type": kind, "typeVersion": version,
+            "position": position, **extra}
+
+
+def _condition(left: str, operator: dict[str, Any], right: Any, rng: random.Random) -> dict[str, Any]:
+    return {"id": _uuid(rng), "leftValue": left, "rightValue": right, "operator": operator}
+
+
+def _switch_rule(key: str, conditions: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"conditions": {"options": {"caseSensitive": True, "leftValue": "", "typeValidation": "loose"},
+                           "conditions": conditions, "combinator": "or"}, "renameOutput": True, "outputKey": key}
+
+
+def triage_workflow(rng: random.Random) -> dict[str, Any]:
+    """The n8n workflow as the editor's "Download" gives it (node types, Switch rules, HTTP nodes)."""
+    contains = {"type": "string", "operation": "contains"}
+    title, labels = "={{ $json.title }}", "={{ $json.labels.join(',') }}"
+    route_rules = [
+        _switch_rule("bug", [_condition(labels, contains, "bug", rng)]
+                     + [_condition(title, contains, word, rng) for word in ROUTE_WORDS["bug"]]),
+        _switch_rule("feature", [_condition(labels, contains, "enhancement", rng)]
+                     + [_condition(title, contains, word, rng) for word in ROUTE_WORDS["feature"]]),
+        _switch_rule("question", [_condition(labels, contains, "question", rng),
+                                  _condition(title, {"type": "string", "operation": "endsWith"}, "?", rng)]),
+        _switch_rule("other", [_condition("={{ true }}", {"type": "boolean", "operation": "true", "singleValue": True},
+                                          "", rng)]),
+    ]
+    urgent = [_condition(labels, contains, word, rng) for word in ("p1", "critical", "security")] + [
+        _condition("={{ $json.title.toLowerCase() }}", contains, word, rng) for word in ("urgent", "crash", "security", "data loss")]
+    priority_rules = [_switch_rule("high", urgent), _switch_rule("normal", [
+        _condition("={{ true }}", {"type": "boolean", "operation": "true", "singleValue": True}, "", rng)])]
+    issue_url = "=https://api.github.com/repos/{{ $('Issue fields').item.json.repo }}/issues/{{ $('Issue fields').item.json.number }}"
+    github_auth = {"githubApi": {"id": "3", "name": "GitHub account"}}
+    nodes = [
+        _node("GitHub Webhook", "n8n-nodes-base.webhook", 2, [0, 300],
+              {"httpMethod": "POST", "path": "github-triage", "options": {}}, rng, webhookId=_uuid(rng)),
+        _node("Issue fields", "n8n-nodes-base.set", 3.4, [220, 300], {"mode": "manual", "assignments": {"assignments": [
+            {"id": _uuid(rng), "name": name, "value": value, "type": kind} for name, value, kind in (
+                ("action", "={{ $json.body.action }}", "string"), ("number", "={{ $json.body.issue.number }}", "number"),
+                ("title", "={{ $json.body.issue.title }}", "string"),
+                ("labels", "={{ $json.body.issue.labels.map(l => l.name.toLowerCase()) }}", "array"),
+                ("repo", "={{ $json.body.repository.full_name }}", "string"))]}, "options": {}}, rng),
+        _node("Is opened?", "n8n-nodes-base.if", 2.2, [440, 300], {"conditions": {
+            "options": {"caseSensitive": True, "leftValue": "", "typeValidation": "strict", "version": 2},
+            "conditions": [_condition("={{ $json.action }}", {"type": "string", "operation": "equals"}, "opened", rng)],
+            "combinator": "and"}, "options": {}}, rng),
+        _node("Route", "n8n-nodes-base.switch", 3.2, [660, 200], {"rules": {"values": route_rules}, "options": {}}, rng),
+        _node("Priority", "n8n-nodes-base.switch", 3.2, [880, 200], {"rules": {"values": priority_rules}, "options": {}}, rng),
+        _node("Add labels", "n8n-nodes-base.httpRequest", 4.2, [1100, 200], {
+            "method": "POST", "url": f"{issue_url}/labels", "authentication": "predefinedCredentialType",
+            "nodeCredentialType": "githubApi", "sendBody": True, "specifyBody": "json",
+            "jsonBody": "={{ JSON.stringify({ labels: [{bug: 'bug', feature: 'enhancement', question: 'question', "
+                        "other: 'triage'}[$('Route').item.json.route], 'priority:' + $('Priority').item.json.priority] }) }}",
+            "options": {}}, rng, credentials=github_auth),
+        _node("Post comment", "n8n-nodes-base.httpRequest", 4.2, [1320, 120], {
+            "method": "POST", "url": f"{issue_url}/comments", "authentication": "predefinedCredentialType",
+            "nodeCredentialType": "githubApi", "sendBody": True, "specifyBody": "json",
+            "jsonBody": "={{ JSON.stringify({ body: $('Route').item.json.route === 'bug' ? 'Thanks for the report! A "
+                        "maintainer will try to reproduce this shortly.' : 'Thanks for asking! Have a look at the "
+                        "discussions board while we get to this.' }) }}",
+            "options": {}}, rng, credentials=github_auth),
+    ]
+    connections = {
+        "GitHub Webhook": {"main": [[{"node": "Issue fields", "type": "main", "index": 0}]]},
+        "Issue fields": {"main": [[{"node": "Is opened?", "type": "main", "index": 0}]]},
+        "Is opened?": {"main": [[{"node": "Route", "type": "main", "index": 0}], []]},
+        "Route": {"main": [[{"node": "Priority", "type": "main", "index": 0}]] * 4},
+        "Priority": {"main": [[{"node": "Add labels", "type": "main", "index": 0}]] * 2},
+        "Add labels": {"main": [[{"node": "Post comment", "type": "main", "index": 0}]]},
+    }
+    return {"name": TRIAGE_NAME, "nodes": nodes, "pinData": {}, "connections": connections, "active": True,
+            "settings": {"executionOrder": "v1", "saveManualExecutions": True, "callerPolicy": "workflowsFromSameOwner"},
+            "versionId": _uuid(rng), "meta": {"templateCredsSetupCompleted": True, "instanceId": _token(rng, 64).lower()},
+            "id": TRIAGE_WORKFLOW_ID, "tags": [{"name": "github", "id": "2"}]}
+
+
+def _task(start: datetime, index: int, took_ms: int, previous: str | None, main: list[list[dict[str, Any]]] | None,
+          **extra: Any) -> dict[str, Any]:
+    task: dict[str, Any] = {"startTime": _ms(start), "executionIndex": index, "executionTime": took_ms,
+                            "source": [{"previousNode": previous}] if previous else [], "executionStatus": "success"}
+    if main is not None:
+        task["data"] = {"main": main}
+    task.update(extra)
+    return task
+
+
+def _items(*values: dict[str, Any]) -> list[dict[str, Any]]:
+    return [{"json": value, "pairedItem": {"item": 0}} for value in values]
+
+
+def _triage_execution(rng: random.Random, ident: int, received: datetime, headers: dict[str, str],
+                      body: dict[str, Any]) -> dict[str, Any]:
+    """One n8n execution of the triage workflow, as ``GET /executions?includeData=true`` lists it."""
+    webhook = {"headers": headers, "params": {}, "query": {}, "body": body,
+               "webhookUrl": "https://n8n.acme.test/webhook/github-triage", "executionMode": "production"}
+    issue = body["issue"]
+    fields = {"action": body["action"], "number": issue["number"], "title": issue["title"],
+              "labels": [str(label["name"]).lower() for label in issue["labels"]], "repo": body["repository"]["full_name"]}
+    at = received
+    run_data: dict[str, Any] = {}
+    status, error, last = "success", None, "Is opened?"
+
+    def step(name: str, previous: str | None, main: list[list[dict[str, Any]]] | None, **extra: Any) -> None:
+        nonlocal at
+        took = rng.randrange(1, 40)
+        run_data[name] = [_task(at, len(run_data), took, previous, main, **extra)]
+        at += timedelta(milliseconds=took + rng.randrange(1, 5))
+
+    step("GitHub Webhook", None, [_items(webhook)])
+    step("Issue fields", "GitHub Webhook", [_items(fields)])
+    opened = body["action"] == "opened"
+    step("Is opened?", "Issue fields", [_items(fields), []] if opened else [[], _items(fields)])
+    if opened:
+        route, priority = _legacy_route(issue), _priority(issue)
+        keys = ["bug", "feature", "question", "other"]
+        step("Route", "Is opened?", [_items(fields) if key == route else [] for key in keys])
+        step("Priority", "Route", [_items(fields) if key == priority else [] for key in ("high", "normal")])
+        label_names = [{"bug": "bug", "feature": "enhancement", "question": "question", "other": "triage"}[route],
+                       f"priority:{priority}"]
+        last = "Add labels"
+        if rng.random() < 0.02:
+            error = {"message": "Bad gateway - the service failed to handle your request", "httpCode": "502",
+                     "description": "502 Bad Gateway", "name": "NodeApiError", "timestamp": _ms(at),
+                     "node": {"name": "Add labels", "type": "n8n-nodes-base.httpRequest"}}
+            took = rng.randrange(300, 900)
+            run_data["Add labels"] = [{"startTime": _ms(at), "executionIndex": len(run_data), "executionTime": took,
+                                       "source": [{"previousNode": "Priority"}], "executionStatus": "error", "error": error}]
+            at += timedelta(milliseconds=took)
+            status = "error"
+        else:
+            step("Add labels", "Priority", [_items(*({"id": 1_362_934_389 + i, "node_id": f"MDU6TGFiZWw{i}", "name": n,
+                                                      "color": "ededed", "default": False} for i, n in enumerate(label_names)))])
+            if route in ("bug", "question"):
+                text = {"bug": "Thanks for the report! A maintainer will try to reproduce this shortly.",
+                        "question": "Thanks for asking! Have a look at the discussions board while we get to this."}[route]
+                comment = 1_900_000_000 + rng.randrange(10**8)
+                base = f"https://github.com/{fields['repo']}/issues/{fields['number']}"
+                step("Post comment", "Add labels", [_items({"id": comment, "html_url": f"{base}#issuecomment-{comment}",
+                                                            "body": text, "author_association": "NONE"})])
+                last = "Post comment"
+    result: dict[str, Any] = {"runData": run_data, "lastNodeExecuted": last}
+    if error is not None:
+        result["error"] = error
+    return {"id": ident, "finished": status == "success", "mode": "webhook", "retryOf": None, "retrySuccessId": None,
+            "status": status, "createdAt": _iso(received), "startedAt": _iso(received), "stoppedAt": _iso(at),
+            "deletedAt": None, "workflowId": TRIAGE_WORKFLOW_ID, "waitTill": None, "customData": {},
+            "data": {"startData": {}, "resultData": result, "executionData": {"contextData": {}, "nodeExecutionStack": [],
+                                                                           "waitingExecution": {}, "waitingExecutionSource": {}}}}
+
+
+def github_triage_export(rng: random.Random, count: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Return (executions page, workflow) of ``count`` GitHub issue deliveries."""
+    workflow = triage_workflow(random.Random(f"{rng.random()}:workflow"))
+    deliveries = sorted((_at(N8N_FROM, WINDOW.end, rng), index) for index in range(count))
+    executions = []
+    for number, (received, index) in enumerate(deliveries):
+        body = _issue_event(rng, 100 + number)
+        raw = json.dumps(body, separators=(",", ":")).encode()
+        headers = {"host": "n8n.acme.test", "accept": "*/*", "content-type": "application/json",
+                   "user-agent": "GitHub-Hookshot/a1b2c3d", "x-github-delivery": _uuid(rng), "x-github-event": "issues",
+                   "x-github-hook-id": "481516234", "x-github-hook-installation-target-id": str(body["repository"]["id"]),
                    "x-github-hook-installation-target-type": "repository",
                    "x-hub-signature-256": github_signature(b"demo-webhook-secret", raw)}
-        execution = str(48_000 + index)
-        trigger = RecordedTrigger(delivery, received, headers, body, f"n8n:execution/{execution}")
-        yield trigger, _triage_trace(rng, body, execution, received)
+        executions.append(_triage_execution(rng, 48_000 + number, received, headers, body))
+    executions.reverse()  # the API lists the newest first
+    return {"data": executions, "nextCursor": None}, workflow
 
 
-def _triage_trace(rng: random.Random, body: dict[str, Any], execution: str, received: datetime) -> LegacyTrace:
-    started = received + timedelta(milliseconds=rng.randrange(20, 400))
-    trace = LegacyTrace(trigger_id="", status=TraceStatus.SUCCEEDED, platform=Platform.N8N, raw_run_id=execution,
-                        workflow="GitHub issue triage", started_at=started,
-                        finished_at=started + timedelta(milliseconds=rng.randrange(300, 1500)))
-    if body["action"] != "opened":
-        return replace(trace, decisions={"opened": "false"})
-    issue = body["issue"]
-    route, priority = _legacy_route(issue), _priority(issue)
-    base = f"/repos/{body['repository']['full_name']}/issues/{issue['number']}"
-    labels = [{"bug": "bug", "feature": "enhancement", "question": "question", "other": "triage"}[route], f"priority:{priority}"]
-    calls = [{"step": "add-labels", "provider": "github", "method": "POST", "url": f"{base}/labels", "body": {"labels": labels}}]
-    decisions = {"opened": "true", "route": route, "priority": priority}
-    if rng.random() < 0.02:
-        return replace(trace, status=TraceStatus.FAILED, path=["add-labels"], decisions=decisions, calls=calls,
-                       error="Add labels: The service was not able to process your request (502 Bad Gateway)",
-                       failed_step="add-labels")
-    outputs: dict[str, Any] = {"add-labels": [{"id": 1_362_934_389 + i, "name": n, "color": "ededed", "default": False}
-                                              for i, n in enumerate(labels)]}
-    path = ["add-labels"]
-    if route in ("bug", "question"):
-        text = {"bug": "Thanks for the report! A maintainer will try to reproduce this shortly.",
-                "question": "Thanks for asking! Have a look at the discussions board while we get to this."}[route]
-        calls.append({"step": "comment", "provider": "github", "method": "POST", "url": f"{base}/comments", "body": {"body": text}})
-        comment_id = str(1_900_000_000 + rng.randrange(10**8))  # n8n hands ids on as strings: loose typing
-        outputs["comment"] = {"id": comment_id, "html_url": f"https://github.com{base}#issuecomment-{comment_id}", "body": text}
-        path.append("comment")
-    return replace(trace, path=path, decisions=decisions, calls=calls, outputs=outputs)
+# --- bug-digest: n8n executions of an hourly Schedule Trigger --------------------------------------
+
+DIGEST_WORKFLOW_ID = "12"
+DIGEST_NAME = "Open bugs digest"
+DIGEST_CRON = "0 * * * *"
+DIGEST_TIMEZONE = "Europe/Berlin"
+SEARCH_URL = ("https://api.github.com/search/issues?q=repo%3Aocto-org%2Fhello-world+is%3Aissue+is%3Aopen+label%3Abug"
+              "&sort=created&order=desc&per_page=5")
 
 
-def _invoice_event(rng: random.Random, received: datetime) -> tuple[dict[str, Any], str]:
+def digest_workflow(rng: random.Random) -> dict[str, Any]:
+    """The digest workflow: Schedule Trigger (cron, the workflow's timezone) → IF → HTTP → IF → HTTP."""
+    strict = {"caseSensitive": True, "leftValue": "", "typeValidation": "strict", "version": 2}
+    office = [_condition('={{ $json["Day of week"] }}', {"type": "string", "operation": "notRegex"}, "^(Saturday|Sunday)$", rng),
+              _condition("={{ Number($json.Hour) }}", {"type": "number", "operation": "gte"}, 8, rng),
+              _condition("={{ Number($json.Hour) }}", {"type": "number", "operation": "lt"}, 18, rng)]
+    nodes = [
+        _node("Every hour", "n8n-nodes-base.scheduleTrigger", 1.2, [0, 300],
+              {"rule": {"interval": [{"field": "cronExpression", "expression": DIGEST_CRON}]}}, rng),
+        _node("Office hours?", "n8n-nodes-base.if", 2.2, [220, 300],
+              {"conditions": {"options": strict, "conditions": office, "combinator": "and"}, "options": {}}, rng),
+        _node("Search open bugs", "n8n-nodes-base.httpRequest", 4.2, [440, 200],
+              {"method": "GET", "url": SEARCH_URL, "authentication": "predefinedCredentialType",
+               "nodeCredentialType": "githubApi", "options": {}}, rng,
+              credentials={"githubApi": {"id": "3", "name": "GitHub account"}}),
+        _node("Any bugs?", "n8n-nodes-base.if", 2.2, [660, 200], {"conditions": {"options": strict, "conditions": [
+            _condition("={{ $json.total_count }}", {"type": "number", "operation": "gt"}, 0, rng)], "combinator": "and"},
+            "options": {}}, rng),
+        _node("Post to Slack", "n8n-nodes-base.httpRequest", 4.2, [880, 100],
+              {"method": "POST", "url": "https://slack.com/api/chat.postMessage", "authentication": "predefinedCredentialType",
+               "nodeCredentialType": "slackApi", "sendBody": True, "specifyBody": "json",
+               "jsonBody": "={{ JSON.stringify({ channel: '#triage', text: $json.total_count + ' open bugs in "
+                           "octo-org/hello-world (' + $('Every hour').item.json['Readable date'] + ')\\n' + "
+                           "$json.items.map(i => '• #' + i.number + ' ' + i.title + ' <' + i.html_url + '>').join('\\n') }) }}",
+               "options": {}}, rng, credentials={"slackApi": {"id": "5", "name": "Slack bot"}}),
+    ]
+    connections = {
+        "Every hour": {"main": [[{"node": "Office hours?", "type": "main", "index": 0}]]},
+        "Office hours?": {"main": [[{"node": "Search open bugs", "type": "main", "index": 0}], []]},
+        "Search open bugs": {"main": [[{"node": "Any bugs?", "type": "main", "index": 0}]]},
+        "Any bugs?": {"main": [[{"node": "Post to Slack", "type": "main", "index": 0}], []]},
+    }
+    return {"name": DIGEST_NAME, "nodes": nodes, "pinData": {}, "connections": connections, "active": True,
+            "settings": {"executionOrder": "v1", "timezone": DIGEST_TIMEZONE, "saveDataSuccessExecution": "all"},
+            "versionId": _uuid(rng), "meta": {"instanceId": _token(rng, 64).lower()}, "id": DIGEST_WORKFLOW_ID,
+            "tags": [{"name": "github", "id": "2"}]}
+
+
+def _ordinal(day: int) -> str:
+    return f"{day}{'th' if 10 <= day % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(day % 10, 'th')}"
+
+
+def schedule_item(fired: datetime) -> dict[str, Any]:
+    """What n8n's Schedule Trigger emits when it fires: the moment in the workflow's timezone, and its parts."""
+    local = fired.astimezone(ZoneInfo(DIGEST_TIMEZONE))
+    offset = local.strftime("%z")
+    offset = f"{offset[:3]}:{offset[3:]}"
+    clock = f"{local.hour % 12 or 12}:{local:%M:%S} {'am' if local.hour < 12 else 'pm'}"
+    return {"timestamp": f"{local:%Y-%m-%dT%H:%M:%S}.{local.microsecond // 1000:03d}{offset}",
+            "Readable date": f"{local:%B} {_ordinal(local.day)} {local.year}, {clock}", "Readable time": clock,
+            "Day of week": f"{local:%A}", "Year": f"{local.year}", "Month": f"{local:%B}", "Day of month": f"{local:%d}",
+            "Hour": f"{local:%H}", "Minute": f"{local:%M}", "Second": f"{local:%S}",
+            "Timezone": f"{DIGEST_TIMEZONE} (UTC{offset})"}
+
+
+def _digest_execution(rng: random.Random, ident: int, tick: datetime) -> dict[str, Any]:
+    fired = tick + timedelta(milliseconds=rng.randrange(1, 25))
+    at = fired
+    run_data: dict[str, Any] = {}
+
+    def step(name: str, previous: str | None, main: list[list[dict[str, Any]]]) -> None:
+        nonlocal at
+        took = rng.randrange(1, 30) if previous != "Office hours?" else rng.randrange(150, 700)
+        run_data[name] = [_task(at, len(run_data), took, previous, main)]
+        at += timedelta(milliseconds=took + rng.randrange(1, 5))
+
+    item = schedule_item(fired)
+    step("Every hour", None, [_items(item)])
+    local = tick.astimezone(BERLIN)
+    office = local.weekday() < 5 and 8 <= local.hour < 18
+    step("Office hours?", "Every hour", [_items(item), []] if office else [[], _items(item)])
+    last = "Office hours?"
+    if office:
+        total = rng.choices([0, rng.randrange(1, 4), rng.randrange(4, 15)], [15, 45, 40])[0]
+        items = [{"number": 100 + rng.randrange(900), "title": rng.choice([t for k, t in TITLES if k == "bug"]),
+                  "html_url": "", "state": "open", "labels": [{"name": "bug"}],
+                  "created_at": _iso(tick - timedelta(hours=rng.randrange(1, 400)), 0).replace(".Z", "Z")}
+                 for _ in range(min(total, 5))]
+        for found in items:
+            found["html_url"] = f"https://github.com/octo-org/hello-world/issues/{found['number']}"
+        result = {"total_count": total, "incomplete_results": False, "items": items}
+        step("Search open bugs", "Office hours?", [_items(result)])
+        step("Any bugs?", "Search open bugs", [_items(result), []] if total else [[], _items(result)])
+        last = "Any bugs?"
+        if total:
+            ts = f"{int(at.timestamp())}.{rng.randrange(10**6):06d}"
+            step("Post to Slack", "Any bugs?", [_items({"ok": True, "channel": "C05TRIAGE01", "ts": ts,
+                                                        "message": {"type": "message", "bot_id": "B05DIGEST1", "ts": ts}})])
+            last = "Post to Slack"
+    return {"id": ident, "finished": True, "mode": "trigger", "retryOf": None, "retrySuccessId": None, "status": "success",
+            "createdAt": _iso(fired), "startedAt": _iso(fired), "stoppedAt": _iso(at), "deletedAt": None,
+            "workflowId": DIGEST_WORKFLOW_ID, "waitTill": None, "customData": {},
+            "data": {"startData": {}, "resultData": {"runData": run_data, "lastNodeExecuted": last},
+                     "executionData": {"contextData": {}, "nodeExecutionStack": [], "waitingExecution": {},
+                                       "waitingExecutionSource": {}}}}
+
+
+def bug_digest_export(rng: random.Random) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Return (executions page, workflow): one execution per hourly tick n8n still kept."""
+    workflow = digest_workflow(random.Random(f"{rng.random()}:workflow"))
+    ticks = int((WINDOW.end - N8N_FROM).total_seconds() // 3600) + 1
+    executions = [_digest_execution(rng, 52_000 + hour * 3, N8N_FROM + timedelta(hours=hour)) for hour in range(ticks)]
+    executions.reverse()
+    return {"data": executions, "nextCursor": None}, workflow
+
+
+# --- the tap: deliveries the platforms do not export, recorded by harness.recorder ---------------
+
+class _PinnedUuids:
+    """Stands in for the recorder's ``uuid`` module: its uuid4 ids drawn from the seed, not the OS."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def uuid4(self) -> uuid.UUID:
+        return uuid.UUID(int=self.rng.getrandbits(128), version=4)
+
+
+def record_with_tap(into: Path, automation: str, deliveries: list[tuple[datetime, dict[str, str], bytes]],
+                    rng: random.Random) -> None:
+    """Post each delivery (in arrival order) through the recorder's ASGI app on a clock at its arrival."""
+    clock = iter([at for at, _, _ in deliveries])
+    config = RecorderConfig(into, automation, policy_from_settings(REDACTION, DEMO_SALT))
+    with mock.patch.object(recorder, "uuid", _PinnedUuids(rng)):
+        app = build_app(config, clock=lambda: next(clock))
+
+        async def send() -> None:
+            transport = httpx.ASGITransport(app=app)
+            async with httpx.AsyncClient(transport=transport, base_url="http://tap.acme.test:8787") as client:
+                for _, headers, raw in deliveries:
+                    response = await client.post(f"/{automation}", content=raw, headers=headers)
+                    if response.status_code != 202:
+                        raise RuntimeError(f"the tap refused a delivery: {response.status_code} {response.text}")
+
+        asyncio.run(send())
+
+
+# --- payment-dunning: Zapier zap runs + the Zapfile, Stripe events recorded by the tap --------------
+
+ZAP_ID = 245001
+ZAP_TITLE = "Stripe failed payment → dunning email"
+STAGE_PATHS = {"reminder": "Reminder (1st attempt)", "warning": "Warning (2nd attempt)", "final": "Final notice (3+ attempts)"}
+
+
+def _invoice_event(rng: random.Random, received: datetime) -> dict[str, Any]:
     first, last = rng.choice(FIRST), rng.choice(LAST)
     customer = f"cus_{_token(rng, 14)}"
     attempts = rng.choices([1, 2, 3, 4], [50, 28, 15, 7])[0]
     amount = rng.choice(AMOUNTS)
     plan = rng.choices([p for p, _ in PLANS], [w for _, w in PLANS])[0]
     created = int(received.timestamp())
+    price = {"id": f"price_{_token(rng, 14)}", "object": "price", "currency": "usd", "unit_amount": amount,
+             "lookup_key": f"acme_{plan}_monthly", "metadata": {"plan": plan}, "recurring": {"interval": "month"}}
     invoice = {
         "id": f"in_{_token(rng, 24)}", "object": "invoice", "account_country": "US", "account_name": "Acme Inc.",
         "amount_due": amount, "amount_paid": 0, "amount_remaining": amount, "attempt_count": attempts, "attempted": True,
-        "auto_advance": True, "billing_reason": "subscription_cycle", "collection_method": "charge_automatically",
+        "billing_reason": "subscription_cycle", "collection_method": "charge_automatically",
         "created": created - 3600, "currency": "usd", "customer": customer,
         "customer_email": f"{first.lower()}.{last.lower()}@{rng.choice(COMPANIES)[1]}", "customer_name": f"{first} {last}",
         "hosted_invoice_url": f"https://invoice.stripe.com/i/acct_1Nv0/test_{_token(rng, 20)}",
         "livemode": True, "next_payment_attempt": created + 3 * 86400 if attempts < 4 else None,
         "number": f"ACME-{rng.randrange(1000, 9999)}-{attempts:04d}", "paid": False, "status": "open",
-        "subscription": f"sub_{_token(rng, 14)}", "subscription_details": {"metadata": {}},
+        "subscription": f"sub_{_token(rng, 14)}",
         "lines": {"object": "list", "has_more": False, "total_count": 1, "url": "/v1/invoices/lines",
                   "data": [{"id": f"il_{_token(rng, 14)}", "object": "line_item", "amount": amount, "currency": "usd",
-                            "description": f"1 × Acme {plan.title()} (at ${amount / 100:.2f} / month)", "quantity": 1}]},
+                            "description": f"1 × Acme {plan.title()} (at ${amount / 100:.2f} / month)", "quantity": 1,
+                            "price": price}]},
         "total": amount, "subtotal": amount,
     }
-    event = {"id": f"evt_{_token(rng, 24)}", "object": "event", "api_version": "2024-04-10", "created": created,
-             "data": {"object": invoice}, "livemode": True, "pending_webhooks": 1,
-             "request": {"id": None, "idempotency_key": None}, "type": "invoice.payment_failed"}
-    return event, plan
+    return {"id": f"evt_{_token(rng, 24)}", "object": "event", "api_version": "2024-04-10", "created": created,
+            "data": {"object": invoice}, "livemode": True, "pending_webhooks": 2,
+            "request": {"id": None, "idempotency_key": None}, "type": "invoice.payment_failed"}
 
 
-def _fee_text(amount_due: int, attempts: int) -> tuple[str, str]:
+def _stage(attempts: int) -> str:
+    return "reminder" if attempts <= 1 else "warning" if attempts == 2 else "final"
+
+
+def _fee_text(amount_due: int, stage: str) -> str:
     """What the zap's Formatter did: cents → units, +5% on final notices, ROUND half-up."""
-    stage = "reminder" if attempts <= 1 else "warning" if attempts == 2 else "final"
     amount = Decimal(amount_due) / 100 * (Decimal("1.05") if stage == "final" else 1)
-    return stage, str(amount.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
+    return str(amount.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
 
 
-def payment_dunning(rng: random.Random, count: int) -> Iterator[tuple[RecordedTrigger, LegacyTrace]]:
-    """Yield Stripe failed-payment events (from zap history) and the zap's traces."""
-    for _ in range(count):
-        received = _at(WINDOW.start, WINDOW.end, rng)
-        event, plan = _invoice_event(rng, received)
-        run = _uuid(rng)
-        trigger = RecordedTrigger(event["id"], received, {}, event, f"zapier:zap-run/{run}")
-        yield trigger, _dunning_trace(rng, event, plan, run, received)
+def _zap_node(ident: int, parent: int | None, type_of: str, api: str, action: str, title: str | None,
+              params: dict[str, Any]) -> dict[str, Any]:
+    return {"id": ident, "account_id": 3_100_412, "customuser_id": 4_200_733, "paused": False, "type_of": type_of,
+            "params": params, "meta": {"$editor": {"has_automatic_issues": False}}, "folders": None, "parent_id": parent,
+            "root_id": None if parent is None else 1001, "action": action, "selected_api": api, "title": title,
+            "authentication_id": 58_210_001 if api.startswith(("Stripe", "Postmark")) else None,
+            "created_at": "2024-03-04T10:12:00+00:00", "last_changed": "2024-05-20T16:40:00+00:00"}
 
 
-def _dunning_trace(rng: random.Random, event: dict[str, Any], plan: str, run: str, received: datetime) -> LegacyTrace:
+def zapfile() -> dict[str, Any]:
+    """The account export's Zapfile.json (``gdpr_v1``): the zap's nodes, chained by ``parent_id``."""
+    stripe, postmark, formatter = "StripeCLIAPI@3.2.1", "PostmarkCLIAPI@2.1.0", "FormatterCLIAPI@1.2.0"
+    amount = "{{1001__data__object__amount_due}}"
+
+    def send(ident: int, parent: int, title: str, stage: str, value: str) -> dict[str, Any]:
+        return _zap_node(ident, parent, "write", postmark, "send_email_with_template", title, {
+            "from": "billing@acme.test", "to": "{{1001__data__object__customer_email}}", "template_alias": f"dunning-{stage}",
+            "template_model": {"customer_name": "{{1001__data__object__customer_name}}", "amount": value, "currency": "USD",
+                               "invoice_url": "{{1001__data__object__hosted_invoice_url}}"}})
+
+    def path(ident: int, title: str, attempts: str, match: str) -> dict[str, Any]:
+        return _zap_node(ident, 1004, "filter", "BranchingAPI", "filter", title, {"filter_criteria": [
+            {"key": "{{1001__data__object__attempt_count}}", "match": match, "value": attempts, "group": f"g{ident}",
+             "action": "continue"}]})
+
+    nodes = [
+        _zap_node(1001, None, "read", stripe, "event", "New Event in Stripe", {"event_types": ["invoice.payment_failed"]}),
+        _zap_node(1002, 1001, "filter", "FilterAPI", "filter", "Only paid plans", {"filter_criteria": [
+            {"key": "{{1001__data__object__lines__data[]price__metadata__plan}}", "match": "iexact_not", "value": "free",
+             "group": "g1", "action": "continue"}]}),
+        _zap_node(1003, 1002, "write", formatter, "number", "Format amount",
+                  {"transform": "number.math", "operation": "div", "inputs": [amount, "100"]}),
+        _zap_node(1004, 1003, "write", "BranchingAPI", "branch", "Stage", {}),
+        path(1005, STAGE_PATHS["reminder"], "1", "number_lte"),
+        path(1006, STAGE_PATHS["warning"], "2", "exact"),
+        path(1007, STAGE_PATHS["final"], "3", "number_gte"),
+        send(1008, 1005, "Send reminder email", "reminder", "{{1003__output}}"),
+        send(1009, 1006, "Send warning email", "warning", "{{1003__output}}"),
+        _zap_node(1010, 1007, "write", formatter, "number", "Add late fee",
+                  {"transform": "number.spreadsheet_formula", "formula": "ROUND({{1003__output}}*1.05, 2)"}),
+        send(1011, 1010, "Send final notice", "final", "{{1010__output}}"),
+    ]
+    return {"metadata": {"version": "gdpr_v1"}, "zaps": [
+        {"id": ZAP_ID, "title": ZAP_TITLE, "status": "on", "nodes": {str(n["id"]): n for n in nodes}}]}
+
+
+# The Zapfile's steps in editor order (depth first, children by id), and which of them ran per stage.
+ZAP_ORDER = (1001, 1002, 1003, 1004, 1005, 1008, 1006, 1009, 1007, 1010, 1011)
+STAGE_STEPS = {"reminder": (1005, 1008), "warning": (1006, 1009), "final": (1007, 1010, 1011)}
+PATH_FILTERS = (1005, 1006, 1007)
+
+
+def _flatten(value: Any, prefix: str = "") -> dict[str, Any]:
+    """Zapier's flattened view of a trigger's data (``data__object__id``); lists are kept whole."""
+    if not isinstance(value, dict):
+        return {prefix: value}
+    out: dict[str, Any] = {}
+    for key, inner in value.items():
+        name = f"{prefix}__{key}" if prefix else key
+        out.update(_flatten(inner, name) if isinstance(inner, dict) else {name: inner})
+    return out
+
+
+def _zap_run(rng: random.Random, event: dict[str, Any], received: datetime) -> dict[str, Any]:
     invoice = event["data"]["object"]
-    started = received + timedelta(seconds=rng.randrange(5, 90))
-    customer = {"id": invoice["customer"], "object": "customer", "email": invoice["customer_email"],
-                "name": invoice["customer_name"], "delinquent": True, "currency": "usd", "metadata": {"plan": plan}}
-    fetch = {"step": "fetch-customer", "provider": "stripe", "method": "GET", "url": f"/v1/customers/{invoice['customer']}", "body": None}
-    trace = LegacyTrace(trigger_id="", status=TraceStatus.FILTERED, platform=Platform.ZAPIER, path=["fetch-customer"],
-                        calls=[fetch], outputs={"fetch-customer": customer}, raw_run_id=run, workflow="245001",
-                        started_at=started, finished_at=started + timedelta(seconds=rng.randrange(1, 6)))
-    if plan == "free":
-        return trace
-    stage, amount = _fee_text(invoice["amount_due"], invoice["attempt_count"])
-    email = {"From": "billing@acme.test", "To": invoice["customer_email"], "TemplateAlias": f"dunning-{stage}",
-             "TemplateModel": {"customer_name": invoice["customer_name"], "amount": amount, "currency": "USD",
-                               "invoice_url": invoice["hosted_invoice_url"]}}
-    send = {"step": "send-email", "provider": "postmark", "method": "POST", "url": "/email/withTemplate", "body": email}
-    sent = {"To": invoice["customer_email"], "SubmittedAt": started.isoformat(), "MessageID": _uuid(rng), "ErrorCode": 0, "Message": "OK"}
-    return replace(trace, status=TraceStatus.SUCCEEDED, path=["fetch-customer", "send-email"], decisions={"stage": stage},
-                   calls=[fetch, send], outputs={"fetch-customer": customer, "send-email": sent})
+    plan = invoice["lines"]["data"][0]["price"]["metadata"]["plan"]
+    stage = _stage(invoice["attempt_count"])
+    start = received + timedelta(milliseconds=rng.randrange(300, 2500))
+    at = start
+    states = {}
+    for ident in ZAP_ORDER:
+        if ident in (1001, 1002):
+            state = "success" if ident == 1001 or plan != "free" else "filtered"
+        elif plan == "free":
+            state = "skipped"
+        elif ident in (1003, 1004):
+            state = "success"
+        elif ident in PATH_FILTERS:
+            state = "success" if ident == STAGE_STEPS[stage][0] else "filtered"
+        else:
+            state = "success" if ident in STAGE_STEPS[stage] else "skipped"
+        states[ident] = (state, at)
+        at += timedelta(milliseconds=rng.randrange(50, 900) if state == "success" else 0)
+    data_in: Any = _flatten(event) if rng.random() < 0.2 else ""
+    return {"id": _uuid(rng), "zap_id": ZAP_ID, "start_time": _iso(start, 6), "end_time": _iso(at, 6),
+            "status": "filtered" if plan == "free" else "success", "zap_title": ZAP_TITLE,
+            "steps": [{"status": states[i][0], "start_time": _iso(states[i][1], 6)} for i in ZAP_ORDER],
+            "data_in": data_in, "data_out": ""}
+
+
+def payment_dunning_exports(rng: random.Random, count: int) -> tuple[list[tuple[datetime, dict[str, str], bytes]], dict[str, Any]]:
+    """Return the Stripe deliveries (for the tap) and the zap-runs page of ``count`` failed payments."""
+    deliveries, runs = [], []
+    for received in sorted(_at(WINDOW.start, WINDOW.end, rng) for _ in range(count)):
+        event = _invoice_event(rng, received)
+        raw = json.dumps(event, separators=(",", ":")).encode()
+        stamp = int(received.timestamp())
+        headers = {"content-type": "application/json; charset=utf-8", "user-agent": "Stripe/1.0 (+https://stripe.com/docs/webhooks)",
+                   "stripe-signature": f"t={stamp},v1={github_signature(b'whsec_demo', raw)[7:]}"}
+        deliveries.append((received, headers, raw))
+        runs.append(_zap_run(rng, event, received))
+    runs.reverse()  # newest first, as the API pages them
+    return deliveries, {"links": {"next": None, "prev": None}, "meta": {"count": len(runs), "limit": len(runs), "offset": 0},
+                        "data": runs}
+
+
+# --- lead-router: Make scenario logs + blueprint, form posts recorded by the tap --------------------
+
+SCENARIO_ID = 112
+SCENARIO_NAME = "Lead routing"
+
+
+def blueprint() -> dict[str, Any]:
+    """``GET /scenarios/112/blueprint``: the webhook, the size router with its route filters, HubSpot."""
+    def contact(ident: int, name: str, tier: str, condition: list[dict[str, Any]]) -> dict[str, Any]:
+        return {"id": ident, "module": "hubspotcrm:createContact", "version": 2, "parameters": {"__IMTCONN__": 2207},
+                "filter": {"name": name, "conditions": [condition]},
+                "mapper": {"email": "{{lower(trim(1.email))}}", "firstname": "{{1.first_name}}", "lastname": "{{1.last_name}}",
+                           "company": "{{1.company}}", "lead_tier": tier, "hs_lead_status": "NEW"},
+                "metadata": {"designer": {"x": 600, "y": ident * 150, "name": f"Create {tier.upper() if tier == 'smb' else tier} contact"}}}
+
+    company_mail = {"a": "{{last(split(lower(trim(1.email)); \"@\"))}}", "b": ",".join(FREE_DOMAINS), "o": "text:notcontain"}
+    flow = [
+        {"id": 1, "module": "gateway:CustomWebHook", "version": 1, "parameters": {"hook": 48113, "maxResults": 1},
+         "mapper": {}, "metadata": {"designer": {"x": 0, "y": 0, "name": "Web form"}}},
+        {"id": 2, "module": "builtin:BasicRouter", "version": 1, "mapper": None,
+         "metadata": {"designer": {"x": 300, "y": 0, "name": "Size router"}}, "routes": [
+             {"flow": [contact(3, "Enterprise (>1000)", "enterprise",
+                               [company_mail, {"a": "{{1.employees}}", "b": "1000", "o": "number:greater"}])]},
+             {"flow": [contact(4, "SMB", "smb",
+                               [company_mail, {"a": "{{1.employees}}", "b": "1000", "o": "number:lessorequal"}])]}]},
+    ]
+    return {"code": "OK", "response": {"blueprint": {"name": SCENARIO_NAME, "flow": flow, "metadata": {
+        "instant": True, "version": 1, "scenario": {"roundtrips": 1, "maxErrors": 3, "autoCommit": True,
+                                                    "sequential": False, "confidential": False, "dlq": False}}},
+        "scheduling": {"type": "immediately"}, "idSequence": 5, "created": "2024-02-12T09:30:00.000Z"}}
 
 
 def _lead(rng: random.Random, received: datetime) -> dict[str, Any]:
     first, last = rng.choice(FIRST), rng.choice(LAST)
-    company, domain, _ = rng.choice(COMPANIES)
+    company, domain, employees = rng.choice(COMPANIES)
     if rng.random() < 0.18:
-        company, domain = "", rng.choice(FREE_DOMAINS)
+        company, domain, employees = "", rng.choice(FREE_DOMAINS), None
     email = f"{first.lower()}.{last.lower()}@{domain}"
     return {"form_id": "contact-sales", "email": email if rng.random() < 0.85 else email.title(), "first_name": first,
-            "last_name": last, "company": company, "job_title": rng.choice(["CTO", "Head of Ops", "Engineer", "Founder", ""]),
+            "last_name": last, "company": company, "employees": "" if employees is None else str(employees),
+            "job_title": rng.choice(["CTO", "Head of Ops", "Engineer", "Founder", ""]),
             "phone": f"+1 555 {rng.randrange(100, 999)} {rng.randrange(1000, 9999)}", "country": rng.choice(["US", "DE", "GB", "BR", "JP"]),
             "message": rng.choice(["We need a quote for 50 seats.", "Can we get a demo next week?", "Pricing for enterprise?", ""]),
             "utm_source": rng.choice(["google", "linkedin", "newsletter", ""]), "consent": True,
             "submitted_at": received.isoformat().replace("+00:00", "Z")}
 
 
-def lead_router(rng: random.Random, count: int) -> Iterator[tuple[RecordedTrigger, LegacyTrace]]:
-    """Yield form posts recorded by ``cutover record`` and Make's traces, paired by time."""
-    for _ in range(count):
-        received = _at(WINDOW.start, WINDOW.end, rng)
-        body = _lead(rng, received)
+def lead_router_exports(rng: random.Random, count: int) -> tuple[list[tuple[datetime, dict[str, str], bytes]], dict[str, Any]]:
+    """Return the form posts (for the tap) and the scenario's logs, with the details of failed runs."""
+    deliveries, logs, details = [], [], {}
+    for received in sorted(_at(WINDOW.start, WINDOW.end, rng) for _ in range(count)):
+        lead = _lead(rng, received)
         headers = {"content-type": "application/json", "user-agent": "Mozilla/5.0 (form relay)",
                    "x-forwarded-for": f"203.0.113.{rng.randrange(1, 255)}"}
-        trigger = RecordedTrigger(_uuid(rng), received, headers, body, "recorder")
-        yield trigger, _lead_trace(rng, body, received)
+        deliveries.append((received, headers, json.dumps(lead, separators=(",", ":")).encode()))
+        domain = lead["email"].strip().lower().rpartition("@")[2]
+        junk = domain in FREE_DOMAINS
+        started = received + timedelta(milliseconds=rng.randrange(400, 2500))
+        execution = uuid.UUID(int=rng.getrandbits(128)).hex
+        failed = not junk and rng.random() < 0.015
+        tier = "enterprise" if int(lead["employees"] or 0) > 1000 else "smb"
+        log = {"imtId": f"{_ms(started)}_scenario.{SCENARIO_ID}.auto.{execution}", "duration": rng.randrange(300, 2600),
+               "operations": 1 if junk else 2, "centicredits": 100 if junk else 200, "transfer": rng.randrange(900, 2400),
+               "organizationId": 1_830_221, "teamId": 401_118, "id": execution, "type": "auto", "authorId": None,
+               "instant": True, "timestamp": _iso(started), "status": 3 if failed else 1}
+        if failed:
+            details[execution] = {"status": "ERROR", "outputs": {}, "error": {
+                "name": "ConnectionError", "message": "[503] Service Unavailable: the HubSpot API is temporarily unavailable",
+                "causeModule": {"name": f"Create {'SMB' if tier == 'smb' else tier} contact", "appName": "hubspotcrm"}}}
+        logs.append(log)
+    logs.reverse()  # the API lists the newest first
+    return deliveries, {"scenarioLogs": logs, "pg": {"sortBy": "imtId", "sortDir": "desc", "limit": len(logs), "showLast": False},
+                        "executions": details}
 
 
-def _lead_trace(rng: random.Random, body: dict[str, Any], received: datetime) -> LegacyTrace:
-    started = received + timedelta(milliseconds=rng.randrange(800, 3000))
-    trace = LegacyTrace(trigger_id="", status=TraceStatus.SUCCEEDED, platform=Platform.MAKE, raw_run_id=uuid.UUID(int=rng.getrandbits(128)).hex,
-                        workflow="112", started_at=started, finished_at=started + timedelta(milliseconds=rng.randrange(900, 4000)))
-    email = body["email"].strip().lower()
-    domain = email.rpartition("@")[2]
-    if domain in FREE_DOMAINS:
-        return replace(trace, decisions={"route": "junk"})
-    name, _, employees = next(c for c in COMPANIES if c[1] == domain)
-    company = {"id": str(uuid.UUID(int=rng.getrandbits(128))), "name": name, "domain": domain, "legalName": f"{name} Corporation",
-               "category": {"sector": "Information Technology", "industry": "Software"}, "geo": {"country": "United States", "countryCode": "US"},
-               "metrics": {"employees": employees, "employeesRange": None if employees is None else f"{employees}+"}, "tags": ["B2B"]}
-    tier = "enterprise" if (employees or 0) > 1000 else "smb"  # Make's filter: an empty number is not > 1000
-    properties = {"email": email, "firstname": body["first_name"], "lastname": body["last_name"], "company": name,
-                  "lead_tier": tier, "hs_lead_status": "NEW"}
-    calls = [{"step": "enrich", "provider": "clearbit", "method": "GET", "url": f"/v2/companies/find?domain={domain}", "body": None},
-             {"step": "create-contact", "provider": "hubspot", "method": "POST", "url": "/crm/v3/objects/contacts",
-              "body": {"properties": properties}}]
-    created = {"id": str(rng.randrange(10**10, 10**11)), "properties": properties, "archived": False}
-    return replace(trace, path=["enrich", "create-contact"], decisions={"route": tier}, calls=calls,
-                   outputs={"enrich": company, "create-contact": created})
+# --- the set: manifest, exports, tap, imports ------------------------------------------------------
 
-
-def manifest(counts: dict[str, int]) -> Manifest:
-    """Describe the generated set: its window, sources with their limits, and the name maps."""
-    sources = (
-        Source(Platform.N8N, "github-triage", ("exports/n8n-executions-2024-07-01.json",), retention_days=14,
-               saves_successful_runs=True, saves_failed_runs=True, records=counts["github-triage"],
-               note="exported 2024-07-01: n8n had pruned executions before 2024-06-17"),
-        Source(Platform.ZAPIER, "payment-dunning", ("exports/zap-245001-runs.json",), saves_successful_runs=True,
-               saves_failed_runs=True, records=counts["payment-dunning"]),
-        Source(Platform.MAKE, "lead-router", ("exports/make-scenario-112-logs.json",), records=counts["lead-router"],
-               note="triggers recorded live by cutover record; Make logs paired by time (5m window)"),
-    )
+def manifest_skeleton() -> Manifest:
+    """The set before any import: its window, redaction and the name maps a reviewer wrote."""
     automations = {
         "github-triage": AutomationEntry(
-            "github-triage", Platform.N8N, Coercion.N8N, legacy_workflows=("7", "GitHub issue triage"),
+            "github-triage", Platform.N8N, Coercion.N8N, legacy_workflows=(TRIAGE_WORKFLOW_ID, TRIAGE_NAME),
             delivery_id="header:x-github-delivery",
-            steps={"GitHub Webhook": "", "Is opened?": "", "Route": "", "Priority": "", "Add labels": "add-labels",
-                   "Post comment": "comment"},
+            steps={"GitHub Webhook": "", "Issue fields": "", "Is opened?": "", "Route": "", "Priority": "",
+                   "Add labels": "add-labels", "Post comment": "comment"},
             decisions={"Is opened?": DecisionMap("opened"), "Route": DecisionMap("route"), "Priority": DecisionMap("priority")},
             providers={"api.github.com": "github"}),
+        "bug-digest": AutomationEntry(
+            "bug-digest", Platform.N8N, Coercion.N8N, legacy_workflows=(DIGEST_WORKFLOW_ID, DIGEST_NAME),
+            steps={"Every hour": "", "Office hours?": "", "Search open bugs": "search-bugs", "Any bugs?": "",
+                   "Post to Slack": "post-digest"},
+            decisions={"Office hours?": DecisionMap("office_hours"), "Any bugs?": DecisionMap("has_bugs")},
+            providers={"api.github.com": "github", "slack.com": "slack"}),
         "payment-dunning": AutomationEntry(
-            "payment-dunning", Platform.ZAPIER, Coercion.ZAPIER, legacy_workflows=("245001",), delivery_id="body:id",
-            steps={"New Event in Stripe": "", "Find Customer": "fetch-customer", "Only paid plans": "",
-                   "Format amount": "", "Stage lookup": "", "Send Email in Postmark": "send-email"},
-            decisions={"Stage lookup": DecisionMap("stage")}, providers={"Stripe": "stripe", "Postmark": "postmark"}),
+            "payment-dunning", Platform.ZAPIER, Coercion.ZAPIER, legacy_workflows=(str(ZAP_ID), ZAP_TITLE), delivery_id="body:id",
+            steps={"New Event in Stripe": "", "Only paid plans": "", "Format amount": "", "Stage": "",
+                   **{title: "" for title in STAGE_PATHS.values()}, "Add late fee": "",
+                   "Send reminder email": "send-email", "Send warning email": "send-email", "Send final notice": "send-email"},
+            decisions={"Only paid plans": DecisionMap("paid_plan", {"passed": "true", "stopped": "false"}),
+                       "Stage": DecisionMap("stage", {title: stage for stage, title in STAGE_PATHS.items()})},
+            providers={"Postmark": "postmark"}),
         "lead-router": AutomationEntry(
-            "lead-router", Platform.MAKE, Coercion.MAKE, legacy_workflows=("112", "Lead routing"),
-            steps={"Web form": "", "Clearbit lookup": "enrich", "Create enterprise contact": "create-contact",
+            "lead-router", Platform.MAKE, Coercion.MAKE, legacy_workflows=(str(SCENARIO_ID), SCENARIO_NAME),
+            steps={"Web form": "", "Size router": "", "Create enterprise contact": "create-contact",
                    "Create SMB contact": "create-contact"},
-            decisions={"Size router": DecisionMap("route", {"Enterprise (>1000)": "enterprise", "SMB": "smb", "Free mail": "junk"})},
-            providers={"company.clearbit.com": "clearbit", "hubspotcrm": "hubspot"}),
+            decisions={"Size router": DecisionMap("route", {"Enterprise (>1000)": "enterprise", "SMB": "smb"})},
+            providers={"hubspotcrm": "hubspot"}),
     }
-    return Manifest(name="2024-06", description="Demo set: June 2024 traffic of three automations migrated from n8n, Zapier and Make.",
-                    window=WINDOW, sources=sources, automations=automations, redaction=REDACTION)
+    return Manifest(name="2024-06", description=(
+        "Demo set: June 2024 traffic of four automations migrated from n8n, Zapier and Make, imported from synthetic "
+        "exports in each platform's format (recordings/generate.py)."), window=WINDOW, automations=automations,
+        redaction=REDACTION)
 
 
-GENERATORS = {"github-triage": github_triage, "payment-dunning": payment_dunning, "lead-router": lead_router}
+@contextmanager
+def _inside(directory: Path) -> Iterator[None]:
+    """Run the imports from the set's directory, so the manifest names export files relative to it."""
+    before = Path.cwd()
+    os.chdir(directory)
+    try:
+        yield
+    finally:
+        os.chdir(before)
 
 
-def write_automation(directory: Path, pairs: Iterator[tuple[RecordedTrigger, LegacyTrace]], policy: RedactionPolicy) -> int:
-    """Redact, sort by arrival and write one automation's triggers and legacy traces."""
-    rows = []
-    for trigger, trace in pairs:
-        hidden, replaced = redact_trigger(trigger, policy)
-        rows.append((hidden, replace(redact_trace(trace, replaced), trigger_id=hidden.id)))
-    rows.sort(key=lambda row: (row[0].received_at, row[0].id))
-    write_triggers(directory / TRIGGERS_FILE, (t for t, _ in rows))
-    write_traces(directory / LEGACY_FILE, (trace for _, trace in rows))
-    return len(rows)
+def _import(staging: Path, platform: Platform, automation: str, export: str, definition: str,
+            window: timedelta = timedelta(minutes=5), **limits: Any) -> None:
+    request = ImportRequest(platform, Path(export), staging, automation, definition=Path(definition), salt=DEMO_SALT,
+                            pair_window=window, limits=limits)
+    summary = import_export(request, clock=lambda: EXPORTED)
+    if VERBOSE:
+        print(f"cutover import {platform} {export} --definition {definition} --automation {automation}")
+        print("\n".join(f"  {line}" for line in summary.lines()))
 
 
 def generate(out: Path, triggers: int, seed: int) -> dict[str, int]:
     """Write the whole set to ``out`` (replacing it only once every file is written)."""
-    policy = RedactionPolicy(DEMO_SALT, frozenset(REDACTION.headers), tuple(parse_json_path(p) for p in REDACTION.json_paths))
+    out = out.resolve()
     staging = out.with_name(f".{out.name}.generating")
     shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
     counts = {name: int(triggers * share) for name, share in SHARES.items()}
     counts["github-triage"] += triggers - sum(counts.values())
-    for name, count in counts.items():
-        rng = random.Random(f"{seed}:{name}")
-        write_automation(staging / name, GENERATORS[name](rng, count), policy)
-    write_manifest(staging / "manifest.toml", manifest(counts))
+    rng = {name: random.Random(f"{seed}:{name}") for name in (*SHARES, "bug-digest")}
+    write_manifest(staging / "manifest.toml", manifest_skeleton())
+
+    executions, workflow = github_triage_export(rng["github-triage"], counts["github-triage"])
+    _dump(staging / EXPORTS / "n8n-github-triage-executions-2024-07-01.json", executions)
+    _dump_pretty(staging / DEFINITIONS / "github-triage.workflow.json", workflow)
+    executions, workflow = bug_digest_export(rng["bug-digest"])
+    counts["bug-digest"] = len(executions["data"])
+    _dump(staging / EXPORTS / "n8n-bug-digest-executions-2024-07-01.json", executions)
+    _dump_pretty(staging / DEFINITIONS / "bug-digest.workflow.json", workflow)
+
+    stripe, runs = payment_dunning_exports(rng["payment-dunning"], counts["payment-dunning"])
+    record_with_tap(staging, "payment-dunning", stripe, rng["payment-dunning"])
+    _dump(staging / EXPORTS / f"zapier-zap-{ZAP_ID}-runs.json", runs)
+    _dump_pretty(staging / DEFINITIONS / "Zapfile.json", zapfile())
+
+    forms, logs = lead_router_exports(rng["lead-router"], counts["lead-router"])
+    record_with_tap(staging, "lead-router", forms, rng["lead-router"])
+    _dump(staging / EXPORTS / f"make-scenario-{SCENARIO_ID}-logs.json", logs)
+    _dump_pretty(staging / DEFINITIONS / f"make-scenario-{SCENARIO_ID}.blueprint.json", blueprint())
+
+    with _inside(staging):
+        _import(staging, Platform.N8N, "github-triage", f"{EXPORTS}/n8n-github-triage-executions-2024-07-01.json",
+                f"{DEFINITIONS}/github-triage.workflow.json",
+                note="exported 2024-07-01: n8n had pruned executions before 2024-06-17", saves_successful_runs=True)
+        _import(staging, Platform.N8N, "bug-digest", f"{EXPORTS}/n8n-bug-digest-executions-2024-07-01.json",
+                f"{DEFINITIONS}/bug-digest.workflow.json",
+                note=f"exported 2024-07-01: ticks of {DIGEST_CRON!r} ({DIGEST_TIMEZONE}) since 2024-06-17", saves_successful_runs=True)
+        _import(staging, Platform.ZAPIER, "payment-dunning", f"{EXPORTS}/zapier-zap-{ZAP_ID}-runs.json",
+                f"{DEFINITIONS}/Zapfile.json", window=timedelta(seconds=30), saves_successful_runs=True, saves_failed_runs=True,
+                note=f"{DEFAULT_LIMITS[Platform.ZAPIER]['note']}; Stripe events recorded by the tap, zap runs paired by "
+                     "event id where data_in shows it, else by time (30s)")
+        _import(staging, Platform.MAKE, "lead-router", f"{EXPORTS}/make-scenario-{SCENARIO_ID}-logs.json",
+                f"{DEFINITIONS}/make-scenario-{SCENARIO_ID}.blueprint.json", window=timedelta(seconds=30),
+                note=f"{DEFAULT_LIMITS[Platform.MAKE]['note']}; form posts recorded by the tap, Make logs (statuses "
+                     "only) paired by time (30s)")
     reviewed = out / "accepted.toml"  # the reviewed accepted differences are not generated: keep them
     if reviewed.is_file():
         shutil.copy2(reviewed, staging / "accepted.toml")
@@ -385,9 +859,13 @@ def main() -> None:
     """Parse the command line and generate the set."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "2024-06")
-    parser.add_argument("--triggers", type=int, default=2400, help="total triggers across the three automations")
+    parser.add_argument("--triggers", type=int, default=2400, help="total webhook triggers across github-triage, "
+                        "payment-dunning and lead-router (bug-digest's ticks come from its schedule)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--quiet", action="store_true", help="do not print the import summaries")
     args = parser.parse_args()
+    global VERBOSE
+    VERBOSE = not args.quiet
     counts = generate(args.out, args.triggers, args.seed)
     print(f"wrote {sum(counts.values())} triggers to {args.out}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
 
