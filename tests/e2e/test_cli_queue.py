@@ -181,7 +181,7 @@ def test_bad_provider_config_names_the_field(project):
         '[tool.cutover]\nautomations = "myautos"\n[tool.cutover.providers.x]\nbase_url = "http://127.0.0.1:1"\nrate = "lots"\n'
     )
     out = run(["worker", "--drain"], project, ok=False)
-    assert out.returncode == 2 and "tool.cutover.providers.x.rate" in out.stderr
+    assert out.returncode == 2 and "pyproject.toml: [tool.cutover.providers.x] rate:" in out.stderr
 
 
 def test_sigterm_stops_claiming_and_puts_unfinished_jobs_back(project):
