@@ -6,9 +6,11 @@ first match wins:
 
 1. the provider's override rules (``classify`` in its config), in the order configured;
 2. timeouts, then connection errors (transport exceptions): retryable;
-3. 429 and 5xx: retryable, honouring ``Retry-After`` (seconds or HTTP-date), capped, jittered;
-4. 400, 401, 403, 404, 422 (and every other 4xx): terminal;
-5. 1xx-3xx: ok.
+3. 429: rate limited, a put-back that uses no attempt (the gateway tightens the budget and
+   counts it against the provider's ``max_rate_limited``), after ``Retry-After`` if given;
+4. 5xx and 408: retryable, honouring ``Retry-After`` (seconds or HTTP-date), capped, jittered;
+5. 400, 401, 403, 404, 422 (and every other 4xx): terminal;
+6. 1xx-3xx: ok.
 """
 
 from __future__ import annotations
@@ -42,13 +44,15 @@ _SCRUBBERS: tuple[tuple[re.Pattern[str], str], ...] = (
 
 class Kind(StrEnum):
     OK = "ok"
-    RETRYABLE = "retryable"
+    RETRYABLE = "retryable"  # try again later; uses one of the job's attempts
     TERMINAL = "terminal"
+    RATE_LIMITED = "rate_limited"  # the provider's limit: put back without using an attempt
 
 
 @dataclass(frozen=True)
 class Classification:
-    """The verdict on one call: ``delay`` (seconds) only for retryable outcomes that carry one."""
+    """The verdict on one call: ``delay`` (seconds) only for retryable or rate-limited outcomes
+    that carry one (``Retry-After``)."""
 
     kind: Kind
     delay: float | None
@@ -159,10 +163,10 @@ def classify_response(
     delay = retry_delay(parse_retry_after(lower.get("retry-after"), now), policy, rng)
     for rule in rules:
         if rule.matches(status, lower, body):
-            rule_delay = delay if rule.kind is Kind.RETRYABLE else None
+            rule_delay = delay if rule.kind in (Kind.RETRYABLE, Kind.RATE_LIMITED) else None
             return Classification(rule.kind, rule_delay, rule.reason, summary)
     if status == 429:
-        return Classification(Kind.RETRYABLE, delay, "429 Too Many Requests", summary)
+        return Classification(Kind.RATE_LIMITED, delay, "429 Too Many Requests", summary)
     if status >= 500:
         return Classification(Kind.RETRYABLE, delay, f"{status} server error", summary)
     if status == 408:

@@ -5,6 +5,7 @@ The executor calls the automation with its Context and maps what happens to an O
     returns normally          → succeeded
     ctx.filter(reason)        → succeeded, trace status "filtered"
     Snooze(delay)             → pending after delay, attempt not used
+    RateLimited (a 429)       → the same, a Snooze of its own: ledger event ``rate_limited``
     a wait (sleep/token/cond) → waiting until woken, attempt not used
     TerminalError             → failed (terminal) — after running the job's compensations,
                                 if it registered any: compensating while they retry,

@@ -33,11 +33,11 @@ import httpx
 from psycopg_pool import AsyncConnectionPool
 
 from ._external_ref import extract_external_ref
-from .budget import Budget, InFlight, reservation_horizon, scope_key_for
+from .budget import RECHECK_MARGIN_S, WAIT_IN_PROCESS_S, Budget, Checkout, InFlight, reservation_horizon, scope_key_for
 from .classify import Classification, Kind, classify_exception, classify_response, scrub
-from .errors import ConfigError, RetryableError, Snooze, TerminalError
+from .errors import ConfigError, RateLimited, RetryableError, Snooze, TerminalError
 from .gateway_errors import ForeignURLError, IdempotencyConflictError, NetworkBlockedError, ProviderNotConfiguredError
-from .provider import ProviderConfig, SigningScheme, tightening_from_headers
+from .provider import ProviderConfig, SigningScheme, Tightening, tightening_from_headers
 from .signing import standard_webhooks_headers
 from .states import Mode
 
@@ -344,13 +344,14 @@ class Gateway:
         credential = self._secret(config, "auth_env")
         scope = scope_key_for(config, scope_value, credential)
         async with self._inflight.slot(config):
-            await self._spend(config, scope)
+            grant = await self._spend(config, scope)
             # the fingerprint (and the attempt) go on record before the provider can see the key
             await ctx.begin_call(step, req.occurrence,
                                  StoredCall(req.fingerprint, req.idempotency_key, req.method, req.url))
             response, verdict = await self._send(self._live, config, req, credential)
-        if response is not None:
-            await self._tighten(ctx, config, scope, response)
+        instruction = await self._tighten(ctx, config, scope, response, grant)
+        if verdict.kind is Kind.RATE_LIMITED:
+            await self._rate_limited(ctx, config, scope, req, step, response, verdict, instruction)
         return await self._settle(ctx, req, step, response, verdict, "call")
 
     async def _offline_call(self, ctx: CallContext, config: ProviderConfig, req: OutboundRequest,
@@ -376,30 +377,66 @@ class Gateway:
             verdict = self._classify(config, response)
         return await self._settle(ctx, req, step, response, verdict, "call_offline")
 
-    async def _spend(self, config: ProviderConfig, scope: str) -> None:
-        """Check out one call's worth of budget, waiting for a reserved slot, or raise Snooze.
+    async def _spend(self, config: ProviderConfig, scope: str) -> Checkout | None:
+        """Check out one call's worth of budget, waiting in this process for a short refusal, or
+        raise Snooze; return the grant (None for a provider without rates).
 
-        A grant may reserve a slot a little ahead (``reservation_horizon``): the call waits
-        here until it, instead of snoozing and coming back to find the budget spent. A refusal
-        says no slot can be reserved before its delay has passed (tokens only refill at the
-        configured pace), so until then this process answers further calls for the same budget
-        itself, without a database round trip.
+        The callers of one budget in this process take turns (``Budget.turn``, first come
+        first served): the one whose turn it is sleeps out the last refusal's exact delay (old
+        calls leaving the window; the database is not asked before) and checks out, again
+        until granted, while the others queue behind it. While the latest grant left room, a
+        caller lets the next one in before its own checkout, so several slots freed at once
+        are taken at the database's pace. A caller whose grant cannot come within
+        WAIT_IN_PROCESS_S of its arrival snoozes (no attempt used), woken spaced apart by
+        ``_wake_slot``; so does one arriving while this process knows the budget refuses for
+        longer than that, without asking the database. A token bucket's grant may be a slot
+        reserved a little ahead (``reservation_horizon``): the call waits for it here.
         """
         await self._check_paused(config)
         if self.budget is None or not config.rates:
-            return
+            return None
         key = (config.name, scope)
         wait = self._refused_until.get(key, 0.0) - self._clock()
-        if wait <= 0:
-            checkout = await self.budget.checkout(config, scope, horizon=reservation_horizon(config))
-            if checkout.granted:
-                if checkout.delay > 0:
-                    await asyncio.sleep(checkout.delay)
-                return
-            wait = checkout.delay
-            self._refused_until[key] = self._clock() + wait
-            self._refusal_reason[key] = checkout.reason or f"provider {config.name!r} rate budget spent"
-        raise Snooze(self._wake_slot(key, config, wait), reason=self._refusal_reason[key], kind="budget_wait")
+        if wait > WAIT_IN_PROCESS_S:
+            raise Snooze(self._wake_slot(key, config, wait), reason=self._refusal_reason[key], kind="budget_wait")
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + WAIT_IN_PROCESS_S
+        turn = self.budget.turn(config, scope)
+        holding = False
+        try:
+            while True:
+                if not holding:
+                    try:
+                        await asyncio.wait_for(turn.lock.acquire(), deadline - loop.time())
+                    except TimeoutError:  # the callers ahead of this one take longer than it may wait
+                        wait = max(self._refused_until.get(key, 0.0) - self._clock(), 0.0)
+                        reason = self._refusal_reason.get(key) or f"provider {config.name!r} rate budget spent"
+                        raise Snooze(self._wake_slot(key, config, wait), reason=reason, kind="budget_wait") from None
+                    holding = True
+                # A refusal this process was given still holds: wait it out before asking again.
+                wait = self._refused_until.get(key, 0.0) - self._clock()
+                if wait > 0:
+                    if loop.time() + wait > deadline:
+                        raise Snooze(self._wake_slot(key, config, wait), reason=self._refusal_reason[key],
+                                     kind="budget_wait")
+                    await asyncio.sleep(wait + RECHECK_MARGIN_S)
+                if turn.room > 0:  # the budget had room a moment ago: let the next caller in too
+                    turn.room -= 1
+                    turn.lock.release()
+                    holding = False
+                checkout = await self.budget.checkout(config, scope, horizon=reservation_horizon(config))
+                if checkout.granted:
+                    turn.room = min(checkout.remaining.values(), default=0)
+                    break
+                turn.room = 0
+                self._refused_until[key] = self._clock() + checkout.delay
+                self._refusal_reason[key] = checkout.reason or f"provider {config.name!r} rate budget spent"
+        finally:
+            if holding:
+                turn.lock.release()
+        if checkout.delay > 0:  # a token bucket's reserved slot
+            await asyncio.sleep(checkout.delay)
+        return checkout
 
     async def _check_paused(self, config: ProviderConfig) -> None:
         """Raise Snooze when an operator paused this provider (looked up at most once a second)."""
@@ -414,17 +451,22 @@ class Gateway:
             raise Snooze(PAUSE_RECHECK_S * 5, reason=f"provider {config.name!r} is paused: {reason}", kind="provider_paused")
 
     def _wake_slot(self, key: tuple[str, str], config: ProviderConfig, wait: float) -> float:
-        """Return a snooze delay: this process's waiters wake one token interval apart.
+        """Return a snooze delay: ``wait``, then this process's snoozed callers one call interval
+        (T/N of the fastest window) apart, wrapping around within one window.
 
-        Waking every snoozed job at the first token's time would have all but one find the
-        budget spent again; spacing them at the refill pace keeps the wake-ups (and, under a
-        worker, the re-claims) near the rate at which tokens actually appear. Jittered.
+        Waking every snoozed job when the first call is allowed again would have all but a few
+        find the budget spent once more; spacing them at the rate's pace keeps the wake-ups
+        (and, under a worker, the re-claims) near the rate at which calls are allowed. Wrapping
+        within a window keeps a crowd of snoozers (a queue much longer than the budget) from
+        pushing each other ever further out, which would leave the budget unspent while they
+        wait: a caller that comes back to a spent budget simply snoozes again. Jittered by up to
+        an interval. A provider without rates spaces them a second apart, within 10 s.
         """
-        now = self._clock()
-        interval = min(r.seconds / r.limit for r in config.rates)
-        slot = max(self._next_wake.get(key, 0.0), now + wait) + interval
-        self._next_wake[key] = slot
-        return (slot - now) * (1.0 + 0.1 * self._rng.random())
+        interval = min((r.seconds / r.limit for r in config.rates), default=1.0)
+        span = max(min((r.seconds for r in config.rates), default=10.0), interval)
+        offset = (self._next_wake.get(key, 0.0) + interval) % span
+        self._next_wake[key] = offset
+        return wait + offset + interval * self._rng.random()
 
     async def _send(self, client: httpx.AsyncClient, config: ProviderConfig, req: OutboundRequest,
                     credential: str | None) -> tuple[httpx.Response | None, Classification]:
@@ -449,14 +491,63 @@ class Gateway:
         return classify_response(response.status_code, response.headers, response.text, now=self._clock(),
                                  rng=self._rng, rules=config.rules, policy=config.retry)
 
-    async def _tighten(self, ctx: CallContext, config: ProviderConfig, scope: str, response: httpx.Response) -> None:
-        instruction = tightening_from_headers(response.status_code, response.headers, now=self._clock(),
-                                              rates=config.rates)
-        if instruction is None or self.budget is None or not config.rates:
+    async def _tighten(self, ctx: CallContext, config: ProviderConfig, scope: str, response: httpx.Response | None,
+                       grant: Checkout | None = None) -> Tightening | None:
+        """After a live call's answer (``response``; None after a transport error), in one
+        statement: tell the budget the call ``grant`` was answered now, so that it counts from
+        here on (``Budget.answered``), and tighten it from what the response says of the
+        provider's limit; return that.
+
+        A remaining below what the grant left is a signal too (someone else spends from the
+        provider's count), and the calls granted after it are in flight, not in that remaining.
+        """
+        instruction = None
+        if response is not None:
+            instruction = tightening_from_headers(response.status_code, response.headers, now=self._clock(),
+                                                  rates=config.rates, believed=grant.remaining if grant else None)
+        if self.budget is None or not config.rates:
+            return instruction
+        if grant is not None:
+            await self.budget.answered(config, scope, grant, instruction)
+        elif instruction is not None:
+            await self.budget.tighten(config, scope, instruction)
+        if instruction is not None:
+            await ctx.ledger("budget_tightened", {"provider": config.name, "scope_key": scope,
+                                                  "reason": instruction.reason})
+        return instruction
+
+    async def _rate_limited(self, ctx: CallContext, config: ProviderConfig, scope: str, req: OutboundRequest,
+                            step: str, response: httpx.Response | None, verdict: Classification,
+                            instruction: Tightening | None) -> None:
+        """The 429 branch: store the answer, then raise RateLimited, a put-back that uses no attempt.
+
+        It comes back after the provider's ``Retry-After`` (or its reset of a spent window),
+        capped by ``max_retry_after``, else after one call interval (the budget, tightened by
+        the answer, then says how long to wait). Each 429 of the call is counted in the
+        database; the provider's ``max_rate_limited``-th fails the job terminally instead,
+        naming the provider. Without a database there is nowhere to count: the 429 is then
+        retryable as any other failure (it uses an attempt).
+        """
+        if self.budget is None:
+            await self._settle(ctx, req, step, response, replace(verdict, kind=Kind.RETRYABLE), "call")
             return
-        await self.budget.tighten(config, scope, instruction)
-        await ctx.ledger("budget_tightened", {"provider": config.name, "scope_key": scope,
-                                              "reason": instruction.reason})
+        count = await self.budget.count_rate_limited(ctx.job_id, req.idempotency_key, config.name)
+        if count >= config.max_rate_limited:
+            reason = (f"provider {config.name!r} answered 429 Too Many Requests {count} times to this call "
+                      f"(max_rate_limited = {config.max_rate_limited}); giving up")
+            await self._settle(ctx, req, step, response, replace(verdict, kind=Kind.TERMINAL, reason=reason), "call")
+            return
+        blocked = min(instruction.block_for, config.retry.max_delay) if instruction and instruction.block_for else 0.0
+        delay = max(verdict.delay or 0.0, blocked)
+        if delay <= 0:
+            delay = self._wake_slot((config.name, scope), config, 0.0)
+        message = (f"{req.provider} {req.method} {req.url} (step {step!r}): {verdict.reason} "
+                   f"({count} of max_rate_limited {config.max_rate_limited}); {verdict.summary}")
+        try:
+            await self._settle(ctx, req, step, response, verdict, "call")
+        except TerminalError:  # _settle's verdict for a kind it does not raise itself: put back instead
+            pass
+        raise RateLimited(delay, message, provider=config.name, count=count)
 
     async def _settle(self, ctx: CallContext, req: OutboundRequest, step: str, response: httpx.Response | None,
                       verdict: Classification, kind: str) -> httpx.Response:

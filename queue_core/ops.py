@@ -164,6 +164,7 @@ def _explain_status(job: dict[str, Any], facts: dict[str, Any], now: datetime, l
     if status in ("pending", "compensating"):
         if job["run_after"] > now:
             why = {"snoozed": "snoozed", "budget_wait": "snoozed", "provider_paused": "snoozed",
+                   "rate_limited": "put back after a 429",
                    "retry_scheduled": "retry scheduled",
                    "compensation_retry": "compensation retry scheduled"}.get(last.get("kind", ""), "scheduled")
             reason = (last.get("detail") or {}).get("error") or job.get("last_error")

@@ -6,6 +6,9 @@ A provider table looks like::
     base_url = "https://api.hubapi.com"
     sandbox_url = "https://sandbox.hubapi.test"     # shadow jobs may call this instead
     rate = ["10/1s", "500/1m"]                      # or one string: "100/10s"
+    algorithm = "sliding"                           # how the provider counts (below)
+    guard = 0.005                                   # seconds each window is widened by (below)
+    max_rate_limited = 20                           # 429s one call may get before the job fails
     scope = "account"                               # "account" | "key"
     max_in_flight = 8                               # per worker process
     auth_env = "HUBSPOT_TOKEN"                      # NAME of the env var holding a bearer token
@@ -14,12 +17,21 @@ A provider table looks like::
     idempotency_header = "Idempotency-Key"
     timeout = 10.0                                  # seconds
     max_retry_after = 300                           # cap on honoured Retry-After, seconds
-    headroom = 0.2                                  # share of each window kept out of bursts
     [[tool.cutover.providers.hubspot.classify]]
     status = 429
     body_contains = "daily quota"
     kind = "terminal"
     reason = "daily quota exhausted"
+
+``"N/Ts"`` means at most N calls in any window of T seconds, summed over every worker and
+process that shares the budget: ``algorithm = "sliding"``, the default and the strictest reading.
+A provider that counts differently is configured as such: ``"fixed"`` (windows aligned to the
+Unix epoch, e.g. per calendar minute in UTC, each allowing N) or ``"token_bucket"`` with the
+provider's stated ``burst`` (an integer, or one per rate). ``burst`` means nothing otherwise
+and is refused. A call counts from its grant until its answer, and for a window after that
+(the provider received it in between, whatever the delivery delays). ``guard`` widens each
+sliding window (and closes each fixed window early) by that many seconds besides: for clocks
+that do not tick alike, and for calls whose answer is never recorded (a worker that died).
 
 Secrets never appear in config: only the names of the environment variables holding them, read
 at call time. Parsing is pure and every error is a ConfigError naming the file and field.
@@ -42,12 +54,14 @@ from .errors import ConfigError
 
 _RATE = re.compile(r"^\s*(\d+)\s*/\s*(\d+(?:\.\d+)?)?\s*(ms|s|sec|m|min|h|d)\s*$")
 _UNIT_SECONDS = {"ms": 0.001, "s": 1.0, "sec": 1.0, "m": 60.0, "min": 60.0, "h": 3600.0, "d": 86400.0}
-DEFAULT_HEADROOM = 0.2
+DEFAULT_GUARD = 0.005
+DEFAULT_MAX_RATE_LIMITED = 20
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
 _KEYS = frozenset({
     "base_url", "sandbox_url", "rate", "scope", "max_in_flight", "auth_env", "signing_secret_env",
-    "signing_scheme", "idempotency_header", "timeout", "max_retry_after", "headroom", "classify",
+    "signing_scheme", "idempotency_header", "timeout", "max_retry_after", "classify",
+    "algorithm", "burst", "guard", "max_rate_limited",
     "external_ref",
 })
 _RULE_KEYS = frozenset({"status", "body_contains", "body_regex", "header", "header_regex", "kind", "reason"})
@@ -62,9 +76,18 @@ class SigningScheme(StrEnum):
     STANDARD_WEBHOOKS = "standard-webhooks"
 
 
+class Algorithm(StrEnum):
+    """How the provider counts a rate ``N/T``; the budget counts the same way."""
+
+    SLIDING = "sliding"  # at most N in any window of T seconds (the default)
+    FIXED = "fixed"  # at most N in each window [kT, (k+1)T) of the Unix epoch
+    TOKEN_BUCKET = "token_bucket"  # a bucket of ``burst`` refilled at N/T (the provider says so)
+
+
 @dataclass(frozen=True)
 class Rate:
-    """At most ``limit`` calls per ``seconds``; bursts are capped at ``burst`` calls."""
+    """At most ``limit`` calls per ``seconds``. ``burst`` is the bucket's size for a token-bucket
+    provider; for the other algorithms it equals ``limit`` and means nothing."""
 
     limit: int
     seconds: float
@@ -79,6 +102,9 @@ class ProviderConfig:
     sandbox_url: str | None = None
     rates: tuple[Rate, ...] = ()
     scope: Scope = Scope.ACCOUNT
+    algorithm: Algorithm = Algorithm.SLIDING
+    guard: float = DEFAULT_GUARD
+    max_rate_limited: int = DEFAULT_MAX_RATE_LIMITED
     max_in_flight: int | None = None
     auth_env: str | None = None
     signing_secret_env: str | None = None
@@ -94,9 +120,11 @@ class ProviderConfig:
 class Tightening:
     """What a response says about our budget; the budget applies it, never above config.
 
-    ``block_for`` stops all spending for that many seconds; ``remaining`` caps the tokens left
-    and ``limit`` lowers the effective limit of the window of ``window`` seconds (None: every
-    configured window).
+    ``block_for`` stops all spending (every window) for that many seconds. The rest concern the
+    window of ``window`` seconds (None: every configured window): ``full`` (a 429) counts it as
+    spent up to its limit now, so it frees only as earlier calls age out of it; ``remaining``
+    allows at most that many more calls until ``reset`` seconds from now (one window when None);
+    ``limit`` lowers its effective limit.
     """
 
     reason: str
@@ -104,15 +132,15 @@ class Tightening:
     remaining: int | None = None
     limit: int | None = None
     window: float | None = None
+    full: bool = False
+    reset: float | None = None
 
 
-def parse_rate(text: str, field: str, headroom: float = DEFAULT_HEADROOM, source: str = "pyproject.toml") -> Rate:
+def parse_rate(text: str, field: str, source: str = "pyproject.toml", *, burst: int | None = None) -> Rate:
     """Parse ``"<limit>/<n><unit>"`` (units ms, s, m, h, d; n defaults to 1) into a Rate.
 
-    The burst is the limit less ``headroom`` of it (at least 1), so the bucket never fires the
-    provider's whole window at once: the provider's own counter keeps that reserve, which absorbs
-    delivery jitter of up to ``headroom x window`` (0.2 s for a per-second limit by default)
-    between our database clock granting a call and the provider counting it.
+    ``burst`` is a token-bucket provider's stated bucket size (at most the limit); without one
+    the Rate's burst is its limit (sliding and fixed windows have no burst of their own).
     """
     m = _RATE.match(text) if isinstance(text, str) else None
     if m is None:
@@ -120,8 +148,7 @@ def parse_rate(text: str, field: str, headroom: float = DEFAULT_HEADROOM, source
     limit, seconds = int(m.group(1)), float(m.group(2) or 1) * _UNIT_SECONDS[m.group(3)]
     if limit <= 0 or seconds <= 0:
         raise ConfigError(f"rate {text!r} must have a positive limit and window", source=source, field=field)
-    burst = max(1, limit - math.ceil(limit * headroom))
-    return Rate(limit, seconds, burst, text.strip())
+    return Rate(limit, seconds, limit if burst is None else burst, text.strip())
 
 
 def load_providers(path: str | Path = "pyproject.toml") -> dict[str, ProviderConfig]:
@@ -150,14 +177,14 @@ def parse_provider(name: str, body: Any, *, source: str = "pyproject.toml") -> P
     prefix = f"tool.cutover.providers.{name}"
     if not isinstance(body, Mapping):
         raise ConfigError("expected a table", source=source, field=prefix)
-    unknown = sorted(set(body) - _KEYS)
+    unknown = sorted(set(body) - _KEYS - {"headroom"})  # headroom: refused by _rates, with its successor
     if unknown:
         raise ConfigError(
             f"unknown key(s) {', '.join(unknown)}; allowed: {', '.join(sorted(_KEYS))}",
             source=source, field=f"{prefix}.{unknown[0]}",
         )
     get = _Getter(body, prefix, source)
-    headroom = get.number("headroom", DEFAULT_HEADROOM, minimum=0.0, maximum=0.9)
+    algorithm = get.choice("algorithm", Algorithm, Algorithm.SLIDING) or Algorithm.SLIDING
     scheme = get.choice("signing_scheme", SigningScheme, None)
     signing_env = get.env_name("signing_secret_env")
     if scheme is not None and signing_env is None:
@@ -166,8 +193,11 @@ def parse_provider(name: str, body: Any, *, source: str = "pyproject.toml") -> P
         name=name,
         base_url=get.url("base_url", required=True) or "",
         sandbox_url=get.url("sandbox_url"),
-        rates=_rates(body.get("rate"), f"{prefix}.rate", headroom, source),
+        rates=_rates(body, prefix, algorithm, source),
         scope=get.choice("scope", Scope, Scope.ACCOUNT) or Scope.ACCOUNT,
+        algorithm=algorithm,
+        guard=get.number("guard", DEFAULT_GUARD, minimum=0.0, maximum=60.0),
+        max_rate_limited=get.integer("max_rate_limited") or DEFAULT_MAX_RATE_LIMITED,
         max_in_flight=get.integer("max_in_flight"),
         auth_env=get.env_name("auth_env"),
         signing_secret_env=signing_env,
@@ -180,17 +210,53 @@ def parse_provider(name: str, body: Any, *, source: str = "pyproject.toml") -> P
     )
 
 
-def _rates(value: Any, field: str, headroom: float, source: str) -> tuple[Rate, ...]:
+def _rates(body: Mapping[str, Any], prefix: str, algorithm: Algorithm, source: str) -> tuple[Rate, ...]:
+    """Parse ``rate`` (and, for a token bucket, ``burst``: one integer, or one per rate)."""
+    value, field = body.get("rate"), f"{prefix}.rate"
+    if "headroom" in body:
+        raise ConfigError(
+            "headroom is gone: a rate now means at most N calls in any window of T seconds, with no burst "
+            "on top; for a provider that really is a token bucket, set algorithm = \"token_bucket\" and "
+            "its stated burst = <calls>", source=source, field=f"{prefix}.headroom")
+    bursts = _bursts(body, prefix, algorithm, source)
     if value is None:
+        if "algorithm" in body or bursts is not None:
+            raise ConfigError("algorithm and burst need a rate", source=source, field=field)
         return ()
     items = [value] if isinstance(value, str) else value
     if not isinstance(items, list) or not items:
         raise ConfigError("expected a rate string or a non-empty list of them", source=source, field=field)
-    rates = tuple(parse_rate(v, f"{field}[{i}]" if len(items) > 1 else field, headroom, source)
+    if bursts is not None and len(bursts) != len(items):
+        raise ConfigError(f"expected one burst per rate ({len(items)}), got {len(bursts)}", source=source,
+                          field=f"{prefix}.burst")
+    rates = tuple(parse_rate(v, f"{field}[{i}]" if len(items) > 1 else field, source,
+                             burst=None if bursts is None else bursts[i])
                   for i, v in enumerate(items))
     if len({r.seconds for r in rates}) != len(rates):
         raise ConfigError("two rates have the same window", source=source, field=field)
+    for i, r in enumerate(rates):
+        if r.burst > r.limit:
+            raise ConfigError(f"burst {r.burst} is above the limit of rate {r.text!r}", source=source,
+                              field=f"{prefix}.burst" + (f"[{i}]" if len(rates) > 1 else ""))
     return rates
+
+
+def _bursts(body: Mapping[str, Any], prefix: str, algorithm: Algorithm, source: str) -> list[int] | None:
+    field = f"{prefix}.burst"
+    if "burst" not in body:
+        if algorithm is Algorithm.TOKEN_BUCKET and body.get("rate") is not None:
+            raise ConfigError("algorithm = \"token_bucket\" needs the provider's stated burst (calls)",
+                              source=source, field=field)
+        return None
+    if algorithm is not Algorithm.TOKEN_BUCKET:
+        raise ConfigError(f"burst applies only to algorithm = \"token_bucket\" (this provider's is "
+                          f"{algorithm.value!r}: at most N calls in a window, no burst on top)",
+                          source=source, field=field)
+    value = body["burst"]
+    items = value if isinstance(value, list) else [value]
+    if not items or any(isinstance(b, bool) or not isinstance(b, int) or b <= 0 for b in items):
+        raise ConfigError(f"expected a positive integer (or one per rate), got {value!r}", source=source, field=field)
+    return items
 
 
 def _rules(value: Any, field: str, source: str) -> tuple[Rule, ...]:
@@ -209,7 +275,8 @@ def _rule(item: Any, field: str, source: str) -> Rule:
     get = _Getter(item, field, source)
     kind = get.choice("kind", Kind, None)
     if kind is None:
-        raise ConfigError("missing 'kind' (retryable, terminal or ok)", source=source, field=f"{field}.kind")
+        raise ConfigError("missing 'kind' (retryable, rate_limited, terminal or ok)", source=source,
+                          field=f"{field}.kind")
     conditions = ("status", "body_contains", "body_regex", "header")
     if not any(k in item for k in conditions):
         raise ConfigError(f"a rule needs at least one of {', '.join(conditions)}", source=source, field=field)
@@ -335,37 +402,49 @@ def _header_numbers(lower: Mapping[str, str], now: float) -> dict[str, float]:
 
 
 def tightening_from_headers(
-    status: int, headers: Mapping[str, str], *, now: float, rates: tuple[Rate, ...]
+    status: int, headers: Mapping[str, str], *, now: float, rates: tuple[Rate, ...],
+    believed: Mapping[float, int] | None = None,
 ) -> Tightening | None:
     """Return how a response should tighten the budget, or None when it says nothing new.
 
-    Acts on: a 429; ``Retry-After`` (block for it); remaining 0 with a reset (block until the
-    reset); a limit lower than the configured limit of the window it names (``RateLimit-Policy``
-    ``w=``, or the only configured window). A positive ``remaining`` alone is ignored: our own
-    bucket already counts our spending, and writing it on every response would double the
-    budget's database load.
+    Acts on: a 429 (the window it concerns is full now, and it is not handed out again before
+    its calls age out); ``Retry-After`` (block every window for it); remaining 0 with a reset
+    (block until the reset); a remaining below what our budget ``believed`` was left of that
+    window when it granted the call (someone else spends from the provider's count); a limit
+    lower than the configured limit of the window it names. The window a signal concerns is the
+    one ``RateLimit-Policy`` names (``w=``), else the only configured one, else the shortest;
+    a lower limit is never applied to a guessed window. A remaining at or above what we believed
+    is ignored: our own budget already counts our spending, and writing it on every response
+    would double the budget's database load.
     """
     lower = {k.lower(): v for k, v in headers.items()}
     nums = _header_numbers(lower, now)
-    policy_limit, window = _policy(lower["ratelimit-policy"]) if "ratelimit-policy" in lower else (None, None)
+    policy_limit, named = _policy(lower["ratelimit-policy"]) if "ratelimit-policy" in lower else (None, None)
     limit = policy_limit or (int(nums["limit"]) if "limit" in nums else None)
-    if window is None and len(rates) == 1:
-        window = rates[0].seconds
-    configured = next((r.limit for r in rates if r.seconds == window), None)
+    if named is None and len(rates) == 1:
+        named = rates[0].seconds
+    configured = next((r.limit for r in rates if r.seconds == named), None)
     lower_limit = limit if (limit is not None and configured is not None and limit < configured) else None
+    target = named if configured is not None else (min(r.seconds for r in rates) if rates else None)
     retry_after = parse_retry_after(lower.get("retry-after"), now)
     remaining = int(nums["remaining"]) if "remaining" in nums else None
+    reset = nums.get("reset")
     block = retry_after
-    if block is None and remaining == 0 and "reset" in nums:
-        block = nums["reset"]
-    if status != 429 and block is None and lower_limit is None:
+    if block is None and remaining == 0 and reset is not None:
+        block = reset
+    short = (remaining is not None and believed is not None and target is not None
+             and remaining < believed.get(target, remaining))
+    if status != 429 and block is None and lower_limit is None and not short:
         return None
     parts = [f"HTTP {status}"] + [f"{k}={v}" for k, v in (("retry-after", retry_after), ("remaining", remaining),
-                                                           ("limit", limit), ("window", window)) if v is not None]
+                                                           ("reset", reset), ("limit", limit), ("window", named))
+                                   if v is not None]
     return Tightening(
         reason="provider signalled rate limit: " + ", ".join(parts),
         block_for=block,
-        remaining=0 if status == 429 else remaining,
+        remaining=remaining,
         limit=lower_limit,
-        window=window if lower_limit is not None else None,
+        window=target,
+        full=status == 429,
+        reset=reset,
     )

@@ -1,110 +1,52 @@
--- Named queries for provider rate budgets (migrations/0002_budgets.sql).
+-- Named queries for provider rate budgets (migrations/0002_budgets.sql, 0009_sliding_budgets.sql).
 --
--- Concurrency: every statement that changes a bucket first locks all of the scope's window rows
--- with FOR UPDATE in window order, so concurrent spenders serialise on the rows and never
--- deadlock (same lock order everywhere). Under READ COMMITTED a locked row is re-read at its
--- latest committed version, so the arithmetic below always starts from the current state.
---
--- Time: clock_timestamp() (not now(), which is the transaction's start and may be older than a
--- refreshed_at written by a spender that held the lock meanwhile). greatest(t, refreshed_at)
--- keeps refreshed_at monotonic, so no interval of refill is ever counted twice.
+-- The arithmetic lives in the PL/pgSQL functions of migration 0009, each called as one
+-- statement: it locks all of the scope's window rows with FOR UPDATE in window order (the same
+-- order everywhere: concurrent spenders serialise on the rows and never deadlock), then reads
+-- the time (clock_timestamp(), never before the rows' last grant) and the rows at their latest
+-- committed version, and writes them back. Nothing is ever read into Python and written back.
 
 -- name: ensure
--- Create the window's row, full; when the configuration changed, reset the row to it.
-INSERT INTO provider_budgets AS b
-    (provider, scope_key, window_seconds, configured_limit, effective_limit, burst, tokens)
-VALUES (%(provider)s, %(scope_key)s, %(window_seconds)s, %(limit)s, %(limit)s, %(burst)s, %(burst)s)
-ON CONFLICT (provider, scope_key, window_seconds) DO UPDATE
-SET configured_limit = excluded.configured_limit,
-    effective_limit = excluded.configured_limit,
-    burst = excluded.burst,
-    tokens = least(b.tokens, excluded.burst),
-    reason = NULL
-WHERE b.configured_limit <> excluded.configured_limit OR b.burst <> excluded.burst
+-- Create the window's row; bring it to a changed configuration (carrying what it spent over).
+SELECT budget_ensure(%(provider)s, %(scope_key)s, %(window_seconds)s::double precision, %(limit)s::integer,
+                     %(burst)s::integer, %(algorithm)s::text, %(guard)s::double precision, %(slots)s::integer)
 
 -- name: checkout
--- Take %(cost)s tokens from every window of the scope, or from none. A window may go into debt:
--- the tokens are then reserved ahead of the refill and the caller waits until they exist (GCRA:
--- each grant is a slot at the refill pace), but never more than %(horizon)s s ahead; a later slot
--- or a blocked window refuses. Either way the refill so far is banked. Returns one row per
--- window; delay is, when granted, the wait until the reserved slot (0 when a token is there now),
--- when refused the wait until a slot within the horizon could be reserved.
-WITH locked AS (
-    SELECT b.*, clock_timestamp() AS t
-    FROM provider_budgets b
-    WHERE b.provider = %(provider)s AND b.scope_key = %(scope_key)s
-      AND b.window_seconds = ANY(%(windows)s::double precision[])
-    ORDER BY b.window_seconds
-    FOR UPDATE
-), level AS (
-    SELECT l.provider, l.scope_key, l.window_seconds, l.reason, l.refreshed_at, l.t,
-           least(least(l.burst, l.effective_limit)::double precision,
-                 l.tokens + greatest(0, extract(epoch FROM l.t - l.refreshed_at))
-                            * l.effective_limit / l.window_seconds) AS available,
-           l.window_seconds / l.effective_limit AS interval_s,
-           -- CASE, not greatest(): '-infinity' - t is an error before Postgres 17.
-           (CASE WHEN l.blocked_until > l.t THEN extract(epoch FROM l.blocked_until - l.t) ELSE 0 END
-           )::double precision AS blocked_for
-    FROM locked l
-), verdict AS (
-    -- a window's wait: how long until it holds %(cost)s tokens (negative: they are there now)
-    SELECT bool_and(blocked_for = 0 AND (%(cost)s - available) * interval_s <= %(horizon)s) AS granted,
-           greatest(max((%(cost)s - available) * interval_s), 0) AS wait, max(blocked_for) AS blocked_for
-    FROM level
-)
-UPDATE provider_budgets b
-SET tokens = CASE WHEN v.granted THEN l.available - %(cost)s ELSE l.available END,
-    refreshed_at = greatest(l.t, l.refreshed_at)
-FROM level l, verdict v
-WHERE b.provider = l.provider AND b.scope_key = l.scope_key AND b.window_seconds = l.window_seconds
-RETURNING v.granted,
-          (CASE WHEN v.granted THEN v.wait
-                ELSE greatest(v.blocked_for, v.wait - %(horizon)s, 0) END)::double precision AS delay,
-          b.window_seconds, b.tokens, l.blocked_for, b.reason
+-- Take %(cost)s calls from every window of the scope, or from none; one row per window (see
+-- budget_checkout: granted and delay are the scope's verdict; remaining is per window).
+SELECT granted, delay, window_seconds, blocked_for, reason, remaining, granted_at
+FROM budget_checkout(%(provider)s, %(scope_key)s, %(windows)s::double precision[], %(cost)s::integer,
+                     %(horizon)s::double precision)
 
--- name: tighten
--- Apply what a provider said (429, Retry-After, RateLimit headers): block every window for
--- %(block_for)s s, cap tokens at %(remaining)s, and lower the effective limit of the window
--- %(window)s to %(limit)s, clamped to the configured limit. Each NULL parameter changes nothing.
-WITH locked AS (
-    SELECT b.*, clock_timestamp() AS t
-    FROM provider_budgets b
-    WHERE b.provider = %(provider)s AND b.scope_key = %(scope_key)s
-    ORDER BY b.window_seconds
-    FOR UPDATE
-), level AS (
-    SELECT l.provider, l.scope_key, l.window_seconds, l.t, l.refreshed_at,
-           least(least(l.burst, l.effective_limit)::double precision,
-                 l.tokens + greatest(0, extract(epoch FROM l.t - l.refreshed_at))
-                            * l.effective_limit / l.window_seconds) AS available
-    FROM locked l
-)
-UPDATE provider_budgets b
-SET tokens = least(l.available, coalesce(%(remaining)s::double precision, l.available)),
-    refreshed_at = greatest(l.t, l.refreshed_at),
-    blocked_until = greatest(b.blocked_until,
-                             l.t + make_interval(secs => coalesce(%(block_for)s::double precision, 0))),
-    effective_limit = CASE
-        WHEN %(limit)s::integer IS NOT NULL AND b.window_seconds = %(window)s::double precision
-        THEN greatest(1, least(b.configured_limit, %(limit)s::integer))
-        ELSE b.effective_limit END,
-    reason = %(reason)s,
-    tightened_at = l.t
-FROM level l
-WHERE b.provider = l.provider AND b.scope_key = l.scope_key AND b.window_seconds = l.window_seconds
-RETURNING b.window_seconds, b.effective_limit, b.blocked_until, b.reason
+-- name: answer
+-- After a call's answer: move it (granted at %(since)s) to now's sub-bucket when %(answered)s,
+-- and apply what the provider said when %(reason)s is set; each NULL parameter changes nothing
+-- (see budget_answer).
+SELECT budget_answer(%(provider)s, %(scope_key)s, %(since)s::double precision, %(answered)s::boolean,
+                     %(block_for)s::double precision, %(remaining)s::integer, %(reset)s::double precision,
+                     %(limit)s::integer, %(window)s::double precision, %(full)s::boolean, %(reason)s::text)
+
+-- name: count_rate_limited
+-- One more 429 for the call behind %(key)s; returns how many it has had.
+INSERT INTO rate_limited_calls AS r (job_id, idempotency_key, provider, count)
+VALUES (%(job_id)s, %(key)s, %(provider)s, 1)
+ON CONFLICT (job_id, idempotency_key) DO UPDATE SET count = r.count + 1, last_at = now()
+RETURNING r.count
 
 -- name: states
--- What `cutover jobs explain` shows: every window of a provider, refilled to now (read-only).
-SELECT provider, scope_key, window_seconds, configured_limit, effective_limit, burst,
-       least(least(burst, effective_limit)::double precision,
-             tokens + greatest(0, extract(epoch FROM clock_timestamp() - refreshed_at))
-                      * effective_limit / window_seconds) AS tokens,
+-- What `cutover jobs explain` shows: every window of a provider brought to now (read-only).
+-- tokens: the calls a window would grant now (a token bucket's is negative while slots are
+-- reserved ahead of its refill).
+SELECT b.provider, b.scope_key, b.window_seconds, b.configured_limit, b.effective_limit, b.burst,
+       CASE WHEN b.algorithm = 'token_bucket' THEN v.tokens ELSE v.remaining END::double precision AS tokens,
        -- '-infinity' (never blocked) has no Python datetime: it reads as NULL.
-       nullif(blocked_until, '-infinity') AS blocked_until, reason, tightened_at
-FROM provider_budgets
-WHERE provider = %(provider)s
-ORDER BY scope_key, window_seconds
+       nullif(b.blocked_until, '-infinity') AS blocked_until, b.reason, b.tightened_at, b.algorithm,
+       b.guard_seconds, v.spent
+FROM provider_budgets b,
+     LATERAL (SELECT greatest(clock_timestamp(), b.refreshed_at) AS t) now_,
+     LATERAL budget_window_verdict(b, now_.t, extract(epoch FROM now_.t)::double precision, 0, 0.0) v
+WHERE b.provider = %(provider)s
+ORDER BY b.scope_key, b.window_seconds
 
 -- name: paused_providers
 SELECT name, paused_by, reason FROM pauses WHERE kind = 'provider'

@@ -15,7 +15,7 @@ import respx
 from psycopg_pool import AsyncConnectionPool
 from standardwebhooks.webhooks import Webhook
 
-from queue_core.errors import ConfigError, RetryableError, Snooze, TerminalError
+from queue_core.errors import ConfigError, RateLimited, RetryableError, Snooze, TerminalError
 from queue_core.gateway import Gateway, OutboundRequest, RecordedResponse
 from queue_core.gateway_errors import (
     ForeignURLError, IdempotencyConflictError, NetworkBlockedError, ProviderNotConfiguredError,
@@ -96,26 +96,26 @@ async def test_a_retry_after_a_timeout_gets_the_first_effect_not_a_second_one(fa
     assert len(fake.effects) == 1 and response.headers["idempotent-replayed"] == "true"
 
 
-async def test_a_429_is_retried_after_retry_after_and_tightens_the_shared_budget(budget_pool) -> None:
+async def test_a_429_is_put_back_after_retry_after_and_tightens_the_shared_budget(budget_pool) -> None:
     with FakeProvider(limit=2, window=1.0).running() as fake:
         ctx = MemoryCallContext()
         async with gateway(budget_pool, fake.url, rate="100/1s") as gw:  # config looser than reality
             for step in ("a", "b"):
                 await gw.call(ctx, "crm", "POST", "/x", step=step, json={})
-            with pytest.raises(RetryableError) as info:
+            with pytest.raises(RateLimited) as info:  # a put-back of its own: no attempt used
                 await gw.call(ctx, "crm", "POST", "/x", step="c", json={})
-            with pytest.raises(Snooze) as snoozed:  # the budget now knows, before the network does
-                await gw.call(ctx, "crm", "POST", "/x", step="c", json={})
-            await like_a_worker(gw, ctx, "crm", "POST", "/x", step="c", json={})
             [state] = await gw.budget.states("crm")  # type: ignore[union-attr]
-    assert info.value.delay is not None and info.value.delay >= 1.0
-    assert "blocked" in snoozed.value.reason and fake.throttled == 1 and len(fake.effects) == 3
+            started = time.monotonic()  # the budget now knows, before the network does: the call
+            await like_a_worker(gw, ctx, "crm", "POST", "/x", step="c", json={})  # waits out Retry-After
+            waited = time.monotonic() - started  # (in its worker, or snoozed: the budget decides)
+    assert info.value.delay >= 1.0 and info.value.kind == "rate_limited" and info.value.count == 1
+    assert state.blocked_until is not None and 0.9 < waited and fake.throttled == 1 and len(fake.effects) == 3
     assert "HTTP 429" in (state.reason or "") and "budget_tightened" in ctx.kinds()
 
 
 async def test_an_empty_budget_snoozes_without_sending_and_other_providers_proceed(fake, budget_pool) -> None:
     ctx = MemoryCallContext()
-    async with gateway(budget_pool, fake.url, rate="2/1h", headroom=0.0) as gw:
+    async with gateway(budget_pool, fake.url, rate="2/1h") as gw:
         await gw.call(ctx, "crm", "POST", "/x", step="a", json={})
         await gw.call(ctx, "crm", "POST", "/x", step="b", json={})
         with pytest.raises(Snooze) as info:
@@ -266,6 +266,7 @@ async def test_the_guard_blocks_every_host_in_dry_run_and_all_but_the_sandbox_in
 
 
 def test_two_worker_processes_share_one_budget_and_never_see_a_429(db_url: str) -> None:
+    # The provider counts a sliding window by its own receive clock: more than 20 in any 1 s is a 429.
     with FakeProvider(limit=20, window=1.0).running() as fake:
         providers = {"crm": {"base_url": fake.url, "rate": "20/1s"}}
         start = time.time() + 1.0
@@ -274,5 +275,6 @@ def test_two_worker_processes_share_one_budget_and_never_see_a_429(db_url: str) 
             results = pool.map(spend, plans)
     assert sum(r["crm.ok"] for r in results) == 60 == len(fake.effects)
     assert fake.throttled == 0 and sum(r["crm.429"] for r in results) == 0
-    assert all(r["crm.snoozed"] > 0 for r in results)  # both processes actually waited on the budget
-    # (with reserved slots: those that could not book one within the horizon)
+    stats = fake.stats()
+    assert stats["worst_window"] == 20  # the whole window was used, never more
+    assert stats["last_at"] - stats["first_at"] > 2.0  # 60 calls: three windows, so both waited

@@ -27,9 +27,20 @@ def test_success_and_redirect_statuses_are_ok(status: int) -> None:
     assert classify(status).kind is Kind.OK
 
 
-@pytest.mark.parametrize("status", [429, 500, 502, 503, 504, 408])
-def test_throttling_server_errors_and_request_timeouts_are_retryable(status: int) -> None:
+@pytest.mark.parametrize("status", [500, 502, 503, 504, 408])
+def test_server_errors_and_request_timeouts_are_retryable(status: int) -> None:
     assert classify(status).kind is Kind.RETRYABLE
+
+
+def test_a_429_is_rate_limited_not_retryable_so_it_uses_no_attempt() -> None:
+    result = classify(429, {"Retry-After": "2"})
+    assert (result.kind, result.reason, result.delay) == (Kind.RATE_LIMITED, "429 Too Many Requests", 2.0)
+
+
+def test_an_override_may_call_another_status_a_rate_limit_with_its_retry_after() -> None:
+    rule = Rule(kind=Kind.RATE_LIMITED, status=403, body_contains="secondary rate limit", reason="secondary limit")
+    result = classify(403, {"Retry-After": "60"}, "You have exceeded a secondary rate limit", rules=(rule,))
+    assert (result.kind, result.delay) == (Kind.RATE_LIMITED, 60.0)
 
 
 @pytest.mark.parametrize("status", [400, 401, 403, 404, 422, 409, 410])
@@ -85,7 +96,7 @@ def test_an_override_turns_a_quota_exhausted_429_terminal() -> None:
 
 def test_an_override_that_does_not_match_leaves_the_default() -> None:
     rule = Rule(kind=Kind.TERMINAL, status=429, body_contains="quota exhausted")
-    assert classify(429, {}, '{"error": "slow down"}', rules=(rule,)).kind is Kind.RETRYABLE
+    assert classify(429, {}, '{"error": "slow down"}', rules=(rule,)).kind is Kind.RATE_LIMITED
 
 
 def test_overrides_match_on_header_presence_and_value_regex() -> None:

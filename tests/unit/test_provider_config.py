@@ -12,8 +12,8 @@ import pytest
 from queue_core.classify import Kind
 from queue_core.errors import ConfigError
 from queue_core.provider import (
-    Rate, Scope, SigningScheme, load_providers, parse_provider, parse_providers, parse_rate,
-    tightening_from_headers,
+    DEFAULT_GUARD, DEFAULT_MAX_RATE_LIMITED, Algorithm, Rate, Scope, SigningScheme, load_providers, parse_provider,
+    parse_providers, parse_rate, tightening_from_headers,
 )
 
 NOW = 1_700_000_000.0
@@ -57,6 +57,7 @@ def test_defaults_apply_to_a_minimal_provider() -> None:
     cfg = parse_providers({"clearbit": {"base_url": "https://x.test"}})["clearbit"]
     assert (cfg.rates, cfg.scope, cfg.idempotency_header, cfg.auth_env, cfg.signing_scheme) == (
         (), Scope.ACCOUNT, "Idempotency-Key", None, None)
+    assert (cfg.algorithm, cfg.guard, cfg.max_rate_limited) == (Algorithm.SLIDING, DEFAULT_GUARD, DEFAULT_MAX_RATE_LIMITED)
 
 
 @pytest.mark.parametrize("text, limit, seconds", [
@@ -68,11 +69,29 @@ def test_rates_parse_into_limit_and_window(text: str, limit: int, seconds: float
     assert (rate.limit, rate.seconds) == (limit, seconds)
 
 
-def test_the_burst_keeps_headroom_below_the_limit_but_at_least_one() -> None:
-    assert parse_rate("50/1s", "f").burst == 40
-    assert parse_rate("50/1s", "f", headroom=0.1).burst == 45
-    assert parse_rate("1/1s", "f").burst == 1
-    assert parse_rate("50/1s", "f", headroom=0.0).burst == 50
+def provider(**body: Any):
+    return parse_provider("p", {"base_url": "https://x.test", **body})
+
+
+def test_a_rate_means_a_sliding_window_with_no_burst_of_its_own() -> None:
+    cfg = provider(rate=["100/10s", "250000/1d"])
+    assert cfg.algorithm is Algorithm.SLIDING
+    assert [(r.limit, r.seconds, r.burst) for r in cfg.rates] == [(100, 10.0, 100), (250000, 86400.0, 250000)]
+
+
+def test_other_ways_of_counting_are_configured_explicitly() -> None:
+    assert provider(rate="60/1m", algorithm="fixed").algorithm is Algorithm.FIXED
+    bucket = provider(rate="50/1s", algorithm="token_bucket", burst=10)
+    assert bucket.algorithm is Algorithm.TOKEN_BUCKET and bucket.rates[0].burst == 10
+    two = provider(rate=["10/1s", "500/1m"], algorithm="token_bucket", burst=[5, 500])
+    assert [r.burst for r in two.rates] == [5, 500]
+    assert parse_rate("50/1s", "f", burst=7).burst == 7 and parse_rate("50/1s", "f").burst == 50
+
+
+def test_guard_and_max_rate_limited_are_read() -> None:
+    cfg = provider(rate="20/1s", guard=0.05, max_rate_limited=3)
+    assert (cfg.guard, cfg.max_rate_limited) == (0.05, 3)
+    assert provider(rate="20/1s", guard=0).guard == 0.0
 
 
 @pytest.mark.parametrize("table, field, words", [
@@ -100,6 +119,29 @@ def test_the_burst_keeps_headroom_below_the_limit_but_at_least_one() -> None:
      "tool.cutover.providers.p.classify[0].kind", "'retryable'"),
     ({"base_url": "https://x.test", "classify": [{"kind": "ok", "body_regex": "("}]},
      "tool.cutover.providers.p.classify[0].body_regex", "regular expression"),
+    # how the provider counts: burst only with a token bucket, which needs it
+    ({"base_url": "https://x.test", "rate": "5/1s", "algorithm": "leaky"}, "tool.cutover.providers.p.algorithm",
+     "'sliding', 'fixed', 'token_bucket'"),
+    ({"base_url": "https://x.test", "rate": "5/1s", "burst": 3}, "tool.cutover.providers.p.burst",
+     "only to algorithm = \"token_bucket\""),
+    ({"base_url": "https://x.test", "rate": "5/1s", "algorithm": "fixed", "burst": 3},
+     "tool.cutover.providers.p.burst", "'fixed'"),
+    ({"base_url": "https://x.test", "rate": "5/1s", "algorithm": "token_bucket"}, "tool.cutover.providers.p.burst",
+     "needs the provider's stated burst"),
+    ({"base_url": "https://x.test", "rate": "5/1s", "algorithm": "token_bucket", "burst": 0},
+     "tool.cutover.providers.p.burst", "positive integer"),
+    ({"base_url": "https://x.test", "rate": "5/1s", "algorithm": "token_bucket", "burst": 6},
+     "tool.cutover.providers.p.burst", "above the limit"),
+    ({"base_url": "https://x.test", "rate": ["5/1s", "9/1m"], "algorithm": "token_bucket", "burst": [5, 10]},
+     "tool.cutover.providers.p.burst[1]", "above the limit"),
+    ({"base_url": "https://x.test", "rate": ["5/1s", "9/1m"], "algorithm": "token_bucket", "burst": [5]},
+     "tool.cutover.providers.p.burst", "one burst per rate"),
+    ({"base_url": "https://x.test", "algorithm": "fixed"}, "tool.cutover.providers.p.rate", "need a rate"),
+    ({"base_url": "https://x.test", "rate": "5/1s", "headroom": 0.2}, "tool.cutover.providers.p.headroom",
+     "headroom is gone"),
+    ({"base_url": "https://x.test", "rate": "5/1s", "guard": -0.1}, "tool.cutover.providers.p.guard", "a number"),
+    ({"base_url": "https://x.test", "max_rate_limited": 0}, "tool.cutover.providers.p.max_rate_limited",
+     "positive"),
 ])
 def test_bad_config_names_the_file_and_field(table: dict[str, Any], field: str, words: str) -> None:
     with pytest.raises(ConfigError) as info:
@@ -132,9 +174,23 @@ def test_a_200_with_plenty_remaining_changes_nothing() -> None:
                    rates=RATES[:1]) is None
 
 
-def test_a_bare_429_drains_every_window() -> None:
+def test_a_bare_429_fills_the_shortest_window_and_blocks_nothing_else() -> None:
     t = tighten(429, {})
-    assert t is not None and (t.remaining, t.block_for, t.limit) == (0, None, None)
+    assert t is not None and t.full and (t.window, t.remaining, t.block_for, t.limit) == (10.0, None, None, None)
+
+
+def test_a_429_concerns_the_window_its_policy_names() -> None:
+    t = tighten(429, {"RateLimit-Policy": "1000;w=3600", "RateLimit": "limit=1000, remaining=0, reset=60"})
+    assert t is not None and t.full and (t.window, t.block_for, t.remaining, t.reset) == (3600.0, 60.0, 0, 60.0)
+
+
+def test_a_remaining_below_what_the_budget_believed_caps_it_until_the_reset() -> None:
+    headers = {"RateLimit-Limit": "100", "RateLimit-Remaining": "3", "RateLimit-Reset": "4"}
+    t = tighten(200, headers, rates=RATES[:1])
+    assert t is None  # no belief to compare with: the provider counts what we count
+    assert tightening_from_headers(200, headers, now=NOW, rates=RATES[:1], believed={10.0: 3}) is None
+    t = tightening_from_headers(200, headers, now=NOW, rates=RATES[:1], believed={10.0: 40})
+    assert t is not None and not t.full and (t.window, t.remaining, t.reset, t.block_for) == (10.0, 3, 4.0, None)
 
 
 def test_retry_after_blocks_for_its_seconds_or_date() -> None:
@@ -160,7 +216,7 @@ def test_a_reported_limit_above_configuration_never_loosens() -> None:
 def test_x_ratelimit_trio_with_an_epoch_reset_blocks_until_then() -> None:
     t = tighten(200, {"X-RateLimit-Limit": "100", "X-RateLimit-Remaining": "0",
                       "X-RateLimit-Reset": str(int(NOW) + 20)}, rates=RATES[:1])
-    assert t is not None and t.block_for == pytest.approx(20.0) and t.remaining == 0
+    assert t is not None and t.block_for == pytest.approx(20.0) and t.remaining == 0 and not t.full
 
 
 def test_ratelimit_dash_headers_with_a_lower_limit_apply_to_the_only_window() -> None:
