@@ -1,120 +1,203 @@
-"""Rate budget benchmark: one throttled provider must neither be overrun nor slow the others.
+"""Rate budget benchmark: cutover workers use a provider's budget and never exceed it.
 
-Setup: a fresh migrated Postgres database; two fake providers on loopback, each in its own
-process — A enforces 50 requests/s itself (429 + Retry-After beyond that), B is unlimited; 4
-worker processes. Each worker process drives ``queue_core.gateway.Gateway`` directly (the
-queue's worker is not in the loop yet): concurrent call loops that sleep out a Snooze and retry
-a RetryableError, as the worker will (tests/support/spender.py).
+Setup: a fresh migrated Postgres database; a throttled provider on loopback in its own process
+(tests/support/fake_provider.py) that counts a sliding window by its own receive clock, the
+strictest way real providers count: more than N requests (refused ones included) arriving in
+any window of T seconds get 429 with ``Retry-After`` and ``RateLimit`` headers. ``--workers``
+real ``cutover worker`` processes (the CLI, ``--concurrency`` jobs each) run an automation
+making one call to it per job, with the provider configured as ``rate = "N/Ts"``. The queue
+holds more jobs than the budget allows in ``--seconds``; after ``--seconds`` of the provider's
+traffic the workers get SIGTERM (in-flight jobs finish).
 
-Two phases of --seconds each: B alone, and A and B together. The phases are interleaved in
-slices of --slice seconds (alone, together, alone, ...) by one set of worker processes, so that
-load from elsewhere on the machine hits both phases alike. Prints A's utilisation of its budget
-(calls made / calls the budget allowed: per slice the bucket's burst plus the rate times the
-slice), the 429s A's server sent, and B's throughput with A saturated as a ratio of B alone.
-Last line: ``RESULT {json}``.
-Targets: zero 429s, A utilisation >= 95%, B within 10% of alone.
+Prints what the provider saw: requests received, 429s sent, the worst count in any 1 s and in
+any T s (every request received, first to last), and the utilisation: the mean, over every
+window of T seconds starting in the measured span (from the first request on), of the requests
+admitted in it, as a share of N. Also what the workers recorded: put-backs after a 429
+(``rate_limited``), budget waits (``budget_wait``), retries that used an attempt. Last line:
+``RESULT {json}``. Targets: 0 x 429, worst T-s count <= N, utilisation >= 95%.
 
-    python bench/rate_budget.py --seconds 30
+    python bench/rate_budget.py                      # 20/1s for 25 s, 3 workers
+    python bench/rate_budget.py --rate 100/10s --seconds 40
+    python bench/rate_budget.py --algorithm token_bucket --burst 16   # the old default: overrun
+    python bench/rate_budget.py --configured 25/1s    # the provider is stricter than configured: 429s
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import bisect
 import json
+import math
 import multiprocessing
+import os
+import signal
+import subprocess
 import sys
+import tempfile
+import textwrap
 import time
 import urllib.request
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
-from queue_core import provision  # noqa: E402
+from queue_core import JobSpec, Queue, db, provision  # noqa: E402
 from queue_core.provider import parse_rate  # noqa: E402
-from tests.support.fake_provider import serve_in_process  # noqa: E402
-from tests.support.spender import Plan, Slice, spend  # noqa: E402
+from tests.support.fake_provider import serve_in_process, worst_window  # noqa: E402
+
+AUTOMATION = "rate-bench"
+MODULE = '''
+from queue_core import automation
 
 
-def start_server(ctx: Any, limit: int | None, latency: float) -> tuple[str, Any, Any]:
+@automation("rate-bench")
+async def rate_bench(ctx, trigger):
+    await ctx.call("throttled", "POST", "/effects", json={"n": trigger.body["n"]}, step="send")
+'''
+
+
+def start_provider(ctx: Any, limit: int, window: float, latency: float) -> tuple[str, Any, Any]:
     ready, stop = ctx.Queue(), ctx.Event()
-    proc = ctx.Process(target=serve_in_process, args=(limit, 1.0, ready, stop, latency), daemon=True)
+    proc = ctx.Process(target=serve_in_process, args=(limit, window, ready, stop, latency, "sliding"), daemon=True)
     proc.start()
     return ready.get(timeout=30), stop, proc
 
 
-def stats(url: str) -> dict[str, int]:
-    with urllib.request.urlopen(url + "/_stats", timeout=10) as resp:
-        return json.loads(resp.read())  # type: ignore[no-any-return]
+def fetch(url: str) -> Any:
+    with urllib.request.urlopen(url, timeout=30) as resp:
+        return json.loads(resp.read())
 
 
-def run(ctx: Any, db_url: str, providers: dict[str, Any], loops: dict[str, int], workers: int,
-        seconds: float, slice_len: float) -> tuple[list[dict[str, int]], int, float]:
-    """Run alternating slices; return per-process counts, A's slice count and seconds per phase."""
-    n = max(1, round(seconds / slice_len))
-    t = time.time() + 3.0  # every process is up and connected before the first slice
-    slices = []
-    for i in range(2 * n):
-        label, active = ("alone", ("b",)) if i % 2 == 0 else ("with_a", ("a", "b"))
-        slices.append(Slice(label, t, t + slice_len, active))
-        t += slice_len + 0.2
-    plans = [Plan(db_url, providers, loops, slices=tuple(slices)) for _ in range(workers)]
-    with ctx.Pool(workers) as pool:
-        return pool.map(spend, plans), n, n * slice_len
+def write_project(folder: Path, provider: dict[str, Any]) -> None:
+    lines = [f"{k} = {json.dumps(v)}" for k, v in provider.items()]
+    (folder / "pyproject.toml").write_text(textwrap.dedent("""\
+        [tool.cutover]
+        automations = "rate_bench_automations"
+
+        [tool.cutover.providers.throttled]
+        """) + "\n".join(lines) + "\n")
+    (folder / "rate_bench_automations.py").write_text(MODULE)
 
 
-def total(results: list[dict[str, int]], key: str) -> int:
-    return sum(r[key] for r in results)
+async def enqueue(db_url: str, n: int) -> None:
+    async with db.pool(db_url, max_size=2) as pool:
+        queue = Queue(pool)
+        for start in range(0, n, 500):
+            await queue.enqueue_many([JobSpec(AUTOMATION, {"n": i}) for i in range(start, min(n, start + 500))])
+
+
+async def worker_side(db_url: str) -> dict[str, Any]:
+    async with db.pool(db_url, max_size=2) as pool:
+        async with pool.connection() as conn:
+            kinds = dict(await (await conn.execute(
+                "SELECT kind, count(*) FROM ledger GROUP BY kind")).fetchall())
+            statuses = dict(await (await conn.execute(
+                "SELECT status::text, count(*) FROM jobs GROUP BY status")).fetchall())
+            (attempts_over_one,) = await (await conn.execute(
+                "SELECT count(*) FROM jobs WHERE attempt > 1")).fetchone()  # type: ignore[misc]
+    return {"ledger": kinds, "jobs": statuses, "jobs_with_more_than_one_attempt": attempts_over_one}
+
+
+def utilisation(admitted: list[float], start: float, end: float, window: float, limit: int) -> float:
+    """The mean, over windows [x, x + window) with x from start to end - window (1 ms apart), of
+    the admitted requests in the window, as a share of ``limit``."""
+    steps = max(1, int((end - window - start) * 1000))
+    total = 0
+    for i in range(steps):
+        x = start + i / 1000
+        total += bisect.bisect_left(admitted, x + window) - bisect.bisect_left(admitted, x)
+    return total / steps / limit
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seconds", type=float, default=30.0, help="duration of each phase (default 30)")
-    parser.add_argument("--slice", type=float, default=5.0, help="length of one interleaved slice (default 5)")
-    parser.add_argument("--workers", type=int, default=4)
-    parser.add_argument("--a-rate", type=int, default=50, help="A's limit per second (server and config)")
-    parser.add_argument("--headroom", type=float, default=0.2, help="A's headroom setting (config default 0.2)")
-    parser.add_argument("--a-loops", type=int, default=1, help="concurrent A call loops per worker")
-    parser.add_argument("--latency-ms", type=float, default=0.0,
-                        help="processing time of every fake provider answer (default 0: CPU-bound)")
-    parser.add_argument("--b-loops", type=int, default=4, help="concurrent B call loops per worker")
+    parser.add_argument("--rate", default="20/1s", help="the provider's limit, enforced and configured (20/1s)")
+    parser.add_argument("--seconds", type=float, default=25.0, help="measured span of provider traffic (25)")
+    parser.add_argument("--workers", type=int, default=3, help="cutover worker processes (3)")
+    parser.add_argument("--concurrency", type=int, default=10, help="jobs each worker runs at once (10)")
+    parser.add_argument("--latency-ms", type=float, default=0.0, help="processing time of every answer (0)")
+    parser.add_argument("--configured", default=None,
+                        help="the rate the provider table says, when not --rate (a provider stricter than its docs)")
+    parser.add_argument("--algorithm", default=None, help="configure the provider so (default: sliding)")
+    parser.add_argument("--burst", type=int, default=None, help="with --algorithm token_bucket")
+    parser.add_argument("--guard", type=float, default=None, help="the provider's guard, seconds (default 0.005)")
+    parser.add_argument("--times", type=Path, default=None, help="write the provider's receive times here (JSON)")
     args = parser.parse_args()
 
+    rate = parse_rate(args.rate, "--rate")
+    limit, window = rate.limit, rate.seconds
+    jobs = math.ceil(limit / window * args.seconds * 1.3) + limit * args.workers
     ctx = multiprocessing.get_context("spawn")
     db_url = provision.fresh_database("cutover_bench")
-    a_url, a_stop, a_proc = start_server(ctx, args.a_rate, args.latency_ms / 1000)
-    b_url, b_stop, b_proc = start_server(ctx, None, args.latency_ms / 1000)
-    rate = f"{args.a_rate}/1s"
-    providers = {"a": {"base_url": a_url, "rate": rate, "headroom": args.headroom}, "b": {"base_url": b_url}}
+    url, stop, proc = start_provider(ctx, limit, window, args.latency_ms / 1000)
+    config: dict[str, Any] = {"base_url": url, "rate": args.configured or args.rate}
+    config.update({k: v for k, v in (("algorithm", args.algorithm), ("burst", args.burst), ("guard", args.guard))
+                   if v is not None})
+    workers: list[subprocess.Popen[bytes]] = []
     try:
-        results, a_slices, seconds = run(ctx, db_url, providers, {"a": args.a_loops, "b": args.b_loops},
-                                         args.workers, args.seconds, args.slice)
-        a_server = stats(a_url)
+        asyncio.run(enqueue(db_url, jobs))
+        with tempfile.TemporaryDirectory(prefix="rate_bench_") as folder:
+            write_project(Path(folder), config)
+            env = {**os.environ, "DATABASE_URL": db_url, "PYTHONPATH": str(ROOT)}
+            logs = [Path(folder) / f"worker{i}.log" for i in range(args.workers)]
+            for log in logs:
+                with open(log, "wb") as out:
+                    workers.append(subprocess.Popen(
+                        [sys.executable, "-m", "harness", "worker", "--allow-ungated", AUTOMATION,
+                         "--concurrency", str(args.concurrency)], cwd=folder, env=env, stdout=out, stderr=out))
+            deadline = time.monotonic() + 60
+            while fetch(url + "/_stats")["received"] == 0:
+                if time.monotonic() > deadline or any(w.poll() is not None for w in workers):
+                    raise SystemExit("the workers never reached the provider:\n" + "\n".join(
+                        log.read_text()[-2000:] for log in logs))
+                time.sleep(0.05)
+            time.sleep(args.seconds)
+            for w in workers:
+                w.send_signal(signal.SIGTERM)
+            for w in workers:
+                w.wait(30)
+            stopped = [line for log in logs for line in log.read_text().splitlines() if " stopped: " in line]
+        times, server = fetch(url + "/_times"), fetch(url + "/_stats")
+        recorded = asyncio.run(worker_side(db_url))
     finally:
-        for stop, proc in ((a_stop, a_proc), (b_stop, b_proc)):
-            stop.set()
-            proc.join(10)
+        for w in workers:
+            if w.poll() is None:
+                w.kill()
+        stop.set()
+        proc.join(10)
         provision.drop_database(db_url)
 
-    burst = parse_rate(rate, "a.rate", args.headroom).burst
-    allowed = a_slices * (burst + args.a_rate * args.slice)
-    a_ok = total(results, "a.ok")
-    b_alone, b_with_a = total(results, "b.ok@alone") / seconds, total(results, "b.ok@with_a") / seconds
+    received, admitted = times["received"], times["admitted"]
+    if args.times:
+        args.times.write_text(json.dumps(times))
+    first = received[0]
+    span_end = first + args.seconds
+    util = utilisation(admitted, first, span_end, window, limit)
+    in_span = bisect.bisect_left(admitted, span_end) - bisect.bisect_left(admitted, first)
+    ledger = recorded["ledger"]
     result = {
-        "seconds_per_phase": seconds, "slice_seconds": args.slice, "workers": args.workers,
-        "a_limit_per_s": args.a_rate, "a_calls": a_ok, "a_budget_allowed": allowed,
-        "a_utilisation": round(a_ok / allowed, 4), "a_rate_per_s": round(a_ok / seconds, 2),
-        "a_429s_server": a_server["throttled"], "a_429s_client": total(results, "a.429"),
-        "a_snoozes": total(results, "a.snoozed"), "provider_latency_ms": args.latency_ms,
-        "b_per_s_alone": round(b_alone, 1), "b_per_s_with_a": round(b_with_a, 1),
-        "b_ratio_with_a_vs_alone": round(b_with_a / b_alone, 4) if b_alone else None,
-        "driver": "gateway driven directly from worker processes (tests/support/spender.py)",
+        "rate": args.rate, "limit": limit, "window_s": window, "seconds": args.seconds, "workers": args.workers,
+        "concurrency": args.concurrency, "provider_latency_ms": args.latency_ms,
+        "config": {k: v for k, v in config.items() if k != "base_url"},
+        "requests": len(received), "admitted": len(admitted), "429s": server["throttled"],
+        "worst_1s": worst_window(received, 1.0), "worst_window": worst_window(received, window),
+        "utilisation": round(util, 4), "admitted_per_s_in_span": round(in_span / args.seconds, 2),
+        "rate_limited_put_backs": ledger.get("rate_limited", 0), "budget_waits": ledger.get("budget_wait", 0),
+        "retries_using_an_attempt": ledger.get("retry_scheduled", 0), "jobs": recorded["jobs"],
+        "jobs_with_more_than_one_attempt": recorded["jobs_with_more_than_one_attempt"],
+        "workers_stopped": len(stopped),
     }
-    print(f"A: {a_ok} calls in {seconds:g} s ({result['a_rate_per_s']}/s) of {allowed:g} allowed "
-          f"({a_slices} slices x (burst {burst} + {args.a_rate}/s x {args.slice:g} s)): "
-          f"utilisation {result['a_utilisation']:.1%}")
-    print(f"A: 429s sent by the provider: {result['a_429s_server']}; snoozes: {result['a_snoozes']}")
-    print(f"B: {b_alone:.1f}/s alone, {b_with_a:.1f}/s with A saturated: ratio {result['b_ratio_with_a_vs_alone']}")
+    print(f"provider {args.rate} (sliding window, its own receive clock), {args.workers} cutover workers "
+          f"x {args.concurrency}, config {result['config']}")
+    print(f"requests {result['requests']} (admitted {result['admitted']}), 429s {result['429s']}")
+    print(f"worst 1-s count {result['worst_1s']}, worst {window:g}-s count {result['worst_window']} (limit {limit})")
+    print(f"utilisation {util:.1%} of {limit}/{window:g}s over {args.seconds:g} s "
+          f"(admitted {in_span} in the span: {result['admitted_per_s_in_span']}/s)")
+    print(f"workers: {result['rate_limited_put_backs']} put-backs after a 429, {result['budget_waits']} budget waits, "
+          f"{result['retries_using_an_attempt']} retries using an attempt; jobs {result['jobs']}")
     print("RESULT " + json.dumps(result))
 
 
