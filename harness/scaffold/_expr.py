@@ -94,8 +94,15 @@ def _literal(node: Any) -> str:
     return repr(node.value)
 
 
+_LOCALS: list[dict[str, str]] = []  # arrow-function parameters in scope, innermost last
+_ARRAY_CALLBACKS = ("map", "filter", "some", "every", "find")
+
+
 def _identifier(node: Any) -> str:
     name = node.name
+    for scope in reversed(_LOCALS):
+        if name in scope:
+            return scope[name]
     simple = {"$json": 'item["json"]', "$itemIndex": "i", "$runIndex": "0", "undefined": "None",
               "$now": "n8n.now(ctx)", "$today": "n8n.now(ctx).replace(hour=0, minute=0, second=0, microsecond=0)"}
     if name in simple:
@@ -157,17 +164,40 @@ def _require_json(props: list[Any], what: str) -> None:
 
 def _call(node: Any) -> str:
     callee = node.callee
+    if (callee.type == "MemberExpression" and not callee.computed and callee.property.name in _ARRAY_CALLBACKS
+            and any(a.type == "ArrowFunctionExpression" for a in node.arguments)):
+        return _method_call(callee, [], list(node.arguments))
     args = [_node(a) for a in node.arguments]
     if callee.type == "Identifier" and callee.name == "$" and len(args) == 1:
         return f"flow.node({args[0]})"
     if callee.type == "Identifier" and callee.name in GLOBALS:
         return f"n8n.call({callee.name!r}{''.join(', ' + a for a in args)})"
     if callee.type == "MemberExpression" and not callee.computed:
-        return _method_call(callee, args)
+        return _method_call(callee, args, list(node.arguments))
     raise Untranslatable("a call of this function is not translated")
 
 
-def _method_call(callee: Any, args: list[str]) -> str:
+def _array_callback(name: str, target: str, fn: Any) -> str:
+    """``xs.map(x => …)`` and its kin, with one parameter and an expression body, as comprehensions."""
+    if len(fn.params) != 1 or fn.params[0].type != "Identifier" or fn.body.type == "BlockStatement":
+        raise Untranslatable("an arrow function with other than one parameter and an expression body")
+    var = f"v_{fn.params[0].name.lstrip('$')}_{len(_LOCALS)}"
+    _LOCALS.append({fn.params[0].name: var})
+    try:
+        body = _node(fn.body)
+    finally:
+        _LOCALS.pop()
+    source = f"n8n.as_list({target})"
+    return {
+        "map": f"[{body} for {var} in {source}]",
+        "filter": f"[{var} for {var} in {source} if n8n.truthy({body})]",
+        "some": f"any(n8n.truthy({body}) for {var} in {source})",
+        "every": f"all(n8n.truthy({body}) for {var} in {source})",
+        "find": f"next(({var} for {var} in {source} if n8n.truthy({body})), None)",
+    }[name]
+
+
+def _method_call(callee: Any, args: list[str], callee_args: list[Any]) -> str:
     name = callee.property.name
     obj = callee.object
     if obj.type == "Identifier" and f"{obj.name}.{name}" in GLOBALS:
@@ -176,6 +206,8 @@ def _method_call(callee: Any, args: list[str]) -> str:
         return {"first": "(items[0] if items else None)", "last": "(items[-1] if items else None)",
                 "all": "items"}[name]
     target = _node(obj)
+    if name in _ARRAY_CALLBACKS and len(callee_args) == 1 and callee_args[0].type == "ArrowFunctionExpression":
+        return _array_callback(name, target, callee_args[0])
     if target.startswith("flow.node(") and name in ("first", "last", "all") and not args:
         return f"{target}.{name}()"
     if name in METHODS:

@@ -48,6 +48,13 @@ def _index(key: Any) -> int | None:
     return None
 
 
+def as_list(value: Any) -> list[Any]:
+    """Return an array value as a list (a string's characters; anything else: empty)."""
+    if isinstance(value, list):
+        return value
+    return list(value) if isinstance(value, str) else []
+
+
 def truthy(value: Any) -> bool:
     """Return JavaScript's truthiness: ``[]`` and ``{}`` are true, ``0``, ``""``, NaN, null false."""
     if value is None or value is False:

@@ -22,7 +22,7 @@ from typing import Any
 from ..errors import TerminalError
 from ._n8n_filter import ConditionError, check, if_v1
 from ._n8n_js import (
-    add, arith, both, call, coalesce, compare, concat, either, get, loose_eq, method, num, parse_float,
+    add, arith, as_list, both, call, coalesce, compare, concat, either, get, loose_eq, method, num, parse_float,
     parse_int, strict_eq, text, truthy,
 )
 
@@ -30,7 +30,7 @@ Item = dict[str, Any]
 Items = list[Item]
 
 __all__ = [
-    "ConditionError", "Flow", "Item", "Items", "NodeFailed", "TodoNode", "add", "arith", "assign", "both",
+    "ConditionError", "Flow", "Item", "Items", "NodeFailed", "TodoNode", "add", "arith", "as_list", "assign", "both",
     "call", "check", "coalesce", "compare", "concat", "either", "get", "if_v1", "loose_eq", "merge_append",
     "merge_by_fields", "merge_choose", "method", "now", "num", "parse_float", "parse_int", "response_items",
     "strict_eq", "text", "trigger_items", "truthy", "typed", "webhook_items",

@@ -53,7 +53,17 @@ def test_other_nodes_items_and_globals() -> None:
     assert _run("={{ parseInt($json.t) + 2 }}", {"t": "40px"}) == 42
 
 
-@pytest.mark.parametrize("param", ["={{ $json.items.map(x => x.id) }}", "={{ $workflow.name }}",
+def test_array_callbacks_with_one_parameter_become_comprehensions() -> None:
+    item = {"labels": [{"name": "Bug"}, {"name": "P1"}], "n": [1, 5, 9]}
+    assert _run("={{ $json.labels.map(l => l.name.toLowerCase()) }}", item) == ["bug", "p1"]
+    assert _run("={{ $json.n.filter(x => x > 2).length }}", item) == 2
+    assert _run("={{ $json.n.some(x => x === 9) }}", item) is True
+    assert _run("={{ $json.n.every(x => x > 2) }}", item) is False
+    assert _run("={{ $json.labels.find(l => l.name === 'P1').name }}", item) == "P1"
+    assert _run("={{ $json.missing.map(x => x) }}", item) == []
+
+
+@pytest.mark.parametrize("param", ["={{ $json.items.reduce((a, x) => a + x, 0) }}", "={{ $workflow.name }}",
                                    '={{ $node["Loop"].context["noItemsLeft"] }}', "={{ /ab+c/.test($json.s) }}"])
 def test_what_is_not_translated_says_so(param: str) -> None:
     with pytest.raises(Untranslatable):
