@@ -38,6 +38,8 @@ def write_maps(manifest: Path, scaffold: Scaffold) -> None:
     document = tomlkit.parse(manifest.read_text(encoding="utf-8")) if manifest.exists() else tomlkit.document()
     if "format" not in document:
         document["format"] = 1
+    if "name" not in document:  # a new set is named after its directory, as cutover import names it
+        document["name"] = manifest.parent.name
     automations = _table(document, "automations")
     entry = _table(automations, scaffold.automation)
     entry.setdefault("platform", "n8n")

@@ -130,6 +130,10 @@ def test_the_estate_command_scaffolds_every_workflow_and_prints_one_table(tmp_pa
     assert "no translation for node type n8n-nodes-base.googleSheets" in result.output
     manifest = (tmp_path / "set" / "manifest.toml").read_text()
     assert '[automations.nightly-report.steps]' in manifest and '"Open issue" = "open-issue"' in manifest
+    from harness.manifest import load_manifest
+
+    loaded = load_manifest(tmp_path / "set" / "manifest.toml")  # a manifest cutover import can extend
+    assert loaded.name == "set" and loaded.automations["nightly-report"].steps["Open issue"] == "open-issue"
 
 
 def test_a_schedule_trigger_becomes_the_automations_cron() -> None:
