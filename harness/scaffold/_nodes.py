@@ -234,7 +234,7 @@ def _switch_rules(node: Node, slot: Slot) -> tuple[list[str], list[str]]:
                                                        params.get("looseTypeValidation")})
         opts, expression = condition_source(fake, prefix=f"{slot.var.upper()}_{index}_")
         lines.insert(0, f"{slot.var.upper()}_{index}_OPTIONS = {opts}")
-        lines += [f"    if {expression}:", f"        chosen.append({index})"]
+        lines += [f"    if ({expression}):", f"        chosen.append({index})"]
         if not options.get("allMatchingOutputs"):
             lines += ["        return chosen"]
     if fallback == "extra":

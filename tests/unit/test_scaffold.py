@@ -152,3 +152,28 @@ def test_workflows_of_an_estate_that_share_a_name_get_distinct_automations(tmp_p
     written = scaffold_n8n(estate, automation=None, into=tmp_path / "out")
     assert [w.scaffold.automation for w in written] == ["order-router", "order-router-2"]
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["order_router.py", "order_router_2.py"]
+
+
+def test_a_switch_rule_of_several_conditions_routes_as_its_combinator_says() -> None:
+    from harness.scaffold._workflow import parse_workflow
+
+    rule = {"conditions": {"options": {"caseSensitive": True, "typeValidation": "loose"}, "combinator": "or",
+                           "conditions": [{"leftValue": "={{ $json.title }}", "rightValue": "crash",
+                                           "operator": {"type": "string", "operation": "contains"}},
+                                          {"leftValue": "={{ $json.title }}", "rightValue": "bug",
+                                           "operator": {"type": "string", "operation": "contains"}}]},
+            "renameOutput": True, "outputKey": "bug"}
+    wf = parse_workflow({"name": "t", "nodes": [
+        {"name": "Start", "type": "n8n-nodes-base.manualTrigger", "parameters": {}},
+        {"name": "Route", "type": "n8n-nodes-base.switch", "typeVersion": 3.2,
+         "parameters": {"rules": {"values": [rule]}, "options": {"fallbackOutput": "extra", "renameFallbackOutput": "other"}}}],
+        "connections": {"Start": {"main": [[{"node": "Route", "type": "main", "index": 0}]]}}}, "t.json")
+    namespace: dict[str, Any] = {}
+    source = build(wf, "t", {}).source.replace("@automation('t', version=1)", "")
+    exec(compile(source, "gen", "exec"), namespace)
+    decided = []
+    for title in ("App crash", "A bug", "Crash"):
+        ctx = _OfflineContext()
+        asyncio.run(namespace["t"](ctx, Trigger("x", None, {}, {"title": title}, "test")))
+        decided.append(ctx.decisions["route"])
+    assert decided == ["bug", "bug", "other"]  # case-sensitive: "Crash" matches neither
