@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness.errors import HarnessError
-from harness.scaffold._module import NodeRow, Scaffold, build, edited
+from harness.scaffold._module import NodeRow, Scaffold, build, edited, unique
 from harness.scaffold._workflow import Workflow, iter_workflow_files, load_workflows
 
 __all__ = ["NodeRow", "Scaffold", "ScaffoldError", "Written", "project_providers", "scaffold_n8n"]
@@ -62,15 +62,6 @@ def _automation_name(workflow: Workflow, given: str | None, many: bool) -> str:
     return f"{given}-{stem}" if given else stem
 
 
-def _unique_name(name: str, used: set[str]) -> str:
-    """Two workflows of an estate may share a name: the second becomes ``name-2``, and so on."""
-    candidate, n = name, 2
-    while candidate in used:
-        candidate, n = f"{name}-{n}", n + 1
-    used.add(candidate)
-    return candidate
-
-
 def scaffold_n8n(path: Path, *, automation: str | None, into: Path, force: bool = False,
                  providers: dict[str, str] | None = None) -> list[Written]:
     """Scaffold every workflow in ``path`` (a file or a directory) into ``into``.
@@ -83,7 +74,7 @@ def scaffold_n8n(path: Path, *, automation: str | None, into: Path, force: bool 
     results = []
     used: set[str] = set()
     for workflow in workflows:
-        name = _unique_name(_automation_name(workflow, automation, many), used)
+        name = unique(_automation_name(workflow, automation, many), used)
         if not re.fullmatch(r"[a-z][a-z0-9-]*", name):
             raise ScaffoldError(f"automation name {name!r}: use lower-case letters, digits and dashes")
         results.append(build(workflow, name, providers or {}))

@@ -90,7 +90,7 @@ def build(workflow: Workflow, automation: str, providers: dict[str, str]) -> Sca
     trigger = workflow.trigger()
     for name in order:
         node = workflow.nodes[name]
-        slot = Slot(names[name], _inputs(workflow, name, outputs), _unique(slug(name), steps_taken), slug(name),
+        slot = Slot(names[name], _inputs(workflow, name, outputs), unique(slug(name), steps_taken), slug(name),
                     providers)
         code = _translate(node, slot, is_trigger=trigger is not None and name == trigger.name, looped=name in looped)
         outputs[name] = code.outputs
@@ -104,7 +104,9 @@ def build(workflow: Workflow, automation: str, providers: dict[str, str]) -> Sca
     return scaffold
 
 
-def _unique(step: str, taken: set[str]) -> str:
+def unique(name: str, taken: set[str]) -> str:
+    """Return ``name``, or ``name-2``, ``name-3``… the first not in ``taken`` (which it joins)."""
+    step = name
     candidate, n = step, 2
     while candidate in taken:
         candidate, n = f"{step}-{n}", n + 1
