@@ -135,7 +135,8 @@ def _translate(node: Node, slot: Slot, *, is_trigger: bool, looped: bool) -> Nod
     if looped:
         return _nodes.todo(node, slot, "this node is part of a loop (SplitInBatches / a connection back): "
                                        "write the loop in Python")
-    translator = TRANSLATORS.get(node.short_type)
+    known = node.type.startswith(("n8n-nodes-base.", "n8n-nodes-testing."))
+    translator = TRANSLATORS.get(node.short_type) if known else None
     if translator is None:
         return _nodes.todo(node, slot, f"no translation for node type {node.type}")
     try:

@@ -177,3 +177,14 @@ def test_a_switch_rule_of_several_conditions_routes_as_its_combinator_says() -> 
         asyncio.run(namespace["t"](ctx, Trigger("x", None, {}, {"title": title}, "test")))
         decided.append(ctx.decisions["route"])
     assert decided == ["bug", "bug", "other"]  # case-sensitive: "Crash" matches neither
+
+
+def test_a_node_of_another_package_is_not_taken_for_the_n8n_node_of_the_same_name() -> None:
+    from harness.scaffold._workflow import parse_workflow
+
+    wf = parse_workflow({"name": "t", "nodes": [
+        {"name": "Start", "type": "n8n-nodes-base.manualTrigger", "parameters": {}},
+        {"name": "Custom", "type": "acme-nodes.set", "parameters": {"values": {"string": [{"name": "a", "value": "b"}]}}}],
+        "connections": {"Start": {"main": [[{"node": "Custom", "type": "main", "index": 0}]]}}}, "t.json")
+    rows = {r.node: (r.status, r.why) for r in build(wf, "t", {}).rows}
+    assert rows["Custom"] == ("todo", "no translation for node type acme-nodes.set")
