@@ -314,8 +314,9 @@ class Gateway:
         The key sent is the one stored with the call by an earlier attempt, else
         ``ctx.idempotency_key(step, occurrence)``: the same on every retry and reclaim.
 
-        Raises Snooze when the rate budget is spent (no attempt used), RetryableError (with the
-        provider's Retry-After as ``delay``) or TerminalError per the classification,
+        Raises Snooze when the rate budget is spent (no attempt used), RateLimited (a Snooze:
+        no attempt used) after a 429 until the call's ``max_rate_limited``-th, RetryableError
+        (with the provider's Retry-After as ``delay``) or TerminalError per the classification,
         IdempotencyConflictError when the step's key was used for a different request,
         ProviderNotConfiguredError, ForeignURLError, and ConfigError when a secret's env var is
         unset. A step whose call already succeeded returns the stored response without calling.
