@@ -235,10 +235,24 @@ o AS (
         AS o(id uuid, claim_count int, status job_status, delay_s float8, error text,
              kind error_kind, attempt_inc int, event text, trace jsonb, deferred jsonb)
 ),
+-- A job that suspends on a wait resolved while it ran is woken here: resolve_wait wakes only
+-- jobs already waiting, so without this the resolution would be lost until the wait's deadline.
+-- A wait counts as unconsumed while its step (kind:name) is not done; a shadow job's deferred
+-- step is not in the table yet, which costs at most one spurious wake-up.
+rewoken AS (
+    SELECT DISTINCT o.id
+    FROM o JOIN waits w ON w.job_id = o.id
+    WHERE o.status = 'waiting' AND w.resolved_at IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM steps s
+                      WHERE s.job_id = w.job_id AND s.step_name = w.kind || ':' || w.name
+                        AND s.status = 'done')
+),
 done AS (
     UPDATE jobs j
-    SET status       = o.status,
-        run_after    = CASE WHEN o.status IN ('pending', 'waiting', 'compensating')
+    SET status       = CASE WHEN o.id IN (SELECT id FROM rewoken) THEN 'pending'::job_status
+                            ELSE o.status END,
+        run_after    = CASE WHEN o.id IN (SELECT id FROM rewoken) THEN t.now
+                            WHEN o.status IN ('pending', 'waiting', 'compensating')
                             THEN t.now + make_interval(secs => o.delay_s) ELSE j.run_after END,
         attempt      = j.attempt + o.attempt_inc,
         last_error   = coalesce(o.error, j.last_error),

@@ -299,3 +299,40 @@ async def test_older_checkpoint_version_is_migrated_by_registered_upcasters(dura
         await drain(pool)
         (output,) = sql(durable_db, "SELECT output FROM steps WHERE job_id = %s", (job_id,))[0]
     assert output == {"next": 8}
+
+
+async def test_a_wait_resolved_while_its_job_still_runs_wakes_the_job_when_it_suspends(durable_db):
+    """resolve_wait can only record a resolution for a running job; the suspend must not lose it."""
+    from queue_core.job import Outcome
+    from queue_core.states import JobStatus
+
+    async with db.pool(durable_db, max_size=4) as pool:
+        queue = Queue(pool, registry=registry)
+        job_id = await queue.enqueue(JobSpec("approval"))
+        (job,) = await queue.claim("test-worker", 1, lease_s=30, automations=["approval"])
+        await queue.resolve_wait(job_id, "manager", decision="approve", actor="test")
+        assert (await queue.get(job_id))["status"] == "running"  # nothing to wake yet
+        suspended = Outcome(job.id, job.claim_count, JobStatus.WAITING, "waiting", 0, 172_800.0, "token 'manager'")
+        assert await queue.complete([suspended], worker="test-worker") == {job_id}
+        woken = await queue.get(job_id)
+        assert woken["status"] == "pending", "a resolution that landed while the job ran was lost"
+        await drain(pool)
+        assert (await queue.get(job_id))["status"] == "succeeded"
+        steps = sql(durable_db, "SELECT output FROM steps WHERE job_id = %s AND step_name = 'record'", (job_id,))
+        assert steps == [({"decision": "approve", "payload": None},)]
+
+
+async def test_a_consumed_wait_does_not_wake_a_job_suspending_on_its_next_wait(durable_db):
+    async with db.pool(durable_db, max_size=4) as pool:
+        queue = Queue(pool, registry=registry)
+        job_id = await queue.enqueue(JobSpec("two-approvals"))
+        await drain(pool)
+        secret = sql(durable_db, "SELECT value FROM cutover_secrets")[0][0]
+        await queue.resolve_token(_waits.make_token(secret, job_id, "manager").token, decision="approve", actor="t")
+        await drain(pool)
+        # the first wait is resolved and its step done: the job now waits on the second, asleep
+        job = await queue.get(job_id)
+        assert job["status"] == "waiting", "a consumed wait woke the job again"
+        await queue.resolve_token(_waits.make_token(secret, job_id, "finance").token, decision="reject", actor="t")
+        await drain(pool)
+        assert (await queue.get(job_id))["status"] == "succeeded"

@@ -101,6 +101,13 @@ async def approval(ctx: Context, trigger: Trigger) -> None:
     await ctx.step("record", lambda: {"decision": res.decision, "payload": res.payload})
 
 
+@automation("two-approvals", registry=registry)
+async def two_approvals(ctx: Context, trigger: Trigger) -> None:
+    first = await ctx.wait_for_token("manager", timeout=timedelta(days=2))
+    second = await ctx.wait_for_token("finance", timeout=timedelta(days=2))
+    ctx.decide("approvals", [first.decision, second.decision])
+
+
 @automation("short-approval", registry=registry)
 async def short_approval(ctx: Context, trigger: Trigger) -> None:
     ctx.on_failure(lambda: None)
