@@ -325,8 +325,8 @@ def _join(join: str, output_from: str, clash: str, pairs: list[tuple[Item, Item]
 
 
 def _unique(items: Items) -> Items:
-    seen: set[int] = set()
-    return [i for i in items if not (id(i) in seen or seen.add(id(i)))]  # type: ignore[func-returns-value]
+    """Return ``items`` with repeats of the same object dropped, in first-seen order."""
+    return list({id(item): item for item in items}.values())
 
 
 def _combined(first: Item, second: Item, clash: str) -> Item:
