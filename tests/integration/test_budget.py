@@ -174,9 +174,13 @@ async def test_a_fixed_window_allows_n_per_aligned_window_and_closes_a_guard_ear
     budget, cfg = Budget(budget_pool), provider("p", "3/2s", algorithm="fixed", guard=0.1)
     await budget.ensure(cfg, ACCOUNT_SCOPE)
     await asyncio.sleep(2.0 - time.time() % 2.0 + 0.05)  # just after an aligned window opened
-    results = [await budget.checkout(cfg, ACCOUNT_SCOPE) for _ in range(4)]
+    results = [await budget.checkout(cfg, ACCOUNT_SCOPE) for _ in range(3)]
+    before = time.time()
+    results.append(await budget.checkout(cfg, ACCOUNT_SCOPE))
+    after = time.time()
     assert [r.granted for r in results] == [True, True, True, False]
-    assert 1.5 < results[-1].delay <= 1.95  # until the next aligned window
+    # until the next aligned window, as seen from either side of the refused checkout
+    assert 2.0 - after % 2.0 - 0.001 <= results[-1].delay <= min(1.95, 2.0 - before % 2.0 + 0.001)
     await asyncio.sleep(results[-1].delay + 0.01)
     assert (await budget.checkout(cfg, ACCOUNT_SCOPE)).granted
     await asyncio.sleep(2.0 - time.time() % 2.0 - 0.05)  # in the last 0.1 s of the window: closed
