@@ -64,15 +64,51 @@ class Platform(StrEnum):
     JSONL = "jsonl"
 
 
+POLL_SOURCE = "poll"
+
+
+@dataclass(frozen=True)
+class PollOrigin:
+    """The poll a polled item came from: the legacy poller, when the poll ran, the item's id in it."""
+
+    poller: str
+    at: datetime
+    item: str
+
+
 @dataclass(frozen=True)
 class RecordedTrigger:
-    """One recorded delivery: what the automation receives. Header names are lower-case."""
+    """One recorded delivery: what the automation receives. Header names are lower-case.
+
+    ``poll`` is set exactly when ``source`` is ``"poll"``: the trigger is one item a legacy
+    poller found, and ``poll`` says which poll found it.
+    """
 
     id: str
     received_at: datetime
     headers: dict[str, str]
     body: JSONObject
     source: str
+    poll: PollOrigin | None = None
+
+
+@dataclass(frozen=True)
+class ItemTrace:
+    """What the legacy run did with one item of a run over many items (an n8n run, a fan-out).
+
+    ``key`` is the key of the migrated code's child job for the item (``ctx.enqueue(..., key=)``;
+    a shadow poller's ``poll:<id>`` is paired with ``<id>``). The other fields mean what they
+    mean on :class:`LegacyTrace` and are compared within the parent trace's evidence.
+    """
+
+    key: str
+    status: TraceStatus = TraceStatus.SUCCEEDED
+    path: list[str] = field(default_factory=list)
+    decisions: dict[str, Any] = field(default_factory=dict)
+    calls: list[dict[str, Any]] = field(default_factory=list)
+    outputs: dict[str, Any] = field(default_factory=dict)
+    error: str | None = None
+    failed_step: str | None = None
 
 
 @dataclass(frozen=True)
@@ -83,7 +119,8 @@ class LegacyTrace:
     where the export does not show a value); ``outputs`` maps a step name to the JSON the step
     produced (for read steps: the response body the migrated code reads in shadow mode).
     ``evidence`` names the fields the export really holds (all five unless the importer says
-    less); a field outside it is not compared.
+    less); a field outside it is not compared. ``items`` holds one sub-trace per item of a run
+    over many items (keys unique), compared with the child jobs the migrated code starts.
     """
 
     trigger_id: str
@@ -100,6 +137,7 @@ class LegacyTrace:
     started_at: datetime | None = None
     finished_at: datetime | None = None
     evidence: tuple[Evidence, ...] = ALL_EVIDENCE
+    items: list[ItemTrace] = field(default_factory=list)
 
 
 CALL_KEYS = ("step", "provider", "method", "url", "body")
@@ -112,13 +150,32 @@ def dump_line(record: JSONObject) -> str:
 
 def trigger_to_json(trigger: RecordedTrigger) -> JSONObject:
     """Return the canonical JSON object for a trigger (the inverse of :func:`trigger_from_json`)."""
-    return {
+    record: JSONObject = {
         "id": trigger.id,
         "received_at": format_timestamp(trigger.received_at),
         "headers": dict(trigger.headers),
         "body": trigger.body,
         "source": trigger.source,
     }
+    if trigger.poll is not None:
+        poll = trigger.poll
+        record["poll"] = {"poller": poll.poller, "at": format_timestamp(poll.at), "item": poll.item}
+    return record
+
+
+def _poll_from_json(read: FieldReader, source: str) -> PollOrigin | None:
+    """Read ``poll``: required when ``source`` is ``"poll"``, refused otherwise."""
+    present = read.obj.get("poll") is not None
+    if source != POLL_SOURCE:
+        if present:
+            raise read.fail("poll", f"allowed only when source is {POLL_SOURCE!r} (source is {source!r})")
+        return None
+    if not present:
+        raise read.fail("poll", f"required when source is {POLL_SOURCE!r}")
+    poll = read.nested("poll")
+    at = poll.timestamp("at")
+    assert at is not None
+    return PollOrigin(poller=str(poll.string("poller")), at=at, item=str(poll.string("item")))
 
 
 def trigger_from_json(obj: JSONObject, path: str, line: int | None) -> RecordedTrigger:
@@ -130,12 +187,14 @@ def trigger_from_json(obj: JSONObject, path: str, line: int | None) -> RecordedT
             raise read.fail(f"headers.{name}", f"expected a string, got {type_name(value)}")
     received_at = read.timestamp("received_at")
     assert received_at is not None
+    source = str(read.string("source"))
     return RecordedTrigger(
         id=str(read.string("id")),
         received_at=received_at,
         headers={name.lower(): value for name, value in headers.items()},
         body=read.obj_field("body"),
-        source=str(read.string("source")),
+        source=source,
+        poll=_poll_from_json(read, source),
     )
 
 
@@ -161,14 +220,59 @@ def trace_to_json(trace: LegacyTrace) -> JSONObject:
     record.update({key: value for key, value in optional.items() if value is not None})
     if tuple(trace.evidence) != ALL_EVIDENCE:  # full depth is the default and stays implicit
         record["evidence"] = [str(e) for e in trace.evidence]
+    if trace.items:  # absent for a single-item run, so older lines dump byte-identically
+        record["items"] = [_item_to_json(item) for item in trace.items]
     return record
+
+
+def _item_to_json(item: ItemTrace) -> JSONObject:
+    record: JSONObject = {
+        "key": item.key,
+        "status": str(item.status),
+        "path": list(item.path),
+        "decisions": dict(item.decisions),
+        "calls": [{key: call.get(key) for key in CALL_KEYS} for call in item.calls],
+        "outputs": dict(item.outputs),
+    }
+    optional = {"error": item.error, "failed_step": item.failed_step}
+    record.update({key: value for key, value in optional.items() if value is not None})
+    return record
+
+
+def _item_from_json(read: FieldReader, index: int, value: Any) -> ItemTrace:
+    name = f"items[{index}]"
+    if not isinstance(value, dict):
+        raise read.fail(name, f"expected an object, got {type_name(value)}")
+    item = FieldReader(value, read.path, read.line, prefix=f"{name}.")
+    status = item.choice("status", tuple(TraceStatus)) if value.get("status") is not None else TraceStatus.SUCCEEDED
+    return ItemTrace(
+        key=str(item.string("key")),
+        status=TraceStatus(status),
+        path=item.strings("path", required=False),
+        decisions=item.obj_field("decisions", required=False),
+        calls=[_call_from_json(item, i, c) for i, c in enumerate(item.array("calls", required=False))],
+        outputs=item.obj_field("outputs", required=False),
+        error=item.string("error", required=False),
+        failed_step=item.string("failed_step", required=False),
+    )
+
+
+def _items_from_json(read: FieldReader) -> list[ItemTrace]:
+    """Read ``items`` (absent: none); keys must be unique within the trace."""
+    items = [_item_from_json(read, i, v) for i, v in enumerate(read.array("items", required=False))]
+    seen: dict[str, int] = {}
+    for index, item in enumerate(items):
+        if item.key in seen:
+            raise read.fail(f"items[{index}].key", f"duplicate key {item.key!r} (also items[{seen[item.key]}])")
+        seen[item.key] = index
+    return items
 
 
 def _call_from_json(read: FieldReader, index: int, value: Any) -> dict[str, Any]:
     name = f"calls[{index}]"
     if not isinstance(value, dict):
         raise read.fail(name, f"expected an object, got {type_name(value)}")
-    call = FieldReader(value, read.path, read.line, prefix=f"{name}.")
+    call = FieldReader(value, read.path, read.line, prefix=f"{read.prefix}{name}.")
     method = call.string("method", required=False)
     return {
         "step": call.string("step"),
@@ -212,6 +316,7 @@ def trace_from_json(obj: JSONObject, path: str, line: int | None) -> LegacyTrace
         started_at=read.timestamp("started_at", required=False),
         finished_at=read.timestamp("finished_at", required=False),
         evidence=_evidence_from_json(read),
+        items=_items_from_json(read),
     )
 
 

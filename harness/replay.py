@@ -187,8 +187,12 @@ def database_hosts(db_url: str) -> frozenset[str]:
 
 def _trigger_meta(case: Case) -> dict[str, Any]:
     t = case.trigger
-    return {"id": t.id, "received_at": t.received_at.isoformat(), "headers": dict(t.headers),
-            "source": t.source, "repeat": case.repeat}
+    meta: dict[str, Any] = {"id": t.id, "received_at": t.received_at.isoformat(), "headers": dict(t.headers),
+                            "source": t.source, "repeat": case.repeat}
+    if t.poll is not None:  # the keys a live poller's item carries, plus the poll's time
+        meta.update(poller=t.poll.poller, item_id=t.poll.item,
+                    poll={"poller": t.poll.poller, "at": t.poll.at.isoformat(), "item": t.poll.item})
+    return meta
 
 
 class Replayer:
