@@ -46,6 +46,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 from unittest import mock
+from urllib.parse import quote
 from zoneinfo import ZoneInfo
 
 import httpx
@@ -87,7 +88,9 @@ TITLES = [
 ]
 LABELS = {"bug": ("d73a4a", "Something isn't working"), "enhancement": ("a2eeef", "New feature or request"),
           "question": ("d876e3", "Further information is requested"), "P1": ("b60205", "Fix first"),
-          "documentation": ("0075ca", "Improvements or additions to documentation")}
+          "documentation": ("0075ca", "Improvements or additions to documentation"),
+          "triage": ("fbca04", "Needs a first look"), "priority:high": ("b60205", None), "priority:normal": ("c2e0c6", None)}
+LABEL_IDS = {name: 1_362_934_389 + i for i, name in enumerate(LABELS)}  # the repositories' labels, by name
 PLANS = [("free", 0.12), ("starter", 0.45), ("pro", 0.33), ("enterprise", 0.10)]
 AMOUNTS = [900, 1900, 2900, 4900, 4970, 4990, 9900, 12_450, 19_900, 24_970, 49_900]
 FIRST = ["Ana", "Bo", "Chen", "Dana", "Elif", "Femi", "Greta", "Hiro", "Ines", "Jonas", "Kofi", "Lena", "Mateo"]
@@ -213,9 +216,32 @@ def _switch_rule(key: str, conditions: list[dict[str, Any]]) -> dict[str, Any]:
                            "conditions": conditions, "combinator": "or"}, "renameOutput": True, "outputKey": key}
 
 
-def triage_workflow(rng: random.Random) -> dict[str, Any]:
-    """The n8n workflow as the editor's "Download" gives it (node types, Switch rules, HTTP nodes)."""
+ROUTE_LABEL = {"bug": "bug", "feature": "enhancement", "question": "question", "other": "triage"}
+COMMENTS = {"bug": "Thanks for the report! A maintainer will try to reproduce this shortly.",
+            "question": "Thanks for asking! Have a look at the discussions board while we get to this."}
+TAG_NODES = {route: f"Tag {route}" for route in ROUTE_LABEL}
+PRIORITY_NODES = {"high": "High priority", "normal": "Normal priority"}
+
+
+def _fields(name: str, position: list[int], values: dict[str, str], rng: random.Random) -> dict[str, Any]:
+    """An Edit Fields (Set v3.4) node that adds constant fields and keeps the item's other fields."""
+    assignments = [{"id": _uuid(rng), "name": key, "value": value, "type": "string"} for key, value in values.items()]
+    return _node(name, "n8n-nodes-base.set", 3.4, position, {"mode": "manual", "assignments": {"assignments": assignments},
+                                                             "includeOtherFields": True, "options": {}}, rng)
+
+
+def _github_post(name: str, position: list[int], tail: str, body: str, rng: random.Random) -> dict[str, Any]:
+    url = "=https://api.github.com/repos/{{ $json.repo }}/issues/{{ $json.number }}/" + tail
+    return _node(name, "n8n-nodes-base.httpRequest", 4.2, position, {
+        "method": "POST", "url": url, "authentication": "predefinedCredentialType", "nodeCredentialType": "githubApi",
+        "sendBody": True, "specifyBody": "json", "jsonBody": body, "options": {}}, rng,
+        credentials={"githubApi": {"id": "3", "name": "GitHub account"}})
+
+
+def _triage_rules(rng: random.Random) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The Route and Priority Switch rules: keywords matched case-sensitively, as the workflow had them."""
     contains = {"type": "string", "operation": "contains"}
+    always = {"type": "boolean", "operation": "true", "singleValue": True}
     title, labels = "={{ $json.title }}", "={{ $json.labels.join(',') }}"
     route_rules = [
         _switch_rule("bug", [_condition(labels, contains, "bug", rng)]
@@ -224,15 +250,27 @@ def triage_workflow(rng: random.Random) -> dict[str, Any]:
                      + [_condition(title, contains, word, rng) for word in ROUTE_WORDS["feature"]]),
         _switch_rule("question", [_condition(labels, contains, "question", rng),
                                   _condition(title, {"type": "string", "operation": "endsWith"}, "?", rng)]),
-        _switch_rule("other", [_condition("={{ true }}", {"type": "boolean", "operation": "true", "singleValue": True},
-                                          "", rng)]),
+        _switch_rule("other", [_condition("={{ true }}", always, "", rng)]),
     ]
     urgent = [_condition(labels, contains, word, rng) for word in ("p1", "critical", "security")] + [
         _condition("={{ $json.title.toLowerCase() }}", contains, word, rng) for word in ("urgent", "crash", "security", "data loss")]
-    priority_rules = [_switch_rule("high", urgent), _switch_rule("normal", [
-        _condition("={{ true }}", {"type": "boolean", "operation": "true", "singleValue": True}, "", rng)])]
-    issue_url = "=https://api.github.com/repos/{{ $('Issue fields').item.json.repo }}/issues/{{ $('Issue fields').item.json.number }}"
-    github_auth = {"githubApi": {"id": "3", "name": "GitHub account"}}
+    return route_rules, [_switch_rule("high", urgent), _switch_rule("normal", [_condition("={{ true }}", always, "", rng)])]
+
+
+def _to(*names: str) -> list[dict[str, Any]]:
+    return [{"node": name, "type": "main", "index": 0} for name in names]
+
+
+def triage_workflow(rng: random.Random) -> dict[str, Any]:
+    """The n8n workflow as the editor's "Download" gives it: what n8n ran for every execution below.
+
+    Each Switch output goes to an Edit Fields node that writes what later nodes read (``route``,
+    ``label``, ``comment``; ``priority``), since an item does not carry the output it left by. Only
+    the bug and question tags connect to "Post comment", below "Priority" on the canvas, so n8n's v1
+    order runs the labelling branch first: labels, then the comment, on the tag's one item (not on
+    the labels call's response, a JSON array that n8n splits into one item per label).
+    """
+    route_rules, priority_rules = _triage_rules(rng)
     nodes = [
         _node("GitHub Webhook", "n8n-nodes-base.webhook", 2, [0, 300],
               {"httpMethod": "POST", "path": "github-triage", "options": {}}, rng, webhookId=_uuid(rng)),
@@ -246,29 +284,22 @@ def triage_workflow(rng: random.Random) -> dict[str, Any]:
             "options": {"caseSensitive": True, "leftValue": "", "typeValidation": "strict", "version": 2},
             "conditions": [_condition("={{ $json.action }}", {"type": "string", "operation": "equals"}, "opened", rng)],
             "combinator": "and"}, "options": {}}, rng),
-        _node("Route", "n8n-nodes-base.switch", 3.2, [660, 200], {"rules": {"values": route_rules}, "options": {}}, rng),
-        _node("Priority", "n8n-nodes-base.switch", 3.2, [880, 200], {"rules": {"values": priority_rules}, "options": {}}, rng),
-        _node("Add labels", "n8n-nodes-base.httpRequest", 4.2, [1100, 200], {
-            "method": "POST", "url": f"{issue_url}/labels", "authentication": "predefinedCredentialType",
-            "nodeCredentialType": "githubApi", "sendBody": True, "specifyBody": "json",
-            "jsonBody": "={{ JSON.stringify({ labels: [{bug: 'bug', feature: 'enhancement', question: 'question', "
-                        "other: 'triage'}[$('Route').item.json.route], 'priority:' + $('Priority').item.json.priority] }) }}",
-            "options": {}}, rng, credentials=github_auth),
-        _node("Post comment", "n8n-nodes-base.httpRequest", 4.2, [1320, 120], {
-            "method": "POST", "url": f"{issue_url}/comments", "authentication": "predefinedCredentialType",
-            "nodeCredentialType": "githubApi", "sendBody": True, "specifyBody": "json",
-            "jsonBody": "={{ JSON.stringify({ body: $('Route').item.json.route === 'bug' ? 'Thanks for the report! A "
-                        "maintainer will try to reproduce this shortly.' : 'Thanks for asking! Have a look at the "
-                        "discussions board while we get to this.' }) }}",
-            "options": {}}, rng, credentials=github_auth),
+        _node("Route", "n8n-nodes-base.switch", 3.2, [660, 300], {"rules": {"values": route_rules}, "options": {}}, rng),
+        *(_fields(TAG_NODES[route], [880, 60 + 160 * i], {"route": route, "label": ROUTE_LABEL[route],
+                                                          **({"comment": COMMENTS[route]} if route in COMMENTS else {})}, rng)
+          for i, route in enumerate(ROUTE_LABEL)),
+        _node("Priority", "n8n-nodes-base.switch", 3.2, [1100, 300], {"rules": {"values": priority_rules}, "options": {}}, rng),
+        *(_fields(PRIORITY_NODES[level], [1320, 220 + 160 * i], {"priority": level}, rng) for i, level in enumerate(PRIORITY_NODES)),
+        _github_post("Add labels", [1540, 300], "labels",
+                     "={{ JSON.stringify({ labels: [$json.label, 'priority:' + $json.priority] }) }}", rng),
+        _github_post("Post comment", [1540, 620], "comments", "={{ JSON.stringify({ body: $json.comment }) }}", rng),
     ]
     connections = {
-        "GitHub Webhook": {"main": [[{"node": "Issue fields", "type": "main", "index": 0}]]},
-        "Issue fields": {"main": [[{"node": "Is opened?", "type": "main", "index": 0}]]},
-        "Is opened?": {"main": [[{"node": "Route", "type": "main", "index": 0}], []]},
-        "Route": {"main": [[{"node": "Priority", "type": "main", "index": 0}]] * 4},
-        "Priority": {"main": [[{"node": "Add labels", "type": "main", "index": 0}]] * 2},
-        "Add labels": {"main": [[{"node": "Post comment", "type": "main", "index": 0}]]},
+        "GitHub Webhook": {"main": [_to("Issue fields")]}, "Issue fields": {"main": [_to("Is opened?")]},
+        "Is opened?": {"main": [_to("Route"), []]}, "Route": {"main": [_to(TAG_NODES[route]) for route in ROUTE_LABEL]},
+        **{TAG_NODES[route]: {"main": [_to("Priority", *(["Post comment"] if route in COMMENTS else []))]} for route in ROUTE_LABEL},
+        "Priority": {"main": [_to(PRIORITY_NODES[level]) for level in PRIORITY_NODES]},
+        **{PRIORITY_NODES[level]: {"main": [_to("Add labels")]} for level in PRIORITY_NODES},
     }
     return {"name": TRIAGE_NAME, "nodes": nodes, "pinData": {}, "connections": connections, "active": True,
             "settings": {"executionOrder": "v1", "saveManualExecutions": True, "callerPolicy": "workflowsFromSameOwner"},
@@ -290,6 +321,48 @@ def _items(*values: dict[str, Any]) -> list[dict[str, Any]]:
     return [{"json": value, "pairedItem": {"item": 0}} for value in values]
 
 
+def _label(repo: str, name: str, existing: list[dict[str, Any]]) -> dict[str, Any]:
+    """A label as GitHub's ``POST …/labels`` lists it (the issue's own label object when it had it)."""
+    own = next((label for label in existing if label["name"].lower() == name.lower()), None)
+    color, description = LABELS.get(name, ("ededed", None))
+    return {"id": own["id"] if own else LABEL_IDS[name], "node_id": f"LA_kwDO{LABEL_IDS.get(name, 0) % 10**6:06d}",
+            "url": f"https://api.github.com/repos/{repo}/labels/{quote(name)}", "name": own["name"] if own else name,
+            "color": color, "default": name in ("bug", "enhancement", "question"), "description": description}
+
+
+def _triage_opened(rng: random.Random, timing: random.Random, step: Any, fields: dict[str, Any],
+                   issue: dict[str, Any]) -> tuple[str, dict[str, Any] | None, str]:
+    """Run the opened-issue branch: Route, its tag, Priority, its level, Add labels, Post comment.
+
+    ``rng`` draws what the workflow's first version drew (so the deliveries stay those of the
+    earlier set); ``timing`` the durations of the Edit Fields nodes added since.
+    """
+    route, priority = _legacy_route(issue), _priority(issue)
+    tag, level = TAG_NODES[route], PRIORITY_NODES[priority]
+    tagged = {**fields, "route": route, "label": ROUTE_LABEL[route], **({"comment": COMMENTS[route]} if route in COMMENTS else {})}
+    step("Route", "Is opened?", [_items(fields) if key == route else [] for key in ROUTE_LABEL])
+    step(tag, "Route", [_items(tagged)], rng=timing)
+    step("Priority", tag, [_items(tagged) if key == priority else [] for key in PRIORITY_NODES])
+    prioritised = {**tagged, "priority": priority}
+    step(level, "Priority", [_items(prioritised)], rng=timing)
+    if rng.random() < 0.02:
+        error = {"message": "Bad gateway - the service failed to handle your request", "httpCode": "502",
+                 "description": "502 Bad Gateway", "name": "NodeApiError",
+                 "node": {"name": "Add labels", "type": "n8n-nodes-base.httpRequest"}}
+        step("Add labels", level, None, took=rng.randrange(300, 900), executionStatus="error", error=error)
+        return "error", error, "Add labels"
+    names = [label["name"] for label in issue["labels"]]
+    names += [n for n in (ROUTE_LABEL[route], f"priority:{priority}") if n.lower() not in {m.lower() for m in names}]
+    step("Add labels", level, [_items(*(_label(fields["repo"], n, issue["labels"]) for n in names))])
+    if route not in COMMENTS:
+        return "success", None, "Add labels"
+    comment = 1_900_000_000 + rng.randrange(10**8)
+    base = f"https://github.com/{fields['repo']}/issues/{fields['number']}"
+    step("Post comment", tag, [_items({"id": comment, "html_url": f"{base}#issuecomment-{comment}",
+                                       "body": COMMENTS[route], "author_association": "NONE"})])
+    return "success", None, "Post comment"
+
+
 def _triage_execution(rng: random.Random, ident: int, received: datetime, headers: dict[str, str],
                       body: dict[str, Any]) -> dict[str, Any]:
     """One n8n execution of the triage workflow, as ``GET /executions?includeData=true`` lists it."""
@@ -302,44 +375,21 @@ def _triage_execution(rng: random.Random, ident: int, received: datetime, header
     run_data: dict[str, Any] = {}
     status, error, last = "success", None, "Is opened?"
 
-    def step(name: str, previous: str | None, main: list[list[dict[str, Any]]] | None, **extra: Any) -> None:
+    def step(name: str, previous: str | None, main: list[list[dict[str, Any]]] | None, took: int | None = None,
+             rng: random.Random = rng, **extra: Any) -> None:
         nonlocal at
-        took = rng.randrange(1, 40)
+        if "error" in extra:
+            extra["error"] = {**extra["error"], "timestamp": _ms(at)}
+        took = rng.randrange(1, 40) if took is None else took
         run_data[name] = [_task(at, len(run_data), took, previous, main, **extra)]
-        at += timedelta(milliseconds=took + rng.randrange(1, 5))
+        at += timedelta(milliseconds=took + (rng.randrange(1, 5) if main is not None else 0))
 
     step("GitHub Webhook", None, [_items(webhook)])
     step("Issue fields", "GitHub Webhook", [_items(fields)])
     opened = body["action"] == "opened"
     step("Is opened?", "Issue fields", [_items(fields), []] if opened else [[], _items(fields)])
     if opened:
-        route, priority = _legacy_route(issue), _priority(issue)
-        keys = ["bug", "feature", "question", "other"]
-        step("Route", "Is opened?", [_items(fields) if key == route else [] for key in keys])
-        step("Priority", "Route", [_items(fields) if key == priority else [] for key in ("high", "normal")])
-        label_names = [{"bug": "bug", "feature": "enhancement", "question": "question", "other": "triage"}[route],
-                       f"priority:{priority}"]
-        last = "Add labels"
-        if rng.random() < 0.02:
-            error = {"message": "Bad gateway - the service failed to handle your request", "httpCode": "502",
-                     "description": "502 Bad Gateway", "name": "NodeApiError", "timestamp": _ms(at),
-                     "node": {"name": "Add labels", "type": "n8n-nodes-base.httpRequest"}}
-            took = rng.randrange(300, 900)
-            run_data["Add labels"] = [{"startTime": _ms(at), "executionIndex": len(run_data), "executionTime": took,
-                                       "source": [{"previousNode": "Priority"}], "executionStatus": "error", "error": error}]
-            at += timedelta(milliseconds=took)
-            status = "error"
-        else:
-            step("Add labels", "Priority", [_items(*({"id": 1_362_934_389 + i, "node_id": f"MDU6TGFiZWw{i}", "name": n,
-                                                      "color": "ededed", "default": False} for i, n in enumerate(label_names)))])
-            if route in ("bug", "question"):
-                text = {"bug": "Thanks for the report! A maintainer will try to reproduce this shortly.",
-                        "question": "Thanks for asking! Have a look at the discussions board while we get to this."}[route]
-                comment = 1_900_000_000 + rng.randrange(10**8)
-                base = f"https://github.com/{fields['repo']}/issues/{fields['number']}"
-                step("Post comment", "Add labels", [_items({"id": comment, "html_url": f"{base}#issuecomment-{comment}",
-                                                            "body": text, "author_association": "NONE"})])
-                last = "Post comment"
+        status, error, last = _triage_opened(rng, random.Random(f"{ident}:nodes"), step, fields, issue)
     result: dict[str, Any] = {"runData": run_data, "lastNodeExecuted": last}
     if error is not None:
         result["error"] = error
@@ -751,7 +801,8 @@ def manifest_skeleton() -> Manifest:
         "github-triage": AutomationEntry(
             "github-triage", Platform.N8N, Coercion.N8N, legacy_workflows=(TRIAGE_WORKFLOW_ID, TRIAGE_NAME),
             delivery_id="header:x-github-delivery",
-            steps={"GitHub Webhook": "", "Issue fields": "", "Is opened?": "", "Route": "", "Priority": "",
+            steps={"GitHub Webhook": "", "Issue fields": "", "Is opened?": "", "Route": "",
+                   **{tag: "" for tag in TAG_NODES.values()}, "Priority": "", **{n: "" for n in PRIORITY_NODES.values()},
                    "Add labels": "add-labels", "Post comment": "comment"},
             decisions={"Is opened?": DecisionMap("opened"), "Route": DecisionMap("route"), "Priority": DecisionMap("priority")},
             providers={"api.github.com": "github"}),
