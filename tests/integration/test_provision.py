@@ -5,6 +5,10 @@ CI runs this module once with DATABASE_URL unset, so the embedded path is exerci
 
 from __future__ import annotations
 
+import shutil
+import tempfile
+from pathlib import Path
+
 import psycopg
 import pytest
 
@@ -13,13 +17,25 @@ from queue_core.errors import ProvisionError
 
 
 @pytest.fixture
-def isolated(monkeypatch, tmp_path):
-    """Forget the process's server for one test, and restore it afterwards."""
+def isolated(monkeypatch):
+    """Forget the process's server for one test, and restore it afterwards.
+
+    The test's CUTOVER_HOME is made outside pytest's tmp_path on purpose: an embedded server
+    started as root runs as another user, and every pytest session that starts (a pytester or
+    CLI test, another suite) resets ``/tmp/pytest-of-<user>`` to mode 0700, which locks that
+    server out of its own data directory mid-test (its checkpointer PANICs on pg_control).
+    """
     saved = provision.server()
+    home = Path(tempfile.mkdtemp(prefix="cutover-provision-"))
+    home.chmod(0o755)
     monkeypatch.setattr(provision, "_server", None)
-    monkeypatch.setenv("CUTOVER_HOME", str(tmp_path))
+    monkeypatch.setenv("CUTOVER_HOME", str(home))
     yield saved
+    started = provision._server
     provision._server = saved
+    if started is not None and started is not saved and started.source == "embedded":
+        started.handle.cleanup()  # stop the test's own server before its directory goes
+    shutil.rmtree(home, ignore_errors=True)
 
 
 def test_database_url_is_used_when_set(isolated, monkeypatch):
