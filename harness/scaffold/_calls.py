@@ -49,21 +49,22 @@ def _pairs(collection: Any) -> str:
     return "{" + ", ".join(f"{str(p.get('name', ''))!r}: {_expr.value(p.get('value'))}" for p in params) + "}"
 
 
-def _body(params: dict[str, Any]) -> str | None:
+def _body(params: dict[str, Any], node: str) -> str | None:
     if not params.get("sendBody"):
         return None
     content = params.get("contentType", "json")
     if content not in ("json", None):
         raise Untranslatable(f"an HTTP body of type {content!r} is not translated")
     if params.get("specifyBody") == "json":
+        # n8n sends a JSON body parameter that evaluates to text parsed (`{{ JSON.stringify(…) }}`
+        # sends the object, not a string), and fails the node when the text is not JSON.
         raw = params.get("jsonBody")
         if _expr.is_expression(raw):
             inner = str(raw)[1:].strip()
             whole = re.fullmatch(r"\{\{(.*)\}\}", inner, re.S)
-            if whole:
-                return _expr.expression(whole.group(1))
-            return f"n8n.call('JSON.parse', {_expr.template(inner)})"
-        return f"n8n.call('JSON.parse', {raw!r})"
+            source = _expr.expression(whole.group(1)) if whole else _expr.template(inner)
+            return f"n8n.json_body({source}, node={node!r})"
+        return f"n8n.json_body({raw!r}, node={node!r})"
     return _pairs(params.get("bodyParameters"))
 
 
@@ -79,7 +80,7 @@ def http_node(node: Node, slot: Slot) -> NodeCode:
         kwargs.append(f"params={_pairs(params.get('queryParameters'))}")
     if params.get("sendHeaders"):
         kwargs.append(f"headers={{k: n8n.text(v) for k, v in {_pairs(params.get('headerParameters'))}.items()}}")
-    body = _body(params)
+    body = _body(params, node.name)
     if body is not None:
         kwargs.append(f"json={body}")
     return _call_lines(node, slot, provider, method, _expr.value(params.get("url")), kwargs, proposals)

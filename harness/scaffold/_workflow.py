@@ -29,6 +29,7 @@ class Node:
     parameters: dict[str, Any]
     disabled: bool = False
     on_error: str = "stop"  # stop | continue (regular output) | error_output
+    position: tuple[float, float] = (0.0, 0.0)  # on the canvas: n8n v1 runs siblings top to bottom
 
     @property
     def short_type(self) -> str:
@@ -64,8 +65,12 @@ class Workflow:
     path: str = ""
 
     def children(self, name: str) -> list[Edge]:
-        """Return the edges out of ``name`` by output index (then connection order)."""
-        return sorted((e for e in self.edges if e.source == name), key=lambda e: e.output)
+        """Return the edges out of ``name`` by output index, then top to bottom, left to right."""
+        def key(edge: Edge) -> tuple[int, float, float]:
+            x, y = self.nodes[edge.target].position if edge.target in self.nodes else (0.0, 0.0)
+            return edge.output, y, x
+
+        return sorted((e for e in self.edges if e.source == name), key=key)
 
     def parents(self, name: str) -> list[Edge]:
         """Return the edges into ``name`` by input index."""
@@ -83,16 +88,23 @@ class Workflow:
     def order(self) -> tuple[list[str], set[str]]:
         """Return the nodes reachable from the trigger in run order, and the nodes in a loop.
 
-        Depth first from the trigger, output 0's nodes before output 1's (n8n's v1 order); a
-        node with several inputs (a Merge) comes after all of its reachable parents.
+        Depth first from the trigger, output 0's nodes before output 1's, the nodes on one output
+        top to bottom on the canvas (n8n's v1 order); a node with several incoming connections
+        comes after all of its reachable parents. n8n v1 finishes one child's branch before it
+        starts the next child's, so when a later child is also fed from elsewhere (a node two
+        exclusive branches lead to), it still comes after the earlier child's whole branch.
         """
         start = self.trigger()
         if start is None:
             return [], set()
         reachable = self._reachable(start.name)
         looped = self._looped(reachable)
+        first = self._depth_first(start.name, reachable, looped)
+        return (first if looped else self._branch_order(first)), looped
+
+    def _depth_first(self, start: str, reachable: set[str], looped: set[str]) -> list[str]:
         done: list[str] = []
-        pending = [start.name]
+        pending = [start]
         while pending:
             name = pending.pop()
             if name in done:
@@ -103,7 +115,31 @@ class Workflow:
                 continue
             done.append(name)
             pending.extend(e.target for e in reversed(self.children(name)) if e.target not in done)
-        return done, looped
+        return done
+
+    def _branch_order(self, first: list[str]) -> list[str]:
+        """Return ``first`` reordered so each child's branch precedes its later siblings (or ``first``)."""
+        rank = {name: index for index, name in enumerate(first)}
+        below = {name: self._reachable(name) & rank.keys() for name in first}
+        after: dict[str, set[str]] = {name: set() for name in first}  # node -> nodes that must precede it
+        for name in first:
+            by_output: dict[int, list[str]] = {}
+            for edge in self.children(name):
+                if edge.target in rank:
+                    after[edge.target].add(name)
+                    by_output.setdefault(edge.output, []).append(edge.target)
+            for siblings in by_output.values():
+                for i, earlier in enumerate(siblings):
+                    for later in siblings[i + 1:]:
+                        if later not in below[earlier]:
+                            after[later] |= below[earlier] - below[later]
+        ordered: list[str] = []
+        while len(ordered) < len(first):
+            ready = [n for n in first if n not in ordered and after[n] <= set(ordered)]
+            if not ready:  # the constraints contradict each other: keep the depth-first order
+                return first
+            ordered.append(min(ready, key=rank.__getitem__))
+        return ordered
 
     def _reachable(self, start: str) -> set[str]:
         seen, stack = set(), [start]
@@ -194,7 +230,13 @@ def _node(raw: Any, path: str, record: str, position: int) -> Node:
     kind = {"continueRegularOutput": "continue", "continueErrorOutput": "error_output"}.get(on_error, "stop")
     params: dict[str, Any] = raw["parameters"] if isinstance(raw.get("parameters"), dict) else {}
     return Node(raw["name"], raw["type"], float(version) if isinstance(version, int | float) else 1.0,
-                params, bool(raw.get("disabled")), kind)
+                params, bool(raw.get("disabled")), kind, _position(raw.get("position")))
+
+
+def _position(value: Any) -> tuple[float, float]:
+    if isinstance(value, list) and len(value) == 2 and all(isinstance(v, int | float) for v in value):
+        return float(value[0]), float(value[1])
+    return 0.0, 0.0
 
 
 def _edges(connections: Any, nodes: dict[str, Node], path: str, record: str) -> Iterator[Edge]:

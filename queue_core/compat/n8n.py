@@ -31,7 +31,7 @@ Items = list[Item]
 
 __all__ = [
     "ConditionError", "Flow", "Item", "Items", "NodeFailed", "TodoNode", "add", "arith", "as_list", "assign", "both",
-    "call", "check", "coalesce", "compare", "concat", "either", "get", "if_v1", "loose_eq", "merge_append",
+    "call", "check", "coalesce", "compare", "concat", "either", "get", "if_v1", "json_body", "loose_eq", "merge_append",
     "merge_by_fields", "merge_choose", "method", "now", "num", "parse_float", "parse_int", "response_items",
     "strict_eq", "text", "trigger_items", "truthy", "typed", "webhook_items",
 ]
@@ -194,6 +194,19 @@ def response_items(response: Any) -> Items:
     if isinstance(body, list):
         return [{"json": element if isinstance(element, dict) else {"value": element}} for element in body]
     return [{"json": body if isinstance(body, dict) else {"value": body}}]
+
+
+def json_body(value: Any, node: str = "HTTP Request") -> Any:
+    """Return an HTTP Request node's JSON body: text is parsed, any other value is sent as it is.
+
+    Raises NodeFailed ("JSON parameter needs to be valid JSON", as n8n says) for text that is not JSON.
+    """
+    if not isinstance(value, str):
+        return value
+    try:
+        return json.loads(value)
+    except ValueError:
+        raise NodeFailed(f"{node}: JSON parameter needs to be valid JSON") from None
 
 
 def assign(item: Item, fields: Sequence[tuple[str, Any]], *, keep_only_set: bool = False,
