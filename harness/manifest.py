@@ -89,6 +89,29 @@ class DecisionMap:
     values: dict[str, str] = field(default_factory=dict)
 
 
+INDEX_KEY = "index"
+JSON_KEY_PREFIX = "json:"
+ITEMS_KEYS = ("from", "key")
+
+
+@dataclass(frozen=True)
+class ItemSplit:
+    """How a legacy run over many items is imported item by item (``[automations.<name>.items]``).
+
+    ``from_node`` is the legacy node whose output items each become one child (an n8n node
+    name; ``None``: no fan-out, only polled items are split); ``key`` names each item the way the
+    migrated code keys its child job: ``"index"`` (``"0"``, ``"1"``...) or ``"json:<dotted
+    path>"``, a field of the item (``json:id``).
+    """
+
+    from_node: str | None = None
+    key: str = INDEX_KEY
+
+    def key_path(self) -> tuple[str, ...] | None:
+        """Return the item field's path for a ``json:`` key, ``None`` for the index."""
+        return tuple(self.key[len(JSON_KEY_PREFIX):].split(".")) if self.key.startswith(JSON_KEY_PREFIX) else None
+
+
 @dataclass(frozen=True)
 class AutomationEntry:
     """One automation in the set: its legacy origin and the maps that line the two sides up.
@@ -98,7 +121,8 @@ class AutomationEntry:
     name when it has one); ``providers`` maps a URL host to a provider name; ``columns`` is the tabular
     importer's field → column mapping; ``delivery_id`` says where a trigger's delivery id lives
     (``header:<name>`` or ``body:<dotted.path>``); ``definition`` is the legacy workflow's
-    definition file, relative to the set (its branches are what branch coverage counts).
+    definition file, relative to the set (its branches are what branch coverage counts);
+    ``items`` splits a run over many items into per-item sub-traces and keys polled items.
     """
 
     name: str
@@ -111,6 +135,7 @@ class AutomationEntry:
     columns: dict[str, str] = field(default_factory=dict)
     delivery_id: str | None = None
     definition: str | None = None
+    items: ItemSplit | None = None
 
 
 @dataclass(frozen=True)
@@ -257,7 +282,29 @@ def _automation(parent: FieldReader, key: str) -> AutomationEntry:
         columns=_string_map(read, "columns"),
         delivery_id=read.string("delivery_id", required=False),
         definition=read.string("definition", required=False),
+        items=_items(read, platform) if "items" in read.obj else None,
     )
+
+
+def _items(parent: FieldReader, platform: Platform) -> ItemSplit:
+    """Read ``[automations.<name>.items]``: ``from`` (n8n only) and ``key``."""
+    if not isinstance(parent.obj.get("items"), dict):
+        raise parent.fail("items", "expected a table with 'from' and/or 'key'")
+    read = parent.nested("items")
+    for name in read.obj:
+        if name not in ITEMS_KEYS:
+            raise read.fail(name, f"unknown key (expected {' or '.join(ITEMS_KEYS)})")
+    source = read.string("from", required=False)
+    if source is not None and not source.strip():
+        raise read.fail("from", "expected the name of the node whose output items fan out")
+    if source is not None and platform is not Platform.N8N:
+        raise read.fail("from", f"only n8n imports split a run at a node (platform is {platform})")
+    key = read.string("key", required=False) or INDEX_KEY
+    if key != INDEX_KEY and not key.startswith(JSON_KEY_PREFIX):
+        raise read.fail("key", f"expected \"index\" or \"json:<dotted path>\", got {key!r}")
+    if key.startswith(JSON_KEY_PREFIX) and not all(key[len(JSON_KEY_PREFIX):].split(".")):
+        raise read.fail("key", f"expected a dotted path of field names after 'json:', got {key!r}")
+    return ItemSplit(from_node=source, key=key)
 
 
 def _decision(parent: FieldReader, node: str) -> DecisionMap:
@@ -310,6 +357,7 @@ def _automation_dict(entry: AutomationEntry) -> dict[str, Any]:
         "decisions": {node: _drop_none({"name": d.name, "values": d.values}) for node, d in entry.decisions.items()},
         "providers": dict(entry.providers),
         "columns": dict(entry.columns),
+        "items": _drop_none({"from": entry.items.from_node, "key": entry.items.key}) if entry.items else None,
     }
     return _drop_none(table)
 

@@ -58,6 +58,7 @@ class NodeRun:
     name: str
     task: dict[str, Any]
     node: dict[str, Any]
+    run: int = 0  # which of the node's runs (its index in runData.<node>)
 
     @property
     def type(self) -> str:
@@ -78,8 +79,16 @@ def parse(path: Path, entry: AutomationEntry, definition: Any = None) -> Iterato
     """
     found = executions(load_json_document(path), str(path))
     records = [(_record_id(execution, index), execution) for index, execution in enumerate(found)]
-    return guarded(records, str(path), lambda execution, record: parse_execution(
-        _with_workflow(execution, definition), entry, str(path), record))
+    return _flat(guarded(records, str(path), lambda execution, record: parse_execution_runs(
+        _with_workflow(execution, definition), entry, str(path), record)))
+
+
+def _flat(outcomes: Iterator[list[ImportedRun] | ExportFormatError]) -> Iterator[ImportedRun | ExportFormatError]:
+    for outcome in outcomes:
+        if isinstance(outcome, ExportFormatError):
+            yield outcome
+        else:
+            yield from outcome
 
 
 def _record_id(execution: Any, index: int) -> str:
@@ -152,7 +161,21 @@ def unflatted(table: list[Any]) -> Any:
 
 
 def parse_execution(execution: Any, entry: AutomationEntry, path: str, record: str) -> ImportedRun:
-    """Turn one execution into a trigger and a legacy trace."""
+    """Turn one execution into a trigger and a legacy trace (a polled execution: its first item's)."""
+    runs = parse_execution_runs(execution, entry, path, record)
+    if not runs:
+        raise ExportFormatError(path, record, "data.resultData.runData", "the polling trigger emitted no items")
+    return runs[0]
+
+
+def parse_execution_runs(execution: Any, entry: AutomationEntry, path: str, record: str) -> list[ImportedRun]:
+    """Turn one execution into its imported runs: one, or one per item a polling trigger emitted.
+
+    With ``entry.items.from_node`` the trace carries one item per output item of that node
+    (:mod:`harness.importer.n8n_items`). Raises ExportFormatError for a malformed execution.
+    """
+    from harness.importer import n8n_items  # it builds on this module's node helpers
+
     if not isinstance(execution, dict):
         raise ExportFormatError(path, record, None, f"expected an execution object, got {type_name(execution)}")
     data = decode_data(execution.get("data"), path, record)
@@ -162,15 +185,27 @@ def parse_execution(execution: Any, entry: AutomationEntry, path: str, record: s
     nodes = _workflow_nodes(execution.get("workflowData"))
     runs = ordered_runs(result["runData"], nodes, path, record)
     trigger_run = find_trigger(runs)
+    evidence = TYPED_EVIDENCE if nodes else UNTYPED_EVIDENCE
+    if trigger_run is not None and n8n_items.is_polling(trigger_run):
+        return n8n_items.poll_runs(execution, result, runs, trigger_run, entry, path, record, evidence)
     trigger = _trigger(trigger_run, execution, path, record) if trigger_run else None
-    status = _status(execution, result, runs)
-    trace = None if status is None else _trace(execution, result, runs, trigger_run, status, entry, record)
+    if entry.items is not None and entry.items.from_node is not None:
+        _check_node(entry.items.from_node, nodes, path, record)
+        trace = n8n_items.fan_out_trace(execution, result, runs, trigger_run, entry, path, record)
+    else:
+        status = run_status(execution, result, runs)
+        trace = None if status is None else build_trace(execution, result, runs, trigger_run, status, entry, record)
     if trace is not None:
-        trace = replace(trace, evidence=TYPED_EVIDENCE if nodes else UNTYPED_EVIDENCE)
+        trace = replace(trace, evidence=evidence)
     warnings = () if nodes or trace is None else (
         f"execution {record}: no workflowData, so IF/Switch decisions and HTTP calls are guessed from output "
         "indexes and not compared (pass the workflow with --definition)",)
-    return ImportedRun(record, trigger, trace, delivery_id(trigger) if trigger else None, warnings)
+    return [ImportedRun(record, trigger, trace, delivery_id(trigger) if trigger else None, warnings)]
+
+
+def _check_node(name: str, nodes: dict[str, dict[str, Any]], path: str, record: str) -> None:
+    if nodes and name not in nodes:
+        raise ExportFormatError(path, record, "workflowData.nodes", f"has no node {name!r} (the manifest's items.from)")
 
 
 def _workflow_nodes(workflow: Any) -> dict[str, dict[str, Any]]:
@@ -186,12 +221,12 @@ def ordered_runs(run_data: dict[str, Any], nodes: dict[str, Any], path: str, rec
     for position, (name, tasks) in enumerate(run_data.items()):
         if not isinstance(tasks, list):
             raise ExportFormatError(path, record, f"data.resultData.runData.{name}", "expected an array of runs")
-        for task in tasks:
+        for run, task in enumerate(tasks):
             if not isinstance(task, dict):
                 raise ExportFormatError(path, record, f"data.resultData.runData.{name}", "expected run objects")
             start = _number(task.get("startTime"), 0)
             order = _number(task.get("executionIndex"), position)
-            keyed.append(((start, order, position), NodeRun(name, task, nodes.get(name, {}))))
+            keyed.append(((start, order, position), NodeRun(name, task, nodes.get(name, {}), run)))
     keyed.sort(key=lambda pair: pair[0])
     return [run for _, run in keyed]
 
@@ -267,7 +302,8 @@ def received_at(start_time: Any, started_at: datetime | None) -> datetime | None
     return node if node.year >= 2000 else None
 
 
-def _status(execution: dict[str, Any], result: dict[str, Any], runs: list[NodeRun]) -> TraceStatus | None:
+def run_status(execution: dict[str, Any], result: dict[str, Any], runs: list[NodeRun]) -> TraceStatus | None:
+    """Return how an execution ended, judged on ``runs``; ``None`` while it has not finished."""
     status = status_word(execution.get("status"))
     if result.get("error") or any(r.task.get("executionStatus") == "error" for r in runs):
         return TraceStatus.FAILED
@@ -280,7 +316,7 @@ def _status(execution: dict[str, Any], result: dict[str, Any], runs: list[NodeRu
     return TraceStatus.SUCCEEDED
 
 
-def _branch(run: NodeRun) -> Any:
+def branch_of(run: NodeRun) -> Any:
     """Return the output a branching node took (its decision), or ``None`` for a non-branch.
 
     A node set to "continue (using error output)" decides between ``success`` and ``error`` (the
@@ -315,12 +351,14 @@ def _output_names(run: NodeRun) -> list[str]:
     return [str(r.get("outputKey") or i) for i, r in enumerate(rules) if isinstance(r, dict)] if isinstance(rules, list) else []
 
 
-def _items_json(run: NodeRun) -> Any:
+def items_json(run: NodeRun) -> Any:
+    """Return a run's output items' ``json``: the one item's, else the list of them."""
     items = [item.get("json") for out in run.outputs() for item in out if isinstance(item, dict)]
     return items[0] if len(items) == 1 else items
 
 
-def _call(run: NodeRun, step: str, entry: AutomationEntry) -> dict[str, Any] | None:
+def http_call(run: NodeRun, step: str, entry: AutomationEntry) -> dict[str, Any] | None:
+    """Return the call an HTTP Request node with literal parameters made; ``None`` for other nodes."""
     if run.type not in HTTP_TYPES:
         return None
     params = obj(run.node.get("parameters"))
@@ -339,10 +377,11 @@ def _call(run: NodeRun, step: str, entry: AutomationEntry) -> dict[str, Any] | N
             "url": target, "body": body}
 
 
-def _trace(
+def build_trace(
     execution: dict[str, Any], result: dict[str, Any], runs: list[NodeRun], trigger: NodeRun | None,
     status: TraceStatus, entry: AutomationEntry, record: str,
 ) -> LegacyTrace:
+    """Return the trace of ``runs`` (the trigger's run left out): path, decisions, calls, outputs, error."""
     path: list[str] = []
     decisions: dict[str, Any] = {}
     calls: list[dict[str, Any]] = []
@@ -352,16 +391,16 @@ def _trace(
         if run is trigger:
             continue
         # A branch node mapped to "" leaves the path but keeps its decision.
-        if (branch := _branch(run)) is not None:
+        if (branch := branch_of(run)) is not None:
             name, value = decision(entry, run.name, branch)
             decisions[name] = value
         if step is None:
             continue
         path.append(step)
-        outputs[step] = _items_json(run)
-        if (call := _call(run, step, entry)) is not None:
+        outputs[step] = items_json(run)
+        if (call := http_call(run, step, entry)) is not None:
             calls.append(call)
-    error, failed = _error(result, runs, entry)
+    error, failed = run_error(result, runs, entry)
     workflow = execution.get("workflowId") or (execution.get("workflowData") or {}).get("name")
     return LegacyTrace(
         trigger_id="", status=status, platform=Platform.N8N, path=path, decisions=decisions,
@@ -372,7 +411,8 @@ def _trace(
     )
 
 
-def _error(result: dict[str, Any], runs: list[NodeRun], entry: AutomationEntry) -> tuple[str | None, str | None]:
+def run_error(result: dict[str, Any], runs: list[NodeRun], entry: AutomationEntry) -> tuple[str | None, str | None]:
+    """Return the execution's error (``"<node>: <message>"``) and the step that failed."""
     failing = [r for r in runs if r.task.get("executionStatus") == "error"]
     error = result.get("error") or (failing[-1].task.get("error") if failing else None)
     if not isinstance(error, dict):

@@ -27,10 +27,10 @@ from harness.manifest import (
     write_manifest,
 )
 from harness.recording import (
-    LEGACY_FILE, TRIGGERS_FILE, Evidence, Platform, RecordedTrigger, TraceStatus, iter_triggers, write_traces,
-    write_triggers,
+    LEGACY_FILE, TRIGGERS_FILE, Evidence, ItemTrace, Platform, RecordedTrigger, TraceStatus, iter_triggers,
+    write_traces, write_triggers,
 )
-from harness.redact import RedactionPolicy, policy_from_settings, redact_trace, redact_trigger
+from harness.redact import RedactionPolicy, policy_from_settings, redact_trace, redact_trigger, scrub
 
 DEFAULT_PAIR_WINDOW = timedelta(minutes=5)
 
@@ -101,7 +101,17 @@ def redact_run(run: ImportedRun, policy: RedactionPolicy) -> ImportedRun:
         return run
     trigger, replaced = redact_trigger(run.trigger, policy)
     trace = redact_trace(run.trace, replaced) if run.trace is not None else None
+    if trace is not None and trace.items:  # a fan-out's items repeat the trigger's values, keys included
+        trace = replace(trace, items=[_scrub_item(item, replaced) for item in trace.items])
+    if trigger.poll is not None and trigger.poll.item in replaced:  # an item keyed by a redacted field
+        item = replaced[trigger.poll.item]
+        trigger = replace(trigger, id=trigger.id.replace(trigger.poll.item, item), poll=replace(trigger.poll, item=item))
     return replace(run, trigger=trigger, trace=trace)
+
+
+def _scrub_item(item: ItemTrace, replaced: dict[str, str]) -> ItemTrace:
+    return replace(item, key=replaced.get(item.key, item.key), decisions=scrub(item.decisions, replaced),
+                   calls=scrub(item.calls, replaced), outputs=scrub(item.outputs, replaced), error=scrub(item.error, replaced))
 
 
 def import_export(request: ImportRequest, clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> ImportSummary:
@@ -166,15 +176,31 @@ def install(directory: Path, pairing: Pairing) -> None:
 
 def _source(request: ImportRequest, entry: AutomationEntry, runs: list[ImportedRun], bad: list[BadRecord], now: datetime) -> Source:
     limits = {**DEFAULT_LIMITS[request.platform], **request.limits}
-    ticks = sum(1 for r in runs if r.trigger is not None and r.trigger.source == "schedule")
-    if ticks:  # a scheduled automation: its triggers are ticks (received_at = the tick), not deliveries
-        said = f"schedule-triggered: {ticks} runs started by a schedule tick (trigger source \"schedule\", received at the tick)"
+    for said in _trigger_notes(runs):
         limits["note"] = f"{said}; {limits['note']}" if limits.get("note") else said
     return Source(
         platform=request.platform, automation=entry.name, files=(str(request.export),),
         records=len(runs) + len(bad), skipped_records=len(bad), imported_at=now.replace(microsecond=0),
         **limits,
     )
+
+
+def _trigger_notes(runs: list[ImportedRun]) -> list[str]:
+    """Say what kind of runs the source holds when they are not plain deliveries (ticks, polled items, fan-outs)."""
+    notes: list[str] = []
+    polled = [r.trigger.poll for r in runs if r.trigger is not None and r.trigger.poll is not None]
+    if polled:  # a polled automation: one trigger per item a poll found, received at the poll
+        polls = len({(p.poller, p.at) for p in polled})
+        notes.append(f"poll-triggered: {len(polled)} items from {polls} polls (trigger source \"poll\", received at the "
+                     "poll; the handler replays once per item)")
+    fanned = [r.trace for r in runs if r.trace is not None and r.trace.items]
+    if fanned:
+        count = sum(len(t.items) for t in fanned)
+        notes.append(f"item-by-item: {len(fanned)} runs over {count} items (legacy.jsonl items, compared with the child jobs)")
+    ticks = sum(1 for r in runs if r.trigger is not None and r.trigger.source == "schedule")
+    if ticks:  # a scheduled automation: its triggers are ticks (received_at = the tick), not deliveries
+        notes.append(f"schedule-triggered: {ticks} runs started by a schedule tick (trigger source \"schedule\", received at the tick)")
+    return notes
 
 
 def _summary(request: ImportRequest, runs: list[ImportedRun], bad: list[BadRecord], pairing: Pairing, source: Source) -> ImportSummary:
