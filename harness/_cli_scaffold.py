@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -12,6 +14,8 @@ from harness.scaffold import Written, project_providers, scaffold_n8n
 
 IMPORT_HINT = ("curl -H 'X-N8N-API-KEY: …' '<n8n>/api/v1/executions?workflowId={id}&includeData=true' > {name}.json"
                " && cutover import n8n {name}.json --automation {name} --into recordings/<set>")
+MAKE_IMPORT_HINT = ("curl -H 'Authorization: Token …' 'https://<zone>.make.com/api/v2/scenarios/{id}/logs' > {name}.json"
+                    " && cutover import make {name}.json --definition {definition} --automation {name} --into recordings/<set>")
 
 
 @click.group("scaffold")
@@ -47,49 +51,98 @@ def scaffold_n8n_command(workflow: Path, automation: str | None, into: Path, rec
                                providers=project_providers(Path("pyproject.toml")))
     except HarnessError as exc:
         raise click.ClickException(str(exc)) from None
-    for written in results:
-        _report(written)
-        if recording_set is not None:
-            from harness.scaffold._maps import write_maps
+    from harness.scaffold._maps import maps_toml, write_maps
 
-            write_maps(recording_set / MANIFEST_FILE, written.scaffold)
+    _finish(results, recording_set, maps_toml, write_maps, IMPORT_HINT)
+
+
+def _finish(results: list[Written], recording_set: Path | None, render: Callable[[Any], str],
+            write: Callable[[Path, Any], None], hint: str) -> None:
+    """Print each scaffold's table and maps, write the maps into the set, print the estate table."""
+    for written in results:
+        _report(written, render)
+        if recording_set is not None:
+            write(recording_set / MANIFEST_FILE, written.scaffold)
             click.echo(f"maps written to {recording_set / MANIFEST_FILE}")
     if len(results) > 1:
-        _estate(results)
+        _estate(results, hint)
     if any(w.diff for w in results):
         raise SystemExit(1)
 
 
-def _report(written: Written) -> None:
+def _report(written: Written, render: Callable[[Any], str]) -> None:
     s = written.scaffold
     if written.diff:
         click.echo(f"{written.path}: edited since it was generated; not overwritten (use --force). The change:")
         click.echo(written.diff)
     else:
         click.echo(f"{'wrote' if written.written else 'unchanged'} {written.path} "
-                   f"({s.translated} nodes translated, {s.todo} TODO)")
+                   f"({s.translated} {_unit(s)} translated, {s.todo} TODO)")
     width = max([len(r.node) for r in s.rows] + [4])
-    for row in s.rows:
-        click.echo(f"  {row.node:<{width}}  {row.type.rsplit('.', 1)[-1]:<16} {row.status:<12} {row.why}")
-    from harness.scaffold._maps import maps_toml
-
+    kinds = [r.type.rsplit('.', 1)[-1] for r in s.rows]
+    kind_width = max([len(k) for k in kinds] + [16])
+    for row, kind in zip(s.rows, kinds, strict=True):
+        click.echo(f"  {row.node:<{width}}  {kind:<{kind_width}} {row.status:<12} {row.why}".rstrip())
     click.echo("manifest maps for the recording set:")
-    click.echo(maps_toml(s))
+    click.echo(render(s))
     for name, base in sorted(s.proposals.items()):
         click.echo(f"proposed provider (add to pyproject.toml):\n  [tool.cutover.providers.{name}]\n"
                    f'  base_url = "{base}"')
 
 
-def _estate(results: list[Written]) -> None:
+def _unit(scaffold: Any) -> str:
+    return "modules" if type(scaffold).__name__ == "MakeScaffold" else "nodes"
+
+
+def _estate(results: list[Written], hint_template: str) -> None:
     width = max(len(w.scaffold.automation) for w in results)
     click.echo("\nestate:")
     click.echo(f"  {'automation':<{width}} {'trigger':<9} {'translated':>10} {'TODO':>5}  import its executions")
     for w in results:
         s = w.scaffold
-        hint = IMPORT_HINT.format(id=s.workflow.id or "<id>", name=s.automation)
+        hint = hint_template.format(id=s.workflow.id or "<id>", name=s.automation, definition=s.workflow.path)
         click.echo(f"  {s.automation:<{width}} {s.trigger_kind:<9} {s.translated:>10} {s.todo:>5}  {hint}")
     total = sum(w.scaffold.translated for w in results), sum(w.scaffold.todo for w in results)
-    click.echo(f"  {len(results)} workflows: {total[0]} nodes translated, {total[1]} TODO")
+    what = "scenarios" if _unit(results[0].scaffold) == "modules" else "workflows"
+    click.echo(f"  {len(results)} {what}: {total[0]} {_unit(results[0].scaffold)} translated, {total[1]} TODO")
+
+
+@scaffold.command("make")
+@click.argument("blueprint", type=click.Path(exists=True, path_type=Path))
+@click.option("--automation", help="Automation name (default: from the scenario's name). With a directory: a prefix.")
+@click.option("--into", default="automations", show_default=True, type=click.Path(file_okay=False, path_type=Path),
+              help="Where automations/<name>.py is written.")
+@click.option("--set", "recording_set", type=click.Path(file_okay=False, path_type=Path),
+              help="Recording set whose manifest.toml gets the steps/decisions/providers maps (kept: entries you wrote).")
+@click.option("--force", is_flag=True, help="Overwrite a generated file even though it was edited since.")
+def scaffold_make_command(blueprint: Path, automation: str | None, into: Path, recording_set: Path | None,
+                          force: bool) -> None:
+    """Translate a Make scenario BLUEPRINT (or a directory of them) into automations.
+
+    BLUEPRINT is what the scenario editor's "Export blueprint" writes, or the body of
+    GET /scenarios/{id}/blueprint (which carries the schedule beside it). A directory is
+    scaffolded as an estate; JSON files in it that are not blueprints are skipped and named.
+    Each module becomes a few lines of Python with Make's semantics (routers, filters,
+    iterators, aggregators, HTTP modules); what cannot be translated is a marked TODO that fails
+    the run naming the module. The printed maps line the generated step and decision names up
+    with `cutover import make --definition BLUEPRINT` of the same scenario.
+
+    \b
+    Example:
+      cutover scaffold make scenarios/lead-router.json --automation lead-router --set recordings/2024-06
+      cutover import make logs.json --definition scenarios/lead-router.json --automation lead-router --into recordings/2024-06
+      pytest --shadow recordings/2024-06 -k lead-router
+    """
+    from harness.scaffold._make_scaffold import maps_toml, scaffold_make, write_maps
+
+    try:
+        results, skipped = scaffold_make(blueprint, automation=automation, into=into, force=force,
+                                         providers=project_providers(Path("pyproject.toml")))
+    except HarnessError as exc:
+        raise click.ClickException(str(exc)) from None
+    for file in skipped:
+        click.echo(f"skipped {file}: not a blueprint")
+    _finish(results, recording_set, maps_toml, write_maps, MAKE_IMPORT_HINT)
 
 
 @scaffold.command("prove")

@@ -1,0 +1,146 @@
+"""Read Make scenario blueprints: modules, routes, if/else branches, filters, error handlers, schedule.
+
+Accepted documents: a blueprint (what the scenario editor's "Export blueprint" writes:
+``{name, flow, metadata}``), the API's ``GET /scenarios/{id}/blueprint`` body (``{code,
+response: {blueprint, scheduling}}``), and a ``{blueprint, scheduling}`` pair. The schedule
+is not part of a blueprint: the API gives it beside it (``scheduling: {type: "indefinitely",
+interval: 900}``). A directory is read file by file; a JSON file in it that is not a
+blueprint (a run log, an execution detail) is skipped and named.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from harness.errors import ExportFormatError
+
+
+@dataclass(frozen=True)
+class Module:
+    """One module of a scenario (``routes``/``branches`` hold the nested flows of a Router/If-else)."""
+
+    id: int
+    app: str  # "http:MakeRequest"
+    version: int
+    label: str  # as the Make importer names it: the designer name, else "<app>#<id>"
+    mapper: dict[str, Any]
+    parameters: dict[str, Any]
+    filter: dict[str, Any] | None = None
+    onerror: tuple[Module, ...] = ()
+    routes: tuple[tuple[Module, ...], ...] = ()
+    branches: tuple[Branch, ...] = ()
+    in_branch: bool = False  # inside an If-else branch: the importer knows it by id only
+
+    @property
+    def package(self) -> str:
+        """Return the app part of the module type (``http`` for ``http:MakeRequest``)."""
+        return self.app.split(":", 1)[0]
+
+
+@dataclass(frozen=True)
+class Branch:
+    """One branch of an If-else: a condition (None for the Else branch) and its flow."""
+
+    label: str
+    conditions: list[Any] | None
+    flow: tuple[Module, ...]
+
+
+@dataclass(frozen=True)
+class Blueprint:
+    """A parsed scenario blueprint, with its schedule when the document carried one."""
+
+    name: str
+    id: str | None
+    flow: tuple[Module, ...]
+    scheduling: dict[str, Any] | None = None
+    instant: bool | None = None
+    path: str = ""
+    modules: dict[int, Module] = field(default_factory=dict)
+
+
+def is_blueprint(document: Any) -> bool:
+    """Return whether a JSON value is (or wraps) a Make blueprint."""
+    inner = _inner(document)[0]
+    return isinstance(inner, dict) and isinstance(inner.get("flow"), list)
+
+
+def _inner(document: Any) -> tuple[Any, Any, Any]:
+    """Return (blueprint, scheduling, scenario id) from any accepted wrapper."""
+    if isinstance(document, dict) and isinstance(document.get("response"), dict):
+        response = document["response"]
+        return response.get("blueprint"), response.get("scheduling"), response.get("scenarioId")
+    if isinstance(document, dict) and isinstance(document.get("blueprint"), dict) and "flow" not in document:
+        return document["blueprint"], document.get("scheduling"), document.get("scenarioId") or document.get("id")
+    return document, document.get("scheduling") if isinstance(document, dict) else None, None
+
+
+def iter_blueprint_files(path: Path) -> Iterator[Path]:
+    """Yield ``path`` or, for a directory, every ``*.json`` file in it (sorted)."""
+    if path.is_dir():
+        yield from sorted(p for p in path.rglob("*.json") if p.is_file())
+    else:
+        yield path
+
+
+def read_document(path: Path) -> Any:
+    """Return one file's JSON; raise ExportFormatError naming the file when it is not JSON."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8-sig"))
+    except FileNotFoundError:
+        raise ExportFormatError(str(path), None, None, "file does not exist") from None
+    except UnicodeDecodeError:
+        raise ExportFormatError(str(path), None, None, "not UTF-8 text") from None
+    except (json.JSONDecodeError, RecursionError) as exc:
+        raise ExportFormatError(str(path), None, None, f"not valid JSON ({exc})") from None
+
+
+def load_blueprint(path: Path, document: Any = None) -> Blueprint:
+    """Parse the blueprint in ``path``; raise ExportFormatError naming the file and field at fault."""
+    document = read_document(path) if document is None else document
+    raw, scheduling, scenario = _inner(document)
+    if not is_blueprint(document):
+        hint = " (this is a run log: scaffold reads the blueprint, GET /scenarios/{id}/blueprint)" \
+            if isinstance(document, dict) and ("scenarioLogs" in document or "scenarioLog" in document) else ""
+        raise ExportFormatError(str(path), None, "flow", f"expected a Make blueprint with a flow array{hint}")
+    modules: dict[int, Module] = {}
+    flow = _flow(raw["flow"], str(path), "flow", modules, in_branch=False)
+    metadata = raw.get("metadata") if isinstance(raw.get("metadata"), dict) else {}
+    return Blueprint(str(raw.get("name") or path.stem), None if scenario is None else str(scenario), flow,
+                     scheduling if isinstance(scheduling, dict) else None,
+                     metadata.get("instant") if isinstance(metadata.get("instant"), bool) else None, str(path), modules)
+
+
+def _flow(raw: Any, path: str, where: str, modules: dict[int, Module], *, in_branch: bool) -> tuple[Module, ...]:
+    if not isinstance(raw, list):
+        raise ExportFormatError(path, None, where, "expected an array of modules")
+    return tuple(_module(m, path, f"{where}[{i}]", modules, in_branch) for i, m in enumerate(raw))
+
+
+def _module(raw: Any, path: str, where: str, modules: dict[int, Module], in_branch: bool) -> Module:
+    if not isinstance(raw, dict) or not isinstance(raw.get("id"), int) or not isinstance(raw.get("module"), str):
+        raise ExportFormatError(path, None, where, "expected a module with an integer id and a module type")
+    ident, app = raw["id"], raw["module"]
+    designer = ((raw.get("metadata") or {}).get("designer") or {}) if isinstance(raw.get("metadata"), dict) else {}
+    routes = tuple(_flow((r or {}).get("flow") or [], path, f"{where}.routes[{i}].flow", modules, in_branch=in_branch)
+                   for i, r in enumerate(raw.get("routes") or []))
+    branches = tuple(_branch(b, path, f"{where}.branches[{i}]", modules) for i, b in enumerate(raw.get("branches") or []))
+    handlers = _flow(raw.get("onerror") or [], path, f"{where}.onerror", {}, in_branch=in_branch)
+    module = Module(ident, app, int(raw.get("version") or 1), str(designer.get("name") or f"{app}#{ident}"),
+                    raw["mapper"] if isinstance(raw.get("mapper"), dict) else {},
+                    raw["parameters"] if isinstance(raw.get("parameters"), dict) else {},
+                    raw["filter"] if isinstance(raw.get("filter"), dict) else None, handlers, routes, branches, in_branch)
+    modules[ident] = module
+    return module
+
+
+def _branch(raw: Any, path: str, where: str, modules: dict[int, Module]) -> Branch:
+    if not isinstance(raw, dict):
+        raise ExportFormatError(path, None, where, "expected an If-else branch object")
+    conditions = None if raw.get("type") == "else" else (raw.get("conditions") or raw.get("condition") or [])
+    return Branch(str(raw.get("label") or ""), conditions,
+                  _flow(raw.get("flow") or [], path, f"{where}.flow", modules, in_branch=True))

@@ -1,0 +1,183 @@
+"""Translate one Make module into lines of Python, with Make's semantics (``queue_core.compat.make``).
+
+A translator gets the module and a ``Gen`` (providers, step names) and returns a ``ModuleCode``:
+lines that compute the module's output, and the Python expression of that output: ``bundle``
+(one bundle) or ``bundles`` (an iterable: everything after the module runs once per bundle).
+Structural modules (Router, If-else, Iterator + Aggregator) are laid out by ``_make_flow``.
+A module with no translation raises ``make.TodoModule`` when a bundle reaches it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from harness.scaffold._calls import provider_for
+from harness.scaffold._expr import Untranslatable
+from harness.scaffold._make_blueprint import Module
+from harness.scaffold._make_iml import template
+
+
+@dataclass
+class Gen:
+    """What translating one scenario shares: providers by host, and the names chosen so far."""
+
+    providers: dict[str, str]  # host -> provider name
+    steps: dict[int, str] = field(default_factory=dict)  # module id -> step name (call modules)
+    proposals: dict[str, str] = field(default_factory=dict)  # provider -> base URL to configure
+    hosts: dict[str, str] = field(default_factory=dict)  # host -> provider, for the manifest
+
+
+@dataclass
+class ModuleCode:
+    """The translation of one module."""
+
+    lines: list[str]
+    bundle: str | None = None
+    bundles: str | None = None
+    todo: str | None = None  # why the module is left for a person
+    note: str = ""
+
+
+def var(module: Module) -> str:
+    """Return the Python name of a module's current bundle."""
+    return f"bundle_{module.id}"
+
+
+def todo(module: Module, why: str) -> ModuleCode:
+    """Return a TODO module: its code fails any bundle that reaches it, naming the module."""
+    lines = [f"# TODO: {why}"]
+    if module.mapper:
+        import json
+
+        lines += [f"#     {line}" for line in json.dumps(module.mapper, indent=2, ensure_ascii=False).splitlines()[:30]]
+    lines += [f"raise make.TodoModule({module.label!r}, {why!r})"]
+    return ModuleCode(lines, bundle="{}", todo=why)
+
+
+def _pairs(raw: object) -> str:
+    items = raw if isinstance(raw, list) else []
+    pairs = [f"({template(p.get('name', ''))}, {template(p.get('value', ''))})" for p in items if isinstance(p, dict)]
+    return "[" + ", ".join(pairs) + "]"
+
+
+def _http_body(module: Module) -> str | None:
+    mapper = module.mapper
+    if module.app == "http:MakeRequest":
+        content = mapper.get("contentType")
+        if not content or str(mapper.get("method", "get")).lower() in ("get", "head"):
+            return None
+        if content != "json" or mapper.get("inputMethod", "jsonString") != "jsonString":
+            raise Untranslatable(f"an HTTP body of type {content!r} ({mapper.get('inputMethod')}) is not translated")
+        raw = mapper.get("jsonStringBodyContent")
+    else:
+        body_type = mapper.get("bodyType") or ""
+        if not body_type:
+            return None
+        content = str(mapper.get("contentType") or "")
+        if body_type != "raw" or "json" not in content:
+            raise Untranslatable(f"an HTTP body of type {body_type!r} {content!r} is not translated (JSON is)")
+        raw = mapper.get("data")
+    if raw in (None, ""):
+        return None
+    return f"make.json_body({template(raw)}, {module.label!r})"
+
+
+def http(module: Module, gen: Gen) -> ModuleCode:
+    """HTTP "Make a request" (v3 ActionSendData, v4 MakeRequest): one ``ctx.call``; its bundle."""
+    url = module.mapper.get("url")
+    if not isinstance(url, str) or not url:
+        raise Untranslatable("the module has no URL")
+    provider, base, proposals = provider_for(url, gen.providers)
+    gen.proposals.update(proposals)
+    gen.hosts[base.split("://", 1)[1].split(":")[0]] = provider
+    method = str(module.mapper.get("method") or "get").upper()
+    kwargs = []
+    headers = module.mapper.get("headers")
+    if headers:
+        kwargs.append(f"headers={_pairs(headers)}")
+    query = module.mapper.get("queryParameters") or module.mapper.get("qs")
+    if query:
+        kwargs.append(f"params={_pairs(query)}")
+    body = _http_body(module)
+    if body is not None:
+        kwargs.append(f"json={body}")
+    if not module.mapper.get("parseResponse", True):
+        kwargs.append("parse=False")
+    extra = "".join(f", {k}" for k in kwargs)
+    lines = [f"{var(module)} = await make.http(ctx, {provider!r}, {method!r}, {template(url)}{extra}, "
+             f"step={gen.steps[module.id]!r})"]
+    auth = module.parameters.get("authenticationType")
+    note = "" if auth in (None, "noAuth") and not module.app.endswith("BasicAuth") else \
+        "authentication: configure it on the provider"
+    return ModuleCode(lines, bundle=var(module), note=note)
+
+
+def parse_json(module: Module, gen: Gen) -> ModuleCode:
+    """Parse JSON: an object is one bundle, an array one bundle per element."""
+    return ModuleCode([], bundles=f"make.parse_json({template(module.mapper.get('json'))}, {module.label!r})")
+
+
+def set_variable(module: Module, gen: Gen) -> ModuleCode:
+    """Set variable / Set multiple variables: kept for Get variable; the bundle holds them."""
+    if module.app == "util:SetVariables":
+        pairs = [(v.get("name"), v.get("value")) for v in module.mapper.get("variables") or [] if isinstance(v, dict)]
+    else:
+        pairs = [(module.mapper.get("name"), module.mapper.get("value"))]
+    if any(not isinstance(name, str) or not name for name, _ in pairs):
+        raise Untranslatable("a variable has no name")
+    values = "{" + ", ".join(f"{name!r}: {template(value)}" for name, value in pairs) + "}"
+    return ModuleCode([f"{var(module)} = {values}", f"run.variables.update({var(module)})"], bundle=var(module))
+
+
+def get_variable(module: Module, gen: Gen) -> ModuleCode:
+    """Get variable: the value a Set variable stored earlier in this run (None when none)."""
+    name = module.mapper.get("name")
+    if not isinstance(name, str) or not name:
+        raise Untranslatable("the variable has no name")
+    return ModuleCode([], bundle=f"{{{name!r}: run.variables.get({name!r})}}")
+
+
+def compose(module: Module, gen: Gen) -> ModuleCode:
+    """Compose a string: its text is the bundle's ``value``."""
+    return ModuleCode([], bundle=f"{{'value': make.text({template(module.mapper.get('value', ''))})}}")
+
+
+def sleep(module: Module, gen: Gen) -> ModuleCode:
+    """Sleep: a durable ``ctx.sleep`` of the mapped seconds."""
+    return ModuleCode([f"await ctx.sleep(float(make.number({template(module.mapper.get('duration', 0))}) or 0))"],
+                      bundle="{}")
+
+
+def passthrough(module: Module, gen: Gen) -> ModuleCode:
+    """A module that only passes on (If-else's Merge, a placeholder): an empty bundle."""
+    return ModuleCode([], bundle="{}")
+
+
+TRANSLATORS: dict[str, Callable[[Module, Gen], ModuleCode]] = {
+    "http:ActionSendData": http, "http:ActionSendDataBasicAuth": http, "http:MakeRequest": http,
+    "json:ParseJSON": parse_json, "util:SetVariable2": set_variable, "util:SetVariable": set_variable,
+    "util:SetVariables": set_variable, "util:GetVariable2": get_variable, "util:GetVariable": get_variable,
+    "util:ComposeTransformer": compose, "util:FunctionSleep": sleep, "builtin:BasicMerge": passthrough,
+    "placeholder:Placeholder": passthrough,
+}
+STRUCTURAL = ("builtin:BasicRouter", "builtin:BasicIfElse", "builtin:BasicFeeder", "builtin:BasicAggregator")
+TRIGGERS = ("gateway:CustomWebHook", "gateway:CustomMailHook")
+NO_CALL_PACKAGES = ("builtin", "gateway", "util", "json", "placeholder")
+
+
+def makes_call(module: Module) -> bool:
+    """Return whether the Make importer records a call (and a step) for ``module``."""
+    return module.package not in NO_CALL_PACKAGES
+
+
+def translate(module: Module, gen: Gen) -> ModuleCode:
+    """Translate a non-structural module, or return its TODO (the reason named)."""
+    translator = TRANSLATORS.get(module.app)
+    if translator is None:
+        return todo(module, f"no translation for module type {module.app}" + (
+            " (an app module: write the ctx.call to its REST endpoint)" if makes_call(module) else ""))
+    try:
+        return translator(module, gen)
+    except Untranslatable as exc:
+        return todo(module, exc.reason)

@@ -1,0 +1,252 @@
+"""``cutover scaffold make``: a Make scenario blueprint in, an automation and its manifest maps out.
+
+``scaffold_make(path, …)`` reads a blueprint (or a directory of them), writes one
+``automations/<name>.py`` per scenario (``_make_flow`` lays the modules out, ``_make_modules``
+says what each module type becomes), and returns the maps that line the generated names up
+with what ``cutover import make`` records for the same scenario:
+
+- ``steps``: every module by its label (the designer name, else ``<app>#<id>``; a module inside
+  an If-else branch by its id, the only name the importer has for it) → ``""`` for modules
+  that make no call (builtin, gateway, util, json: no step on the new side) and for the first
+  module (the importer takes its output as the trigger), the step's slug for the others;
+- ``decisions``: every Router by its label → the decision's slug; its values are the route
+  names (a route's first-module filter name, else its index) and need no map;
+- ``providers``: each HTTP host → its provider, so the importer splits a call's URL the same
+  way (and ``http`` → the provider, when one provider serves every ``http:MakeRequest``: the
+  importer names that module's provider after its app).
+Files are written as for n8n: a digest line, and an edited file is never overwritten without
+``force`` (the diff is returned instead).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, cast
+
+import tomlkit
+from tomlkit.items import Table
+
+from harness.errors import ExportFormatError
+from harness.scaffold import ScaffoldError, Written, _write
+from harness.scaffold._make_blueprint import Blueprint, Module, is_blueprint, iter_blueprint_files, load_blueprint, read_document
+from harness.scaffold._make_flow import Layout, comment, flow, indent
+from harness.scaffold._make_modules import TRIGGERS, Gen, makes_call, translate, var
+from harness.scaffold._module import HEADER, NodeRow, _registry_takes, digest, slug, unique
+
+
+@dataclass
+class MakeScaffold:
+    """What scaffolding one scenario produced (the fields ``cutover scaffold``'s tables read)."""
+
+    automation: str
+    workflow: Blueprint
+    source: str
+    steps: dict[str, str]
+    decisions: dict[str, str]
+    rows: list[NodeRow]
+    proposals: dict[str, str] = field(default_factory=dict)
+    trigger_kind: str = "schedule"
+    schedule: dict[str, Any] | None = None
+    providers: dict[str, str] = field(default_factory=dict)  # host (or "http") -> provider
+
+    @property
+    def translated(self) -> int:
+        """Return how many modules were translated (the trigger included)."""
+        return sum(1 for r in self.rows if r.status in ("translated", "trigger"))
+
+    @property
+    def todo(self) -> int:
+        """Return how many modules are left for a person."""
+        return sum(1 for r in self.rows if r.status == "todo")
+
+
+def schedule_of(scheduling: dict[str, Any] | None) -> tuple[dict[str, Any] | None, str]:
+    """Return (``{"cron": …}`` or None, why) for the API's ``scheduling`` of a scenario."""
+    if not scheduling:
+        return None, "no scheduling beside the blueprint: set schedule= by hand (GET /scenarios/{id} has it)"
+    kind, interval = scheduling.get("type"), scheduling.get("interval")
+    if kind == "indefinitely" and isinstance(interval, int) and interval >= 60:
+        minutes = interval // 60
+        if interval % 60 == 0 and 60 % minutes == 0:
+            return {"cron": "* * * * *" if minutes == 1 else f"*/{minutes} * * * *"}, f"every {interval} s"
+        if interval % 3600 == 0 and 24 % (interval // 3600) == 0:
+            hours = interval // 3600
+            return {"cron": "0 * * * *" if hours == 1 else f"0 */{hours} * * *"}, f"every {interval} s"
+    if kind == "daily" and re.fullmatch(r"\d{1,2}:\d{2}", str(scheduling.get("time", ""))):
+        hour, minute = str(scheduling["time"]).split(":")
+        return {"cron": f"{int(minute)} {int(hour)} * * *"}, "daily"
+    return None, f"scheduling {scheduling!r} has no cron equivalent here: set schedule= by hand"
+
+
+def _names(blueprint: Blueprint, gen: Gen, first: Module | None) -> dict[str, str]:
+    steps: dict[str, str] = {}
+    taken: set[str] = set()
+    for module in blueprint.modules.values():
+        key = str(module.id) if module.in_branch else module.label
+        if module is first or not makes_call(module) or module.app.startswith("builtin:"):
+            steps.setdefault(key, "")
+            continue
+        gen.steps[module.id] = unique(slug(module.label), taken)
+        steps.setdefault(key, gen.steps[module.id])
+    return steps
+
+
+def _start(first: Module, lay: Layout, scheduled: bool) -> tuple[list[str], bool]:
+    """Return the lines that produce the first module's bundles, and whether it is a trigger."""
+    if first.app in TRIGGERS:
+        lay.rows.append(NodeRow(first.label, first.app, "trigger", "the delivery's body is the bundle"))
+        return [comment(first), f"{var(first)} = make.webhook_bundle(trigger)", f"bundles_{first.id} = [{var(first)}]"], True
+    code = translate(first, lay.gen)
+    why = "a replay starts from its recorded bundle; a live tick runs this module"
+    lay.rows.append(NodeRow(first.label, first.app, "todo" if code.todo else "trigger",
+                            f"{code.todo}; {why}" if code.todo else why))
+    produce = code.lines + ([f"bundles_{first.id} = list({code.bundles})"] if code.bundles is not None
+                            else [f"bundles_{first.id} = [{code.bundle}]"])
+    return [comment(first), f"recorded = make.first_bundle(trigger)  # cutover import make: the run's first bundle",
+            "if recorded is not None:", f"    bundles_{first.id} = [recorded]", "else:  # a live schedule tick",
+            *indent(produce)], False
+
+
+def build(blueprint: Blueprint, automation: str, providers: dict[str, str]) -> MakeScaffold:
+    """Translate ``blueprint`` into the source of one ``@automation`` module and its maps."""
+    gen = Gen(providers)
+    first = blueprint.flow[0] if blueprint.flow else None
+    scaffold = MakeScaffold(automation, blueprint, "", _names(blueprint, gen, first), {}, [])
+    lay = Layout(gen)
+    body: list[str] = []
+    if first is not None:
+        start, instant = _start(first, lay, scheduled=True)
+        rest = flow(blueprint.flow[1:], lay)
+        body = start + [f"for {var(first)} in bundles_{first.id}:",
+                        *indent([f"run.emit({first.id}, {var(first)})", *rest])]
+        scaffold.trigger_kind = "webhook" if instant else "schedule"
+    scaffold.rows = lay.rows
+    scaffold.decisions = {blueprint.modules[i].label: name for i, name in lay.decisions.items()}
+    scaffold.proposals = dict(gen.proposals)
+    scaffold.providers = dict(gen.hosts)
+    http_providers = {gen.hosts.get(_host(m), "") for m in blueprint.modules.values() if m.app == "http:MakeRequest"}
+    if len(http_providers) == 1 and "" not in http_providers:
+        scaffold.providers["http"] = http_providers.pop()
+    if scaffold.trigger_kind == "schedule":
+        scaffold.schedule, why = schedule_of(blueprint.scheduling)
+        if first is not None and scaffold.rows:
+            row = scaffold.rows[0]
+            scaffold.rows[0] = NodeRow(row.node, row.type, row.status, f"{row.why}; schedule: {why}")
+    scaffold.source = _source(scaffold, body)
+    return scaffold
+
+
+def _host(module: Module) -> str:
+    url = str(module.mapper.get("url") or "")
+    return re.sub(r"^[a-z]+://", "", url).split("/")[0].split(":")[0].split("{")[0]
+
+
+def _source(scaffold: MakeScaffold, body: list[str]) -> str:
+    bp = scaffold.workflow
+    function = re.sub(r"\W+", "_", scaffold.automation).strip("_") or "automation"
+    todo = [r for r in scaffold.rows if r.status == "todo"]
+    doc = [f'"""{scaffold.automation}: scaffolded by `cutover scaffold make` from the Make scenario {bp.name!r}.', "",
+           "This is ordinary code and yours to edit; `pytest --shadow` on the scenario's recorded runs",
+           "is what proves it. Every module is a few lines below, where Make runs it, with Make's",
+           "semantics (queue_core.compat.make).", ""]
+    if scaffold.schedule:
+        doc.append(f"Schedule: {scaffold.schedule['cron']} (from the scenario's scheduling).")
+    if todo:
+        doc += ["Left to write by hand (each fails the run, naming the module, until written):"]
+        doc += [f"- {r.node}: {r.why}" for r in todo]
+    if scaffold.proposals:
+        doc += ["", "Providers to configure in pyproject.toml (proposed for hosts with none):"]
+        for name, base in sorted(scaffold.proposals.items()):
+            doc += [f"    [tool.cutover.providers.{name}]", f'    base_url = "{base}"']
+    doc.append('"""')
+    args = [repr(scaffold.automation), "version=1"]
+    if scaffold.schedule and _registry_takes("schedule"):
+        args.append(f"schedule={scaffold.schedule['cron']!r}")
+    lines = [*doc, "", "from __future__ import annotations", "", "from typing import Any", "",
+             "from queue_core import Context, Trigger, automation", "from queue_core.compat import make", "", "",
+             f"@automation({', '.join(args)})", f"async def {function}(ctx: Context, trigger: Trigger) -> None:",
+             f'    """Run the scenario {bp.name!r} module by module, as Make did."""', "    run = make.Run(ctx)",
+             *indent(body), "    run.finish()"]
+    text = "\n".join(lines).rstrip() + "\n"
+    return f"{HEADER}{digest(text)}\n{text}"
+
+
+def load_all(path: Path) -> tuple[list[Blueprint], list[str]]:
+    """Return the blueprints under ``path`` and the files skipped (not blueprints) in a directory."""
+    blueprints, skipped = [], []
+    for file in iter_blueprint_files(path):
+        document = read_document(file)
+        if path.is_dir() and not is_blueprint(document):
+            skipped.append(str(file))
+            continue
+        blueprints.append(load_blueprint(file, document))
+    if not blueprints:
+        raise ExportFormatError(str(path), None, None, "no Make blueprint found")
+    return blueprints, skipped
+
+
+def scaffold_make(path: Path, *, automation: str | None, into: Path, force: bool = False,
+                  providers: dict[str, str] | None = None) -> tuple[list[Written], list[str]]:
+    """Scaffold every blueprint in ``path`` (a file or a directory) into ``into``.
+
+    Returns the written files and the files of a directory that were not blueprints. Raises
+    ExportFormatError for a file that is not one, ScaffoldError for a name that cannot be a module.
+    """
+    blueprints, skipped = load_all(path)
+    many = len(blueprints) > 1
+    results, used = [], set()  # type: ignore[var-annotated]
+    for blueprint in blueprints:
+        stem = re.sub(r"[^a-z0-9]+", "-", blueprint.name.lower()).strip("-") or "scenario"
+        name = unique(automation if automation and not many else f"{automation}-{stem}" if automation else stem, used)
+        if not re.fullmatch(r"[a-z][a-z0-9-]*", name):
+            raise ScaffoldError(f"automation name {name!r}: use lower-case letters, digits and dashes")
+        results.append(build(blueprint, name, providers or {}))
+    # Written and _write only read .automation and .source, which MakeScaffold has.
+    return [_write(cast(Any, s), into, force) for s in results], skipped
+
+
+def maps_toml(scaffold: MakeScaffold) -> str:
+    """Return the maps as the TOML a person would paste into the set's manifest."""
+    document = tomlkit.document()
+    _add(document, scaffold)
+    return tomlkit.dumps(document).strip()
+
+
+def write_maps(manifest: Path, scaffold: MakeScaffold) -> None:
+    """Add the maps to ``manifest`` (created when missing), keeping everything already there."""
+    document = tomlkit.parse(manifest.read_text(encoding="utf-8")) if manifest.exists() else tomlkit.document()
+    if "format" not in document:
+        document["format"] = 1
+    if "name" not in document:  # a new set is named after its directory, as cutover import names it
+        document["name"] = manifest.parent.name
+    _add(document, scaffold)
+    manifest.parent.mkdir(parents=True, exist_ok=True)
+    manifest.write_text(tomlkit.dumps(document), encoding="utf-8")
+
+
+def _add(document: Any, scaffold: MakeScaffold) -> None:
+    entry = _table(_table(document, "automations"), scaffold.automation)
+    entry.setdefault("platform", "make")
+    entry.setdefault("coercion", "make")
+    for key, values in (("steps", scaffold.steps), ("providers", scaffold.providers)):
+        if values:
+            table = _table(entry, key)
+            for name, value in values.items():
+                table.setdefault(name, value)
+    decisions = _table(entry, "decisions") if scaffold.decisions else None
+    for label, name in scaffold.decisions.items():
+        if decisions is not None and label not in decisions:
+            table = tomlkit.table()
+            table["name"] = name
+            decisions[label] = table
+
+
+def _table(parent: Any, key: str) -> Table:
+    if key not in parent:
+        parent[key] = tomlkit.table()
+    value = parent[key]
+    if not isinstance(value, Table):
+        raise ScaffoldError(f"manifest: [{key}] is not a table")
+    return value

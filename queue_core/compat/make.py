@@ -1,0 +1,224 @@
+"""The runtime of automations scaffolded from Make scenarios (``cutover scaffold make``).
+
+Make runs a scenario bundle by bundle: each module's output *bundle* is mapped into later
+modules as ``{{<module id>.<field>}}``; a module that outputs several bundles (an Iterator, a
+search) runs everything after it once per bundle, until an Aggregator collects them back into
+one. A scaffolded automation keeps that model in plain Python: a ``Run`` holds the current
+bundle of every module (``run.b[3]``), a loop stands for an Iterator, and the run records what
+``cutover import make`` records for the same scenario:
+
+- a Router's decision is named after the router and valued with the routes taken, each named
+  by the filter on its first module (or its index, from 0, when it has none): one value when
+  one route ran, a list when several did. Make sends every bundle down *every* route whose
+  filter passes, in order; ``run.took`` marks a route taken when its first module runs.
+- a run whose last module to run was a Router that sent the bundle down no route ends
+  ``filtered`` (``run.finish``); a module-level filter that stops a bundle does not.
+
+Filter operators are ``_make_filter``; IML functions ``_make_functions``; both re-exported.
+"""
+
+from __future__ import annotations
+
+import json as jsonlib
+from collections.abc import Sequence
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+from ..errors import TerminalError
+from ._make_filter import ConditionError, condition, empty, instant, number, passes, text
+from ._make_functions import FunctionError, fn, get, parse_number, truth
+
+__all__ = [
+    "ConditionError", "FunctionError", "ModuleFailed", "Run", "TodoModule", "arith", "compare", "concat", "condition",
+    "empty", "first_bundle", "fn", "get", "http", "http_bundle", "instant", "iterate", "json_body", "number", "parse_json", "parse_number",
+    "passes", "ref", "text", "truth", "webhook_bundle",
+]
+
+
+class ModuleFailed(TerminalError):
+    """A module of the scaffolded scenario failed (its message names the module, as Make's does)."""
+
+
+class TodoModule(TerminalError):
+    """A module the scaffold could not translate was reached: the run fails, naming it."""
+
+    def __init__(self, module: str, why: str) -> None:
+        super().__init__(f"module {module!r} is not translated yet (TODO: {why}); write it in Python")
+        self.module = module
+
+
+class Run:
+    """One run of a scaffolded scenario: the modules' current bundles, routers' routes taken."""
+
+    def __init__(self, ctx: Any) -> None:
+        self.ctx = ctx
+        self.b: dict[int, Any] = {}
+        self.variables: dict[str, Any] = {}
+        self._last: int | None = None
+        self._routers: dict[int, tuple[str, list[str], set[int]]] = {}
+
+    def emit(self, module: int, bundle: Any) -> Any:
+        """Record ``bundle`` as module ``module``'s current output (the module ran) and return it."""
+        self.b[module] = bundle
+        self._last = module
+        return bundle
+
+    def router(self, module: int, decision: str, routes: list[str]) -> None:
+        """Record that a bundle reached Router ``module`` whose routes are named ``routes``."""
+        self._routers.setdefault(module, (decision, routes, set()))
+        self._last = module
+
+    def took(self, router: int, route: int) -> None:
+        """Record that route ``route`` (from 0) of Router ``router`` ran its first module, and
+        decide the router's routes taken so far (so a later failure keeps the decision)."""
+        decision, routes, taken = self._routers[router]
+        taken.add(route)
+        chosen = [routes[i] for i in sorted(taken)]
+        self.ctx.decide(decision, chosen[0] if len(chosen) == 1 else chosen)
+
+    def ignored(self, module: int, error: BaseException) -> bool:
+        """Handle an error of ``module`` under a ``builtin:Ignore`` handler; return False (stop here).
+
+        Only a terminal failure is ignored: a TODO module and a retryable error are re-raised.
+        """
+        if isinstance(error, TodoModule) or not isinstance(error, TerminalError | ConditionError | ValueError):
+            raise error
+        self._last = module
+        return False
+
+    def now(self) -> datetime:
+        """Return ``now``: the job's clock (the trigger's time in a shadow replay)."""
+        return self.ctx.now()  # type: ignore[no-any-return]
+
+    def finish(self) -> None:
+        """End the run ``filtered`` when its last module was a Router that sent the bundle down no route."""
+        last = self._routers.get(self._last) if self._last is not None else None
+        if last is not None and not last[2]:
+            self.ctx.filter(f"router {last[0]!r}: no route's filter let the bundle through")
+
+
+def ref(bundles: dict[int, Any], module: int, *path: str) -> Any:
+    """Return ``{{module.a.b}}``: a field of a module's current bundle; None when absent.
+
+    A ``"[]"`` part maps the rest of the path over an array (``{{1.items[].id}}``); a part
+    ``"[n]"`` is the n-th element, from 1.
+    """
+    return _walk(bundles.get(module), list(path))
+
+
+def _walk(value: Any, path: list[str]) -> Any:
+    for position, part in enumerate(path):
+        if part == "[]":
+            rest = path[position + 1:]
+            return [_walk(e, rest) for e in value] if isinstance(value, list) else None
+        if part.startswith("[") and part.endswith("]"):
+            value = get(value, part[1:-1])
+        elif isinstance(value, dict):
+            value = value.get(part)
+        else:
+            return None
+    return value
+
+
+def iterate(array: Any) -> list[Any]:
+    """Return an Iterator's bundles: one per element (a plain value as ``{"value": …}``), each
+    with Make's ``__IMTINDEX__`` (from 1) and ``__IMTLENGTH__``; nothing for an empty or missing array."""
+    elements = array if isinstance(array, list) else [] if empty(array) else [array]
+    return [{**(e if isinstance(e, dict) else {"value": e}), "__IMTINDEX__": i + 1, "__IMTLENGTH__": len(elements)}
+            for i, e in enumerate(elements)]
+
+
+def concat(*parts: Any) -> str:
+    """Return a template's text: each mapped part written as text (``null`` as nothing)."""
+    return "".join(text(p) for p in parts)
+
+
+def arith(op: str, a: Any, b: Any) -> Any:
+    """Return ``a op b`` for IML's ``+ - * / %`` (numbers; ``+`` of text joins them)."""
+    left, right = number(a), number(b)
+    if left is None or right is None:
+        if op == "+":
+            return text(a) + text(b)
+        raise FunctionError(f"{text(a)!r} {op} {text(b)!r}: not numbers")
+    if op in "/%" and right == 0:
+        raise FunctionError(f"{text(a)} {op} 0: division by zero")
+    result = {"+": left + right, "-": left - right, "*": left * right, "/": left / right, "%": left % right}[op]
+    return int(result) if result == result.to_integral_value() else float(result)
+
+
+def compare(op: str, a: Any, b: Any) -> bool:
+    """Return IML's ``a op b`` for ``= != < > <= >=``: numbers when both read as numbers, else text."""
+    left: Decimal | str | None = number(a)
+    right: Decimal | str | None = number(b)
+    if left is None or right is None:
+        left, right = text(a), text(b)
+    return {"=": left == right, "!=": left != right, "<": left < right, ">": left > right,  # type: ignore[operator]
+            "<=": left <= right, ">=": left >= right}[op]  # type: ignore[operator]
+
+
+def webhook_bundle(trigger: Any) -> Any:
+    """Return a Custom webhook's bundle: the delivery's parsed body (an empty one when none)."""
+    body = getattr(trigger, "body", None)
+    return body if body is not None else {}
+
+
+def first_bundle(trigger: Any) -> Any:
+    """Return the first module's recorded bundle in a replay, or None on a live schedule tick.
+
+    ``cutover import make`` takes a run's first module's first output bundle as its trigger; a
+    scheduled scenario's live tick (source ``schedule``) has none, so its first module runs.
+    """
+    if getattr(trigger, "source", None) == "schedule":
+        return None
+    return webhook_bundle(trigger)
+
+
+def json_body(rendered: str, module: str) -> Any:
+    """Parse a module's rendered JSON body text; ModuleFailed naming the module when it is not JSON."""
+    try:
+        return jsonlib.loads(rendered)
+    except ValueError as exc:
+        raise ModuleFailed(f"{module}: the request body is not valid JSON ({exc}): {rendered[:200]!r}") from None
+
+
+def parse_json(rendered: Any, module: str) -> list[Any]:
+    """Return a Parse JSON module's bundles: an object is one bundle, an array one per element."""
+    try:
+        parsed = jsonlib.loads(text(rendered))
+    except ValueError as exc:
+        raise ModuleFailed(f"{module}: source is not valid JSON ({exc})") from None
+    if isinstance(parsed, list):
+        return [e if isinstance(e, dict) else {"value": e} for e in parsed]
+    return [parsed if isinstance(parsed, dict) else {"value": parsed}]
+
+
+async def http(ctx: Any, provider: str, method: str, url: str, *, step: str, parse: bool = True,
+               headers: Sequence[tuple[str, Any]] = (), params: Sequence[tuple[str, Any]] = (),
+               json: Any = None) -> dict[str, Any]:
+    """Make an HTTP module's request through ``ctx.call``; return its bundle (statusCode, headers, data)."""
+    kwargs: dict[str, Any] = {}
+    if headers:
+        kwargs["headers"] = {text(k): text(v) for k, v in headers}
+    if params:
+        kwargs["params"] = {text(k): text(v) for k, v in params}
+    if json is not None:
+        kwargs["json"] = json
+    response = await ctx.call(provider, method, url, step=step, **kwargs)
+    return http_bundle(response, parse)
+
+
+def http_bundle(response: Any, parse: bool = True) -> dict[str, Any]:
+    """Return an HTTP module's output bundle for ``response``.
+
+    A shadow replay answers with the legacy run's recorded output, which is already a bundle
+    (an object with ``statusCode`` and ``data``): it is taken as it is.
+    """
+    try:
+        body = response.json() if parse else response.text
+    except ValueError:
+        body = response.text
+    if isinstance(body, dict) and "statusCode" in body and "data" in body:
+        return body
+    headers = [{"name": k, "value": v} for k, v in getattr(response, "headers", {}).items()]
+    return {"statusCode": response.status_code, "headers": headers, "data": body}
