@@ -167,9 +167,9 @@ def _issue_event(rng: random.Random, number: int) -> dict[str, Any]:
     issue = {"url": api, "html_url": f"https://github.com/{owner}/{name}/issues/{number}",
              "id": 2_300_000_000 + number, "node_id": f"I_kwDO{_token(rng, 10)}", "number": number, "title": title,
              "user": _user(login, 21_031_067 + USERS.index(login)),
-             "labels": [{"id": 1_362_934_389 + i, "name": n, "color": LABELS[n][0],
+             "labels": [{"id": LABEL_IDS[n], "name": n, "color": LABELS[n][0],
                          "default": n in ("bug", "enhancement", "question"), "description": LABELS[n][1]}
-                        for i, n in enumerate(names)],
+                        for n in names],
              "state": "open", "locked": False, "assignees": [], "milestone": None, "comments": 0,
              "created_at": "2024-06-01T00:00:00Z", "updated_at": "2024-06-01T00:00:00Z", "closed_at": None,
              "author_association": "NONE",
@@ -321,13 +321,12 @@ def _items(*values: dict[str, Any]) -> list[dict[str, Any]]:
     return [{"json": value, "pairedItem": {"item": 0}} for value in values]
 
 
-def _label(repo: str, name: str, existing: list[dict[str, Any]]) -> dict[str, Any]:
-    """A label as GitHub's ``POST …/labels`` lists it (the issue's own label object when it had it)."""
-    own = next((label for label in existing if label["name"].lower() == name.lower()), None)
-    color, description = LABELS.get(name, ("ededed", None))
-    return {"id": own["id"] if own else LABEL_IDS[name], "node_id": f"LA_kwDO{LABEL_IDS.get(name, 0) % 10**6:06d}",
-            "url": f"https://api.github.com/repos/{repo}/labels/{quote(name)}", "name": own["name"] if own else name,
-            "color": color, "default": name in ("bug", "enhancement", "question"), "description": description}
+def _label(repo: str, name: str) -> dict[str, Any]:
+    """A label as GitHub's ``POST …/labels`` lists it."""
+    color, description = LABELS[name]
+    return {"id": LABEL_IDS[name], "node_id": f"LA_kwDOAB{LABEL_IDS[name]}",
+            "url": f"https://api.github.com/repos/{repo}/labels/{quote(name)}", "name": name, "color": color,
+            "default": name in ("bug", "enhancement", "question"), "description": description}
 
 
 def _triage_opened(rng: random.Random, timing: random.Random, step: Any, fields: dict[str, Any],
@@ -353,7 +352,7 @@ def _triage_opened(rng: random.Random, timing: random.Random, step: Any, fields:
         return "error", error, "Add labels"
     names = [label["name"] for label in issue["labels"]]
     names += [n for n in (ROUTE_LABEL[route], f"priority:{priority}") if n.lower() not in {m.lower() for m in names}]
-    step("Add labels", level, [_items(*(_label(fields["repo"], n, issue["labels"]) for n in names))])
+    step("Add labels", level, [_items(*(_label(fields["repo"], n) for n in names))])
     if route not in COMMENTS:
         return "success", None, "Add labels"
     comment = 1_900_000_000 + rng.randrange(10**8)
