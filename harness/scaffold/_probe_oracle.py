@@ -1,0 +1,131 @@
+"""Evaluate a workflow's translated conditions on a candidate trigger (for ``probe-triggers``).
+
+The oracle is the scaffold of the definition itself: ``build`` translates the workflow with
+n8n's condition semantics (``queue_core.compat.n8n``), and ``Oracle.run`` executes that code in
+this process on one trigger, offline: a call is answered with an empty JSON object (the probe
+cannot know a provider's answer, which is why a condition on a response is reported as not
+reachable by mutating the trigger), a sleep returns at once, the clock is the trigger's
+arrival time. The run's ``Flow`` says which outputs of each branch node received items: that
+is the branch the definition predicts for the trigger.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Awaitable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from queue_core import registry as registry_module
+from queue_core.compat import n8n
+from queue_core.context import Trigger
+from queue_core.errors import Filtered
+from queue_core.registry import Registry
+
+from harness.errors import HarnessError
+from harness.recording import RecordedTrigger
+from harness.scaffold._module import build
+from harness.scaffold._workflow import Workflow
+
+
+class ProbeError(HarnessError):
+    """Probes cannot be made: no definition, an unknown automation, code that cannot run offline."""
+
+
+class _Stub:
+    """The answer to every call of an offline evaluation: 200 with an empty JSON object."""
+
+    status_code = 200
+    text = "{}"
+    headers: dict[str, str] = {}
+
+    def json(self) -> Any:
+        return {}
+
+    def raise_for_status(self) -> None:
+        return None
+
+
+class _ProbeContext:
+    """The part of the Context a scaffolded automation uses, offline and at a fixed time."""
+
+    def __init__(self, received_at: datetime) -> None:
+        self.job_id = uuid.UUID(int=0)
+        self.decisions: dict[str, Any] = {}
+        self.n8n_flows: list[n8n.Flow] = []
+        self._now = received_at
+
+    def decide(self, name: str, value: Any) -> None:
+        self.decisions[name] = value
+
+    def filter(self, reason: str) -> None:
+        raise Filtered(reason)
+
+    def now(self) -> datetime:
+        return self._now
+
+    async def sleep(self, seconds: float) -> None:
+        return None
+
+    async def call(self, provider: str, method: str, url: str, **kwargs: Any) -> _Stub:
+        return _Stub()
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """What the translated workflow did with one trigger: the outputs each branch node filled."""
+
+    selected: dict[str, frozenset[int]] = field(default_factory=dict)
+    error: str | None = None
+
+    def took(self, node: str, output: int) -> bool:
+        """Return whether output ``output`` (0-based) of ``node`` received items."""
+        return output in self.selected.get(node, frozenset())
+
+
+class Oracle:
+    """The translated workflow, compiled once, run on as many candidate triggers as needed."""
+
+    def __init__(self, workflow: Workflow) -> None:
+        """Scaffold and compile ``workflow``; raise ProbeError when the generated code does not load."""
+        scaffold = build(workflow, "probe-oracle", {})
+        namespace: dict[str, Any] = {}
+        saved = registry_module.default_registry
+        registry_module.default_registry = Registry()
+        try:
+            exec(compile(scaffold.source, f"<translated {workflow.path or workflow.name}>", "exec"), namespace)
+            self._function = registry_module.default_registry.get("probe-oracle").fn
+        except Exception as exc:  # the generated module is ours, but a definition can still break it
+            raise ProbeError(f"{workflow.path}: the translated workflow does not load ({exc})") from None
+        finally:
+            registry_module.default_registry = saved
+        self.workflow = workflow
+
+    def run(self, trigger: RecordedTrigger) -> Evaluation:
+        """Run the translated workflow on ``trigger``; never raises for what the workflow does."""
+        ctx = _ProbeContext(trigger.received_at)
+        error = None
+        payload = Trigger(trigger.id, trigger.received_at.isoformat(), dict(trigger.headers), trigger.body,
+                          trigger.source)
+        try:
+            _drive(self._function(ctx, payload))
+        except Exception as exc:  # a failing node (strict types, a TODO) is an outcome, not a bug
+            error = f"{type(exc).__name__}: {exc}"
+        flow = ctx.n8n_flows[0] if ctx.n8n_flows else None
+        selected: dict[str, frozenset[int]] = {}
+        if flow is not None:
+            for name, outputs in flow.outputs.items():
+                selected[name] = frozenset(i for i, items in enumerate(outputs) if items)
+        return Evaluation(selected, error)
+
+
+def _drive(awaitable: Awaitable[Any]) -> None:
+    """Run a coroutine that never really suspends (every await of the probe context returns at once)."""
+    coroutine: Any = awaitable
+    try:
+        coroutine.send(None)
+    except StopIteration:
+        return
+    coroutine.close()
+    raise ProbeError("the translated workflow waited on something an offline evaluation cannot run")
