@@ -115,6 +115,15 @@ def guarded(items: Iterable[tuple[str, Any]], path: str, parse_one: Callable[[An
             yield ExportFormatError(path, record, None, f"unexpected value in this record ({type(exc).__name__}: {str(exc)[:120]})")
 
 
+def flat(outcomes: Iterable[list[ImportedRun] | ExportFormatError]) -> Iterator[ImportedRun | ExportFormatError]:
+    """Yield each run of each record's list of runs (a record may give several: one per polled item)."""
+    for outcome in outcomes:
+        if isinstance(outcome, ExportFormatError):
+            yield outcome
+        else:
+            yield from outcome
+
+
 def epoch_ms(value: Any) -> datetime | None:
     """Convert a millisecond epoch (n8n's ``startTime``) to an aware datetime; ``None`` if unusable."""
     if not isinstance(value, int | float) or isinstance(value, bool) or not math.isfinite(value):

@@ -28,7 +28,7 @@ from typing import Any
 from harness._field import type_name
 from harness.errors import ExportFormatError
 from harness.importer._run import (
-    ImportedRun, decision, guarded, load_json_document, split_url, status_word, step_name, timestamp_or_none,
+    ImportedRun, decision, flat, guarded, load_json_document, split_url, status_word, step_name, timestamp_or_none,
 )
 from harness.importer.definition import unwrap
 from harness.importer.pairing import delivery_id
@@ -56,13 +56,22 @@ class Blueprint:
     mappers: dict[int, dict[str, Any]] = field(default_factory=dict)
     filtered: dict[int, str] = field(default_factory=dict)
     routers: dict[int, list[int | None]] = field(default_factory=dict)
+    first: str | None = None  # the first module's app:module (the trigger)
+    instant: bool | None = None  # metadata.instant: the scenario starts on a webhook, not a schedule
+    name: str | None = None
 
 
 def read_blueprint(value: Any) -> Blueprint:
     """Index a blueprint's ``flow`` (recursing into routers' routes)."""
-    blueprint = Blueprint()
-    if isinstance(value, dict):
-        _index_flow(value.get("flow") or [], blueprint)
+    if not isinstance(value, dict):
+        return Blueprint()
+    flow: list[Any] = value["flow"] if isinstance(value.get("flow"), list) else []
+    first = flow[0].get("module") if flow and isinstance(flow[0], dict) else None
+    instant = (value.get("metadata") or {}).get("instant") if isinstance(value.get("metadata"), dict) else None
+    blueprint = Blueprint(first=first if isinstance(first, str) else None,
+                          instant=instant if isinstance(instant, bool) else None,
+                          name=value.get("name") if isinstance(value.get("name"), str) else None)
+    _index_flow(flow, blueprint)
     return blueprint
 
 
@@ -97,7 +106,15 @@ def parse(path: Path, entry: AutomationEntry, definition: Any = None) -> Iterato
     blueprint = read_blueprint(blueprint_flow(raw))
     details = document.get("executions") if isinstance(document, dict) and isinstance(document.get("executions"), dict) else {}
     records = [(_record_id(log, index), log) for index, log in enumerate(logs)]
-    return guarded(records, str(path), lambda log, record: parse_log(log, blueprint, entry, str(path), record, details))
+    return flat(guarded(records, str(path), lambda log, record: _log_runs(log, blueprint, entry, str(path), record, details)))
+
+
+def _log_runs(log: Any, blueprint: Blueprint, entry: AutomationEntry, path: str, record: str,
+              details: dict[str, Any] | None) -> list[ImportedRun]:
+    from harness.importer.make_poll import polls, split_poll  # it reads this module's logs
+
+    run = parse_log(log, blueprint, entry, path, record, details)
+    return split_poll(run, log, blueprint, entry, path) if polls(blueprint, log) else [run]
 
 
 def blueprint_flow(raw: Any) -> Any:

@@ -26,7 +26,7 @@ from typing import Any
 from harness._field import type_name
 from harness.errors import ExportFormatError
 from harness.importer._run import (
-    ImportedRun, decision, epoch_ms, guarded, load_json_document, obj, split_url, status_word, step_name,
+    ImportedRun, decision, epoch_ms, flat, guarded, load_json_document, obj, split_url, status_word, step_name,
     timestamp_or_none,
 )
 from harness.importer.pairing import delivery_id
@@ -79,16 +79,8 @@ def parse(path: Path, entry: AutomationEntry, definition: Any = None) -> Iterato
     """
     found = executions(load_json_document(path), str(path))
     records = [(_record_id(execution, index), execution) for index, execution in enumerate(found)]
-    return _flat(guarded(records, str(path), lambda execution, record: parse_execution_runs(
+    return flat(guarded(records, str(path), lambda execution, record: parse_execution_runs(
         _with_workflow(execution, definition), entry, str(path), record)))
-
-
-def _flat(outcomes: Iterator[list[ImportedRun] | ExportFormatError]) -> Iterator[ImportedRun | ExportFormatError]:
-    for outcome in outcomes:
-        if isinstance(outcome, ExportFormatError):
-            yield outcome
-        else:
-            yield from outcome
 
 
 def _record_id(execution: Any, index: int) -> str:

@@ -39,7 +39,7 @@ from harness.importer.definition import unwrap
 from harness.importer.pairing import delivery_id
 from harness.importer.zapier_definition import ZapDefinition, ZapStep, choose, read_zaps
 from harness.manifest import AutomationEntry
-from harness.recording import Evidence, LegacyTrace, Platform, RecordedTrigger, TraceStatus
+from harness.recording import POLL_SOURCE, Evidence, LegacyTrace, Platform, PollOrigin, RecordedTrigger, TraceStatus
 
 STATUSES = {
     "success": TraceStatus.SUCCEEDED,
@@ -188,6 +188,8 @@ def parse_run(run: Any, entry: AutomationEntry, path: str, record: str, zaps: li
     if started is None:
         raise _fail(path, record, "start_time", "expected an ISO 8601 timestamp with offset")
     trigger = _trigger(run, steps, started, record)
+    if trigger is not None and (polled := choose(zaps or [], run.get("zap_id"))) is not None and polled.polls:
+        trigger = polled_trigger(trigger, polled, run, entry, record)
     warnings: tuple[str, ...] = (warning,) if warning else ()
     if status is None:
         return ImportedRun(record, trigger, None, delivery_id(trigger) if trigger else None, warnings)
@@ -212,6 +214,22 @@ def _trigger(run: dict[str, Any], steps: list[dict[str, Any]], started: Any, rec
     trigger = RecordedTrigger(f"zapier-{record}", started, {}, body, f"zapier:zap-run/{record}")
     found = delivery_id(trigger)
     return trigger if found is None else RecordedTrigger(found, started, {}, body, trigger.source)
+
+
+def polled_trigger(trigger: RecordedTrigger, zap: ZapDefinition, run: dict[str, Any], entry: AutomationEntry,
+                   record: str) -> RecordedTrigger:
+    """Make a polled Zap's trigger a poll item: ``source = "poll"``, the poll dated by the run's start.
+
+    Zapier starts one run per new item a poll finds and dedupes items by their ``id``: the item is
+    the manifest's ``items.key`` field, else the body's ``id``, else the run's id.
+    """
+    fields = entry.items.key_path() if entry.items is not None else None
+    value: Any = trigger.body
+    for part in fields or ("id",):
+        value = value.get(part) if isinstance(value, dict) else None
+    item = str(value) if isinstance(value, str | int) and not isinstance(value, bool) and value != "" else record
+    poller = zap.title or zap.id or str(run.get("zap_id") or "zap")
+    return replace(trigger, source=POLL_SOURCE, poll=PollOrigin(poller, trigger.received_at, item))
 
 
 def _base(run: dict[str, Any], status: TraceStatus, record: str) -> LegacyTrace:

@@ -6,8 +6,10 @@ a node has ``type_of`` (read, search, write, filter), ``selected_api`` (``SlackA
 ``FilterAPI``, ``WebHookCLIAPI@1.0.36``), ``action``, ``title`` and ``parent_id`` (the chain). Paths
 are a ``BranchingAPI`` ``branch`` node whose children are ``BranchingAPI`` ``filter`` nodes, one
 per path. The Partner API's ``GET /v2/zaps`` (``data[{type: "zap", steps[]}]``) is read as a
-linear chain. Steps are ordered depth first from the root, children by id, which is the order
-of the editor.
+linear chain; fetched with ``expand=steps.action`` its steps' ``action`` is the Action object,
+whose ``is_instant`` says whether the trigger is instant (a REST hook) or polled. The Zapfile
+does not say (``triple_stores.polling_interval_override`` is on every node, instant or not).
+Steps are ordered depth first from the root, children by id, which is the order of the editor.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 BRANCHING_API = "BranchingAPI"
+# Zapier runs its Schedule trigger on the polling cycle too (is_instant false), but its runs are ticks.
+SCHEDULE_APP = "Schedule by Zapier"
 
 
 @dataclass(frozen=True)
@@ -35,6 +39,7 @@ class ZapDefinition:
     id: str | None
     title: str | None
     steps: tuple[ZapStep, ...]
+    polls: bool | None = None  # the trigger is polled (True), instant (False), or the file does not say (None)
 
 
 def read_zaps(document: Any) -> list[ZapDefinition]:
@@ -131,7 +136,22 @@ def _partner_zap(zap: dict[str, Any]) -> ZapDefinition:
         ZapStep(str(i), _text(s.get("title")) or f"step {i + 1}", "trigger" if i == 0 else "action")
         for i, s in enumerate(raw)
     )
-    return ZapDefinition(_text(zap.get("id")), _text(zap.get("title")), steps)
+    return ZapDefinition(_text(zap.get("id")), _text(zap.get("title")), steps, trigger_polls(raw[0] if raw else {}))
+
+
+def trigger_polls(step: dict[str, Any]) -> bool | None:
+    """Return whether an expanded trigger step polls: a READ action with ``is_instant`` false.
+
+    ``None`` when the step's action is only an id (not expanded), is no READ, or is Schedule by
+    Zapier (a tick, not a poll).
+    """
+    action = step.get("action")
+    if not isinstance(action, dict) or action.get("action_type") != "READ" or not isinstance(action.get("is_instant"), bool):
+        return None
+    app = action.get("app")
+    if isinstance(app, dict) and app.get("title") == SCHEDULE_APP:
+        return None
+    return not action["is_instant"]
 
 
 def _text(value: Any) -> str | None:
