@@ -176,8 +176,8 @@ def _iterator(module: Module, rest: list[Module], lay: Layout, tail: Sequence[st
         return code.lines
     fields = template(aggregator.mapper) if aggregator.mapper else f"dict({var(module)})"
     collected = f"aggregated_{aggregator.id}"
-    _row(lay, aggregator, ModuleCode([], note=f"closes the loop of module {module.id}"))
     loop = [head[0], *indent([head[1].strip(), *flow(inner, lay, tail=[f"{collected}.append({fields})"])])]
+    _row(lay, aggregator, ModuleCode([], note=f"closes the loop of module {module.id}"))
     return [f"{collected}: list[Any] = []", *loop, f"if {collected}:  # an Aggregator that got no bundle outputs none",
             *indent([comment(aggregator), f"run.emit({aggregator.id}, {{'array': {collected}}})",
                      *flow(after, lay, tail=tail)])]

@@ -85,11 +85,12 @@ def _names(blueprint: Blueprint, gen: Gen, first: Module | None) -> dict[str, st
     taken: set[str] = set()
     for module in blueprint.modules.values():
         key = str(module.id) if module.in_branch else module.label
-        if module is first or not makes_call(module) or module.app.startswith("builtin:"):
+        if not makes_call(module):
             steps.setdefault(key, "")
             continue
         gen.steps[module.id] = unique(slug(module.label), taken)
-        steps.setdefault(key, gen.steps[module.id])
+        # the importer takes the first module's output as the trigger: no step of it is recorded
+        steps.setdefault(key, "" if module is first else gen.steps[module.id])
     return steps
 
 
