@@ -14,7 +14,9 @@ and gives no trigger: record the webhook deliveries with ``cutover record`` and 
 each log with one by time. Logs that carry ``modules`` (``id``, ``status``, ``input``/``output``
 bundles) — the form a custom exporter writes — give the trigger (the first module's first
 bundle), the path, router decisions (the route whose first module ran, named by its filter),
-calls and outputs; the blueprint (``--definition``) names modules, routes and filters.
+calls and outputs; the blueprint (``--definition``) names modules, routes and filters. A
+scenario that polls (a Watch trigger, not instant) gives one poll trigger per bundle its trigger
+module output (:mod:`harness.importer.make_poll`).
 """
 
 from __future__ import annotations

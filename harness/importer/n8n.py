@@ -11,7 +11,9 @@ Cron node, a ``source = "schedule"`` trigger received at the tick: the Schedule 
 nodes in ``startTime`` order (ties: ``executionIndex``, then order in ``runData``); an IF/Switch
 node's decision is the index of its non-empty output (IF: ``"true"``/``"false"``; Switch: the
 output's name when ``workflowData`` gives one); outputs are each node's item ``json``; HTTP
-Request nodes with literal parameters become calls.
+Request nodes with literal parameters become calls. A polling trigger's execution gives one
+trigger per polled item, and ``[automations.<name>.items]`` splits a trace at a fan-out node
+(:mod:`harness.importer.n8n_items`).
 """
 
 from __future__ import annotations

@@ -12,7 +12,9 @@ Zap's definition (``Zapfile.json``, ``--definition``) is given: then the ordered
 which steps ran, which filter stopped the run and which path ran (status, path and decisions).
 A run with no ``data_in`` object has no trigger: record triggers with ``cutover record`` and the
 import pairs each run with one by time. Runs whose steps carry ``title``/``app``/``data_in``/
-``data_out`` (the detailed form some exporters write) give calls and outputs as well.
+``data_out`` (the detailed form some exporters write) give calls and outputs as well. With a
+``GET /v2/zaps?expand=steps.action`` definition whose trigger is a polled READ action
+(``is_instant`` false), a run's trigger is a polled item (``source = "poll"``, :func:`polled_trigger`).
 
 Statuses: success → succeeded; error_handled → succeeded (the error handler ran; noted as the
 trace's error); filtered, halted, skipped → filtered; stopped, errored, error → failed; waiting,
