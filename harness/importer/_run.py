@@ -22,7 +22,8 @@ class ImportedRun:
     """One record of an export: its trigger (when the export shows it) and its legacy trace.
 
     ``trace`` is ``None`` for a run that had not finished (waiting, running); ``delivery_id`` is the
-    id the sender gave the delivery, used to pair the run with a trigger recorded elsewhere.
+    id the sender gave the delivery, used to pair the run with a trigger recorded elsewhere;
+    ``part_of`` is the export's record a run was split from (one polled item of an execution).
     """
 
     record: str
@@ -30,6 +31,12 @@ class ImportedRun:
     trace: LegacyTrace | None
     delivery_id: str | None = None
     warnings: tuple[str, ...] = ()
+    part_of: str | None = None
+
+    @property
+    def export_record(self) -> str:
+        """Return the export's record this run came from (itself unless it was split from one)."""
+        return self.part_of or self.record
 
 
 @dataclass(frozen=True)

@@ -54,7 +54,7 @@ def split_poll(run: ImportedRun, log: dict[str, Any], blueprint: Blueprint, entr
     return [
         ImportedRun(f"{run.record}/{key}", RecordedTrigger(f"make-{run.record}-{key}", at, {}, body, POLL_SOURCE,
                                                            PollOrigin(poller, at, key)),
-                    trace, None, warnings if index == 0 else ())
+                    trace, None, warnings if index == 0 else (), run.record)
         for index, (key, body) in enumerate(zip(keys, items, strict=True))
     ]
 

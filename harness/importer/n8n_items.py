@@ -198,7 +198,7 @@ def poll_runs(execution: dict[str, Any], result: dict[str, Any], runs: list[Node
         trace = None if status is None else replace(
             base, status=part.status, path=part.path, decisions=part.decisions, calls=part.calls, outputs=part.outputs,
             error=part.error, failed_step=part.failed_step, evidence=evidence)
-        found.append(ImportedRun(f"{record}/{key}", polled, trace, None, warnings if index == 0 else ()))
+        found.append(ImportedRun(f"{record}/{key}", polled, trace, None, warnings if index == 0 else (), record))
     return found
 
 

@@ -180,9 +180,18 @@ def _source(request: ImportRequest, entry: AutomationEntry, runs: list[ImportedR
         limits["note"] = f"{said}; {limits['note']}" if limits.get("note") else said
     return Source(
         platform=request.platform, automation=entry.name, files=(str(request.export),),
-        records=len(runs) + len(bad), skipped_records=len(bad), imported_at=now.replace(microsecond=0),
+        records=_records(runs) + len(bad), skipped_records=len(bad), imported_at=now.replace(microsecond=0),
         **limits,
     )
+
+
+def _records(runs: list[ImportedRun]) -> int:
+    """Count the export's records (a polled execution split into items is one)."""
+    return len({run.export_record for run in runs})
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 def _trigger_notes(runs: list[ImportedRun]) -> list[str]:
@@ -191,12 +200,13 @@ def _trigger_notes(runs: list[ImportedRun]) -> list[str]:
     polled = [r.trigger.poll for r in runs if r.trigger is not None and r.trigger.poll is not None]
     if polled:  # a polled automation: one trigger per item a poll found, received at the poll
         polls = len({(p.poller, p.at) for p in polled})
-        notes.append(f"poll-triggered: {len(polled)} items from {polls} polls (trigger source \"poll\", received at the "
+        notes.append(f"poll-triggered: {_plural(len(polled), 'item')} from {_plural(polls, 'poll')} (trigger source \"poll\", received at the "
                      "poll; the handler replays once per item)")
     fanned = [r.trace for r in runs if r.trace is not None and r.trace.items]
     if fanned:
         count = sum(len(t.items) for t in fanned)
-        notes.append(f"item-by-item: {len(fanned)} runs over {count} items (legacy.jsonl items, compared with the child jobs)")
+        notes.append(f"item-by-item: {_plural(len(fanned), 'run')} over {_plural(count, 'item')} (legacy.jsonl items, compared "
+                     "with the child jobs)")
     ticks = sum(1 for r in runs if r.trigger is not None and r.trigger.source == "schedule")
     if ticks:  # a scheduled automation: its triggers are ticks (received_at = the tick), not deliveries
         notes.append(f"schedule-triggered: {ticks} runs started by a schedule tick (trigger source \"schedule\", received at the tick)")
@@ -209,7 +219,7 @@ def _summary(request: ImportRequest, runs: list[ImportedRun], bad: list[BadRecor
     first, last = (min(times), max(times)) if times else (None, None)
     return ImportSummary(
         automation=request.automation, platform=request.platform, export=str(request.export),
-        records=len(runs) + len(bad), paired=len(pairing.pairs), legacy_only=len(pairing.legacy_only),
+        records=_records(runs) + len(bad), paired=len(pairing.pairs), legacy_only=len(pairing.legacy_only),
         trigger_only=len(pairing.trigger_only), unfinished=pairing.unfinished, skipped=tuple(bad),
         first=first, last=last, coverage=coverage_sentence(source, first, last, succeeded),
         by_delivery=pairing.by_delivery, by_time=pairing.by_time, evidence=evidence_depths(pairing),

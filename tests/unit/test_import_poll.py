@@ -108,7 +108,8 @@ def test_the_import_writes_poll_triggers_and_the_manifest_says_the_source_is_pol
         ("n8n-9100-0", "poll", True), ("n8n-9100-1", "poll", True), ("n8n-9100-2", "poll", True)]
     assert all(trace.trigger_id == t.id for t, trace in pairs if trace)
     (source,) = load_manifest(into / "manifest.toml").sources
-    assert source.note is not None and source.note.startswith("poll-triggered: 3 items from 1 polls")
+    assert source.note is not None and source.note.startswith("poll-triggered: 3 items from 1 poll (")
+    assert source.records == 1  # one execution, three polled items
 
 
 def test_a_redacted_item_key_is_pseudonymised_in_the_trigger_id_and_the_poll(tmp_path: Path) -> None:
