@@ -112,6 +112,20 @@ def test_the_import_writes_poll_triggers_and_the_manifest_says_the_source_is_pol
     assert source.records == 1  # one execution, three polled items
 
 
+def test_importing_the_same_polls_again_adds_no_trigger(tmp_path: Path) -> None:
+    into = tmp_path / "set"
+    for _ in range(2):
+        import_export(ImportRequest(Platform.N8N, POLL, into, "handler", salt=b"test-salt"))
+    assert [t.id for t in iter_triggers(into / "handler" / "triggers.jsonl")] == ["n8n-9100-0", "n8n-9100-1", "n8n-9100-2"]
+
+
+def test_a_fan_out_node_inside_a_polled_execution_is_warned_about_not_applied() -> None:
+    entry = AutomationEntry("handler", Platform.N8N, Coercion.N8N, items=ItemSplit("Is VIP?"))
+    runs = _runs(n8n.parse(POLL, entry))
+    assert len(runs) == 3 and all(r.trace is not None and r.trace.items == [] for r in runs)
+    assert any("items.from 'Is VIP?' is not applied" in w for w in runs[0].warnings)
+
+
 def test_a_redacted_item_key_is_pseudonymised_in_the_trigger_id_and_the_poll(tmp_path: Path) -> None:
     into = tmp_path / "set"
     into.mkdir()
