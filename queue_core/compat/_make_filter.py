@@ -179,8 +179,8 @@ def condition(operator: str, a: Any, b: Any = None) -> bool:
     if kind == "date":
         return _ordered(_COMPARISONS[op], instant)(a, b)
     if kind == "boolean":
-        left, right = boolean(a), boolean(b)
-        return left is not None and right is not None and (left == right) == (op == "equal")
+        first, second = boolean(a), boolean(b)
+        return first is not None and second is not None and (first == second) == (op == "equal")
     return _array(op, a, b, bool(ci))
 
 
