@@ -245,7 +245,8 @@ def _probe(oracle: Oracle, found: Sequence[Branch], target: _Target, base: Recor
     source = f"{PROBE_SOURCE}{target.branch.node}/{target.branch.output}"
     trigger = apply(base, changes, id=f"probe-{number}", source=source)
     made = tuple(Change(p, read_path(base, p), v) for p, v in changes)
-    return Probe(trigger.id, target.branch, base, trigger, made, _predicted(oracle.run(trigger), found))
+    predicted = _predicted(oracle.run(trigger, answers_for=base.id), found)
+    return Probe(trigger.id, target.branch, base, trigger, made, predicted)
 
 
 def _why_unreached(target: _Target, tried: int, examples: int) -> str:
@@ -272,7 +273,7 @@ def make_probes(workflow: Workflow, entry: AutomationEntry, pairs: Iterable[tupl
         raise ProbeError(f"automation {entry.name!r} has no recorded trigger to mutate")
     found = branches(workflow, entry)
     counts = coverage(found, [trace for _, trace in pairs if trace is not None])
-    oracle = Oracle(workflow)
+    oracle = Oracle(workflow, {t.id: trace.outputs for t, trace in pairs if trace is not None})
     targets = [_target(workflow, found, c.branch) for c in counts if c.taken == 0]
     probes, unreached, skipped = _hand_out(oracle, found, targets, triggers, count, seed, examples, tries)
     bases = {p.base.id for p in probes}

@@ -2,17 +2,19 @@
 
 The oracle is the scaffold of the definition itself: ``build`` translates the workflow with
 n8n's condition semantics (``queue_core.compat.n8n``), and ``Oracle.run`` executes that code in
-this process on one trigger, offline: a call is answered with an empty JSON object (the probe
-cannot know a provider's answer, which is why a condition on a response is reported as not
-reachable by mutating the trigger), a sleep returns at once, the clock is the trigger's
-arrival time. The run's ``Flow`` says which outputs of each branch node received items: that
+this process on one trigger, offline: a call is answered with what the legacy run of the
+recorded trigger returned for that step (as the dry run answers it), else an empty JSON object
+— no mutation of the trigger changes a provider's answer, which is why a condition on a
+response is reported as not reachable by mutating the trigger. A sleep returns at once, the
+clock is the trigger's arrival time. The run's ``Flow`` says which outputs of each branch node received items: that
 is the branch the definition predicts for the trigger.
 """
 
 from __future__ import annotations
 
+import json
 import uuid
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -34,14 +36,17 @@ class ProbeError(HarnessError):
 
 
 class _Stub:
-    """The answer to every call of an offline evaluation: 200 with an empty JSON object."""
+    """The answer to a call of an offline evaluation: 200 with the recorded JSON (or ``{}``)."""
 
     status_code = 200
-    text = "{}"
     headers: dict[str, str] = {}
 
+    def __init__(self, body: Any) -> None:
+        self._body = body
+        self.text = json.dumps(body)
+
     def json(self) -> Any:
-        return {}
+        return self._body
 
     def raise_for_status(self) -> None:
         return None
@@ -50,8 +55,9 @@ class _Stub:
 class _ProbeContext:
     """The part of the Context a scaffolded automation uses, offline and at a fixed time."""
 
-    def __init__(self, received_at: datetime) -> None:
+    def __init__(self, received_at: datetime, answers: Mapping[str, Any]) -> None:
         self.job_id = uuid.UUID(int=0)
+        self._answers = answers
         self.decisions: dict[str, Any] = {}
         self.n8n_flows: list[n8n.Flow] = []
         self._now = received_at
@@ -68,8 +74,8 @@ class _ProbeContext:
     async def sleep(self, seconds: float) -> None:
         return None
 
-    async def call(self, provider: str, method: str, url: str, **kwargs: Any) -> _Stub:
-        return _Stub()
+    async def call(self, provider: str, method: str, url: str, *, step: str = "", **kwargs: Any) -> _Stub:
+        return _Stub(self._answers.get(step, {}))
 
 
 @dataclass(frozen=True)
@@ -87,8 +93,11 @@ class Evaluation:
 class Oracle:
     """The translated workflow, compiled once, run on as many candidate triggers as needed."""
 
-    def __init__(self, workflow: Workflow) -> None:
-        """Scaffold and compile ``workflow``; raise ProbeError when the generated code does not load."""
+    def __init__(self, workflow: Workflow, responses: Mapping[str, Mapping[str, Any]] | None = None) -> None:
+        """Scaffold and compile ``workflow``; raise ProbeError when the generated code does not load.
+
+        ``responses`` maps a recorded trigger's id to its legacy run's outputs by step.
+        """
         scaffold = build(workflow, "probe-oracle", {})
         namespace: dict[str, Any] = {}
         saved = registry_module.default_registry
@@ -101,10 +110,14 @@ class Oracle:
         finally:
             registry_module.default_registry = saved
         self.workflow = workflow
+        self._responses = dict(responses or {})
 
-    def run(self, trigger: RecordedTrigger) -> Evaluation:
-        """Run the translated workflow on ``trigger``; never raises for what the workflow does."""
-        ctx = _ProbeContext(trigger.received_at)
+    def run(self, trigger: RecordedTrigger, answers_for: str | None = None) -> Evaluation:
+        """Run the translated workflow on ``trigger``; never raises for what the workflow does.
+
+        Calls are answered with the recorded responses of trigger ``answers_for`` (default: its own id).
+        """
+        ctx = _ProbeContext(trigger.received_at, self._responses.get(answers_for or trigger.id, {}))
         error = None
         payload = Trigger(trigger.id, trigger.received_at.isoformat(), dict(trigger.headers), trigger.body,
                           trigger.source)

@@ -177,3 +177,29 @@ def test_at_most_n_probes_are_made_and_the_rest_are_listed_as_not_probed(count: 
     found = make_probes(workflow, _entry(Kind="kind"), _pairs([{"kind": "z"}], {"kind": "other"}), count=count)
     assert len(found.probes) == count
     assert [b.output for b in found.skipped] == ["a", "b", "c"][count:]
+
+
+def test_a_condition_mixing_a_response_and_a_trigger_field_sees_the_recorded_response() -> None:
+    fetch = {"name": "Fetch", "type": "n8n-nodes-base.httpRequest", "typeVersion": 4.2,
+             "parameters": {"method": "GET", "url": "https://api.shop.test/stock"}}
+    both = _if("Ship?", {"options": {"caseSensitive": True, "typeValidation": "strict"}, "combinator": "and",
+                         "conditions": [
+                             {"leftValue": "={{ $json.in_stock }}", "rightValue": True,
+                              "operator": {"type": "boolean", "operation": "equals"}},
+                             {"leftValue": "={{ $('Hook').item.json.body.qty }}", "rightValue": 5,
+                              "operator": {"type": "number", "operation": "gt"}}]})
+    chain = {"Hook": {"main": [[{"node": "Fetch", "type": "main", "index": 0}]]},
+             "Fetch": {"main": [[{"node": "Ship?", "type": "main", "index": 0}]]},
+             "Ship?": {"main": [[{"node": "Out 0", "type": "main", "index": 0}],
+                                [{"node": "Out 1", "type": "main", "index": 0}]]}}
+    workflow = _workflow(both, extra=[fetch], chain=chain)
+    trigger = RecordedTrigger("t-0", START, {}, {"qty": 1}, "n8n")
+    in_stock = LegacyTrace("t-0", TraceStatus.SUCCEEDED, Platform.N8N, decisions={"ship": "false"},
+                           outputs={"fetch": {"in_stock": True}})
+    found = make_probes(workflow, _entry(**{"Ship?": "ship"}), [(trigger, in_stock)], count=1)
+    (probe,) = found.probes
+    assert [(c.path, c.new) for c in probe.changes] == [(("body", "qty"), 6)]
+    sold_out = LegacyTrace("t-0", TraceStatus.SUCCEEDED, Platform.N8N, decisions={"ship": "false"},
+                           outputs={"fetch": {"in_stock": False}})
+    (miss,) = make_probes(workflow, _entry(**{"Ship?": "ship"}), [(trigger, sold_out)], count=1).unreached
+    assert "other reads: $json.in_stock: the response of the HTTP Request node 'Fetch'" in miss.reason
