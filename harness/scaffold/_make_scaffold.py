@@ -6,7 +6,7 @@ says what each module type becomes), and returns the maps that line the generate
 with what ``cutover import make`` records for the same scenario:
 
 - ``steps``: every module by its label (the designer name, else ``<app>#<id>``; a module inside
-  an If-else branch by its id, the only name the importer has for it) → ``""`` for modules
+  an If-else branch also by its id, the only name the importer has for it) → ``""`` for modules
   that make no call (builtin, gateway, util, json: no step on the new side) and for the first
   module (the importer takes its output as the trigger), the step's slug for the others;
 - ``decisions``: every Router by its label → the decision's slug; its values are the route
@@ -84,13 +84,16 @@ def _names(blueprint: Blueprint, gen: Gen, first: Module | None) -> dict[str, st
     steps: dict[str, str] = {}
     taken: set[str] = set()
     for module in blueprint.modules.values():
-        key = str(module.id) if module.in_branch else module.label
-        if not makes_call(module):
-            steps.setdefault(key, "")
-            continue
-        gen.steps[module.id] = unique(slug(module.label), taken)
-        # the importer takes the first module's output as the trigger: no step of it is recorded
-        steps.setdefault(key, "" if module is first else gen.steps[module.id])
+        # a module in an If-else branch is known to the importer by its id only (it does not read
+        # branches); its label is mapped too, for an importer that does
+        keys = [module.label, str(module.id)] if module.in_branch else [module.label]
+        step = ""
+        if makes_call(module):
+            gen.steps[module.id] = unique(slug(module.label), taken)
+            # the importer takes the first module's output as the trigger: no step of it is recorded
+            step = "" if module is first else gen.steps[module.id]
+        for key in keys:
+            steps.setdefault(key, step)
     return steps
 
 

@@ -174,7 +174,7 @@ def test_the_maps_name_steps_decisions_and_providers_as_the_make_importer_does()
     assert scaffold.providers == {"enrich.example.test": "enrich", "crm.example.test": "crm"}
     assert scaffold.proposals == {"enrich": "https://enrich.example.test"}  # crm is configured already
     triage = build(load_blueprint(FIXTURES / "ticket-triage.blueprint.json"), "t", {})
-    assert triage.steps["4"] == "" and triage.steps["Post to Slack"] == "post-to-slack"  # in a branch: by id
+    assert triage.steps["4"] == triage.steps["On call"] == "" and triage.steps["Post to Slack"] == "post-to-slack"
 
 
 def test_a_scheduling_beside_the_blueprint_becomes_the_cron() -> None:
