@@ -203,3 +203,15 @@ def test_a_condition_mixing_a_response_and_a_trigger_field_sees_the_recorded_res
                            outputs={"fetch": {"in_stock": False}})
     (miss,) = make_probes(workflow, _entry(**{"Ship?": "ship"}), [(trigger, sold_out)], count=1).unreached
     assert "other reads: $json.in_stock: the response of the HTTP Request node 'Fetch'" in miss.reason
+
+
+def test_an_if_v1_condition_and_a_header_are_mutated_like_body_fields() -> None:
+    v1 = {"name": "Many?", "type": "n8n-nodes-base.if", "typeVersion": 1, "parameters": {"conditions": {
+        "number": [{"value1": "={{ $json.body.count }}", "operation": "larger", "value2": 10}]}}}
+    found = make_probes(_workflow(v1), _entry(**{"Many?": "many"}), _pairs([{"count": 3}], {"many": "false"}), count=1)
+    assert [(c.path, c.new) for c in found.probes[0].changes] == [(("body", "count"), 11)]
+    by_header = _if("Retry?", _conditions("={{ $json.headers['x-retry'] }}", "yes", "string", "equals"))
+    trigger = RecordedTrigger("t-0", START, {"x-retry": "no"}, {"a": 1}, "n8n")
+    legacy = LegacyTrace("t-0", TraceStatus.SUCCEEDED, Platform.N8N, decisions={"retry": "false"})
+    (probe,) = make_probes(_workflow(by_header), _entry(**{"Retry?": "retry"}), [(trigger, legacy)], count=1).probes
+    assert probe.trigger.headers == {"x-retry": "yes"} and probe.trigger.body == {"a": 1}
