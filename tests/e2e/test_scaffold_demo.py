@@ -37,7 +37,7 @@ filterwarnings = ["error", "ignore::UserWarning:platformdirs.*"]
 asyncio_default_fixture_loop_scope = "function"
 
 [tool.cutover]
-automations = "automations"
+automations = "{package}"
 
 [tool.cutover.providers.github]
 base_url = "https://api.github.com"
@@ -52,9 +52,9 @@ def _demo_salt() -> str:
     return str(module.DEMO_SALT.decode())
 
 
-def _project(root: Path) -> Path:
+def _project(root: Path, package: str) -> Path:
     root.mkdir(parents=True)
-    (root / "pyproject.toml").write_text(textwrap.dedent(PYPROJECT))
+    (root / "pyproject.toml").write_text(textwrap.dedent(PYPROJECT).format(package=package))
     return root
 
 
@@ -68,7 +68,8 @@ def _shadow(project: Path, recording_set: str, env: dict[str, str], *extra: str)
     assert "cutover shadow verdict" in result.stdout, result.stdout[-3000:] + result.stderr[-3000:]
     summary = json.loads((project / "reports" / Path(recording_set).name / "summary.json").read_text())
     (automation,) = [a for a in summary["automations"] if a["name"] == "github-triage"]
-    return {**automation, "printed": result.stdout}
+    verdict = result.stdout.split("cutover shadow verdict", 1)[1].split("short test summary", 1)[0]
+    return {**automation, "printed": verdict}
 
 
 @pytest.fixture(scope="module")
@@ -80,22 +81,23 @@ def env() -> Iterator[dict[str, str]]:
 
 @pytest.fixture(scope="module")
 def scaffolded(tmp_path_factory: pytest.TempPathFactory, env: dict[str, str]) -> dict[str, Any]:
-    project = _project(tmp_path_factory.mktemp("scaffolded") / "project")
+    # its own package name: nothing on the path (the repository's automations/) can stand in for it
+    project = _project(tmp_path_factory.mktemp("scaffolded") / "project", "migrated")
     cutover = [sys.executable, "-m", "harness"]
     scaffold = _run(cutover + ["scaffold", "n8n", str(DEFINITION), "--automation", "github-triage",
-                               "--into", "automations", "--set", "rec"], project, env)
+                               "--into", "migrated", "--set", "rec"], project, env)
     assert scaffold.returncode == 0, scaffold.stdout + scaffold.stderr
     imported = _run(cutover + ["import", "n8n", str(EXECUTIONS), "--automation", "github-triage",
                                "--definition", str(DEFINITION), "--into", "rec"], project, env)
     assert imported.returncode == 0, imported.stdout + imported.stderr
     shutil.copy(SHIPPED / "accepted.toml", project / "rec" / "accepted.toml")  # the set's reviewed 502 runs
     return {**_shadow(project, "rec", env), "scaffold": scaffold.stdout, "imported": imported.stdout,
-            "module": (project / "automations" / "github_triage.py").read_text()}
+            "module": (project / "migrated" / "github_triage.py").read_text()}
 
 
 @pytest.fixture(scope="module")
 def hand_written(tmp_path_factory: pytest.TempPathFactory, env: dict[str, str]) -> dict[str, Any]:
-    project = _project(tmp_path_factory.mktemp("hand-written") / "project")
+    project = _project(tmp_path_factory.mktemp("hand-written") / "project", "automations")
     shutil.copytree(ROOT / "automations", project / "automations", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(SHIPPED, project / "2024-06")
     return _shadow(project, "2024-06", env, "-k", "github-triage")
@@ -108,7 +110,7 @@ def test_the_scaffold_translates_every_node_of_the_demo_workflow(scaffolded: dic
 
 
 def test_the_scaffolded_code_agrees_with_every_legacy_run_and_is_ready(scaffolded: dict[str, Any]) -> None:
-    assert scaffolded["verdict"]["label"] == "READY"
+    assert scaffolded["verdict"]["label"] == "READY", scaffolded["printed"]
     assert (scaffolded["compared"], scaffolded["disagreed"], scaffolded["accepted"]) == (960, 0, 17)
     assert scaffolded["agreement"] == 1.0
     assert scaffolded["coverage"]["missing"] == [] and scaffolded["coverage"]["exercised"] == 8
@@ -116,7 +118,7 @@ def test_the_scaffolded_code_agrees_with_every_legacy_run_and_is_ready(scaffolde
 
 
 def test_the_hand_written_code_stays_not_ready_on_the_case_insensitive_route(hand_written: dict[str, Any]) -> None:
-    assert hand_written["verdict"]["label"] == "NOT READY"
+    assert hand_written["verdict"]["label"] == "NOT READY", hand_written["printed"]
     assert (hand_written["compared"], hand_written["disagreed"], hand_written["accepted"]) == (960, 70, 17)
     assert round(hand_written["agreement"] * 100, 2) == 92.71
     assert "cluster decisions.route value_changed: 71×" in hand_written["printed"]
