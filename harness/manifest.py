@@ -368,8 +368,9 @@ def write_manifest(path: Path, manifest: Manifest, *, proposal: MapProposal | No
     An existing file is edited in place: its comments, key order and every key the manifest
     still holds are kept; a value that changed is replaced, a new automation or source added,
     a source no longer in the manifest removed (sources are the importer's own records).
-    ``proposal`` (:func:`harness.mapping.propose_maps`) is added as commented lines when its
-    automation is new to the file (its first import) and it has no maps yet; never again after.
+    ``proposal`` (:func:`harness.mapping.propose_maps`) is added as commented lines on its
+    automation's first import (no source of it in the file yet: its table may already hold other
+    settings, such as ``items``) when it has no maps yet; never again after.
     """
     import tomlkit
 
@@ -377,7 +378,8 @@ def write_manifest(path: Path, manifest: Manifest, *, proposal: MapProposal | No
 
     text = path.read_text(encoding="utf-8") if path.exists() else ""
     document = tomlkit.parse(text)
-    first = proposal is not None and proposal.automation not in document.get("automations", {})
+    first = proposal is not None and not any(
+        str(source.get("automation")) == proposal.automation for source in document.get("sources", []))
     data = manifest_to_dict(manifest)
     if "redaction" not in document and data["redaction"] == {"salt_env": DEFAULT_SALT_ENV}:
         del data["redaction"]  # the default, never written out

@@ -27,7 +27,7 @@ from harness.manifest import (
     write_manifest,
 )
 from harness.recording import (
-    LEGACY_FILE, TRIGGERS_FILE, Evidence, ItemTrace, Platform, RecordedTrigger, TraceStatus, iter_triggers,
+    LEGACY_FILE, TRIGGERS_FILE, Evidence, ItemTrace, LegacyTrace, Platform, RecordedTrigger, TraceStatus, iter_triggers,
     write_traces, write_triggers,
 )
 from harness.redact import RedactionPolicy, policy_from_settings, redact_trace, redact_trigger, scrub
@@ -135,9 +135,18 @@ def import_export(request: ImportRequest, clock: Callable[[], datetime] = lambda
     source = _source(request, entry, runs, bad, clock())
     from harness.mapping import proposal_from_traces  # the maps, proposed commented on a first import
 
-    proposal = proposal_from_traces(entry.name, (r.trace for r in runs if r.trace is not None))
+    proposal = proposal_from_traces(entry.name, _with_item_traces(runs))
     write_manifest(manifest_path, with_source(manifest, source, entry), proposal=proposal)
     return _summary(request, runs, bad, pairing, source)
+
+
+def _with_item_traces(runs: list[ImportedRun]) -> Iterator[LegacyTrace]:
+    """Yield each trace, then each of its items as a trace, so maps are proposed for item-level nodes too."""
+    for run in runs:
+        if run.trace is None:
+            continue
+        yield run.trace
+        yield from (replace(run.trace, path=item.path, decisions=item.decisions, items=[]) for item in run.trace.items)
 
 
 def refuse_unreplayable(request: ImportRequest, runs: list[ImportedRun], pairing: Pairing) -> None:

@@ -13,6 +13,7 @@ from harness.errors import ExportFormatError, ManifestError
 from harness.importer import ImportedRun
 from harness.importer.n8n import parse
 from harness.importer.n8n_lineage import trace_lineage
+from harness.importer.pipeline import ImportRequest, import_export
 from harness.manifest import AutomationEntry, Coercion, ItemSplit, manifest_from_dict, manifest_to_dict
 from harness.recording import Platform, TraceStatus, trace_from_json, trace_to_json
 
@@ -218,3 +219,14 @@ def test_the_items_table_round_trips_through_the_manifest() -> None:
     entry = manifest.automations["a"]
     assert entry.items is not None and entry.items.key_path() == ("order", "id")
     assert manifest_from_dict(manifest_to_dict(manifest), "m") == manifest
+
+
+def test_a_first_import_proposes_maps_for_the_nodes_only_items_ran(tmp_path: Path) -> None:
+    into = tmp_path / "set"
+    into.mkdir()
+    (into / "manifest.toml").write_text('format = 1\nname = "set"\n[automations.orders]\nplatform = "n8n"\n'
+                                        '[automations.orders.items]\nfrom = "Split Out"\n')
+    request = ImportRequest(Platform.N8N, FIXTURE, into, "orders", salt=b"test-salt")
+    import_export(request)  # the automation is new to the manifest: maps are proposed, commented
+    text = (into / "manifest.toml").read_text()
+    assert '# "Notify sales" = "notify-sales"' in text and '# [automations.orders.decisions."Is large?"]' in text
