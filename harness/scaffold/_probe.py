@@ -234,10 +234,15 @@ def _one_minimal(changes: list[tuple[Path, Any]], takes: Any) -> list[tuple[Path
     return kept
 
 
+MAX_BASES = 1_000  # recorded triggers considered as bases per branch (the first ones of the set)
+
+
 def _bases(oracle: Oracle, node: str, triggers: Sequence[RecordedTrigger]) -> list[RecordedTrigger]:
     """Return the recorded triggers to mutate: those that reach ``node`` first, in file order."""
-    reaching = [t for t in triggers if node in oracle.run(t).selected]
-    return reaching + [t for t in triggers if t not in reaching]
+    pool = triggers[:MAX_BASES]
+    reaching = [t for t in pool if node in oracle.run(t).selected]
+    ids = {t.id for t in reaching}
+    return reaching + [t for t in pool if t.id not in ids]
 
 
 def _probe(oracle: Oracle, found: Sequence[Branch], target: _Target, base: RecordedTrigger, number: int,
@@ -296,7 +301,7 @@ def _hand_out(oracle: Oracle, found: Sequence[Branch], targets: list[_Target], t
             if len(probes) >= count:
                 break
             made = _next_probe(oracle, found, target, queues[target.branch], len(probes) + 1, seed, examples,
-                               tries if first else len(triggers))
+                               tries if first else MAX_BASES)
             if made is not None:
                 probes.append(made)
                 still.append(target)

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import json
+import os
 import random
 import re
+import subprocess
+import sys
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -215,3 +220,22 @@ def test_an_if_v1_condition_and_a_header_are_mutated_like_body_fields() -> None:
     legacy = LegacyTrace("t-0", TraceStatus.SUCCEEDED, Platform.N8N, decisions={"retry": "false"})
     (probe,) = make_probes(_workflow(by_header), _entry(**{"Retry?": "retry"}), [(trigger, legacy)], count=1).probes
     assert probe.trigger.headers == {"x-retry": "yes"} and probe.trigger.body == {"a": 1}
+
+
+def test_probes_are_the_same_in_another_process_with_another_hash_seed() -> None:
+    script = (
+        "import json, sys\n"
+        "from tests.unit.test_probe_search import _regex_case, _entry, _pairs, make_probes\n"
+        "workflow, _, _ = _regex_case()\n"
+        "pairs = _pairs([{'code': 'abc'}, {'code': 'xyz'}], {'code': 'false'})\n"
+        "found = make_probes(workflow, _entry(**{'Code?': 'code'}), pairs, count=2, seed=3)\n"
+        "print(json.dumps([[p.id, p.base.id, p.trigger.body] for p in found.probes]))\n"
+    )
+    root = str(Path(__file__).resolve().parents[2])
+    outputs = []
+    for hash_seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": root}
+        run = subprocess.run([sys.executable, "-c", script], cwd=root, env=env, capture_output=True, text=True,
+                             timeout=120, check=True)
+        outputs.append(json.loads(run.stdout))
+    assert outputs[0] == outputs[1] and len(outputs[0]) == 2
