@@ -25,6 +25,11 @@ from harness.scaffold._module import NodeRow
 from queue_core.compat._make_filter import OPERATORS
 
 
+FEEDERS = ("builtin:BasicFeeder", "builtin:BasicRepeater")
+AGGREGATORS = ("builtin:BasicAggregator", "util:TextAggregator")
+_SEPARATORS = {"\\n": "\n", "\\t": "\t", "\n": "\n", "\t": "\t"}
+
+
 @dataclass
 class Layout:
     """The state of laying out one scenario: rows of the table, decisions by router id."""
@@ -85,9 +90,9 @@ def _module_lines(module: Module, rest: list[Module], lay: Layout, tail: Sequenc
         return _router(module, rest, lay, tail)
     if module.app == "builtin:BasicIfElse":
         return _if_else(module, rest, lay, tail)
-    if module.app == "builtin:BasicFeeder":
+    if module.app in FEEDERS:
         return _iterator(module, rest, lay, tail)
-    if module.app == "builtin:BasicAggregator":
+    if module.app in AGGREGATORS:
         code = todo(module, f"an Aggregator whose feeder (module {module.parameters.get('feeder')}) is not an "
                             "Iterator before it in the same flow")
         _row(lay, module, code)
@@ -161,26 +166,52 @@ def _if_else(module: Module, rest: list[Module], lay: Layout, tail: Sequence[str
     return lines + flow(rest, lay, tail=tail)
 
 
+def _bundles(module: Module) -> str:
+    """Return the Python expression of an Iterator's or a Repeater's bundles."""
+    if module.app == "builtin:BasicRepeater":
+        m = module.mapper
+        return f"make.repeat({template(m.get('start', 1))}, {template(m.get('repeats', 1))}, {template(m.get('step', 1))})"
+    return f"make.iterate({template(module.mapper.get('array'))})"
+
+
+def _aggregated(aggregator: Module, feeder: Module, collected: str) -> tuple[str, str]:
+    """Return (what one bundle adds to ``collected``, the aggregator's output bundle)."""
+    if aggregator.app == "util:TextAggregator":
+        raw = aggregator.parameters.get("rowSeparator", "")
+        separator = aggregator.parameters.get("otherSeparator", "") if raw == "other" else _SEPARATORS.get(raw, raw)
+        return (f"make.text({template(aggregator.mapper.get('value', ''))})",
+                f"{{'text': {str(separator)!r}.join({collected})}}")
+    fields = template(aggregator.mapper) if aggregator.mapper else f"dict({var(feeder)})"
+    return fields, f"{{'array': {collected}}}"
+
+
 def _iterator(module: Module, rest: list[Module], lay: Layout, tail: Sequence[str]) -> list[str]:
-    at = next((i for i, m in enumerate(rest) if m.app == "builtin:BasicAggregator"
-               and m.parameters.get("feeder") == module.id), None)
-    _row(lay, module, ModuleCode([], note="a loop over the array's bundles"))
-    head = [f"for {var(module)} in make.iterate({template(module.mapper.get('array'))}):",
-            f"    run.emit({module.id}, {var(module)})"]
+    at = next((i for i, m in enumerate(rest) if m.app in AGGREGATORS and m.parameters.get("feeder") == module.id), None)
+    _row(lay, module, ModuleCode([], note="a loop over the bundles it outputs"))
+    head = f"for {var(module)} in {_bundles(module)}:"
+    emit = f"run.emit({module.id}, {var(module)})"
     if at is None:
-        return [head[0], *indent([head[1].strip(), *flow(rest, lay, tail=tail)])]
+        return [head, *indent([emit, *flow(rest, lay, tail=tail)])]
     aggregator, inner, after = rest[at], rest[:at], rest[at + 1:]
-    if any(m.routes or m.branches for m in inner) or aggregator.mapper.get("groupBy"):
+    if any(m.routes or m.branches for m in inner) or aggregator.mapper.get("groupBy") or aggregator.parameters.get("groupBy"):
         code = todo(aggregator, "an Aggregator over routes, branches or with group-by is not translated")
         _row(lay, aggregator, code)
         return code.lines
-    fields = template(aggregator.mapper) if aggregator.mapper else f"dict({var(module)})"
     collected = f"aggregated_{aggregator.id}"
-    loop = [head[0], *indent([head[1].strip(), *flow(inner, lay, tail=[f"{collected}.append({fields})"])])]
+    item, output = _aggregated(aggregator, module, collected)
+    collect = [f"{collected}.append({item})"]
+    if aggregator.filter:  # the filter on the line into the Aggregator decides which bundles it collects
+        try:
+            test = conditions(aggregator.filter.get("conditions"))
+        except Untranslatable as exc:
+            code = todo(aggregator, f"filter {aggregator.filter.get('name')!r}: {exc.reason}")
+            _row(lay, aggregator, code)
+            return code.lines
+        collect = [f"if make.passes({test}):  # filter {str(aggregator.filter.get('name') or '')!r}", *indent(collect)]
+    loop = [head, *indent([emit, *flow(inner, lay, tail=collect)])]
     _row(lay, aggregator, ModuleCode([], note=f"closes the loop of module {module.id}"))
     return [f"{collected}: list[Any] = []", *loop, f"if {collected}:  # an Aggregator that got no bundle outputs none",
-            *indent([comment(aggregator), f"run.emit({aggregator.id}, {{'array': {collected}}})",
-                     *flow(after, lay, tail=tail)])]
+            *indent([comment(aggregator), f"run.emit({aggregator.id}, {output})", *flow(after, lay, tail=tail)])]
 
 
 def _row(lay: Layout, module: Module, code: ModuleCode) -> None:

@@ -161,7 +161,6 @@ TRANSLATORS: dict[str, Callable[[Module, Gen], ModuleCode]] = {
     "util:ComposeTransformer": compose, "util:FunctionSleep": sleep, "builtin:BasicMerge": passthrough,
     "placeholder:Placeholder": passthrough,
 }
-STRUCTURAL = ("builtin:BasicRouter", "builtin:BasicIfElse", "builtin:BasicFeeder", "builtin:BasicAggregator")
 TRIGGERS = ("gateway:CustomWebHook", "gateway:CustomMailHook")
 NO_CALL_PACKAGES = ("builtin", "gateway", "util", "json", "placeholder")
 

@@ -31,8 +31,8 @@ from ._make_functions import FunctionError, fn, get, parse_number, truth
 
 __all__ = [
     "ConditionError", "FunctionError", "ModuleFailed", "Run", "TodoModule", "arith", "compare", "concat", "condition",
-    "empty", "first_bundle", "fn", "get", "http", "http_bundle", "instant", "iterate", "json_body", "number", "parse_json", "parse_number",
-    "passes", "ref", "text", "truth", "webhook_bundle",
+    "empty", "first_bundle", "fn", "get", "http", "http_bundle", "instant", "iterate", "json_body", "number",
+    "parse_json", "parse_number", "passes", "ref", "repeat", "text", "truth", "webhook_bundle",
 ]
 
 
@@ -127,6 +127,15 @@ def iterate(array: Any) -> list[Any]:
     elements = array if isinstance(array, list) else [] if empty(array) else [array]
     return [{**(e if isinstance(e, dict) else {"value": e}), "__IMTINDEX__": i + 1, "__IMTLENGTH__": len(elements)}
             for i, e in enumerate(elements)]
+
+
+def repeat(start: Any, repeats: Any, step: Any = 1) -> list[dict[str, Any]]:
+    """Return a Repeater's bundles: ``repeats`` of them, ``{"i": start + k * step}``."""
+    first, count, stride = number(start), number(repeats), number(step)
+    if first is None or count is None or stride is None:
+        raise FunctionError(f"Repeater: start {text(start)!r}, repeats {text(repeats)!r}, step {text(step)!r} must be numbers")
+    values = [first + k * stride for k in range(int(count))]
+    return [{"i": int(v) if v == v.to_integral_value() else float(v)} for v in values]
 
 
 def concat(*parts: Any) -> str:

@@ -233,3 +233,25 @@ def test_the_estate_command_scaffolds_every_blueprint_skips_other_files_and_prin
     assert entry.steps == {"Get status": "", "Raise alert": "raise-alert"}
     assert entry.providers == {"status.example.test": "status", "alerts.example.test": "alerts"}
     assert loaded.automations["order-lines-summary"].providers["http"] == "orders"  # the importer's MakeRequest name
+
+
+def test_a_repeater_feeds_a_text_aggregator_that_joins_its_rows(tmp_path: Path) -> None:
+    blueprint = {"name": "Countdown", "flow": [
+        {"id": 1, "module": "gateway:CustomWebHook", "version": 1, "mapper": {}, "metadata": {"designer": {"name": "Hook"}}},
+        {"id": 2, "module": "builtin:BasicRepeater", "version": 1, "mapper": {"start": "{{1.from}}", "repeats": "3", "step": "-1"}},
+        {"id": 3, "module": "util:TextAggregator", "version": 1, "parameters": {"feeder": 2, "rowSeparator": "other",
+                                                                                 "otherSeparator": " / "},
+         "filter": {"name": "odd", "conditions": [[{"a": "{{2.i % 2}}", "o": "number:equal", "b": "1"}]]},
+         "mapper": {"value": "#{{2.i}}"}},
+        {"id": 4, "module": "http:MakeRequest", "version": 4, "mapper": {
+            "url": "https://chat.example.test/post", "method": "post", "contentType": "json", "inputMethod": "jsonString",
+            "jsonStringBodyContent": "{\"text\": \"{{3.text}}\"}"}, "metadata": {"designer": {"name": "Post"}}}]}
+    (tmp_path / "countdown.json").write_text(json.dumps(blueprint))
+    scaffold = build(load_blueprint(tmp_path / "countdown.json"), "countdown", {})
+    assert scaffold.todo == 0
+    namespace: dict[str, Any] = {}
+    exec(compile(scaffold.source.replace("@automation('countdown', version=1)", ""), "countdown", "exec"), namespace)
+    ctx = Offline()
+    asyncio.run(namespace["countdown"](ctx, Trigger("t", None, {}, {"from": 5}, "test")))
+    # 5, 4, 3 from the Repeater; the filter before the aggregator keeps the odd ones
+    assert [c[3]["json"] for c in ctx.calls] == [{"text": "#5 / #3"}]
