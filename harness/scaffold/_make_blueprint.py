@@ -11,7 +11,7 @@ blueprint (a run log, an execution detail) is skipped and named.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -61,6 +61,15 @@ class Blueprint:
     instant: bool | None = None
     path: str = ""
     modules: dict[int, Module] = field(default_factory=dict)
+
+
+def route_value(route: Sequence[Module], index: int) -> str:
+    """Name a Router's route as ``cutover import make`` does: its first module's filter name
+    (the module id when the filter has no name), else the route's index from 0."""
+    first = route[0] if route else None
+    if first is not None and first.filter is not None:
+        return str(first.filter.get("name") or first.id)
+    return str(index)
 
 
 def is_blueprint(document: Any) -> bool:

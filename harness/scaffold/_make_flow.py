@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.scaffold._expr import Untranslatable
-from harness.scaffold._make_blueprint import Module
+from harness.scaffold._make_blueprint import Module, route_value
 from harness.scaffold._make_iml import template
 from harness.scaffold._make_modules import Gen, ModuleCode, todo, translate, var
 from harness.scaffold._module import NodeRow
@@ -126,19 +126,11 @@ def _emitted(module: Module, code: ModuleCode, after: list[str]) -> list[str]:
     return lines + emit
 
 
-def _route_name(route: Sequence[Module], index: int) -> str:
-    """Name a route as ``cutover import make`` does: its first module's filter name, else its index."""
-    first = route[0] if route else None
-    if first is not None and first.filter is not None:
-        return str(first.filter.get("name") or first.id)
-    return str(index)
-
-
 def _router(module: Module, rest: list[Module], lay: Layout, tail: Sequence[str]) -> list[str]:
     from harness.scaffold._module import slug, unique
 
     decision = lay.decisions.setdefault(module.id, unique(slug(module.label), set(lay.decisions.values())))
-    names = [_route_name(route, i) for i, route in enumerate(module.routes)]
+    names = [route_value(route, i) for i, route in enumerate(module.routes)]
     _row(lay, module, ModuleCode([], note=f"{len(names)} routes; every route whose filter passes runs"))
     lines = [f"run.router({module.id}, {decision!r}, {names!r})"]
     for index, route in enumerate(module.routes):

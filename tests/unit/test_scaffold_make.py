@@ -255,3 +255,15 @@ def test_a_repeater_feeds_a_text_aggregator_that_joins_its_rows(tmp_path: Path) 
     asyncio.run(namespace["countdown"](ctx, Trigger("t", None, {}, {"from": 5}, "test")))
     # 5, 4, 3 from the Repeater; the filter before the aggregator keeps the odd ones
     assert [c[3]["json"] for c in ctx.calls] == [{"text": "#5 / #3"}]
+
+
+def test_every_route_of_the_definition_is_listed_as_the_importer_names_the_decision() -> None:
+    from harness.manifest import AutomationEntry, Coercion, DecisionMap
+    from harness.recording import Platform
+    from harness.scaffold._make_branches import router_branches
+
+    entry = AutomationEntry("lead-router", Platform.MAKE, Coercion.MAKE, decisions={"Size router": DecisionMap("size-router")})
+    listed = [(b.node, b.output, b.decision, b.value) for b in router_branches(load_blueprint(FIXTURES / LEAD), entry)]
+    assert listed == [("Size router", "enterprise", "size-router", "enterprise"),
+                      ("Size router", "smb", "size-router", "smb"),
+                      ("Size router", "no domain", "size-router", "no domain")]
