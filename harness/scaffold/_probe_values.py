@@ -62,8 +62,20 @@ def _near_number(value: float) -> list[Any]:
     return [value, value + 1, value - 1, value + 0.5, value - 0.5, value * 2, -value, str(value)]
 
 
+def _kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    return type(value).__name__
+
+
 def candidates(constants: list[Any], current: Any) -> list[Any]:
-    """Return the values to try for one field, most telling first, without repeats."""
+    """Return the values to try for one field, most telling first, without repeats.
+
+    Values of the recorded value's JSON type come first (a string field stays a string where
+    the condition allows it), each group in the order built here.
+    """
     values: list[Any] = []
     for constant in constants:
         if isinstance(constant, bool):
@@ -74,7 +86,9 @@ def candidates(constants: list[Any], current: Any) -> list[Any]:
             values += _near_string(constant)
     values += [current] if current is not ABSENT else []
     values += [True, False, "", 0, 1, None, ABSENT, [], {}, [*constants[:2]], "true", "false"]
-    return _unique(values)
+    if current is ABSENT or current is None:
+        return _unique(values)
+    return sorted(_unique(values), key=lambda v: v is ABSENT or _kind(v) != _kind(current))
 
 
 def _unique(values: list[Any]) -> list[Any]:

@@ -239,3 +239,13 @@ def test_probes_are_the_same_in_another_process_with_another_hash_seed() -> None
                              timeout=120, check=True)
         outputs.append(json.loads(run.stdout))
     assert outputs[0] == outputs[1] and len(outputs[0]) == 2
+
+
+def test_a_string_field_compared_loosely_with_a_number_stays_a_string() -> None:
+    hours = _if("Office hours?", _conditions("={{ $json.body.Hour }}", 8, "number", "gte", strict=False))
+    pairs = _pairs([{"Hour": "02"}], {"office": "false"})
+    (probe,) = make_probes(_workflow(hours), _entry(**{"Office hours?": "office"}), pairs, count=1).probes
+    assert [(c.old, c.new) for c in probe.changes] == [("02", "8")]
+    strict = _if("Office hours?", _conditions("={{ $json.body.Hour }}", 8, "number", "gte"))
+    (probe,) = make_probes(_workflow(strict), _entry(**{"Office hours?": "office"}), pairs, count=1).probes
+    assert [(c.old, c.new) for c in probe.changes] == [("02", 8)]  # strict validation needs a number
