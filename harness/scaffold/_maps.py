@@ -6,17 +6,21 @@ by slug (``add-labels``) and decides by slug (``is-opened``). These maps, writte
 recording set's ``manifest.toml``, make both sides use the same names: nodes that make no call
 map to ``""`` (no step on the new side), call nodes to their step, branch nodes to their
 decision. Writing edits the manifest in place (tomlkit): comments and entries a person wrote
-are kept, only missing keys are added.
+are kept, only missing keys are added; the entry also names the workflow file as its
+``definition`` (relative to the set), so the report lists every branch of the workflow and how
+many recorded triggers took it.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import tomlkit
 from tomlkit.items import Table
 
 from harness.scaffold._module import Scaffold
+from harness.scaffold._workflow import load_workflows
 
 
 def _quoted(name: str) -> str:
@@ -44,6 +48,9 @@ def write_maps(manifest: Path, scaffold: Scaffold) -> None:
     entry = _table(automations, scaffold.automation)
     entry.setdefault("platform", "n8n")
     entry.setdefault("coercion", "n8n")
+    definition = _definition(manifest.parent, scaffold)
+    if definition is not None:  # branch coverage then lists every branch of the workflow
+        entry.setdefault("definition", definition)
     steps = _table(entry, "steps")
     for node, step in scaffold.steps.items():
         steps.setdefault(node, step)
@@ -55,6 +62,22 @@ def write_maps(manifest: Path, scaffold: Scaffold) -> None:
             decisions[node] = table
     manifest.parent.mkdir(parents=True, exist_ok=True)
     manifest.write_text(tomlkit.dumps(document), encoding="utf-8")
+
+
+def _definition(set_dir: Path, scaffold: Scaffold) -> str | None:
+    """Return the workflow file as the manifest names a definition (relative to the set), if it is one.
+
+    None when the file holds several workflows (a definition is read as the file's first one).
+    """
+    if not scaffold.workflow.path:
+        return None
+    path = Path(scaffold.workflow.path).resolve()
+    if not path.is_file() or len(load_workflows(path)) != 1:
+        return None
+    try:
+        return Path(os.path.relpath(path, set_dir.resolve())).as_posix()
+    except ValueError:  # another drive: no relative path
+        return path.as_posix()
 
 
 def _table(parent: Table | tomlkit.TOMLDocument, key: str) -> Table:

@@ -114,6 +114,9 @@ def test_the_scaffolded_code_agrees_with_every_legacy_run_and_is_ready(scaffolde
     assert (scaffolded["compared"], scaffolded["disagreed"], scaffolded["accepted"]) == (960, 0, 17)
     assert scaffolded["agreement"] == 1.0
     assert scaffolded["coverage"]["missing"] == [] and scaffolded["coverage"]["exercised"] == 8
+    # --set named the workflow as the definition: all 8 of its IF/Switch outputs were taken
+    taken = {row["branch"]: row["taken"] for row in scaffolded["definition_branches"]}
+    assert len(taken) == 8 and min(taken.values()) > 0 and taken["route=other"] == 273
     assert "github-triage        READY         960 compared  agreement 100.00%" in scaffolded["printed"]
 
 
