@@ -9,6 +9,7 @@ A module with no translation raises ``make.TodoModule`` when a bundle reaches it
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -113,6 +114,35 @@ def http(module: Module, gen: Gen) -> ModuleCode:
     return ModuleCode(lines, bundle=var(module), note=note)
 
 
+# App modules with one documented REST call: module type -> (method, URL with {mapper field}, body fields)
+APP_CALLS: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "slack:CreateMessage": ("POST", "https://slack.com/api/chat.postMessage", ("channel", "text")),
+    "lokalise:getATask": ("GET", "https://api.lokalise.com/api2/projects/{project_id}/tasks/{task_id}", ()),
+    "notion:getADatabase": ("GET", "https://api.notion.com/v1/databases/{database}", ()),
+}
+
+
+def app_call(module: Module, gen: Gen) -> ModuleCode:
+    """An app module whose operation is one documented REST call (``APP_CALLS``); its bundle is the response body."""
+    method, url, fields = APP_CALLS[module.app]
+    parts, pos = [], 0
+    for match in re.finditer(r"\{(\w+)\}", url):
+        value = module.mapper.get(match.group(1))
+        if value in (None, ""):
+            raise Untranslatable(f"the {match.group(1)} field is not mapped")
+        parts += [repr(url[pos:match.start()]), template(value)]
+        pos = match.end()
+    parts.append(repr(url[pos:]))
+    provider, base, proposals = provider_for(url, gen.providers)
+    gen.proposals.update(proposals)
+    gen.hosts[base.split("://", 1)[1]] = provider
+    body = "{" + ", ".join(f"{f!r}: {template(module.mapper.get(f))}" for f in fields) + "}"
+    extra = f", json={body}" if fields else ""
+    lines = [f"{var(module)} = await make.app_call(ctx, {provider!r}, {method!r}, make.concat({', '.join(parts)}){extra}, "
+             f"step={gen.steps[module.id]!r})"]
+    return ModuleCode(lines, bundle=var(module), note=f"{method} {url} (authentication: configure it on the provider)")
+
+
 def parse_json(module: Module, gen: Gen) -> ModuleCode:
     """Parse JSON: an object is one bundle, an array one bundle per element."""
     return ModuleCode([], bundles=f"make.parse_json({template(module.mapper.get('json'))}, {module.label!r})")
@@ -159,7 +189,7 @@ TRANSLATORS: dict[str, Callable[[Module, Gen], ModuleCode]] = {
     "json:ParseJSON": parse_json, "util:SetVariable2": set_variable, "util:SetVariable": set_variable,
     "util:SetVariables": set_variable, "util:GetVariable2": get_variable, "util:GetVariable": get_variable,
     "util:ComposeTransformer": compose, "util:FunctionSleep": sleep, "builtin:BasicMerge": passthrough,
-    "placeholder:Placeholder": passthrough,
+    "placeholder:Placeholder": passthrough, **{app: app_call for app in APP_CALLS},
 }
 TRIGGERS = ("gateway:CustomWebHook", "gateway:CustomMailHook")
 NO_CALL_PACKAGES = ("builtin", "gateway", "util", "json", "placeholder")

@@ -30,9 +30,10 @@ from ._make_filter import ConditionError, condition, empty, instant, number, pas
 from ._make_functions import FunctionError, fn, get, parse_number, truth
 
 __all__ = [
-    "ConditionError", "FunctionError", "ModuleFailed", "Run", "TodoModule", "arith", "compare", "concat", "condition",
-    "empty", "first_bundle", "fn", "get", "http", "http_bundle", "instant", "iterate", "json_body", "number",
-    "parse_json", "parse_number", "passes", "ref", "repeat", "text", "truth", "webhook_bundle",
+    "ConditionError", "FunctionError", "ModuleFailed", "Run", "TodoModule", "app_call", "arith", "compare",
+    "concat", "condition", "empty", "first_bundle", "fn", "get", "http", "http_bundle", "instant", "iterate",
+    "json_body", "number", "parse_json", "parse_number", "passes", "ref", "repeat", "text", "truth",
+    "webhook_bundle",
 ]
 
 
@@ -215,6 +216,16 @@ async def http(ctx: Any, provider: str, method: str, url: str, *, step: str, par
         kwargs["json"] = json
     response = await ctx.call(provider, method, url, step=step, **kwargs)
     return http_bundle(response, parse)
+
+
+async def app_call(ctx: Any, provider: str, method: str, url: str, *, step: str, json: Any = None) -> Any:
+    """Make an app module's REST call through ``ctx.call``; return its bundle: the JSON response body."""
+    response = await ctx.call(provider, method, url, step=step, **({"json": json} if json is not None else {}))
+    try:
+        body = response.json()
+    except ValueError:
+        raise ModuleFailed(f"step {step!r}: the response is not JSON ({response.text[:200]!r})") from None
+    return body if isinstance(body, dict) else {"value": body}
 
 
 def http_bundle(response: Any, parse: bool = True) -> dict[str, Any]:

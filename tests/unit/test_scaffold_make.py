@@ -144,7 +144,7 @@ def test_an_ignore_handler_swallows_a_terminal_failure_but_never_a_todo() -> Non
                         Offline(answers))
     assert outcome is None
     ctx, outcome = _run("ticket-triage.blueprint.json", "ticket-triage", {"payload": '{"priority": "low", "title": "x"}'})
-    assert outcome is not None and "'Post to Slack' is not translated yet" in outcome  # Ignore does not hide it
+    assert outcome is not None and "'Log to sheet' is not translated yet" in outcome  # Ignore does not hide it
 
 
 def test_if_else_runs_the_first_matching_branch_then_continues_after_the_merge(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -159,10 +159,29 @@ def test_if_else_runs_the_first_matching_branch_then_continues_after_the_merge(m
             return super().emit(module, bundle)
 
     monkeypatch.setattr(make, "Run", Watch)
-    for payload in ('{"priority": "URGENT"}', '{"priority": "low", "team": "web"}', '{"priority": "low"}'):
-        _, outcome = _run("ticket-triage.blueprint.json", "ticket-triage", {"payload": payload})
-        assert outcome is not None and "'Post to Slack' is not translated yet" in outcome
-    assert queues == ["on-call", "web", "backlog"]
+    channels = []
+    for payload in ('{"priority": "URGENT", "title": "down"}', '{"priority": "low", "team": "web"}', '{"priority": "low"}'):
+        ctx, outcome = _run("ticket-triage.blueprint.json", "ticket-triage", {"payload": payload})
+        assert outcome is not None and "'Log to sheet' is not translated yet" in outcome
+        channels += [c[3]["json"]["channel"] for c in ctx.calls]
+    assert queues == ["on-call", "web", "backlog"] and channels == queues
+
+
+def test_an_app_module_with_a_documented_rest_call_is_translated_to_it(tmp_path: Path) -> None:
+    ctx, _ = _run("ticket-triage.blueprint.json", "ticket-triage", {"payload": '{"priority": "urgent", "title": "DB down"}'},
+                  Offline({"post-to-slack": {"ok": True, "ts": "1.2"}}))
+    assert ctx.calls == [("slack", "POST", "https://slack.com/api/chat.postMessage",
+                          {"step": "post-to-slack", "json": {"channel": "on-call", "text": "DB down"}})]
+    blueprint = {"name": "t", "flow": [
+        {"id": 1, "module": "gateway:CustomWebHook", "version": 1, "mapper": {}},
+        {"id": 2, "module": "lokalise:getATask", "version": 1, "mapper": {"task_id": "{{1.task.id}}", "project_id": "p.1"}}]}
+    (tmp_path / "t.json").write_text(json.dumps(blueprint))
+    scaffold = build(load_blueprint(tmp_path / "t.json"), "t", {})
+    namespace: dict[str, Any] = {}
+    exec(compile(scaffold.source.replace("@automation('t', version=1)", ""), "t", "exec"), namespace)
+    ctx = Offline()
+    asyncio.run(namespace["t"](ctx, Trigger("x", None, {}, {"task": {"id": 42}}, "test")))
+    assert ctx.calls == [("lokalise", "GET", "https://api.lokalise.com/api2/projects/p.1/tasks/42", {"step": "lokalise-getatask-2"})]
 
 
 def test_the_maps_name_steps_decisions_and_providers_as_the_make_importer_does() -> None:
@@ -174,7 +193,7 @@ def test_the_maps_name_steps_decisions_and_providers_as_the_make_importer_does()
     assert scaffold.providers == {"enrich.example.test": "enrich", "crm.example.test": "crm"}
     assert scaffold.proposals == {"enrich": "https://enrich.example.test"}  # crm is configured already
     triage = build(load_blueprint(FIXTURES / "ticket-triage.blueprint.json"), "t", {})
-    assert triage.steps["4"] == triage.steps["On call"] == "" and triage.steps["Post to Slack"] == "post-to-slack"
+    assert triage.steps["4"] == triage.steps["On call"] == "" and triage.steps["Log to sheet"] == "log-to-sheet"
 
 
 def test_a_scheduling_beside_the_blueprint_becomes_the_cron() -> None:
