@@ -136,6 +136,7 @@ def app_call(module: Module, gen: Gen) -> ModuleCode:
     provider, base, proposals = provider_for(url, gen.providers)
     gen.proposals.update(proposals)
     gen.hosts[base.split("://", 1)[1]] = provider
+    gen.hosts[module.package] = provider  # the importer names an app call's provider after its app
     body = "{" + ", ".join(f"{f!r}: {template(module.mapper.get(f))}" for f in fields) + "}"
     extra = f", json={body}" if fields else ""
     lines = [f"{var(module)} = await make.app_call(ctx, {provider!r}, {method!r}, make.concat({', '.join(parts)}){extra}, "

@@ -12,8 +12,8 @@ with what ``cutover import make`` records for the same scenario:
 - ``decisions``: every Router by its label → the decision's slug; its values are the route
   names (a route's first-module filter name, else its index) and need no map;
 - ``providers``: each HTTP host → its provider, so the importer splits a call's URL the same
-  way (and ``http`` → the provider, when one provider serves every ``http:MakeRequest``: the
-  importer names that module's provider after its app).
+  way; and an app's name → its provider (the importer names an app call's provider after its
+  app: ``lokalise``, and ``http`` for ``http:MakeRequest`` when one provider serves them all).
 Files are written as for n8n: a digest line, and an edited file is never overwritten without
 ``force`` (the diff is returned instead).
 """

@@ -182,6 +182,8 @@ def test_an_app_module_with_a_documented_rest_call_is_translated_to_it(tmp_path:
     ctx = Offline()
     asyncio.run(namespace["t"](ctx, Trigger("x", None, {}, {"task": {"id": 42}}, "test")))
     assert ctx.calls == [("lokalise", "GET", "https://api.lokalise.com/api2/projects/p.1/tasks/42", {"step": "lokalise-getatask-2"})]
+    configured = build(load_blueprint(tmp_path / "t.json"), "t", {"api.lokalise.com": "loc"})
+    assert configured.providers == {"api.lokalise.com": "loc", "lokalise": "loc"} and not configured.proposals
 
 
 def test_the_maps_name_steps_decisions_and_providers_as_the_make_importer_does() -> None:
