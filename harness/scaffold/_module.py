@@ -90,11 +90,13 @@ def build(workflow: Workflow, automation: str, providers: dict[str, str]) -> Sca
     trigger = workflow.trigger()
     for name in order:
         node = workflow.nodes[name]
-        slot = Slot(names[name], _inputs(workflow, name, outputs), unique(slug(name), steps_taken), slug(name),
-                    providers)
+        inputs = _inputs(workflow, name, outputs)
+        if node.execute_once:
+            inputs = tuple(f"({source})[:1]" for source in inputs)
+        slot = Slot(names[name], inputs, unique(slug(name), steps_taken), slug(name), providers)
         code = _translate(node, slot, is_trigger=trigger is not None and name == trigger.name, looped=name in looped)
         outputs[name] = code.outputs
-        body += [*code.lines, ""]
+        body += [*code.lines, *_always_output(node, slot, code), ""]
         _account(scaffold, node, code, is_trigger=trigger is not None and name == trigger.name)
     for name, node in workflow.nodes.items():
         if name not in outputs:
@@ -102,6 +104,15 @@ def build(workflow: Workflow, automation: str, providers: dict[str, str]) -> Sca
                                          "disabled" if node.disabled else "no path from the trigger"))
     scaffold.source = _module_source(scaffold, body)
     return scaffold
+
+
+def _always_output(node: Node, slot: Slot, code: NodeCode) -> list[str]:
+    """n8n's "Always Output Data": a node that ran and output nothing outputs one empty item."""
+    if not node.always_output or not code.translated or len(code.outputs) != 1 or not slot.inputs:
+        return []
+    (out,) = code.outputs
+    return [f"if ({' or '.join(slot.inputs)}) and not {out}:  # Always Output Data",
+            f"    {out} = flow.emit({node.name!r}, [{{'json': {{}}}}])"]
 
 
 def unique(name: str, taken: set[str]) -> str:

@@ -323,10 +323,13 @@ def _merge_by_fields(params: dict[str, Any], first: str, second: str) -> str:
 
 def code_node(node: Node, slot: Slot) -> NodeCode:
     """Code: a literal ``return [...]`` is translated; any other JavaScript is kept for a person."""
-    source = str(node.parameters.get("jsCode") or node.parameters.get("functionCode") or "")
+    params = node.parameters
+    if params.get("language") in ("python", "pythonNative"):
+        return _code_to_write(node, slot, str(params.get("pythonCode") or ""), "Python")
+    source = str(params.get("jsCode") or params.get("functionCode") or "")
     literal = _literal_return(source)
     if literal is None:
-        return _code_to_write(node, slot, source)
+        return _code_to_write(node, slot, source, "JavaScript")
     items = literal if isinstance(literal, list) else [literal]
     wrapped = [i if isinstance(i, dict) and "json" in i else {"json": i} for i in items]
     inp = _input(slot)
@@ -346,14 +349,15 @@ def test_data_node(node: Node, slot: Slot) -> NodeCode:
                     [slot.var])
 
 
-def _code_to_write(node: Node, slot: Slot, source: str) -> NodeCode:
-    """A Code node's JavaScript, kept as the docstring of the Python function a person writes."""
-    why = "Code node: JavaScript to rewrite in Python"
+def _code_to_write(node: Node, slot: Slot, source: str, language: str) -> NodeCode:
+    """A Code node's source, kept as the docstring of the Python function a person writes."""
+    why = "Code node: JavaScript to rewrite in Python" if language == "JavaScript" else (
+        "Code node: its Python (n8n's items API) to rewrite over the items")
     mode = node.parameters.get("mode", "runOnceForAllItems")
     fn = f"{slot.var}_code"
     quoted = source.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
     lines = [comment(node), f"# TODO: {why} ({mode})", f"def {fn}(items: n8n.Items) -> n8n.Items:",
-             f'    """Do what the Code node {node.name!r} did; its JavaScript:', ""]
+             f'    """Do what the Code node {node.name!r} did; its {language}:', ""]
     lines += [f"    {line}".rstrip() for line in quoted.splitlines()]
     lines += ['    """', f"    raise n8n.TodoNode({node.name!r}, {why!r})",
               f"{slot.var} = flow.emit({node.name!r}, {fn}({_input(slot)})) if {_input(slot)} else []"]

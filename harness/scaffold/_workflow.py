@@ -30,6 +30,8 @@ class Node:
     disabled: bool = False
     on_error: str = "stop"  # stop | continue (regular output) | error_output
     position: tuple[float, float] = (0.0, 0.0)  # on the canvas: n8n v1 runs siblings top to bottom
+    execute_once: bool = False  # "Execute Once": the node runs on its first input item only
+    always_output: bool = False  # "Always Output Data": an empty output becomes one empty item
 
     @property
     def short_type(self) -> str:
@@ -230,7 +232,8 @@ def _node(raw: Any, path: str, record: str, position: int) -> Node:
     kind = {"continueRegularOutput": "continue", "continueErrorOutput": "error_output"}.get(on_error, "stop")
     params: dict[str, Any] = raw["parameters"] if isinstance(raw.get("parameters"), dict) else {}
     return Node(raw["name"], raw["type"], float(version) if isinstance(version, int | float) else 1.0,
-                params, bool(raw.get("disabled")), kind, _position(raw.get("position")))
+                params, bool(raw.get("disabled")), kind, _position(raw.get("position")), raw.get("executeOnce") is True,
+                raw.get("alwaysOutputData") is True)
 
 
 def _position(value: Any) -> tuple[float, float]:
