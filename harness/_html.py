@@ -91,7 +91,25 @@ def _agreement(summary: Mapping[str, Any]) -> str:
     chart = _bars([(a["name"], a) for a in summary["automations"]])
     return (f'<h2 id="agreement">Agreement per automation</h2><p>{t["compared"]} of {t["triggers"]} triggers '
             f'compared; {_pct(t["agreement"])} agree (accepted differences count as agreeing).</p>'
-            f'{chart}<table>{head}{rows}</table>')
+            f'{chart}<table>{head}{rows}</table>{_items(summary)}')
+
+
+def _items(summary: Mapping[str, Any]) -> str:
+    """The item-by-item table: legacy items against child jobs (empty when no automation has any)."""
+    autos = [a for a in summary["automations"] if a.get("items")]
+    if not autos:
+        return ""
+    rows = "".join(
+        f'<tr><td>{_e(a["name"])}</td><td class=num>{i["triggers"]}</td><td class=num>{i["compared"]}</td>'
+        f'<td class=num>{i["agreed"]}</td><td class=num>{i["compared"] - i["agreed"]}</td>'
+        f'<td class=num>{i["extra"]}</td><td class=num>{_pct(i["agreement"])}</td>'
+        f'<td class=num>{i["children_not_compared"]}</td></tr>' for a in autos for i in [a["items"]])
+    return ('<h3 id="items">Runs over many items, item by item</h3><p class="muted">Each legacy item is compared '
+            "with the new code's child job of the same key; a trigger agrees only when it and every item agree. "
+            "Item disagreements are the clusters on <code>items[*]</code> paths.</p><table><tr><th>automation</th>"
+            "<th class=num>triggers with items</th><th class=num>items compared</th><th class=num>agree</th>"
+            "<th class=num>disagree</th><th class=num>extra children</th><th class=num>item agreement</th>"
+            f"<th class=num>children not compared</th></tr>{rows}</table>")
 
 
 def _branches(summary: Mapping[str, Any]) -> str:

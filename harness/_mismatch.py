@@ -17,6 +17,18 @@ def _cell(value: Any, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def _items_line(outcome: TriggerOutcome) -> str:
+    """Say how the trigger's items compared and name those with an unexplained difference."""
+    assert outcome.items is not None
+    keys = list(dict.fromkeys(d.path[len("items["):].split("]", 1)[0] for d, _ in outcome.unexplained
+                              if d.path.startswith("items[")))
+    counts = outcome.items
+    text = f"items: {counts['compared']} compared, {counts['agreed']} agree"
+    if counts["extra"]:
+        text += f", {counts['extra']} child job(s) with no legacy item"
+    return text + (f"; differing: {', '.join(keys)}" if keys else "")
+
+
 def describe(outcome: TriggerOutcome, run: ShadowRun) -> str:
     """Return the failure text of a trigger's item: where it is, each field, legacy, new, kind."""
     ref = outcome.ref
@@ -35,6 +47,8 @@ def describe(outcome: TriggerOutcome, run: ShadowRun) -> str:
              + f"   new run: {outcome.new_status}" + (f" ({outcome.error})" if outcome.error else "")]
     if set(outcome.evidence) != set(FULL_EVIDENCE):  # a shallow export: say what the item could check
         lines.append(compared_phrase(outcome.evidence))
+    if outcome.items is not None:
+        lines.append(_items_line(outcome))
     rows: list[tuple[str, str, str, str]] = [(d.path, _cell(d.legacy, 40), _cell(d.new, 40), d.kind
              + (" [side effect]" if d.side_effect else "") + (" [noisy]" if d.pattern in outcome.noisy else ""))
             for d, _ in outcome.unexplained]

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from harness import accepted as _accepted
+from harness._items import compare_items, item_noise, without_child_steps
 from harness._mismatch import describe
 from harness.diff import Disagreement, diff_traces
 from harness.errors import RecordingError
@@ -151,6 +152,13 @@ def _lines(path: Path) -> Iterator[tuple[int, int, dict[str, Any]]]:
             yield start, number, value
 
 
+def _call_providers(trace: dict[str, Any]) -> set[str]:
+    """The providers a legacy trace's calls name, its items' calls included (unvalidated input)."""
+    items = [i for i in trace.get("items") or [] if isinstance(i, dict)]
+    calls = [c for t in (trace, *items) for c in t.get("calls") or [] if isinstance(c, dict)]
+    return {c["provider"] for c in calls if isinstance(c.get("provider"), str)}
+
+
 def _index_automation(name: str, directory: Path, providers: set[str]) -> AutomationIndex:
     index = AutomationIndex(name, directory)
     legacy = _lines(directory / LEGACY_FILE)
@@ -169,9 +177,7 @@ def _index_automation(name: str, directory: Path, providers: set[str]) -> Automa
         l_offset = l_line = -1
         if pending is not None and pending[2].get("trigger_id") == trigger_id:
             l_offset, l_line = pending[0], pending[1]
-            for call in pending[2].get("calls") or []:
-                if isinstance(call, dict) and isinstance(call.get("provider"), str):
-                    providers.add(call["provider"])
+            providers.update(_call_providers(pending[2]))
             pending = next(legacy, None)
         index.refs.append(TriggerRef(name, trigger_id, seq, offset, number, l_offset, l_line))
     if pending is not None:
@@ -200,6 +206,8 @@ class TriggerOutcome:
     new_trace: dict[str, Any] | None = None
     legacy_error: str | None = None
     evidence: tuple[str, ...] = FULL_EVIDENCE  # the fields the legacy trace holds (compared)
+    items: dict[str, int] | None = None  # legacy items: compared, agreed, extra (children unmatched)
+    children: int = 0  # jobs the new code started below the trigger's (not compared: no legacy items)
 
     @property
     def unexplained(self) -> list[tuple[Disagreement, _accepted.Judgement]]:
@@ -435,15 +443,23 @@ class ShadowRun:
         rules = self.rules(ref.automation)
         first = runs[0]
         trace = first.trace or {"status": "failed", "error": first.error}
+        if legacy.items:  # the enqueue and wait steps of the children compared item by item
+            trace = without_child_steps(trace)
         legacy_norm, new_norm = align(reduce_legacy(legacy, rules), reduce_new(trace, rules), legacy.evidence)
         found = diff_traces(legacy_norm, new_norm, rules.coercion)
+        own = len(found)
+        items = compare_items(legacy, first.children, rules) if legacy.items else None
+        found += items.disagreements if items is not None else []
         noisy: set[str] = set()
         if len(runs) > 1 and runs[1].trace is not None:
             from harness.noise import noisy_patterns
 
             noisy = noisy_patterns(reduce_new(trace, rules), reduce_new(runs[1].trace, rules))
+            noisy |= item_noise(first.children, runs[1].children, rules) if items is not None else set()
         judged = _accepted.judge(self.entries, ref.automation, found, str(legacy.status), legacy.error,
                                  self.settings.today)
+        if items is not None and found:  # the exemplar traces show the items that differ
+            legacy_norm, new_norm = dict(legacy_norm, items=items.legacy), dict(new_norm, items=items.new)
         return TriggerOutcome(
             ref, "compared", legacy_status=str(legacy.status), new_status=new_norm["status"],
             error=trace.get("error") or (first.error if first.status != "succeeded" else None),
@@ -451,6 +467,8 @@ class ShadowRun:
             legacy_branches=branches(legacy_norm, rules.coercion), new_branches=branches(new_norm, rules.coercion),
             legacy_trace=legacy_norm if found else None, new_trace=new_norm if found else None,
             legacy_error=legacy.error, evidence=tuple(str(e) for e in legacy.evidence),
+            items=items.counts(judged[own:]) if items is not None else None,
+            children=0 if items is not None else len(first.children),
         )
 
     # -- results ----------------------------------------------------------------------------
@@ -477,6 +495,10 @@ class ShadowRun:
         }
         if outcome.kind == "compared" and outcome.evidence != FULL_EVIDENCE:  # full depth stays implicit
             row["evidence"] = list(outcome.evidence)
+        if outcome.items is not None:  # both absent for a run over one item: rows as before
+            row["items"] = outcome.items
+        elif outcome.children:
+            row["children"] = outcome.children
         lines = "".join(json.dumps({
             "automation": ref.automation, "trigger_id": ref.trigger_id, "seq": ref.seq,
             **d.as_dict(), "accepted_by": j.accepted_by, "expired_by": j.expired_by,

@@ -10,8 +10,9 @@ accepted-differences file can match::
     calls[comment]                       the whole call (made on one side only)
     outputs.score                        a step output both sides report
 
-``pattern`` is the same path with list indices generalised to ``[*]``; clusters and accepted
-entries group on it. ``kind`` is one of ``value_changed``, ``type_changed``, ``missing_in_new``
+``pattern`` is the same path with list indices generalised to ``[*]``, and so is the key of an
+item of a run over many items (``items[inv-7].decisions.route`` -> ``items[*].decisions.route``,
+see :mod:`harness._items`); clusters and accepted entries group on it. ``kind`` is one of ``value_changed``, ``type_changed``, ``missing_in_new``
 (the legacy run had it, the new run does not) and ``extra_in_new``.
 
 The comparison is deepdiff's, run only when the cheap :func:`harness.normalize.equivalent` check
@@ -30,6 +31,7 @@ from harness.normalize import READ_METHODS, comparable, equivalent, loosely_equa
 KINDS = ("value_changed", "type_changed", "missing_in_new", "extra_in_new")
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
 _INDEX = re.compile(r"\[\d+\]")
+_ITEM = re.compile(r"^items\[[^\]]*\]")
 _REPORT_KINDS = {
     "values_changed": "value_changed",
     "type_changes": "type_changed",
@@ -68,8 +70,8 @@ class Disagreement:
 
 
 def generalise(path: str) -> str:
-    """Return ``path`` with every ``[<number>]`` replaced by ``[*]``."""
-    return _INDEX.sub("[*]", path)
+    """Return ``path`` with every ``[<number>]``, and a leading ``items[<key>]``, made ``[*]``."""
+    return _INDEX.sub("[*]", _ITEM.sub("items[*]", path, count=1))
 
 
 def format_path(parts: list[Any]) -> str:

@@ -7,7 +7,9 @@ One :meth:`Replayer.replay` call takes a batch of recorded triggers and
 2. drains them with several :class:`queue_core.Worker` instances running concurrently in this
    process (claims with leases, memoised steps, idempotency keys, fenced outcomes, the
    executor's retry classification — the same code path as production);
-3. reads every job's status, error and decision trace back in one query (``Queue.results``).
+3. reads every job's status, error and decision trace back in one query, with every job that
+   descends from it (``ctx.enqueue`` children, a shadow poller's items, their children;
+   :func:`queue_core.tree.tree_results`), waiting until those are final too.
 
 While a job runs, its clock is frozen at the trigger's ``received_at`` (``ctx.now()``), the
 global :mod:`random` module is seeded from the replay seed and the trigger id, and every
@@ -43,8 +45,10 @@ from queue_core.gateway import Gateway, OutboundRequest, RecordedResponse
 from queue_core.job import ClaimedJob
 from queue_core.provider import ProviderConfig
 from queue_core.states import JobStatus, Mode
+from queue_core.tree import tree_results
 
 FINAL = frozenset(s.value for s in JobStatus if s.is_final)
+POLL_PREFIX = "poll:"  # the key prefix of a shadow poller's item jobs (queue_core.poller)
 VACUUM_EVERY = 5_000  # replayed jobs between two VACUUMs of the replay's jobs table
 SHADOW_BASE = "https://{name}.shadow.invalid"  # .invalid never resolves (RFC 2606)
 _LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain", "ip6-localhost"})
@@ -82,8 +86,25 @@ class Case:
 
 
 @dataclass(frozen=True)
+class ChildRun:
+    """A job that descends from a replayed job, and how it ended.
+
+    ``key`` is the path of child keys from the replayed job down, joined by ``/`` (a child
+    ``"0"``, its own child ``"0/a"``): the part of its trigger id after the parent's.
+    """
+
+    key: str
+    automation: str
+    status: str
+    attempt: int
+    error: str | None
+    trace: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
 class Replayed:
-    """How one replayed job ended: queue status, attempts used, last error, decision trace."""
+    """How one replayed job ended: queue status, attempts used, last error, decision trace, and
+    the jobs descending from it (``children``, every generation, ordered by key)."""
 
     key: int
     automation: str
@@ -92,6 +113,7 @@ class Replayed:
     attempt: int
     error: str | None
     trace: dict[str, Any] | None
+    children: tuple[ChildRun, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -212,6 +234,7 @@ class Replayer:
         self.options = options or ReplayOptions()
         self.blocked: list[str] = []
         self._recorded: dict[tuple[str, str], Mapping[str, Any]] = {}
+        self._item_outputs: dict[str, Mapping[str, Any]] = {}  # by child trigger id
         self._pool: AsyncConnectionPool | None = None
         self._worker_pools: list[AsyncConnectionPool] = []
         self._gateway: Gateway | None = None
@@ -244,8 +267,12 @@ class Replayer:
 
     def recorded_response(self, automation: str, trigger_id: str | None, step: str,
                           request: OutboundRequest) -> RecordedResponse | None:
-        """Answer a shadow/dry-run call with the legacy run's recorded output of ``step``."""
-        outputs = self._recorded.get((automation, trigger_id or ""))
+        """Answer a shadow/dry-run call with the legacy run's recorded output of ``step``.
+
+        A child job (trigger id ``<parent trigger>/<key>``) is answered from the outputs of the
+        legacy item with that key.
+        """
+        outputs = self._recorded.get((automation, trigger_id or "")) or self._item_outputs.get(trigger_id or "")
         if outputs is None or step not in outputs:
             return None
         return RecordedResponse(status=200, json=outputs[step])
@@ -273,13 +300,11 @@ class Replayer:
             return []
         assert self._pool is not None, "use Replayer as an async context manager"
         queue = Queue(self._pool, registry=self.registry)
-        for case in cases:
-            if case.legacy is not None:
-                self._recorded[(case.automation, case.trigger.id)] = case.legacy.outputs
+        self._remember_outputs(cases)
         try:
             with network_guard(database_hosts(self.db_url), self.blocked):
                 ids = await queue.enqueue_many([self._spec(c) for c in cases], actor="cutover-shadow")
-                rows = await self._drain(queue, ids)
+                rows = await self._drain(ids)
                 if self.options.scratch:  # nothing later needs these rows: no dead versions either
                     await queue.clear()
                 else:
@@ -288,9 +313,29 @@ class Replayer:
                         self._since_vacuum = 0
                         await queue.vacuum()
         finally:
-            for case in cases:
-                self._recorded.pop((case.automation, case.trigger.id), None)
-        return [self._result(case, rows.get(job_id)) for case, job_id in zip(cases, ids, strict=True)]
+            self._forget_outputs(cases)
+        by_parent: dict[Any, list[dict[str, Any]]] = {}
+        for row in rows:
+            by_parent.setdefault(row["parent_id"], []).append(row)
+        roots = {row["id"]: row for row in by_parent.get(None, ())}
+        return [self._result(case, roots.get(job_id), _descendants(job_id, by_parent))
+                for case, job_id in zip(cases, ids, strict=True)]
+
+    def _remember_outputs(self, cases: Sequence[Case]) -> None:
+        for case in cases:
+            if case.legacy is None:
+                continue
+            self._recorded[(case.automation, case.trigger.id)] = case.legacy.outputs
+            for item in case.legacy.items:  # a shadow poller's child is keyed poll:<item id>
+                for key in (item.key, f"{POLL_PREFIX}{item.key}"):
+                    self._item_outputs[f"{case.trigger.id}/{key}"] = item.outputs
+
+    def _forget_outputs(self, cases: Sequence[Case]) -> None:
+        for case in cases:
+            self._recorded.pop((case.automation, case.trigger.id), None)
+            for item in case.legacy.items if case.legacy is not None else ():
+                for key in (item.key, f"{POLL_PREFIX}{item.key}"):
+                    self._item_outputs.pop(f"{case.trigger.id}/{key}", None)
 
     def _spec(self, case: Case) -> JobSpec:
         return JobSpec(
@@ -299,15 +344,17 @@ class Replayer:
             max_attempts=self.options.max_attempts,
         )
 
-    async def _drain(self, queue: Queue, ids: list[uuid.UUID]) -> dict[uuid.UUID, dict[str, Any]]:
-        """Run workers until every job is final; jobs due later (retries) are waited for."""
+    async def _drain(self, ids: list[uuid.UUID]) -> list[dict[str, Any]]:
+        """Run workers until every job and every job descending from one is final; return their
+        rows (:func:`~queue_core.tree.tree_results`). Jobs due later (retries) are waited for."""
+        assert self._pool is not None
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.options.settle_timeout_s
         while True:
             workers = [self._worker(i) for i in range(self.options.workers)]
             await asyncio.gather(*(w.run(drain=True) for w in workers))
-            rows = await queue.results(ids)
-            pending = [r for r in rows.values() if r["status"] not in FINAL]
+            rows = await tree_results(self._pool, ids)
+            pending = [r for r in rows if r["status"] not in FINAL]
             if not pending:
                 return rows
             if loop.time() > deadline:
@@ -328,12 +375,26 @@ class Replayer:
                       context_factory=self._context_factory(config.worker_id), own_pool=self._worker_pools[index])
 
     @staticmethod
-    def _result(case: Case, row: dict[str, Any] | None) -> Replayed:
+    def _result(case: Case, row: dict[str, Any] | None, children: tuple[ChildRun, ...]) -> Replayed:
         if row is None:
             return Replayed(case.key, case.automation, case.trigger.id, "missing", 0,
                             "the job vanished from the queue", None)
         return Replayed(case.key, case.automation, case.trigger.id, str(row["status"]), int(row["attempt"]),
-                        row.get("last_error"), row.get("trace"))
+                        row.get("last_error"), row.get("trace"), children)
+
+
+def _descendants(root: uuid.UUID, by_parent: Mapping[Any, list[dict[str, Any]]]) -> tuple[ChildRun, ...]:
+    """Every job below ``root`` as ChildRuns keyed by their key path, ordered by key path."""
+    out: list[ChildRun] = []
+    stack = [(root, "")]
+    while stack:
+        parent, prefix = stack.pop()
+        for row in by_parent.get(parent, ()):
+            key = f"{prefix}{row['key'] or row['id']}"
+            out.append(ChildRun(key, str(row["automation"]), str(row["status"]), int(row["attempt"]),
+                                row.get("last_error"), row.get("trace")))
+            stack.append((row["id"], f"{key}/"))
+    return tuple(sorted(out, key=lambda c: c.key))
 
 
 @dataclass

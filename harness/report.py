@@ -90,6 +90,29 @@ def _evidence(rows: Sequence[Mapping[str, Any]]) -> dict[str, tuple[str, ...]]:
     return {name: tuple(f for f in FULL_EVIDENCE if f in fields) for name, fields in held.items()}
 
 
+def _items(rows: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per automation: legacy items compared with child jobs and how many agree, and the child
+    jobs started for triggers whose legacy trace has no items (not compared). Only automations
+    with either appear."""
+    out: dict[str, dict[str, Any]] = {}
+    seen: set[tuple[str, str]] = set()
+    for row in rows:
+        key = (str(row["automation"]), str(row["trigger_id"]))
+        if key in seen or not (row.get("items") or row.get("children")):
+            continue
+        seen.add(key)
+        entry = out.setdefault(key[0], {"triggers": 0, "compared": 0, "agreed": 0, "extra": 0,
+                                        "children_not_compared": 0})
+        if row.get("items"):
+            entry["triggers"] += 1
+            for name in ("compared", "agreed", "extra"):
+                entry[name] += int(row["items"][name])
+        entry["children_not_compared"] += int(row.get("children") or 0)
+    for entry in out.values():
+        entry["agreement"] = _share(entry["agreed"], entry["compared"])
+    return out
+
+
 def _evidence_entry(fields: tuple[str, ...], required: str) -> dict[str, Any]:
     depth = evidence_depth(fields)
     return {"held": list(fields), "missing": [f for f in FULL_EVIDENCE if f not in fields],
@@ -168,6 +191,7 @@ def build_summary(info: RunInfo, manifest: Manifest, spans: Mapping[str, tuple[s
     autos: list[dict[str, Any]] = []
     usage = _entry_usage(entries, dis, expired)
     evidence = _evidence(result_rows)
+    items = _items(result_rows)
     for name in sorted(set(spans) | set(df["automation"]) if not df.empty else spans):
         c = {v: int(counts.loc[name].get(v, 0)) if name in counts.index else 0
              for v in ("agreed", "accepted", "disagreed", "unpaired", "error")}
@@ -196,6 +220,7 @@ def build_summary(info: RunInfo, manifest: Manifest, spans: Mapping[str, tuple[s
             "traffic": _traffic(manifest, name, spans.get(name, (None, None))),
             "evidence": _evidence_entry(evidence.get(name, ()), str(gate.rules_for(name).evidence)),
             "verdict": verdict.as_dict(),
+            **({"items": items[name]} if name in items else {}),
         })
     totals: dict[str, float] = {k: sum(int(a[k]) for a in autos) for k in (
         "triggers", "compared", "agreed", "accepted", "disagreed", "unpaired", "error")}
@@ -278,6 +303,7 @@ def terminal_lines(summary: Mapping[str, Any], *, clusters_shown: int = 3) -> li
                      f"{100 * a['agreement']:6.2f}%  ({a['disagreed']} disagree, {a['accepted']} accepted"
                      f"{', ' + str(a['error']) + ' errors' if a['error'] else ''})  code {a['code_version']}")
         lines.append(f"    {a['evidence']['compared']}")
+        lines.extend(_item_lines(a.get("items")))
         lines.extend(f"    ✗ {reason}" for reason in v["failed"])
         untaken = [r["branch"] for r in a.get("definition_branches") or [] if not r["taken"]]
         if untaken:
@@ -297,6 +323,21 @@ def terminal_lines(summary: Mapping[str, Any], *, clusters_shown: int = 3) -> li
             lines.append(f"accepted difference #{u['index'] + 1} ({u['automation']} {u['path'] or u['signature']}, "
                          f"owner {u['owner']}) is {u['status']}"
                          + (f" since {u['expires']}" if u["status"] == "expired" else ": it matched nothing"))
+    return lines
+
+
+def _item_lines(items: Mapping[str, Any] | None) -> list[str]:
+    """The terminal lines on an automation's item-by-item comparison (none without items)."""
+    if not items:
+        return []
+    lines = []
+    if items["compared"] or items["extra"]:
+        extra = f", {items['extra']} child job(s) with no legacy item" if items["extra"] else ""
+        lines.append(f"    items: {items['compared']} compared item by item in {items['triggers']} triggers, "
+                     f"{items['agreed']} agree ({100 * items['agreement']:.2f}%){extra}")
+    if items["children_not_compared"]:
+        lines.append(f"    {items['children_not_compared']} child job(s) started by the new code not compared "
+                     "(their legacy traces have no items)")
     return lines
 
 
