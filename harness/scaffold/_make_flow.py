@@ -134,7 +134,7 @@ def _router(module: Module, rest: list[Module], lay: Layout, tail: Sequence[str]
     _row(lay, module, ModuleCode([], note=f"{len(names)} routes; every route whose filter passes runs"))
     lines = [f"run.router({module.id}, {decision!r}, {names!r})"]
     for index, route in enumerate(module.routes):
-        lines += [f"# route {index}: {names[index]}",
+        lines += [f"# route {index}: {names[index]!r}",
                   *flow(route, lay, on_first=[f"run.took({module.id}, {index})"], tail=tail)]
     return lines + flow(rest, lay, tail=())
 

@@ -164,6 +164,7 @@ def _source(scaffold: MakeScaffold, body: list[str]) -> str:
         doc += ["", "Providers to configure in pyproject.toml (proposed for hosts with none):"]
         for name, base in sorted(scaffold.proposals.items()):
             doc += [f"    [tool.cutover.providers.{name}]", f'    base_url = "{base}"']
+    doc = [line for i, line in enumerate(doc) if line or (i + 1 < len(doc) and doc[i + 1])]  # no double blank line
     doc.append('"""')
     args = [repr(scaffold.automation), "version=1"]
     if scaffold.schedule and _registry_takes("schedule"):
@@ -203,6 +204,7 @@ def scaffold_make(path: Path, *, automation: str | None, into: Path, force: bool
     results, used = [], set()  # type: ignore[var-annotated]
     for blueprint in blueprints:
         stem = re.sub(r"[^a-z0-9]+", "-", blueprint.name.lower()).strip("-") or "scenario"
+        stem = stem if stem[0].isalpha() else f"scenario-{stem}"
         name = unique(automation if automation and not many else f"{automation}-{stem}" if automation else stem, used)
         if not re.fullmatch(r"[a-z][a-z0-9-]*", name):
             raise ScaffoldError(f"automation name {name!r}: use lower-case letters, digits and dashes")

@@ -288,3 +288,23 @@ def test_every_route_of_the_definition_is_listed_as_the_importer_names_the_decis
     assert listed == [("Size router", "enterprise", "size-router", "enterprise"),
                       ("Size router", "smb", "size-router", "smb"),
                       ("Size router", "no domain", "size-router", "no domain")]
+
+
+def test_names_that_could_break_the_generated_code_stay_inside_strings(tmp_path: Path) -> None:
+    blueprint = json.loads((FIXTURES / LEAD).read_text())
+    blueprint["name"] = "2024 leads"
+    blueprint["flow"][2]["routes"][0]["flow"][0]["filter"]["name"] = "big\nraise SystemExit"
+    (tmp_path / "b.json").write_text(json.dumps(blueprint))
+    (written,), _ = scaffold_make(tmp_path / "b.json", automation=None, into=tmp_path / "out")
+    assert written.scaffold.automation == "scenario-2024-leads"
+    compile(written.path.read_text(), str(written.path), "exec")
+    ctx, outcome = _run_source(written.path.read_text(), "scenario_2024_leads", {"email": "a@b.c", "domain": "b.c", "plan": "enterprise"})
+    assert outcome is None and ctx.decisions == {"size-router": "big\nraise SystemExit"}
+
+
+def _run_source(source: str, function: str, body: Any) -> tuple[Offline, str | None]:
+    namespace: dict[str, Any] = {}
+    exec(compile(source.replace("@automation(", "@(lambda *a, **k: (lambda f: f))("), "gen", "exec"), namespace)
+    ctx = Offline(ENRICHED)
+    asyncio.run(namespace[function](ctx, Trigger("t", None, {}, body, "test")))
+    return ctx, None
