@@ -20,7 +20,7 @@ from typing import Any
 from harness.scaffold._expr import Untranslatable
 from harness.scaffold._make_blueprint import Module, route_value
 from harness.scaffold._make_iml import template
-from harness.scaffold._make_modules import Gen, ModuleCode, todo, translate, var
+from harness.scaffold._make_modules import Gen, ModuleCode, one_line, todo, translate, var
 from harness.scaffold._module import NodeRow
 from queue_core.compat._make_filter import OPERATORS
 
@@ -46,7 +46,7 @@ def indent(lines: Sequence[str]) -> list[str]:
 
 def comment(module: Module) -> str:
     """Return the comment line that heads a module's code."""
-    return f"# {module.app} {module.label!r} (module {module.id}, v{module.version})"
+    return f"# {one_line(module.app)} {module.label!r} (module {module.id}, v{module.version})"
 
 
 def conditions(raw: Any) -> str:
@@ -122,7 +122,7 @@ def _emitted(module: Module, code: ModuleCode, after: list[str]) -> list[str]:
         return ["try:", *indent(lines), "except Exception as exc:  # builtin:Resume: its output stands in",
                 *indent([f"run.ignored({module.id}, exc)", target]), *emit]
     if handler is not None and code.todo is None:
-        lines.insert(0, f"# TODO: error handler {handler} is not translated: an error fails the run")
+        lines.insert(0, f"# TODO: error handler {one_line(handler)} is not translated: an error fails the run")
     return lines + emit
 
 

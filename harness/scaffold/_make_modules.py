@@ -40,6 +40,11 @@ class ModuleCode:
     note: str = ""
 
 
+def one_line(text: object) -> str:
+    """Return ``text`` fit for a comment: any line break made a space."""
+    return " ".join(str(text).splitlines())
+
+
 def var(module: Module) -> str:
     """Return the Python name of a module's current bundle."""
     return f"bundle_{module.id}"
@@ -47,7 +52,7 @@ def var(module: Module) -> str:
 
 def todo(module: Module, why: str) -> ModuleCode:
     """Return a TODO module: its code fails any bundle that reaches it, naming the module."""
-    lines = [f"# TODO: {why}"]
+    lines = [f"# TODO: {one_line(why)}"]
     if module.mapper:
         import json
 

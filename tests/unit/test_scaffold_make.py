@@ -294,6 +294,7 @@ def test_names_that_could_break_the_generated_code_stay_inside_strings(tmp_path:
     blueprint = json.loads((FIXTURES / LEAD).read_text())
     blueprint["name"] = "2024 leads"
     blueprint["flow"][2]["routes"][0]["flow"][0]["filter"]["name"] = "big\nraise SystemExit"
+    blueprint["flow"][2]["routes"][2]["flow"].append({"id": 9, "module": "acme:do\nraise SystemExit", "version": 1})
     (tmp_path / "b.json").write_text(json.dumps(blueprint))
     (written,), _ = scaffold_make(tmp_path / "b.json", automation=None, into=tmp_path / "out")
     assert written.scaffold.automation == "scenario-2024-leads"
