@@ -135,11 +135,12 @@ def _module(raw: Any, path: str, where: str, modules: dict[int, Module], in_bran
         raise ExportFormatError(path, None, where, "expected a module with an integer id and a module type")
     ident, app = raw["id"], raw["module"]
     designer = ((raw.get("metadata") or {}).get("designer") or {}) if isinstance(raw.get("metadata"), dict) else {}
-    routes = tuple(_flow((r or {}).get("flow") or [], path, f"{where}.routes[{i}].flow", modules, in_branch=in_branch)
-                   for i, r in enumerate(raw.get("routes") or []))
+    routes = tuple(_flow(r.get("flow") or [] if isinstance(r, dict) else r, path, f"{where}.routes[{i}].flow", modules,
+                         in_branch=in_branch) for i, r in enumerate(raw.get("routes") or []))
     branches = tuple(_branch(b, path, f"{where}.branches[{i}]", modules) for i, b in enumerate(raw.get("branches") or []))
     handlers = _flow(raw.get("onerror") or [], path, f"{where}.onerror", {}, in_branch=in_branch)
-    module = Module(ident, app, int(raw.get("version") or 1), str(designer.get("name") or f"{app}#{ident}"),
+    version = raw.get("version") if isinstance(raw.get("version"), int) else 1
+    module = Module(ident, app, version, str(designer.get("name") or f"{app}#{ident}"),
                     raw["mapper"] if isinstance(raw.get("mapper"), dict) else {},
                     raw["parameters"] if isinstance(raw.get("parameters"), dict) else {},
                     raw["filter"] if isinstance(raw.get("filter"), dict) else None, handlers, routes, branches, in_branch)

@@ -309,3 +309,16 @@ def _run_source(source: str, function: str, body: Any) -> tuple[Offline, str | N
     ctx = Offline(ENRICHED)
     asyncio.run(namespace[function](ctx, Trigger("t", None, {}, body, "test")))
     return ctx, None
+
+
+@pytest.mark.parametrize(("flow", "field"), [
+    ([{"id": "1", "module": "gateway:CustomWebHook"}], "flow[0]"),
+    ([{"id": 1, "module": "builtin:BasicRouter", "routes": [{"flow": [{"module": "x:y"}]}]}], "flow[0].routes[0].flow[0]"),
+    ([{"id": 1, "module": "builtin:BasicRouter", "routes": ["nope"]}], "flow[0].routes[0].flow"),
+    ({"id": 1}, "flow"),
+])
+def test_a_malformed_blueprint_is_refused_naming_the_file_and_field(tmp_path: Path, flow: Any, field: str) -> None:
+    (tmp_path / "bad.json").write_text(json.dumps({"name": "bad", "flow": flow}))
+    with pytest.raises(ExportFormatError) as error:
+        load_blueprint(tmp_path / "bad.json")
+    assert error.value.field == field and str(tmp_path / "bad.json") in str(error.value)
