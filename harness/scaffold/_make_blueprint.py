@@ -139,7 +139,7 @@ def _module(raw: Any, path: str, where: str, modules: dict[int, Module], in_bran
                          in_branch=in_branch) for i, r in enumerate(raw.get("routes") or []))
     branches = tuple(_branch(b, path, f"{where}.branches[{i}]", modules) for i, b in enumerate(raw.get("branches") or []))
     handlers = _flow(raw.get("onerror") or [], path, f"{where}.onerror", {}, in_branch=in_branch)
-    version = raw.get("version") if isinstance(raw.get("version"), int) else 1
+    version: int = raw["version"] if isinstance(raw.get("version"), int) else 1
     module = Module(ident, app, version, str(designer.get("name") or f"{app}#{ident}"),
                     raw["mapper"] if isinstance(raw.get("mapper"), dict) else {},
                     raw["parameters"] if isinstance(raw.get("parameters"), dict) else {},
