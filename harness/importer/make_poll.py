@@ -62,6 +62,7 @@ def split_poll(run: ImportedRun, log: dict[str, Any], blueprint: Blueprint, entr
 def _keys(items: list[dict[str, Any]], entry: AutomationEntry, path: str, record: str) -> list[str]:
     fields = entry.items.key_path() if entry.items is not None else None
     keys: list[str] = []
+    taken: set[str] = set()
     for index, bundle in enumerate(items):
         value: Any = bundle
         for part in fields or ():
@@ -69,8 +70,9 @@ def _keys(items: list[dict[str, Any]], entry: AutomationEntry, path: str, record
         if fields is None:
             value = index
         where = f"modules[0].output[{index}]" + (f".{'.'.join(fields)}" if fields else "")
-        if isinstance(value, bool) or not isinstance(value, str | int) or value == "" or str(value) in keys:
+        if isinstance(value, bool) or not isinstance(value, str | int) or value == "" or str(value) in taken:
             raise ExportFormatError(path, record, where, "the item key (manifest items.key) needs a unique string or integer here")
+        taken.add(str(value))
         keys.append(str(value))
     return keys
 

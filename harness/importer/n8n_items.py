@@ -19,7 +19,7 @@ out (with a warning).
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -34,7 +34,22 @@ from harness.manifest import AutomationEntry, ItemSplit
 from harness.recording import POLL_SOURCE, Evidence, ItemTrace, LegacyTrace, PollOrigin, RecordedTrigger, TraceStatus
 
 POLL_PARAMETER = "pollTimes"
-PerItem = list[tuple[NodeRun, frozenset[int]]]
+
+
+@dataclass(frozen=True)
+class ItemRun:
+    """A node run that processed root items one by one: which it received, and each one's output items."""
+
+    run: NodeRun
+    received: frozenset[int]
+    owned: dict[int, list[list[Any]]]  # root item -> the run's output items descending from it alone, per output
+
+    def outputs_of(self, index: int) -> list[list[Any]]:
+        """Return the run's outputs holding only root item ``index``'s descendants."""
+        return self.owned.get(index) or [[] for _ in self.run.outputs()]
+
+
+PerItem = list[ItemRun]
 
 
 def is_polling(run: NodeRun) -> bool:
@@ -56,9 +71,17 @@ def classify(runs: list[NodeRun], run_data: dict[str, Any], lineage: Lineage) ->
     per_item: PerItem = []
     for run in runs:
         received = frozenset() if run.name == lineage.root else lineage.inputs(run_data, run.name, run.run)
-        joined = any(len(lineage.of(run.name, run.run, o, j)) > 1 for o, out in enumerate(run.outputs()) for j in range(len(out)))
+        outputs = run.outputs()
+        owned: dict[int, list[list[Any]]] = {}
+        joined = False
+        for o, out in enumerate(outputs):
+            for j, item in enumerate(out):
+                owners = lineage.of(run.name, run.run, o, j)
+                joined = joined or len(owners) > 1
+                if len(owners) == 1:
+                    owned.setdefault(next(iter(owners)), [[] for _ in outputs])[o].append(item)
         if received and not joined:
-            per_item.append((run, received))
+            per_item.append(ItemRun(run, received, owned))
         else:
             parent.append(run)
     return parent, per_item
@@ -68,6 +91,7 @@ def item_keys(lineage: Lineage, split: ItemSplit | None, path: str, record: str)
     """Name each root item: its index, or the item field ``key = "json:<path>"`` names (unique)."""
     fields = split.key_path() if split is not None else None
     keys: list[str] = []
+    seen: dict[str, int] = {}
     for index, item in enumerate(lineage.items):
         if fields is None:
             keys.append(str(index))
@@ -79,8 +103,9 @@ def item_keys(lineage: Lineage, split: ItemSplit | None, path: str, record: str)
         where = f"data.resultData.runData.{node}[{run}].data.main[{output}][{position}].json.{'.'.join(fields)}"
         if isinstance(value, bool) or not isinstance(value, str | int) or value == "":
             raise ExportFormatError(path, record, where, "the item key (manifest items.key) needs a string or integer here")
-        if str(value) in keys:
-            raise ExportFormatError(path, record, where, f"item key {str(value)!r} repeats item {keys.index(str(value))}'s")
+        if str(value) in seen:
+            raise ExportFormatError(path, record, where, f"item key {str(value)!r} repeats item {seen[str(value)]}'s")
+        seen[str(value)] = index
         keys.append(str(value))
     return keys
 
@@ -93,11 +118,10 @@ def item_trace(index: int, keys: list[str], per_item: PerItem, lineage: Lineage,
     calls: list[dict[str, Any]] = []
     outputs: dict[str, Any] = {}
     status, error, failed = TraceStatus.SUCCEEDED, None, None
-    for run, received in per_item:
-        if index not in received:
+    for part in per_item:
+        if index not in part.received:
             continue
-        mine = [[item for j, item in enumerate(out) if lineage.of(run.name, run.run, o, j) == {index}]
-                for o, out in enumerate(run.outputs())]
+        run, mine = part.run, part.outputs_of(index)
         view = NodeRun(run.name, {**run.task, "data": {"main": mine}}, run.node, run.run)
         if (branch := branch_of(view)) is not None:
             name, value = decision(entry, run.name, branch)
@@ -132,7 +156,7 @@ def _item_error(run: NodeRun, index: int, keys: list[str], lineage: Lineage, run
 
 def _item_failure(runs: list[NodeRun], per_item: PerItem) -> bool:
     failing = [id(r.task) for r in runs if r.task.get("executionStatus") == "error"]
-    return bool(failing) and set(failing) <= {id(r.task) for r, _ in per_item}
+    return bool(failing) and set(failing) <= {id(part.run.task) for part in per_item}
 
 
 def _parent_status(execution: dict[str, Any], result: dict[str, Any], runs: list[NodeRun], parent: list[NodeRun],

@@ -227,3 +227,10 @@ def test_a_make_scenario_that_is_instant_or_does_not_say_is_no_poll(tmp_path: Pa
         document["scenarioLogs"][0]["instant"] = log_instant
         (run,) = _runs(make.parse(_write(tmp_path, document, "other.json"), _entry(Platform.MAKE), blueprint))
         assert run.trigger is not None and run.trigger.source == "make:execution/e4" and run.trigger.poll is None
+
+
+def test_a_make_poll_whose_item_key_repeats_is_an_error_naming_the_bundle(tmp_path: Path) -> None:
+    export = _write(tmp_path, {"scenarioLogs": [_log("e5", 1, [{"row": 7}, {"row": 7}])]})
+    with pytest.raises(ExportFormatError, match="unique string or integer") as caught:
+        _runs(make.parse(export, _entry(Platform.MAKE, "json:row"), BLUEPRINT))
+    assert (caught.value.record, caught.value.field) == ("e5", "modules[0].output[1].row")
