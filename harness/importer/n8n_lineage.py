@@ -13,8 +13,9 @@ run that made it belongs to no single item.
 
 Pure: takes an execution's ``runData`` (plain dicts) and returns values. Malformed lineage raises
 :class:`~harness.errors.ExportFormatError` naming the file, the execution and the item's field. An
-item with no ``pairedItem`` (n8n before 1.0 did not always write it) descends from its input's
-only item when the input holds exactly one; otherwise its origin is unknown and that is an error.
+item with no ``pairedItem`` (n8n before 1.0 did not always write it; a Code node can drop it)
+descends from every item of the node's inputs: from the only one when there is one, else it is a
+join like an Aggregate's item, and its node belongs to no single item.
 """
 
 from __future__ import annotations
@@ -161,8 +162,11 @@ def paired_refs(
 ) -> Iterator[Ref]:
     """Yield the input items an output item names in its ``pairedItem``, checked against the inputs."""
     raw = item.get("pairedItem") if isinstance(item, dict) else None
-    if raw is None:
-        yield _lone_input(sources, run_data, path, record, where)
+    if raw is None:  # no lineage recorded: it may come from any input item
+        for source in sources:
+            if source is not None:
+                node, output, run = source
+                yield from ((node, run, output, index) for index in range(len(_output(run_data, node, run, output))))
         return
     for position, entry in enumerate(raw if isinstance(raw, list) else [raw]):
         at = f"{where}[{position}]" if isinstance(raw, list) else where
@@ -181,11 +185,3 @@ def paired_refs(
             raise ExportFormatError(path, record, at, f"points at item {index}, but {node!r} output {output} holds {held} items")
         yield node, run, output, index
 
-
-def _lone_input(sources: list[tuple[str, int, int] | None], run_data: dict[str, Any], path: str, record: str, where: str) -> Ref:
-    fed = [s for s in sources if s is not None]
-    if len(fed) == 1 and len(_output(run_data, fed[0][0], fed[0][2], fed[0][1])) == 1:
-        node, output, run = fed[0]
-        return node, run, output, 0
-    raise ExportFormatError(path, record, where, "missing, and the input holds more than one item: the item's origin is "
-                            "unknown (n8n before 1.0 did not always record it); import without [automations.<name>.items]")

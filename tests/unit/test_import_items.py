@@ -134,14 +134,16 @@ def test_a_malformed_paired_item_is_an_error_naming_the_execution_and_the_item(
     assert reason in caught.value.reason
 
 
-def test_a_missing_paired_item_follows_the_inputs_only_item_and_is_an_error_with_several(tmp_path: Path) -> None:
+def test_a_missing_paired_item_follows_the_inputs_only_item_and_joins_several(tmp_path: Path) -> None:
     document = _document()
     del _run_data(document)["Split Out"][0]["data"]["main"][0][1]["pairedItem"]  # its input holds one item
     trace = _runs(_write(tmp_path, document), BY_ID)[0].trace
     assert trace is not None and [i.key for i in trace.items] == ["o-1", "o-2", "o-3"]
-    del _run_data(document)["Is large?"][0]["data"]["main"][1][0]["pairedItem"]  # its input holds three
-    with pytest.raises(ExportFormatError, match="origin is unknown"):
-        _runs(_write(tmp_path, document), BY_ID)
+    del _run_data(document)["Notify sales"][0]["data"]["main"][0][1]["pairedItem"]  # its input holds two
+    trace = _runs(_write(tmp_path, document), BY_ID)[0].trace
+    assert trace is not None
+    assert trace.path == ["Split Out", "Notify sales", "Count"]  # it may come from either item: a join
+    assert [i.path for i in trace.items] == [["Is large?"], ["Is large?", "Paid?"], ["Is large?"]]
 
 
 def test_an_item_key_field_that_is_missing_or_repeated_is_an_error_naming_the_item(tmp_path: Path) -> None:
