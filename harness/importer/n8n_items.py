@@ -129,7 +129,7 @@ def item_trace(index: int, keys: list[str], per_item: PerItem, lineage: Lineage,
         step = step_name(entry, run.name)
         if run.task.get("executionStatus") == "error" and status is not TraceStatus.FAILED:
             status, error, failed = TraceStatus.FAILED, _item_error(run, index, keys, lineage, run_data), step
-        elif run.type in FILTER_TYPES and not any(mine) and status is TraceStatus.SUCCEEDED:
+        elif run.type in FILTER_TYPES and not (mine and mine[0]) and status is TraceStatus.SUCCEEDED:  # kept = output 0
             status = TraceStatus.FILTERED
         if step is None:
             continue

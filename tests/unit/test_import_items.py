@@ -232,3 +232,25 @@ def test_a_first_import_proposes_maps_for_the_nodes_only_items_ran(tmp_path: Pat
     import_export(request)  # the automation is new to the manifest: maps are proposed, commented
     text = (into / "manifest.toml").read_text()
     assert '# "Notify sales" = "notify-sales"' in text and '# [automations.orders.decisions."Is large?"]' in text
+
+
+def test_an_item_a_filter_sends_to_its_discarded_output_is_filtered(tmp_path: Path) -> None:
+    document = _document()
+    paid = _run_data(document)["Paid?"][0]
+    paid["data"]["main"] = [[], [{"json": {"id": "o-2", "total": 15}, "pairedItem": {"item": 0}}]]  # "discarded items" on
+    trace = _runs(_write(tmp_path, document), BY_ID)[0].trace
+    assert trace is not None and trace.items[1].status is TraceStatus.FILTERED
+
+
+def test_a_node_continuing_on_its_error_output_decides_per_item(tmp_path: Path) -> None:
+    document = _document()
+    for node in document["data"][0]["workflowData"]["nodes"]:
+        if node["name"] == "Notify sales":
+            node["onError"] = "continueErrorOutput"
+    notify = _run_data(document)["Notify sales"][0]
+    notify["data"]["main"] = [[{"json": {"ok": True, "id": "o-1"}, "pairedItem": {"item": 0}}],
+                              [{"json": {"error": "502 Bad Gateway"}, "pairedItem": {"item": 1}}]]
+    _run_data(document)["Count"][0]["data"]["main"][0][0]["pairedItem"] = {"item": 0}
+    trace = _runs(_write(tmp_path, document), BY_ID)[0].trace
+    assert trace is not None
+    assert [(i.key, i.decisions.get("Notify sales")) for i in trace.items] == [("o-1", "success"), ("o-2", None), ("o-3", "error")]
