@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from harness import _cli_probe
 from harness.errors import HarnessError
 from harness.manifest import MANIFEST_FILE
 from harness.scaffold import Written, project_providers, scaffold_n8n
@@ -173,4 +174,5 @@ def scaffold_prove_command(workflow: Path) -> None:
 
 def register(cli: click.Group) -> None:
     """Add the scaffold commands to the ``cutover`` group."""
+    _cli_probe.register(scaffold)
     cli.add_command(scaffold)

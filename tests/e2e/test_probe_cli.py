@@ -1,7 +1,7 @@
 """`cutover scaffold probe-triggers` as a user runs it: a project, its scaffolded code, a recording set.
 
-The command object is invoked through click's CliRunner (the lead attaches it to the
-``cutover scaffold`` group). The last test runs ``pytest --shadow`` on the set before and after
+The command is invoked as ``cutover scaffold probe-triggers`` through click's CliRunner on the
+``cutover`` group itself, so its registration under ``scaffold`` is tested too. The last test runs ``pytest --shadow`` on the set before and after
 the synthetic section is written: the verdict and the agreement are the same.
 """
 
@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from harness._cli_probe import probe_command
+from harness.cli import cli
 from harness.scaffold import scaffold_n8n
 from queue_core import registry as registry_module
 from queue_core.registry import Registry
@@ -59,7 +59,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_db_url: str) 
 
 
 def test_probe_triggers_writes_the_synthetic_section_runs_it_and_reports(project: Path) -> None:
-    result = CliRunner().invoke(probe_command, ["recordings/probe-demo", "--automation", "order-flow", "-n", "3"])
+    result = CliRunner().invoke(cli, ["scaffold", "probe-triggers", "recordings/probe-demo", "--automation", "order-flow", "-n", "3"])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0] == ("3 untaken branch(es) of the definition; 3 probe(s) written to "
@@ -76,14 +76,14 @@ def test_probe_triggers_writes_the_synthetic_section_runs_it_and_reports(project
 
 def test_no_run_writes_the_probes_without_the_database(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DATABASE_URL", "postgresql://nobody@127.0.0.1:1/none")
-    result = CliRunner().invoke(probe_command, ["recordings/probe-demo", "--automation", "order-flow", "--no-run"])
+    result = CliRunner().invoke(cli, ["scaffold", "probe-triggers", "recordings/probe-demo", "--automation", "order-flow", "--no-run"])
     assert result.exit_code == 0, result.output
     report = json.loads((project / "reports" / "probe-demo" / "order-flow-probes.json").read_text())
     assert report["probes"] and all(p["dry_run"] is None for p in report["probes"])
 
 
 def test_an_unknown_automation_is_a_usage_error_naming_the_manifest(project: Path) -> None:
-    result = CliRunner().invoke(probe_command, ["recordings/probe-demo", "--automation", "nope"])
+    result = CliRunner().invoke(cli, ["scaffold", "probe-triggers", "recordings/probe-demo", "--automation", "nope"])
     assert result.exit_code == 1
     assert "manifest.toml: no automation 'nope' (the set has: order-flow)" in result.output
 
@@ -101,7 +101,7 @@ def _shadow(project: Path) -> dict[str, object]:
 
 def test_a_synthetic_section_changes_neither_the_verdict_nor_the_agreement(project: Path) -> None:
     before = _shadow(project)
-    result = CliRunner().invoke(probe_command, ["recordings/probe-demo", "--automation", "order-flow", "-n", "4"])
+    result = CliRunner().invoke(cli, ["scaffold", "probe-triggers", "recordings/probe-demo", "--automation", "order-flow", "-n", "4"])
     assert result.exit_code == 0, result.output
     assert len((project / "recordings/probe-demo/order-flow/synthetic/triggers.jsonl").read_text().splitlines()) == 4
     after = _shadow(project)
