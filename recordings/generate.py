@@ -11,9 +11,11 @@ automations migrated from three platforms, with the quirks real migrations meet:
 
 * ``github-triage`` (n8n, webhook): GitHub ``issues`` deliveries inside n8n's executions (the
   public API's ``GET /executions?includeData=true`` list), which n8n keeps for 14 days, with the
-  workflow download as the definition. n8n's Switch matched title keywords case-sensitively, so
-  "Crash on save" went to "other" where the migrated code says "bug": a real disagreement
-  cluster (NOT READY). A few runs failed on a GitHub 502.
+  workflow download as the definition: each execution is what n8n runs that workflow to on its
+  delivery, node by node and item by item (tests/e2e/test_demo_definition.py replays them all
+  through it), so ``cutover scaffold`` can start from it. n8n's Switch matched title keywords
+  case-sensitively, so "Crash on save" went to "other" where the migrated code says "bug": a
+  real disagreement cluster (NOT READY). A few runs failed on a GitHub 502.
 * ``bug-digest`` (n8n, schedule): an hourly Schedule Trigger (Europe/Berlin); its executions carry
   the tick's timestamp fields as the Schedule Trigger emits them. Office hours are Berlin's, so a
   replay must run at the tick, in the right timezone (READY).
