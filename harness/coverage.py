@@ -2,7 +2,8 @@
 
 A recording set proves only the branches its traffic took. The legacy definition knows all of
 them: each IF's true and false outputs, each Switch's outputs (renamed, and the fallback). For
-an automation whose manifest entry names its ``definition`` (an n8n workflow file), ``branches``
+an automation whose manifest entry names its ``definition`` (an n8n workflow file; for a Make
+automation, a scenario blueprint, whose Routers' routes are its branches), ``branches``
 lists every such output with the decision name and value ``cutover import n8n`` records for it
 (through the entry's ``steps``/``decisions`` maps), and ``coverage`` counts the legacy traces that
 took each one. A branch no recorded trigger took is untested: the report lists it, and
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.manifest import AutomationEntry
-from harness.recording import LegacyTrace
+from harness.recording import LegacyTrace, Platform
 from harness.scaffold._workflow import Node, Workflow, load_workflows
 
 
@@ -28,7 +29,7 @@ class Branch:
     """One output of a branch node of the definition."""
 
     node: str
-    kind: str  # if | switch
+    kind: str  # if | switch (n8n) | router (Make)
     output: str  # the output's name in the definition (true, false, a rule's key, the fallback)
     decision: str  # the decision name the importer records for the node
     value: str  # the decision value the importer records for this output
@@ -92,7 +93,17 @@ def coverage(found: list[Branch], traces: Iterable[LegacyTrace]) -> list[BranchC
 
 
 def definition_branches(definition: Path, entry: AutomationEntry) -> list[Branch]:
-    """Read an n8n workflow file and return its branches (the first workflow in the file)."""
+    """Read the entry's definition and return its branches.
+
+    For a Make automation the file is a scenario blueprint and the branches are its Routers'
+    routes (named as ``cutover import make`` names the decision); otherwise it is an n8n workflow
+    file, of which the first workflow is read.
+    """
+    if entry.platform is Platform.MAKE:
+        from harness.scaffold._make_blueprint import load_blueprint  # imports this module's Branch
+        from harness.scaffold._make_branches import router_branches
+
+        return router_branches(load_blueprint(definition), entry)
     return branches(load_workflows(definition)[0], entry)
 
 

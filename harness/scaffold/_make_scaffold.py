@@ -20,6 +20,8 @@ Files are written as for n8n: a digest line, and an edited file is never overwri
 
 from __future__ import annotations
 
+import os
+
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -227,15 +229,18 @@ def write_maps(manifest: Path, scaffold: MakeScaffold) -> None:
         document["format"] = 1
     if "name" not in document:  # a new set is named after its directory, as cutover import names it
         document["name"] = manifest.parent.name
-    _add(document, scaffold)
+    _add(document, scaffold, manifest.parent)
     manifest.parent.mkdir(parents=True, exist_ok=True)
     manifest.write_text(tomlkit.dumps(document), encoding="utf-8")
 
 
-def _add(document: Any, scaffold: MakeScaffold) -> None:
+def _add(document: Any, scaffold: MakeScaffold, manifest_dir: Path | None = None) -> None:
     entry = _table(_table(document, "automations"), scaffold.automation)
     entry.setdefault("platform", "make")
     entry.setdefault("coercion", "make")
+    definition = _definition(manifest_dir, scaffold)
+    if definition is not None:  # branch coverage then lists every route of the scenario's routers
+        entry.setdefault("definition", definition)
     for key, values in (("steps", scaffold.steps), ("providers", scaffold.providers)):
         if values:
             table = _table(entry, key)
@@ -247,6 +252,22 @@ def _add(document: Any, scaffold: MakeScaffold) -> None:
             table = tomlkit.table()
             table["name"] = name
             decisions[label] = table
+
+
+def _definition(set_dir: Path | None, scaffold: MakeScaffold) -> str | None:
+    """Return the blueprint file as the manifest names a definition (relative to the set), if it is one.
+
+    None for the pasteable maps (no set) and for a file that is not one blueprint.
+    """
+    if set_dir is None or not scaffold.workflow.path:
+        return None
+    path = Path(scaffold.workflow.path).resolve()
+    if not path.is_file():
+        return None
+    try:
+        return Path(os.path.relpath(path, set_dir.resolve())).as_posix()
+    except ValueError:  # another drive: no relative path
+        return path.as_posix()
 
 
 def _table(parent: Any, key: str) -> Table:

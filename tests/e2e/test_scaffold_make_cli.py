@@ -106,3 +106,12 @@ def test_a_seeded_difference_in_one_legacy_call_is_caught_on_that_field(project:
     seeded = project["seeded"]
     assert (seeded["compared"], seeded["disagreed"]) == (8, 1)
     assert "calls[create-enterprise-contact].body.email" in seeded["printed"]
+
+
+def test_the_set_names_the_blueprint_so_the_report_counts_every_route_of_its_router(project: dict[str, Any]) -> None:
+    manifest = (project["root"] / "rec" / "manifest.toml").read_text()
+    assert 'definition = "../' in manifest  # relative to the set, as a person would write it
+    rows = project["agreeing"]["definition_branches"]
+    assert rows and {row["kind"] for row in rows} == {"router"}
+    taken = {row["branch"]: row["taken"] for row in rows}
+    assert sum(taken.values()) >= 8, rows  # every recorded run took at least one route
