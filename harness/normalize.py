@@ -281,10 +281,17 @@ def branch_value(value: Any, coercion: Coercion) -> str:
 def branches(trace: Mapping[str, Any], coercion: Coercion) -> list[str]:
     """Return the branches a canonical trace took: ``name=value`` per decision, ``status=filtered``.
 
+    A decision whose value is a list of scalars (a Make router that ran several routes, an n8n
+    node that sent items to several outputs) took each of them: one branch per distinct element.
     A trace aligned without ``decisions`` (not in the legacy export) has only ``status=filtered``.
     """
-    out = [f"{name}={branch_value(value, coercion)}" for name, value in sorted(trace.get("decisions", {}).items())
-           if not isinstance(value, dict | list)]
+    out: list[str] = []
+    for name, value in sorted(trace.get("decisions", {}).items()):
+        if isinstance(value, list):
+            taken = [branch_value(v, coercion) for v in value if not isinstance(v, dict | list)]
+            out.extend(f"{name}={v}" for v in dict.fromkeys(taken))
+        elif not isinstance(value, dict):
+            out.append(f"{name}={branch_value(value, coercion)}")
     if trace["status"] == "filtered":
         out.append("status=filtered")
     return out

@@ -98,3 +98,10 @@ def test_branches_read_loose_legacy_values_and_filtered_runs() -> None:
     assert branches(legacy, Coercion.N8N) == ["opened=true", "route=bug"]
     filtered = reduce_new({"status": "filtered", "decisions": {}}, Rules())
     assert branches(filtered, Coercion.STRICT) == ["status=filtered"]
+
+
+def test_a_decision_that_took_several_outputs_counts_for_each_of_them_once() -> None:
+    legacy = reduce_legacy(_legacy(decisions={"size-router": ["enterprise", "no domain", "enterprise"]}), Rules(Coercion.MAKE))
+    assert branches(legacy, Coercion.MAKE) == ["size-router=enterprise", "size-router=no domain"]
+    nested = reduce_new({"status": "succeeded", "decisions": {"shape": [{"a": 1}], "rows": {"a": 1}}}, Rules())
+    assert branches(nested, Coercion.STRICT) == []
