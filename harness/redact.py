@@ -154,17 +154,32 @@ def _redact_at(value: Any, path: tuple[str, ...], salt: bytes, replaced: dict[st
     return value
 
 
+MIN_EMBEDDED = 4  # a replaced value this long or longer is also hidden where a longer string holds it
+
+
 def scrub(value: Any, replacements: Mapping[str, str]) -> Any:
-    """Replace every string equal to a key of ``replacements`` anywhere inside ``value``."""
+    """Replace every string equal to a key of ``replacements`` anywhere inside ``value``.
+
+    A string that merely contains such a key (an error message naming an email, a URL with it in
+    the query) has each occurrence replaced too, longest key first, for keys of at least
+    ``MIN_EMBEDDED`` characters: shorter ones would clobber unrelated text.
+    """
     if not replacements:
         return value
     if isinstance(value, str):
-        return replacements.get(value, value)
+        exact = replacements.get(value)
+        return exact if exact is not None else _embedded(value, replacements)
     if isinstance(value, list):
         return [scrub(item, replacements) for item in value]
     if isinstance(value, dict):
         return {key: scrub(item, replacements) for key, item in value.items()}
     return value
+
+
+def _embedded(text: str, replacements: Mapping[str, str]) -> str:
+    for key in sorted((k for k in replacements if len(k) >= MIN_EMBEDDED and k in text), key=len, reverse=True):
+        text = text.replace(key, replacements[key])
+    return text
 
 
 def redact_trigger(trigger: RecordedTrigger, policy: RedactionPolicy) -> tuple[RecordedTrigger, dict[str, str]]:
@@ -175,11 +190,19 @@ def redact_trigger(trigger: RecordedTrigger, policy: RedactionPolicy) -> tuple[R
 
 
 def redact_trace(trace: LegacyTrace, replacements: Mapping[str, str]) -> LegacyTrace:
-    """Hide, in a legacy trace, the values its trigger's redaction replaced."""
+    """Hide, in a legacy trace and its items, the values its trigger's redaction replaced.
+
+    An item's key is replaced too: a fan-out keyed by a redacted field (an email) must not keep
+    the value in the key.
+    """
+    items = [replace(item, key=replacements.get(item.key, item.key), decisions=scrub(item.decisions, replacements),
+                     calls=scrub(item.calls, replacements), outputs=scrub(item.outputs, replacements),
+                     error=scrub(item.error, replacements)) for item in trace.items]
     return replace(
         trace,
         decisions=scrub(trace.decisions, replacements),
         calls=scrub(trace.calls, replacements),
         outputs=scrub(trace.outputs, replacements),
         error=scrub(trace.error, replacements),
+        items=items,
     )

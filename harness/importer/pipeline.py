@@ -27,10 +27,10 @@ from harness.manifest import (
     write_manifest,
 )
 from harness.recording import (
-    LEGACY_FILE, TRIGGERS_FILE, Evidence, ItemTrace, LegacyTrace, Platform, RecordedTrigger, TraceStatus, iter_triggers,
+    LEGACY_FILE, TRIGGERS_FILE, Evidence, LegacyTrace, Platform, RecordedTrigger, TraceStatus, iter_triggers,
     write_traces, write_triggers,
 )
-from harness.redact import RedactionPolicy, policy_from_settings, redact_trace, redact_trigger, scrub
+from harness.redact import RedactionPolicy, policy_from_settings, redact_trace, redact_trigger
 
 DEFAULT_PAIR_WINDOW = timedelta(minutes=5)
 
@@ -101,17 +101,10 @@ def redact_run(run: ImportedRun, policy: RedactionPolicy) -> ImportedRun:
         return run
     trigger, replaced = redact_trigger(run.trigger, policy)
     trace = redact_trace(run.trace, replaced) if run.trace is not None else None
-    if trace is not None and trace.items:  # a fan-out's items repeat the trigger's values, keys included
-        trace = replace(trace, items=[_scrub_item(item, replaced) for item in trace.items])
     if trigger.poll is not None and trigger.poll.item in replaced:  # an item keyed by a redacted field
         item = replaced[trigger.poll.item]
         trigger = replace(trigger, id=trigger.id.replace(trigger.poll.item, item), poll=replace(trigger.poll, item=item))
     return replace(run, trigger=trigger, trace=trace)
-
-
-def _scrub_item(item: ItemTrace, replaced: dict[str, str]) -> ItemTrace:
-    return replace(item, key=replaced.get(item.key, item.key), decisions=scrub(item.decisions, replaced),
-                   calls=scrub(item.calls, replaced), outputs=scrub(item.outputs, replaced), error=scrub(item.error, replaced))
 
 
 def import_export(request: ImportRequest, clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> ImportSummary:

@@ -8,7 +8,7 @@ import pytest
 
 from harness.errors import RedactionError
 from harness.manifest import Redaction
-from harness.recording import LegacyTrace, Platform, RecordedTrigger, TraceStatus
+from harness.recording import ItemTrace, LegacyTrace, Platform, RecordedTrigger, TraceStatus
 from harness.redact import (
     RedactionPolicy, parse_json_path, policy_from_settings, pseudonym, redact_headers, redact_json, redact_trace,
     redact_trigger,
@@ -97,6 +97,19 @@ def test_a_trace_hides_the_values_its_trigger_redaction_replaced() -> None:
     redacted_trigger, replaced = redact_trigger(trigger, POLICY)
     hidden = redact_trace(trace, replaced)
     assert hidden.calls[0]["body"]["To"] == redacted_trigger.body["data"]["object"]["customer_email"]
+    assert "a@x.test" not in repr(hidden)
+
+
+def test_a_traces_items_hide_the_replaced_values_in_their_keys_and_fields_too() -> None:
+    at = datetime(2024, 6, 5, tzinfo=UTC)
+    trigger = RecordedTrigger("evt_1", at, {}, {"data": {"object": {"customer_email": "a@x.test"}}}, "n8n")
+    item = ItemTrace(key="a@x.test", decisions={"who": "a@x.test"}, outputs={"send": {"to": "a@x.test"}},
+                     calls=[{"step": "send", "body": {"To": "a@x.test"}}], error="send: bounced a@x.test")
+    trace = LegacyTrace("evt_1", TraceStatus.SUCCEEDED, Platform.N8N, items=[item])
+    redacted_trigger, replaced = redact_trigger(trigger, POLICY)
+    hidden = redact_trace(trace, replaced).items[0]
+    pseudonym = redacted_trigger.body["data"]["object"]["customer_email"]
+    assert (hidden.key, hidden.decisions["who"], hidden.calls[0]["body"]["To"]) == (pseudonym,) * 3
     assert "a@x.test" not in repr(hidden)
 
 
