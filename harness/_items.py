@@ -53,6 +53,7 @@ class ItemsCompared:
     extra: list[str] = field(default_factory=list)  # keys of children no legacy item has
     legacy: dict[str, Any] = field(default_factory=dict)  # key -> canonical trace, items that differ
     new: dict[str, Any] = field(default_factory=dict)
+    errors: dict[str, str] = field(default_factory=dict)  # key -> the new run's error, children that failed
 
     def add(self, key: str, found: list[Disagreement], legacy: Any, new: Any) -> None:
         """Record item ``key``'s disagreements (none: it agrees) and, when it differs, its traces."""
@@ -97,6 +98,8 @@ def compare_items(legacy: LegacyTrace, children: Sequence[ChildRun], rules: Rule
             out.add(item.key, [Disagreement("", "missing_in_new", held, None, _writes(held))], held, None)
             continue
         new = reduce_new(child.trace or {"status": "failed", "error": child.error}, rules)
+        if new["status"] == "failed":
+            out.errors[item.key] = str((child.trace or {}).get("error") or child.error or "no error recorded")
         left, right = align(old, new, legacy.evidence)
         out.add(item.key, diff_traces(left, right, rules.coercion), left, right)
     for key, child in sorted(by_key.items()):

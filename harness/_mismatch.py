@@ -49,6 +49,7 @@ def describe(outcome: TriggerOutcome, run: ShadowRun) -> str:
         lines.append(compared_phrase(outcome.evidence))
     if outcome.items is not None:
         lines.append(_items_line(outcome))
+        lines.extend(f"item {key}: new run failed ({error})" for key, error in outcome.item_errors.items())
     rows: list[tuple[str, str, str, str]] = [(d.path, _cell(d.legacy, 40), _cell(d.new, 40), d.kind
              + (" [side effect]" if d.side_effect else "") + (" [noisy]" if d.pattern in outcome.noisy else ""))
             for d, _ in outcome.unexplained]

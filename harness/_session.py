@@ -208,6 +208,7 @@ class TriggerOutcome:
     evidence: tuple[str, ...] = FULL_EVIDENCE  # the fields the legacy trace holds (compared)
     items: dict[str, int] | None = None  # legacy items: compared, agreed, extra (children unmatched)
     children: int = 0  # jobs the new code started below the trigger's (not compared: no legacy items)
+    item_errors: dict[str, str] = field(default_factory=dict)  # key -> error of a compared child that failed
 
     @property
     def unexplained(self) -> list[tuple[Disagreement, _accepted.Judgement]]:
@@ -468,7 +469,7 @@ class ShadowRun:
             legacy_trace=legacy_norm if found else None, new_trace=new_norm if found else None,
             legacy_error=legacy.error, evidence=tuple(str(e) for e in legacy.evidence),
             items=items.counts(judged[own:]) if items is not None else None,
-            children=0 if items is not None else len(first.children),
+            children=0 if items is not None else len(first.children), item_errors=items.errors if items else {},
         )
 
     # -- results ----------------------------------------------------------------------------
