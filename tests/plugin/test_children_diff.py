@@ -140,3 +140,21 @@ def test_an_accepted_difference_can_target_an_item_field(project: pytest.Pyteste
     result = project.runpytest_subprocess("--shadow", "recordings/items")
     result.assert_outcomes(passed=3)
     assert _summary(project)["invoice-batch"]["items"]["agreed"] == 4
+
+
+def test_without_legacy_items_children_are_counted_but_not_compared(project: pytest.Pytester) -> None:
+    set_dir = project.path / "recordings" / "items"
+    invoices = [{"id": "inv-1", "amount": 200}, {"id": "inv-2", "amount": 5000}]
+    trigger = RecordedTrigger("run-0", START, {}, {"invoices": invoices}, "n8n:execution/51000")
+    # as before items existed: the parent's trace alone, its child steps in its path
+    trace = LegacyTrace("run-0", TraceStatus.SUCCEEDED, Platform.N8N, decisions={"batch": "nonempty"},
+                        path=["child:inv-1", "child:inv-2", "children:0"])
+    write_triggers(set_dir / "invoice-batch" / "triggers.jsonl", [trigger])
+    write_traces(set_dir / "invoice-batch" / "legacy.jsonl", [trace])
+    write_manifest(set_dir / "manifest.toml", Manifest(name="items", automations={
+        "invoice-batch": AutomationEntry("invoice-batch", Platform.N8N, Coercion.N8N)}))
+    result = project.runpytest_subprocess("--shadow", "recordings/items")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["*2 child job(s) started by the new code not compared (their legacy traces have no items)"])
+    assert _summary(project)["invoice-batch"]["items"] == {"triggers": 0, "compared": 0, "agreed": 0, "extra": 0,
+                                                           "children_not_compared": 2, "agreement": 0.0}
