@@ -46,7 +46,7 @@ NOT_LOGS = {
     "executionId": "the response to starting a run (POST /scenarios/{id}/run)",
 }
 ROUTER = "builtin:BasicRouter"
-HTTP_MODULES = ("http:ActionSendData", "http:ActionSendDataBasicAuth")
+HTTP_MODULES = ("http:ActionSendData", "http:ActionSendDataBasicAuth", "http:MakeRequest")  # MakeRequest: v4
 
 
 @dataclass(frozen=True)
@@ -281,12 +281,27 @@ def _call(module: dict[str, Any], name: str, blueprint: Blueprint, entry: Automa
         return None
     mapper = blueprint.mappers.get(ident, {})
     if app in HTTP_MODULES:
-        provider, url = split_url(entry, str(mapper.get("url", "")))
-        return {"step": name, "provider": provider, "method": str(mapper.get("method", "GET")).upper(),
-                "url": url, "body": module.get("input")}
+        raw = str(mapper.get("url", ""))
+        if "{{" in raw:  # mapped from a bundle: the log does not show what it became
+            return {"step": name, "provider": _host_provider(entry, raw), "method": _method(mapper), "url": None,
+                    "body": module.get("input")}
+        provider, url = split_url(entry, raw)
+        return {"step": name, "provider": provider, "method": _method(mapper), "url": url, "body": module.get("input")}
     prefix = app.split(":", 1)[0]
     return {"step": name, "provider": entry.providers.get(prefix, prefix), "method": None, "url": None,
             "body": module.get("input")}
+
+
+def _method(mapper: dict[str, Any]) -> str:
+    return str(mapper.get("method") or "GET").upper()
+
+
+def _host_provider(entry: AutomationEntry, url: str) -> str | None:
+    """The provider of a URL whose path is mapped (``https://api.x.test/{{1.id}}``), from its literal host."""
+    head = url.split("{{", 1)[0]
+    if "://" not in head or "/" not in head.split("://", 1)[1]:
+        return None  # the host itself is mapped
+    return split_url(entry, head)[0]
 
 
 def _decisions(ran: list[Any], blueprint: Blueprint, entry: AutomationEntry) -> dict[str, Any]:

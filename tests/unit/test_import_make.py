@@ -76,3 +76,20 @@ def test_malformed_logs_are_reported_by_execution_id_and_field() -> None:
 def test_an_unknown_status_is_a_warning_and_no_trace_not_a_stop() -> None:
     [unknown] = [r for r in _runs("scenario_logs_malformed.json") if r.record == "d4e5f6"]
     assert unknown.trace is None and "unknown status 9" in unknown.warnings[0]
+
+
+def test_a_make_request_module_is_an_http_call_and_a_mapped_url_is_unknown_not_raw_iml(tmp_path: Path) -> None:
+    document = json.loads((EXPORTS / "scenario_logs.json").read_text())
+    lookup = document["blueprint"]["flow"][1]
+    lookup["module"], lookup["version"] = "http:MakeRequest", 4
+    lookup["mapper"]["url"] = "https://company.clearbit.com/v2/companies/find?domain={{1.domain}}"
+    (tmp_path / "logs.json").write_text(json.dumps(document))
+    runs = [i for i in parse(tmp_path / "logs.json", ENTRY) if isinstance(i, ImportedRun)]
+    trace = runs[0].trace
+    assert trace is not None
+    assert (trace.calls[0]["step"], trace.calls[0]["provider"], trace.calls[0]["method"], trace.calls[0]["url"]) == (
+        "enrich", "clearbit", "GET", None)
+    lookup["mapper"]["url"] = "https://company.clearbit.com/v2/companies/find"
+    (tmp_path / "logs.json").write_text(json.dumps(document))
+    trace = [i for i in parse(tmp_path / "logs.json", ENTRY) if isinstance(i, ImportedRun)][0].trace
+    assert trace is not None and trace.calls[0]["url"] == "/v2/companies/find"
