@@ -129,8 +129,30 @@ def import_export(request: ImportRequest, clock: Callable[[], datetime] = lambda
     from harness.mapping import proposal_from_traces  # the maps, proposed commented on a first import
 
     proposal = proposal_from_traces(entry.name, _with_item_traces(runs))
+    entry = _with_definition(entry, request)
     write_manifest(manifest_path, with_source(manifest, source, entry), proposal=proposal)
     return _summary(request, runs, bad, pairing, source)
+
+
+def _with_definition(entry: AutomationEntry, request: ImportRequest) -> AutomationEntry:
+    """Name ``--definition`` as the entry's definition (relative to the set) when it names none.
+
+    Only for the definitions branch coverage reads (an n8n file of one workflow, a Make
+    blueprint): the report then lists every branch of the workflow and the triggers that took it.
+    """
+    if request.definition is None or entry.definition or request.platform not in (Platform.N8N, Platform.MAKE):
+        return entry
+    path = request.definition.resolve()
+    if request.platform is Platform.N8N:
+        from harness.scaffold._workflow import load_workflows
+
+        if len(load_workflows(path)) != 1:
+            return entry
+    try:
+        named = Path(os.path.relpath(path, request.into.resolve())).as_posix()
+    except ValueError:  # another drive: no relative path
+        named = path.as_posix()
+    return replace(entry, definition=named)
 
 
 def _with_item_traces(runs: list[ImportedRun]) -> Iterator[LegacyTrace]:

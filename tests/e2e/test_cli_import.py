@@ -130,3 +130,25 @@ def test_power_automate_imports_with_its_flow_definition(tmp_path: Path) -> None
     line = json.loads((tmp_path / "triage" / "legacy.jsonl").read_text().splitlines()[0])
     assert line["decisions"] == {"Is_high_priority": "true", "Route_by_region": "EU"}
     assert load_manifest(tmp_path / "manifest.toml").automations["triage"].platform == "power-automate"
+
+
+def test_a_definition_given_to_the_import_becomes_the_entrys_definition_relative_to_the_set(tmp_path: Path) -> None:
+    into = tmp_path / "sets" / "2024-06"
+    result = _import("n8n", str(EXPORTS / "n8n/executions_api_list_no_workflow.json"), "--automation", "orders",
+                     "--into", str(into), "--definition", str(EXPORTS / "n8n/workflow_download.json"),
+                     "--keep-unreplayable")
+    assert result.exit_code == 0, result.output
+    named = load_manifest(into / "manifest.toml").automations["orders"].definition
+    assert named is not None and (into / named).resolve() == (EXPORTS / "n8n/workflow_download.json").resolve()
+    assert not named.startswith("/")  # relative, so the set moves with its project
+
+
+def test_an_import_keeps_a_definition_a_person_named_and_names_none_for_a_file_of_several_workflows(tmp_path: Path) -> None:
+    args = ["n8n", str(EXPORTS / "n8n/executions_api_list_no_workflow.json"), "--automation", "orders",
+            "--into", str(tmp_path), "--keep-unreplayable"]
+    assert _import(*args, "--definition", str(EXPORTS / "n8n/workflows_export_all.json")).exit_code == 0
+    assert load_manifest(tmp_path / "manifest.toml").automations["orders"].definition is None
+    text = (tmp_path / "manifest.toml").read_text()
+    (tmp_path / "manifest.toml").write_text(text.replace('coercion = "n8n"\n', 'coercion = "n8n"\ndefinition = "mine.json"\n', 1))
+    assert _import(*args, "--definition", str(EXPORTS / "n8n/workflow_download.json")).exit_code == 0
+    assert load_manifest(tmp_path / "manifest.toml").automations["orders"].definition == "mine.json"
