@@ -455,7 +455,8 @@ class ShadowRun:
         if len(runs) > 1 and runs[1].trace is not None:
             from harness.noise import noisy_patterns
 
-            noisy = noisy_patterns(reduce_new(trace, rules), reduce_new(runs[1].trace, rules))
+            again = without_child_steps(runs[1].trace) if legacy.items else runs[1].trace
+            noisy = noisy_patterns(reduce_new(trace, rules), reduce_new(again, rules))
             noisy |= item_noise(first.children, runs[1].children, rules) if items is not None else set()
         judged = _accepted.judge(self.entries, ref.automation, found, str(legacy.status), legacy.error,
                                  self.settings.today)

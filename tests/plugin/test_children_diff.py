@@ -158,3 +158,17 @@ def test_without_legacy_items_children_are_counted_but_not_compared(project: pyt
     result.stdout.fnmatch_lines(["*2 child job(s) started by the new code not compared (their legacy traces have no items)"])
     assert _summary(project)["invoice-batch"]["items"] == {"triggers": 0, "compared": 0, "agreed": 0, "extra": 0,
                                                            "children_not_compared": 2, "agreement": 0.0}
+
+
+def test_the_noise_check_runs_the_children_twice_and_marks_nothing_noisy_in_a_deterministic_fan_out(
+        project: pytest.Pytester) -> None:
+    _write_set(project.path, inv4="small")
+    legacy = project.path / "recordings" / "items" / "invoice-batch" / "legacy.jsonl"
+    lines = [json.loads(line) | {"path": ["split"]} for line in legacy.read_text().splitlines()]
+    legacy.write_text("".join(json.dumps(line, sort_keys=True) + "\n" for line in lines))  # a parent path diff too
+    result = project.runpytest_subprocess("--shadow", "recordings/items", "--shadow-noise")
+    result.assert_outcomes(passed=1, failed=2)
+    summary = json.loads((project.path / "reports" / "items" / "summary.json").read_text())
+    assert summary["noise_check"] is True and summary["noise"] == []
+    paths = {c["path"] for c in summary["clusters"]}
+    assert {"path[*]", "items[*].decisions.amount"} <= paths, paths
