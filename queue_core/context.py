@@ -65,6 +65,9 @@ class Trigger(NamedTuple):
     headers: dict[str, str]
     body: Any
     source: str | None
+    # For a polled item (source "poll"): {"poller", "item", "at"}, the poll that found it, live
+    # (ctx.start_new) and in a replay of a recorded polled item alike; None otherwise.
+    poll: dict[str, Any] | None = None
 
     @classmethod
     def of(cls, job: ClaimedJob) -> Trigger:
@@ -72,7 +75,15 @@ class Trigger(NamedTuple):
         if not meta:
             return cls(job.trigger_id or None, None, {}, job.payload, None)
         return cls(job.trigger_id or meta.get("id"), meta.get("received_at"), dict(meta.get("headers") or {}),
-                   job.payload, meta.get("source"))
+                   job.payload, meta.get("source"), _poll(meta))
+
+
+def _poll(meta: dict[str, Any]) -> dict[str, Any] | None:
+    if meta.get("source") != "poll":
+        return None
+    recorded = meta.get("poll") if isinstance(meta.get("poll"), dict) else {}
+    return {"poller": meta.get("poller", recorded.get("poller")), "item": meta.get("item_id", recorded.get("item")),
+            "at": recorded.get("at") or meta.get("received_at")}
 
 
 @dataclass

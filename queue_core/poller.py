@@ -111,8 +111,10 @@ async def _mark(ctx: Context, conn: AsyncConnection[Any], poller: str, target: s
 
 
 def _spec(ctx: Context, poller: str, target: str, item_id: str, item: Any) -> JobSpec:
+    # received_at is the poll's time: a polled item is "received" when the poll found it, as a
+    # recording set records it (source = "poll", received at the poll).
     meta = {"source": "poll", "poller": poller, "item_id": item_id, "poll_job": str(ctx.job_id),
-            "tick": ctx.trigger.id, "id": f"poll:{poller}:{item_id}"}
+            "tick": ctx.trigger.id, "id": f"poll:{poller}:{item_id}", "received_at": ctx.now().isoformat()}
     return JobSpec(target, item, dedupe_key=f"poll:{poller}:{item_id}", trigger_id=f"poll:{poller}:{item_id}",
                    trigger_meta=meta)
 

@@ -13,12 +13,14 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from types import SimpleNamespace
 
 import psycopg
 import pytest
 
-from queue_core import JobSpec, Queue, db
+from queue_core import JobSpec, Queue, Trigger, db
 from tests.support.fanout import poll_times, registry
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -63,6 +65,18 @@ async def test_a_poller_whose_pages_overlap_and_repeat_items_starts_each_item_on
     per_poll = await rows(pool, "SELECT output->'started' FROM steps WHERE step_name = 'start-new:poll-items'"
                                 " ORDER BY finished_at")
     assert [len(s) for (s,) in per_poll] == [5, 3, 3, 3], "each poll started only its unseen ids"
+
+
+async def test_a_polled_items_trigger_names_its_poller_its_item_and_the_polls_time(clean):
+    before = datetime.now(UTC)
+    await poll_times(clean, 1)
+    (meta, trigger_id, payload), *_ = await rows(clean, "SELECT trigger_meta, trigger_id, payload FROM jobs"
+                                                        " WHERE automation = 'handle-item' ORDER BY created_at")
+    trigger = Trigger.of(SimpleNamespace(trigger_meta=meta, trigger_id=trigger_id, payload=payload))  # type: ignore[arg-type]
+    assert trigger.source == "poll" and trigger.poll is not None
+    assert (trigger.poll["poller"], trigger.poll["item"]) == ("poll-items", meta["item_id"])
+    assert trigger.poll["at"] == trigger.received_at
+    assert before - timedelta(seconds=1) <= datetime.fromisoformat(trigger.received_at) <= datetime.now(UTC)
 
 
 async def test_the_seen_id_record_keeps_only_the_newest_ids_and_a_pruned_id_is_not_started_again(clean):

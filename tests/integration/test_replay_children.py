@@ -47,7 +47,8 @@ async def poll_invoices(ctx: Context, trigger: Trigger) -> None:
 
 @automation("polled-invoice", registry=registry)
 async def polled_invoice(ctx: Context, trigger: Trigger) -> None:
-    poll = ctx.job.trigger_meta["poll"]
+    poll = trigger.poll
+    assert poll is not None and poll == {**ctx.job.trigger_meta["poll"]}
     ctx.decide("poller", poll["poller"])
     ctx.decide("item", poll["item"])
     ctx.decide("polled_at", poll["at"])
