@@ -13,7 +13,7 @@ import re
 from typing import Any
 from urllib.parse import urlsplit
 
-from harness.scaffold import _expr
+from harness.scaffold import _apps, _expr
 from harness.scaffold._expr import Untranslatable
 from harness.scaffold._nodes import NodeCode, Slot, comment
 from harness.scaffold._workflow import Node
@@ -98,52 +98,9 @@ def _call_lines(node: Node, slot: Slot, provider: str, method: str, url: str, kw
     return NodeCode(lines, [slot.var], call_step=slot.step, provider_proposals=proposals)
 
 
-# App nodes: (resource, operation) -> (method, URL template with {param} placeholders, body fields)
-_GITHUB = "https://api.github.com"
-_SLACK = "https://slack.com"
-APP_CALLS: dict[str, dict[tuple[str, str], tuple[str, str, tuple[str, ...]]]] = {
-    "github": {
-        ("issue", "create"): ("POST", _GITHUB + "/repos/{owner}/{repository}/issues", ("title", "body")),
-        ("issue", "createComment"): ("POST", _GITHUB + "/repos/{owner}/{repository}/issues/{issueNumber}/comments",
-                                     ("body",)),
-        ("issue", "get"): ("GET", _GITHUB + "/repos/{owner}/{repository}/issues/{issueNumber}", ()),
-        ("issue", "lock"): ("PUT", _GITHUB + "/repos/{owner}/{repository}/issues/{issueNumber}/lock", ()),
-    },
-    "slack": {
-        ("message", "post"): ("POST", _SLACK + "/api/chat.postMessage", ("channel", "text")),
-    },
-}
-
-
 def app_node(node: Node, slot: Slot) -> NodeCode:
-    """An app node whose operation maps to one documented REST call (see APP_CALLS)."""
-    app = node.short_type.lower()
-    params = node.parameters
-    resource = str(params.get("resource", "issue" if app == "github" else "message"))
-    operation = str(params.get("operation", "create" if app == "github" else "post"))
-    mapping = APP_CALLS.get(app, {}).get((resource, operation))
-    if mapping is None:
-        raise Untranslatable(f"{node.short_type} {resource}.{operation} has no REST mapping here")
-    method, template, fields = mapping
-    url = _url_template(template, params)
-    provider, _, proposals = provider_for(template, slot.providers)
-    body = "{" + ", ".join(f"{f!r}: {_expr.value(params.get(f, params.get('channelId') if f == 'channel' else ''))}"
-                           for f in fields) + "}"
-    kwargs = [f"json={body}"] if fields else []
-    return _call_lines(node, slot, provider, method, url, kwargs, proposals)
+    """An app node whose operation maps to one documented REST call (the table in ``_apps.APPS``)."""
+    return _apps.app_node(node, slot)
 
 
-def _url_template(template: str, params: dict[str, Any]) -> str:
-    parts: list[str] = []
-    pos = 0
-    for match in re.finditer(r"\{(\w+)\}", template):
-        parts.append(repr(template[pos:match.start()]))
-        raw = params.get(match.group(1))
-        if isinstance(raw, dict):  # resource locator {"__rl": true, "value": …}
-            raw = raw.get("value")
-        if raw is None:
-            raise Untranslatable(f"the {match.group(1)} parameter is missing")
-        parts.append(_expr.value(raw))
-        pos = match.end()
-    parts.append(repr(template[pos:]))
-    return f"n8n.concat({', '.join(parts)})"
+APP_TYPES = _apps.APP_TYPES  # the n8n node types (short names) ``app_node`` translates

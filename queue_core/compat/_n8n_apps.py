@@ -1,0 +1,107 @@
+"""What scaffolded n8n app nodes (HubSpot, Stripe, Google Sheets) need at run time.
+
+Each helper builds a request body or reads a response the way the n8n node does, so the
+generated code stays a few lines per node (see ``harness.scaffold._apps``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timezone
+from typing import Any
+from urllib.parse import quote
+
+from ._n8n_js import text, truthy
+
+Item = dict[str, Any]
+
+
+def epoch_ms(value: Any) -> Any:
+    """Return ``new Date(value).getTime()`` for an ISO date text or a number (other values as they are)."""
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        return value
+    if isinstance(value, int | float):
+        return int(value)
+    try:
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return value
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return int(moment.timestamp() * 1000)
+
+
+def properties(pairs: Sequence[tuple[str, Any]], key: str = "property") -> list[dict[str, Any]]:
+    """Return HubSpot's v1 ``properties`` list: one ``{key: name, "value": v}`` per truthy value.
+
+    The n8n node adds a property only ``if (additionalFields.x)``: a field set to ``""``, 0 or
+    null is not sent.
+    """
+    return [{key: name, "value": value} for name, value in pairs if truthy(value)]
+
+
+def form_fields(body: dict[str, Any], prefix: str = "") -> list[tuple[str, str]]:
+    """Flatten a body into Stripe's form encoding: ``metadata[plan]=pro``, ``items[0][price]=…``.
+
+    None values are left out; booleans are ``true``/``false`` as Stripe's libraries send them.
+    """
+    fields: list[tuple[str, str]] = []
+    for name, value in body.items():
+        key = f"{prefix}[{name}]" if prefix else str(name)
+        if value is None:
+            continue
+        if isinstance(value, dict):
+            fields += form_fields(value, key)
+        elif isinstance(value, list):
+            fields += form_fields({str(i): v for i, v in enumerate(value)}, key)
+        else:
+            fields.append((key, text(value)))
+    return fields
+
+
+def sheet_row(columns: Sequence[str], values: dict[str, Any]) -> list[Any]:
+    """Return one row for ``spreadsheets.values.append``: the values in column order, ``""`` when unset."""
+    return [values.get(column, "") if values.get(column) is not None else "" for column in columns]
+
+
+def sheet_rows(response: Any, header_row: int = 1) -> list[Item]:
+    """Return a Google Sheets read's items: one per row under the header, keyed by column, with ``row_number``.
+
+    Short rows are padded with ``""`` (the API leaves out trailing empty cells; n8n fills them).
+    """
+    values = (response.json() or {}).get("values") or []
+    if len(values) < header_row:
+        return []
+    header = [text(cell) for cell in values[header_row - 1]]
+    items: list[Item] = []
+    for offset, row in enumerate(values[header_row:]):
+        cells = list(row) + [""] * (len(header) - len(row))
+        record: dict[str, Any] = {"row_number": header_row + offset + 1}
+        record.update({column: cells[index] for index, column in enumerate(header) if column != ""})
+        items.append({"json": record})
+    return items
+
+
+def quote_path(value: Any) -> str:
+    """Return a value as one URL path segment (a sheet title: ``Q1 leads`` → ``Q1%20leads``)."""
+    return quote(text(value), safe="")
+
+
+class _Answered:
+    """A response whose JSON object has had fields added (what a node outputs after adding them)."""
+
+    def __init__(self, body: Any) -> None:
+        self._body = body
+        self.text = ""
+
+    def json(self) -> Any:
+        """Return the body."""
+        return self._body
+
+
+def with_fields(response: Any, fields: dict[str, Any]) -> Any:
+    """Return ``response`` with ``fields`` set on its JSON object (HubSpot's upsert keeps ``isNew``)."""
+    body = response.json()
+    if not isinstance(body, dict):
+        return response
+    return _Answered({**body, **fields})

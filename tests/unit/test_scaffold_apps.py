@@ -1,0 +1,177 @@
+"""`cutover scaffold n8n`: app nodes (HubSpot, Stripe, Google Sheets) become the REST calls n8n makes."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from harness.scaffold import _calls
+from harness.scaffold._module import TRANSLATORS, build
+from harness.scaffold._prove import _OfflineContext
+from harness.scaffold._workflow import load_workflows
+from queue_core.compat import n8n
+from queue_core.context import Trigger
+from queue_core.gateway import prepare
+from queue_core.provider import ProviderConfig
+
+WORKFLOW = Path(__file__).parent.parent / "fixtures" / "workflows" / "n8n" / "crm-apps.workflow.json"
+BASES = {"hubspot": "https://api.hubapi.com", "stripe": "https://api.stripe.com",
+         "google-sheets": "https://sheets.googleapis.com"}
+SIGNUP = {"email": "ada@example.test", "first": "Ada", "last": "Lovelace", "plan": "pro", "vid": 901,
+          "amount": 1200, "stripe_id": "cus_42"}
+ANSWERS = {  # (method, URL without query) -> the recorded response body
+    ("POST", "https://api.hubapi.com/contacts/v1/contact/createOrUpdate/email/ada@example.test"): {"vid": 901, "isNew": True},
+    ("GET", "https://api.hubapi.com/contacts/v1/contact/vid/901/profile"): {"vid": 901, "properties": {}},
+    ("POST", "https://api.hubapi.com/deals/v1/deal"): {"dealId": 77},
+    ("GET", "https://api.stripe.com/v1/customers/cus_42"): {"id": "cus_42", "object": "customer"},
+    ("GET", "https://sheets.googleapis.com/v4/spreadsheets/1AbC-sheet_id/values/Plans"):
+        {"range": "Plans!A1:C3", "values": [["plan", "price", "note"], ["free", 0], ["pro", 12, "popular"]]},
+    ("POST", "https://sheets.googleapis.com/v4/spreadsheets/1AbC-sheet_id/values/Q3%20leads:append"): {"updates": {}},
+}
+
+
+@pytest.fixture(autouse=True)
+def _apps_registered(monkeypatch: pytest.MonkeyPatch) -> None:
+    # harness/scaffold/_module.py's TRANSLATORS names github and slack; every app in _calls.APP_TYPES belongs there
+    for app in _calls.APP_TYPES:
+        if app not in TRANSLATORS:
+            monkeypatch.setitem(TRANSLATORS, app, _calls.app_node)
+
+
+class Recording(_OfflineContext):
+    """A context whose calls are built as the gateway sends them (URL, body bytes) and answered from ANSWERS."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sent: list[tuple[str, str, str, Any]] = []
+
+    async def call(self, provider: str, method: str, url: str, **kwargs: Any) -> Any:
+        step = kwargs.pop("step")
+        request = prepare(ProviderConfig(provider, BASES[provider]), method, url, json=kwargs.get("json"),
+                          params=kwargs.get("params"), headers=None, key="k")
+        body = None if request.body is None else json.loads(request.body)
+        self.sent.append((step, request.method, request.url, body))
+        return httpx.Response(200, json=ANSWERS[(request.method, request.url.split("?")[0])])
+
+
+def _scaffold(**changes: dict[str, Any]) -> Any:
+    (workflow,) = load_workflows(WORKFLOW)
+    for name, params in changes.items():
+        workflow.nodes[name.replace("_", " ")].parameters.update(params)
+    return build(workflow, "crm-apps", {})
+
+
+def _run(scaffold: Any, keep: set[str]) -> tuple[Recording, n8n.Flow | None, Exception | None]:
+    """Run the generated code with only the nodes in ``keep`` connected to the trigger."""
+    source = scaffold.source.replace("@automation('crm-apps', version=1)", "")
+    for row in scaffold.rows:
+        if row.status != "trigger" and row.node not in keep:  # cut the node off: its input is empty
+            var = row.node.lower().replace(" ", "_")
+            source = source.replace(f"    items = signup\n    {var}:", f"    items = []\n    {var}:")
+            source = source.replace(f"    if signup:\n        raise n8n.TodoNode({row.node!r}", f"    if []:\n        raise n8n.TodoNode({row.node!r}")
+    namespace: dict[str, Any] = {}
+    exec(compile(source, "gen", "exec"), namespace)
+    ctx = Recording()
+    error = None
+    try:
+        asyncio.run(namespace["crm_apps"](ctx, Trigger("t", None, {}, SIGNUP, "test")))
+    except Exception as exc:  # the run's failure is what some tests assert
+        error = exc
+    return ctx, (ctx.n8n_flows[-1] if ctx.n8n_flows else None), error
+
+
+def test_hubspot_upsert_posts_the_set_properties_then_reads_the_profile_back_as_n8n_does() -> None:
+    ctx, _, error = _run(_scaffold(), {"Upsert contact"})
+    assert error is None
+    assert ctx.sent == [
+        ("upsert-contact", "POST", "https://api.hubapi.com/contacts/v1/contact/createOrUpdate/email/ada@example.test",
+         {"properties": [{"property": "firstname", "value": "Ada"}, {"property": "lastname", "value": "Lovelace"},
+                         {"property": "signup_plan", "value": "pro"}]}),
+        ("upsert-contact", "GET", "https://api.hubapi.com/contacts/v1/contact/vid/901/profile", None)]
+
+
+def test_hubspot_upsert_with_resolve_data_makes_one_call() -> None:
+    ctx, _, error = _run(_scaffold(Upsert_contact={"options": {"resolveData": True}}), {"Upsert contact"})
+    assert error is None and [s[1] for s in ctx.sent] == ["POST"]
+
+
+def test_hubspot_contact_get_and_deal_create_send_n8n_s_requests() -> None:
+    ctx, _, error = _run(_scaffold(), {"Get contact", "Create deal"})
+    assert error is None
+    assert ctx.sent == [
+        ("get-contact", "GET", "https://api.hubapi.com/contacts/v1/contact/vid/901/profile?showListMemberships=true",
+         None),
+        ("create-deal", "POST", "https://api.hubapi.com/deals/v1/deal",
+         {"properties": [{"name": "dealstage", "value": "appointmentscheduled"},
+                         {"name": "dealname", "value": "Signup ada@example.test"},
+                         {"name": "closedate", "value": 1719792000000}, {"name": "amount", "value": 1200},
+                         {"name": "pipeline", "value": "default"}], "associations": {}})]
+
+
+def test_stripe_customer_get_reads_the_customer() -> None:
+    ctx, flow, error = _run(_scaffold(), {"Get customer"})
+    assert error is None
+    assert ctx.sent == [("get-customer", "GET", "https://api.stripe.com/v1/customers/cus_42", None)]
+    assert flow is not None and flow.outputs["Get customer"][0] == [{"json": {"id": "cus_42", "object": "customer"}}]
+
+
+def test_sheets_append_sends_one_row_in_the_schema_s_column_order_and_outputs_what_it_wrote() -> None:
+    ctx, flow, error = _run(_scaffold(), {"Log signup"})
+    assert error is None
+    assert ctx.sent == [("log-signup", "POST", "https://sheets.googleapis.com/v4/spreadsheets/1AbC-sheet_id/values/"
+                         "Q3%20leads:append?valueInputOption=USER_ENTERED", {"values": [["ada@example.test", "", "pro"]]})]
+    assert flow is not None and flow.outputs["Log signup"][0] == [{"json": {"email": "ada@example.test", "plan": "pro"}}]
+
+
+def test_sheets_read_turns_rows_into_items_keyed_by_the_header_with_row_numbers() -> None:
+    ctx, flow, error = _run(_scaffold(), {"Read plans"})
+    assert error is None
+    assert ctx.sent == [("read-plans", "GET", "https://sheets.googleapis.com/v4/spreadsheets/1AbC-sheet_id/values/Plans"
+                         "?valueRenderOption=UNFORMATTED_VALUE&dateTimeRenderOption=FORMATTED_STRING", None)]
+    assert flow is not None and flow.outputs["Read plans"][0] == [
+        {"json": {"row_number": 2, "plan": "free", "price": 0, "note": ""}},
+        {"json": {"row_number": 3, "plan": "pro", "price": 12, "note": "popular"}}]
+
+
+@pytest.mark.parametrize(("node", "why"), [
+    ("Update plan", "googleSheets sheet.update has no REST mapping here"),
+    ("Create company", "hubspot company.create has no REST mapping here"),
+    ("Create customer", "form-encoded body and the provider gateway sends JSON bodies only"),
+])
+def test_an_unmapped_operation_fails_the_item_naming_the_node(node: str, why: str) -> None:
+    scaffold = _scaffold()
+    assert {r.node: r.status for r in scaffold.rows}[node] == "todo"
+    ctx, _, error = _run(scaffold, {node})
+    assert isinstance(error, n8n.TodoNode) and error.node == node and why in str(error)
+    assert ctx.sent == []
+
+
+def test_an_unknown_parameter_is_a_todo_naming_it() -> None:
+    scaffold = _scaffold(Create_deal={"additionalFields": {"dealName": "x", "associatedCompanyMagic": 1}})
+    row = {r.node: r for r in scaffold.rows}["Create deal"]
+    assert row.status == "todo" and "additionalFields.associatedCompanyMagic is not translated" in row.why
+
+
+def test_a_sheet_chosen_by_id_without_a_title_is_a_todo() -> None:
+    scaffold = _scaffold(Read_plans={"sheetName": {"__rl": True, "value": "12345", "mode": "id"}})
+    row = {r.node: r for r in scaffold.rows}["Read plans"]
+    assert row.status == "todo" and "choose the sheet by name" in row.why
+
+
+def test_each_app_gets_its_provider_and_a_proposed_base_url_unless_configured() -> None:
+    scaffold = _scaffold()
+    assert scaffold.proposals == BASES
+    configured = build(load_workflows(WORKFLOW)[0], "crm-apps", {"api.hubapi.com": "crm"})
+    assert "hubspot" not in configured.proposals and "ctx.call('crm', 'GET'" in configured.source
+    assert scaffold.steps["Log signup"] == "log-signup" and scaffold.steps["Update plan"] == ""
+
+
+def test_stripe_form_fields_flatten_nested_values_as_stripe_reads_them() -> None:
+    assert n8n.form_fields({"name": "Ada", "metadata": {"plan": "pro"}, "items": [{"price": "p_1"}], "x": None,
+                            "live": True}) == [("name", "Ada"), ("metadata[plan]", "pro"), ("items[0][price]", "p_1"),
+                                               ("live", "true")]
