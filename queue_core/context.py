@@ -81,7 +81,8 @@ class Trigger(NamedTuple):
 def _poll(meta: dict[str, Any]) -> dict[str, Any] | None:
     if meta.get("source") != "poll":
         return None
-    recorded = meta.get("poll") if isinstance(meta.get("poll"), dict) else {}
+    found = meta.get("poll")
+    recorded: dict[str, Any] = found if isinstance(found, dict) else {}
     return {"poller": meta.get("poller", recorded.get("poller")), "item": meta.get("item_id", recorded.get("item")),
             "at": recorded.get("at") or meta.get("received_at")}
 
