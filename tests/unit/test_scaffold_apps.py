@@ -175,3 +175,29 @@ def test_stripe_form_fields_flatten_nested_values_as_stripe_reads_them() -> None
     assert n8n.form_fields({"name": "Ada", "metadata": {"plan": "pro"}, "items": [{"price": "p_1"}], "x": None,
                             "live": True}) == [("name", "Ada"), ("metadata[plan]", "pro"), ("items[0][price]", "p_1"),
                                                ("live", "true")]
+
+
+def test_stripe_creates_become_form_bodies_once_the_gateway_takes_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    from harness.scaffold import _apps
+
+    monkeypatch.setattr(_apps, "_gateway_takes_form", lambda: True)
+    scaffold = _scaffold()
+    sent: list[tuple[str, str, Any]] = []
+
+    class Forms(Recording):
+        async def call(self, provider: str, method: str, url: str, **kwargs: Any) -> Any:
+            sent.append((method, url, kwargs["data"]))
+            return httpx.Response(200, json={"id": "x"})
+
+    source = scaffold.source.replace("@automation('crm-apps', version=1)", "")
+    for var in ("upsert_contact", "get_contact", "create_deal", "get_customer", "log_signup", "read_plans"):
+        source = source.replace(f"    items = signup\n    {var}:", f"    items = []\n    {var}:")
+    for node in ("Update plan", "Create company"):
+        source = source.replace(f"    if signup:\n        raise n8n.TodoNode({node!r}", f"    if []:\n        raise n8n.TodoNode({node!r}")
+    namespace: dict[str, Any] = {}
+    exec(compile(source, "gen", "exec"), namespace)
+    asyncio.run(namespace["crm_apps"](Forms(), Trigger("t", None, {}, SIGNUP, "test")))
+    assert sent == [
+        ("POST", "https://api.stripe.com/v1/customers", [("name", "Ada Lovelace"), ("email", "ada@example.test")]),
+        ("POST", "https://api.stripe.com/v1/charges", [("customer", "cus_42"), ("currency", "eur"), ("amount", "1200"),
+                                                       ("source", "tok_visa"), ("description", "Pro plan")])]
