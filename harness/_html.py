@@ -118,7 +118,9 @@ def _branches(summary: Mapping[str, Any]) -> str:
            "triggers whose legacy run took it; <em>new</em>: triggers where the new code took it.</p>"]
     for a in summary["automations"]:
         rows = a["branches"]
-        if not rows:
+        if not rows:  # no legacy branch recorded; the definition's branches are still listed
+            if a.get("definition_branches"):
+                out.append(f'<h3>{_e(a["name"])}</h3>{_definition_table(a)}')
             continue
         chart = _bars([(f'{a["name"]} {b["branch"]}', {"agreed": b["agreed"], "disagreed": b["legacy"] - b["agreed"]})
                        for b in rows], label_width=300)
@@ -140,7 +142,13 @@ def _definition_table(a: Mapping[str, Any]) -> str:
     rows = a.get("definition_branches")
     if not rows:
         return ""
-    untaken = [r for r in rows if not r["taken"]]
+    untaken = [r for r in rows if r["taken"] == 0]
+    if all(r["taken"] is None for r in rows):
+        return (f'<h4>Branches of the definition</h4><p class="warn">{len(rows)} branch(es); none can be counted: '
+                "the export holds no decisions, so no recorded trigger can be shown to have taken one.</p>"
+                "<table><tr><th>node</th><th>output</th><th>decision</th></tr>"
+                + "".join(f'<tr><td>{_e(r["node"])}</td><td>{_e(r["output"])}</td><td><code>{_e(r["branch"])}</code></td></tr>'
+                          for r in rows) + "</table>")
     warn = (f'<p class="warn"><strong>{len(untaken)} branch(es) of the definition no recorded trigger took</strong> '
             "— untested by this set: " + ", ".join(f"<code>{_e(r['node'])} → {_e(r['output'])}</code>" for r in untaken)
             + "</p>") if untaken else "<p>Every branch of the definition was taken by a recorded trigger.</p>"

@@ -85,7 +85,8 @@ class AutomationStats:
     code took it. ``expired_entries`` lists the labels of expired accepted-difference entries.
     ``evidence`` names the fields every compared legacy trace holds (empty when none was compared).
     ``untaken`` lists the branches of the legacy definition no recorded trigger took (``None``:
-    the manifest names no definition).
+    the manifest names no definition); ``branches_countable`` is false when the export holds no
+    decisions, so no branch can be shown taken (``untaken`` is then empty, and means nothing).
     """
 
     automation: str
@@ -96,6 +97,7 @@ class AutomationStats:
     expired_entries: tuple[str, ...] = ()
     evidence: tuple[str, ...] = FULL_EVIDENCE
     untaken: tuple[str, ...] | None = None
+    branches_countable: bool = True
 
     @property
     def agreement(self) -> float:
@@ -221,6 +223,10 @@ def _definition_rule(stats: AutomationStats, check: Any) -> None:
     if stats.untaken is None:
         check(False, "", "branch coverage is required from the definition, but the manifest names no "
                          f"definition for {stats.automation!r} (definition = \"<file>\")")
+        return
+    if not stats.branches_countable:
+        check(False, "", "branch coverage is required from the definition, but the export holds no decisions, "
+                         "so no branch can be shown taken")
         return
     untaken = stats.untaken
     check(not untaken, "every branch of the definition was taken by a recorded trigger",

@@ -200,9 +200,13 @@ def build_summary(info: RunInfo, manifest: Manifest, spans: Mapping[str, tuple[s
         expired_labels = tuple(f"#{u['index'] + 1} {u['path'] or u['signature']} (owner {u['owner']}, expired {u['expires']})"
                                for u in usage if u["automation"] == name and u["status"] == "expired")
         definition = _definition_branches(manifest, info.set_path, name, branch_rows.get(name, []))
-        untaken = None if definition is None else tuple(r["branch"] for r in definition if not r["taken"])
+        countable = "decisions" in evidence.get(name, ()) or not compared
+        if definition is not None and not countable:  # no decision recorded: "taken" would be a guess
+            definition = [{**r, "taken": None} for r in definition]
+        untaken = None if definition is None else tuple(r["branch"] for r in definition if r["taken"] == 0)
         stats = AutomationStats(name, compared, c["agreed"] + c["accepted"], int(side.get(name, 0)),
-                                legacy_branches, expired_labels, evidence.get(name, ()), untaken)
+                                legacy_branches, expired_labels, evidence.get(name, ()), untaken,
+                                branches_countable=countable)
         verdict = judge(stats, gate.rules_for(name), info.code_versions.get(name, "unregistered"))
         if name not in info.code_versions:
             verdict = Verdict(name, (f"automation {name!r} is not registered in the automations module",
@@ -305,7 +309,11 @@ def terminal_lines(summary: Mapping[str, Any], *, clusters_shown: int = 3) -> li
         lines.append(f"    {a['evidence']['compared']}")
         lines.extend(_item_lines(a.get("items")))
         lines.extend(f"    ✗ {reason}" for reason in v["failed"])
-        untaken = [r["branch"] for r in a.get("definition_branches") or [] if not r["taken"]]
+        rows = a.get("definition_branches") or []
+        untaken = [r["branch"] for r in rows if r["taken"] == 0]
+        if rows and all(r["taken"] is None for r in rows):
+            lines.append(f"    ! branches not counted: the export holds no decisions, so none of the definition's "
+                         f"{len(rows)} branch(es) can be shown taken")
         if untaken:
             lines.append(f"    ! untested: {len(untaken)} branch(es) of the definition no recorded trigger took: "
                          + ", ".join(untaken[:6]) + (" …" if len(untaken) > 6 else ""))

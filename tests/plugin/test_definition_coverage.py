@@ -65,3 +65,25 @@ def test_branch_coverage_definition_makes_an_untaken_branch_a_not_ready_reason(p
                                  "channel=sms, channel=chat"])
     # an automation whose manifest names no definition cannot meet the rule
     result.stdout.fnmatch_lines(["router*NOT READY*", "*the manifest names no definition for 'router'*"])
+
+
+def test_an_export_without_decisions_counts_no_branch_and_cannot_meet_the_definition_rule(project: pytest.Pytester) -> None:
+    _name_the_definition(project)
+    legacy = project.path / "recordings" / "demo" / "notifier" / "legacy.jsonl"
+    lines = [json.loads(line) for line in legacy.read_text().splitlines() if line.strip()]
+    for line in lines:  # what a status-and-path export (Make's scenario logs, say) holds
+        line.pop("decisions", None)
+        line["evidence"] = ["status", "path"]
+    legacy.write_text("".join(json.dumps(line, sort_keys=True, separators=(",", ":")) + "\n" for line in lines))
+    pyproject = project.path / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text().rstrip() + '\nbranch_coverage = "definition"\nevidence = "status"\n')
+    result = project.runpytest_subprocess("--shadow", "recordings/demo")
+    result.stdout.fnmatch_lines(["notifier*NOT READY*",
+                                 "*✗ *the export holds no decisions, so no branch can be shown taken*",
+                                 "*! branches not counted: the export holds no decisions, so none of the "
+                                 "definition's 4 branch(es) can be shown taken"])
+    assert "untested" not in result.stdout.str().split("notifier", 1)[1].split("router", 1)[0]
+    summary = json.loads((project.path / "reports" / "demo" / "summary.json").read_text())
+    notifier = next(a for a in summary["automations"] if a["name"] == "notifier")
+    assert {r["taken"] for r in notifier["definition_branches"]} == {None}
+    assert "none can be counted" in (project.path / "reports" / "demo" / "index.html").read_text()
