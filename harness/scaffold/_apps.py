@@ -42,7 +42,7 @@ class Operation:
     method: str
     path: str
     request: Callable[[Node], Request] = lambda node: Request()
-    min_version: float = 0
+    whole: Callable[[Node, Slot, str], list[str]] | None = None  # the node's lines, when not one call per item
 
 
 @dataclass(frozen=True)
@@ -227,17 +227,60 @@ def _sheet_document(raw: Any) -> str:
     return _expr.value(value)
 
 
-def _sheet_title(raw: Any) -> str:
-    """Return the source of a sheet's title (the values API takes a title, n8n's list/id modes a gid)."""
+def _sheet_choice(raw: Any) -> Any:
+    """Return a sheet's title parameter (text or an expression): the values API takes a title, not a gid."""
     locator = raw if isinstance(raw, dict) else {"mode": "name", "value": raw}
     mode, value = locator.get("mode"), locator.get("value")
-    if mode == "name":
-        return (f"n8n.quote_path({_expr.value(value)})" if _expr.is_expression(value)
-                else repr(quote(str(value), safe="")))
+    if mode == "name" and value not in (None, ""):
+        return value
     if locator.get("cachedResultName"):
-        return repr(quote(str(locator["cachedResultName"]), safe=""))
+        return str(locator["cachedResultName"])
     raise Untranslatable(f"sheetName is chosen by {mode} ({value!r}) with no sheet title recorded: "
                          "n8n looks the title up; choose the sheet by name")
+
+
+def _sheet_name(raw: Any) -> str:
+    """Return the source of a sheet's title."""
+    return _expr.value(_sheet_choice(raw))
+
+
+def _sheet_title(raw: Any) -> str:
+    """Return the source of a sheet's title as one URL path segment."""
+    title = _sheet_choice(raw)
+    return f"n8n.quote_path({_expr.value(title)})" if _expr.is_expression(title) else repr(quote(str(title), safe=""))
+
+
+def _sheet_update(node: Node, slot: Slot, provider: str) -> list[str]:
+    """n8n's *Update Row* (all items at once): read the sheet, match rows on the column, one batchUpdate."""
+    _check_version(node, 4, "Google Sheets")
+    params = node.parameters
+    columns = params.get("columns") or {}
+    match = list(columns.get("matchingColumns") or [])
+    if len(match) != 1:
+        raise Untranslatable("update matches on one column in n8n; this node names "
+                             f"{len(match)} (columns.matchingColumns)")
+    mode = columns.get("mappingMode", "defineBelow")
+    if mode == "defineBelow":
+        record = f"{{k: ('' if v is None else v) for k, v in {_expr.value(columns.get('value') or {})}.items()}}"
+    elif mode == "autoMapInputData":
+        record = "dict(n8n.get(item, 'json') or {})"
+    else:
+        raise Untranslatable(f"columns.mappingMode {mode!r} is not translated")
+    document, name = _sheet_document(params.get("documentId")), _sheet_name(params.get("sheetName"))
+    base = "https://sheets.googleapis.com/v4/spreadsheets/"
+    read = (f"await ctx.call({provider!r}, 'GET', n8n.concat({base!r}, {document}, '/values/', "
+            f"{_sheet_title(params.get('sheetName'))}), params={{'valueRenderOption': 'UNFORMATTED_VALUE', "
+            f"'dateTimeRenderOption': 'FORMATTED_STRING'}}, step={slot.step!r})")
+    write = (f"await ctx.call({provider!r}, 'POST', n8n.concat({base!r}, {document}, '/values:batchUpdate'), "
+             f"json={{'data': data, 'valueInputOption': {_value_input(node)!r}}}, step={slot.step!r})")
+    # n8n outputs the written values when any row changed (Define Below), the input items always (Auto-Map)
+    outputs = ([f"        {slot.var} = [{{'json': r}} for r in records]"] if mode == "defineBelow"
+               else [f"    {slot.var} = list(items)"])
+    inp = slot.inputs[0] if slot.inputs else "[]"
+    return [f"items = {inp}", f"{slot.var}: n8n.Items = []", "if items:",
+            f"    records = [{record} for i, item in enumerate(items)]", f"    response = {read}",
+            f"    data = n8n.sheet_updates(response, n8n.text({name}), {match[0]!r}, records)",
+            "    if data:", f"        {write}", *outputs, f"    flow.emit({node.name!r}, {slot.var})"]
 
 
 # -- the table ---------------------------------------------------------------------------------
@@ -267,6 +310,7 @@ APPS: dict[str, App] = {
     "googleSheets": App("google-sheets", "https://sheets.googleapis.com", {
         ("sheet", "append"): Operation("POST", "/v4/spreadsheets/{documentId}/values/{sheetName}:append", _sheet_append),
         ("sheet", "read"): Operation("GET", "/v4/spreadsheets/{documentId}/values/{sheetName}", _sheet_read),
+        ("sheet", "update"): Operation("POST", "/v4/spreadsheets/{documentId}/values:batchUpdate", whole=_sheet_update),
     }, {"": "sheet", "sheet": "read"}),
 }
 APP_TYPES = tuple(sorted(APPS))
@@ -320,13 +364,17 @@ def _url(app: App, path: str, params: Params) -> str:
 def app_node(node: Node, slot: Slot) -> NodeCode:
     """Translate an app node whose operation is in ``APPS``: one call (or n8n's two) per item."""
     app, resource, operation, op = _operation(node)
+    host = app.base.split("://", 1)[1]
+    provider = slot.providers.get(host, app.provider)
+    proposals = {} if host in slot.providers else {provider: app.base}
+    heading = [comment(node), f"# {app.provider}: {resource}.{operation} → {op.method} {app.base}{op.path}"]
+    if op.whole is not None:
+        lines = heading + op.whole(node, slot, provider)
+        return NodeCode(lines, [slot.var], call_step=slot.step, provider_proposals=proposals)
     request = op.request(node)
     if request.form and not _gateway_takes_form():
         raise Untranslatable(f"{node.short_type} {resource}.{operation} sends a form-encoded body and the provider "
                              "gateway sends JSON bodies only: send the form with your own client")
-    host = app.base.split("://", 1)[1]
-    provider = slot.providers.get(host, app.provider)
-    proposals = {} if host in slot.providers else {provider: app.base}
     kwargs = ""
     if request.query is not None:
         kwargs += f", params={request.query}"
@@ -334,8 +382,7 @@ def app_node(node: Node, slot: Slot) -> NodeCode:
         kwargs += f", data=n8n.form_fields({request.body})" if request.form else f", json={request.body}"
     call = f"await ctx.call({provider!r}, {op.method!r}, {_url(app, op.path, node.parameters)}{kwargs}, step={slot.step!r})"
     inp = slot.inputs[0] if slot.inputs else "[]"
-    lines = [comment(node), f"# {app.provider}: {resource}.{operation} → {op.method} {app.base}{op.path}",
-             f"items = {inp}", f"{slot.var}: n8n.Items = []", "for i, item in enumerate(items):",
+    lines = [*heading, f"items = {inp}", f"{slot.var}: n8n.Items = []", "for i, item in enumerate(items):",
              f"    response = {call}"]
     if (resource, operation) == ("contact", "upsert") and not (node.parameters.get("options") or {}).get("resolveData"):
         lines += _hubspot_profile(provider, app.base, slot.step)

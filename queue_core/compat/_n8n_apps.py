@@ -6,6 +6,7 @@ generated code stays a few lines per node (see ``harness.scaffold._apps``).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from datetime import datetime, timezone
 from typing import Any
@@ -59,9 +60,54 @@ def form_fields(body: dict[str, Any], prefix: str = "") -> list[tuple[str, str]]
     return fields
 
 
+def _cell(value: Any) -> Any:
+    """Return a value as n8n writes it into a cell: objects and arrays as JSON text."""
+    if isinstance(value, dict | list):
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return value
+
+
 def sheet_row(columns: Sequence[str], values: dict[str, Any]) -> list[Any]:
     """Return one row for ``spreadsheets.values.append``: the values in column order, ``""`` when unset."""
-    return [values.get(column, "") if values.get(column) is not None else "" for column in columns]
+    return ["" if values.get(column) is None else _cell(values[column]) for column in columns]
+
+
+def _column_letter(index: int) -> str:
+    letters = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return letters
+
+
+def sheet_updates(response: Any, sheet: str, key: str, records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Return ``values:batchUpdate`` data for n8n's *Update Row*: one cell range per changed column.
+
+    ``response`` is the sheet as read (header row first). Each record's row is the first data row
+    whose ``key`` column holds the record's key (compared as text), or its ``row_number`` when
+    ``key`` is ``row_number``; a record with no key or no matching row changes nothing. The key
+    column itself is not written, nor a column the record leaves null, as in n8n.
+    """
+    values = (response.json() or {}).get("values") or [[]]
+    header = [text(cell) for cell in values[0]] if values else []
+    keys = [row[header.index(key)] if key in header and header.index(key) < len(row) else None for row in values[1:]]
+    data: list[dict[str, Any]] = []
+    for record in records:
+        wanted = record.get(key)
+        if wanted is None:
+            continue
+        if key == "row_number":
+            row = int(wanted)
+        else:
+            matches = [n for n, cell in enumerate(keys) if cell is not None and text(cell) == text(wanted)]
+            if not matches:
+                continue
+            row = matches[0] + 2
+        for index, column in enumerate(header):
+            if column != key and record.get(column) is not None:
+                data.append({"range": f"{sheet}!{_column_letter(index)}{row}", "values": [[_cell(record[column])]]})
+    return data
 
 
 def sheet_rows(response: Any, header_row: int = 1) -> list[Item]:

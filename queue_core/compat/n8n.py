@@ -20,7 +20,9 @@ from datetime import datetime
 from typing import Any
 
 from ..errors import TerminalError
-from ._n8n_apps import epoch_ms, form_fields, properties, quote_path, sheet_row, sheet_rows, with_fields
+from ._n8n_apps import (
+    epoch_ms, form_fields, properties, quote_path, sheet_row, sheet_rows, sheet_updates, with_fields,
+)
 from ._n8n_filter import ConditionError, check, if_v1
 from ._n8n_js import (
     add, arith, as_list, both, call, coalesce, compare, concat, either, get, loose_eq, method, num, parse_float,
@@ -34,8 +36,8 @@ __all__ = [
     "ConditionError", "Flow", "Item", "Items", "NodeFailed", "TodoNode", "add", "arith", "as_list", "assign", "both",
     "call", "check", "coalesce", "compare", "concat", "either", "epoch_ms", "form_fields", "get", "if_v1", "json_body",
     "loose_eq", "merge_append", "merge_by_fields", "merge_choose", "method", "now", "num", "parse_float", "parse_int",
-    "properties", "quote_path", "response_items", "sheet_row", "sheet_rows", "strict_eq", "text", "trigger_items",
-    "truthy", "typed", "webhook_items", "with_fields",
+    "properties", "quote_path", "response_items", "sheet_row", "sheet_rows", "sheet_updates", "strict_eq", "text",
+    "trigger_items", "truthy", "typed", "webhook_items", "with_fields",
 ]
 
 
