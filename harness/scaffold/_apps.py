@@ -31,6 +31,7 @@ class Request:
 
     body: str | None = None
     query: str | None = None
+    headers: str | None = None
     items: str = "n8n.response_items(response)"  # Python source of the node's items for one call
     form: bool = False  # Stripe: the body is form-encoded
 
@@ -53,6 +54,7 @@ class App:
     base: str
     operations: dict[tuple[str, str], Operation]
     defaults: dict[str, str] = field(default_factory=dict)  # "" -> resource; resource -> operation
+    unsupported: str | None = None  # why no operation of the app is translated
 
 
 # -- small translators -------------------------------------------------------------------------
@@ -283,6 +285,61 @@ def _sheet_update(node: Node, slot: Slot, provider: str) -> list[str]:
             "    if data:", f"        {write}", *outputs, f"    flow.emit({node.name!r}, {slot.var})"]
 
 
+# -- Airtable v2 (records) and Notion v2 (pages) ----------------------------------------------
+
+def _airtable_create(node: Node) -> Request:
+    _check_version(node, 2, "Airtable")
+    options = dict(node.parameters.get("options") or {})
+    typecast = bool(options.pop("typecast", False))
+    if options:
+        raise Untranslatable(f"options.{sorted(options)[0]} is not translated (translated: typecast)")
+    columns = node.parameters.get("columns") or {}
+    mode = columns.get("mappingMode", "defineBelow")
+    if mode == "defineBelow":
+        fields = _expr.value(columns.get("value") or {})
+    elif mode == "autoMapInputData":
+        fields = "(n8n.get(item, 'json') or {})"
+    else:
+        raise Untranslatable(f"columns.mappingMode {mode!r} is not translated")
+    return Request(body=f"{{'typecast': {typecast!r}, 'fields': {fields}}}")
+
+
+_NOTION_TEXT_BLOCKS = {"paragraph", "heading_1", "heading_2", "heading_3", "toggle", "to_do", "bulleted_list_item",
+                       "numbered_list_item"}
+
+
+def _notion_block(block: dict[str, Any]) -> str:
+    kind = str(block.get("type", "paragraph"))
+    if kind not in _NOTION_TEXT_BLOCKS or block.get("richText"):
+        raise Untranslatable(f"a {kind!r} block{' with rich text' if block.get('richText') else ''} is not translated "
+                             "(plain-text blocks are)")
+    inner = f"'text': [{{'text': {{'content': {_expr.value(block.get('textContent', ''))}}}}}]"
+    if kind == "to_do":
+        inner = f"'checked': {_expr.value(block.get('checked'))}, " + inner
+    return f"{{'object': 'block', 'type': {kind!r}, {kind!r}: {{{inner}}}}}"
+
+
+def _notion_page(node: Node) -> Request:
+    _check_version(node, 2, "Notion")
+    params = node.parameters
+    if params.get("simple", True) is not False:
+        raise Untranslatable("Simplify is on: n8n reshapes the created page (simplifyObjects); "
+                             "turn Simplify off in the workflow, or write the reshaping")
+    page = params.get("pageId")
+    if not isinstance(page, dict) or page.get("mode") != "id":
+        raise Untranslatable("the parent page is chosen by URL or from a list: n8n reads its id from the URL; "
+                             "choose it by id")
+    options = dict(params.get("options") or {})
+    icon = options.pop("icon", None)
+    if options.pop("iconType", "emoji") != "emoji" or options:
+        raise Untranslatable("a file icon or another option is not translated (translated: an emoji icon)")
+    blocks = ", ".join(_notion_block(b) for b in (params.get("blockUi") or {}).get("blockValues") or [])
+    body = (f"{{'parent': {{'page_id': {_expr.value(page.get('value'))}}}, "
+            f"'properties': {{'title': [{{'text': {{'content': {_expr.value(params.get('title', ''))}}}}}]}}, "
+            f"'children': [{blocks}]" + (f", 'icon': {{'emoji': {_expr.value(icon)}}}" if icon else "") + "}")
+    return Request(body=body, headers="{'Notion-Version': '2021-08-16'}")
+
+
 # -- the table ---------------------------------------------------------------------------------
 
 _GITHUB = "/repos/{owner}/{repository}/issues"
@@ -312,6 +369,18 @@ APPS: dict[str, App] = {
         ("sheet", "read"): Operation("GET", "/v4/spreadsheets/{documentId}/values/{sheetName}", _sheet_read),
         ("sheet", "update"): Operation("POST", "/v4/spreadsheets/{documentId}/values:batchUpdate", whole=_sheet_update),
     }, {"": "sheet", "sheet": "read"}),
+    "airtable": App("airtable", "https://api.airtable.com", {
+        ("record", "create"): Operation("POST", "/v0/{base}/{table}", _airtable_create),
+    }, {"": "record"}),
+    "notion": App("notion", "https://api.notion.com", {
+        ("page", "create"): Operation("POST", "/v1/pages", _notion_page),
+    }, {"": "page", "page": "create"}),
+    "telegram": App("telegram", "https://api.telegram.org", {}, unsupported=(
+        "Telegram's Bot API takes the bot token in the URL path (/bot<token>/sendMessage) and the gateway keeps "
+        "credentials in headers: write the call with the token from configuration")),
+    "gmail": App("gmail", "https://gmail.googleapis.com", {}, unsupported=(
+        "Gmail sends a MIME message n8n composes (base64url in 'raw'): build the message and POST "
+        "/gmail/v1/users/me/messages/send by hand")),
 }
 APP_TYPES = tuple(sorted(APPS))
 _PLACEHOLDERS: dict[str, Callable[[Any], str]] = {"documentId": _sheet_document, "sheetName": _sheet_title}
@@ -326,6 +395,8 @@ def _gateway_takes_form() -> bool:
 
 def _operation(node: Node) -> tuple[App, str, str, Operation]:
     app = APPS[node.short_type]
+    if app.unsupported:
+        raise Untranslatable(app.unsupported)
     params = node.parameters
     resource = str(params.get("resource") or app.defaults.get("", ""))
     operation = str(params.get("operation") or app.defaults.get(resource, ""))
@@ -378,6 +449,8 @@ def app_node(node: Node, slot: Slot) -> NodeCode:
     kwargs = ""
     if request.query is not None:
         kwargs += f", params={request.query}"
+    if request.headers is not None:
+        kwargs += f", headers={request.headers}"
     if request.body is not None:
         kwargs += f", data=n8n.form_fields({request.body})" if request.form else f", json={request.body}"
     call = f"await ctx.call({provider!r}, {op.method!r}, {_url(app, op.path, node.parameters)}{kwargs}, step={slot.step!r})"

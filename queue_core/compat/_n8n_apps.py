@@ -41,22 +41,23 @@ def properties(pairs: Sequence[tuple[str, Any]], key: str = "property") -> list[
     return [{key: name, "value": value} for name, value in pairs if truthy(value)]
 
 
-def form_fields(body: dict[str, Any], prefix: str = "") -> list[tuple[str, str]]:
-    """Flatten a body into Stripe's form encoding: ``metadata[plan]=pro``, ``items[0][price]=…``.
+def form_fields(body: dict[str, Any], prefix: str = "") -> dict[str, str]:
+    """Flatten a body into Stripe's form fields: ``metadata[plan]=pro``, ``items[0][price]=…``.
 
-    None values are left out; booleans are ``true``/``false`` as Stripe's libraries send them.
+    The result is the flat mapping ``ctx.call(..., data=...)`` sends as a form. None values are
+    left out; booleans are ``true``/``false`` as Stripe's libraries send them.
     """
-    fields: list[tuple[str, str]] = []
+    fields: dict[str, str] = {}
     for name, value in body.items():
         key = f"{prefix}[{name}]" if prefix else str(name)
         if value is None:
             continue
         if isinstance(value, dict):
-            fields += form_fields(value, key)
+            fields.update(form_fields(value, key))
         elif isinstance(value, list):
-            fields += form_fields({str(i): v for i, v in enumerate(value)}, key)
+            fields.update(form_fields({str(i): v for i, v in enumerate(value)}, key))
         else:
-            fields.append((key, text(value)))
+            fields[key] = text(value)
     return fields
 
 

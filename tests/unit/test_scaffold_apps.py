@@ -19,9 +19,13 @@ from queue_core.context import Trigger
 from queue_core.gateway import prepare
 from queue_core.provider import ProviderConfig
 
-WORKFLOW = Path(__file__).parent.parent / "fixtures" / "workflows" / "n8n" / "crm-apps.workflow.json"
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "workflows" / "n8n"
+WORKFLOW = FIXTURES / "crm-apps.workflow.json"
+CONTENT = FIXTURES / "content-apps.workflow.json"
 BASES = {"hubspot": "https://api.hubapi.com", "stripe": "https://api.stripe.com",
          "google-sheets": "https://sheets.googleapis.com"}
+OTHER_BASES = {"airtable": "https://api.airtable.com", "notion": "https://api.notion.com",
+               "telegram": "https://api.telegram.org"}
 SIGNUP = {"email": "ada@example.test", "first": "Ada", "last": "Lovelace", "plan": "pro", "vid": 901,
           "amount": 1200, "stripe_id": "cus_42"}
 ANSWERS = {  # (method, URL without query) -> the recorded response body
@@ -35,6 +39,8 @@ ANSWERS = {  # (method, URL without query) -> the recorded response body
     ("GET", "https://sheets.googleapis.com/v4/spreadsheets/1AbC-sheet_id/values/Customers"):
         {"values": [["email", "plan", "note"], ["bob@example.test", "free"], [], ["ada@example.test", "free", "old"]]},
     ("POST", "https://sheets.googleapis.com/v4/spreadsheets/1AbC-sheet_id/values:batchUpdate"): {"totalUpdatedCells": 2},
+    ("POST", "https://api.airtable.com/v0/appK3yBase/tblArt1cles"): {"id": "rec1", "fields": {"Title": "Tides"}},
+    ("POST", "https://api.notion.com/v1/pages"): {"object": "page", "id": "p1"},
 }
 
 
@@ -52,18 +58,20 @@ class Recording(_OfflineContext):
     def __init__(self) -> None:
         super().__init__()
         self.sent: list[tuple[str, str, str, Any]] = []
+        self.headers: list[dict[str, str]] = []
 
     async def call(self, provider: str, method: str, url: str, **kwargs: Any) -> Any:
         step = kwargs.pop("step")
-        request = prepare(ProviderConfig(provider, BASES[provider]), method, url, json=kwargs.get("json"),
-                          params=kwargs.get("params"), headers=None, key="k")
+        request = prepare(ProviderConfig(provider, {**BASES, **OTHER_BASES}[provider]), method, url,
+                          json=kwargs.get("json"), params=kwargs.get("params"), headers=kwargs.get("headers"), key="k")
         body = None if request.body is None else json.loads(request.body)
         self.sent.append((step, request.method, request.url, body))
+        self.headers.append(dict(request.headers))
         return httpx.Response(200, json=ANSWERS[(request.method, request.url.split("?")[0])])
 
 
-def _scaffold(**changes: dict[str, Any]) -> Any:
-    (workflow,) = load_workflows(WORKFLOW)
+def _scaffold(path: Path = WORKFLOW, **changes: dict[str, Any]) -> Any:
+    (workflow,) = load_workflows(path)
     for name, params in changes.items():
         workflow.nodes[name.replace("_", " ")].parameters.update(params)
     return build(workflow, "crm-apps", {})
@@ -73,11 +81,13 @@ def _run(scaffold: Any, keep: set[str], ctx: Recording | None = None) -> tuple[R
                                                                               Exception | None]:
     """Run the generated code with only the nodes in ``keep`` connected to the trigger."""
     source = scaffold.source.replace("@automation('crm-apps', version=1)", "")
+    start = next(r.node for r in scaffold.rows if r.status == "trigger").lower()
     for row in scaffold.rows:
         if row.status != "trigger" and row.node not in keep:  # cut the node off: its input is empty
             var = row.node.lower().replace(" ", "_")
-            source = source.replace(f"    items = signup\n    {var}:", f"    items = []\n    {var}:")
-            source = source.replace(f"    if signup:\n        raise n8n.TodoNode({row.node!r}", f"    if []:\n        raise n8n.TodoNode({row.node!r}")
+            source = source.replace(f"    items = {start}\n    {var}:", f"    items = []\n    {var}:")
+            source = source.replace(f"    if {start}:\n        raise n8n.TodoNode({row.node!r}",
+                                    f"    if []:\n        raise n8n.TodoNode({row.node!r}")
     namespace: dict[str, Any] = {}
     exec(compile(source, "gen", "exec"), namespace)
     ctx = ctx or Recording()
@@ -168,7 +178,11 @@ def test_sheets_update_of_a_row_that_is_not_there_writes_nothing_and_outputs_not
     ("Create company", "hubspot company.create has no REST mapping here"),
     ("Create customer", "form-encoded body and the provider gateway sends JSON bodies only"),
 ])
-def test_an_unmapped_operation_fails_the_item_naming_the_node(node: str, why: str) -> None:
+def test_an_unmapped_operation_fails_the_item_naming_the_node(node: str, why: str,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    from harness.scaffold import _apps
+
+    monkeypatch.setattr(_apps, "_gateway_takes_form", lambda: False)  # Stripe: a gateway without data=
     scaffold = _scaffold()
     assert {r.node: r.status for r in scaffold.rows}[node] == "todo"
     ctx, _, error = _run(scaffold, {node})
@@ -198,8 +212,8 @@ def test_each_app_gets_its_provider_and_a_proposed_base_url_unless_configured() 
 
 def test_stripe_form_fields_flatten_nested_values_as_stripe_reads_them() -> None:
     assert n8n.form_fields({"name": "Ada", "metadata": {"plan": "pro"}, "items": [{"price": "p_1"}], "x": None,
-                            "live": True}) == [("name", "Ada"), ("metadata[plan]", "pro"), ("items[0][price]", "p_1"),
-                                               ("live", "true")]
+                            "live": True}) == {"name": "Ada", "metadata[plan]": "pro", "items[0][price]": "p_1",
+                                               "live": "true"}
 
 
 def test_stripe_creates_become_form_bodies_once_the_gateway_takes_them(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -217,6 +231,50 @@ def test_stripe_creates_become_form_bodies_once_the_gateway_takes_them(monkeypat
     _, _, error = _run(scaffold, {"Create customer", "Charge"}, Forms())
     assert error is None
     assert sent == [
-        ("POST", "https://api.stripe.com/v1/customers", [("name", "Ada Lovelace"), ("email", "ada@example.test")]),
-        ("POST", "https://api.stripe.com/v1/charges", [("customer", "cus_42"), ("currency", "eur"), ("amount", "1200"),
-                                                       ("source", "tok_visa"), ("description", "Pro plan")])]
+        ("POST", "https://api.stripe.com/v1/customers", {"name": "Ada Lovelace", "email": "ada@example.test"}),
+        ("POST", "https://api.stripe.com/v1/charges", {"customer": "cus_42", "currency": "eur", "amount": "1200",
+                                                       "source": "tok_visa", "description": "Pro plan"})]
+
+
+ARTICLE = {"title": "Tides", "words": 900, "summary": "On the moon's pull."}
+
+
+def _run_content(keep: set[str], **changes: dict[str, Any]) -> tuple[Recording, n8n.Flow | None, Exception | None]:
+    global SIGNUP
+    saved, SIGNUP = SIGNUP, ARTICLE
+    try:
+        return _run(_scaffold(CONTENT, **changes), keep)
+    finally:
+        SIGNUP = saved
+
+
+def test_airtable_create_posts_the_mapped_fields_with_typecast() -> None:
+    ctx, flow, error = _run_content({"Record article"})
+    assert error is None
+    assert ctx.sent == [("record-article", "POST", "https://api.airtable.com/v0/appK3yBase/tblArt1cles",
+                         {"typecast": True, "fields": {"Title": "Tides", "Words": 900}})]
+    assert flow is not None and flow.outputs["Record article"][0] == [{"json": {"id": "rec1", "fields": {"Title": "Tides"}}}]
+
+
+def test_notion_page_create_sends_the_title_blocks_icon_and_notion_version() -> None:
+    ctx, _, error = _run_content({"Draft page"})
+    assert error is None
+    assert ctx.sent == [("draft-page", "POST", "https://api.notion.com/v1/pages", {
+        "parent": {"page_id": "59833787-2cf9-4fdf-8782-e53db20768a5"},
+        "properties": {"title": [{"text": {"content": "Tides"}}]},
+        "children": [{"object": "block", "type": "paragraph", "paragraph": {"text": [{"text": {"content": "On the moon's pull."}}]}},
+                     {"object": "block", "type": "to_do", "to_do": {"checked": False, "text": [{"text": {"content": "Review"}}]}}],
+        "icon": {"emoji": "📝"}})]
+    assert ctx.headers[0]["Notion-Version"] == "2021-08-16"
+
+
+def test_notion_with_simplify_on_is_a_todo_since_n8n_reshapes_the_page() -> None:
+    scaffold = _scaffold(CONTENT, Draft_page={"simple": True})
+    row = {r.node: r for r in scaffold.rows}["Draft page"]
+    assert row.status == "todo" and "Simplify is on" in row.why
+
+
+def test_telegram_fails_the_item_naming_the_node_and_why() -> None:
+    ctx, _, error = _run_content({"Tell the channel"})
+    assert isinstance(error, n8n.TodoNode) and error.node == "Tell the channel" and "bot token in the URL path" in str(error)
+    assert ctx.sent == []
