@@ -28,6 +28,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 import uuid
 from typing import Any, Protocol, TypeAlias
+from urllib.parse import urlencode
 
 import httpx
 from psycopg_pool import AsyncConnectionPool
@@ -212,19 +213,49 @@ def resolve_url(config: ProviderConfig, url: str, params: Mapping[str, Any] | No
 
 
 def prepare(config: ProviderConfig, method: str, url: str, *, json: Any, params: Mapping[str, Any] | None,
-            headers: Mapping[str, str] | None, key: str) -> OutboundRequest:
-    """Build the secret-free request of a call: URL, body bytes, headers, key, fingerprint."""
+            headers: Mapping[str, str] | None, key: str, data: Mapping[str, Any] | None = None) -> OutboundRequest:
+    """Build the secret-free request of a call: URL, body bytes, headers, key, fingerprint.
+
+    ``json`` is sent as JSON, ``data`` as an HTML form (``application/x-www-form-urlencoded``, what
+    Stripe and OAuth token endpoints take): keys in sorted order, a list value as the key
+    repeated, booleans as ``true``/``false``, ``None`` values left out. Raises TypeError for both.
+    """
+    if json is not None and data is not None:
+        raise TypeError("a call takes json= or data= (a form), not both")
     full = resolve_url(config, url, params)
     # One encoding serves both: the body is sent with sorted keys, which is also its canonical
     # form for the fingerprint (JSON objects are unordered).
-    canonical = None if json is None else _canonical_json(json)
-    body = None if canonical is None else canonical.encode()
+    if data is not None:
+        form = form_body(data)
+        canonical: str | None = "form:" + form  # never equal to a JSON body's fingerprint
+        body: bytes | None = form.encode()
+        content_type, recorded = "application/x-www-form-urlencoded", dict(data)
+    else:
+        canonical = None if json is None else _canonical_json(json)
+        body = None if canonical is None else canonical.encode()
+        content_type, recorded = "application/json", json
     merged = {k: v for k, v in (headers or {}).items() if k.lower() != config.idempotency_header.lower()}
     if body is not None:
-        merged.setdefault("Content-Type", "application/json")
+        merged.setdefault("Content-Type", content_type)
     merged[config.idempotency_header] = key
-    return OutboundRequest(config.name, method.upper(), full, json, body, tuple(merged.items()), key,
+    return OutboundRequest(config.name, method.upper(), full, recorded, body, tuple(merged.items()), key,
                            _fingerprint(method, _canonical_url(full), canonical or ""))
+
+
+def form_body(data: Mapping[str, Any]) -> str:
+    """Return ``data`` as a form body (see :func:`prepare`); raise TypeError for a nested value."""
+    pairs: list[tuple[str, str]] = []
+    for name in sorted(data):
+        values = data[name] if isinstance(data[name], list | tuple) else [data[name]]
+        for value in values:
+            if value is None:
+                continue
+            if isinstance(value, dict | list | tuple):
+                raise TypeError(f"form field {name!r}: a form value is a string, number or boolean, "
+                                f"not a {type(value).__name__} (name nested fields 'a[b]')")
+            text = ("true" if value else "false") if isinstance(value, bool) else str(value)
+            pairs.append((str(name), text))
+    return urlencode(pairs)
 
 
 class _GuardedTransport(httpx.AsyncBaseTransport):
@@ -308,8 +339,11 @@ class Gateway:
 
     async def call(self, ctx: CallContext, provider: str, method: str, url: str, *, step: str, json: Any = None,
                    params: Mapping[str, Any] | None = None, headers: Mapping[str, str] | None = None,
-                   scope_key: str | None = None, occurrence: int = 0) -> httpx.Response:
+                   scope_key: str | None = None, occurrence: int = 0,
+                   data: Mapping[str, Any] | None = None) -> httpx.Response:
         """Make call ``occurrence`` of step ``step`` of the job behind ``ctx``; return the response.
+
+        The body is ``json`` (JSON) or ``data`` (a form; see :func:`prepare`), recorded as given.
 
         The key sent is the one stored with the call by an earlier attempt, else
         ``ctx.idempotency_key(step, occurrence)``: the same on every retry and reclaim.
@@ -326,7 +360,7 @@ class Gateway:
             raise ProviderNotConfiguredError(provider, list(self.providers))
         stored = StoredCall.coerce(await ctx.load_call(step, occurrence))
         key = stored.idempotency_key if stored is not None else ctx.idempotency_key(step, occurrence)
-        req = prepare(config, method, url, json=json, params=params, headers=headers, key=key)
+        req = prepare(config, method, url, json=json, params=params, headers=headers, key=key, data=data)
         if occurrence:
             req = replace(req, occurrence=occurrence)
         if stored is not None:
