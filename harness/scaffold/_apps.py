@@ -10,7 +10,6 @@ a parameter not in the table raises ``Untranslatable`` naming it: the node stays
 
 from __future__ import annotations
 
-import inspect
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -386,13 +385,6 @@ APP_TYPES = tuple(sorted(APPS))
 _PLACEHOLDERS: dict[str, Callable[[Any], str]] = {"documentId": _sheet_document, "sheetName": _sheet_title}
 
 
-def _gateway_takes_form() -> bool:
-    """Return whether ``ctx.call`` can send a form-encoded body (``data=``) through the gateway."""
-    from queue_core.gateway import Gateway
-
-    return "data" in inspect.signature(Gateway.call).parameters
-
-
 def _operation(node: Node) -> tuple[App, str, str, Operation]:
     app = APPS[node.short_type]
     if app.unsupported:
@@ -443,9 +435,6 @@ def app_node(node: Node, slot: Slot) -> NodeCode:
         lines = heading + op.whole(node, slot, provider)
         return NodeCode(lines, [slot.var], call_step=slot.step, provider_proposals=proposals)
     request = op.request(node)
-    if request.form and not _gateway_takes_form():
-        raise Untranslatable(f"{node.short_type} {resource}.{operation} sends a form-encoded body and the provider "
-                             "gateway sends JSON bodies only: send the form with your own client")
     kwargs = ""
     if request.query is not None:
         kwargs += f", params={request.query}"

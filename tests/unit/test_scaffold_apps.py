@@ -33,6 +33,8 @@ ANSWERS = {  # (method, URL without query) -> the recorded response body
     ("GET", "https://api.hubapi.com/contacts/v1/contact/vid/901/profile"): {"vid": 901, "properties": {}},
     ("POST", "https://api.hubapi.com/deals/v1/deal"): {"dealId": 77},
     ("GET", "https://api.stripe.com/v1/customers/cus_42"): {"id": "cus_42", "object": "customer"},
+    ("POST", "https://api.stripe.com/v1/customers"): {"id": "cus_43", "object": "customer"},
+    ("POST", "https://api.stripe.com/v1/charges"): {"id": "ch_1", "object": "charge"},
     ("GET", "https://sheets.googleapis.com/v4/spreadsheets/1AbC-sheet_id/values/Plans"):
         {"range": "Plans!A1:C3", "values": [["plan", "price", "note"], ["free", 0], ["pro", 12, "popular"]]},
     ("POST", "https://sheets.googleapis.com/v4/spreadsheets/1AbC-sheet_id/values/Q3%20leads:append"): {"updates": {}},
@@ -63,8 +65,10 @@ class Recording(_OfflineContext):
     async def call(self, provider: str, method: str, url: str, **kwargs: Any) -> Any:
         step = kwargs.pop("step")
         request = prepare(ProviderConfig(provider, {**BASES, **OTHER_BASES}[provider]), method, url,
-                          json=kwargs.get("json"), params=kwargs.get("params"), headers=kwargs.get("headers"), key="k")
-        body = None if request.body is None else json.loads(request.body)
+                          json=kwargs.get("json"), params=kwargs.get("params"), headers=kwargs.get("headers"), key="k",
+                          data=kwargs.get("data"))
+        body = None if request.body is None else (
+            request.body.decode() if "data" in kwargs else json.loads(request.body))
         self.sent.append((step, request.method, request.url, body))
         self.headers.append(dict(request.headers))
         return httpx.Response(200, json=ANSWERS[(request.method, request.url.split("?")[0])])
@@ -173,17 +177,12 @@ def test_sheets_update_of_a_row_that_is_not_there_writes_nothing_and_outputs_not
     assert flow is not None and flow.outputs["Update plan"][0] == []
 
 
-@pytest.mark.parametrize(("node", "why"), [
-    ("Charge", "form-encoded body and the provider gateway sends JSON bodies only"),
-    ("Create company", "hubspot company.create has no REST mapping here"),
-    ("Create customer", "form-encoded body and the provider gateway sends JSON bodies only"),
+@pytest.mark.parametrize(("node", "changes", "why"), [
+    ("Create company", {}, "hubspot company.create has no REST mapping here"),
+    ("Get customer", {"operation": "delete"}, "stripe customer.delete has no REST mapping here"),
 ])
-def test_an_unmapped_operation_fails_the_item_naming_the_node(node: str, why: str,
-                                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    from harness.scaffold import _apps
-
-    monkeypatch.setattr(_apps, "_gateway_takes_form", lambda: False)  # Stripe: a gateway without data=
-    scaffold = _scaffold()
+def test_an_unmapped_operation_fails_the_item_naming_the_node(node: str, changes: dict[str, Any], why: str) -> None:
+    scaffold = _scaffold(**{node.replace(" ", "_"): changes})
     assert {r.node: r.status for r in scaffold.rows}[node] == "todo"
     ctx, _, error = _run(scaffold, {node})
     assert isinstance(error, n8n.TodoNode) and error.node == node and why in str(error)
@@ -216,24 +215,15 @@ def test_stripe_form_fields_flatten_nested_values_as_stripe_reads_them() -> None
                                                "live": "true"}
 
 
-def test_stripe_creates_become_form_bodies_once_the_gateway_takes_them(monkeypatch: pytest.MonkeyPatch) -> None:
-    from harness.scaffold import _apps
-
-    monkeypatch.setattr(_apps, "_gateway_takes_form", lambda: True)
-    scaffold = _scaffold()
-    sent: list[tuple[str, str, Any]] = []
-
-    class Forms(Recording):
-        async def call(self, provider: str, method: str, url: str, **kwargs: Any) -> Any:
-            sent.append((method, url, kwargs["data"]))
-            return httpx.Response(200, json={"id": "x"})
-
-    _, _, error = _run(scaffold, {"Create customer", "Charge"}, Forms())
+def test_stripe_creates_send_form_bodies_as_stripe_takes_them() -> None:
+    ctx, flow, error = _run(_scaffold(), {"Create customer", "Charge"})
     assert error is None
-    assert sent == [
-        ("POST", "https://api.stripe.com/v1/customers", {"name": "Ada Lovelace", "email": "ada@example.test"}),
-        ("POST", "https://api.stripe.com/v1/charges", {"customer": "cus_42", "currency": "eur", "amount": "1200",
-                                                       "source": "tok_visa", "description": "Pro plan"})]
+    assert ctx.sent == [
+        ("create-customer", "POST", "https://api.stripe.com/v1/customers", "email=ada%40example.test&name=Ada+Lovelace"),
+        ("charge", "POST", "https://api.stripe.com/v1/charges",
+         "amount=1200&currency=eur&customer=cus_42&description=Pro+plan&source=tok_visa")]
+    assert ctx.headers[0]["Content-Type"] == "application/x-www-form-urlencoded"
+    assert flow is not None and flow.outputs["Charge"][0] == [{"json": {"id": "ch_1", "object": "charge"}}]
 
 
 ARTICLE = {"title": "Tides", "words": 900, "summary": "On the moon's pull."}
