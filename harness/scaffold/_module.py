@@ -20,8 +20,8 @@ _RESERVED = {"flow", "ctx", "trigger", "items", "item", "i", "n8n", "response", 
 TRANSLATORS: dict[str, _nodes.Translator] = {
     "if": _nodes.if_node, "filter": _nodes.filter_node, "switch": _nodes.switch_node,
     "set": _nodes.set_node, "noOp": _nodes.noop, "merge": _nodes.merge_node, "code": _nodes.code_node,
-    "wait": _nodes.wait_node, "httpRequest": _calls.http_node, "github": _calls.app_node,
-    "slack": _calls.app_node, "testData": _nodes.test_data_node,
+    "wait": _nodes.wait_node, "httpRequest": _calls.http_node, "testData": _nodes.test_data_node,
+    **dict.fromkeys(_calls.APP_TYPES, _calls.app_node),  # GitHub, Slack, HubSpot, Stripe, Sheets, …
 }
 BRANCH_TYPES = ("if", "switch")
 

@@ -46,12 +46,9 @@ ANSWERS = {  # (method, URL without query) -> the recorded response body
 }
 
 
-@pytest.fixture(autouse=True)
-def _apps_registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    # harness/scaffold/_module.py's TRANSLATORS names github and slack; every app in _calls.APP_TYPES belongs there
-    for app in _calls.APP_TYPES:
-        if app not in TRANSLATORS:
-            monkeypatch.setitem(TRANSLATORS, app, _calls.app_node)
+def test_every_app_of_the_table_is_translated_by_the_scaffold() -> None:
+    assert set(_calls.APP_TYPES) <= set(TRANSLATORS)
+    assert {"github", "slack", "hubspot", "stripe", "googleSheets"} <= set(_calls.APP_TYPES)
 
 
 class Recording(_OfflineContext):
