@@ -10,13 +10,13 @@ blueprint (a run log, an execution detail) is skipped and named.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from harness.errors import ExportFormatError
+from harness.scaffold._workflow import read_json
 
 
 @dataclass(frozen=True)
@@ -98,14 +98,7 @@ def iter_blueprint_files(path: Path) -> Iterator[Path]:
 
 def read_document(path: Path) -> Any:
     """Return one file's JSON; raise ExportFormatError naming the file when it is not JSON."""
-    try:
-        return json.loads(path.read_text(encoding="utf-8-sig"))
-    except FileNotFoundError:
-        raise ExportFormatError(str(path), None, None, "file does not exist") from None
-    except UnicodeDecodeError:
-        raise ExportFormatError(str(path), None, None, "not UTF-8 text") from None
-    except (json.JSONDecodeError, RecursionError) as exc:
-        raise ExportFormatError(str(path), None, None, f"not valid JSON ({exc})") from None
+    return read_json(path)
 
 
 def load_blueprint(path: Path, document: Any = None) -> Blueprint:

@@ -35,7 +35,7 @@ from harness.scaffold import ScaffoldError, Written, _write
 from harness.scaffold._make_blueprint import Blueprint, Module, is_blueprint, iter_blueprint_files, load_blueprint, read_document
 from harness.scaffold._make_flow import Layout, comment, flow, indent
 from harness.scaffold._make_modules import TRIGGERS, Gen, makes_call, translate, var
-from harness.scaffold._module import HEADER, NodeRow, _registry_takes, digest, slug, unique
+from harness.scaffold._module import HEADER, NodeRow, _registry_takes, digest, module_docstring, slug, unique
 
 
 @dataclass
@@ -152,22 +152,13 @@ def _host(module: Module) -> str:
 def _source(scaffold: MakeScaffold, body: list[str]) -> str:
     bp = scaffold.workflow
     function = re.sub(r"\W+", "_", scaffold.automation).strip("_") or "automation"
-    todo = [r for r in scaffold.rows if r.status == "todo"]
-    doc = [f'"""{scaffold.automation}: scaffolded by `cutover scaffold make` from the Make scenario {bp.name!r}.', "",
-           "This is ordinary code and yours to edit; `pytest --shadow` on the scenario's recorded runs",
-           "is what proves it. Every module is a few lines below, where Make runs it, with Make's",
-           "semantics (queue_core.compat.make).", ""]
-    if scaffold.schedule:
-        doc.append(f"Schedule: {scaffold.schedule['cron']} (from the scenario's scheduling).")
-    if todo:
-        doc += ["Left to write by hand (each fails the run, naming the module, until written):"]
-        doc += [f"- {r.node}: {r.why}" for r in todo]
-    if scaffold.proposals:
-        doc += ["", "Providers to configure in pyproject.toml (proposed for hosts with none):"]
-        for name, base in sorted(scaffold.proposals.items()):
-            doc += [f"    [tool.cutover.providers.{name}]", f'    base_url = "{base}"']
-    doc = [line for i, line in enumerate(doc) if line or (i + 1 < len(doc) and doc[i + 1])]  # no double blank line
-    doc.append('"""')
+    intro = [f"{scaffold.automation}: scaffolded by `cutover scaffold make` from the Make scenario {bp.name!r}.", "",
+             "This is ordinary code and yours to edit; `pytest --shadow` on the scenario's recorded runs",
+             "is what proves it. Every module is a few lines below, where Make runs it, with Make's",
+             "semantics (queue_core.compat.make)."]
+    schedule = f"Schedule: {scaffold.schedule['cron']} (from the scenario's scheduling)." if scaffold.schedule else None
+    doc = module_docstring(intro, schedule=schedule, unit="module",
+                           todo=[r for r in scaffold.rows if r.status == "todo"], proposals=scaffold.proposals)
     args = [repr(scaffold.automation), "version=1"]
     if scaffold.schedule and _registry_takes("schedule"):
         args.append(f"schedule={scaffold.schedule['cron']!r}")

@@ -194,24 +194,35 @@ def _registry_takes(name: str) -> bool:
         return False
 
 
+def module_docstring(intro: list[str], *, schedule: str | None, unit: str, todo: list[NodeRow],
+                     proposals: dict[str, str]) -> list[str]:
+    """Return the lines of a scaffolded module's docstring: ``intro``, the schedule, what is left
+    to write (each ``unit``, node or module, that fails the run until written) and the providers
+    to configure; never two blank lines in a row."""
+    doc = [f'"""{intro[0]}', *intro[1:], ""]
+    if schedule:
+        doc.append(schedule)
+    if todo:
+        doc += [f"Left to write by hand (each fails the run, naming the {unit}, until written):"]
+        doc += [f"- {r.node}: {r.why}" for r in todo]
+    if proposals:
+        doc += ["", "Providers to configure in pyproject.toml (proposed for hosts with none):"]
+        for name, base in sorted(proposals.items()):
+            doc += [f"    [tool.cutover.providers.{name}]", f'    base_url = "{base}"']
+    doc.append('"""')
+    return [line for i, line in enumerate(doc) if line or (i + 1 < len(doc) and doc[i + 1])]
+
+
 def _module_source(scaffold: Scaffold, body: list[str]) -> str:
     wf = scaffold.workflow
     function = re.sub(r"\W+", "_", scaffold.automation).strip("_") or "automation"
-    todo = [r for r in scaffold.rows if r.status == "todo"]
-    doc = [f'"""{scaffold.automation}: scaffolded by `cutover scaffold n8n` from the n8n workflow {wf.name!r}.', "",
-           "This is ordinary code and yours to edit; `pytest --shadow` on the workflow's recorded",
-           "executions is what proves it. Every node of the workflow is a few lines below, in the",
-           "order n8n ran them, with n8n's semantics (queue_core.compat.n8n).", ""]
-    if scaffold.schedule:
-        doc.append(f"Schedule: {scaffold.schedule['cron']} (from the workflow's trigger).")
-    if todo:
-        doc += ["Left to write by hand (each fails the run, naming the node, until written):"]
-        doc += [f"- {r.node}: {r.why}" for r in todo]
-    if scaffold.proposals:
-        doc += ["", "Providers to configure in pyproject.toml (proposed for hosts with none):"]
-        for name, base in sorted(scaffold.proposals.items()):
-            doc += [f"    [tool.cutover.providers.{name}]", f'    base_url = "{base}"']
-    doc.append('"""')
+    intro = [f"{scaffold.automation}: scaffolded by `cutover scaffold n8n` from the n8n workflow {wf.name!r}.", "",
+             "This is ordinary code and yours to edit; `pytest --shadow` on the workflow's recorded",
+             "executions is what proves it. Every node of the workflow is a few lines below, in the",
+             "order n8n ran them, with n8n's semantics (queue_core.compat.n8n)."]
+    schedule = f"Schedule: {scaffold.schedule['cron']} (from the workflow's trigger)." if scaffold.schedule else None
+    doc = module_docstring(intro, schedule=schedule, unit="node",
+                           todo=[r for r in scaffold.rows if r.status == "todo"], proposals=scaffold.proposals)
     lines = [*doc, "", "from __future__ import annotations", "",
              "from queue_core import Context, Trigger, automation", "from queue_core.compat import n8n", "", "",
              _decorator(scaffold), f"async def {function}(ctx: Context, trigger: Trigger) -> None:",

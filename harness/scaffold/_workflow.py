@@ -180,16 +180,21 @@ def iter_workflow_files(path: Path) -> Iterator[Path]:
         yield path
 
 
-def load_workflows(path: Path) -> list[Workflow]:
-    """Return the workflows of one file; raise ExportFormatError naming what is wrong."""
+def read_json(path: Path) -> Any:
+    """Return one file's JSON; raise ExportFormatError naming the file when it is not JSON."""
     try:
-        document = json.loads(path.read_text(encoding="utf-8-sig"))
+        return json.loads(path.read_text(encoding="utf-8-sig"))
     except FileNotFoundError:
         raise ExportFormatError(str(path), None, None, "file does not exist") from None
     except UnicodeDecodeError:
         raise ExportFormatError(str(path), None, None, "not UTF-8 text") from None
     except (json.JSONDecodeError, RecursionError) as exc:
         raise ExportFormatError(str(path), None, None, f"not valid JSON ({exc})") from None
+
+
+def load_workflows(path: Path) -> list[Workflow]:
+    """Return the workflows of one file; raise ExportFormatError naming what is wrong."""
+    document = read_json(path)
     if isinstance(document, dict) and isinstance(document.get("data"), list):
         document = document["data"]
     items = document if isinstance(document, list) else [document]
