@@ -18,12 +18,12 @@ import json
 import uuid
 from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ._sql import q
 from .errors import LeaseLostError, Suspend, TerminalError
 from .job import JobSpec
-from .queue import Queue
+from .queue import Queue, _jobs_json, _validate
 from .states import StepStatus
 
 if TYPE_CHECKING:
@@ -88,23 +88,47 @@ async def enqueue(ctx: Context, automation: str, payload: Any, key: str) -> uuid
     if stored is not None and stored.status is StepStatus.DONE:
         return uuid.UUID(stored.output["child"])
     deferred = ctx._store.deferred
-    queue = Queue(ctx._pool, registry=ctx._registry)
-    async with ctx._pool.connection() as conn, conn.transaction():
-        (child_id,) = await queue.enqueue_in(conn, [child_spec(ctx, automation, payload, key)], actor=ctx._worker)
-        params = {
-            "job_id": ctx.job_id, "claim": ctx.job.claim_count, "child_id": child_id, "name": name,
-            "occurrence": occurrence, "position": position, "output": json.dumps({"child": str(child_id)}),
-            "key": ctx._store.key(name, occurrence), "record": not deferred, "actor": ctx._worker,
-            "child_key": key, "automation": automation,
-        }
-        if await (await conn.execute(q("children", "link_child"), params)).fetchone() is None:
-            raise LeaseLostError(ctx.job_id, ctx.job.claim_count)  # rolls the enqueue back
+    spec = child_spec(ctx, automation, payload, key)
+    params = {
+        "job_id": ctx.job_id, "claim": ctx.job.claim_count, "name": name, "occurrence": occurrence,
+        "position": position, "key": ctx._store.key(name, occurrence), "record": not deferred,
+        "actor": ctx._worker, "child_key": key, "automation": automation,
+    }
+    child_id = await _insert_new(ctx, spec, params) or await _link_existing(ctx, spec, params)
     output = {"child": str(child_id)}
     if deferred:
         await ctx._record(name, occurrence, position, 1, StepStatus.DONE, output)
         await ctx.ledger("child_enqueued", {"child": str(child_id), "key": key, "automation": automation})
     else:
         ctx._remember_call(name, occurrence, position, StepStatus.DONE, 1, output)
+    return child_id
+
+
+async def _insert_new(ctx: Context, spec: JobSpec, params: dict[str, Any]) -> uuid.UUID | None:
+    """Insert a new child with its link, events and step row in one statement; return its id.
+
+    None when the child already exists (its dedupe key is taken): the caller links it instead.
+    Raises LeaseLostError, having written nothing, when the parent's claim has moved on.
+    """
+    child = _jobs_json([_validate(0, spec, ctx._registry)])  # enqueue_many's checks and messages
+    async with ctx._pool.connection() as conn:
+        row = await (await conn.execute(q("children", "enqueue_child"), {**params, "child": child})).fetchone()
+    assert row is not None  # the statement's final SELECT always returns its one row
+    fenced, child_id, _ = row
+    if not fenced:
+        raise LeaseLostError(ctx.job_id, ctx.job.claim_count)
+    return cast("uuid.UUID | None", child_id)
+
+
+async def _link_existing(ctx: Context, spec: JobSpec, params: dict[str, Any]) -> uuid.UUID:
+    """Find (or, after a concurrent delete, enqueue) the child by its dedupe key and link it,
+    with the parent's step row, in one transaction fenced by the parent's claim."""
+    queue = Queue(ctx._pool, registry=ctx._registry)
+    async with ctx._pool.connection() as conn, conn.transaction():
+        (child_id,) = await queue.enqueue_in(conn, [spec], actor=ctx._worker)
+        linked = {**params, "child_id": child_id, "output": json.dumps({"child": str(child_id)})}
+        if await (await conn.execute(q("children", "link_child"), linked)).fetchone() is None:
+            raise LeaseLostError(ctx.job_id, ctx.job.claim_count)  # rolls the enqueue back
     return child_id
 
 

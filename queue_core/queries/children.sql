@@ -1,6 +1,72 @@
 -- Named queries for child jobs: ctx.enqueue links a child to its parent and records the step,
 -- ctx.wait_for_children waits until every child is finished and reads their outcomes.
 
+-- name: enqueue_child
+-- ctx.enqueue's one round trip for a new child: the insert (the columns of queue.sql's
+-- enqueue_many, plus parent_id, so no separate link), its 'enqueued' event, the parent's step row
+-- and 'child_enqueued' event (live parents; record = false defers them), and the workers' wake-up,
+-- all in one statement, so they commit together or not at all (no explicit transaction: BEGIN and
+-- COMMIT were two of the five round trips). Every insert reads the fence: a parent whose claim
+-- moved on writes nothing. ON CONFLICT on the dedupe key child:<parent>:<key>: a child that
+-- already exists (a retry, a reclaim, or a concurrent enqueue) inserts nothing and returns no id;
+-- the caller then takes the general path (enqueue_many's insert + link_child in a transaction).
+-- pg_notify runs in a plain CTE, so the final SELECT reads it (an unread SELECT CTE never runs).
+WITH fence AS MATERIALIZED (
+    SELECT 1 FROM jobs WHERE id = %(job_id)s AND claim_count = %(claim)s AND status = 'running'
+),
+input AS (
+    SELECT *
+    FROM jsonb_to_recordset(%(child)s::jsonb)
+        AS i(ord int, id uuid, automation text, version int, mode job_mode, priority int, payload jsonb,
+             meta jsonb, run_after timestamptz, dedupe_key text, max_attempts int, max_claims int,
+             trigger_id text, recording text, key text, key_limit int)
+    WHERE EXISTS (SELECT 1 FROM fence)
+),
+slots AS (
+    INSERT INTO concurrency_slots (key, slot)
+    SELECT i.key, g FROM input i, generate_series(0, i.key_limit - 1) g
+    WHERE i.key IS NOT NULL
+    ORDER BY 1, 2
+    ON CONFLICT DO NOTHING
+),
+ins AS (
+    INSERT INTO jobs (id, automation, automation_version, mode, priority, payload, trigger_meta,
+                      run_after, created_at, dedupe_key, max_attempts, max_claims, trigger_id,
+                      recording, concurrency_key, concurrency_limit, parent_id)
+    SELECT i.id, i.automation, i.version, i.mode, i.priority, coalesce(i.payload, 'null'::jsonb),
+           coalesce(i.meta, '{}'::jsonb), coalesce(i.run_after, now()), now(), i.dedupe_key,
+           i.max_attempts, i.max_claims, i.trigger_id, i.recording, i.key, i.key_limit, %(job_id)s
+    FROM input i
+    ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING
+    RETURNING id, automation, mode
+),
+enqueued AS (
+    INSERT INTO ledger (job_id, kind, actor, detail)
+    SELECT ins.id, 'enqueued', %(actor)s, jsonb_build_object('automation', ins.automation, 'mode', ins.mode)
+    FROM ins
+),
+recorded AS (
+    INSERT INTO steps AS s (job_id, step_name, occurrence, position, step_version, status,
+                           attempt, started_at, finished_at, output, idempotency_key)
+    SELECT %(job_id)s, %(name)s, %(occurrence)s, %(position)s, 1, 'done', 1, now(), now(),
+           jsonb_build_object('child', ins.id::text), %(key)s
+    FROM ins WHERE %(record)s
+    ON CONFLICT (job_id, step_name, occurrence) DO UPDATE
+    SET status = 'done', output = excluded.output, finished_at = now(), attempt = s.attempt + 1,
+        position = excluded.position
+),
+logged AS (
+    INSERT INTO ledger (job_id, kind, actor, detail)
+    SELECT %(job_id)s, 'child_enqueued', %(actor)s,
+           jsonb_build_object('child', ins.id::text, 'key', %(child_key)s::text,
+                              'automation', ins.automation)
+    FROM ins WHERE %(record)s
+),
+woken AS (
+    SELECT pg_notify('cutover_jobs', ins.automation) FROM ins
+)
+SELECT EXISTS (SELECT 1 FROM fence), (SELECT id FROM ins), (SELECT count(*) FROM woken)
+
 -- name: link_child
 -- Runs in the transaction that enqueued the child (dedupe key child:<parent>:<key>, so a
 -- retry or reclaim finds the same child), after that insert: the child's parent link, the
