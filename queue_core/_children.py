@@ -150,14 +150,15 @@ async def wait_for_children(ctx: Context, policy: str, timeout: timedelta | None
     else:
         progress = stored.output if stored is not None and isinstance(stored.output, dict) else {}
         since = progress.get("since") or ctx.now().isoformat()
-        if not await _finished(ctx):
+        settled = await _settled(ctx)
+        if settled is None:
             checks = int(progress.get("checks", 0))
             if timeout is not None and ctx.now() - datetime.fromisoformat(since) >= timeout:
                 raise ChildWaitTimeoutError(ctx.job_id, timeout)
             await ctx._record(name, occurrence, position, 1, StepStatus.WAITING, {"checks": checks + 1, "since": since})
             delay = min(RECHECK_CAP_S, RECHECK_S * 2 ** checks)
             raise Suspend(f"children of job {ctx.job_id}", ctx.now() + timedelta(seconds=delay))
-        raw = await _outcomes(ctx)
+        raw = settled
         await ctx._record(name, occurrence, position, 1, StepStatus.DONE, {"children": raw})
     outcomes = [ChildOutcome(**o) for o in raw]
     failed = [o for o in outcomes if not o.succeeded]
@@ -166,16 +167,16 @@ async def wait_for_children(ctx: Context, policy: str, timeout: timedelta | None
     return outcomes
 
 
-async def _finished(ctx: Context) -> bool:
-    async with ctx._pool.connection() as conn:
-        row = await (await conn.execute(q("children", "children_finished"), {"parent_id": str(ctx.job_id)})).fetchone()
-    return row is not None
+async def _settled(ctx: Context) -> list[dict[str, Any]] | None:
+    """Every child's outcome once all of ``ctx``'s children are finished; None while one is not.
 
-
-async def _outcomes(ctx: Context) -> list[dict[str, Any]]:
+    One query (``children_settled``): the check and the read were two round trips per wake-up.
+    """
     async with ctx._pool.connection() as conn:
-        rows = await (await conn.execute(q("children", "child_outcomes"), {"parent_id": ctx.job_id})).fetchall()
-    return [asdict(ChildOutcome(str(r[0]), r[1], r[2], r[3], r[4], r[5])) for r in rows]
+        rows = await (await conn.execute(q("children", "children_settled"), {"parent_id": ctx.job_id})).fetchall()
+    if rows[0][0]:
+        return None
+    return [asdict(ChildOutcome(str(r[1]), r[2], r[3], r[4], r[5], r[6])) for r in rows if r[1] is not None]
 
 
 async def children_of(conn: Any, parent_id: uuid.UUID) -> list[tuple[str, int, list[str]]]:

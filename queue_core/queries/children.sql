@@ -1,5 +1,5 @@
 -- Named queries for child jobs: ctx.enqueue links a child to its parent and records the step,
--- ctx.wait_for_children waits until every child is finished and reads their outcomes.
+-- ctx.wait_for_children checks and reads its children in one query.
 
 -- name: enqueue_child
 -- ctx.enqueue's one round trip for a new child: the insert (the columns of queue.sql's
@@ -99,23 +99,27 @@ logged AS (
 )
 SELECT 1 FROM fence
 
--- name: children_finished
--- A waiting parent's recheck: a row once no child of the parent is unfinished. The
--- jobs_parent index makes it one probe.
-SELECT 1 WHERE NOT EXISTS (
-    SELECT 1 FROM jobs
-    WHERE parent_id = %(parent_id)s::uuid
-      AND status NOT IN ('succeeded', 'failed', 'canceled', 'dead', 'compensation_failed')
+-- name: children_settled
+-- A waiting parent's check in one query: while a child is unfinished, one row whose first column
+-- is true (and nothing else is read: the jobs_parent index makes it one probe); once none is, a
+-- row per child with how it ended (id, key, automation, status, error, outputs), or one row of NULLs for a
+-- parent without children. Outputs come from the child's stored decision trace.
+WITH unfinished AS MATERIALIZED (
+    SELECT EXISTS (
+        SELECT 1 FROM jobs
+        WHERE parent_id = %(parent_id)s
+          AND status NOT IN ('succeeded', 'failed', 'canceled', 'dead', 'compensation_failed')
+    ) AS any
 )
-
--- name: child_outcomes
--- Every child of the parent with how it ended; outputs come from its stored decision trace
--- (shadow and dry-run jobs store one; a live child has none).
-SELECT j.id, j.trigger_meta->>'key', j.automation, j.status::text, j.last_error,
-       d.trace->'outputs'
-FROM jobs j LEFT JOIN decisions d ON d.job_id = j.id
-WHERE j.parent_id = %(parent_id)s
-ORDER BY j.created_at, j.trigger_meta->>'key'
+SELECT u.any, c.id, c.key, c.automation, c.status, c.last_error, c.outputs
+FROM unfinished u
+LEFT JOIN LATERAL (
+    SELECT j.id, j.trigger_meta->>'key' AS key, j.automation, j.status::text AS status, j.last_error,
+           d.trace->'outputs' AS outputs, j.created_at
+    FROM jobs j LEFT JOIN decisions d ON d.job_id = j.id
+    WHERE j.parent_id = %(parent_id)s AND NOT u.any
+) c ON true
+ORDER BY c.created_at, c.key
 
 -- name: children_of
 -- For `jobs explain`: a parent's children by status.
