@@ -18,7 +18,7 @@ from queue_core import JobSpec, Queue, db
 from tests.support.chaos_worker import registry
 
 ROOT = Path(__file__).resolve().parents[2]
-JOBS = 200
+JOBS = 400  # enough work that the drain outlasts a dozen kills on a quiet machine
 
 
 def _spawn(db_url: str) -> subprocess.Popen[bytes]:
@@ -34,6 +34,12 @@ async def _enqueue(db_url: str) -> list:
         return await Queue(pool, registry=registry).enqueue_many(
             [JobSpec("charge", {"n": i}, max_claims=100) for i in range(JOBS)]
         )
+
+
+def _leaseholders(conn: psycopg.Connection) -> set[int]:
+    """The pids of the workers holding a running job's lease (worker ids are host:pid:suffix)."""
+    rows = conn.execute("SELECT DISTINCT lease_owner FROM jobs WHERE status = 'running'").fetchall()
+    return {int(owner.split(":")[1]) for (owner,) in rows if owner and owner.count(":") >= 2}
 
 
 @pytest.mark.slow
@@ -52,8 +58,12 @@ def test_sigkilled_workers_lose_no_job_and_apply_no_effect_twice(fresh_db_url):
                 if left == 0:
                     break
                 time.sleep(rng.uniform(0.2, 0.6))
-                if kills < 12:
-                    victim = procs.pop(rng.randrange(len(procs)))
+                # Kill only a worker holding a lease: on a loaded machine a just-spawned worker can
+                # take longer to start than the pause, and killing it would test nothing.
+                candidates = [p for p in procs if p.pid in _leaseholders(conn)]
+                if kills < 12 and candidates:
+                    victim = candidates[rng.randrange(len(candidates))]
+                    procs.remove(victim)
                     victim.send_signal(signal.SIGKILL)
                     victim.wait()
                     kills += 1
