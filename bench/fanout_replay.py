@@ -3,6 +3,7 @@
     python bench/fanout_replay.py                        # 1,000 triggers, 3 children, 5 rounds
     python bench/fanout_replay.py --triggers 500 --children 10 --rounds 3
     python bench/fanout_replay.py --profile wait         # cProfile one round of a scenario
+    PROFILE_SORT=tottime python bench/fanout_replay.py --profile fanout   # sorted by own time
 
 Three scenarios replay the same N triggers through ``harness.replay.Replayer`` (shadow mode, the
 harness's default workers, a fresh migrated database each: ``DATABASE_URL``'s server when set,

@@ -3,9 +3,10 @@
 A child is enqueued exactly once per (parent, key): its dedupe key is ``child:<parent id>:<key>``,
 enforced by the database, so a retry or reclaim of the parent that enqueues it again gets the
 same child back. For a live parent the child, its parent link and the parent's step row (output:
-the child's id) commit in one transaction fenced by the parent's claim. A shadow or dry-run
-parent defers its step rows (see ``_steps.StepStore``): its children are still enqueued at once,
-exactly once by the same dedupe key, and a rerun of the parent finds them again.
+the child's id) commit together, fenced by the parent's claim: one statement for a new child,
+one transaction when the child exists already. A shadow or dry-run parent defers its step rows
+(see ``_steps.StepStore``): its children are still enqueued at once, exactly once by the same
+dedupe key, and a rerun of the parent finds them again.
 
 Children inherit the parent's mode and recording; their trigger says where they came from
 (``source = "child"``, the parent's id and the key). Waiting is durable: the parent is ``waiting``
