@@ -32,6 +32,7 @@ PYPROJECT = '''
 [tool.pytest.ini_options]
 addopts = "--strict-markers"
 filterwarnings = ["error", "ignore::UserWarning:platformdirs.*"]
+asyncio_default_fixture_loop_scope = "function"
 
 [tool.cutover]
 automations = "rows_app"

@@ -34,6 +34,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_db_url: str) 
     (tmp_path / "pyproject.toml").write_text(textwrap.dedent(f'''
         [tool.pytest.ini_options]
         filterwarnings = ["error", "ignore::UserWarning:platformdirs.*"]
+        asyncio_default_fixture_loop_scope = "function"
 
         [tool.cutover]
         automations = "{module}"
