@@ -11,6 +11,7 @@ comment). ``docs/recordings.md`` specifies every key.
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 import tomllib
@@ -92,6 +93,16 @@ class DecisionMap:
 INDEX_KEY = "index"
 JSON_KEY_PREFIX = "json:"
 ITEMS_KEYS = ("from", "key")
+
+# The keys each table of the manifest may hold (docs/recordings.md): any other is a typo, refused.
+TOP_KEYS = ("format", "name", "description", "window", "redaction", "sources", "automations")
+WINDOW_KEYS = ("start", "end")
+REDACTION_KEYS = ("salt_env", "headers", "json_paths")
+SOURCE_KEYS = ("platform", "automation", "files", "retention_days", "saves_successful_runs",
+               "saves_failed_runs", "sampling", "records", "skipped_records", "imported_at", "note")
+AUTOMATION_KEYS = ("platform", "coercion", "legacy_workflows", "delivery_id", "definition", "steps",
+                   "decisions", "providers", "columns", "items")
+DECISION_KEYS = ("name", "values")
 
 
 @dataclass(frozen=True)
@@ -177,6 +188,15 @@ def _toml_line(message: str) -> int | None:
     return int(found.group(1)) if found else None
 
 
+def _check_keys(read: FieldReader, known: tuple[str, ...], table: str) -> None:
+    """Refuse a key of ``read.obj`` not in ``known``, naming the table and suggesting the nearest."""
+    for key in read.obj:
+        if key not in known:
+            close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+            hint = f"did you mean {close[0]}?" if close else "expected one of " + ", ".join(sorted(known))
+            raise read.fail(key, f"unknown key in {table} ({hint})")
+
+
 def load_manifest(path: Path) -> Manifest:
     """Read and validate a ``manifest.toml``; raise ManifestError naming the file, line and key."""
     name = str(path)
@@ -192,6 +212,7 @@ def load_manifest(path: Path) -> Manifest:
 def manifest_from_dict(data: dict[str, Any], path: str) -> Manifest:
     """Validate a parsed manifest table (``path`` is only used in error messages)."""
     read = FieldReader(data, path, None, error=ManifestError)
+    _check_keys(read, TOP_KEYS, "the top-level table")
     version = data.get("format", FORMAT_VERSION)
     if version != FORMAT_VERSION:
         raise read.fail("format", f"expected {FORMAT_VERSION}, got {version!r}")
@@ -217,6 +238,7 @@ def _datetime(read: FieldReader, key: str, *, required: bool = True) -> datetime
 
 def _window(read: FieldReader) -> Window:
     window = read.nested("window")
+    _check_keys(window, WINDOW_KEYS, "[window]")
     start, end = _datetime(window, "start"), _datetime(window, "end")
     assert start is not None and end is not None
     if end < start:
@@ -235,6 +257,7 @@ def _source(read: FieldReader, index: int, value: Any) -> Source:
     if not isinstance(value, dict):
         raise read.fail(f"sources[{index}]", "expected a table")
     src = FieldReader(value, read.path, None, prefix=f"sources[{index}].", error=ManifestError)
+    _check_keys(src, SOURCE_KEYS, f"[[sources]] (entry {index + 1})")
     retention = value.get("retention_days")
     if retention is not None and (not isinstance(retention, int) or retention < 0):
         raise src.fail("retention_days", "expected a non-negative integer")
@@ -266,6 +289,8 @@ def _string_map(read: FieldReader, key: str) -> dict[str, str]:
 
 def _automation(parent: FieldReader, key: str) -> AutomationEntry:
     read = parent.nested(key)
+    table = f"automations.{_table_key(key)}"
+    _check_keys(read, AUTOMATION_KEYS, f"[{table}]")
     platform = Platform(read.choice("platform", tuple(Platform)))
     coercion = read.obj.get("coercion", str(DEFAULT_COERCION[platform]))
     if coercion not in tuple(Coercion):
@@ -277,23 +302,26 @@ def _automation(parent: FieldReader, key: str) -> AutomationEntry:
         coercion=Coercion(coercion),
         legacy_workflows=tuple(read.strings("legacy_workflows", required=False)),
         steps=_string_map(read, "steps"),
-        decisions={node: _decision(decisions, node) for node in decisions.obj},
+        decisions={node: _decision(decisions, node, f"[{table}.decisions.{_table_key(node)}]") for node in decisions.obj},
         providers=_string_map(read, "providers"),
         columns=_string_map(read, "columns"),
         delivery_id=read.string("delivery_id", required=False),
         definition=read.string("definition", required=False),
-        items=_items(read, platform) if "items" in read.obj else None,
+        items=_items(read, platform, f"[{table}.items]") if "items" in read.obj else None,
     )
 
 
-def _items(parent: FieldReader, platform: Platform) -> ItemSplit:
+def _table_key(key: str) -> str:
+    """Spell ``key`` as a TOML table header does: bare when it can be, else quoted."""
+    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else '"' + key.replace('"', '\\"') + '"'
+
+
+def _items(parent: FieldReader, platform: Platform, table: str) -> ItemSplit:
     """Read ``[automations.<name>.items]``: ``from`` (n8n only) and ``key``."""
     if not isinstance(parent.obj.get("items"), dict):
         raise parent.fail("items", "expected a table with 'from' and/or 'key'")
     read = parent.nested("items")
-    for name in read.obj:
-        if name not in ITEMS_KEYS:
-            raise read.fail(name, f"unknown key (expected {' or '.join(ITEMS_KEYS)})")
+    _check_keys(read, ITEMS_KEYS, table)
     source = read.string("from", required=False)
     if source is not None and not source.strip():
         raise read.fail("from", "expected the name of the node whose output items fan out")
@@ -307,12 +335,14 @@ def _items(parent: FieldReader, platform: Platform) -> ItemSplit:
     return ItemSplit(from_node=source, key=key)
 
 
-def _decision(parent: FieldReader, node: str) -> DecisionMap:
+def _decision(parent: FieldReader, node: str, table: str) -> DecisionMap:
     read = parent.nested(node)
+    _check_keys(read, DECISION_KEYS, table)
     return DecisionMap(name=str(read.string("name")), values=_string_map(read, "values"))
 
 
 def _redaction(read: FieldReader) -> Redaction:
+    _check_keys(read, REDACTION_KEYS, "[redaction]")
     return Redaction(
         salt_env=read.string("salt_env", required=False) or DEFAULT_SALT_ENV,
         headers=tuple(read.strings("headers", required=False)),
