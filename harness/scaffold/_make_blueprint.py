@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from harness.errors import ExportFormatError
+from harness.importer.definition import DefinitionKind
+from harness.scaffold._foreign import refuse_foreign
 from harness.scaffold._workflow import read_json
 
 
@@ -106,6 +108,7 @@ def load_blueprint(path: Path, document: Any = None) -> Blueprint:
     document = read_document(path) if document is None else document
     raw, scheduling, scenario = _inner(document)
     if not is_blueprint(document):
+        refuse_foreign(document, str(path), DefinitionKind.MAKE_BLUEPRINT)
         hint = " (this is a run log: scaffold reads the blueprint, GET /scenarios/{id}/blueprint)" \
             if isinstance(document, dict) and ("scenarioLogs" in document or "scenarioLog" in document) else ""
         raise ExportFormatError(str(path), None, "flow", f"expected a Make blueprint with a flow array{hint}")

@@ -28,12 +28,14 @@ from pathlib import Path as FilePath
 from typing import Any
 
 from harness.coverage import Branch, BranchCount, branches, coverage
+from harness.importer.definition import DefinitionKind
 from harness.manifest import MANIFEST_FILE, AutomationEntry, load_manifest
 from harness.recording import LegacyTrace, RecordedTrigger, iter_pairs
 from harness.scaffold._probe_oracle import Evaluation, Oracle, ProbeError
 from harness.scaffold._probe_reads import BRANCHING, Path, Read, ancestors, conditions, literals, node_reads
 from harness.scaffold._probe_values import KEEP, apply, candidates, mutation_strategy, read_path
-from harness.scaffold._workflow import Workflow, load_workflows
+from harness.scaffold._foreign import describe, foreign_kind
+from harness.scaffold._workflow import Workflow, load_workflows, read_json
 
 SYNTHETIC_DIR = "synthetic"
 PROBE_SOURCE = "probe:"
@@ -341,5 +343,15 @@ def load_inputs(set_dir: FilePath, automation: str) -> tuple[Workflow, Automatio
     if not entry.definition:
         raise ProbeError(f"{set_dir / MANIFEST_FILE}: [automations.{automation}] names no definition "
                          f"(definition = \"<n8n workflow file, relative to the set>\")")
+    _refuse_foreign(set_dir, automation, entry.definition)
     workflow = load_workflows(set_dir / entry.definition)[0]
     return workflow, entry, list(iter_pairs(set_dir / automation))
+
+
+def _refuse_foreign(set_dir: FilePath, automation: str, definition: str) -> None:
+    """Raise ProbeError when the entry's definition is another platform's (probe reads n8n only)."""
+    file = set_dir / definition
+    kind = foreign_kind(read_json(file), DefinitionKind.N8N_WORKFLOW) if file.is_file() else None
+    if kind is not None:
+        raise ProbeError(f"{set_dir / MANIFEST_FILE}: [automations.{automation}] definition = {definition!r} is "
+                         f"{describe(kind)}; probe-triggers reads n8n definitions only")

@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from harness.errors import ExportFormatError
+from harness.importer.definition import DefinitionKind
+from harness.scaffold._foreign import refuse_foreign
 
 TRIGGER_SUFFIXES = ("trigger", "webhook")
 
@@ -173,9 +175,15 @@ def is_workflow(document: Any) -> bool:
 
 
 def iter_workflow_files(path: Path) -> Iterator[Path]:
-    """Yield ``path`` or, for a directory, every ``*.json`` file in it (sorted)."""
+    """Yield ``path`` or, for a directory, every ``*.json`` file in it (sorted).
+
+    Raises ExportFormatError naming the directory when it holds no ``*.json`` file.
+    """
     if path.is_dir():
-        yield from sorted(p for p in path.rglob("*.json") if p.is_file())
+        files = sorted(p for p in path.rglob("*.json") if p.is_file())
+        if not files:
+            raise ExportFormatError(str(path), None, None, "no n8n workflow found (no *.json file in the directory)")
+        yield from files
     else:
         yield path
 
@@ -195,6 +203,7 @@ def read_json(path: Path) -> Any:
 def load_workflows(path: Path) -> list[Workflow]:
     """Return the workflows of one file; raise ExportFormatError naming what is wrong."""
     document = read_json(path)
+    refuse_foreign(document, str(path), DefinitionKind.N8N_WORKFLOW)
     if isinstance(document, dict) and isinstance(document.get("data"), list):
         document = document["data"]
     items = document if isinstance(document, list) else [document]
