@@ -16,7 +16,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from harness.errors import ExportFormatError, UnreplayableImportError
+from harness.errors import ExportFormatError, ManifestError, UnreplayableImportError
 from harness.importer import make, n8n, power_automate, tabular, zapier
 from harness.importer._run import BadRecord, ImportedRun
 from harness.importer.definition import load_definition, refuse_definition
@@ -116,6 +116,7 @@ def import_export(request: ImportRequest, clock: Callable[[], datetime] = lambda
     manifest_path = request.into / MANIFEST_FILE
     manifest = load_manifest(manifest_path) if manifest_path.exists() else Manifest(name=request.into.name)
     entry = _entry(manifest, request)
+    request, named = _manifest_definition(request, entry)
     policy = policy_from_settings(manifest.redaction, request.salt)
     runs, bad = collect(parse_export(request, entry), request.skip_bad)
     runs = [redact_run(run, policy) for run in runs]
@@ -131,7 +132,23 @@ def import_export(request: ImportRequest, clock: Callable[[], datetime] = lambda
     proposal = proposal_from_traces(entry.name, _with_item_traces(runs))
     entry = _with_definition(entry, request)
     write_manifest(manifest_path, with_source(manifest, source, entry), proposal=proposal)
-    return _summary(request, runs, bad, pairing, source)
+    return replace(_summary(request, runs, bad, pairing, source), definition_from_manifest=named)
+
+
+def _manifest_definition(request: ImportRequest, entry: AutomationEntry) -> tuple[ImportRequest, str | None]:
+    """Use the entry's ``definition`` (relative to the set) when ``--definition`` names none.
+
+    Returns the request to run and the path used (``None`` when ``--definition`` was given, the
+    entry names none, or the platform has no definition format). Raises ManifestError when the
+    named file does not exist.
+    """
+    if request.definition is not None or not entry.definition or request.platform in (Platform.CSV, Platform.JSONL):
+        return request, None
+    path = request.into / entry.definition
+    if not path.is_file():
+        raise ManifestError(str(request.into / MANIFEST_FILE), None, f"automations.{entry.name}.definition",
+                            f"{path} does not exist (fix the path, or pass --definition FILE)")
+    return replace(request, definition=path), str(path)
 
 
 def _with_definition(entry: AutomationEntry, request: ImportRequest) -> AutomationEntry:

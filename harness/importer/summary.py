@@ -43,6 +43,7 @@ class ImportSummary:
     by_time: int = 0
     evidence: tuple[tuple[str, int], ...] = ()
     warnings: tuple[str, ...] = ()
+    definition_from_manifest: str | None = None
 
     @property
     def from_export(self) -> int:
@@ -57,6 +58,8 @@ class ImportSummary:
             f"  legacy-only (no trigger to replay): {self.legacy_only}",
             f"  trigger-only (no legacy run to compare): {self.trigger_only}",
         ]
+        if self.definition_from_manifest:
+            out.insert(1, f"  definition: {self.definition_from_manifest} (the manifest's definition; --definition overrides it)")
         if self.paired:
             out.append(f"    pairing: {self.from_export} with the export's own trigger, {self.by_delivery} by delivery id, "
                        f"{self.by_time} by time window (nearest recorded trigger; check the window)")

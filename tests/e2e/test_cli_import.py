@@ -152,3 +152,47 @@ def test_an_import_keeps_a_definition_a_person_named_and_names_none_for_a_file_o
     (tmp_path / "manifest.toml").write_text(text.replace('coercion = "n8n"\n', 'coercion = "n8n"\ndefinition = "mine.json"\n', 1))
     assert _import(*args, "--definition", str(EXPORTS / "n8n/workflow_download.json")).exit_code == 0
     assert load_manifest(tmp_path / "manifest.toml").automations["orders"].definition == "mine.json"
+
+
+def _scaffold_then_import(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *extra: str) -> Result:
+    from harness._cli_scaffold import scaffold
+
+    monkeypatch.chdir(tmp_path)
+    group = click.Group(commands={"scaffold": scaffold})
+    register(group)
+    runner = CliRunner()
+    made = runner.invoke(group, ["scaffold", "n8n", str(EXPORTS / "n8n/workflow_download.json"), "--automation", "orders",
+                                 "--into", "automations", "--set", "set"], catch_exceptions=False)
+    assert made.exit_code == 0, made.output
+    assert load_manifest(tmp_path / "set" / "manifest.toml").automations["orders"].definition
+    return runner.invoke(group, ["import", "n8n", str(EXPORTS / "n8n/executions_api_list_no_workflow.json"),
+                                 "--automation", "orders", "--into", "set", "--keep-unreplayable", *extra],
+                         catch_exceptions=False)
+
+
+def test_an_import_without_definition_uses_the_definition_the_manifest_entry_names(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    result = _scaffold_then_import(tmp_path, monkeypatch)
+    assert result.exit_code == 0, result.output
+    assert "workflow_download.json (the manifest's definition; --definition overrides it)" in result.output
+    bare = _import("n8n", str(EXPORTS / "n8n/executions_api_list_no_workflow.json"), "--automation", "orders",
+                   "--into", str(tmp_path / "bare"), "--keep-unreplayable")
+    assert bare.exit_code == 0, bare.output
+    with_definition = (tmp_path / "set" / "orders" / "legacy.jsonl").read_text()
+    assert with_definition != (tmp_path / "bare" / "orders" / "legacy.jsonl").read_text()
+
+
+def test_a_definition_flag_wins_over_the_manifest_entrys_definition(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    result = _scaffold_then_import(tmp_path, monkeypatch, "--definition", str(EXPORTS / "n8n/workflows_export_all.json"))
+    assert result.exit_code == 0, result.output
+    assert "the manifest's definition" not in result.output
+
+
+def test_a_manifest_definition_naming_a_missing_file_stops_the_import(tmp_path: Path) -> None:
+    (tmp_path / "manifest.toml").write_text('format = 1\nname = "s"\n[automations.orders]\nplatform = "n8n"\n'
+                                            'definition = "gone.json"\n')
+    result = CliRunner().invoke(cli, ["import", "n8n", str(EXPORTS / "n8n/executions_api_list_no_workflow.json"),
+                                      "--automation", "orders", "--into", str(tmp_path), "--keep-unreplayable"])
+    assert result.exit_code != 0
+    assert "automations.orders.definition" in result.output and "gone.json does not exist" in result.output
