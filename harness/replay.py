@@ -138,11 +138,12 @@ def shadow_providers(configured: Mapping[str, ProviderConfig], names: Iterable[s
     ``sandbox_url``: a replay never leaves the process. A provider named by the recording but not
     configured in pyproject.toml gets ``https://<name>.shadow.invalid`` and no rate, auth or
     signing — enough to record intents and serve recorded responses, useless for live traffic.
+    It is marked ``stand_in``: an absolute URL given to it fails naming the ``base_url`` to configure.
     """
     out = {name: replace(cfg, sandbox_url=None) for name, cfg in configured.items()}
     for name in names:
         if name and name not in out:
-            out[name] = ProviderConfig(name=name, base_url=SHADOW_BASE.format(name=name))
+            out[name] = ProviderConfig(name=name, base_url=SHADOW_BASE.format(name=name), stand_in=True)
     return out
 
 

@@ -37,7 +37,13 @@ from ._external_ref import extract_external_ref
 from .budget import RECHECK_MARGIN_S, WAIT_IN_PROCESS_S, Budget, Checkout, InFlight, reservation_horizon, scope_key_for
 from .classify import Classification, Kind, classify_exception, classify_response, scrub
 from .errors import ConfigError, RateLimited, RetryableError, Snooze, TerminalError
-from .gateway_errors import ForeignURLError, IdempotencyConflictError, NetworkBlockedError, ProviderNotConfiguredError
+from .gateway_errors import (
+    ForeignURLError,
+    IdempotencyConflictError,
+    NetworkBlockedError,
+    ProviderNotConfiguredError,
+    StandInURLError,
+)
 from .provider import ProviderConfig, SigningScheme, Tightening, tightening_from_headers
 from .signing import standard_webhooks_headers
 from .states import Mode
@@ -204,6 +210,9 @@ def resolve_url(config: ProviderConfig, url: str, params: Mapping[str, Any] | No
     if url.startswith(("http://", "https://")):
         base = config.base_url
         if not (url == base or url.startswith((base + "/", base + "?"))):
+            if config.stand_in:
+                absolute = httpx.URL(url)
+                raise StandInURLError(config.name, url, f"{absolute.scheme}://{absolute.netloc.decode('ascii')}")
             raise ForeignURLError(config.name, url, base)
         full = url
     else:

@@ -2,6 +2,7 @@
 
     QueueError
     ├── ProviderNotConfiguredError  ctx.call named a provider missing from [tool.cutover.providers]
+    │   └── StandInURLError         ...and a replay's stand-in for it got an absolute URL
     ├── ForeignURLError             an absolute URL points outside the provider's base_url
     ├── NetworkBlockedError         a dry_run/shadow call tried to reach the network
     ├── IdempotencyConflictError    a step's key was reused with a different request
@@ -26,6 +27,26 @@ class ProviderNotConfiguredError(QueueError):
         )
         self.provider = provider
         self.known = known
+
+
+class StandInURLError(ProviderNotConfiguredError):
+    """A replay's stand-in for an unconfigured provider was given an absolute URL.
+
+    A shadow replay stands in for a provider the recording names but pyproject.toml does not
+    configure; an absolute URL shows where the provider really lives, so the message proposes
+    the ``base_url`` to configure (the URL's origin).
+    """
+
+    def __init__(self, provider: str, url: str, origin: str) -> None:
+        QueueError.__init__(
+            self,
+            f"provider {provider!r} is not configured in pyproject.toml: add "
+            f"[tool.cutover.providers.{provider}] with base_url = \"{origin}\"",
+        )
+        self.provider = provider
+        self.known: list[str] = []
+        self.url = url
+        self.origin = origin
 
 
 class ForeignURLError(QueueError):

@@ -114,6 +114,7 @@ class ProviderConfig:
     rules: tuple[Rule, ...] = ()
     retry: RetryPolicy = RetryPolicy()
     external_ref: ExternalRefSpec | None = None  # where a response names the created object
+    stand_in: bool = False  # a replay's stand-in for a provider pyproject.toml does not configure
 
 
 @dataclass(frozen=True)
