@@ -9,11 +9,14 @@ separated by ``>``, ``|`` or ``,``), ``error``, ``failed_step``, ``body`` (a JSO
 families ``body.<key>``, ``headers.<name>``, ``decision.<name>`` and ``output.<step>``: a column
 named (or mapped to) ``decision.route`` fills ``decisions["route"]``. A row with a body gives a
 trigger; a row without one gives a trace to pair with recorded triggers by delivery id or time.
+The mapping is checked first: an unknown field name, a mapped column the CSV header lacks, or a
+required field without a column stops the import naming the field and the file's columns.
 """
 
 from __future__ import annotations
 
 import csv
+import difflib
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,6 +34,9 @@ STATUS_WORDS = {
     TraceStatus.FAILED: {"failed", "failure", "error", "errored", "stopped"},
 }
 FAMILIES = ("body.", "headers.", "decision.", "output.")
+FIELDS = ("run_id", "delivery_id", "received_at", "started_at", "status", "path", "error", "failed_step", "body",
+          "calls")
+REQUIRED = ("received_at", "status")
 PATH_SEPARATOR = re.compile(r"\s*[>|,]\s*")
 
 
@@ -78,13 +84,43 @@ def parse(path: Path, entry: AutomationEntry, platform: Platform) -> Iterator[Im
     """Yield one imported run (or the error of a malformed row) per row of the file."""
     if not path.exists():
         raise ExportFormatError(str(path), None, None, "file does not exist")
+    check_fields(entry.columns, str(path))
     for record, row in rows(path):
+        if record == "row 2":  # a CSV's first data row: its keys are the header
+            check_header(list(row), entry.columns, str(path))
         try:
             yield parse_row(row, entry, platform, str(path), record)
         except ExportFormatError as error:
             yield error
         except SHAPE_ERRORS as exc:
             yield ExportFormatError(str(path), record, None, f"unexpected value in this row ({type(exc).__name__}: {str(exc)[:120]})")
+
+
+def check_fields(columns: dict[str, str], path: str) -> None:
+    """Raise ExportFormatError for a mapped field name that is no field, suggesting the nearest."""
+    for name, column in columns.items():
+        if name in FIELDS or (name.startswith(FAMILIES) and name.partition(".")[2]):
+            continue
+        close = difflib.get_close_matches(name, FIELDS, n=1, cutoff=0.6)
+        hint = f"did you mean {close[0]}?" if close else (
+            "expected one of " + ", ".join(FIELDS) + " or " + ", ".join(f + "<name>" for f in FAMILIES))
+        raise ExportFormatError(path, None, name, f"--map {name}={column}: unknown field ({hint})")
+
+
+def check_header(header: list[str], columns: dict[str, str], path: str) -> None:
+    """Raise ExportFormatError when a mapped column, or a required field's column, is not in the CSV header."""
+    listed = ", ".join(header)
+    for name, column in columns.items():
+        if column not in header:
+            raise ExportFormatError(path, None, name, f"--map {name}={column}: the file has no column {column!r} "
+                                                      f"(columns: {listed})")
+    for name in REQUIRED:
+        if columns.get(name, name) not in header:
+            raise ExportFormatError(path, None, name, _no_column(name, header))
+
+
+def _no_column(name: str, columns: list[str]) -> str:
+    return f"no column for {name}: pass --map {name}=COLUMN (columns: {', '.join(columns)})"
 
 
 class _Row:
@@ -152,6 +188,9 @@ def parse_row(row: dict[str, Any], entry: AutomationEntry, platform: Platform, p
     if "__error__" in row:
         raise ExportFormatError(path, record, None, str(row["__error__"]))
     read = _Row(row, entry.columns, path, record)
+    for needed in REQUIRED:
+        if read.column(needed) not in row:  # a JSONL line without the field (a CSV's header was checked)
+            raise ExportFormatError(path, record, needed, _no_column(needed, list(row)))
     received = timestamp_or_none(read.get("received_at"))
     if received is None:
         raise read.fail("received_at", f"expected an ISO 8601 timestamp with offset, got {read.get('received_at')!r}")

@@ -196,3 +196,17 @@ def test_a_manifest_definition_naming_a_missing_file_stops_the_import(tmp_path: 
                                       "--automation", "orders", "--into", str(tmp_path), "--keep-unreplayable"])
     assert result.exit_code != 0
     assert "automations.orders.definition" in result.output and "gone.json does not exist" in result.output
+
+
+@pytest.mark.parametrize(("maps", "said"), [
+    (["--map", "recieved_at=Timestamp"], "--map recieved_at=Timestamp: unknown field (did you mean received_at?)"),
+    ([], "no column for received_at: pass --map received_at=COLUMN (columns: Run, Timestamp, Outcome,"),
+    (["--map", "received_at=Timestamp", "--map", "status=Outcome", "--map", "decision.route=Rout"],
+     "the file has no column 'Rout' (columns: Run, Timestamp,"),
+])
+def test_csv_map_mistakes_exit_non_zero_naming_the_field_and_the_columns(tmp_path: Path, maps: list[str], said: str) -> None:
+    result = CliRunner().invoke(cli, ["import", "csv", str(EXPORTS / "tabular/runs.csv"), "--automation", "lead-router",
+                                      "--into", str(tmp_path), *maps])
+    assert result.exit_code != 0
+    assert said in result.output
+    assert not (tmp_path / "lead-router").exists()
