@@ -142,11 +142,14 @@ def finish(config: pytest.Config, run: ShadowRun, exitstatus: int, *, gate: bool
     try:
         summary, rows, dis = build(config, run)
         out = Path(config.getoption("shadow_report") or run.settings.project_root / "reports" / summary["recording"]["name"])
-        report.write_reports(out, summary, dis, report.exemplar_traces(rows, summary))
+        if summary["automations"]:
+            report.write_reports(out, summary, dis, report.exemplar_traces(rows, summary))
     except HarnessError as exc:
         config.stash[_ERROR_KEY] = f"cutover: the reports could not be written: {exc}"
         return None, int(pytest.ExitCode.TESTS_FAILED) if gate else None
     summary["_report_dir"] = str(out)
+    if not summary["automations"]:  # -k/-m deselected every trigger: keep the last full report
+        summary["_not_written"] = True
     if not gate or exitstatus not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED, pytest.ExitCode.NO_TESTS_COLLECTED):
         return summary, None
     try:
@@ -193,7 +196,11 @@ def summary_lines(config: pytest.Config, summary: dict[str, Any] | None) -> list
     if summary is None:
         return [error or "cutover: no summary"]
     lines = terminal_lines(summary)
-    lines.append(f"reports: {summary['_report_dir']}/index.html (summary.json, disagreements.csv)")
+    if summary.get("_not_written"):
+        lines.append(f"no recorded trigger was replayed (every one deselected, or the set is empty): "
+                     f"the reports in {summary['_report_dir']} were left as they were")
+    else:
+        lines.append(f"reports: {summary['_report_dir']}/index.html (summary.json, disagreements.csv)")
     if "_recorded" in summary:
         lines.append(f"gate verdicts recorded in {summary['_recorded']}: "
                      f"READY {', '.join(summary['gate']['ready']) or 'none'}; "

@@ -239,3 +239,13 @@ def test_a_status_only_export_compares_status_alone_and_the_gate_says_its_depth(
                          'evidence = "status"\n')
     lowered = project.runpytest_subprocess("--shadow", "recordings/demo")
     lowered.stdout.fnmatch_lines(["router*READY (status only)*4 compared*"])
+
+
+def test_a_selection_that_matches_no_trigger_leaves_the_last_report_as_it_was(project: pytest.Pytester) -> None:
+    project.runpytest_subprocess("--shadow", "recordings/demo")
+    summary = project.path / "reports" / "demo" / "summary.json"
+    full = summary.read_text()
+    result = project.runpytest_subprocess("--shadow", "recordings/demo", "-k", "no-such-trigger")
+    result.assert_outcomes(deselected=10)
+    result.stdout.fnmatch_lines(["*no recorded trigger was replayed*were left as they were*"])
+    assert summary.read_text() == full
