@@ -400,7 +400,8 @@ def write_manifest(path: Path, manifest: Manifest, *, proposal: MapProposal | No
     a source no longer in the manifest removed (sources are the importer's own records).
     ``proposal`` (:func:`harness.mapping.propose_maps`) is added as commented lines on its
     automation's first import (no source of it in the file yet: its table may already hold other
-    settings, such as ``items``) when it has no maps yet; never again after.
+    settings, such as ``items``): its steps and decisions when the entry has no such maps yet, its
+    providers (hosts no provider is named for) always; never again after.
     """
     import tomlkit
 
@@ -416,8 +417,10 @@ def write_manifest(path: Path, manifest: Manifest, *, proposal: MapProposal | No
     _sync(document, data)
     out = tomlkit.dumps(document)
     entry = manifest.automations.get(proposal.automation) if proposal is not None else None
-    if first and proposal is not None and entry is not None and not entry.steps and not entry.decisions:
-        lines = proposal_lines(proposal)
+    if first and proposal is not None and entry is not None:
+        if entry.steps or entry.decisions:  # maps written already (by hand or scaffold): only providers
+            proposal = replace(proposal, steps={}, decisions={})
+        lines = proposal_lines(proposal, providers_table=not entry.providers)
         out = out.rstrip("\n") + ("\n\n" + "\n".join(lines) + "\n" if lines else "\n")
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.tmp")

@@ -173,12 +173,13 @@ def _with_definition(entry: AutomationEntry, request: ImportRequest) -> Automati
 
 
 def _with_item_traces(runs: list[ImportedRun]) -> Iterator[LegacyTrace]:
-    """Yield each trace, then each of its items as a trace, so maps are proposed for item-level nodes too."""
+    """Yield each trace, then each of its items as a trace, so maps are proposed for item-level nodes and calls too."""
     for run in runs:
         if run.trace is None:
             continue
         yield run.trace
-        yield from (replace(run.trace, path=item.path, decisions=item.decisions, items=[]) for item in run.trace.items)
+        yield from (replace(run.trace, path=item.path, decisions=item.decisions, calls=item.calls, items=[])
+                    for item in run.trace.items)
 
 
 def refuse_unreplayable(request: ImportRequest, runs: list[ImportedRun], pairing: Pairing) -> None:

@@ -210,3 +210,19 @@ def test_csv_map_mistakes_exit_non_zero_naming_the_field_and_the_columns(tmp_pat
     assert result.exit_code != 0
     assert said in result.output
     assert not (tmp_path / "lead-router").exists()
+
+
+def test_the_first_n8n_import_proposes_providers_that_make_call_urls_relative_once_uncommented(tmp_path: Path) -> None:
+    args = ["n8n", str(EXPORTS / "n8n/executions_fan_out.json"), "--automation", "orders", "--into", str(tmp_path)]
+    assert _import(*args).exit_code == 0
+    calls = json.loads((tmp_path / "orders" / "legacy.jsonl").read_text().splitlines()[0])["calls"]
+    assert (calls[0]["provider"], calls[0]["url"]) == (None, "https://api.example.com/notify")
+    manifest = tmp_path / "manifest.toml"
+    text = manifest.read_text()
+    assert '# [automations.orders.providers]\n# "api.example.com" = "example"\n' in text
+    manifest.write_text(text.replace('# [automations.orders.providers]\n# "api.example.com"',
+                                     '[automations.orders.providers]\n"api.example.com"'))
+    assert _import(*args).exit_code == 0
+    calls = json.loads((tmp_path / "orders" / "legacy.jsonl").read_text().splitlines()[0])["calls"]
+    assert (calls[0]["provider"], calls[0]["url"]) == ("example", "/notify")
+    assert load_manifest(manifest).automations["orders"].providers == {"api.example.com": "example"}
