@@ -63,7 +63,8 @@ def _salt(salt_env: str | None) -> bytes | None:
 @click.option("--definition", "--blueprint", "definition", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="The automation's definition beside the runs: a Zapfile.json (zapier), a scenario blueprint "
                    "(make; --blueprint is an alias), a flow definition (power-automate) or a workflow (n8n). "
-                   "It turns step statuses into a path and decisions.")
+                   "It turns step statuses into a path and decisions. Default: the file the manifest entry's "
+                   "definition names (relative to the set).")
 @click.option("--keep-unreplayable", is_flag=True,
               help="Import even when nothing is replayable (no trigger bodies to pair the runs with).")
 @click.option("--retention-days", type=int, help="How many days of history the tool keeps (n8n default: 14).")

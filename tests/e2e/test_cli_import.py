@@ -184,7 +184,16 @@ def test_an_import_without_definition_uses_the_definition_the_manifest_entry_nam
 
 def test_a_definition_flag_wins_over_the_manifest_entrys_definition(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    result = _scaffold_then_import(tmp_path, monkeypatch, "--definition", str(EXPORTS / "n8n/workflows_export_all.json"))
+    flag = ["--definition", str(EXPORTS / "n8n/workflow_download.json")]
+    assert _scaffold_then_import(tmp_path, monkeypatch, *flag).exit_code == 0
+    manifest = tmp_path / "set" / "manifest.toml"
+    named = load_manifest(manifest).automations["orders"].definition
+    assert named
+    manifest.write_text(manifest.read_text().replace(f'definition = "{named}"', 'definition = "gone.json"'))
+    args = ["import", "n8n", str(EXPORTS / "n8n/executions_api_list_no_workflow.json"), "--automation", "orders",
+            "--into", "set", "--keep-unreplayable"]
+    assert CliRunner().invoke(cli, args).exit_code != 0  # the manifest's definition is read without the flag
+    result = CliRunner().invoke(cli, [*args, *flag])
     assert result.exit_code == 0, result.output
     assert "the manifest's definition" not in result.output
 
