@@ -125,7 +125,7 @@ def _registry(settings: Any) -> Any:
     from .registry import discover
 
     try:
-        registry = discover(settings.automations)
+        registry = discover(settings.automations, project=settings.pyproject)
     except (QueueError, ImportError):
         return None
     return registry if len(registry) else None

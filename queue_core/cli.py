@@ -104,7 +104,7 @@ def worker(concurrency: int, lease_s: float, poll_s: float, modes: tuple[str, ..
     try:
         settings = _config.load()
         sys.path.insert(0, str(settings.root))
-        registry = discover(settings.automations)
+        registry = discover(settings.automations, project=settings.pyproject)
         parse_providers(settings.raw.get("providers", {}))  # fail fast on a bad provider table
         from ._ticker import declared_for
 
@@ -335,7 +335,7 @@ def enqueue(automation_name: str, payload: str, priority: int, mode: str, dedupe
     try:
         settings = _config.load()
         sys.path.insert(0, str(settings.root))
-        registry = discover(settings.automations)
+        registry = discover(settings.automations, project=settings.pyproject)
     except QueueError as exc:
         _fail(exc)
     click.echo(_with_pool(lambda pool: Queue(pool, registry=registry).enqueue(spec, actor="cli")))

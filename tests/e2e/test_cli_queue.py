@@ -213,3 +213,14 @@ def test_sigterm_stops_claiming_and_puts_unfinished_jobs_back(project):
     assert '"released": 1' in err
     shown = run(["jobs", "show", job_id], project).stdout
     assert "status: pending" in shown and "attempt: 0" in shown and "released" in shown
+
+
+def test_outside_any_project_the_error_says_there_is_no_project_not_a_bad_pyproject(tmp_path, fresh_db_url):
+    lone = tmp_path / "not-a-project"
+    lone.mkdir()
+    # no PYTHONPATH: the repository's own demo package is named `automations`, the default module
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} | {"DATABASE_URL": fresh_db_url}
+    proc = run(["enqueue", "greet", "{}"], (lone, env), ok=False)
+    assert proc.returncode != 0 and "Traceback" not in proc.stderr
+    assert f"no pyproject.toml with a [tool.cutover] table at or above {lone}" in proc.stderr
+    assert "field 'tool.cutover.automations'" not in proc.stderr
