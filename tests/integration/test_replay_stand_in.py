@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 
@@ -27,7 +28,7 @@ def test_an_unconfigured_provider_called_by_absolute_url_names_the_base_url_to_a
     trigger = RecordedTrigger("t1", datetime(2024, 6, 3, 9, 12, tzinfo=UTC), {}, {"domain": "a.example"}, "recorder")
     case = Case(1, "absolute-enricher", trigger, LegacyTrace("t1", TraceStatus.SUCCEEDED, Platform.MAKE, outputs={}))
 
-    async def go() -> list:
+    async def go() -> list[Any]:
         providers = shadow_providers({}, ["enrich"])
         async with Replayer(fresh_db_url, registry, providers, ReplayOptions(workers=1, concurrency=1)) as replayer:
             return await replayer.replay([case])

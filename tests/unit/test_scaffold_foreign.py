@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
-from harness.cli import cli
+from harness._cli_scaffold import scaffold
 from harness.errors import ExportFormatError
 from harness.scaffold._make_blueprint import load_blueprint
 from harness.scaffold._probe import load_inputs
@@ -39,7 +40,7 @@ def test_an_n8n_workflow_given_to_make_names_the_n8n_command() -> None:
     ({"zaps": [{"nodes": {}}]}, "Zapier Zap export"),
     ({"properties": {"definition": {"triggers": {}, "actions": {}}}}, "Power Automate"),
 ])
-def test_a_zapfile_or_flow_says_scaffold_does_not_read_it(tmp_path: Path, document: dict, kind: str) -> None:
+def test_a_zapfile_or_flow_says_scaffold_does_not_read_it(tmp_path: Path, document: dict[str, Any], kind: str) -> None:
     file = tmp_path / "definition.json"
     file.write_text(json.dumps(document))
     for load in (load_workflows, load_blueprint):
@@ -56,7 +57,7 @@ def test_an_empty_directory_is_an_error_for_n8n_as_for_make(tmp_path: Path) -> N
         list(iter_workflow_files(empty))
     runner = CliRunner()
     for platform, message in (("n8n", "no n8n workflow found"), ("make", "no Make blueprint found")):
-        result = runner.invoke(cli, ["scaffold", platform, str(empty), "--into", str(tmp_path / "out")])
+        result = runner.invoke(scaffold, [platform, str(empty), "--into", str(tmp_path / "out")])
         assert result.exit_code == 1, result.output
         assert message in result.output
 
