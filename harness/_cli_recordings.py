@@ -139,8 +139,11 @@ def record_command(
     from harness.redact import policy_from_settings
 
     secret = os.environ.get(secret_env, "").encode() if secret_env else None
-    if verify != "none" and not secret:
+    if verify != "none" and not secret_env:
         raise click.BadParameter("set --secret-env to a variable holding the webhook secret", param_hint="--verify")
+    if verify != "none" and not secret:
+        raise click.BadParameter(f"the environment variable {secret_env} is not set (or is empty): export the "
+                                 "webhook secret in it before starting the recorder", param_hint="--secret-env")
     manifest_path = into / MANIFEST_FILE
     try:
         settings = load_manifest(manifest_path).redaction if manifest_path.exists() else Redaction()

@@ -235,3 +235,12 @@ def test_the_first_n8n_import_proposes_providers_that_make_call_urls_relative_on
     calls = json.loads((tmp_path / "orders" / "legacy.jsonl").read_text().splitlines()[0])["calls"]
     assert (calls[0]["provider"], calls[0]["url"]) == ("example", "/notify")
     assert load_manifest(manifest).automations["orders"].providers == {"api.example.com": "example"}
+
+
+def test_record_names_an_unset_secret_variable_rather_than_asking_for_the_option(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("NOPE_SECRET", raising=False)
+    args = ["record", "--into", str(tmp_path), "--automation", "foo", "--verify", "github"]
+    given = CliRunner().invoke(cli, [*args, "--secret-env", "NOPE_SECRET"])
+    assert given.exit_code == 2 and "the environment variable NOPE_SECRET is not set" in given.output
+    missing = CliRunner().invoke(cli, args)
+    assert missing.exit_code == 2 and "set --secret-env to a variable holding the webhook secret" in missing.output
