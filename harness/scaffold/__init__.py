@@ -15,6 +15,7 @@ import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from harness.errors import HarnessError
 from harness.scaffold._module import NodeRow, Scaffold, build, edited, unique
@@ -31,7 +32,7 @@ class ScaffoldError(HarnessError):
 class Written:
     """One scaffolded workflow: where it went, and the diff when an edited file was kept."""
 
-    scaffold: Scaffold
+    scaffold: Scaffold[Any]  # an n8n or a Make scaffold
     path: Path
     written: bool
     diff: str = ""
@@ -74,14 +75,19 @@ def scaffold_n8n(path: Path, *, automation: str | None, into: Path, force: bool 
     results = []
     used: set[str] = set()
     for workflow in workflows:
-        name = unique(_automation_name(workflow, automation, many), used)
-        if not re.fullmatch(r"[a-z][a-z0-9-]*", name):
-            raise ScaffoldError(f"automation name {name!r}: use lower-case letters, digits and dashes")
+        name = checked_name(unique(_automation_name(workflow, automation, many), used))
         results.append(build(workflow, name, providers or {}))
     return [_write(s, into, force) for s in results]
 
 
-def _write(scaffold: Scaffold, into: Path, force: bool) -> Written:
+def checked_name(name: str) -> str:
+    """Return ``name`` when it can name an automation module; raise ScaffoldError otherwise."""
+    if not re.fullmatch(r"[a-z][a-z0-9-]*", name):
+        raise ScaffoldError(f"automation name {name!r}: use lower-case letters, digits and dashes")
+    return name
+
+
+def _write(scaffold: Scaffold[Any], into: Path, force: bool) -> Written:
     target = into / (scaffold.automation.replace("-", "_") + ".py")
     if target.exists():
         current = target.read_text(encoding="utf-8")

@@ -25,43 +25,25 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import tomlkit
 from tomlkit.items import Table
 
 from harness.errors import ExportFormatError
-from harness.scaffold import ScaffoldError, Written, _write
+from harness.scaffold import ScaffoldError, Written, _write, checked_name
 from harness.scaffold._make_blueprint import Blueprint, Module, is_blueprint, iter_blueprint_files, load_blueprint, read_document
 from harness.scaffold._make_flow import Layout, comment, flow, indent
 from harness.scaffold._make_modules import TRIGGERS, Gen, makes_call, translate, var
-from harness.scaffold._module import HEADER, NodeRow, _registry_takes, digest, module_docstring, slug, unique
+from harness.scaffold._module import HEADER, NodeRow, Scaffold, _registry_takes, digest, module_docstring, slug, unique
 
 
 @dataclass
-class MakeScaffold:
-    """What scaffolding one scenario produced (the fields ``cutover scaffold``'s tables read)."""
+class MakeScaffold(Scaffold[Blueprint]):
+    """What scaffolding one scenario produced: a Scaffold, with the maps' providers too."""
 
-    automation: str
-    workflow: Blueprint
-    source: str
-    steps: dict[str, str]
-    decisions: dict[str, str]
-    rows: list[NodeRow]
-    proposals: dict[str, str] = field(default_factory=dict)
     trigger_kind: str = "schedule"
-    schedule: dict[str, Any] | None = None
     providers: dict[str, str] = field(default_factory=dict)  # host (or "http") -> provider
-
-    @property
-    def translated(self) -> int:
-        """Return how many modules were translated (the trigger included)."""
-        return sum(1 for r in self.rows if r.status in ("translated", "trigger"))
-
-    @property
-    def todo(self) -> int:
-        """Return how many modules are left for a person."""
-        return sum(1 for r in self.rows if r.status == "todo")
 
 
 def schedule_of(scheduling: dict[str, Any] | None) -> tuple[dict[str, Any] | None, str]:
@@ -198,12 +180,9 @@ def scaffold_make(path: Path, *, automation: str | None, into: Path, force: bool
     for blueprint in blueprints:
         stem = re.sub(r"[^a-z0-9]+", "-", blueprint.name.lower()).strip("-") or "scenario"
         stem = stem if stem[0].isalpha() else f"scenario-{stem}"
-        name = unique(automation if automation and not many else f"{automation}-{stem}" if automation else stem, used)
-        if not re.fullmatch(r"[a-z][a-z0-9-]*", name):
-            raise ScaffoldError(f"automation name {name!r}: use lower-case letters, digits and dashes")
+        name = checked_name(unique(automation if automation and not many else f"{automation}-{stem}" if automation else stem, used))
         results.append(build(blueprint, name, providers or {}))
-    # Written and _write only read .automation and .source, which MakeScaffold has.
-    return [_write(cast(Any, s), into, force) for s in results], skipped
+    return [_write(s, into, force) for s in results], skipped
 
 
 def maps_toml(scaffold: MakeScaffold) -> str:

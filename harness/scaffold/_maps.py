@@ -20,14 +20,14 @@ import tomlkit
 from tomlkit.items import Table
 
 from harness.scaffold._module import Scaffold
-from harness.scaffold._workflow import load_workflows
+from harness.scaffold._workflow import Workflow, load_workflows
 
 
 def _quoted(name: str) -> str:
     return tomlkit.string(name).as_string() if not name.replace("-", "").replace("_", "").isalnum() else name
 
 
-def maps_toml(scaffold: Scaffold) -> str:
+def maps_toml(scaffold: Scaffold[Workflow]) -> str:
     """Return the maps as the TOML a person would paste into the set's manifest."""
     head = f"[automations.{scaffold.automation}"
     lines = [f"{head}]", 'platform = "n8n"', 'coercion = "n8n"', "", f"{head}.steps]"]
@@ -37,7 +37,7 @@ def maps_toml(scaffold: Scaffold) -> str:
     return "\n".join(lines)
 
 
-def write_maps(manifest: Path, scaffold: Scaffold) -> None:
+def write_maps(manifest: Path, scaffold: Scaffold[Workflow]) -> None:
     """Add the maps to ``manifest`` (created when missing), keeping everything already there."""
     document = tomlkit.parse(manifest.read_text(encoding="utf-8")) if manifest.exists() else tomlkit.document()
     if "format" not in document:
@@ -64,7 +64,7 @@ def write_maps(manifest: Path, scaffold: Scaffold) -> None:
     manifest.write_text(tomlkit.dumps(document), encoding="utf-8")
 
 
-def _definition(set_dir: Path, scaffold: Scaffold) -> str | None:
+def _definition(set_dir: Path, scaffold: Scaffold[Workflow]) -> str | None:
     """Return the workflow file as the manifest names a definition (relative to the set), if it is one.
 
     None when the file holds several workflows (a definition is read as the file's first one).

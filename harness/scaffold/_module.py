@@ -7,7 +7,7 @@ import inspect
 import keyword
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from harness.scaffold import _calls, _nodes
 from harness.scaffold._expr import Untranslatable
@@ -36,12 +36,15 @@ class NodeRow:
     why: str = ""
 
 
+W = TypeVar("W")  # what was scaffolded: an n8n Workflow, a Make Blueprint
+
+
 @dataclass
-class Scaffold:
-    """What scaffolding one workflow produced."""
+class Scaffold(Generic[W]):
+    """What scaffolding one workflow (or, as ``MakeScaffold``, one Make scenario) produced."""
 
     automation: str
-    workflow: Workflow
+    workflow: W
     source: str
     steps: dict[str, str]
     decisions: dict[str, str]
@@ -52,12 +55,12 @@ class Scaffold:
 
     @property
     def translated(self) -> int:
-        """Return how many nodes were translated (the trigger included)."""
+        """Return how many nodes (modules) were translated (the trigger included)."""
         return sum(1 for r in self.rows if r.status in ("translated", "trigger"))
 
     @property
     def todo(self) -> int:
-        """Return how many nodes are left for a person."""
+        """Return how many nodes (modules) are left for a person."""
         return sum(1 for r in self.rows if r.status == "todo")
 
 
@@ -78,7 +81,7 @@ def _identifier(name: str, taken: set[str]) -> str:
     return candidate
 
 
-def build(workflow: Workflow, automation: str, providers: dict[str, str]) -> Scaffold:
+def build(workflow: Workflow, automation: str, providers: dict[str, str]) -> Scaffold[Workflow]:
     """Translate ``workflow`` into the source of one ``@automation`` module."""
     order, looped = workflow.order()
     taken: set[str] = set()
@@ -86,7 +89,7 @@ def build(workflow: Workflow, automation: str, providers: dict[str, str]) -> Sca
     steps_taken: set[str] = set()
     outputs: dict[str, list[str]] = {}
     body: list[str] = []
-    scaffold = Scaffold(automation, workflow, "", {}, {}, [])
+    scaffold: Scaffold[Workflow] = Scaffold(automation, workflow, "", {}, {}, [])
     trigger = workflow.trigger()
     for name in order:
         node = workflow.nodes[name]
@@ -162,7 +165,7 @@ def _verbatim(node: Node) -> str:
     return json.dumps(node.parameters, indent=2, ensure_ascii=False)
 
 
-def _account(scaffold: Scaffold, node: Node, code: NodeCode, *, is_trigger: bool) -> None:
+def _account(scaffold: Scaffold[Workflow], node: Node, code: NodeCode, *, is_trigger: bool) -> None:
     scaffold.steps[node.name] = code.call_step or ""
     if code.decision is not None:
         scaffold.decisions[node.name] = code.decision
@@ -178,7 +181,7 @@ def _account(scaffold: Scaffold, node: Node, code: NodeCode, *, is_trigger: bool
     scaffold.rows.append(NodeRow(node.name, node.type, status, code.why or ""))
 
 
-def _decorator(scaffold: Scaffold) -> str:
+def _decorator(scaffold: Scaffold[Workflow]) -> str:
     args = [repr(scaffold.automation), "version=1"]
     if scaffold.schedule and _registry_takes("schedule"):
         args.append(f"schedule={scaffold.schedule['cron']!r}")
@@ -213,7 +216,7 @@ def module_docstring(intro: list[str], *, schedule: str | None, unit: str, todo:
     return [line for i, line in enumerate(doc) if line or (i + 1 < len(doc) and doc[i + 1])]
 
 
-def _module_source(scaffold: Scaffold, body: list[str]) -> str:
+def _module_source(scaffold: Scaffold[Workflow], body: list[str]) -> str:
     wf = scaffold.workflow
     function = re.sub(r"\W+", "_", scaffold.automation).strip("_") or "automation"
     intro = [f"{scaffold.automation}: scaffolded by `cutover scaffold n8n` from the n8n workflow {wf.name!r}.", "",
