@@ -78,7 +78,7 @@ def _report(written: Written, render: Callable[[Any], str]) -> None:
         click.echo(written.diff)
     else:
         click.echo(f"{'wrote' if written.written else 'unchanged'} {written.path} "
-                   f"({s.translated} {_unit(s)} translated, {s.todo} TODO)")
+                   f"({s.translated} {s.unit}s translated, {s.todo} TODO)")
     width = max([len(r.node) for r in s.rows] + [4])
     kinds = [r.type.rsplit('.', 1)[-1] for r in s.rows]
     kind_width = max([len(k) for k in kinds] + [16])
@@ -91,10 +91,6 @@ def _report(written: Written, render: Callable[[Any], str]) -> None:
                    f'  base_url = "{base}"')
 
 
-def _unit(scaffold: Any) -> str:
-    return "modules" if type(scaffold).__name__ == "MakeScaffold" else "nodes"
-
-
 def _estate(results: list[Written], hint_template: str) -> None:
     width = max(len(w.scaffold.automation) for w in results)
     click.echo("\nestate:")
@@ -104,8 +100,8 @@ def _estate(results: list[Written], hint_template: str) -> None:
         hint = hint_template.format(id=s.workflow.id or "<id>", name=s.automation, definition=s.workflow.path)
         click.echo(f"  {s.automation:<{width}} {s.trigger_kind:<9} {s.translated:>10} {s.todo:>5}  {hint}")
     total = sum(w.scaffold.translated for w in results), sum(w.scaffold.todo for w in results)
-    what = "scenarios" if _unit(results[0].scaffold) == "modules" else "workflows"
-    click.echo(f"  {len(results)} {what}: {total[0]} {_unit(results[0].scaffold)} translated, {total[1]} TODO")
+    first = results[0].scaffold
+    click.echo(f"  {len(results)} {first.kind}s: {total[0]} {first.unit}s translated, {total[1]} TODO")
 
 
 @scaffold.command("make")

@@ -25,7 +25,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import tomlkit
 from tomlkit.items import Table
@@ -41,6 +41,9 @@ from harness.scaffold._module import HEADER, NodeRow, Scaffold, _registry_takes,
 @dataclass
 class MakeScaffold(Scaffold[Blueprint]):
     """What scaffolding one scenario produced: a Scaffold, with the maps' providers too."""
+
+    unit: ClassVar[str] = "module"
+    kind: ClassVar[str] = "scenario"
 
     trigger_kind: str = "schedule"
     providers: dict[str, str] = field(default_factory=dict)  # host (or "http") -> provider
@@ -139,7 +142,7 @@ def _source(scaffold: MakeScaffold, body: list[str]) -> str:
              "is what proves it. Every module is a few lines below, where Make runs it, with Make's",
              "semantics (queue_core.compat.make)."]
     schedule = f"Schedule: {scaffold.schedule['cron']} (from the scenario's scheduling)." if scaffold.schedule else None
-    doc = module_docstring(intro, schedule=schedule, unit="module",
+    doc = module_docstring(intro, schedule=schedule, unit=scaffold.unit,
                            todo=[r for r in scaffold.rows if r.status == "todo"], proposals=scaffold.proposals)
     args = [repr(scaffold.automation), "version=1"]
     if scaffold.schedule and _registry_takes("schedule"):

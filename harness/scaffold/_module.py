@@ -7,7 +7,7 @@ import inspect
 import keyword
 import re
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from harness.scaffold import _calls, _nodes
 from harness.scaffold._expr import Untranslatable
@@ -42,6 +42,9 @@ W = TypeVar("W")  # what was scaffolded: an n8n Workflow, a Make Blueprint
 @dataclass
 class Scaffold(Generic[W]):
     """What scaffolding one workflow (or, as ``MakeScaffold``, one Make scenario) produced."""
+
+    unit: ClassVar[str] = "node"  # what the scaffold's tables count, and what was scaffolded
+    kind: ClassVar[str] = "workflow"
 
     automation: str
     workflow: W
@@ -224,7 +227,7 @@ def _module_source(scaffold: Scaffold[Workflow], body: list[str]) -> str:
              "executions is what proves it. Every node of the workflow is a few lines below, in the",
              "order n8n ran them, with n8n's semantics (queue_core.compat.n8n)."]
     schedule = f"Schedule: {scaffold.schedule['cron']} (from the workflow's trigger)." if scaffold.schedule else None
-    doc = module_docstring(intro, schedule=schedule, unit="node",
+    doc = module_docstring(intro, schedule=schedule, unit=scaffold.unit,
                            todo=[r for r in scaffold.rows if r.status == "todo"], proposals=scaffold.proposals)
     lines = [*doc, "", "from __future__ import annotations", "",
              "from queue_core import Context, Trigger, automation", "from queue_core.compat import n8n", "", "",
