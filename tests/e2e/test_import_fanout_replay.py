@@ -16,6 +16,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+from tests.support.project import pyproject
+
 ROOT = Path(__file__).resolve().parents[2]
 EXPORT = ROOT / "tests" / "fixtures" / "exports" / "n8n" / "executions_fan_out.json"
 
@@ -41,18 +43,7 @@ async def order(ctx, trigger):
     await ctx.call("sales", "POST", "/notify", json={{"kind": "large-order"}}, step="notify")
 '''
 
-PYPROJECT = '''
-[tool.pytest.ini_options]
-addopts = "--strict-markers"
-filterwarnings = ["error", "ignore::UserWarning:platformdirs.*"]
-asyncio_default_fixture_loop_scope = "function"
-
-[tool.cutover]
-automations = "orders_app"
-
-[tool.cutover.gate]
-min_triggers = 1
-'''
+PYPROJECT = pyproject("orders_app", "[tool.cutover.gate]\nmin_triggers = 1")
 
 MANIFEST = '''
 format = 1

@@ -13,6 +13,7 @@ import textwrap
 from pathlib import Path
 
 from tests.e2e.test_import_fanout_replay import ROOT, _run
+from tests.support.project import pyproject
 
 EXPORT = ROOT / "tests" / "fixtures" / "exports" / "n8n" / "executions_poll.json"
 
@@ -28,18 +29,7 @@ async def new_row(ctx, trigger):
         await ctx.call("mail", "POST", "/welcome", step="welcome")
 '''
 
-PYPROJECT = '''
-[tool.pytest.ini_options]
-addopts = "--strict-markers"
-filterwarnings = ["error", "ignore::UserWarning:platformdirs.*"]
-asyncio_default_fixture_loop_scope = "function"
-
-[tool.cutover]
-automations = "rows_app"
-
-[tool.cutover.gate]
-min_triggers = 1
-'''
+PYPROJECT = pyproject("rows_app", "[tool.cutover.gate]\nmin_triggers = 1")
 
 MANIFEST = '''
 format = 1

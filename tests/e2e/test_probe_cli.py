@@ -12,7 +12,6 @@ import os
 import shutil
 import subprocess
 import sys
-import textwrap
 import uuid
 from pathlib import Path
 
@@ -23,6 +22,7 @@ from harness.cli import cli
 from harness.scaffold import scaffold_n8n
 from queue_core import registry as registry_module
 from queue_core.registry import Registry
+from tests.support.project import pyproject
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "probe" / "set"
 
@@ -31,20 +31,9 @@ FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "probe" / "set"
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_db_url: str) -> Path:
     """A project whose automations package holds the set's definition as `cutover scaffold n8n` wrote it."""
     module = f"probe_shop_{uuid.uuid4().hex[:8]}"
-    (tmp_path / "pyproject.toml").write_text(textwrap.dedent(f'''
-        [tool.pytest.ini_options]
-        filterwarnings = ["error", "ignore::UserWarning:platformdirs.*"]
-        asyncio_default_fixture_loop_scope = "function"
-
-        [tool.cutover]
-        automations = "{module}"
-
-        [tool.cutover.gate]
-        min_triggers = 1
-
-        [tool.cutover.providers.example_shop]
-        base_url = "https://api.example-shop.test"
-    '''))
+    (tmp_path / "pyproject.toml").write_text(pyproject(
+        module, "[tool.cutover.gate]\nmin_triggers = 1",
+        '[tool.cutover.providers.example_shop]\nbase_url = "https://api.example-shop.test"'))
     shutil.copytree(FIXTURE, tmp_path / "recordings" / "probe-demo")
     definition = tmp_path / "recordings" / "probe-demo" / "definitions" / "order-flow.workflow.json"
     scaffold_n8n(definition, automation="order-flow", into=tmp_path / module,

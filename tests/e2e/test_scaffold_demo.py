@@ -30,23 +30,13 @@ from harness.recording import iter_pairs
 from harness.scaffold._prove import _OfflineContext
 from queue_core import provision
 from queue_core.context import Trigger
+from tests.support.project import pyproject
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ROOT / "recordings" / "2024-06"
 DEFINITION = SHIPPED / "exports" / "definitions" / "github-triage.workflow.json"
 EXECUTIONS = SHIPPED / "exports" / "n8n-github-triage-executions-2024-07-01.json"
-PYPROJECT = """
-[tool.pytest.ini_options]
-addopts = "--strict-markers"
-filterwarnings = ["error", "ignore::UserWarning:platformdirs.*"]
-asyncio_default_fixture_loop_scope = "function"
-
-[tool.cutover]
-automations = "{package}"
-
-[tool.cutover.providers.github]
-base_url = "https://api.github.com"
-"""
+PYPROJECT = pyproject("{package}", '[tool.cutover.providers.github]\nbase_url = "https://api.github.com"')
 
 
 def _demo_salt() -> str:

@@ -23,25 +23,13 @@ from typing import Any
 import pytest
 
 from queue_core import provision
+from tests.support.project import pyproject
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "workflows" / "make"
 BLUEPRINT = FIXTURES / "lead-router.blueprint.json"
 LOGS = FIXTURES / "lead-router.logs.json"
-PYPROJECT = """
-[tool.pytest.ini_options]
-addopts = "--strict-markers"
-filterwarnings = ["error", "ignore::UserWarning:platformdirs.*"]
-asyncio_default_fixture_loop_scope = "function"
-
-[tool.cutover]
-automations = "automations"
-
-[tool.cutover.providers.enrich]
-base_url = "https://enrich.example.test"
-
-[tool.cutover.providers.crm]
-base_url = "https://crm.example.test"
-"""
+PYPROJECT = pyproject("automations", '[tool.cutover.providers.enrich]\nbase_url = "https://enrich.example.test"',
+                      '[tool.cutover.providers.crm]\nbase_url = "https://crm.example.test"')
 
 
 def _run(args: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:

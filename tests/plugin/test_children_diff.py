@@ -12,6 +12,7 @@ import pytest
 
 from harness.manifest import AutomationEntry, Coercion, Manifest, write_manifest
 from harness.recording import ItemTrace, LegacyTrace, Platform, RecordedTrigger, TraceStatus, write_traces, write_triggers
+from tests.support.project import pyproject
 
 AUTOMATIONS = '''
 from queue_core import automation
@@ -39,18 +40,7 @@ async def poll_invoices(ctx, trigger):
     await ctx.start_new("invoice", page["items"], id_of=lambda i: i["id"], cursor=None)
 '''
 
-PYPROJECT = '''
-[tool.pytest.ini_options]
-addopts = "--strict-markers"
-filterwarnings = ["error", "ignore::UserWarning:platformdirs.*"]
-asyncio_default_fixture_loop_scope = "function"
-
-[tool.cutover]
-automations = "fanout_demo"
-
-[tool.cutover.gate]
-min_triggers = 1
-'''
+PYPROJECT = pyproject("fanout_demo", "[tool.cutover.gate]\nmin_triggers = 1")
 
 START = datetime(2024, 6, 17, 9, tzinfo=UTC)
 AMOUNTS = {"inv-1": 200, "inv-2": 5000, "inv-3": 40, "inv-4": 1200}
