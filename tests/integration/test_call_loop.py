@@ -22,15 +22,10 @@ import pytest
 from queue_core import Context, JobSpec, Queue, Worker, WorkerConfig, child_key, db
 from tests.support.call_loop import gateway, registry
 from tests.support.fake_provider import FakeProvider
+from tests.support.polling import sql
 
 ROOT = Path(__file__).resolve().parents[2]
 ITEMS = 50
-
-
-def sql(url: str, query: str, params: tuple = ()) -> list[tuple]:
-    with psycopg.connect(url, autocommit=True) as conn:
-        cur = conn.execute(query, params)
-        return cur.fetchall() if cur.description else []
 
 
 def spawn(url: str, provider_url: str) -> subprocess.Popen[bytes]:

@@ -15,34 +15,19 @@ import time
 from collections import Counter
 from pathlib import Path
 
-import psycopg
 import pytest
 
 from queue_core import JobSpec, Queue, Worker, WorkerConfig, db, ops
 from tests.support.fanout import registry
+from tests.support.polling import sql, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def sql(url: str, query: str, params: tuple = ()) -> list[tuple]:
-    with psycopg.connect(url, autocommit=True) as conn:
-        cur = conn.execute(query, params)
-        return cur.fetchall() if cur.description else []
 
 
 def spawn(url: str, marker: Path) -> subprocess.Popen[bytes]:
     env = dict(os.environ, WORKER_DB=url, KILL_MARKER=str(marker), PYTHONPATH=str(ROOT))
     return subprocess.Popen([sys.executable, "-m", "tests.support.fanout"], cwd=ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-
-def wait_until(check, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():
-            return
-        time.sleep(0.05)
-    raise AssertionError("timed out")
 
 
 async def run_until(pool, check, timeout: float = 30.0) -> None:

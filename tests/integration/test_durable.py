@@ -20,7 +20,7 @@ from queue_core import JobSpec, Queue, StepMismatchError, Worker, WorkerConfig, 
 from queue_core.ops import JobBusyError, UnknownStepError, explain, replay
 from tests.support import durable
 from tests.support.durable import registry
-from tests.support.polling import until_status
+from tests.support.polling import sql, until_status
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLES = """
@@ -36,12 +36,6 @@ def durable_db(fresh_db_url, monkeypatch):
         conn.execute(TABLES)
     monkeypatch.setenv("WORKER_DB", fresh_db_url)
     return fresh_db_url
-
-
-def sql(url: str, query: str, params: tuple = ()) -> list[tuple]:
-    with psycopg.connect(url, autocommit=True) as conn:
-        cur = conn.execute(query, params)
-        return cur.fetchall() if cur.description else []
 
 
 def wait_until(url: str, query: str, params: tuple = (), timeout: float = 60) -> None:

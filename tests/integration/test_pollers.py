@@ -17,28 +17,13 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from types import SimpleNamespace
 
-import psycopg
 import pytest
 
 from queue_core import JobSpec, Queue, Trigger, db
 from tests.support.fanout import poll_times, registry
+from tests.support.polling import sql, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def sql(url: str, query: str, params: tuple = ()) -> list[tuple]:
-    with psycopg.connect(url, autocommit=True) as conn:
-        cur = conn.execute(query, params)
-        return cur.fetchall() if cur.description else []
-
-
-def wait_until(check, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():
-            return
-        time.sleep(0.05)
-    raise AssertionError("timed out")
 
 
 async def rows(pool, query: str, params: tuple = ()) -> list[tuple]:

@@ -1,9 +1,13 @@
-"""Waiting, in a test, for a job a running worker is processing to reach a status."""
+"""Waiting, in a test, for what running workers do, and reading the database while they do it."""
 
 from __future__ import annotations
 
 import asyncio
+import time
 import uuid
+from collections.abc import Callable
+
+import psycopg
 
 from queue_core import Queue
 
@@ -21,3 +25,20 @@ async def until_status(queue: Queue, job_id: uuid.UUID, status: str, *, tries: i
             break
         await asyncio.sleep(every_s)
     return seen
+
+
+def sql(url: str, query: str, params: tuple = ()) -> list[tuple]:
+    """Run one statement on its own autocommit connection; return its rows (none for a command)."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        cur = conn.execute(query, params)
+        return cur.fetchall() if cur.description else []
+
+
+def wait_until(check: Callable[[], object], timeout: float = 60.0) -> None:
+    """Call ``check`` every 50 ms until it returns something true; raise AssertionError after ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return
+        time.sleep(0.05)
+    raise AssertionError("timed out")
