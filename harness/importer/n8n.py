@@ -371,6 +371,25 @@ def http_call(run: NodeRun, step: str, entry: AutomationEntry) -> dict[str, Any]
             "url": target, "body": body}
 
 
+def add_run(run: NodeRun, entry: AutomationEntry, path: list[str], decisions: dict[str, Any],
+            calls: list[dict[str, Any]], outputs: dict[str, Any]) -> str | None:
+    """Add one node run to a trace's parts (its decision, step, output, call); return its step.
+
+    A branch node mapped to "" leaves the path but keeps its decision; None: no step.
+    """
+    if (branch := branch_of(run)) is not None:
+        name, value = decision(entry, run.name, branch)
+        decisions[name] = value
+    step = step_name(entry, run.name)
+    if step is None:
+        return None
+    path.append(step)
+    outputs[step] = items_json(run)
+    if (call := http_call(run, step, entry)) is not None:
+        calls.append(call)
+    return step
+
+
 def build_trace(
     execution: dict[str, Any], result: dict[str, Any], runs: list[NodeRun], trigger: NodeRun | None,
     status: TraceStatus, entry: AutomationEntry, record: str,
@@ -381,19 +400,8 @@ def build_trace(
     calls: list[dict[str, Any]] = []
     outputs: dict[str, Any] = {}
     for run in runs:
-        step = step_name(entry, run.name)
-        if run is trigger:
-            continue
-        # A branch node mapped to "" leaves the path but keeps its decision.
-        if (branch := branch_of(run)) is not None:
-            name, value = decision(entry, run.name, branch)
-            decisions[name] = value
-        if step is None:
-            continue
-        path.append(step)
-        outputs[step] = items_json(run)
-        if (call := http_call(run, step, entry)) is not None:
-            calls.append(call)
+        if run is not trigger:
+            add_run(run, entry, path, decisions, calls, outputs)
     error, failed = run_error(result, runs, entry)
     workflow = execution.get("workflowId") or (execution.get("workflowData") or {}).get("name")
     return LegacyTrace(

@@ -24,10 +24,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 from harness.errors import ExportFormatError
-from harness.importer._run import ImportedRun, decision, obj, status_word, step_name, timestamp_or_none
+from harness.importer._run import ImportedRun, obj, status_word, timestamp_or_none
 from harness.importer.n8n import (
-    FILTER_TYPES, UNFINISHED, NodeRun, branch_of, build_trace, http_call, is_schedule, items_json, received_at,
-    run_status,
+    FILTER_TYPES, UNFINISHED, NodeRun, add_run, build_trace, is_schedule, received_at, run_status,
 )
 from harness.importer.n8n_lineage import Lineage, RunRef, trace_lineage
 from harness.manifest import AutomationEntry, ItemSplit
@@ -122,21 +121,12 @@ def item_trace(index: int, keys: list[str], per_item: PerItem, lineage: Lineage,
         if index not in part.received:
             continue
         run, mine = part.run, part.outputs_of(index)
-        view = NodeRun(run.name, {**run.task, "data": {"main": mine}}, run.node, run.run)
-        if (branch := branch_of(view)) is not None:
-            name, value = decision(entry, run.name, branch)
-            decisions[name] = value
-        step = step_name(entry, run.name)
+        view = NodeRun(run.name, {**run.task, "data": {"main": mine}}, run.node, run.run)  # this item's part
+        step = add_run(view, entry, path, decisions, calls, outputs)
         if run.task.get("executionStatus") == "error" and status is not TraceStatus.FAILED:
             status, error, failed = TraceStatus.FAILED, _item_error(run, index, keys, lineage, run_data), step
         elif run.type in FILTER_TYPES and not (mine and mine[0]) and status is TraceStatus.SUCCEEDED:  # kept = output 0
             status = TraceStatus.FILTERED
-        if step is None:
-            continue
-        path.append(step)
-        outputs[step] = items_json(view)
-        if (call := http_call(run, step, entry)) is not None:
-            calls.append(call)
     return ItemTrace(keys[index], status, path, decisions, calls, outputs, error, failed)
 
 
