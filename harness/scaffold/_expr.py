@@ -110,7 +110,7 @@ def _identifier(node: Any) -> str:
     raise Untranslatable(f"the variable {name} is not translated")
 
 
-def _chain(node: Any) -> tuple[Any, list[Any]]:
+def member_chain(node: Any) -> tuple[Any, list[Any]]:
     """Split ``a.b[c].d`` into its base and the list of property nodes."""
     props: list[Any] = []
     while node.type == "MemberExpression":
@@ -126,7 +126,7 @@ def _key(member: Any) -> str:
 
 
 def _member(node: Any) -> str:
-    base, props = _chain(node)
+    base, props = member_chain(node)
     special = _special_base(base, props)
     if special is not None:
         source, props = special

@@ -22,6 +22,7 @@ from typing import Any
 
 import esprima
 
+from harness.scaffold._expr import member_chain
 from harness.scaffold._workflow import Node, Workflow
 
 Path = tuple[str | int, ...]
@@ -135,7 +136,7 @@ def _chains(tree: Any) -> list[Any]:
         kind = getattr(node, "type", None)
         if kind == "MemberExpression":
             found.append(node)
-            base, props = _split(node)
+            base, props = member_chain(node)
             for prop in props:
                 if prop.computed:
                     visit(prop.property)
@@ -154,14 +155,6 @@ def _chains(tree: Any) -> list[Any]:
     return found
 
 
-def _split(node: Any) -> tuple[Any, list[Any]]:
-    props: list[Any] = []
-    while node.type == "MemberExpression":
-        props.append(node)
-        node = node.object
-    return node, list(reversed(props))
-
-
 def _key(prop: Any) -> str | int | None:
     if not prop.computed:
         return str(prop.property.name)
@@ -178,7 +171,7 @@ def _keys(props: list[Any]) -> list[str | int] | None:
 
 def _source(chain: Any) -> tuple[str | None, list[str | int] | None]:
     """Return (node the value comes from, or None for the input item; the path inside its json)."""
-    base, props = _split(chain)
+    base, props = member_chain(chain)
     keys = _keys(props)
     if keys is None:
         return "?computed", None
