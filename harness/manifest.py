@@ -197,6 +197,16 @@ def _check_keys(read: FieldReader, known: tuple[str, ...], table: str) -> None:
             raise read.fail(key, f"unknown key in {table} ({hint})")
 
 
+def set_relative(path: Path, set_dir: Path) -> str:
+    """Return ``path`` as a manifest names a file: relative to the set's directory, with ``/``
+    (absolute when no relative path exists, as for another drive)."""
+    resolved = path.resolve()
+    try:
+        return Path(os.path.relpath(resolved, set_dir.resolve())).as_posix()
+    except ValueError:
+        return resolved.as_posix()
+
+
 def load_manifest(path: Path) -> Manifest:
     """Read and validate a ``manifest.toml``; raise ManifestError naming the file, line and key."""
     name = str(path)

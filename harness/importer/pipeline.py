@@ -23,7 +23,7 @@ from harness.importer.definition import load_definition, refuse_definition
 from harness.importer.pairing import Pairing, pair
 from harness.importer.summary import DEFAULT_LIMITS, ImportSummary, coverage_sentence
 from harness.manifest import (
-    DEFAULT_COERCION, MANIFEST_FILE, AutomationEntry, Manifest, Source, load_manifest, with_source,
+    DEFAULT_COERCION, MANIFEST_FILE, AutomationEntry, Manifest, Source, load_manifest, set_relative, with_source,
     write_manifest,
 )
 from harness.recording import (
@@ -159,17 +159,12 @@ def _with_definition(entry: AutomationEntry, request: ImportRequest) -> Automati
     """
     if request.definition is None or entry.definition or request.platform not in (Platform.N8N, Platform.MAKE):
         return entry
-    path = request.definition.resolve()
     if request.platform is Platform.N8N:
         from harness.scaffold._workflow import load_workflows
 
-        if len(load_workflows(path)) != 1:
+        if len(load_workflows(request.definition)) != 1:
             return entry
-    try:
-        named = Path(os.path.relpath(path, request.into.resolve())).as_posix()
-    except ValueError:  # another drive: no relative path
-        named = path.as_posix()
-    return replace(entry, definition=named)
+    return replace(entry, definition=set_relative(request.definition, request.into))
 
 
 def _with_item_traces(runs: list[ImportedRun]) -> Iterator[LegacyTrace]:

@@ -20,7 +20,6 @@ Files are written as for n8n: a digest line, and an edited file is never overwri
 
 from __future__ import annotations
 
-import os
 
 import re
 from dataclasses import dataclass, field
@@ -31,6 +30,7 @@ import tomlkit
 from tomlkit.items import Table
 
 from harness.errors import ExportFormatError
+from harness.manifest import set_relative
 from harness.scaffold import ScaffoldError, Written, _write, checked_name
 from harness.scaffold._make_blueprint import Blueprint, Module, is_blueprint, iter_blueprint_files, load_blueprint, read_document
 from harness.scaffold._make_flow import Layout, comment, flow, indent
@@ -234,13 +234,8 @@ def _definition(set_dir: Path | None, scaffold: MakeScaffold) -> str | None:
     """
     if set_dir is None or not scaffold.workflow.path:
         return None
-    path = Path(scaffold.workflow.path).resolve()
-    if not path.is_file():
-        return None
-    try:
-        return Path(os.path.relpath(path, set_dir.resolve())).as_posix()
-    except ValueError:  # another drive: no relative path
-        return path.as_posix()
+    path = Path(scaffold.workflow.path)
+    return set_relative(path, set_dir) if path.is_file() else None
 
 
 def _table(parent: Any, key: str) -> Table:

@@ -13,11 +13,12 @@ many recorded triggers took it.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import tomlkit
 from tomlkit.items import Table
+
+from harness.manifest import set_relative
 
 from harness.scaffold._module import Scaffold
 from harness.scaffold._workflow import Workflow, load_workflows
@@ -71,13 +72,10 @@ def _definition(set_dir: Path, scaffold: Scaffold[Workflow]) -> str | None:
     """
     if not scaffold.workflow.path:
         return None
-    path = Path(scaffold.workflow.path).resolve()
+    path = Path(scaffold.workflow.path)
     if not path.is_file() or len(load_workflows(path)) != 1:
         return None
-    try:
-        return Path(os.path.relpath(path, set_dir.resolve())).as_posix()
-    except ValueError:  # another drive: no relative path
-        return path.as_posix()
+    return set_relative(path, set_dir)
 
 
 def _table(parent: Table | tomlkit.TOMLDocument, key: str) -> Table:
