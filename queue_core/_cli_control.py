@@ -122,10 +122,8 @@ def serve_command(record: RecordHookFactory | None = None) -> click.Command:
 
 def _registry(settings: Any) -> Any:
     """Return the project's registry, or None when its automations module cannot be imported."""
-    from .registry import discover
-
     try:
-        registry = discover(settings.automations, project=settings.pyproject)
+        registry = _config.project_registry(settings)
     except (QueueError, ImportError):
         return None
     return registry if len(registry) else None

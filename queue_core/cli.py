@@ -6,7 +6,6 @@ import asyncio
 import json
 import logging
 import signal
-import sys
 from typing import Any
 
 import click
@@ -96,15 +95,13 @@ def worker(concurrency: int, lease_s: float, poll_s: float, modes: tuple[str, ..
     finish for --grace seconds, and puts the rest back. A worker killed outright loses nothing:
     its leases expire and other workers reclaim its jobs.
     """
-    from .registry import discover
     from .worker import WorkerConfig
 
     from .provider import parse_providers
 
     try:
         settings = _config.load()
-        sys.path.insert(0, str(settings.root))
-        registry = discover(settings.automations, project=settings.pyproject)
+        registry = _config.project_registry(settings)
         parse_providers(settings.raw.get("providers", {}))  # fail fast on a bad provider table
         from ._ticker import declared_for
 
@@ -325,7 +322,6 @@ def enqueue(automation_name: str, payload: str, priority: int, mode: str, dedupe
     from .job import JobSpec
     from .payload import PayloadError, check_job, loads
     from .queue import Queue
-    from .registry import discover
 
     try:
         spec = JobSpec(automation_name, loads(payload), priority=priority, mode=mode, dedupe_key=dedupe_key)
@@ -334,8 +330,7 @@ def enqueue(automation_name: str, payload: str, priority: int, mode: str, dedupe
         raise click.UsageError(str(exc)) from None
     try:
         settings = _config.load()
-        sys.path.insert(0, str(settings.root))
-        registry = discover(settings.automations, project=settings.pyproject)
+        registry = _config.project_registry(settings)
     except QueueError as exc:
         _fail(exc)
     click.echo(_with_pool(lambda pool: Queue(pool, registry=registry).enqueue(spec, actor="cli")))

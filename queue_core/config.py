@@ -295,3 +295,27 @@ def database_url() -> str:
 
     srv = provision.server()
     return provision.ensure_database(srv, "cutover")
+
+
+def project_registry(settings: Settings) -> Any:
+    """Import the project's automations module (its root on ``sys.path``) and return the registry.
+
+    Raises ConfigError naming the module; when no pyproject.toml with ``[tool.cutover]`` was found,
+    the error says so instead of blaming a file that does not exist.
+    """
+    import sys
+
+    from .registry import discover
+
+    if str(settings.root) not in sys.path:
+        sys.path.insert(0, str(settings.root))
+    try:
+        return discover(settings.automations)
+    except ConfigError as exc:
+        if settings.pyproject is not None:
+            raise
+        raise ConfigError(
+            f"no project here: no pyproject.toml with a [tool.cutover] table at or above {Path.cwd()}, "
+            f"and the default automations module {settings.automations!r} cannot be imported "
+            f"({exc.__cause__}); run cutover in your project, or create pyproject.toml with "
+            '[tool.cutover] automations = "<your module>"') from exc

@@ -13,7 +13,6 @@ import inspect
 import pkgutil
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from .errors import ConfigError, UnknownAutomationError
@@ -152,25 +151,17 @@ def automation(
     return decorate
 
 
-def discover(module_name: str, *, project: Path | None | bool = True) -> Registry:
+def discover(module_name: str) -> Registry:
     """Import ``module_name`` (and, for a package, its submodules) and return the default registry.
 
-    ``project`` is the project's pyproject.toml, or None when none was found (the message then
-    says so, instead of blaming a file that does not exist). Raises ConfigError naming the module
-    when it cannot be imported.
+    Raises ConfigError naming the module when it cannot be imported.
     """
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
-        if project is None:
-            raise ConfigError(
-                f"no project here: no pyproject.toml with a [tool.cutover] table at or above {Path.cwd()}, "
-                f"and the default automations module {module_name!r} cannot be imported ({exc}); run cutover "
-                "in your project, or create pyproject.toml with [tool.cutover] automations = \"<your module>\"",
-            ) from exc
         raise ConfigError(
             f"cannot import automations module {module_name!r}: {exc}",
-            source=str(project) if isinstance(project, Path) else "pyproject.toml",
+            source="pyproject.toml",
             field="tool.cutover.automations",
         ) from exc
     path = getattr(module, "__path__", None)
