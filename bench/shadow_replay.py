@@ -6,8 +6,8 @@
 Generates the set with ``recordings/generate.py --triggers N`` into a temporary directory, runs
 ``pytest --shadow`` on it in a subprocess (reports into the same temporary directory), and prints
 triggers per second over the whole subprocess (start-up, collection, replay through Postgres,
-diffing, reports) and the peak resident memory of the largest child process
-(``resource.getrusage(RUSAGE_CHILDREN).ru_maxrss``). The database is ``DATABASE_URL`` when set,
+diffing, reports) and the peak resident memory of the pytest process and its replay processes
+(``os.wait4``'s ``ru_maxrss``: the generator's own peak is left out). The database is ``DATABASE_URL`` when set,
 else the provisioned one. Target on the 2-core machine: >= 1,000 triggers/s, < 1 GiB peak RSS.
 The last line is ``RESULT `` followed by one JSON object.
 """
@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -25,6 +24,21 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def _run_measured(command: list[str]) -> tuple[subprocess.CompletedProcess[str], int]:
+    """Run ``command``; return its outcome and the peak RSS (KiB) of it and the children it waited for.
+
+    ``os.wait4`` gives this one process's usage: ``getrusage(RUSAGE_CHILDREN)`` would also count
+    the generator run before it, whose peak is not the replay's.
+    """
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        proc = subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=err, text=True)
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        return subprocess.CompletedProcess(command, proc.returncode, out.read(), err.read()), usage.ru_maxrss
 
 
 def main() -> None:
@@ -48,9 +62,8 @@ def main() -> None:
     if args.batch:
         command += ["--shadow-batch", str(args.batch)]
     started = time.perf_counter()
-    run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
+    run, peak_kib = _run_measured(command)
     elapsed = time.perf_counter() - started
-    peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     tail = [line for line in run.stdout.splitlines() if line.startswith(("=", "github", "lead", "payment"))][-6:]
     for line in tail:
         print(line)
