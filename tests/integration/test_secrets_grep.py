@@ -14,9 +14,6 @@ import hashlib
 import hmac
 import json
 import logging
-import threading
-from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +27,7 @@ from queue_core.cli import cli
 from queue_core.gateway import Gateway, RecordedResponse
 from queue_core.provider import parse_providers
 from tests.support.control import app_for, client, reset_control_tables, sources
+from tests.support.echo_provider import echo  # noqa: F401  (a fixture)
 
 TOKEN = "crmtok_7Qe2LxV0pA9sZk3R"  # the provider's bearer token (auth_env)
 WHSEC = "whsec_c2VjcmV0LXNpZ25pbmcta2V5LTEyMzQ="  # its Standard Webhooks signing secret
@@ -38,40 +36,6 @@ GH_SECRET = "gh-hook-secret-5b7e21"  # the webhook source's secret
 ACCESS, CLIENT, APIKEY = "acc-tok-0d9c8b7a", "cli-sec-1e2f3a4b", "hdr-key-5c6d7e8f"  # delivery headers
 ENV = {"CRM_TOKEN": TOKEN, "CRM_WHSEC": WHSEC, "KEYED_KEY": API_KEY, "GH_SECRET": GH_SECRET}
 registry = Registry()
-
-
-class _Echo(BaseHTTPRequestHandler):
-    """Answers with the status its path names (/401, /500, else 200), quoting the credentials."""
-
-    def do_GET(self) -> None:
-        self._answer()
-
-    def do_POST(self) -> None:
-        self.rfile.read(int(self.headers.get("content-length") or 0))
-        self._answer()
-
-    def _answer(self) -> None:
-        status = int(self.path.strip("/")) if self.path.strip("/").isdigit() else 200
-        body = json.dumps({"error": f"invalid credentials: {self.headers.get('authorization')}",
-                           "echo": {"x-api-key": self.headers.get("x-api-key")}}).encode()
-        self.send_response(status)
-        self.send_header("content-type", "application/json")
-        self.send_header("content-length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: Any) -> None:
-        pass
-
-
-@pytest.fixture
-def echo() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Echo)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
 
 
 @automation("sync", registry=registry)
