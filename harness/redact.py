@@ -19,12 +19,13 @@ from typing import Any
 from harness.errors import RedactionError
 from harness.manifest import Redaction
 from harness.recording import LegacyTrace, RecordedTrigger
+from queue_core.redaction import is_credential_header
 
 PSEUDONYM_PREFIX = "redacted:"
 WILDCARD = "*"
 
-# Credentials and webhook signatures of the common providers. Any header whose name contains
-# "signature" is treated the same way, which covers providers this list does not name.
+# Credentials and webhook signatures of the common providers, named for the reader: the policy is
+# queue_core.redaction's, which denies every name that looks like a credential (these and more).
 SENSITIVE_HEADERS = frozenset({
     "authorization",
     "proxy-authorization",
@@ -87,9 +88,13 @@ def is_pseudonym(value: Any) -> bool:
 
 
 def is_sensitive_header(name: str, extra: Iterable[str] = ()) -> bool:
-    """Tell whether a header carries a credential or signature and must not be stored."""
+    """Tell whether a header carries a credential or signature and must not be stored.
+
+    queue_core.redaction's header policy decides (deny by default what looks like a credential,
+    the delivery ids excepted); ``extra`` names a set's manifest adds are sensitive too.
+    """
     lower = name.lower()
-    return lower in SENSITIVE_HEADERS or "signature" in lower or lower in set(extra)
+    return is_credential_header(lower) or lower in SENSITIVE_HEADERS or lower in {e.lower() for e in extra}
 
 
 def redact_headers(headers: Mapping[str, str], policy: RedactionPolicy) -> dict[str, str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,6 +13,7 @@ from psycopg_pool import AsyncConnectionPool
 from ._sql import q
 from .errors import LeaseLostError
 from .keys import child_key
+from .redaction import NO_SECRETS, Redactor
 from .states import StepStatus
 
 
@@ -39,10 +41,16 @@ class StepStore:
     its writes and ledger events in memory; the worker writes them with the job's outcome in the
     completion statement, fenced like it. A crash loses them, and the job runs again from the
     start, which in those modes costs nothing but time. Live jobs write through at once.
+
+    Every output, record, checkpoint, error and ledger detail is written through ``redactor()``
+    (queue_core.redaction; asked at each write, as the secrets a gateway knows may grow): this
+    is the one door to the ``steps`` rows and the ledger of a running job.
     """
 
-    def __init__(self, pool: AsyncConnectionPool, job_id: uuid.UUID, claim_count: int, *, deferred: bool = False) -> None:
+    def __init__(self, pool: AsyncConnectionPool, job_id: uuid.UUID, claim_count: int, *, deferred: bool = False,
+                 redactor: Callable[[], Redactor] = lambda: NO_SECRETS) -> None:
         self.pool = pool
+        self.redactor = redactor
         self.job_id = job_id
         self.claim = claim_count
         self.deferred = deferred
@@ -84,6 +92,8 @@ class StepStore:
     async def finish(self, name: str, occurrence: int, status: StepStatus, output: Any = None,
                      error: str | None = None, error_type: str | None = None) -> None:
         """Record how the step ended."""
+        redactor = self.redactor()
+        output, error = redactor.data(output), None if error is None else redactor.text(error)
         if self.deferred:
             self.rows[(name, occurrence)].update(status=status.value, output=output, error=error, error_type=error_type)
             return
@@ -96,6 +106,7 @@ class StepStore:
 
     async def begin_call(self, name: str, occurrence: int, position: int, key: str, record: Any) -> int:
         """Put a live call on record before it is sent (attempt + 1, committed); return the attempt."""
+        record = self.redactor().data(record)
         if self.deferred:
             row = self.rows.setdefault((name, occurrence), {"attempt": 0})
             row.update(step_name=name, occurrence=occurrence, position=position, step_version=1,
@@ -115,6 +126,8 @@ class StepStore:
         The event's detail gets the call's ``attempt``. Returns the attempt.
         """
         kind, actor, detail = event
+        redactor = self.redactor()
+        record, detail = redactor.data(record), redactor.data(detail)
         if self.deferred:
             row = self.rows.setdefault((name, occurrence), {"attempt": 0})
             attempt = row["attempt"] + (row.get("status") != StepStatus.RUNNING.value)
@@ -130,6 +143,7 @@ class StepStore:
 
     async def checkpoint(self, name: str, occurrence: int, data: Any, version: int) -> None:
         """Persist a running step's progress."""
+        data = self.redactor().data(data)
         if self.deferred:
             self.rows[(name, occurrence)].update(checkpoint=data, checkpoint_version=version)
             return
@@ -141,6 +155,7 @@ class StepStore:
 
     async def ledger(self, kind: str, actor: str, detail: dict[str, Any]) -> None:
         """Append a ledger event for the job (deferred: with its outcome)."""
+        detail = self.redactor().data(detail)
         if self.deferred:
             self.events.append({"kind": kind, "detail": detail})
             return

@@ -24,24 +24,14 @@ from enum import StrEnum
 
 import httpx
 
+from .redaction import scrub
+
 TERMINAL_STATUSES = frozenset({400, 401, 403, 404, 422})
 SUMMARY_HEADERS = (
     "content-type", "retry-after", "ratelimit", "ratelimit-policy", "ratelimit-limit",
     "ratelimit-remaining", "ratelimit-reset", "x-ratelimit-limit", "x-ratelimit-remaining",
     "x-ratelimit-reset", "x-request-id", "request-id",
 )
-_SECRET_NAME = r"(?:password|passwd|secret|token|api[_-]?key|apikey|authorization|access[_-]?key|private[_-]?key|signature|session|cookie)"
-_SCRUBBERS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r'("[\w-]*' + _SECRET_NAME + r'[\w-]*"\s*:\s*)"[^"]*"', re.I), r'\1"***"'),
-    (re.compile(r"(\b[\w-]*" + _SECRET_NAME + r"[\w-]*=)[^&\s\"']+", re.I), r"\1***"),
-    (re.compile(r"\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]+", re.I), r"\1 ***"),
-    (re.compile(r"\b(?:sk|pk|rk)_(?:live|test)_[A-Za-z0-9]+|\bwhsec_[A-Za-z0-9+/=]+|\bgh[pousr]_[A-Za-z0-9]+"
-                r"|\bxox[abprs]-[A-Za-z0-9-]+|\bAKIA[0-9A-Z]{16}\b"), "***"),
-    # Long opaque runs mixing letters and digits look like keys; hashes of ours are harmless to lose.
-    (re.compile(r"\b(?=[A-Za-z0-9+/_=-]*\d)(?=[A-Za-z0-9+/_=-]*[A-Za-z])[A-Za-z0-9+/_=-]{40,}"), "***"),
-)
-
-
 class Kind(StrEnum):
     OK = "ok"
     RETRYABLE = "retryable"  # try again later; uses one of the job's attempts
@@ -127,13 +117,6 @@ def retry_delay(retry_after: float | None, policy: RetryPolicy, rng: random.Rand
         return None
     base = min(retry_after, policy.max_delay)
     return base + base * policy.jitter * rng.random()
-
-
-def scrub(text: str) -> str:
-    """Return ``text`` with obvious secrets (tokens, keys, passwords, bearer values) masked."""
-    for pattern, replacement in _SCRUBBERS:
-        text = pattern.sub(replacement, text)
-    return text
 
 
 def summarize(status: int, headers: Mapping[str, str], body: str, *, limit: int = 300) -> str:

@@ -29,6 +29,7 @@ from .errors import Filtered, StepMismatchError, Suspend, TerminalError
 from .job import ClaimedJob
 from .keys import child_key
 from .queue import ALL_MODES
+from .redaction import NO_SECRETS, Redactor
 from .states import Mode, StepStatus
 
 if TYPE_CHECKING:
@@ -155,7 +156,17 @@ class Context:
 
     @cached_property
     def _store(self) -> StepStore:
-        return StepStore(self._pool, self.job_id, self.job.claim_count, deferred=self.mode != Mode.LIVE.value)
+        return StepStore(self._pool, self.job_id, self.job.claim_count, deferred=self.mode != Mode.LIVE.value,
+                         redactor=self.redactor)
+
+    def redactor(self) -> Redactor:
+        """Return the redaction of every secret the gateway knows (none without a gateway).
+
+        Everything this job stores goes through it: its steps and ledger (the step store), its
+        error and decision trace (the executor's outcome).
+        """
+        found = getattr(self._gateway, "redactor", None)
+        return found if isinstance(found, Redactor) else NO_SECRETS
 
     # -- time, keys, decisions -------------------------------------------------------------
 

@@ -96,7 +96,9 @@ async def execute(job: ClaimedJob, ctx: Context, registry: Registry, rng: random
     else:
         # The clock is read only when a wait needs it (a no-op job never does).
         status, event, inc, delay, error, kind = classify(job, exc, rng, ctx.now() if isinstance(exc, Suspend) else None)
-    trace = _trace(job, ctx, exc)
+    redactor = ctx.redactor()  # an automation's error may quote what a provider echoed
+    error = None if error is None else redactor.text(error)
+    trace = redactor.data(_trace(job, ctx, exc))
     return Outcome(job.id, job.claim_count, status, event, inc, delay, error, kind, trace, ctx.deferred_writes())
 
 

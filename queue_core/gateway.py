@@ -35,7 +35,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from ._external_ref import extract_external_ref
 from .budget import RECHECK_MARGIN_S, WAIT_IN_PROCESS_S, Budget, Checkout, InFlight, reservation_horizon, scope_key_for
-from .classify import Classification, Kind, classify_exception, classify_response, scrub
+from .classify import Classification, Kind, classify_exception, classify_response
 from .errors import ConfigError, RateLimited, RetryableError, Snooze, TerminalError
 from .gateway_errors import (
     ForeignURLError,
@@ -45,13 +45,12 @@ from .gateway_errors import (
     StandInURLError,
 )
 from .provider import ProviderConfig, SigningScheme, Tightening, tightening_from_headers
+from .redaction import Redactor, credential_values, mask_headers
 from .signing import standard_webhooks_headers
 from .states import Mode
 
 READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 PAUSE_RECHECK_S = 1.0
-_SECRET_HEADER_PARTS = ("authorization", "cookie", "token", "secret", "password", "signature", "api-key",
-                        "apikey", "session", "x-api-key", "auth")
 
 
 @dataclass(frozen=True)
@@ -168,18 +167,17 @@ class CallContext(Protocol):
     async def ledger(self, kind: str, detail: dict[str, Any]) -> None: ...
 
 
-def redact_headers(headers: tuple[tuple[str, str], ...] | Mapping[str, str]) -> tuple[tuple[str, str], ...]:
-    """Return the headers with every credential-like value replaced by ``[redacted]``."""
-    items = headers.items() if isinstance(headers, Mapping) else headers
-    out = []
-    for name, value in items:
-        low = name.lower()
-        if "idempotency" in low:  # our own child key: a hash, and needed to read the ledger
-            out.append((name, value))
-        else:
-            secret = any(p in low for p in _SECRET_HEADER_PARTS)
-            out.append((name, "[redacted]" if secret else scrub(value)))
-    return tuple(out)
+def redact_headers(headers: tuple[tuple[str, str], ...] | Mapping[str, str],
+                   redactor: Redactor | None = None) -> tuple[tuple[str, str], ...]:
+    """Return the headers with every credential's value replaced by ``[redacted]``
+    (queue_core.redaction's header policy), the others' secrets masked by ``redactor``."""
+    items = tuple(headers.items() if isinstance(headers, Mapping) else headers)
+    return mask_headers(items, redactor, allow=_idempotency_names(items))
+
+
+def _idempotency_names(headers: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
+    """Our own child key's header, whatever a provider names it: a hash, needed to read the ledger."""
+    return tuple(name for name, _ in headers if "idempotency" in name.lower())
 
 
 def fingerprint(method: str, url: str, json: Any) -> str:
@@ -320,6 +318,8 @@ class Gateway:
         self._rng = rng or random.Random()
         self._environ = environ if environ is not None else os.environ
         self._inflight = InFlight()
+        self._sent_secrets: set[str] = set()  # credential header values automations passed to call()
+        self._redactor_of: tuple[tuple[str | None, ...], Redactor] = ((), Redactor())
         self._refused_until: dict[tuple[str, str], float] = {}
         self._refusal_reason: dict[tuple[str, str], str] = {}
         self._next_wake: dict[tuple[str, str], float] = {}
@@ -341,6 +341,16 @@ class Gateway:
         """Close the HTTP clients (not the pool, which the caller owns)."""
         for client in (self._live, self._sandbox, self._blocked):
             await client.aclose()
+
+    @property
+    def redactor(self) -> Redactor:
+        """The redaction of every secret this gateway knows: each provider's ``*_env`` values
+        (read now, as calls read them) and the credential headers automations have sent."""
+        values = (*(self._environ.get(name) for config in self.providers.values()
+                    for name in config.secret_env_names()), *sorted(self._sent_secrets))
+        if self._redactor_of[0] != values:  # built once per set of secrets: every settle asks
+            self._redactor_of = (values, Redactor.of(values))
+        return self._redactor_of[1]
 
     def client_for(self, mode: str) -> httpx.AsyncClient:
         """Return the only HTTP client ``mode`` may use: the network guard lives here."""
@@ -372,6 +382,7 @@ class Gateway:
         req = prepare(config, method, url, json=json, params=params, headers=headers, key=key, data=data)
         if occurrence:
             req = replace(req, occurrence=occurrence)
+        self._sent_secrets |= credential_values(req.headers, allow=_idempotency_names(req.headers))
         if stored is not None:
             if stored.fingerprint != req.fingerprint:
                 raise IdempotencyConflictError(step, stored.fingerprint, req.fingerprint)
@@ -400,7 +411,7 @@ class Gateway:
 
     async def _offline_call(self, ctx: CallContext, config: ProviderConfig, req: OutboundRequest,
                             step: str) -> httpx.Response:
-        intent = req.intent(step, ctx.mode)
+        intent = self.redactor.data(req.intent(step, ctx.mode))
         ctx.record_intent(intent)
         await ctx.ledger("call_intent" if ctx.mode == Mode.SHADOW else "call_dry_run", intent)
         recorded = self._source(ctx.automation, ctx.trigger_id, step, req) if self._source else None
@@ -585,8 +596,8 @@ class Gateway:
         delay = max(verdict.delay or 0.0, blocked)
         if delay <= 0:
             delay = self._wake_slot((config.name, scope), config, 0.0)
-        message = (f"{req.provider} {req.method} {req.url} (step {step!r}): {verdict.reason} "
-                   f"({count} of max_rate_limited {config.max_rate_limited}); {verdict.summary}")
+        message = self.redactor.text(f"{req.provider} {req.method} {req.url} (step {step!r}): {verdict.reason} "
+                                     f"({count} of max_rate_limited {config.max_rate_limited}); {verdict.summary}")
         try:
             await self._settle(ctx, req, step, response, verdict, "call")
         except TerminalError:  # _settle's verdict for a kind it does not raise itself: put back instead
@@ -595,21 +606,25 @@ class Gateway:
 
     async def _settle(self, ctx: CallContext, req: OutboundRequest, step: str, response: httpx.Response | None,
                       verdict: Classification, kind: str) -> httpx.Response:
+        """Store the call's outcome (redacted: what the provider echoed of a secret is never kept)
+        with its ledger event; return the response, or raise what its verdict says."""
         status = response.status_code if response is not None else None
+        redactor = self.redactor
+        url, reason, summary = redactor.data(req.url), redactor.text(verdict.reason), redactor.text(verdict.summary)
         stored = StoredCall(
-            req.fingerprint, req.idempotency_key, req.method, req.url, status, verdict.kind.value, verdict.reason,
-            verdict.summary, redact_headers(tuple(response.headers.items())) if response is not None else (),
-            response.text if response is not None else "")
+            req.fingerprint, req.idempotency_key, req.method, url, status, verdict.kind.value, reason, summary,
+            redact_headers(tuple(response.headers.items()), redactor) if response is not None else (),
+            redactor.data(response.text) if response is not None else "")
         ok = verdict.kind is Kind.OK
         ref = extract_external_ref(self.providers[req.provider].external_ref, response) if ok else None
         await ctx.finish_call(step, req.occurrence, stored, ref, kind, {
             "step": step, "occurrence": req.occurrence, "provider": req.provider, "method": req.method,
-            "url": req.url, "idempotency_key": req.idempotency_key, "status": status,
-            "classification": verdict.kind.value, "reason": verdict.reason, "summary": verdict.summary,
+            "url": url, "idempotency_key": req.idempotency_key, "status": status,
+            "classification": verdict.kind.value, "reason": reason, "summary": summary,
             "external_ref": ref})
         if verdict.kind is Kind.OK and response is not None:
             return response
-        message = f"{req.provider} {req.method} {req.url} (step {step!r}): {verdict.reason}; {verdict.summary}"
+        message = f"{req.provider} {req.method} {url} (step {step!r}): {reason}; {summary}"
         if verdict.kind is Kind.RETRYABLE:
             raise RetryableError(message, delay=verdict.delay)
         raise TerminalError(message)

@@ -43,7 +43,7 @@ import math
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -115,6 +115,21 @@ class ProviderConfig:
     retry: RetryPolicy = RetryPolicy()
     external_ref: ExternalRefSpec | None = None  # where a response names the created object
     stand_in: bool = False  # a replay's stand-in for a provider pyproject.toml does not configure
+
+    def secret_env_names(self) -> tuple[str, ...]:
+        """Return the names of every environment variable holding a secret of this provider.
+
+        Every ``*_env`` field is one (a name, or a mapping or sequence of names): a secret
+        added to the config later is redacted (queue_core.redaction) without a second list.
+        """
+        names: list[str] = []
+        for spec in fields(self):
+            value = getattr(self, spec.name) if spec.name.endswith("_env") else None
+            if isinstance(value, str):
+                names.append(value)
+            elif isinstance(value, Mapping | list | tuple):
+                names.extend(str(v) for v in (value.values() if isinstance(value, Mapping) else value))
+        return tuple(names)
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from typing import Any
 from psycopg_pool import AsyncConnectionPool
 from starlette.requests import Request
 
-from .. import payload
+from .. import payload, redaction
 from .._sql import q
 from ..job import JobSpec
 from ..queue import Queue
@@ -31,9 +31,6 @@ from .source import Source
 from .verify import Scheme, verify
 
 log = logging.getLogger("queue_core.server.ingress")
-
-# Never copied into trigger_meta: credentials and signatures (the job needs neither).
-_HIDDEN_HEADER_PARTS = ("authorization", "cookie", "signature", "hmac", "token", "secret", "api-key")
 
 
 @dataclass(frozen=True)
@@ -103,8 +100,9 @@ def delivery_id(source: Source, headers: Mapping[str, str], body: bytes, parsed:
 
 
 def safe_headers(headers: Mapping[str, str]) -> dict[str, str]:
-    """Return ``headers`` without credentials and signatures (what a job may keep)."""
-    return {k: v for k, v in headers.items() if not any(part in k for part in _HIDDEN_HEADER_PARTS)}
+    """Return ``headers`` without credentials and signatures (what a job may keep): the one
+    header policy, ``queue_core.redaction.safe_headers``."""
+    return redaction.safe_headers(headers)
 
 
 def _parse_json(body: bytes) -> Any:
