@@ -100,7 +100,7 @@ def _body(params: dict[str, Any], node: str, pairs: _Pairs) -> str | None:
             whole = re.fullmatch(r"\{\{(.*)\}\}", inner, re.S)
             source = _expr.expression(whole.group(1)) if whole else _expr.template(inner)
             return f"n8n.json_body({source}, node={node!r})"
-        if _credential.redacted(raw) != raw:
+        if _credential.holds_credential(raw):
             raise Untranslatable("a JSON body holding a credential is not translated: read it from the environment")
         return f"n8n.json_body({raw!r}, node={node!r})"
     return pairs.source(_listed(params, "bodyParameters", "specifyBody", ("bodyParametersJson",), "body fields"),

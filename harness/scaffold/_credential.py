@@ -128,6 +128,17 @@ def redacted(value: Any) -> Any:
     return value
 
 
+def holds_credential(value: Any) -> bool:
+    """Return whether ``redacted`` would replace anything in ``value`` (JSON text compared parsed)."""
+    if isinstance(value, str) and value.strip()[:1] in ("{", "["):
+        try:
+            parsed = json.loads(value)
+        except ValueError:
+            return redacted(value) != value
+        return bool(redacted(parsed) != parsed)
+    return bool(redacted(value) != value)
+
+
 def auth_envs(credentials: list[Credential]) -> dict[str, str]:
     """Return {provider: env var} for the bearer tokens (what each provider's ``auth_env`` names)."""
     return {c.provider: c.env for c in credentials if c.bearer}

@@ -150,6 +150,20 @@ def test_an_n8n_password_body_field_is_read_from_the_environment(tmp_path: Path)
     assert "set CUTOVER_GITHUB_PASSWORD (was a literal body field password" in output
 
 
+def test_an_n8n_json_body_holding_a_client_secret_is_left_to_a_person_without_it(tmp_path: Path) -> None:
+    body = '{"grant_type": "client_credentials",\n "client_secret": "cs_live_4242"}'
+    http = {"method": "POST", "sendBody": True, "specifyBody": "json", "jsonBody": body}
+    output, written = _scaffold(tmp_path, "n8n", _n8n(http))
+    _assert_absent("cs_live_4242", output, written)
+    assert "a JSON body holding a credential is not translated" in output
+
+
+def test_an_n8n_json_body_without_a_credential_is_still_translated(tmp_path: Path) -> None:
+    http = {"method": "POST", "sendBody": True, "specifyBody": "json", "jsonBody": '{"title":\n  "hello"}'}
+    output, _ = _scaffold(tmp_path, "n8n", _n8n(http))
+    assert "2 nodes translated, 0 TODO" in output
+
+
 def test_an_untranslated_n8n_http_node_keeps_its_parameters_without_the_credential(tmp_path: Path) -> None:
     http = {"sendHeaders": True, "headerParameters": {"parameters": [
         {"name": "Authorization", "value": "Bearer 12345"}]}, "jsonHeaders": '{"X-Token": "tok_777"}'}
