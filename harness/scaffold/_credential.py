@@ -132,11 +132,11 @@ def holds_credential(value: Any) -> bool:
     """Return whether ``redacted`` would replace anything in ``value`` (JSON text compared parsed)."""
     if isinstance(value, str) and value.strip()[:1] in ("{", "["):
         try:
-            parsed = json.loads(value)
+            value = json.loads(value)
         except ValueError:
-            return redacted(value) != value
-        return bool(redacted(parsed) != parsed)
-    return bool(redacted(value) != value)
+            pass
+    changed: bool = redacted(value) != value
+    return changed
 
 
 def auth_envs(credentials: list[Credential]) -> dict[str, str]:
