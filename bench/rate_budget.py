@@ -12,14 +12,19 @@ traffic the workers get SIGTERM (in-flight jobs finish).
 Prints what the provider saw: requests received, 429s sent, the worst count in any 1 s and in
 any T s (every request received, first to last), and the utilisation: the mean, over every
 window of T seconds starting in the measured span (from the first request on), of the requests
-admitted in it, as a share of N. Also what the workers recorded: put-backs after a 429
-(``rate_limited``), budget waits (``budget_wait``), retries that used an attempt. Last line:
-``RESULT {json}``. Targets: 0 x 429, worst T-s count <= N, utilisation >= 95%.
+admitted in it, as a share of N. Then the requests admitted in each second of the span and
+the utilisation per second of budget (N/T a second) two ways: over every second (overall), and
+over the full-budget seconds only, those that began with at least N/T jobs not yet admitted
+(demand exceeded the budget), so a queue that drains (``--jobs``) is not charged for its
+ramp-down tail. Also what the workers recorded: put-backs after a 429 (``rate_limited``),
+budget waits (``budget_wait``), retries that used an attempt. Last line: ``RESULT {json}``.
+Targets: 0 x 429, worst T-s count <= N, utilisation >= 95% (over the full-budget seconds).
 
     python bench/rate_budget.py                      # 20/1s for 25 s, 3 workers
     python bench/rate_budget.py --rate 100/10s --seconds 40
     python bench/rate_budget.py --algorithm token_bucket --burst 16   # the old default: overrun
     python bench/rate_budget.py --configured 25/1s    # the provider is stricter than configured: 429s
+    python bench/rate_budget.py --seconds 6 --jobs 100  # the queue drains: a ramp-down tail
 """
 
 from __future__ import annotations
@@ -112,6 +117,25 @@ def utilisation(admitted: list[float], start: float, end: float, window: float, 
     return total / steps / limit
 
 
+def per_second(admitted: list[float], start: float, end: float, jobs: int) -> list[tuple[int, int]]:
+    """Return (requests admitted in it, jobs not yet admitted at its start) for each whole second
+    [start + k, start + k + 1) before ``end`` (a partial last second counts as one)."""
+    out = []
+    for k in range(max(1, math.ceil(end - start - 1e-9))):
+        lo, hi = bisect.bisect_left(admitted, start + k), bisect.bisect_left(admitted, min(start + k + 1, end))
+        out.append((hi - lo, jobs - lo))
+    return out
+
+
+def second_utilisation(seconds: list[tuple[int, int]], per_s: float) -> tuple[float, float, int]:
+    """Return (overall, over the full-budget seconds, how many those are) of ``per_second``'s rows,
+    each as admitted requests over ``per_s`` a second. A full-budget second began with at least
+    ``per_s`` jobs still to admit: demand exceeded the budget (0.0 when there is none)."""
+    full = [count for count, demand in seconds if demand >= per_s]
+    overall = sum(count for count, _ in seconds) / (per_s * len(seconds)) if seconds else 0.0
+    return overall, (sum(full) / (per_s * len(full)) if full else 0.0), len(full)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rate", default="20/1s", help="the provider's limit, enforced and configured (20/1s)")
@@ -125,11 +149,13 @@ def main() -> None:
     parser.add_argument("--burst", type=int, default=None, help="with --algorithm token_bucket")
     parser.add_argument("--guard", type=float, default=None, help="the provider's guard, seconds (default 0.005)")
     parser.add_argument("--times", type=Path, default=None, help="write the provider's receive times here (JSON)")
+    parser.add_argument("--jobs", type=int, default=None,
+                        help="jobs to enqueue (default: 1.3x what the budget allows in --seconds, so it never drains)")
     args = parser.parse_args()
 
     rate = parse_rate(args.rate, "--rate")
     limit, window = rate.limit, rate.seconds
-    jobs = math.ceil(limit / window * args.seconds * 1.3) + limit * args.workers
+    jobs = args.jobs or math.ceil(limit / window * args.seconds * 1.3) + limit * args.workers
     ctx = multiprocessing.get_context("spawn")
     db_url = provision.fresh_database("cutover_bench")
     url, stop, proc = start_provider(ctx, limit, window, args.latency_ms / 1000)
@@ -154,7 +180,9 @@ def main() -> None:
                     raise SystemExit("the workers never reached the provider:\n" + "\n".join(
                         log.read_text()[-2000:] for log in logs))
                 time.sleep(0.05)
-            time.sleep(args.seconds)
+            stop_at = time.monotonic() + args.seconds
+            while time.monotonic() < stop_at and fetch(url + "/_stats")["served"] < jobs:
+                time.sleep(0.05)  # the span ends after --seconds, or once every job was answered
             for w in workers:
                 w.send_signal(signal.SIGTERM)
             for w in workers:
@@ -174,9 +202,11 @@ def main() -> None:
     if args.times:
         args.times.write_text(json.dumps(times))
     first = received[0]
-    span_end = first + args.seconds
+    span_end = min(first + args.seconds, admitted[-1] + 1e-6) if len(admitted) >= jobs else first + args.seconds
     util = utilisation(admitted, first, span_end, window, limit)
     in_span = bisect.bisect_left(admitted, span_end) - bisect.bisect_left(admitted, first)
+    seconds = per_second(admitted, first, span_end, jobs)
+    overall, full_budget, full_seconds = second_utilisation(seconds, limit / window)
     ledger = recorded["ledger"]
     result = {
         "rate": args.rate, "limit": limit, "window_s": window, "seconds": args.seconds, "workers": args.workers,
@@ -184,7 +214,10 @@ def main() -> None:
         "config": {k: v for k, v in config.items() if k != "base_url"},
         "requests": len(received), "admitted": len(admitted), "429s": server["throttled"],
         "worst_1s": worst_window(received, 1.0), "worst_window": worst_window(received, window),
-        "utilisation": round(util, 4), "admitted_per_s_in_span": round(in_span / args.seconds, 2),
+        "jobs_enqueued": jobs, "span_s": round(span_end - first, 3),
+        "utilisation": round(util, 4), "admitted_per_s_in_span": round(in_span / (span_end - first), 2),
+        "per_second": [count for count, _ in seconds], "utilisation_overall": round(overall, 4),
+        "utilisation_full_budget": round(full_budget, 4), "full_budget_seconds": full_seconds,
         "rate_limited_put_backs": ledger.get("rate_limited", 0), "budget_waits": ledger.get("budget_wait", 0),
         "retries_using_an_attempt": ledger.get("retry_scheduled", 0), "jobs": recorded["jobs"],
         "jobs_with_more_than_one_attempt": recorded["jobs_with_more_than_one_attempt"],
@@ -194,8 +227,10 @@ def main() -> None:
           f"x {args.concurrency}, config {result['config']}")
     print(f"requests {result['requests']} (admitted {result['admitted']}), 429s {result['429s']}")
     print(f"worst 1-s count {result['worst_1s']}, worst {window:g}-s count {result['worst_window']} (limit {limit})")
-    print(f"utilisation {util:.1%} of {limit}/{window:g}s over {args.seconds:g} s "
+    print(f"utilisation {util:.1%} of {limit}/{window:g}s over {span_end - first:.3g} s "
           f"(admitted {in_span} in the span: {result['admitted_per_s_in_span']}/s)")
+    print(f"per second {result['per_second']}: utilisation {overall:.1%} overall, {full_budget:.1%} over the "
+          f"{full_seconds} full-budget seconds (demand >= {limit / window:g}/s at their start)")
     print(f"workers: {result['rate_limited_put_backs']} put-backs after a 429, {result['budget_waits']} budget waits, "
           f"{result['retries_using_an_attempt']} retries using an attempt; jobs {result['jobs']}")
     print("RESULT " + json.dumps(result))

@@ -86,9 +86,17 @@ def _report(written: Written, render: Callable[[Any], str]) -> None:
         click.echo(f"  {row.node:<{width}}  {kind:<{kind_width}} {row.status:<12} {row.why}".rstrip())
     click.echo("manifest maps for the recording set:")
     click.echo(render(s))
+    from harness.scaffold._credential import auth_envs
+    from harness.scaffold._module import credential_lines
+
+    for line in credential_lines(s.credentials):  # the variable's name only: never the value
+        click.echo(line)
+    auth = auth_envs(s.credentials)
     for name, base in sorted(s.proposals.items()):
         click.echo(f"proposed provider (add to pyproject.toml):\n  [tool.cutover.providers.{name}]\n"
-                   f'  base_url = "{base}"')
+                   f'  base_url = "{base}"' + (f'\n  auth_env = "{auth[name]}"' if name in auth else ""))
+    for name in sorted(set(auth) - set(s.proposals)):
+        click.echo(f'add to [tool.cutover.providers.{name}] in pyproject.toml:\n  auth_env = "{auth[name]}"')
 
 
 def _estate(results: list[Written], hint_template: str) -> None:

@@ -13,7 +13,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from harness.scaffold import _credential
 from harness.scaffold._calls import provider_for
+from harness.scaffold._credential import Credential
 from harness.scaffold._expr import Untranslatable
 from harness.scaffold._make_blueprint import Module
 from harness.scaffold._make_iml import template
@@ -27,6 +29,7 @@ class Gen:
     steps: dict[int, str] = field(default_factory=dict)  # module id -> step name (call modules)
     proposals: dict[str, str] = field(default_factory=dict)  # provider -> base URL to configure
     hosts: dict[str, str] = field(default_factory=dict)  # host -> provider, for the manifest
+    credentials: list[Credential] = field(default_factory=list)  # read from the environment instead
 
 
 @dataclass
@@ -56,14 +59,28 @@ def todo(module: Module, why: str) -> ModuleCode:
     if module.mapper:
         import json
 
-        lines += [f"#     {line}" for line in json.dumps(module.mapper, indent=2, ensure_ascii=False).splitlines()[:30]]
+        mapper = json.dumps(_credential.redacted(module.mapper), indent=2, ensure_ascii=False)
+        lines += [f"#     {line}" for line in mapper.splitlines()[:30]]
     lines += [f"raise make.TodoModule({module.label!r}, {why!r})"]
     return ModuleCode(lines, bundle="{}", todo=why)
 
 
-def _pairs(raw: object) -> str:
+def _pairs(raw: object, module: Module, gen: Gen, provider: str, kind: str) -> str:
+    """Return the ``[(name, value), …]`` source of headers or query fields, a credential among them
+    read from the environment (a bearer token left to the provider's auth_env) and collected."""
     items = raw if isinstance(raw, list) else []
-    pairs = [f"({template(p.get('name', ''))}, {template(p.get('value', ''))})" for p in items if isinstance(p, dict)]
+    pairs = []
+    for p in items:
+        if not isinstance(p, dict):
+            continue
+        name, value = p.get("name", ""), p.get("value", "")
+        if isinstance(name, str) and _credential.is_credential_name(name) and _credential.make_secret(value):
+            found = _credential.found(value, name=name, kind=kind, provider=provider, where=f'module "{module.label}"')
+            gen.credentials.append(found)
+            if not found.bearer:
+                pairs.append(f"({name!r}, {_credential.source(found)})")
+        else:
+            pairs.append(f"({template(name)}, {template(value)})")
     return "[" + ", ".join(pairs) + "]"
 
 
@@ -90,7 +107,10 @@ def _http_body(module: Module) -> str | None:
 
 
 def http(module: Module, gen: Gen) -> ModuleCode:
-    """HTTP "Make a request" (v3 ActionSendData, v4 MakeRequest): one ``ctx.call``; its bundle."""
+    """HTTP "Make a request" (v3 ActionSendData, v4 MakeRequest): one ``ctx.call``; its bundle.
+
+    A credential among its headers or query is not copied (``_credential``).
+    """
     url = module.mapper.get("url")
     if not isinstance(url, str) or not url:
         raise Untranslatable("the module has no URL")
@@ -101,10 +121,12 @@ def http(module: Module, gen: Gen) -> ModuleCode:
     kwargs = []
     headers = module.mapper.get("headers")
     if headers:
-        kwargs.append(f"headers={_pairs(headers)}")
+        source = _pairs(headers, module, gen, provider, "header")
+        if source != "[]":  # none left when the only one was the provider's bearer token
+            kwargs.append(f"headers={source}")
     query = module.mapper.get("queryParameters") or module.mapper.get("qs")
     if query:
-        kwargs.append(f"params={_pairs(query)}")
+        kwargs.append(f"params={_pairs(query, module, gen, provider, 'query parameter')}")
     body = _http_body(module)
     if body is not None:
         kwargs.append(f"json={body}")

@@ -35,7 +35,8 @@ from harness.scaffold import ScaffoldError, Written, _write, checked_name
 from harness.scaffold._make_blueprint import Blueprint, Module, is_blueprint, iter_blueprint_files, load_blueprint, read_document
 from harness.scaffold._make_flow import Layout, comment, flow, indent
 from harness.scaffold._make_modules import TRIGGERS, Gen, makes_call, translate, var
-from harness.scaffold._module import HEADER, NodeRow, Scaffold, _registry_takes, digest, module_docstring, slug, unique
+from harness.scaffold._module import (HEADER, NodeRow, Scaffold, _registry_takes, credential_reader, digest,
+                                     module_docstring, slug, unique)
 
 
 @dataclass
@@ -116,6 +117,7 @@ def build(blueprint: Blueprint, automation: str, providers: dict[str, str]) -> M
     scaffold.rows = lay.rows
     scaffold.decisions = {blueprint.modules[i].label: name for i, name in lay.decisions.items()}
     scaffold.proposals = dict(gen.proposals)
+    scaffold.credentials = list(gen.credentials)
     scaffold.providers = dict(gen.hosts)
     http_providers = {gen.hosts.get(_host(m), "") for m in blueprint.modules.values() if m.app == "http:MakeRequest"}
     if len(http_providers) == 1 and "" not in http_providers:
@@ -143,12 +145,15 @@ def _source(scaffold: MakeScaffold, body: list[str]) -> str:
              "semantics (queue_core.compat.make)."]
     schedule = f"Schedule: {scaffold.schedule['cron']} (from the scenario's scheduling)." if scaffold.schedule else None
     doc = module_docstring(intro, schedule=schedule, unit=scaffold.unit,
-                           todo=[r for r in scaffold.rows if r.status == "todo"], proposals=scaffold.proposals)
+                           todo=[r for r in scaffold.rows if r.status == "todo"], proposals=scaffold.proposals,
+                           credentials=scaffold.credentials)
+    imports, reader = credential_reader(scaffold.credentials)
+    core = "Context, TerminalError, Trigger, automation" if reader else "Context, Trigger, automation"
     args = [repr(scaffold.automation), "version=1"]
     if scaffold.schedule and _registry_takes("schedule"):
         args.append(f"schedule={scaffold.schedule['cron']!r}")
-    lines = [*doc, "", "from __future__ import annotations", "", "from typing import Any", "",
-             "from queue_core import Context, Trigger, automation", "from queue_core.compat import make", "", "",
+    lines = [*doc, "", "from __future__ import annotations", "", *imports, "from typing import Any", "",
+             f"from queue_core import {core}", "from queue_core.compat import make", "", "", *reader,
              f"@automation({', '.join(args)})", f"async def {function}(ctx: Context, trigger: Trigger) -> None:",
              f'    """Run the scenario {bp.name!r} module by module, as Make did."""', "    run = make.Run(ctx)",
              *indent(body), "    run.finish()"]

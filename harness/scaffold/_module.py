@@ -9,13 +9,15 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
-from harness.scaffold import _calls, _nodes
+from harness.scaffold import _calls, _credential, _nodes
+from harness.scaffold._credential import Credential
 from harness.scaffold._expr import Untranslatable
 from harness.scaffold._nodes import NodeCode, Slot
 from harness.scaffold._workflow import Node, Workflow
 
 HEADER = "# cutover-scaffold: sha256="
-_RESERVED = {"flow", "ctx", "trigger", "items", "item", "i", "n8n", "response", "automation", "Context", "Trigger"}
+_RESERVED = {"flow", "ctx", "trigger", "items", "item", "i", "n8n", "response", "automation", "Context", "Trigger",
+             "credential", "os", "TerminalError"}
 
 TRANSLATORS: dict[str, _nodes.Translator] = {
     "if": _nodes.if_node, "filter": _nodes.filter_node, "switch": _nodes.switch_node,
@@ -55,6 +57,7 @@ class Scaffold(Generic[W]):
     proposals: dict[str, str] = field(default_factory=dict)
     trigger_kind: str = "manual"
     schedule: dict[str, Any] | None = None
+    credentials: list[Credential] = field(default_factory=list)  # now read from the environment
 
     @property
     def translated(self) -> int:
@@ -165,7 +168,7 @@ def _translate(node: Node, slot: Slot, *, is_trigger: bool, looped: bool) -> Nod
 def _verbatim(node: Node) -> str:
     import json
 
-    return json.dumps(node.parameters, indent=2, ensure_ascii=False)
+    return json.dumps(_credential.redacted(node.parameters), indent=2, ensure_ascii=False)
 
 
 def _account(scaffold: Scaffold[Workflow], node: Node, code: NodeCode, *, is_trigger: bool) -> None:
@@ -173,6 +176,7 @@ def _account(scaffold: Scaffold[Workflow], node: Node, code: NodeCode, *, is_tri
     if code.decision is not None:
         scaffold.decisions[node.name] = code.decision
     scaffold.proposals.update(code.provider_proposals)
+    scaffold.credentials += code.credentials
     if is_trigger:
         kind = node.short_type.lower()
         scaffold.trigger_kind = "webhook" if code.source else ("schedule" if kind in ("scheduletrigger", "cron")
@@ -201,22 +205,48 @@ def _registry_takes(name: str) -> bool:
 
 
 def module_docstring(intro: list[str], *, schedule: str | None, unit: str, todo: list[NodeRow],
-                     proposals: dict[str, str]) -> list[str]:
+                     proposals: dict[str, str], credentials: list[Credential] | None = None) -> list[str]:
     """Return the lines of a scaffolded module's docstring: ``intro``, the schedule, what is left
-    to write (each ``unit``, node or module, that fails the run until written) and the providers
-    to configure; never two blank lines in a row."""
+    to write (each ``unit``, node or module, that fails the run until written), the credentials
+    now read from the environment and the providers to configure; never two blank lines in a row."""
     doc = [f'"""{intro[0]}', *intro[1:], ""]
     if schedule:
         doc.append(schedule)
     if todo:
         doc += [f"Left to write by hand (each fails the run, naming the {unit}, until written):"]
         doc += [f"- {r.node}: {r.why}" for r in todo]
+    if credentials:
+        doc += ["", "Credentials the workflow held in clear, now read from the environment (never written here):"]
+        doc += [f"- {line}" for line in credential_lines(credentials)]
+    auth = _credential.auth_envs(credentials or [])
     if proposals:
         doc += ["", "Providers to configure in pyproject.toml (proposed for hosts with none):"]
         for name, base in sorted(proposals.items()):
             doc += [f"    [tool.cutover.providers.{name}]", f'    base_url = "{base}"']
+            doc += [f'    auth_env = "{auth[name]}"'] if name in auth else []
+    configured = sorted(set(auth) - set(proposals))
+    if configured:
+        doc += ["", "Providers configured already: add auth_env to their table in pyproject.toml:"]
+        doc += [f'    [tool.cutover.providers.{name}] auth_env = "{auth[name]}"' for name in configured]
     doc.append('"""')
     return [line for i, line in enumerate(doc) if line or (i + 1 < len(doc) and doc[i + 1])]
+
+
+def credential_lines(credentials: list[Credential]) -> list[str]:
+    """Return one line per credential (each variable once): the variable to set and where it was."""
+    seen: dict[str, str] = {}
+    for found in credentials:
+        line = found.line() + ("; the provider sends it as Authorization: Bearer (auth_env)" if found.bearer
+                               else "; the module reads it when it calls")
+        seen.setdefault(found.env, line)
+    return list(seen.values())
+
+
+def credential_reader(credentials: list[Credential]) -> tuple[list[str], list[str]]:
+    """Return (extra imports, the ``credential`` function's lines) when a call reads one, else ([], [])."""
+    if all(c.bearer for c in credentials):
+        return [], []
+    return ["import os", ""], [*_credential.HELPER, "", ""]
 
 
 def _module_source(scaffold: Scaffold[Workflow], body: list[str]) -> str:
@@ -228,9 +258,12 @@ def _module_source(scaffold: Scaffold[Workflow], body: list[str]) -> str:
              "order n8n ran them, with n8n's semantics (queue_core.compat.n8n)."]
     schedule = f"Schedule: {scaffold.schedule['cron']} (from the workflow's trigger)." if scaffold.schedule else None
     doc = module_docstring(intro, schedule=schedule, unit=scaffold.unit,
-                           todo=[r for r in scaffold.rows if r.status == "todo"], proposals=scaffold.proposals)
-    lines = [*doc, "", "from __future__ import annotations", "",
-             "from queue_core import Context, Trigger, automation", "from queue_core.compat import n8n", "", "",
+                           todo=[r for r in scaffold.rows if r.status == "todo"], proposals=scaffold.proposals,
+                           credentials=scaffold.credentials)
+    imports, reader = credential_reader(scaffold.credentials)
+    core = "Context, TerminalError, Trigger, automation" if reader else "Context, Trigger, automation"
+    lines = [*doc, "", "from __future__ import annotations", "", *imports,
+             f"from queue_core import {core}", "from queue_core.compat import n8n", "", "", *reader,
              _decorator(scaffold), f"async def {function}(ctx: Context, trigger: Trigger) -> None:",
              f'    """Run the workflow {wf.name!r} node by node, as n8n did."""', "    flow = n8n.Flow(ctx)"]
     lines += [f"    {line}" if line else "" for line in body]

@@ -15,6 +15,7 @@ from typing import Any
 import esprima
 
 from harness.scaffold import _expr
+from harness.scaffold._credential import Credential
 from harness.scaffold._expr import Untranslatable
 from harness.scaffold._workflow import Node
 
@@ -43,6 +44,7 @@ class NodeCode:
     provider_proposals: dict[str, str] = field(default_factory=dict)  # provider name -> base URL
     schedule: dict[str, Any] | None = None
     source: str | None = None
+    credentials: list[Credential] = field(default_factory=list)  # read from the environment instead
 
 
 def comment(node: Node) -> str:
