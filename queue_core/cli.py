@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from . import config as _config
-from .errors import QueueError
+from .errors import EnqueueError, QueueError
 
 
 def _fail(exc: Exception) -> None:
@@ -313,27 +313,51 @@ def waits_resolve(token: str, decision: str, payload: str, actor: str | None) ->
               help="Higher runs first (0 to 2147483647).")
 @click.option("--mode", default="live", type=click.Choice(["live", "dry_run", "shadow"]), show_default=True)
 @click.option("--dedupe-key", default=None, help="A second enqueue with the same key returns the first job.")
-def enqueue(automation_name: str, payload: str, priority: int, mode: str, dedupe_key: str | None) -> None:
-    """Enqueue one job of AUTOMATION_NAME with a JSON PAYLOAD; print its id.
+@click.option("--concurrency-key", default=None, metavar="KEY",
+              help="Run at most --concurrency-limit jobs with this key at once, across all workers "
+                   "(instead of the key the automation reads from the payload).")
+@click.option("--concurrency-limit", default=None, type=click.IntRange(1, 2**31 - 1), metavar="N",
+              help="Jobs with this job's key that may run at once [default: 1 with --concurrency-key, "
+                   "else the automation's declared limit].")
+def enqueue(automation_name: str, payload: str, priority: int, mode: str, dedupe_key: str | None,
+            concurrency_key: str | None, concurrency_limit: int | None) -> None:
+    """Enqueue one job of AUTOMATION_NAME with a JSON object PAYLOAD; print its id.
 
-    A PAYLOAD Postgres cannot store (NUL, a lone surrogate, an integer of more than 64 digits,
-    a number that is not finite, nesting deeper than 256) is refused naming its JSON path.
+    Refused (exit 2, naming the field, never echoing the value) before anything is written: a
+    PAYLOAD that is not a JSON object or that Postgres cannot store (NUL, a lone surrogate, an
+    integer of more than 64 digits, a number that is not finite, nesting deeper than 256), an
+    unknown automation (with the closest name), a payload without a field the automation
+    requires, or without its concurrency key unless --concurrency-key gives one.
     """
-    from .job import JobSpec
-    from .payload import PayloadError, check_job, loads
-    from .queue import Queue
+    from .queue import Queue, check_spec
 
-    try:
-        spec = JobSpec(automation_name, loads(payload), priority=priority, mode=mode, dedupe_key=dedupe_key)
-        check_job(spec)
-    except PayloadError as exc:  # names where and what is wrong; the value itself is never echoed
-        raise click.UsageError(str(exc)) from None
+    spec = _enqueue_spec(automation_name, payload, priority=priority, mode=mode, dedupe_key=dedupe_key,
+                         concurrency_key=concurrency_key, concurrency_limit=concurrency_limit)
     try:
         settings = _config.load()
         registry = _config.project_registry(settings)
     except QueueError as exc:
         _fail(exc)
+    try:
+        check_spec(spec, registry)
+    except EnqueueError as exc:  # names the field; the value itself is never echoed
+        raise click.UsageError(str(exc)) from None
     click.echo(_with_pool(lambda pool: Queue(pool, registry=registry).enqueue(spec, actor="cli")))
+
+
+def _enqueue_spec(automation_name: str, payload: str, **fields: Any) -> Any:
+    """Decode PAYLOAD and build the JobSpec, checked as far as it can be without the project's
+    automations; a bad PAYLOAD or field is a usage error (exit 2) even in a broken project."""
+    from .job import JobSpec
+    from .payload import loads
+    from .queue import check_spec
+
+    try:
+        spec = JobSpec(automation_name, loads(payload), **fields)
+        check_spec(spec, None)
+    except EnqueueError as exc:  # a PayloadError among them: it names a JSON path, not the value
+        raise click.UsageError(str(exc)) from None
+    return spec
 
 
 from . import _cli_pollers, _cli_schedules  # noqa: E402  (their own modules; registered like the harness's groups)

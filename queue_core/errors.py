@@ -8,6 +8,7 @@ Two separate families, so that ``except QueueError`` never swallows a control-fl
     ├── MigrationError              a migration file is malformed or failed to apply
     ├── EnqueueError                a job was rejected before it reached the database
     │   ├── UnknownAutomationError  no automation is registered under that name
+    │   ├── MissingFieldError       the payload lacks a field its automation needs (key, requires)
     │   └── PayloadError            a value Postgres cannot store (queue_core.payload), by JSON path
     ├── JobNotFoundError            no job has that id
     └── LeaseLostError              this worker's claim on a job was taken over (fenced out)
@@ -75,13 +76,38 @@ class EnqueueError(QueueError):
 
 
 class UnknownAutomationError(EnqueueError):
-    """No automation is registered under the requested name."""
+    """No automation is registered under the requested name; ``suggestion`` is the closest
+    registered name (difflib), or None when none is close."""
 
     def __init__(self, name: str, known: list[str]) -> None:
+        import difflib
+
         known_s = ", ".join(sorted(known)) or "(none registered)"
-        super().__init__(f"unknown automation {name!r}; registered: {known_s}", field="automation")
+        close = difflib.get_close_matches(name, known, n=1) if isinstance(name, str) else []
+        self.suggestion: str | None = close[0] if close else None
+        hint = f"; did you mean {self.suggestion!r}?" if self.suggestion else ""
+        super().__init__(f"unknown automation {name!r}; registered: {known_s}{hint}", field="automation")
         self.name = name
         self.known = known
+
+
+class MissingFieldError(EnqueueError):
+    """A payload lacks a field its automation needs: a declared required field, or the field
+    its concurrency key is read from (absent, null, or for a key, empty).
+
+    ``field`` is the field name or JSON pointer as declared (``"concurrency_key"`` for a key
+    function), ``automation`` the automation's name and ``detail`` the message without the
+    job's place, so a caller can raise it again for another place (:meth:`at`).
+    """
+
+    def __init__(self, automation: str, field: str, detail: str, *, index: int | None = None) -> None:
+        super().__init__(detail, field=field, index=index)
+        self.automation = automation
+        self.detail = detail
+
+    def at(self, index: int | None) -> MissingFieldError:
+        """Return the same refusal for the job at ``index`` of a batch."""
+        return MissingFieldError(self.automation, self.field or "", self.detail, index=index)
 
 
 class JobNotFoundError(QueueError):

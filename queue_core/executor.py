@@ -10,7 +10,9 @@ The executor calls the automation with its Context and maps what happens to an O
     TerminalError             → failed (terminal) — after running the job's compensations,
                                 if it registered any: compensating while they retry,
                                 compensation_failed if one fails terminally
-    QueueError (config, code) → failed (terminal): retrying cannot fix a configuration
+    QueueError (config, code) → failed (terminal): retrying cannot fix a configuration; so is
+                                a payload without a field the automation ``requires`` (the
+                                function is not run)
     RetryableError / anything → pending after backoff (or the error's delay), attempt used;
                                 failed (retryable) once max_attempts is reached
     LeaseLostError            → no outcome: another worker owns the job now
@@ -82,6 +84,8 @@ async def execute(job: ClaimedJob, ctx: Context, registry: Registry, rng: random
     exc: BaseException | None = None
     try:
         auto = registry.get(job.automation)
+        if auto.requires:  # a MissingFieldError is a QueueError: failed once, terminally, not run
+            auto.check_required(job.payload)
         await auto.fn(ctx, ctx.trigger)
     except LeaseLostError:
         raise

@@ -142,8 +142,22 @@ def explain_lines(job: dict[str, Any], facts: dict[str, Any]) -> list[str]:
     if job["mode"] == "live" and not facts.get("any_passing_verdict") and status in ("pending", "waiting"):
         lines.append("it is a live job and the automation has no passing go-live verdict: workers started "
                      "without --allow-ungated will not claim it.")
-    lines.extend(_explain_status(job, facts, now, last))
+    status_lines = _explain_status(job, facts, now, last)
+    lines.extend(status_lines)
+    lines.extend(filter(None, [_last_error_line(job, status_lines)]))
     return lines
+
+
+def _last_error_line(job: dict[str, Any], said: list[str]) -> str | None:
+    """The job's last error with its kind and attempt count, unless the status lines said it.
+
+    A snooze's reason is stored as last_error with no error kind: it is not an error, so only
+    an error with a kind (retryable, terminal) is named.
+    """
+    error, kind = job.get("last_error"), job.get("error_kind")
+    if not error or not kind or any(error in line for line in said):
+        return None
+    return f"its last error ({kind}, attempt {job['attempt']} of {job['max_attempts']}): {error}"
 
 
 def _explain_status(job: dict[str, Any], facts: dict[str, Any], now: datetime, last: dict[str, Any]) -> list[str]:

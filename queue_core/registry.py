@@ -3,7 +3,8 @@
 The decorator also declares an automation's schedule (``schedule="*/15 * * * *"``,
 ``timezone``, ``catch_up``, ``catch_up_max``; see queue_core.schedule) and its per-key
 concurrency (``concurrency_key``: a payload field name, a JSON pointer such as
-``"/customer/id"`` or a callable of the payload; ``concurrency_limit``: running jobs per key).
+``"/customer/id"`` or a callable of the payload; ``concurrency_limit``: running jobs per key)
+and the payload fields it cannot run without (``requires``: field names or JSON pointers).
 """
 
 from __future__ import annotations
@@ -11,22 +12,24 @@ from __future__ import annotations
 import importlib
 import inspect
 import pkgutil
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import ConfigError, UnknownAutomationError
+from .errors import ConfigError, MissingFieldError, UnknownAutomationError
 
 AutomationFn = Callable[..., Awaitable[Any]]
 # How a job's concurrency key is read from its payload: a top-level field name, a JSON pointer
-# ("/customer/id") or a function of the payload returning the key (None: no key).
+# ("/customer/id") or a function of the payload returning the key (None or "" is refused: every
+# job of a keyed automation has a key, else it would run outside the limit).
 KeySource = str | Callable[[Any], Any]
+_ABSENT = object()
 
 
 @dataclass(frozen=True)
 class Automation:
     """A registered automation: its name, code version and coroutine function, with its
-    schedule and per-key concurrency when declared."""
+    schedule, per-key concurrency and required payload fields when declared."""
 
     name: str
     version: int
@@ -37,24 +40,39 @@ class Automation:
     catch_up_max: int = 100
     concurrency_key: KeySource | None = None
     concurrency_limit: int = 1
+    requires: tuple[str, ...] = ()
 
     def key_of(self, payload: Any) -> str | None:
-        """Return the concurrency key of a job of this automation with ``payload``.
+        """Return the concurrency key of a job of this automation with ``payload`` (None: unkeyed).
 
-        Raises KeyError naming what is missing when the payload lacks the declared field.
+        Pure. Raises MissingFieldError when the declared field is absent, null or an empty string
+        (or the key function returns None or ""): such a job would run outside the per-key limit.
+        A key function's own exceptions propagate.
         """
         source = self.concurrency_key
         if source is None:
             return None
-        if callable(source):
-            value = source(payload)
-        else:
-            value = payload
-            for part in _pointer(source):
-                if not isinstance(value, dict) or part not in value:
-                    raise KeyError(f"payload has no {source!r} (concurrency_key of {self.name!r})")
-                value = value[part]
-        return None if value is None else str(value)
+        value = source(payload) if callable(source) else field_value(payload, source)
+        if value is _ABSENT or value is None or value == "":
+            field = "concurrency_key" if callable(source) else source
+            got = "no such field" if value is _ABSENT else "null" if value is None else "an empty string"
+            raise MissingFieldError(self.name, field, (
+                f"payload has no value for {field!r} ({got}), the concurrency key of automation "
+                f"{self.name!r}: every job of a keyed automation needs its key (in the payload, or "
+                "set per job as its concurrency key)"))
+        return str(value)
+
+    def check_required(self, payload: Any) -> None:
+        """Raise MissingFieldError naming the first ``requires`` field that ``payload`` lacks.
+
+        Pure. Absent and null both count as missing; a payload that is not an object lacks all.
+        """
+        for source in self.requires:
+            value = field_value(payload, source)
+            if value is _ABSENT or value is None:
+                got = "null" if value is None else "missing"
+                raise MissingFieldError(self.name, source, (
+                    f"payload has no {source!r} ({got}), which automation {self.name!r} requires"))
 
     @property
     def source_hash(self) -> str:
@@ -110,6 +128,17 @@ class Registry:
 default_registry = Registry()
 
 
+def field_value(payload: Any, source: str) -> Any:
+    """Return the value at ``source`` (a field name or a JSON pointer) in ``payload``, or the
+    module's ``_ABSENT`` marker when a step of the path is missing or not an object. Pure."""
+    value = payload
+    for part in _pointer(source):
+        if not isinstance(value, dict) or part not in value:
+            return _ABSENT
+        value = value[part]
+    return value
+
+
 def _pointer(source: str) -> list[str]:
     """The path of a JSON pointer (``/a/b``, with ~1 and ~0 escapes) or of a bare field name."""
     if not source.startswith("/"):
@@ -120,14 +149,37 @@ def _pointer(source: str) -> list[str]:
 def automation(
     name: str, *, version: int = 1, registry: Registry | None = None, schedule: str | None = None,
     timezone: str = "UTC", catch_up: str = "latest", catch_up_max: int = 100,
-    concurrency_key: KeySource | None = None, concurrency_limit: int = 1,
+    concurrency_key: KeySource | None = None, concurrency_limit: int = 1, requires: Sequence[str] = (),
 ) -> Callable[[AutomationFn], AutomationFn]:
     """Register the decorated ``async def fn(ctx, trigger)`` as automation ``name`` at ``version``.
 
     ``schedule`` (cron, with ``timezone`` and ``catch_up``) makes workers enqueue a job of it on
-    every tick; ``concurrency_key``/``concurrency_limit`` cap its running jobs per key. Raises
-    ConfigError naming the automation and the parameter at fault.
+    every tick; ``concurrency_key``/``concurrency_limit`` cap its running jobs per key (a job
+    without its key is refused at enqueue). ``requires`` names the payload fields (names or JSON
+    pointers) a job cannot run without: enqueue refuses a job lacking one, and a worker fails
+    such a job once, terminally, without running it. Raises ConfigError naming the automation
+    and the parameter at fault.
     """
+    fields = _check_declaration(name, version, concurrency_key, concurrency_limit, requires)
+
+    def decorate(fn: AutomationFn) -> AutomationFn:
+        if not inspect.iscoroutinefunction(fn):
+            raise ConfigError(f"automation {name!r}: {fn.__qualname__} must be an async function")
+        auto = Automation(name, version, fn, schedule, timezone, catch_up, catch_up_max, concurrency_key,
+                          concurrency_limit, fields)
+        if schedule is not None:
+            from .schedule import declared
+
+            declared([auto])  # a bad cron, timezone, catch-up or tick payload fails at import
+        (registry if registry is not None else default_registry).add(auto)
+        return fn
+
+    return decorate
+
+
+def _check_declaration(name: Any, version: Any, concurrency_key: Any, concurrency_limit: Any,
+                       requires: Any) -> tuple[str, ...]:
+    """Raise ConfigError for a bad decorator argument; return ``requires`` as a tuple."""
     if not name or not isinstance(name, str):
         raise ConfigError("an automation needs a non-empty string name")
     if not isinstance(version, int) or version < 1:
@@ -136,19 +188,11 @@ def automation(
         raise ConfigError(f"automation {name!r}: concurrency_key must be a payload field, a JSON pointer or a function")
     if not isinstance(concurrency_limit, int) or isinstance(concurrency_limit, bool) or concurrency_limit < 1:
         raise ConfigError(f"automation {name!r}: concurrency_limit must be an integer >= 1, got {concurrency_limit!r}")
-
-    def decorate(fn: AutomationFn) -> AutomationFn:
-        if not inspect.iscoroutinefunction(fn):
-            raise ConfigError(f"automation {name!r}: {fn.__qualname__} must be an async function")
-        auto = Automation(name, version, fn, schedule, timezone, catch_up, catch_up_max, concurrency_key, concurrency_limit)
-        if schedule is not None:
-            from .schedule import declared
-
-            declared([auto])  # a bad cron, timezone or catch-up fails at import, naming the module
-        (registry if registry is not None else default_registry).add(auto)
-        return fn
-
-    return decorate
+    if isinstance(requires, str) or not isinstance(requires, Sequence) \
+            or not all(isinstance(f, str) and f for f in requires):
+        raise ConfigError(f"automation {name!r}: requires must be a tuple of payload field names or JSON "
+                          f"pointers, got {requires!r}" + (f" (write ({requires!r},))" if isinstance(requires, str) else ""))
+    return tuple(requires)
 
 
 def discover(module_name: str) -> Registry:

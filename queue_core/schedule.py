@@ -215,6 +215,8 @@ def declared(automations: Collection[Any], config: Mapping[str, Any] | None = No
               source=f"@automation in {a.fn.__module__}", where=f"@automation({a.name!r})")
         for a in automations if getattr(a, "schedule", None)
     ]
+    for spec in specs:
+        _check_tick_payload(spec, automations, f"@automation({spec.name!r}).schedule")
     table = (config or {}).get("schedules", {})
     if not isinstance(table, dict):
         raise ConfigError("must be a table of schedules", source=source, field="tool.cutover.schedules")
@@ -228,6 +230,26 @@ def declared(automations: Collection[Any], config: Mapping[str, Any] | None = No
         if known and spec.automation not in known:
             raise ConfigError(f"no automation {spec.automation!r} is registered (known: {', '.join(sorted(known))})",
                               source=source, field=f"tool.cutover.schedules.{name}.automation")
+        _check_tick_payload(spec, automations, f"tool.cutover.schedules.{name}.payload")
         specs.append(spec)
         seen[name] = source
     return specs
+
+
+def _check_tick_payload(spec: ScheduleSpec, automations: Collection[Any], field: str) -> None:
+    """Raise ConfigError, naming ``field``, when ``spec``'s automation cannot take its tick
+    payload: a keyed automation's key or a required field is missing from it. Every tick would
+    be refused at enqueue, so the declaration is refused instead."""
+    from .errors import MissingFieldError
+
+    auto = next((a for a in automations if getattr(a, "name", None) == spec.automation), None)
+    if auto is None or not hasattr(auto, "check_required"):
+        return
+    try:
+        auto.key_of(spec.payload)
+        auto.check_required(spec.payload)
+    except MissingFieldError as exc:
+        hint = "" if spec.payload else (" (a schedule's tick payload is empty unless [tool.cutover.schedules] "
+                                        "gives it one)")
+        raise ConfigError(f"every tick would be refused: its {exc.detail}{hint}", source=spec.source,
+                          field=field) from None

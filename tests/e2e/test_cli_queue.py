@@ -63,8 +63,8 @@ def test_live_job_of_an_ungated_automation_waits_until_overridden(project):
 
 def test_bad_input_gets_a_clear_error_not_a_traceback(project):
     unknown = run(["enqueue", "gret", "{}"], project, ok=False)
-    assert unknown.returncode == 1
-    assert "unknown automation 'gret'; registered: greet" in unknown.stderr
+    assert unknown.returncode == 2
+    assert "unknown automation 'gret'; registered: greet; did you mean 'greet'?" in unknown.stderr
     assert "Traceback" not in unknown.stderr
     bad_json = run(["enqueue", "greet", "{name}"], project, ok=False)
     assert bad_json.returncode == 2 and "not JSON" in bad_json.stderr
@@ -72,6 +72,55 @@ def test_bad_input_gets_a_clear_error_not_a_traceback(project):
     assert "no job with id 00000000-0000-0000-0000-00000000abcd" in missing.stderr
     negative = run(["enqueue", "greet", "{}", "--priority", "-3"], project, ok=False)
     assert negative.returncode == 2 and "'--priority': -3 is not in the range 0<=x<=2147483647" in negative.stderr
+
+
+KEYED = '''
+
+@automation("per-customer", concurrency_key="customer_id", concurrency_limit=2)
+async def per_customer(ctx, trigger):
+    pass
+
+
+@automation("ship-order", requires=("/order/id",))
+async def ship_order(ctx, trigger):
+    pass
+'''
+
+
+def jobs_in(project: tuple[Path, dict[str, str]]) -> list[tuple]:
+    from tests.support.polling import sql
+
+    return sql(project[1]["DATABASE_URL"], "SELECT automation, concurrency_key, concurrency_limit FROM jobs")
+
+
+def test_enqueue_refuses_a_job_it_cannot_honour_with_exit_2_naming_the_field(project):
+    with (project[0] / "myautos.py").open("a") as f:
+        f.write(KEYED)
+    cases = {
+        ("per-customer", '{"customer_id": null}'): "field 'customer_id': payload has no value for 'customer_id' (null)",
+        ("per-customer", '{}'): "concurrency key of automation 'per-customer'",
+        ("ship-order", '{"order": {}}'): "field '/order/id': payload has no '/order/id' (missing), which automation",
+        ("greet", '[{"name": "Ada"}]'): "field 'payload': must be a JSON object, got an array",
+        ("greet", '"Ada"'): "field 'payload': must be a JSON object, got a string",
+    }
+    for (name, payload), message in cases.items():
+        refused = run(["enqueue", name, payload], project, ok=False)
+        assert refused.returncode == 2 and message in refused.stderr, (name, payload, refused.stderr)
+        assert "Traceback" not in refused.stderr
+    assert jobs_in(project) == [], "nothing was written"
+
+
+def test_enqueue_sets_a_per_job_concurrency_key_and_limit(project):
+    with (project[0] / "myautos.py").open("a") as f:
+        f.write(KEYED)
+    run(["enqueue", "greet", '{"name": "Ada"}', "--concurrency-key", "tenant-1", "--concurrency-limit", "3"], project)
+    run(["enqueue", "per-customer", "{}", "--concurrency-key", "acme"], project)
+    run(["enqueue", "per-customer", '{"customer_id": 42}'], project)
+    assert sorted(jobs_in(project)) == [("greet", "tenant-1", 3), ("per-customer", "42", 2), ("per-customer", "acme", 1)]
+    empty = run(["enqueue", "greet", "{}", "--concurrency-key", ""], project, ok=False)
+    assert empty.returncode == 2 and "field 'concurrency_key': must be a non-empty string" in empty.stderr
+    no_key = run(["enqueue", "greet", "{}", "--concurrency-limit", "2"], project, ok=False)
+    assert no_key.returncode == 2 and "field 'concurrency_limit': needs a concurrency key" in no_key.stderr
 
 
 MARK = "ZZ-PAYLOAD-MARKER-ZZ"

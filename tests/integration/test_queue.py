@@ -239,8 +239,10 @@ async def test_a_turn_rolls_back_its_outcomes_when_its_claim_fails(pool):
     assert (await queue.get(job_id))["status"] == "running"
 
 
-@pytest.mark.parametrize("payload", [None, 0, "text", [1, {"a": None}], {"nested": {"x": [True, None]}}])
-async def test_any_json_payload_round_trips_including_null(pool, payload):
+@pytest.mark.parametrize("payload", [{}, {"a": None}, {"n": 0, "t": "text"}, {"list": [1, {"a": None}]},
+                                     {"nested": {"x": [True, None]}}])
+async def test_any_json_object_payload_round_trips_including_null_values(pool, payload):
+    """A payload is a JSON object (anything else is refused: tests/integration/test_enqueue_refusals.py)."""
     queue = Queue(pool, registry=registry)
     job_id = await queue.enqueue(JobSpec("noop", payload))
     assert (await queue.get(job_id))["payload"] == payload

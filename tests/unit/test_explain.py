@@ -52,3 +52,29 @@ def test_waiting_and_dead_jobs_say_on_what_and_why():
     assert "waiting on token 'manager' until" in explain_lines(job(status="waiting"), facts(open_waits=waits))[-1]
     dead = job(status="dead", last_error="dead: claimed 6 times in a row without an outcome")
     assert explain_lines(dead, facts())[-1] == "dead because: dead: claimed 6 times in a row without an outcome"
+
+
+def test_a_due_retry_names_its_last_error_with_kind_and_attempt():
+    j = job(attempt=2, last_error="KeyError: 'customer_id'", error_kind="retryable")
+    lines = explain_lines(j, facts())
+    assert lines[-2].startswith("due now;")
+    assert lines[-1] == "its last error (retryable, attempt 2 of 20): KeyError: 'customer_id'"
+
+
+def test_a_running_or_waiting_job_that_failed_before_names_its_last_error():
+    running = job(status="running", attempt=1, last_error="RuntimeError: boom", error_kind="retryable",
+                  lease_owner="host:1", leased_until=NOW + timedelta(seconds=20), heartbeat_at=NOW)
+    assert explain_lines(running, facts())[-1] == "its last error (retryable, attempt 1 of 20): RuntimeError: boom"
+    waiting = job(status="waiting", attempt=3, last_error="RuntimeError: flaky", error_kind="retryable")
+    assert "RuntimeError: flaky" in explain_lines(waiting, facts())[-1]
+
+
+def test_the_last_error_is_said_once_and_a_snooze_reason_is_not_called_an_error():
+    scheduled = job(run_after=NOW + timedelta(seconds=30), attempt=1, last_error="RuntimeError: boom",
+                    error_kind="retryable")
+    lines = explain_lines(scheduled, facts(last_event={"kind": "retry_scheduled", "detail": {"error": "RuntimeError: boom"}}))
+    assert sum("RuntimeError: boom" in line for line in lines) == 1
+    failed = job(status="failed", attempt=1, last_error="TerminalError: closed", error_kind="terminal")
+    assert sum("TerminalError: closed" in line for line in explain_lines(failed, facts())) == 1
+    snoozed = job(attempt=0, last_error="waiting for the CRM", error_kind=None)
+    assert explain_lines(snoozed, facts())[-1].startswith("due now;")
