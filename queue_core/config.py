@@ -17,6 +17,7 @@ calls :func:`check_table`). A new sub-table is one more :class:`Table`.
 from __future__ import annotations
 
 import difflib
+import logging
 import os
 import re
 import tomllib
@@ -321,16 +322,32 @@ def load(path: Path | None = None) -> Settings:
                     pyproject=path)
 
 
+DATABASE_LOG = "cutover.database"
+"""The logger :func:`database_url` names the database on when it is not the configured one."""
+
+
 def database_url() -> str:
     """Return the URL the CLI should use: DATABASE_URL, else a ``cutover`` database on a
-    provisioned server (testcontainers or embedded), created on first use."""
+    provisioned server (testcontainers or embedded), created on first use.
+
+    DATABASE_URL is connected to once first (a few seconds at most): DatabaseUnreachableError
+    names its host, port and database and the server's reason. Without it, the database used
+    is logged as a warning on :data:`DATABASE_LOG` (the CLI prints it on stderr), since a
+    provisioned server is not where a user's jobs are.
+    """
+    from . import db
+
     url = os.environ.get("DATABASE_URL")
     if url:
+        db.check_reachable(url)
         return url
     from . import provision
 
     srv = provision.server()
-    return provision.ensure_database(srv, "cutover")
+    url = provision.ensure_database(srv, "cutover")
+    logging.getLogger(DATABASE_LOG).warning(
+        "DATABASE_URL is not set; using the %s server's database %s", srv.source, db.where(url))
+    return url
 
 
 def project_registry(settings: Settings) -> Any:
