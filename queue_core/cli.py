@@ -108,6 +108,14 @@ def worker(concurrency: int, lease_s: float, poll_s: float, modes: tuple[str, ..
         from ._ticker import declared_for
 
         declared_for(registry)  # fail fast on a bad schedule, naming its file and key
+    except QueueError as exc:
+        _fail(exc)
+    from .golive import refuse_unknown_overrides
+
+    why = refuse_unknown_overrides(overrides, registry.names())
+    if why is not None:
+        raise click.BadParameter(why, param_hint="'--allow-ungated'")
+    try:
         url = _config.database_url()
     except QueueError as exc:
         _fail(exc)
