@@ -6,7 +6,7 @@ import asyncio
 import json
 import logging
 import signal
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -15,7 +15,7 @@ from ._cli_error import click_error, print_on_stderr
 from .errors import JobNotFoundError, QueueError
 
 
-def _fail(exc: Exception) -> None:
+def _fail(exc: Exception) -> NoReturn:
     raise click_error(exc)
 
 
