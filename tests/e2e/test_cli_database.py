@@ -33,8 +33,8 @@ def project(tmp_path: Path) -> Path:
     (tmp_path / "dbautos.py").write_text(textwrap.dedent('''
         from queue_core import automation
 
-        @automation("greet", version=1)
-        async def greet(ctx, trigger):
+        @automation("db-line-probe", version=1)
+        async def db_line_probe(ctx, trigger):
             ctx.decide("name", trigger.body.get("name"))
     '''))
     return tmp_path
@@ -108,7 +108,7 @@ def test_without_database_url_the_worker_says_which_database_it_uses(
         provisioned: str, project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(project)
     monkeypatch.syspath_prepend(str(project))
-    result = CliRunner().invoke(cli, ["worker", "--drain", "--allow-ungated", "greet"])
+    result = CliRunner().invoke(cli, ["worker", "--drain", "--allow-ungated", "db-line-probe"])
     assert result.exit_code == 0, result.output
     line = f"cutover: DATABASE_URL is not set; using the embedded server's database {provisioned}"
     assert result.stderr.splitlines().count(line) == 1
