@@ -75,10 +75,12 @@ def _salt(salt_env: str | None) -> bytes | None:
 @click.option("--salt-env", metavar="VAR",
               help="Environment variable holding the redaction salt (default: the manifest's salt_env, "
                    "else CUTOVER_REDACTION_SALT).")
+@click.option("--new", "new", is_flag=True,
+              help="AUTOMATION is a new automation although its name is close to a known one.")
 def import_command(
     platform: str, export: Path, automation: str, into: Path, skip_bad: bool, mappings: tuple[str, ...],
     pair_window: str, definition: Path | None, keep_unreplayable: bool, retention_days: int | None,
-    saves_successful_runs: bool | None, sampling: float | None, salt_env: str | None,
+    saves_successful_runs: bool | None, sampling: float | None, salt_env: str | None, new: bool,
 ) -> None:
     """Import a legacy tool's run history into a recording set.
 
@@ -86,6 +88,10 @@ def import_command(
     tool (or its API) gave you — not the automation's definition, which goes to --definition. Triggers go to INTO/AUTOMATION/triggers.jsonl and legacy decision traces to
     INTO/AUTOMATION/legacy.jsonl; INTO/manifest.toml records the source and its limits. The
     automation's files are replaced only when the whole export was read.
+
+    AUTOMATION is one of the set's manifest or of the project's registered automations, or a new
+    one (said so). A name close to a known one but not it is refused as a likely typo (exit 2,
+    naming the closest), unless --new says it is new.
 
     \b
     Examples:
@@ -96,6 +102,7 @@ def import_command(
     """
     from harness.importer.pipeline import ImportRequest, import_export
 
+    new_line = _new_automation(automation, into, new)
     try:
         window = parse_duration(pair_window)
     except ValueError as exc:
@@ -111,8 +118,57 @@ def import_command(
         summary = import_export(request)
     except HarnessError as exc:
         raise click.ClickException(str(exc)) from None
+    if new_line:
+        click.echo(new_line)
     for line in summary.lines():
         click.echo(line)
+
+
+# Stricter than difflib's default: a refusal blocks a legitimate new name, so only a near miss
+# (paired-itme for paired-items, not triage for github-triage) is taken for a typo.
+_TYPO_CUTOFF = 0.8
+
+
+def _new_automation(automation: str, into: Path, new: bool) -> str | None:
+    """Return the line saying ``automation`` is new (None when it is known).
+
+    Raises click.BadParameter (exit 2) for a name a known one is close to, unless ``new``.
+    """
+    from queue_core.suggest import closest
+
+    manifest, registered = _known_automations(into)
+    if automation in manifest or automation in registered:
+        return None
+    match = closest(automation, manifest | registered, cutoff=_TYPO_CUTOFF)
+    if match is not None and not new:
+        raise click.BadParameter(
+            f"{automation!r} is no automation of {into / MANIFEST_FILE} or the project (did you mean {match!r}?); "
+            f"pass --new if it is a new automation", param_hint="'--automation'")
+    return (f"new automation {automation!r}: not in {into / MANIFEST_FILE} nor registered in the project; "
+            "its recordings start here")
+
+
+def _known_automations(into: Path) -> tuple[set[str], set[str]]:
+    """Return the automations of the set's manifest and those the project registers.
+
+    Either is empty when there is none to read: a set's first import has no manifest, and an
+    import needs no project code (a broken manifest is reported by the import itself).
+    """
+    from queue_core import config
+    from queue_core.errors import QueueError
+
+    manifest: set[str] = set()
+    if (into / MANIFEST_FILE).is_file():
+        try:
+            manifest = set(load_manifest(into / MANIFEST_FILE).automations)
+        except HarnessError:
+            pass
+    try:
+        settings = config.load()
+        registered = set(config.project_registry(settings).names()) if settings.pyproject else set()
+    except QueueError:
+        registered = set()
+    return manifest, registered
 
 
 @click.command("record")

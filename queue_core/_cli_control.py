@@ -23,7 +23,9 @@ RecordHookFactory = Callable[[Path, dict[str, Any]], Any]
 
 
 def _fail(exc: Exception) -> None:
-    raise click.ClickException(str(exc))
+    from ._cli_error import click_error
+
+    raise click_error(exc)
 
 
 @click.group("token")

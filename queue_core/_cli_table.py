@@ -31,7 +31,9 @@ def print_rows(fetch: Fetch, columns: Sequence[str], cells: Callable[[dict[str, 
     try:
         rows = asyncio.run(run())
     except QueueError as exc:
-        raise click.ClickException(str(exc)) from None
+        from ._cli_error import click_error
+
+        raise click_error(exc) from None
     if not rows:
         click.echo(empty)
         return

@@ -6,16 +6,17 @@ import asyncio
 import json
 import logging
 import signal
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
 from . import config as _config
-from .errors import EnqueueError, QueueError
+from ._cli_error import click_error, print_on_stderr
+from .errors import EnqueueError, JobNotFoundError, QueueError
 
 
-def _fail(exc: Exception) -> None:
-    raise click.ClickException(str(exc))
+def _fail(exc: Exception) -> NoReturn:
+    raise click_error(exc)
 
 
 class ConfigUsageError(click.ClickException):
@@ -38,6 +39,7 @@ def cli(ctx: click.Context, verbose: int) -> None:
     """
     level = logging.WARNING - 10 * verbose
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    print_on_stderr(_config.DATABASE_LOG)  # "DATABASE_URL is not set; using …": one plain line
     if ctx.invoked_subcommand is not None:
         try:
             _config.load()
@@ -106,6 +108,14 @@ def worker(concurrency: int, lease_s: float, poll_s: float, modes: tuple[str, ..
         from ._ticker import declared_for
 
         declared_for(registry)  # fail fast on a bad schedule, naming its file and key
+    except QueueError as exc:
+        _fail(exc)
+    from .golive import refuse_unknown_overrides
+
+    why = refuse_unknown_overrides(overrides, registry.names())
+    if why is not None:
+        raise click.BadParameter(why, param_hint="'--allow-ungated'")
+    try:
         url = _config.database_url()
     except QueueError as exc:
         _fail(exc)
@@ -210,17 +220,33 @@ def _actor(actor: str | None) -> str:
 
 
 def _with_pool(fn: Any) -> Any:
-    """Run ``fn(pool)`` on the configured database and return its result."""
+    """Run ``fn(pool)`` on the configured database and return its result.
+
+    A missing job is reported with the database it was looked for in (host:port/dbname).
+    """
+    import psycopg
+
     from . import db
 
+    try:
+        url = _config.database_url()
+    except QueueError as exc:
+        _fail(exc)
+
     async def run() -> Any:
-        async with db.pool(_config.database_url(), max_size=2) as pool:
+        async with db.pool(url, max_size=2) as pool:
             return await fn(pool)
 
     try:
         return asyncio.run(run())
+    except JobNotFoundError as exc:
+        _fail(JobNotFoundError(exc.job_id, database=db.where(url)))
     except QueueError as exc:
         _fail(exc)
+    except psycopg.errors.UndefinedTable:
+        _fail(QueueError(f"the database {db.where(url)} has no cutover schema; run `cutover migrate` first"))
+    except psycopg.OperationalError as exc:  # the server went away after the first connection
+        _fail(db.unreachable(exc, url))
 
 
 def _job_uuid(job_id: str) -> Any:

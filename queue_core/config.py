@@ -6,17 +6,22 @@ pyproject.toml has a ``[tool.cutover]`` table: where a recording set lives does 
 Every key of the table is checked against :data:`SCHEMA` when a command or ``pytest --shadow``
 starts, before any work: an unknown key or a bad value stops with the file, the table and the
 key (``pyproject.toml: [tool.cutover.gate] min_trigers: unknown key (did you mean
-min_triggers?)``). Providers are checked by :mod:`queue_core.provider`'s own parser. To add a key,
-add it to its sub-table's ``keys`` below; a new sub-table is one more :class:`Table`.
+min_triggers?)``). Providers are checked by :mod:`queue_core.provider`'s own parser. A table with
+a loader of its own (sources: :data:`queue_core.server.source.KEYS`, schedules:
+:data:`queue_core.schedule.CONFIG_KEYS`) accepts exactly that loader's key list, so the two
+cannot disagree; the checks here only add a value check for some of its keys. To add a key to
+such a table, add it to the loader's list; the gate's keys are :data:`GATE_KEYS` (its parser
+calls :func:`check_table`). A new sub-table is one more :class:`Table`.
 """
 
 from __future__ import annotations
 
 import difflib
+import logging
 import os
 import re
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,10 +43,12 @@ class ConfigKeyError(ConfigError):
 # -- checks -----------------------------------------------------------------------------------
 
 
-def _integer(minimum: int) -> Check:
+def _integer(minimum: int, maximum: int | None = None) -> Check:
     def check(value: Any) -> str | None:
         ok = isinstance(value, int) and not isinstance(value, bool) and value >= minimum
-        return None if ok else f"an integer >= {minimum}"
+        if maximum is None:
+            return None if ok else f"an integer >= {minimum}"
+        return None if ok and value <= maximum else f"an integer from {minimum} to {maximum}"
     return check
 
 
@@ -64,6 +71,10 @@ def _string(value: Any) -> str | None:
 
 def _boolean(value: Any) -> str | None:
     return None if isinstance(value, bool) else "true or false"
+
+
+def _checked_by_loader(value: Any) -> str | None:
+    return None  # the loader checks it when the table is loaded
 
 
 def _any_table(value: Any) -> str | None:
@@ -110,12 +121,22 @@ class Table:
     ``keys`` are its scalar settings, ``tables`` its fixed sub-tables, ``each`` the schema of every
     user-named entry (``[tool.cutover.schedules.<name>]``) and ``parse`` a parser that checks
     the whole table itself (called with the table and the file; it raises ConfigError).
+    ``loader_keys``, when set, returns the key list of the table's own loader (imported only when
+    such a table is present): then the table accepts exactly those keys, ``keys`` adding value
+    checks to some of them.
     """
 
     keys: Mapping[str, Check] = field(default_factory=dict)
     tables: Mapping[str, Table] = field(default_factory=dict)
     each: Table | None = None
     parse: Callable[[Any, str], object] | None = None
+    loader_keys: Callable[[], Collection[str]] | None = None
+
+    def accepted(self) -> dict[str, Check]:
+        """Return every scalar key this table accepts, with its value check."""
+        if self.loader_keys is None:
+            return dict(self.keys)
+        return {name: self.keys.get(name, _checked_by_loader) for name in self.loader_keys()}
 
 
 GATE_KEYS: dict[str, Check] = {
@@ -127,7 +148,7 @@ GATE_KEYS: dict[str, Check] = {
     "branch_coverage": _choice("legacy", "definition"),
 }
 
-SOURCE_KEYS: dict[str, Check] = {
+SOURCE_CHECKS: dict[str, Check] = {
     "scheme": _scheme,
     "secret_env": _env_name,
     "automations": _names,
@@ -135,9 +156,11 @@ SOURCE_KEYS: dict[str, Check] = {
     "tolerance_s": _integer(1),
     "max_body_bytes": _integer(1),
     "mode": _mode,
+    "replay_window_s": _integer(0, 366 * 24 * 3600),  # seconds; 0 turns it off
 }
+"""Value checks of source keys; the keys themselves are :data:`queue_core.server.source.KEYS`."""
 
-SCHEDULE_KEYS: dict[str, Check] = {
+SCHEDULE_CHECKS: dict[str, Check] = {
     "automation": _string,
     "cron": _string,
     "timezone": _string,
@@ -146,6 +169,19 @@ SCHEDULE_KEYS: dict[str, Check] = {
     "paused": _boolean,
     "payload": _any_table,
 }
+"""Value checks of schedule keys; the keys themselves are :data:`queue_core.schedule.CONFIG_KEYS`."""
+
+
+def _source_keys() -> Collection[str]:
+    from .server.source import KEYS  # the server package is heavy: imported only for a sources table
+
+    return KEYS
+
+
+def _schedule_keys() -> Collection[str]:
+    from .schedule import CONFIG_KEYS
+
+    return CONFIG_KEYS
 
 
 def _providers(table: Any, source: str) -> object:
@@ -159,8 +195,8 @@ SCHEMA = Table(
     tables={
         "gate": Table(keys=GATE_KEYS, tables={"automations": Table(each=Table(keys=GATE_KEYS))}),
         "providers": Table(parse=_providers),
-        "sources": Table(each=Table(keys=SOURCE_KEYS)),
-        "schedules": Table(each=Table(keys=SCHEDULE_KEYS)),
+        "sources": Table(each=Table(keys=SOURCE_CHECKS, loader_keys=_source_keys)),
+        "schedules": Table(each=Table(keys=SCHEDULE_CHECKS, loader_keys=_schedule_keys)),
     },
 )
 
@@ -183,17 +219,18 @@ def check_table(table: Any, schema: Table, prefix: str, source: str) -> None:
     if not isinstance(table, dict):
         head, _, last = prefix.rpartition(".")
         raise ConfigKeyError(source, head, last, "expected a table")
+    keys = schema.accepted() if table else {}
     for key, value in table.items():
         if schema.each is not None:
             check_table(value, schema.each, f"{prefix}.{key}", source)
         elif key in schema.tables:
             check_table(value, schema.tables[key], f"{prefix}.{key}", source)
-        elif key in schema.keys:
-            expected = schema.keys[key](value)
+        elif key in keys:
+            expected = keys[key](value)
             if expected is not None:
                 raise ConfigKeyError(source, prefix, key, f"expected {expected}, got {value!r}")
         else:
-            raise _unknown(source, prefix, key, [*schema.keys, *schema.tables])
+            raise _unknown(source, prefix, key, [*keys, *schema.tables])
 
 
 def _delegate(parse: Callable[[Any, str], object], table: Any, prefix: str, source: str) -> None:
@@ -285,16 +322,32 @@ def load(path: Path | None = None) -> Settings:
                     pyproject=path)
 
 
+DATABASE_LOG = "cutover.database"
+"""The logger :func:`database_url` names the database on when it is not the configured one."""
+
+
 def database_url() -> str:
     """Return the URL the CLI should use: DATABASE_URL, else a ``cutover`` database on a
-    provisioned server (testcontainers or embedded), created on first use."""
+    provisioned server (testcontainers or embedded), created on first use.
+
+    DATABASE_URL is connected to once first (a few seconds at most): DatabaseUnreachableError
+    names its host, port and database and the server's reason. Without it, the database used
+    is logged as a warning on :data:`DATABASE_LOG` (the CLI prints it on stderr), since a
+    provisioned server is not where a user's jobs are.
+    """
+    from . import db
+
     url = os.environ.get("DATABASE_URL")
     if url:
+        db.check_reachable(url)
         return url
     from . import provision
 
     srv = provision.server()
-    return provision.ensure_database(srv, "cutover")
+    url = provision.ensure_database(srv, "cutover")
+    logging.getLogger(DATABASE_LOG).warning(
+        "DATABASE_URL is not set; using the %s server's database %s", srv.source, db.where(url))
+    return url
 
 
 def project_registry(settings: Settings) -> Any:

@@ -3,18 +3,75 @@
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from typing import Any
 
+import psycopg
+from psycopg.conninfo import conninfo_to_dict
 from psycopg_pool import AsyncConnectionPool
 
-from .errors import ConfigError
+from .errors import ConfigError, DatabaseUnreachableError
 
 # A pool retries a failed connection attempt with exponential backoff (1 s, 2 s, 4 s, …) for
 # ``reconnect_timeout``, 5 minutes by default: after a 40 s outage its next attempt came 19.5 s
 # after the database was back. Giving an attempt up after RECONNECT_S instead caps the backoff;
 # the next caller that waits for a connection starts a new attempt at once.
 RECONNECT_S = 2.0
+
+
+# How long the first connection of a command may take before it is reported as unreachable.
+CHECK_TIMEOUT_S = 5.0
+_SEVERITY = re.compile(r"^(FATAL|ERROR|PANIC):\s+")
+
+
+def _params(conninfo: str) -> dict[str, Any]:
+    try:
+        return dict(conninfo_to_dict(conninfo))
+    except psycopg.ProgrammingError as exc:  # its message never quotes the URL, nor its password
+        raise ConfigError(f"not a valid connection string: {exc}", field="DATABASE_URL") from None
+
+
+def where(conninfo: str) -> str:
+    """Return ``host:port/dbname`` of ``conninfo`` for messages: never its user's password.
+
+    Unset parts are libpq's defaults (a local socket, 5432, the user's name), named as such.
+    """
+    params = _params(conninfo)
+    host = params.get("host") or params.get("hostaddr") or "localhost"
+    port = params.get("port") or "5432"
+    dbname = params.get("dbname") or params.get("user") or "(the user's name)"
+    return f"{host}:{port}/{dbname}"
+
+
+def server_reason(exc: psycopg.Error) -> str:
+    """Return the server's (or the network's) own words from a failed connection attempt."""
+    lines = [line.strip() for line in str(exc).strip().splitlines() if line.strip()]
+    first = lines[0] if lines else type(exc).__name__
+    reason = first.rpartition(" failed: ")[2] if " failed: " in first else first
+    reason = _SEVERITY.sub("", reason)
+    hint = next((line for line in lines[1:] if not line.startswith(("connection to server", "Multiple"))), None)
+    return f"{reason} ({hint[0].lower()}{hint[1:]})" if hint else reason
+
+
+def unreachable(exc: psycopg.Error, conninfo: str, *, origin: str = "DATABASE_URL") -> DatabaseUnreachableError:
+    """Return the error saying which database could not be reached, and the server's reason."""
+    user = _params(conninfo).get("user")
+    return DatabaseUnreachableError(where(conninfo), server_reason(exc), user=user, origin=origin)
+
+
+def check_reachable(conninfo: str, *, timeout_s: float = CHECK_TIMEOUT_S, origin: str = "DATABASE_URL") -> None:
+    """Open and close one connection to ``conninfo`` within about ``timeout_s`` seconds.
+
+    Raises DatabaseUnreachableError naming host, port, database and the server's message (a
+    refused port, a database that does not exist, a failed password), instead of the pool's
+    PoolTimeout after its checkout timeout. Blocks: call it before the event loop or a pool.
+    """
+    try:
+        with psycopg.connect(conninfo, connect_timeout=max(2, math.ceil(timeout_s))):
+            pass
+    except psycopg.OperationalError as exc:
+        raise unreachable(exc, conninfo, origin=origin) from None
 
 
 def _kwargs(application_name: str | None, connect_timeout_s: float | None) -> dict[str, Any]:

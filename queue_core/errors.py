@@ -4,6 +4,7 @@ Two separate families, so that ``except QueueError`` never swallows a control-fl
 
     QueueError                      something went wrong in cutover itself or in its input
     ├── ConfigError                 pyproject/[tool.cutover] or environment is wrong
+    │   └── DatabaseUnreachableError  the configured database refused or did not answer a connection
     ├── ProvisionError              no Postgres could be found or started
     ├── MigrationError              a migration file is malformed or failed to apply
     ├── EnqueueError                a job was rejected before it reached the database
@@ -37,6 +38,22 @@ class ConfigError(QueueError):
         super().__init__(f"{where}: {message}" if where else message)
         self.source = source
         self.field = field
+
+
+class DatabaseUnreachableError(ConfigError):
+    """Connecting to the database failed: ``where`` (host:port/dbname) and the server's ``reason``.
+
+    Neither holds the password of the URL. ``origin`` says where the URL came from
+    (``DATABASE_URL``, or the provisioned server's kind).
+    """
+
+    def __init__(self, where: str, reason: str, *, user: str | None = None, origin: str = "DATABASE_URL") -> None:
+        as_user = f" as user {user!r}" if user else ""
+        super().__init__(f"cannot connect to the database {where}{as_user} (from {origin}): {reason}")
+        self.where = where
+        self.reason = reason
+        self.user = user
+        self.origin = origin
 
 
 class ProvisionError(QueueError):
@@ -113,9 +130,10 @@ class MissingFieldError(EnqueueError):
 class JobNotFoundError(QueueError):
     """No job exists with the given id."""
 
-    def __init__(self, job_id: object) -> None:
-        super().__init__(f"no job with id {job_id}")
+    def __init__(self, job_id: object, *, database: str | None = None) -> None:
+        super().__init__(f"no job with id {job_id}" + (f" in database {database}" if database else ""))
         self.job_id = job_id
+        self.database = database  # host:port/dbname, when the caller knows where it looked
 
 
 class LeaseLostError(QueueError):

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from .queue import Queue
 from .registry import Registry
+from .suggest import did_you_mean
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,26 @@ async def decide_live(queue: Queue, registry: Registry, overrides: Iterable[str]
                 f"no passing go-live verdict for code version {auto.source_hash}; run "
                 f"`pytest --shadow <recordings> --gate` or start the worker with --allow-ungated {name}",
             ))
-    unknown = overrides - set(registry.names())
-    for name in sorted(unknown):
-        refused.append((name, "--allow-ungated names an automation that is not registered"))
+    for name in unknown_overrides(overrides, registry.names()):
+        refused.append((name, "--allow-ungated names an automation that is not registered"
+                        + did_you_mean(name, registry.names())))
     return LiveDecision(tuple(allowed), tuple(refused), tuple(overridden))
+
+
+def unknown_overrides(overrides: Iterable[str], registered: Iterable[str]) -> list[str]:
+    """Return the names of ``overrides`` no automation is registered under, sorted. Pure."""
+    return sorted(set(overrides) - set(registered))
+
+
+def refuse_unknown_overrides(overrides: Iterable[str], registered: Iterable[str]) -> str | None:
+    """Return why ``overrides`` cannot be used when one names no registered automation, else None.
+
+    The sentence names each unknown name with the closest registered one and lists them all,
+    for a worker to refuse to start with (an override of a typo would never apply).
+    """
+    known = sorted(registered)
+    unknown = unknown_overrides(overrides, known)
+    if not unknown:
+        return None
+    each = "; ".join(f"no automation is registered as {name!r}{did_you_mean(name, known)}" for name in unknown)
+    return f"{each}. Registered: {', '.join(known) or '(none)'}"

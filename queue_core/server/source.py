@@ -28,8 +28,10 @@ from .verify import DEFAULT_TOLERANCE_S, DELIVERY_ID_HEADERS, Scheme
 
 DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
-_KEYS = {"scheme", "secret_env", "automations", "delivery_id_header", "tolerance_s", "max_body_bytes", "mode",
-         "replay_window_s"}
+# Every key a source table may hold: the one list, which config.validate also checks against.
+KEYS = ("scheme", "secret_env", "automations", "delivery_id_header", "tolerance_s", "max_body_bytes", "mode",
+        "replay_window_s")
+_KEYS = frozenset(KEYS)
 DEFAULT_REPLAY_WINDOW_S = 24 * 3600
 # Schemes whose signature covers the body only: a replayed body under a new delivery id verifies,
 # so the ingress refuses a body it saw within the window. The others sign their id and timestamp.
