@@ -11,7 +11,6 @@ comment). ``docs/recordings.md`` specifies every key.
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 import tomllib
@@ -20,6 +19,8 @@ from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from queue_core.suggest import closest
 
 from harness._field import FieldReader
 from harness.errors import ManifestError
@@ -192,8 +193,8 @@ def _check_keys(read: FieldReader, known: tuple[str, ...], table: str) -> None:
     """Refuse a key of ``read.obj`` not in ``known``, naming the table and suggesting the nearest."""
     for key in read.obj:
         if key not in known:
-            close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
-            hint = f"did you mean {close[0]}?" if close else "expected one of " + ", ".join(sorted(known))
+            close = closest(key, known)
+            hint = f"did you mean {close}?" if close else "expected one of " + ", ".join(sorted(known))
             raise read.fail(key, f"unknown key in {table} ({hint})")
 
 

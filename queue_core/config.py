@@ -16,7 +16,6 @@ calls :func:`check_table`). A new sub-table is one more :class:`Table`.
 
 from __future__ import annotations
 
-import difflib
 import logging
 import os
 import re
@@ -27,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ConfigError
+from .suggest import closest
 
 Check = Callable[[Any], str | None]
 """Return what was expected when a value is wrong, None when it is fine."""
@@ -202,8 +202,8 @@ SCHEMA = Table(
 
 
 def _unknown(source: str, prefix: str, key: str, known: list[str]) -> ConfigKeyError:
-    close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
-    hint = f"did you mean {close[0]}?" if close else "expected one of " + ", ".join(sorted(known))
+    close = closest(key, known)
+    hint = f"did you mean {close}?" if close else "expected one of " + ", ".join(sorted(known))
     return ConfigKeyError(source, prefix, key, f"unknown key ({hint})")
 
 

@@ -97,11 +97,10 @@ class UnknownAutomationError(EnqueueError):
     registered name (difflib), or None when none is close."""
 
     def __init__(self, name: str, known: list[str]) -> None:
-        import difflib
+        from .suggest import closest
 
         known_s = ", ".join(sorted(known)) or "(none registered)"
-        close = difflib.get_close_matches(name, known, n=1) if isinstance(name, str) else []
-        self.suggestion: str | None = close[0] if close else None
+        self.suggestion: str | None = closest(name, known) if isinstance(name, str) else None
         hint = f"; did you mean {self.suggestion!r}?" if self.suggestion else ""
         super().__init__(f"unknown automation {name!r}; registered: {known_s}{hint}", field="automation")
         self.name = name

@@ -16,11 +16,12 @@ required field without a column stops the import naming the field and the file's
 from __future__ import annotations
 
 import csv
-import difflib
 import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+from queue_core.suggest import closest
 
 from harness._field import type_name
 from harness.errors import ExportFormatError
@@ -101,8 +102,8 @@ def check_fields(columns: dict[str, str], path: str) -> None:
     for name, column in columns.items():
         if name in FIELDS or (name.startswith(FAMILIES) and name.partition(".")[2]):
             continue
-        close = difflib.get_close_matches(name, FIELDS, n=1, cutoff=0.6)
-        hint = f"did you mean {close[0]}?" if close else (
+        close = closest(name, FIELDS)
+        hint = f"did you mean {close}?" if close else (
             "expected one of " + ", ".join(FIELDS) + " or " + ", ".join(f + "<name>" for f in FAMILIES))
         raise ExportFormatError(path, None, name, f"--map {name}={column}: unknown field ({hint})")
 
