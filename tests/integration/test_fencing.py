@@ -14,6 +14,7 @@ raise LeaseLostError and leave nothing behind:
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -21,8 +22,9 @@ from datetime import timedelta
 
 import pytest
 
-from queue_core import Context, JobSpec, LeaseLostError, Outcome, Queue, Registry, automation
+from queue_core import Context, JobSpec, LeaseLostError, Outcome, Queue, Registry, Worker, WorkerConfig, automation
 from queue_core.states import JobStatus
+from tests.support.polling import until_status
 
 registry = Registry()
 
@@ -302,3 +304,80 @@ async def test_a_heartbeat_does_not_revive_a_lease_that_ended(clean, take_over):
     assert await queue.heartbeat([(ctx.job_id, ctx.job.claim_count)], lease_s=30) == set()
     assert await rows(clean, "SELECT leased_until, lease_owner FROM jobs WHERE id = %s", (ctx.job_id,)) == [before]
 
+
+
+# -- the worker -------------------------------------------------------------------------------
+
+
+def _worker(pool, reg: Registry, heartbeat_s: float) -> Worker:
+    return Worker(pool, reg, WorkerConfig(concurrency=1, lease_s=30, heartbeat_s=heartbeat_s, poll_s=0.05,
+                                          shutdown_grace_s=1))
+
+
+async def _until(check: Callable[[], bool], timeout: float = 10.0) -> None:
+    async with asyncio.timeout(timeout):
+        while not check():
+            await asyncio.sleep(0.02)
+
+
+async def test_a_job_whose_write_is_refused_stops_there_quietly_and_is_left_to_its_next_claim(clean, caplog):
+    reg = Registry()
+    go_on = asyncio.Event()
+    reached: list[tuple[int, str]] = []
+
+    @automation("two-steps", registry=reg)
+    async def two_steps(ctx, trigger):
+        await ctx.step("one", lambda: 1)
+        reached.append((ctx.job.claim_count, "one"))
+        await go_on.wait()
+        await ctx.step("two", lambda: 2)
+        reached.append((ctx.job.claim_count, "two"))
+
+    queue = Queue(clean, registry=reg)
+    job_id = await queue.enqueue(JobSpec("two-steps"))
+    worker = _worker(clean, reg, heartbeat_s=9)  # no heartbeat before the refused write
+    task = asyncio.create_task(worker.run())
+    try:
+        await _until(lambda: reached == [(1, "one")])
+        await end_lease_of(clean, job_id)
+        go_on.set()
+        await _until(lambda: worker.stats["lost"] == 1)
+        assert await until_status(queue, job_id, "succeeded") == "succeeded"  # the next claim finishes it
+    finally:
+        worker.stop()
+        await asyncio.wait_for(task, 10)
+    assert [r for r in reached if r[0] == 1] == [(1, "one")]  # claim 1 stopped at its refused write
+    kinds = [k for (k,) in await rows(clean, "SELECT kind FROM ledger WHERE job_id = %s ORDER BY seq", (job_id,))]
+    assert kinds == ["enqueued", "claimed", "reclaimed", "succeeded"]  # no outcome from claim 1
+    assert any(f"job {job_id}: lease lost" in r.getMessage() for r in caplog.records)
+
+
+async def test_a_job_whose_lease_ran_out_is_cancelled_at_the_next_heartbeat_though_nobody_took_it(clean):
+    reg = Registry()
+    started = asyncio.Event()
+    finished: list[int] = []
+
+    @automation("slow", registry=reg)
+    async def run_slowly(ctx, trigger):
+        started.set()
+        await asyncio.sleep(5)
+        finished.append(ctx.job.claim_count)
+
+    job_id = await Queue(clean, registry=reg).enqueue(JobSpec("slow"))
+    worker = _worker(clean, reg, heartbeat_s=0.1)
+    task = asyncio.create_task(worker.run())
+    try:
+        await asyncio.wait_for(started.wait(), 10)
+        await end_lease_of(clean, job_id)
+        await _until(lambda: worker.stats["lost"] == 1, timeout=3)  # not revived by the heartbeat
+    finally:
+        worker.stop()
+        await asyncio.wait_for(task, 10)
+    assert 1 not in finished  # claim 1 was cancelled; a later claim (this worker's, again) may run it
+
+
+async def end_lease_of(pool, job_id: uuid.UUID) -> None:
+    """End a job's lease now without anyone taking it over."""
+    async with pool.connection() as conn:
+        await conn.execute("UPDATE jobs SET leased_until = clock_timestamp() - interval '1 second' WHERE id = %s",
+                           (job_id,))
