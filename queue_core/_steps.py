@@ -35,7 +35,11 @@ class StepRecord:
 
 
 class StepStore:
-    """Reads and writes the ``steps`` rows of one claimed job.
+    """Reads and writes the ``steps`` rows (and ledger events) of one claimed job.
+
+    Every write is fenced by the claim: it lands only while the job runs under ``claim_count``
+    and its lease has not ended (queries/steps.sql). A write refused by the fence raises
+    LeaseLostError, having written nothing.
 
     A *deferred* store (shadow and dry-run jobs, which have no side effects to protect) keeps
     its writes and ledger events in memory; the worker writes them with the job's outcome in the
@@ -154,14 +158,14 @@ class StepStore:
         await self._fenced(q("steps", "save_checkpoint"), params)
 
     async def ledger(self, kind: str, actor: str, detail: dict[str, Any]) -> None:
-        """Append a ledger event for the job (deferred: with its outcome)."""
+        """Append a ledger event for the job (deferred: with its outcome), fenced by the claim."""
         detail = self.redactor().data(detail)
         if self.deferred:
             self.events.append({"kind": kind, "detail": detail})
             return
-        params = {"job_id": self.job_id, "kind": kind, "actor": actor, "detail": json.dumps(detail)}
-        async with self.pool.connection() as conn:
-            await conn.execute(q("steps", "append_ledger"), params)
+        params = {"job_id": self.job_id, "kind": kind, "actor": actor, "detail": json.dumps(detail),
+                  "claim": self.claim}
+        await self._fenced(q("steps", "append_job_event"), params)
 
     def pending(self) -> dict[str, Any] | None:
         """Return the deferred writes (steps and ledger events), or None when there are none."""

@@ -25,7 +25,7 @@ from psycopg_pool import AsyncConnectionPool
 from . import _waits
 from ._sql import q
 from ._steps import StepRecord, StepStore
-from .errors import Filtered, StepMismatchError, Suspend, TerminalError
+from .errors import Filtered, LeaseLostError, StepMismatchError, Suspend, TerminalError
 from .job import ClaimedJob
 from .keys import child_key
 from .queue import ALL_MODES
@@ -118,8 +118,9 @@ class Compensation:
 class Context:
     """Everything an automation may touch while its job runs.
 
-    Valid only during one claim of the job: every write it makes is fenced by the claim, and
-    raises LeaseLostError once another worker has taken the job over.
+    Valid only during one claim of the job: every write it makes (steps, checkpoints, waits,
+    children, polls, ledger events, calls) is fenced by the claim, and raises LeaseLostError,
+    having written nothing, once the lease has ended or another worker has taken the job over.
     """
 
     def __init__(self, job: ClaimedJob, pool: AsyncConnectionPool, *, worker: str,
@@ -196,7 +197,11 @@ class Context:
         self.trace.calls.append(intent)
 
     async def ledger(self, kind: str, detail: dict[str, Any]) -> None:
-        """Append an entry to this job's ledger (never put secrets in ``detail``)."""
+        """Append an entry to this job's ledger (never put secrets in ``detail``).
+
+        Fenced by the claim like every write of the job: raises LeaseLostError, having written
+        nothing, once the lease has ended or another worker has taken the job over.
+        """
         await self._store.ledger(kind, self._worker, detail)
 
     def deferred_writes(self) -> dict[str, Any] | None:
@@ -312,6 +317,8 @@ class Context:
             result = fn(*args)
             if inspect.isawaitable(result):
                 result = await result
+        except LeaseLostError:
+            raise  # the claim is gone: nothing more to record, and no write would land
         except TerminalError as exc:
             await self._store.finish(name, occurrence, StepStatus.TERMINAL_FAILED, None, str(exc), _type_path(exc))
             raise
@@ -426,8 +433,6 @@ class Context:
         async with self._pool.connection() as conn:
             row = await (await conn.execute(q("steps", "register_wait"), sql_params)).fetchone()
         if row is None:
-            from .errors import LeaseLostError
-
             raise LeaseLostError(self.job_id, self.job.claim_count)
         return tuple(row)
 

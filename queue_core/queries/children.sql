@@ -13,6 +13,7 @@
 -- pg_notify runs in a plain CTE, so the final SELECT reads it (an unread SELECT CTE never runs).
 WITH fence AS MATERIALIZED (
     SELECT 1 FROM jobs WHERE id = %(job_id)s AND claim_count = %(claim)s AND status = 'running'
+      AND leased_until > clock_timestamp()
 ),
 input AS (
     SELECT *
@@ -75,6 +76,7 @@ SELECT EXISTS (SELECT 1 FROM fence), (SELECT id FROM ins), (SELECT count(*) FROM
 -- caller rolls the enqueue back. A shadow/dry-run parent defers its step row (record = false).
 WITH fence AS (
     SELECT 1 FROM jobs WHERE id = %(job_id)s AND claim_count = %(claim)s AND status = 'running'
+      AND leased_until > clock_timestamp()
 ),
 linked AS (
     UPDATE jobs SET parent_id = %(job_id)s

@@ -10,6 +10,7 @@ SELECT cursor FROM poller_state WHERE poller = %(poller)s
 -- the polling job's claim: no row back means another worker took the job over.
 WITH fence AS (
     SELECT 1 FROM jobs WHERE id = %(job_id)s AND claim_count = %(claim)s AND status = 'running'
+      AND leased_until > clock_timestamp()
 )
 INSERT INTO poller_state AS p (poller, target)
 SELECT %(poller)s, %(target)s FROM fence
@@ -35,6 +36,7 @@ RETURNING item_id
 -- keep_for), and the polling job's step row, fenced by its claim (no row back: lease lost).
 WITH fence AS (
     SELECT 1 FROM jobs WHERE id = %(job_id)s AND claim_count = %(claim)s AND status = 'running'
+      AND leased_until > clock_timestamp()
 ),
 advanced AS (
     UPDATE poller_state

@@ -180,9 +180,10 @@ WHERE status = 'running'
 
 -- name: heartbeat
 -- Extend the leases this worker still holds. Fenced: a row whose claim_count moved on (another
--- worker reclaimed it) or that is no longer running is not touched and not returned, which tells
--- the worker to stop that job. A keyed job keeps its lease only while its slot still names its
--- claim: once its lease ran out another claim may have taken the slot, and then it must stop.
+-- worker reclaimed it), that is no longer running, or whose lease already ended is not touched and
+-- not returned, which tells the worker to stop that job. An ended lease is lost for good, even
+-- when nobody took the job yet: the job's writes were refused from that moment (steps.sql), and
+-- another job of its concurrency key may have been claimed into its slot.
 WITH t AS MATERIALIZED (SELECT coalesce(%(now)s::timestamptz, now()) AS now),
 -- Lock order: the jobs rows first (in id order), then their slots, as a completion does (its
 -- outcome updates the job, then frees the slot); the other order deadlocks against it.
@@ -193,6 +194,7 @@ mine AS MATERIALIZED (
     JOIN unnest(%(ids)s::uuid[], %(claims)s::int[]) AS h(id, claim_count)
       ON j.id = h.id AND j.claim_count = h.claim_count
     WHERE j.id = ANY(%(ids)s::uuid[]) AND j.status = 'running'
+      AND j.leased_until > (SELECT now FROM t)
     ORDER BY j.id
     FOR NO KEY UPDATE OF j
 ),
@@ -222,8 +224,8 @@ extended AS (
 SELECT id FROM beat
 
 -- A completion statement is complete_head, a comma, and one of the two tails: queue.py joins
--- them (complete_sql). Fenced by (id, claim_count, running): an outcome from a worker whose
--- lease was taken over changes nothing and is not returned.
+-- them (complete_sql). Fenced by (id, claim_count, running, lease not ended): an outcome from a
+-- worker whose lease was taken over or ran out changes nothing and is not returned.
 
 -- name: complete_head
 -- The outcomes arrive as one JSON array (one value to send, however large the traces); keys a
@@ -267,7 +269,7 @@ done AS (
     -- The redundant id = ANY(...) keeps the lookup on the primary key whatever the statistics say
     -- (the array is built once, from the outcomes themselves).
     WHERE j.id = ANY(ARRAY(SELECT id FROM o)) AND j.id = o.id AND j.claim_count = o.claim_count
-      AND j.status = 'running'
+      AND j.status = 'running' AND j.leased_until > t.now
     RETURNING j.id, j.attempt, o.event, o.error, o.delay_s, o.trace, o.deferred,
               j.claim_count, j.concurrency_key, j.concurrency_slot
 ),

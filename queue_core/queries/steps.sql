@@ -1,5 +1,9 @@
 -- Named queries for memoised steps, checkpoints and waits. Every write by a running job is fenced
--- by its claim: a worker whose lease was taken over gets no row back and stops.
+-- by its claim: the job is running under this claim (claim_count) and the lease has not ended.
+-- A worker whose lease was taken over, or simply ran out (a frozen or partitioned process: once it
+-- has, another job of the same concurrency key may hold the key's slot), gets no row back and stops.
+-- clock_timestamp(), not now(): the fence is read when the statement reaches it, also late in a
+-- transaction (a poll), not when the transaction began.
 
 -- name: load_steps
 -- The job's key generation comes with its steps in one round trip; a job with no step yet gives
@@ -17,6 +21,7 @@ SELECT %(job_id)s, %(name)s, %(occurrence)s, %(position)s, %(version)s, 'running
        %(input_hash)s, %(key)s
 FROM jobs j
 WHERE j.id = %(job_id)s AND j.claim_count = %(claim)s AND j.status = 'running'
+  AND j.leased_until > clock_timestamp()
 ON CONFLICT (job_id, step_name, occurrence) DO UPDATE
 SET attempt = s.attempt + 1, status = 'running', started_at = now(), finished_at = NULL,
     input_hash = excluded.input_hash, step_version = excluded.step_version,
@@ -30,6 +35,7 @@ SET status = %(status)s::step_status, output = %(output)s::jsonb, error = %(erro
 FROM jobs j
 WHERE s.job_id = %(job_id)s AND s.step_name = %(name)s AND s.occurrence = %(occurrence)s
   AND j.id = s.job_id AND j.claim_count = %(claim)s AND j.status = 'running'
+  AND j.leased_until > clock_timestamp()
 RETURNING s.attempt
 
 -- name: begin_call
@@ -41,6 +47,7 @@ SELECT %(job_id)s, %(name)s, %(occurrence)s, %(position)s, 1, 'running', 1, now(
        %(output)s::jsonb, %(key)s
 FROM jobs j
 WHERE j.id = %(job_id)s AND j.claim_count = %(claim)s AND j.status = 'running'
+  AND j.leased_until > clock_timestamp()
 ON CONFLICT (job_id, step_name, occurrence) DO UPDATE
 SET attempt = s.attempt + 1, status = 'running', started_at = now(), finished_at = NULL,
     output = excluded.output, position = excluded.position,
@@ -54,6 +61,7 @@ RETURNING attempt
 -- for a live call, but costs nothing to allow) is inserted as attempt 1.
 WITH fence AS (
     SELECT 1 FROM jobs WHERE id = %(job_id)s AND claim_count = %(claim)s AND status = 'running'
+      AND leased_until > clock_timestamp()
 ),
 settled AS (
     INSERT INTO steps AS s (job_id, step_name, occurrence, position, step_version, status,
@@ -80,11 +88,23 @@ SET checkpoint = %(checkpoint)s::jsonb, checkpoint_version = %(version)s
 FROM jobs j
 WHERE s.job_id = %(job_id)s AND s.step_name = %(name)s AND s.occurrence = %(occurrence)s
   AND j.id = s.job_id AND j.claim_count = %(claim)s AND j.status = 'running'
+  AND j.leased_until > clock_timestamp()
 RETURNING s.job_id
 
 -- name: append_ledger
+-- An event about a job written by someone who does not run it (the waker's condition errors).
 INSERT INTO ledger (job_id, kind, actor, detail)
 SELECT %(job_id)s, %(kind)s, %(actor)s, %(detail)s::jsonb
+
+-- name: append_job_event
+-- A running job's own event (ctx.ledger: calls replayed, intents, compensating), fenced like its
+-- other writes.
+INSERT INTO ledger (job_id, kind, actor, detail)
+SELECT %(job_id)s, %(kind)s, %(actor)s, %(detail)s::jsonb
+FROM jobs j
+WHERE j.id = %(job_id)s AND j.claim_count = %(claim)s AND j.status = 'running'
+  AND j.leased_until > clock_timestamp()
+RETURNING seq
 
 -- name: wait_secret
 SELECT value FROM cutover_secrets WHERE name = 'wait_tokens'
@@ -94,6 +114,7 @@ SELECT value FROM cutover_secrets WHERE name = 'wait_tokens'
 -- job got here). Returns the row either way.
 WITH fence AS (
     SELECT 1 FROM jobs WHERE id = %(job_id)s AND claim_count = %(claim)s AND status = 'running'
+      AND leased_until > clock_timestamp()
 ),
 ins AS (
     INSERT INTO waits (job_id, name, kind, token_hash, wake_at, on_timeout, predicate, params)

@@ -217,16 +217,19 @@ async def test_complete_and_claim_writes_outcomes_and_claims_in_one_transaction(
 
 
 async def test_a_turn_never_reclaims_the_job_whose_outcome_it_writes(pool):
-    """The outcome of a job whose lease ran out lands, and the same statement does not claim it."""
+    """The outcome of a job whose lease ran out is refused (another job of its key may hold its
+    slot by now), and the same statement does not claim it: the next turn reclaims it."""
     queue = Queue(pool, registry=registry)
     job_id = await queue.enqueue(JobSpec("noop"), now=T0)
     (job,) = await claim(queue, "w1", 1, now=at(0), lease_s=30)
     applied, got = await queue.complete_and_claim(
         [Outcome.succeeded(job)], "w1", 5, lease_s=30, automations=NAMES, now=at(45))
-    assert applied == 1 and got == []
+    assert applied == 0 and got == []
     row = await queue.get(job_id)
-    assert (row["status"], row["claim_count"]) == ("succeeded", 1)
-    assert [e["kind"] for e in await queue.ledger(job_id)] == ["enqueued", "claimed", "succeeded"]
+    assert (row["status"], row["claim_count"]) == ("running", 1)
+    assert [e["kind"] for e in await queue.ledger(job_id)] == ["enqueued", "claimed"]
+    (again,) = await claim(queue, "w1", 1, now=at(46))
+    assert (again.id, again.claim_count) == (job_id, 2)
 
 
 async def test_a_turn_rolls_back_its_outcomes_when_its_claim_fails(pool):

@@ -117,7 +117,9 @@ class LeaseMachine(RuleBasedStateMachine):
         kept = self.run(self.queue.heartbeat(held, lease_s=LEASE, now=self.now))
         after = self.run(self._rows())
         for job_id, claim in held:
-            current = before[job_id]["claim_count"] == claim and before[job_id]["status"] == "running"
+            # A lease that ended is not revived, even when nobody has claimed the job since.
+            current = (before[job_id]["claim_count"] == claim and before[job_id]["status"] == "running"
+                       and before[job_id]["leased_until"] > self.now)
             assert (job_id in kept) == current
             if current:
                 self.held[worker][job_id] = (claim, self.now + timedelta(seconds=LEASE))
@@ -140,7 +142,7 @@ class LeaseMachine(RuleBasedStateMachine):
         before = self.run(self._rows())[job_id]
         applied = self.run(self.queue.complete([outcome], worker=worker, now=self.now))
         after = self.run(self._rows())[job_id]
-        if before["claim_count"] != claim or before["status"] != "running":
+        if before["claim_count"] != claim or before["status"] != "running" or before["leased_until"] <= self.now:
             assert applied == set() and after == before, "a stale outcome changed the row"
         else:
             assert applied == {job_id}
