@@ -1,7 +1,8 @@
 """The routes of ``cutover serve``: control API (bearer tokens), webhook ingress, health, metrics.
 
-Every control route declares the scope it needs; the app's ControlGate authenticates before the
-body is read, so an unauthenticated caller gets 401 whatever it sends. Each route is a thin
+Every control route declares the scope it needs (a ``Require`` dependency); the app's
+ControlGate authenticates and checks that scope before the body is read, so a caller without a
+valid token gets 401, and one lacking the scope 403, whatever it sends. Each route is a thin
 adapter: the work is done by ``control``, ``wait``, ``ingress`` and ``metrics``.
 """
 
