@@ -28,6 +28,12 @@ def _fail(exc: Exception) -> None:
     raise click_error(exc)
 
 
+class ServeStartError(click.ClickException):
+    """``serve`` cannot start as configured (its automations do not import): exit 2, nothing served."""
+
+    exit_code = 2
+
+
 @click.group("token")
 def token_group() -> None:
     """Create, revoke and list the control API's bearer tokens."""
@@ -97,6 +103,8 @@ def serve_command(record: RecordHookFactory | None = None) -> click.Command:
 
         Webhook sources come from [tool.cutover.sources.<name>] in pyproject.toml, their secrets
         from the environment variables they name. The OpenAPI document is at /openapi.json.
+        The project's automations module must import: serve refuses to start (exit 2) rather than
+        accept jobs it cannot validate.
         """
         from .server import create_app, serve as run
         from .server.source import load_sources
@@ -105,14 +113,16 @@ def serve_command(record: RecordHookFactory | None = None) -> click.Command:
             settings = _config.load()
             sys.path.insert(0, str(settings.root))
             sources = load_sources(settings.raw, where=str(settings.root / "pyproject.toml"))
+            registry = _registry(settings)
             url = _config.database_url()
             hook = record(record_dir, sources) if record is not None and record_dir is not None else None
-            app = create_app(database_url=url, sources=sources, registry=_registry(settings),
+            app = create_app(database_url=url, sources=sources, registry=registry,
                              on_verified_delivery=hook, max_body_bytes=max_body_bytes)
         except QueueError as exc:
-            _fail(exc)
+            raise ServeStartError(str(exc)) from None
         names = ", ".join(f"{s.name} ({s.scheme.value})" for s in sources.values()) or "none"
-        click.echo(f"cutover serve on http://{host}:{port}/  webhook sources: {names}"
+        click.echo(f"cutover serve on http://{host}:{port}/  automations: {', '.join(registry.names()) or 'none'}"
+                   f"  webhook sources: {names}"
                    + (f"  recording into {record_dir}" if hook else ""), err=True)
         run(app, host=host, port=port)
 
@@ -123,12 +133,18 @@ def serve_command(record: RecordHookFactory | None = None) -> click.Command:
 
 
 def _registry(settings: Any) -> Any:
-    """Return the project's registry, or None when its automations module cannot be imported."""
+    """Return the project's registry; raise ServeStartError naming the module and why it failed.
+
+    Any exception raised while importing the module counts (a module failing at import time
+    with a NameError is as unusable as a missing one); its traceback is not printed.
+    """
     try:
-        registry = _config.project_registry(settings)
-    except (QueueError, ImportError):
-        return None
-    return registry if len(registry) else None
+        return _config.project_registry(settings)
+    except QueueError as exc:
+        raise ServeStartError(f"cannot serve: {exc}") from None
+    except Exception as exc:  # the user's module raised while importing
+        raise ServeStartError(f"cannot serve: importing automations module {settings.automations!r} failed: "
+                              f"{type(exc).__name__}: {exc}") from None
 
 
 def register(group: click.Group, record: RecordHookFactory | None = None) -> None:

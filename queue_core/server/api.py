@@ -1,7 +1,8 @@
 """The routes of ``cutover serve``: control API (bearer tokens), webhook ingress, health, metrics.
 
-Every control route declares the scope it needs; the app's ControlGate authenticates before the
-body is read, so an unauthenticated caller gets 401 whatever it sends. Each route is a thin
+Every control route declares the scope it needs (a ``Require`` dependency); the app's
+ControlGate authenticates and checks that scope before the body is read, so a caller without a
+valid token gets 401, and one lacking the scope 403, whatever it sends. Each route is a thin
 adapter: the work is done by ``control``, ``wait``, ``ingress`` and ``metrics``.
 """
 
@@ -54,26 +55,47 @@ _AUTH_ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
-def require(scope: Scope) -> Callable[..., Awaitable[Principal]]:
-    """Return a dependency admitting only bearer tokens that hold ``scope``."""
+class Require:
+    """A dependency admitting only bearer tokens that hold ``scope`` (the gate reads ``scope``)."""
 
-    async def check(
-        request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Security(_bearer)]
+    def __init__(self, scope: Scope) -> None:
+        self.scope = scope
+
+    async def __call__(
+        self, request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Security(_bearer)]
     ) -> Principal:
-        # The app's ControlGate authenticated the token before the body was read; this only
-        # re-checks it when the router is mounted without the gate.
+        # The app's ControlGate authenticated the token and checked this scope before the body
+        # was read; this re-checks both when the router is mounted without the gate.
         principal: Principal | None = getattr(request.state, "principal", None)
         if principal is None and credentials is not None:
             principal = await authenticate(state(request).pool, credentials.credentials)
         if principal is None:
             raise HTTPException(401, "a valid bearer token is required (Authorization: Bearer <token>)",
                                 headers={"WWW-Authenticate": "Bearer"})
-        if scope.value not in principal.scopes:
-            raise HTTPException(403, f"token {principal.name!r} lacks the {scope.value!r} scope")
+        refusal = lacks(principal, self.scope)
+        if refusal is not None:
+            raise HTTPException(403, refusal)
         request.state.principal = principal
         return principal
 
-    return check
+
+def lacks(principal: Principal, scope: Scope) -> str | None:
+    """Return why ``principal`` may not use an endpoint needing ``scope``, or None if it may."""
+    return None if scope.value in principal.scopes else f"token {principal.name!r} lacks the {scope.value!r} scope"
+
+
+def require(scope: Scope) -> Require:
+    """Return a dependency admitting only bearer tokens that hold ``scope``."""
+    return Require(scope)
+
+
+def route_scope(route: object) -> Scope | None:
+    """Return the scope a route's ``require`` dependency asks for (None: the route needs none)."""
+    dependant = getattr(route, "dependant", None)
+    for dependency in getattr(dependant, "dependencies", ()):
+        if isinstance(dependency.call, Require):
+            return dependency.call.scope
+    return None
 
 
 class PauseKind(StrEnum):
@@ -97,9 +119,14 @@ router = APIRouter()
 async def enqueue_job(
     body: models.EnqueueRequest, st: State, who: Annotated[Principal, Depends(require(Scope.ENQUEUE))]
 ) -> models.Enqueued:
-    """Enqueue one job (scope ``enqueue``); a repeated ``dedupe_key`` returns the existing job."""
+    """Enqueue one job (scope ``enqueue``); a repeated ``dedupe_key`` returns the existing job.
+
+    An automation ``serve`` does not know, or a job its queue refuses (a keyed automation's key
+    missing), gets 422 naming the field.
+    """
     spec = JobSpec(automation=body.automation, payload=body.payload, priority=body.priority, mode=body.mode,
-                   dedupe_key=body.dedupe_key, run_after=body.run_after, max_attempts=body.max_attempts)
+                   dedupe_key=body.dedupe_key, run_after=body.run_after, max_attempts=body.max_attempts,
+                   concurrency_key=body.concurrency_key, concurrency_limit=body.concurrency_limit)
     job_id = await st.queue.enqueue(spec, actor=who.actor)
     return models.Enqueued(id=job_id, automation=body.automation)
 
@@ -225,20 +252,23 @@ async def readyz(st: State) -> Any:
 @router.post("/hooks/{source}", status_code=202, response_model=models.HookAccepted, tags=["hooks"],
              openapi_extra={"requestBody": {"required": True, "content": {"application/json": {"schema": {}}}}},
              responses={
-                 400: {"model": models.Error, "description": "Verified, but the body is not storable JSON."},
-                 401: {"model": models.Error, "description": "Signature, secret or timestamp did not verify."},
-                 404: {"model": models.Error, "description": "No source of that name is configured."},
-                 413: {"model": models.Error, "description": "Body over the source's limit."}})
+                 400: {"model": models.Error, "description": "Verified, but the body is not a storable JSON object."},
+                 401: {"model": models.Error, "description": "Unknown source, or its signature, secret or "
+                                                             "timestamp did not verify (one answer for all)."},
+                 413: {"model": models.Error, "description": "Body over the source's limit."},
+                 422: {"model": models.Error, "description": "A job of the body was refused (e.g. its "
+                                                             "concurrency key is missing); names the field."}})
 async def hook(source: str, request: Request, st: State) -> Any:
     """Receive a webhook delivery from a configured source; verified deliveries become jobs.
 
     Authenticated by the source's scheme (standard-webhooks, github, stripe, shopify, bearer),
     not by an API token. A repeated delivery id returns the jobs it started (``duplicate``).
+    An unknown source gets the 401 a bad signature gets.
     """
     configured = st.sources.get(source)
-    if configured is None:
-        raise HTTPException(404, f"no webhook source named {source!r} is configured")
     try:
+        if configured is None:
+            await ingress.refuse_unknown(request, source)
         return await ingress.receive(request, configured, pool=st.pool, queue=st.queue, now=st.clock(),
                                      hook=st.on_verified_delivery)
     except ingress.Rejected as exc:

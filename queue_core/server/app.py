@@ -7,6 +7,7 @@ harness's recorder tap), ``replay`` and ``resolve_wait`` (swappable implementati
 
 from __future__ import annotations
 
+import difflib
 import logging
 import re
 import time
@@ -23,14 +24,14 @@ from starlette.routing import Match, Route, Router
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import db, payload
-from ..errors import ConfigError, EnqueueError, JobNotFoundError
+from ..errors import ConfigError, EnqueueError, JobNotFoundError, UnknownAutomationError
 from ..migrate import available
 from ..queue import Queue
 from ..registry import Registry
 from . import control, models, wait
-from .api import ServerState, router
+from .api import ServerState, lacks, route_scope, router
 from ..ops import JobBusyError, NotCancelableError, UnknownStepError
-from .errors import BodyTooLargeError, WaitNotFoundError, WaitResolvedError
+from .errors import BodyTooLargeError, ClientDisconnectedError, WaitNotFoundError, WaitResolvedError
 from .ingress import DeliveryHook
 from .problem import ProblemResponse, problem, validation_problem
 from .problem import describe as describe_problems
@@ -52,13 +53,16 @@ def is_public(path: str) -> bool:
 
 
 class ControlGate:
-    """Authenticate, then bound, then decode every control request, before any route runs.
+    """Authenticate, authorise, then bound, then decode every control request, before any route runs.
 
     Order: a missing, unknown or revoked bearer token gets 401 whatever the body (nothing of it
-    is read); then a body over ``limit`` bytes gets 413 (a declared Content-Length at once, else
-    while counting); then a body that is not JSON gets 400, and JSON that Postgres could not
-    store (see :mod:`queue_core.payload`) 422, naming the field. The principal is left in
-    ``scope["state"]`` for the routes' scope checks (403). Public paths pass through untouched.
+    is read); a token lacking the scope of the route it calls gets 403 (nothing read either);
+    then a body over ``limit`` bytes gets 413 (a declared Content-Length at once, else while
+    counting); then a body that is not JSON gets 400, and JSON that Postgres could not store
+    (see :mod:`queue_core.payload`) 422, naming the field. A path no route serves with that
+    method goes on unread (404/405). A client hanging up mid-body is logged in one line and
+    answered with nothing. The principal is left in ``scope["state"]`` for the routes. Public
+    paths pass through untouched.
     """
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
@@ -74,9 +78,22 @@ class ControlGate:
             await principal(scope, receive, send)
             return
         scope.setdefault("state", {})["principal"] = principal
-        messages, refusal = await self._read(scope, receive)
+        route = _matching_route(scope)
+        needed = route_scope(route) if route is not None else None
+        refusal = lacks(principal, needed) if needed is not None else None
         if refusal is not None:
-            await refusal(scope, receive, send)
+            await problem(403, refusal)(scope, receive, send)
+            return
+        if route is None:
+            await self.app(scope, receive, send)
+            return
+        try:
+            messages, problem_response = await self._read(scope, receive)
+        except ClientDisconnectedError as exc:
+            log_disconnect(scope, exc)
+            return
+        if problem_response is not None:
+            await problem_response(scope, receive, send)
             return
 
         async def replay() -> Message:
@@ -104,12 +121,14 @@ class ControlGate:
         seen = 0
         while True:
             message = await receive()
+            if message["type"] == "http.disconnect":
+                raise ClientDisconnectedError(seen)
             messages.append(message)
             chunks.append(message.get("body", b""))
             seen += len(chunks[-1])
             if seen > self.limit:
                 return [], too_large
-            if message["type"] != "http.request" or not message.get("more_body", False):
+            if not message.get("more_body", False):
                 break
         body = b"".join(chunks)
         if body.strip():
@@ -119,6 +138,25 @@ class ControlGate:
                 return [], problem(400 if exc.problem == "not_json" else 422, str(exc), field=exc.field,
                                    errors=[{"field": exc.field, "message": str(exc)}])
         return messages, None
+
+
+def _matching_route(scope: Scope) -> Route | None:
+    """Return the route that serves this path with this method, or None (the app answers 404/405)."""
+    for route in _routes(scope["app"].router.routes):
+        if isinstance(route, Route) and route.matches(scope)[0] is Match.FULL:
+            return route
+    return None
+
+
+def log_disconnect(scope: Scope, exc: ClientDisconnectedError) -> None:
+    """Log, in one line and without a traceback, that a client hung up mid-body.
+
+    The route's template is logged, not the path, which may hold a wait token or anything else
+    the sender chose.
+    """
+    route = scope.get("route") or _matching_route(scope)
+    where = getattr(route, "path_format", None) or "(no route)"
+    log.info("%s %s: %s", scope.get("method", "?"), where, exc)
 
 
 def _routes(routes: Any) -> Any:
@@ -161,9 +199,19 @@ def _detail(status: int) -> Callable[[Exception], ProblemResponse]:
 def _validation(field: str) -> Callable[[Exception], ProblemResponse]:
     def render(exc: Exception) -> ProblemResponse:
         where = getattr(exc, "field", None) or field
-        return problem(422, str(exc), field=where, errors=[{"field": where, "message": str(exc)}])
+        where = where if where.startswith("$") else f"$.{where}"  # a path into the body, as pydantic's
+        return problem(422, _suggest(exc), field=where, errors=[{"field": where, "message": _suggest(exc)}])
 
     return render
+
+
+def _suggest(exc: Exception) -> str:
+    """Return the message of ``exc``, with the closest registered name for an unknown automation."""
+    message = str(exc)
+    if isinstance(exc, UnknownAutomationError) and "did you mean" not in message:
+        close = difflib.get_close_matches(exc.name, exc.known, n=1)
+        message += f"; did you mean {close[0]!r}?" if close else ""
+    return message
 
 
 def _http(exc: Exception) -> ProblemResponse:
@@ -185,12 +233,21 @@ _ERRORS: dict[type[Exception], Callable[[Exception], ProblemResponse]] = {
 }
 
 
+async def _disconnected(request: Request, exc: Exception) -> ProblemResponse:
+    # A route reading its own body (the webhook ingress) met a client that hung up; no one reads
+    # the answer (uvicorn drops it), but the handler keeps it out of the error log.
+    assert isinstance(exc, ClientDisconnectedError)
+    log_disconnect(request.scope, exc)
+    return problem(400, str(exc))
+
+
 def _install_errors(app: FastAPI) -> None:
     for exc_type, render in _ERRORS.items():
         async def handle(request: Request, exc: Exception, render: Callable[[Exception], ProblemResponse] = render) -> ProblemResponse:
             return render(exc)
 
         app.add_exception_handler(exc_type, handle)
+    app.add_exception_handler(ClientDisconnectedError, _disconnected)
 
 
 def create_app(

@@ -3,6 +3,7 @@
     QueueError
     ├── VerificationError     a webhook delivery's signature, secret or timestamp is wrong (401)
     ├── BodyTooLargeError     a request body is over the configured limit (413)
+    ├── ClientDisconnectedError  the client hung up before sending the whole body (nothing answers)
     ├── TokenError            a token cannot be created or revoked (bad scope, name taken, unknown)
     ├── WaitNotFoundError     no wait has that token: forged, malformed or its job is gone (404)
     └── WaitResolvedError     the wait was resolved already (409)
@@ -29,6 +30,14 @@ class BodyTooLargeError(QueueError):
     def __init__(self, limit: int) -> None:
         super().__init__(f"request body is larger than the limit of {limit} bytes")
         self.limit = limit
+
+
+class ClientDisconnectedError(QueueError):
+    """The client closed the connection after ``received`` bytes of a body it had not finished."""
+
+    def __init__(self, received: int) -> None:
+        super().__init__(f"the client disconnected before sending the whole body ({received} bytes received)")
+        self.received = received
 
 
 class TokenError(QueueError):

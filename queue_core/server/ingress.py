@@ -1,11 +1,15 @@
 """``POST /hooks/{source}``: verified webhook deliveries become jobs, once per delivery.
 
 Order of checks, cheapest first, so an unauthenticated sender costs little and learns nothing:
-unknown source → 404; declared Content-Length over the source's limit → 413; the body is read
-while counting and refused with 413 as soon as it passes the limit; the signature is checked
-over the raw bytes (401, logged without the body); the body must be JSON (400). Then one job per
-configured automation is enqueued with ``dedupe_key = "<source>:<delivery id>:<automation>"``,
-so a sender's retry of the same delivery finds the jobs it already started.
+declared Content-Length over the source's limit → 413; the body is read while counting and
+refused with 413 as soon as it passes the limit; the signature is checked over the raw bytes
+(401, logged with its reason but without the body). An unknown source is read and refused the
+same way, under the default limit, with the same 401 body as a bad signature, so a sender cannot
+tell which sources exist. Then the body must be JSON (400) and a JSON object (400, ``body``).
+Then one job per configured automation is enqueued with
+``dedupe_key = "<source>:<delivery id>:<automation>"``, so a sender's retry of the same delivery
+finds the jobs it already started; a job the queue refuses (a keyed automation's key missing)
+is 422 naming the field. A sender hanging up mid-body is logged in one line, nothing enqueued.
 """
 
 from __future__ import annotations
@@ -17,20 +21,25 @@ import uuid
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NoReturn
 
 from psycopg_pool import AsyncConnectionPool
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 
 from .. import payload, redaction
 from .._sql import q
 from ..job import JobSpec
+from ..errors import EnqueueError
 from ..queue import Queue
-from .errors import BodyTooLargeError, VerificationError
-from .source import Source
+from .errors import BodyTooLargeError, ClientDisconnectedError, VerificationError
+from .source import DEFAULT_MAX_BODY_BYTES, Source
 from .verify import Scheme, verify
 
 log = logging.getLogger("queue_core.server.ingress")
+
+# Every 401 of the ingress, whatever the reason (logged) and whether or not the source exists.
+NOT_VERIFIED = ("delivery not verified: unknown source, or a missing or wrong signature, secret or timestamp "
+                "(the server's log says which)")
 
 
 @dataclass(frozen=True)
@@ -69,7 +78,8 @@ async def read_limited(request: Request, limit: int) -> bytes:
     """Return the request body, refusing with BodyTooLargeError past ``limit`` bytes.
 
     The declared Content-Length is checked first; the stream is counted as it arrives either
-    way (a chunked or lying sender is cut off once it passes the limit, never read whole).
+    way (a chunked or lying sender is cut off once it passes the limit, never read whole). A
+    sender hanging up mid-body raises ClientDisconnectedError (the app logs it in one line).
     """
     declared = request.headers.get("content-length")
     if declared is not None:
@@ -79,11 +89,14 @@ async def read_limited(request: Request, limit: int) -> bytes:
             raise BodyTooLargeError(limit)
     chunks: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise BodyTooLargeError(limit)
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise BodyTooLargeError(limit)
+            chunks.append(chunk)
+    except ClientDisconnect:
+        raise ClientDisconnectedError(size) from None
     return b"".join(chunks)
 
 
@@ -107,9 +120,28 @@ def safe_headers(headers: Mapping[str, str]) -> dict[str, str]:
 
 def _parse_json(body: bytes) -> Any:
     try:
-        return payload.loads(body, where="body")
+        parsed = payload.loads(body, where="body")
     except payload.PayloadError as exc:  # names the path, never the value; logged by size only
         raise Rejected(400, str(exc), field=exc.field) from None
+    if not isinstance(parsed, dict):  # a job's payload is an object; say what came instead
+        raise Rejected(400, f"body: must be a JSON object, got {_json_kind(parsed)}", field="body")
+    return parsed
+
+
+def _json_kind(value: Any) -> str:
+    kinds = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}
+    return kinds.get(type(value), "a number")
+
+
+async def refuse_unknown(request: Request, name: str) -> NoReturn:
+    """Refuse a delivery to a source that is not configured exactly as a bad signature is refused.
+
+    The body is read under the default limit (413 past it) before the 401, as for a source with
+    that limit, so neither the answer nor its timing says whether ``name`` exists.
+    """
+    body = await read_limited(request, DEFAULT_MAX_BODY_BYTES)
+    log.warning("hook %r: rejected a delivery of %d bytes: no source of that name is configured", name[:100], len(body))
+    raise Rejected(401, NOT_VERIFIED)
 
 
 def has_nul(value: Any) -> bool:
@@ -139,7 +171,7 @@ async def receive(
     except VerificationError as exc:
         # Logged without the body or any header value: the reason and the size only.
         log.warning("hook %s: rejected a delivery of %d bytes: %s", source.name, len(body), exc)
-        raise Rejected(401, f"delivery not verified: {exc}") from None
+        raise Rejected(401, NOT_VERIFIED) from None
     parsed = _parse_json(body)
     ident = delivery_id(source, headers, body, parsed)
     received_at = datetime.fromtimestamp(now, UTC)
@@ -158,7 +190,10 @@ async def receive(
     keys = [s.dedupe_key for s in specs]
     async with pool.connection() as conn:
         existing = {row[0] for row in await (await conn.execute(q("control", "existing_dedupe_keys"), {"keys": keys})).fetchall()}
-    ids = await queue.enqueue_many(specs, actor=f"hook:{source.name}")
+    try:
+        ids = await queue.enqueue_many(specs, actor=f"hook:{source.name}")
+    except EnqueueError as exc:  # the body is the payload: name the field as a path into the body
+        raise Rejected(422, str(exc), field=_body_field(exc.field)) from None
     duplicate = all(k in existing for k in keys)
     if hook is not None and not duplicate:
         delivery = VerifiedDelivery(source.name, ident, received_at, headers, body, parsed, source.automations,
@@ -171,6 +206,12 @@ async def receive(
         "source": source.name, "delivery_id": ident, "duplicate": duplicate,
         "jobs": [{"automation": s.automation, "id": str(i)} for s, i in zip(specs, ids, strict=True)],
     }
+
+
+def _body_field(field: str | None) -> str:
+    # "payload" / "payload.customer_id" / "$.payload.customer_id" -> "body" / "body.customer_id"
+    where = (field or "payload").removeprefix("$.")
+    return "body" + where.removeprefix("payload") if where.startswith("payload") else where
 
 
 async def _replayed(pool: AsyncConnectionPool, source: Source, ident: str, body: bytes, at: datetime) -> str | None:

@@ -45,6 +45,18 @@ STORABLE_JSON_MARKER = "x-cutover-storable-json"
 Json = Annotated[Any, AfterValidator(_storable), WithJsonSchema({STORABLE_JSON_MARKER: True})]
 
 
+def _object(value: Any) -> Any:
+    # A job's payload is what its automation reads fields from: an object, never a bare value.
+    if not isinstance(value, dict):
+        kind = "an array" if isinstance(value, list) else "null" if value is None else f"a {type(value).__name__}"
+        raise ValueError(f"must be a JSON object, got {kind}")
+    return value
+
+
+JsonObject = Annotated[Any, BeforeValidator(_object), AfterValidator(_storable), WithJsonSchema(
+    {"type": "object", "additionalProperties": {STORABLE_JSON_MARKER: True}})]
+
+
 def _iso_text(value: Any) -> Any:
     # JSON has no datetime type: accept only the RFC 3339 text the document promises, never a number.
     if not isinstance(value, str):
@@ -85,12 +97,17 @@ class Error(BaseModel):
 
 class EnqueueRequest(Strict):
     automation: Name
-    payload: Json = Field(default_factory=dict, description="The trigger body: any JSON value.")
+    payload: JsonObject = Field(default_factory=dict, description="The trigger body: a JSON object.")
     priority: Integer = Field(0, ge=0, le=2**31 - 1)
     mode: Mode = Mode.LIVE
     dedupe_key: Name | None = Field(None, description="A repeated key returns the existing job.")
     run_after: Timestamp | None = Field(None, description="Not before this time (default: now).")
     max_attempts: Integer = Field(20, ge=1, le=1000)
+    concurrency_key: Name | None = Field(None, description="At most `concurrency_limit` jobs with this key run at "
+                                         "once (default: the automation's declared key of the payload).")
+    # Bounded: the queue keeps one slot row per allowed running job of a key.
+    concurrency_limit: Annotated[int, Field(ge=1, le=1000), BeforeValidator(_json_integer)] | None = Field(
+        None, description="Running jobs per key (default 1 with a key).")
 
 
 class Enqueued(BaseModel):

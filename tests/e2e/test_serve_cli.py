@@ -114,3 +114,25 @@ def test_serve_enqueues_verified_deliveries_records_them_and_honours_revocation(
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=30)
     assert token not in err and signature not in err
+
+
+@pytest.mark.parametrize(("module", "why"), [
+    ("", "No module named 'myautos'"),
+    ("import crm_sdk_not_installed\n", "No module named 'crm_sdk_not_installed'"),
+    ("raise RuntimeError('CRM_URL is not set')\n", "RuntimeError: CRM_URL is not set"),
+], ids=["missing", "broken_import", "raises"])
+def test_serve_refuses_to_start_when_its_automations_module_cannot_be_imported(project, module, why):
+    root, env = project
+    if module:
+        (root / "myautos.py").write_text(module)
+    else:
+        (root / "myautos.py").unlink()
+    # On a port of its own: were it to start anyway, the timeout ends the test as a failure.
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    started = subprocess.run([*CUTOVER, "serve", "--port", str(port)], cwd=root, env=env, capture_output=True,
+                             text=True, timeout=30)
+    assert started.returncode == 2, started.stderr
+    assert "myautos" in started.stderr and why in started.stderr
+    assert "Traceback" not in started.stderr and "Uvicorn running" not in started.stderr

@@ -411,8 +411,9 @@ BAD_ENQUEUE = {
     "lone_surrogate": ('{"automation": "noop", "payload": {"a": [1, "%s\\ud800"]}}' % MARK, 422, "$.payload.a[1]"),
     "5000_digits": ('{"automation": "noop", "payload": {"t": "%s", "n": %s}}' % (MARK, "7" * 5000), 422, "$.payload.n"),
     "50000_deep": ('{"automation": "noop", "payload": %s"%s"%s}' % ("[" * 50_000, MARK, "]" * 50_000), 422, "$"),
-    "priority_1e400": ('{"automation": "noop", "payload": "%s", "priority": 1e400}' % MARK, 422, "$.priority"),
-    "priority_too_big": ('{"automation": "noop", "payload": "%s", "priority": 99999999999}' % MARK, 422, "$.priority"),
+    "priority_1e400": ('{"automation": "noop", "payload": {"t": "%s"}, "priority": 1e400}' % MARK, 422, "$.priority"),
+    "priority_too_big": ('{"automation": "noop", "payload": {"t": "%s"}, "priority": 99999999999}' % MARK, 422,
+                         "$.priority"),
     "not_json": ('{"automation": "noop", "payload": %s' % MARK, 400, "$"),
 }
 

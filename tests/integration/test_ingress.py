@@ -13,6 +13,7 @@ import pytest
 
 from queue_core import Queue
 from queue_core.server import VerifiedDelivery, create_token
+from queue_core.server.ingress import NOT_VERIFIED
 from queue_core.signing import standard_webhooks_headers
 from tests.support.control import app_for, client, sources
 
@@ -149,21 +150,24 @@ async def test_a_wrong_secret_is_401_and_enqueues_nothing(env, source):
 
 @pytest.mark.parametrize("source", sorted(HAS_TIMESTAMP))
 @pytest.mark.parametrize("skew", [-301, 301])
-async def test_a_timestamp_outside_the_tolerance_is_401_and_enqueues_nothing(env, source, skew):
+async def test_a_timestamp_outside_the_tolerance_is_401_and_enqueues_nothing(env, source, skew, caplog):
     body = body_for(source)
     response = await _post(env, source, body, SIGNERS[source](body, ts=NOW + skew))
-    assert response.status_code == 401 and "300 s" in response.json()["detail"]
+    # The reason goes to the log; the sender gets the one answer every 401 gets.
+    assert response.status_code == 401 and response.json()["detail"] == NOT_VERIFIED
+    assert "more than 300 s from now" in caplog.text
     assert await _jobs(env) == []
 
 
 @pytest.mark.parametrize("source", list(SIGNERS))
-async def test_a_missing_signature_header_is_401_and_enqueues_nothing(env, source):
+async def test_a_missing_signature_header_is_401_and_enqueues_nothing(env, source, caplog):
     body = body_for(source)
     signature_headers = {"webhook-signature", "x-hub-signature-256", "stripe-signature", "x-shopify-hmac-sha256",
                          "authorization"}
     headers = {k: v for k, v in SIGNERS[source](body).items() if k not in signature_headers}
     response = await _post(env, source, body, headers)
-    assert response.status_code == 401 and "missing" in response.json()["detail"]
+    assert response.status_code == 401 and response.json()["detail"] == NOT_VERIFIED
+    assert "is missing" in caplog.text
     assert await _jobs(env) == []
 
 
@@ -176,8 +180,24 @@ async def test_a_rejected_delivery_is_logged_without_its_body_or_signature(env, 
     assert "4242" not in caplog.text and headers["x-hub-signature-256"] not in caplog.text
 
 
-async def test_an_unknown_source_is_404(env):
-    assert (await _post(env, "nope", BODY, {})).status_code == 404
+@pytest.mark.parametrize("source", list(SIGNERS))
+async def test_an_unknown_source_answers_exactly_as_a_bad_signature_does(env, source, caplog):
+    body = body_for(source)
+    headers = SIGNERS[source](body, secret="whsec_" + base64.b64encode(b"wrong").decode())
+    bad_signature = await _post(env, source, body, headers)
+    unknown = await _post(env, "no-such-source", body, headers)
+    assert bad_signature.status_code == unknown.status_code == 401
+    assert bad_signature.json() == unknown.json() and set(unknown.json()) == {"type", "title", "status", "detail"}
+    assert bad_signature.headers["content-type"] == unknown.headers["content-type"] == "application/problem+json"
+    assert "'no-such-source': rejected a delivery" in caplog.text  # the operator still learns why
+    assert await _jobs(env) == []
+
+
+async def test_an_unknown_source_refuses_a_body_over_the_default_limit_as_a_source_would(env):
+    from queue_core.server.source import DEFAULT_MAX_BODY_BYTES
+
+    body = b'{"x": "' + b"y" * DEFAULT_MAX_BODY_BYTES + b'"}'
+    assert (await _post(env, "no-such-source", body, {})).status_code == 413
 
 
 async def test_a_verified_body_that_is_not_json_is_400_and_enqueues_nothing(env):
