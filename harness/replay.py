@@ -43,7 +43,9 @@ from harness.recording import LegacyTrace, RecordedTrigger
 from queue_core import Context, JobSpec, Queue, Registry, Worker, WorkerConfig
 from queue_core.gateway import Gateway, OutboundRequest, RecordedResponse
 from queue_core.job import ClaimedJob
+from queue_core.errors import EnqueueError
 from queue_core.provider import ProviderConfig
+from queue_core.queue import check_spec
 from queue_core.states import JobStatus, Mode
 from queue_core.tree import tree_results
 
@@ -295,17 +297,22 @@ class Replayer:
     async def replay(self, cases: Sequence[Case]) -> list[Replayed]:
         """Enqueue ``cases`` in one statement, drain them, and return their results in order.
 
+        A case whose job the queue refuses (a keyed automation's trigger without its key, a
+        missing required field) is a failed result naming the refusal; the others still run.
         Raises ReplayError when the queue cannot be used or jobs do not finish in time.
         """
         if not cases:
             return []
         assert self._pool is not None, "use Replayer as an async context manager"
         queue = Queue(self._pool, registry=self.registry)
-        self._remember_outputs(cases)
+        refused = self._refused(cases)
+        runnable = [c for i, c in enumerate(cases) if i not in refused]
+        self._remember_outputs(runnable)
         try:
             with network_guard(database_hosts(self.db_url), self.blocked):
-                ids = await queue.enqueue_many([self._spec(c) for c in cases], actor="cutover-shadow")
-                rows = await self._drain(ids)
+                specs = [self._spec(c) for c in runnable]
+                ids = await queue.enqueue_many(specs, actor="cutover-shadow") if specs else []
+                rows = await self._drain(ids) if ids else []
                 if self.options.scratch:  # nothing later needs these rows: no dead versions either
                     await queue.clear()
                 else:
@@ -314,13 +321,32 @@ class Replayer:
                         self._since_vacuum = 0
                         await queue.vacuum()
         finally:
-            self._forget_outputs(cases)
+            self._forget_outputs(runnable)
         by_parent: dict[Any, list[dict[str, Any]]] = {}
         for row in rows:
             by_parent.setdefault(row["parent_id"], []).append(row)
         roots = {row["id"]: row for row in by_parent.get(None, ())}
-        return [self._result(case, roots.get(job_id), _descendants(job_id, by_parent))
-                for case, job_id in zip(cases, ids, strict=True)]
+        ran = iter(zip(runnable, ids, strict=True))
+        out: list[Replayed] = []
+        for i, case in enumerate(cases):
+            if i in refused:
+                out.append(Replayed(case.key, case.automation, case.trigger.id, "failed", 0, refused[i], None))
+                continue
+            _, job_id = next(ran)
+            out.append(self._result(case, roots.get(job_id), _descendants(job_id, by_parent)))
+        return out
+
+    def _refused(self, cases: Sequence[Case]) -> dict[int, str]:
+        """Return, by position, why the queue would refuse a case's job (its door refuses the
+        trigger in production too: a keyed automation's trigger without its key, a missing
+        required field); that trigger fails alone instead of failing its whole batch."""
+        refused: dict[int, str] = {}
+        for i, case in enumerate(cases):
+            try:
+                check_spec(self._spec(case), self.registry)
+            except EnqueueError as exc:
+                refused[i] = f"refused at enqueue: {exc}"
+        return refused
 
     def _remember_outputs(self, cases: Sequence[Case]) -> None:
         for case in cases:

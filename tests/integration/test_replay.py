@@ -45,6 +45,11 @@ async def escaper(ctx: Context, trigger: Trigger) -> None:
         await ctx.call("sandboxed", "POST", "/hook", json={"x": 1}, step="send")
 
 
+@automation("keyed", registry=registry, concurrency_key="customer_id", requires=("email",))
+async def keyed(ctx: Context, trigger: Trigger) -> None:
+    ctx.decide("customer", trigger.body["customer_id"])
+
+
 class _Listener:
     """A loopback TCP server counting the connections it accepts."""
 
@@ -217,3 +222,14 @@ def test_the_same_set_replayed_twice_gives_identical_summaries(tmp_path: Path) -
         assert other.returncode == 1, other.stdout[-2000:] + other.stderr[-2000:]
         assert (tmp_path / name / "summary.json").read_bytes() == one, name
         assert (tmp_path / name / "disagreements.csv").read_bytes() == (tmp_path / "r1" / "disagreements.csv").read_bytes()
+
+
+def test_a_trigger_the_queue_refuses_fails_alone_naming_the_field_and_its_batch_still_runs(fresh_db_url: str) -> None:
+    cases = [_case(1, "keyed", {"customer_id": "c1", "email": "a@x"}),
+             _case(2, "keyed", {"customer_id": None, "email": "b@x"}),
+             _case(3, "keyed", {"customer_id": "c3"})]
+    results, _ = _replay(fresh_db_url, cases, shadow_providers({}, []))
+    assert [(r.trigger_id, r.status) for r in results] == [("t1", "succeeded"), ("t2", "failed"), ("t3", "failed")]
+    assert results[0].trace is not None and results[0].trace["decisions"] == {"customer": "c1"}
+    assert results[1].error is not None and "refused at enqueue" in results[1].error and "customer_id" in results[1].error
+    assert results[2].error is not None and "email" in results[2].error
