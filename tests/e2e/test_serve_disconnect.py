@@ -128,7 +128,7 @@ def _jobs(url: str) -> int:
 
 
 @pytest.mark.parametrize(("method", "path"), ROUTES, ids=[f"{m} {p}" for m, p in ROUTES])
-def test_a_client_dropping_mid_body_is_one_quiet_line_without_traceback(server: Server, method: str, path: str):
+def test_a_client_dropping_mid_body_is_one_quiet_line_without_traceback(server: Server, method: str, path: str) -> None:
     start = len(server.lines)
     _drop_mid_body(server.port, method, path, server.token)
     output = server.wait_for(start, QUIET_LINE, *BROKEN)
