@@ -121,6 +121,12 @@ class MissingFieldError(EnqueueError):
         self.automation = automation
         self.detail = detail
 
+    @property
+    def path(self) -> str:
+        """The field as a dotted path into the payload (``/order/id`` -> ``order.id``)."""
+        name = self.field or ""
+        return ".".join(name.strip("/").split("/")) if name.startswith("/") else name
+
     def at(self, index: int | None) -> MissingFieldError:
         """Return the same refusal for the job at ``index`` of a batch."""
         return MissingFieldError(self.automation, self.field or "", self.detail, index=index)

@@ -7,7 +7,6 @@ harness's recorder tap), ``replay`` and ``resolve_wait`` (swappable implementati
 
 from __future__ import annotations
 
-import difflib
 import logging
 import re
 import time
@@ -24,7 +23,7 @@ from starlette.routing import Match, Route, Router
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import db, payload
-from ..errors import ConfigError, EnqueueError, JobNotFoundError, UnknownAutomationError
+from ..errors import ConfigError, EnqueueError, JobNotFoundError, MissingFieldError
 from ..migrate import available
 from ..queue import Queue
 from ..registry import Registry
@@ -198,20 +197,12 @@ def _detail(status: int) -> Callable[[Exception], ProblemResponse]:
 
 def _validation(field: str) -> Callable[[Exception], ProblemResponse]:
     def render(exc: Exception) -> ProblemResponse:
-        where = getattr(exc, "field", None) or field
-        where = where if where.startswith("$") else f"$.{where}"  # a path into the body, as pydantic's
-        return problem(422, _suggest(exc), field=where, errors=[{"field": where, "message": _suggest(exc)}])
+        # A path into the request body, as pydantic's: a payload's missing field is under $.payload.
+        where = f"payload.{exc.path}" if isinstance(exc, MissingFieldError) else getattr(exc, "field", None) or field
+        where = where if where.startswith("$") else f"$.{where}"
+        return problem(422, str(exc), field=where, errors=[{"field": where, "message": str(exc)}])
 
     return render
-
-
-def _suggest(exc: Exception) -> str:
-    """Return the message of ``exc``, with the closest registered name for an unknown automation."""
-    message = str(exc)
-    if isinstance(exc, UnknownAutomationError) and "did you mean" not in message:
-        close = difflib.get_close_matches(exc.name, exc.known, n=1)
-        message += f"; did you mean {close[0]!r}?" if close else ""
-    return message
 
 
 def _http(exc: Exception) -> ProblemResponse:

@@ -29,7 +29,7 @@ from starlette.requests import ClientDisconnect, Request
 from .. import payload, redaction
 from .._sql import q
 from ..job import JobSpec
-from ..errors import EnqueueError
+from ..errors import EnqueueError, MissingFieldError
 from ..queue import Queue
 from .errors import BodyTooLargeError, ClientDisconnectedError, VerificationError
 from .source import DEFAULT_MAX_BODY_BYTES, Source
@@ -193,7 +193,8 @@ async def receive(
     try:
         ids = await queue.enqueue_many(specs, actor=f"hook:{source.name}")
     except EnqueueError as exc:  # the body is the payload: name the field as a path into the body
-        raise Rejected(422, str(exc), field=_body_field(exc.field)) from None
+        where = f"payload.{exc.path}" if isinstance(exc, MissingFieldError) else exc.field
+        raise Rejected(422, str(exc), field=_body_field(where)) from None
     duplicate = all(k in existing for k in keys)
     if hook is not None and not duplicate:
         delivery = VerifiedDelivery(source.name, ident, received_at, headers, body, parsed, source.automations,

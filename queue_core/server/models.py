@@ -10,7 +10,7 @@ import uuid
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, AwareDatetime, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
+from pydantic import AfterValidator, AwareDatetime, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema, model_validator
 
 from ..states import Mode
 from .ingress import has_nul
@@ -96,6 +96,11 @@ class Error(BaseModel):
 
 
 class EnqueueRequest(Strict):
+    # A limit needs a key to apply to: the document says so (dependentRequired), and so does
+    # the validator, so a request the document calls valid is never refused for it.
+    model_config = ConfigDict(extra="forbid",
+                              json_schema_extra={"dependentRequired": {"concurrency_limit": ["concurrency_key"]}})
+
     automation: Name
     payload: JsonObject = Field(default_factory=dict, description="The trigger body: a JSON object.")
     priority: Integer = Field(0, ge=0, le=2**31 - 1)
@@ -103,11 +108,17 @@ class EnqueueRequest(Strict):
     dedupe_key: Name | None = Field(None, description="A repeated key returns the existing job.")
     run_after: Timestamp | None = Field(None, description="Not before this time (default: now).")
     max_attempts: Integer = Field(20, ge=1, le=1000)
-    concurrency_key: Name | None = Field(None, description="At most `concurrency_limit` jobs with this key run at "
-                                         "once (default: the automation's declared key of the payload).")
+    concurrency_key: Name = Field(None, description="At most `concurrency_limit` jobs with this key run at "  # type: ignore[assignment]
+                                  "once (default: the automation's declared key of the payload).")
     # Bounded: the queue keeps one slot row per allowed running job of a key.
     concurrency_limit: Annotated[int, Field(ge=1, le=1000), BeforeValidator(_json_integer)] | None = Field(
-        None, description="Running jobs per key (default 1 with a key).")
+        None, description="Running jobs per key (default 1); only with `concurrency_key`.")
+
+    @model_validator(mode="after")
+    def _limit_has_a_key(self) -> EnqueueRequest:
+        if self.concurrency_limit is not None and self.concurrency_key is None:
+            raise ValueError("concurrency_limit needs concurrency_key")
+        return self
 
 
 class Enqueued(BaseModel):
