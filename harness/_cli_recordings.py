@@ -136,8 +136,11 @@ def _new_automation(automation: str, into: Path, new: bool) -> str | None:
     """
     from queue_core.suggest import closest
 
-    manifest, registered = _known_automations(into)
-    if automation in manifest or automation in registered:
+    manifest = _manifest_automations(into)
+    if automation in manifest:
+        return None
+    registered = _registered_names()
+    if automation in registered:
         return None
     match = closest(automation, manifest | registered, cutoff=_TYPO_CUTOFF)
     if match is not None and not new:
@@ -148,27 +151,41 @@ def _new_automation(automation: str, into: Path, new: bool) -> str | None:
             "its recordings start here")
 
 
-def _known_automations(into: Path) -> tuple[set[str], set[str]]:
-    """Return the automations of the set's manifest and those the project registers.
-
-    Either is empty when there is none to read: a set's first import has no manifest, and an
-    import needs no project code (a broken manifest is reported by the import itself).
-    """
-    from queue_core import config
-    from queue_core.errors import QueueError
-
-    manifest: set[str] = set()
+def _manifest_automations(into: Path) -> set[str]:
+    """Return the automations of the set's manifest: none for a set's first import (a broken
+    manifest is reported by the import itself)."""
     if (into / MANIFEST_FILE).is_file():
         try:
-            manifest = set(load_manifest(into / MANIFEST_FILE).automations)
+            return set(load_manifest(into / MANIFEST_FILE).automations)
         except HarnessError:
             pass
+    return set()
+
+
+# Run in a child process: importing the project's module registers its automations, and an
+# import must neither run the project's code in its own process nor leave them registered there.
+_LIST_REGISTERED = """\
+import json
+from queue_core import config
+settings = config.load()
+print(json.dumps(config.project_registry(settings).names() if settings.pyproject else []))
+"""
+
+
+def _registered_names() -> set[str]:
+    """Return the names the project's automations module registers (empty when it cannot be
+    imported: an import needs no project code)."""
+    import json
+    import subprocess
+    import sys
+
     try:
-        settings = config.load()
-        registered = set(config.project_registry(settings).names()) if settings.pyproject else set()
-    except QueueError:
-        registered = set()
-    return manifest, registered
+        done = subprocess.run([sys.executable, "-c", _LIST_REGISTERED], capture_output=True, text=True,
+                              timeout=120, check=False)
+        names = json.loads(done.stdout) if done.returncode == 0 else []
+    except (OSError, subprocess.TimeoutExpired, ValueError):
+        return set()
+    return {n for n in names if isinstance(n, str)}
 
 
 @click.command("record")
