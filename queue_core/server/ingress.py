@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from fastapi import Request
 from psycopg_pool import AsyncConnectionPool
-from starlette.requests import Request
 
 from .. import payload, redaction
 from .._sql import q
