@@ -6,6 +6,11 @@ CPU time and peak RSS come from ``os.wait4``, so nothing of this process is coun
 alternate between commands and between trees, so a busy moment of a shared machine lands on all
 of them; the medians are printed. Then ``python -X importtime`` names the heaviest imports.
 
+Each tree's ``queue_core`` and ``harness`` are byte-compiled first (``compileall``), as ``pip
+install`` does: with ``PYTHONDONTWRITEBYTECODE`` set (as on this machine) a source tree would
+otherwise be compiled again by every run, which no installed command pays (``--no-compile``
+measures that too).
+
     python bench/startup.py                                   # this tree
     git worktree add /tmp/before 84003be                      # the code before issue 22 part 7
     python bench/startup.py --tree before=/tmp/before --tree after=.
@@ -53,9 +58,14 @@ class Tree:
         return env
 
 
-def run_once(tree: Tree, python: str, args: tuple[str, ...]) -> tuple[float, int]:
-    """Run one command; return its CPU seconds (user + system) and peak RSS in KiB."""
-    child = subprocess.Popen(tree.argv(python, args), cwd=tree.root, env=tree.env(),
+# The floor, measured in the same rounds: the interpreter alone, and with click imported.
+FLOORS = {"python -c pass": "pass", "python -c 'import click'": "import click"}
+
+
+def run_once(tree: Tree, python: str, args: tuple[str, ...], code: str | None = None) -> tuple[float, int]:
+    """Run one command (or ``python -c code``); return its CPU seconds (user + system) and peak RSS in KiB."""
+    argv = [python, "-c", code] if code is not None else tree.argv(python, args)
+    child = subprocess.Popen(argv, cwd=tree.root, env=tree.env(),
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     assert child.stderr is not None
     err = child.stderr.read()
@@ -99,11 +109,16 @@ def main() -> None:
     parser.add_argument("--python", default=sys.executable, help="the interpreter (its site-packages)")
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--top", type=int, default=8, help="imports listed per command")
+    parser.add_argument("--no-compile", action="store_true", help="do not byte-compile the trees first")
     opts = parser.parse_args()
     here = Path(__file__).resolve().parent.parent
     trees = [Tree(*spec.split("=", 1)) if "=" in spec else Tree(spec, Path(spec)) for spec in opts.tree] \
         or [Tree("this tree", here)]
     trees = [Tree(t.label, Path(t.root).resolve()) for t in trees]
+    if not opts.no_compile:
+        for tree in trees:
+            subprocess.run([opts.python, "-m", "compileall", "-q", "queue_core", "harness"], cwd=tree.root,
+                           check=True)
 
     samples: dict[tuple[str, tuple[str, ...]], list[tuple[float, int]]] = {}
     for round_ in range(opts.rounds):
@@ -111,8 +126,11 @@ def main() -> None:
         for args in order:
             for tree in trees if round_ % 2 == 0 else trees[::-1]:
                 samples.setdefault((tree.label, args), []).append(run_once(tree, opts.python, args))
+        for label, code in FLOORS.items():
+            samples.setdefault(("floor", (label,)), []).append(run_once(trees[0], opts.python, (), code))
 
-    print(f"{opts.rounds} rounds, medians; {opts.python}; load average {os.getloadavg()[0]:.2f}")
+    compiled = "source only (not byte-compiled)" if opts.no_compile else "byte-compiled"
+    print(f"{opts.rounds} rounds, medians; {opts.python}; {compiled}; load average {os.getloadavg()[0]:.2f}")
     print(f"{'tree':<12} {'command':<26} {'CPU s':>7} {'peak RSS MiB':>13}  heavy packages imported")
     for args in COMMANDS:
         for tree in trees:
@@ -121,6 +139,10 @@ def main() -> None:
             rss = statistics.median(r for _, r in runs) / 1024
             heavy = " ".join(loaded(tree, opts.python, args)) or "none"
             print(f"{tree.label:<12} {'cutover ' + ' '.join(args):<26} {cpu:>7.3f} {rss:>13.1f}  {heavy}")
+    for label in FLOORS:
+        runs = samples[("floor", (label,))]
+        print(f"{'floor':<12} {label:<26} {statistics.median(c for c, _ in runs):>7.3f} "
+              f"{statistics.median(r for _, r in runs) / 1024:>13.1f}")
     if len(trees) == 2:
         a, b = trees
         for args in COMMANDS:
