@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from harness import _cli_probe
 from harness.errors import HarnessError
 from harness.manifest import MANIFEST_FILE
-from harness.scaffold import Written, project_providers, scaffold_n8n
+
+if TYPE_CHECKING:
+    from harness.scaffold import Written
 
 IMPORT_HINT = ("curl -H 'X-N8N-API-KEY: …' '<n8n>/api/v1/executions?workflowId={id}&includeData=true' > {name}.json"
                " && cutover import n8n {name}.json --automation {name} --into recordings/<set>")
@@ -47,6 +49,8 @@ def scaffold_n8n_command(workflow: Path, automation: str | None, into: Path, rec
       cutover scaffold n8n workflows/triage.json --automation github-triage --set recordings/2024-06
       pytest --shadow recordings/2024-06 -k github-triage
     """
+    from harness.scaffold import project_providers, scaffold_n8n
+
     try:
         results = scaffold_n8n(workflow, automation=automation, into=into, force=force,
                                providers=project_providers(Path("pyproject.toml")))
@@ -138,6 +142,7 @@ def scaffold_make_command(blueprint: Path, automation: str | None, into: Path, r
       cutover import make logs.json --definition scenarios/lead-router.json --automation lead-router --into recordings/2024-06
       pytest --shadow recordings/2024-06 -k lead-router
     """
+    from harness.scaffold import project_providers
     from harness.scaffold._make_scaffold import maps_toml, scaffold_make, write_maps
 
     try:

@@ -1,20 +1,19 @@
-"""The ``cutover`` console script: the queue's commands plus the harness's."""
+"""The ``cutover`` command line with the harness's commands, as ``python -m harness`` runs it.
+
+The console script is ``queue_core.cli:main``; it finds the harness's commands through the
+``cutover.commands`` entry points. Adding :data:`harness._cli_commands.COMMANDS` here as well
+keeps them when the package runs from a source tree whose metadata is not installed.
+"""
 
 from __future__ import annotations
 
-from queue_core.cli import cli
+from queue_core.cli import cli, main
 
-from . import _cli_recordings, _cli_scaffold, _cli_serve
+from . import _cli_commands
 
-_cli_recordings.register(cli)
-_cli_serve.register(cli)
-_cli_scaffold.register(cli)
+cli.add_table(_cli_commands.COMMANDS)
 
-
-def main() -> None:
-    """Run the cutover command line."""
-    cli(prog_name="cutover")
-
+__all__ = ["cli", "main"]
 
 if __name__ == "__main__":
     main()

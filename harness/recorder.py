@@ -21,10 +21,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from starlette.applications import Starlette
-from starlette.requests import Request
-from starlette.responses import JSONResponse
-from starlette.routing import Route
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
 
 from harness.errors import RecorderError
 from harness.importer.pairing import DELIVERY_HEADERS
@@ -75,7 +73,7 @@ def delivery_trigger(headers: dict[str, str], body: dict[str, Any], received_at:
     return RecordedTrigger(ident, received_at, lower, body, "recorder")
 
 
-def build_app(config: RecorderConfig, clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> Starlette:
+def build_app(config: RecorderConfig, clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> FastAPI:
     """Return the recorder's ASGI app; it appends to ``<directory>/<automation>/triggers.jsonl``."""
     target = config.directory / config.automation / TRIGGERS_FILE
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -99,7 +97,9 @@ def build_app(config: RecorderConfig, clock: Callable[[], datetime] = lambda: da
                 handle.write(dump_line(trigger_to_json(trigger)))
         return JSONResponse({"id": trigger.id}, status_code=202)
 
-    return Starlette(routes=[Route("/{path:path}", receive, methods=["POST"])])
+    app = FastAPI(openapi_url=None, docs_url=None, redoc_url=None)  # one catch-all route, no API pages
+    app.add_route("/{path:path}", receive, methods=["POST"])
+    return app
 
 
 def serve(config: RecorderConfig, host: str = "127.0.0.1", port: int = 8787) -> None:

@@ -22,8 +22,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
-import httpx
-
 from .redaction import scrub
 
 TERMINAL_STATUSES = frozenset({400, 401, 403, 404, 422})
@@ -166,6 +164,8 @@ def classify_exception(exc: BaseException) -> Classification | None:
     Timeouts and connection errors are retryable (the idempotency key makes a resend safe even
     when the provider did act); a request httpx could not even build is terminal.
     """
+    import httpx  # here, not at the top: the CLI reads provider tables without loading httpx
+
     summary = scrub(f"{type(exc).__name__}: {exc}")[:300]
     if isinstance(exc, (httpx.TimeoutException, TimeoutError)):
         return Classification(Kind.RETRYABLE, None, "timeout", summary)

