@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from harness._session import ItemResult, ShadowRun, TriggerOutcome, TriggerRef, _Backend
-from harness.replay import ReplayError
+from harness.errors import ReplayError
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

@@ -32,12 +32,12 @@ from harness import accepted as _accepted
 from harness._items import compare_items, item_noise, without_child_steps
 from harness._mismatch import describe
 from harness.diff import Disagreement, diff_traces
-from harness.errors import RecordingError
+from harness.errors import RecordingError, ReplayError
 from harness.gate import FULL_EVIDENCE
 from harness.manifest import MANIFEST_FILE, Coercion, Manifest, load_manifest
 from harness.normalize import Rules, align, branches, reduce_legacy, reduce_new
 from harness.recording import LEGACY_FILE, TRIGGERS_FILE, LegacyTrace, RecordedTrigger, trace_from_json, trigger_from_json
-from harness.replay import Case, Replayed, ReplayError, ReplayOptions, ReplaySession, shadow_providers
+from harness.replay import Case, Replayed, ReplayOptions, ReplaySession, shadow_providers
 
 RAMP_START = 100  # the first batch handed to replay processes; later ones double up to batch_size
 RESULTS_PREFIX = "results-"

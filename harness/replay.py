@@ -38,7 +38,7 @@ from typing import Any
 from psycopg.conninfo import conninfo_to_dict
 from psycopg_pool import AsyncConnectionPool
 
-from harness.errors import HarnessError
+from harness.errors import ReplayError, ReplayNetworkBlockedError
 from harness.recording import LegacyTrace, RecordedTrigger
 from queue_core import Context, JobSpec, Queue, Registry, Worker, WorkerConfig
 from queue_core.gateway import Gateway, OutboundRequest, RecordedResponse
@@ -54,22 +54,6 @@ POLL_PREFIX = "poll:"  # the key prefix of a shadow poller's item jobs (queue_co
 VACUUM_EVERY = 5_000  # replayed jobs between two VACUUMs of the replay's jobs table
 SHADOW_BASE = "https://{name}.shadow.invalid"  # .invalid never resolves (RFC 2606)
 _LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain", "ip6-localhost"})
-
-
-class ReplayError(HarnessError):
-    """The replay itself could not run: no database, a queue error, jobs that never finished."""
-
-
-class NetworkBlockedError(ConnectionRefusedError):
-    """An automation tried to reach the network during a replay.
-
-    A ConnectionRefusedError, so HTTP clients fail the way they fail on a refused connection.
-    """
-
-    def __init__(self, destination: str) -> None:
-        super().__init__(f"cutover shadow replay: network access blocked ({destination}); "
-                         "outbound calls must go through ctx.call, which never leaves the process")
-        self.destination = destination
 
 
 @dataclass(frozen=True)
@@ -172,9 +156,9 @@ def network_guard(allowed_hosts: Iterable[str] = (), blocked: list[str] | None =
     real_connect, real_connect_ex = socket.socket.connect, socket.socket.connect_ex
     real_getaddrinfo = socket.getaddrinfo
 
-    def refuse(destination: str) -> NetworkBlockedError:
+    def refuse(destination: str) -> ReplayNetworkBlockedError:
         seen.append(destination)
-        return NetworkBlockedError(destination)
+        return ReplayNetworkBlockedError(destination)
 
     def connect(self: socket.socket, address: Any) -> None:
         if self.family in (socket.AF_INET, socket.AF_INET6):

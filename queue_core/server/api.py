@@ -19,6 +19,7 @@ from fastapi.responses import PlainTextResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from psycopg_pool import AsyncConnectionPool
 
+from ..errors import IngressRejected
 from ..job import JobSpec
 from ..queue import Queue
 from . import control, ingress, metrics, models, wait
@@ -271,5 +272,5 @@ async def hook(source: str, request: Request, st: State) -> Any:
             await ingress.refuse_unknown(request, source)
         return await ingress.receive(request, configured, pool=st.pool, queue=st.queue, now=st.clock(),
                                      hook=st.on_verified_delivery)
-    except ingress.Rejected as exc:
+    except IngressRejected as exc:
         return problem_response(exc.status, exc.message, field=exc.field)

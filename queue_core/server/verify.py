@@ -2,7 +2,7 @@
 
 Every check runs over the raw body bytes exactly as received, compares in constant time
 (``hmac.compare_digest``), and takes the receiver's clock as an argument. A failure raises
-:class:`~queue_core.server.errors.VerificationError` naming the header and what is wrong, never
+:class:`~queue_core.errors.VerificationError` naming the header and what is wrong, never
 the secret or the body.
 
 =================  ==============================  ===========================================
@@ -25,8 +25,7 @@ from collections.abc import Callable, Mapping
 from enum import StrEnum
 
 from .. import signing
-from ..gateway_errors import SignatureError
-from .errors import VerificationError
+from ..errors import SignatureError, VerificationError
 
 DEFAULT_TOLERANCE_S = 300
 

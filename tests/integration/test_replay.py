@@ -15,9 +15,10 @@ import httpx
 import pytest
 
 from harness.recording import LegacyTrace, Platform, RecordedTrigger, TraceStatus
-from harness.replay import Case, NetworkBlockedError, Replayer, ReplayOptions, network_guard, shadow_providers
+from harness.replay import Case, Replayer, ReplayOptions, network_guard, shadow_providers
 from queue_core import Context, Registry, Trigger, automation
 from queue_core.provider import ProviderConfig
+from harness.errors import ReplayNetworkBlockedError
 
 ROOT = Path(__file__).resolve().parents[2]
 registry = Registry()
@@ -194,7 +195,7 @@ def test_no_code_path_of_an_automation_reaches_the_network(fresh_db_url: str, li
 
 
 def test_the_guard_is_lifted_after_the_block(listener: _Listener) -> None:
-    with network_guard(), pytest.raises(NetworkBlockedError):
+    with network_guard(), pytest.raises(ReplayNetworkBlockedError):
         socket.create_connection(("127.0.0.1", listener.port), timeout=2)
     socket.create_connection(("127.0.0.1", listener.port), timeout=2).close()
 

@@ -12,8 +12,8 @@ from harness.recording import LegacyTrace, Platform, RecordedTrigger, TraceStatu
 from harness.replay import Case, Replayer, ReplayOptions, shadow_providers
 from queue_core import Context, Registry, Trigger, automation
 from queue_core.gateway import resolve_url
-from queue_core.gateway_errors import ForeignURLError, ProviderNotConfiguredError, StandInURLError
 from queue_core.provider import ProviderConfig
+from queue_core.errors import ForeignURLError, ProviderNotConfiguredError, StandInURLError
 
 registry = Registry()
 FIND = "https://enrich.example.test/v2/companies/find"
