@@ -23,7 +23,7 @@ from ..errors import IngressRejected
 from ..job import JobSpec
 from ..queue import Queue
 from . import control, ingress, metrics, models, wait
-from .control import Replayer
+from .control import JobReplayer
 from .ingress import DeliveryHook
 from .problem import problem as problem_response
 from .source import Source
@@ -40,7 +40,7 @@ class ServerState:
     clock: Callable[[], float]
     expected_migration: int
     on_verified_delivery: DeliveryHook | None = None
-    replay: Replayer = field(default=control.replay_job)
+    replay: JobReplayer = field(default=control.replay_job)
     resolve_wait: Callable[..., Awaitable[wait.ResolvedWait]] = field(default=wait.resolve_wait)
 
 

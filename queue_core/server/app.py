@@ -259,7 +259,7 @@ def create_app(
     sources: Mapping[str, Source] | None = None,
     registry: Registry | None = None,
     on_verified_delivery: DeliveryHook | None = None,
-    replay: control.Replayer | None = None,
+    replay: control.JobReplayer | None = None,
     resolve_wait: Callable[..., Awaitable[wait.ResolvedWait]] | None = None,
     clock: Callable[[], float] = time.time,
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,

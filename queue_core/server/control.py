@@ -33,7 +33,7 @@ class Transition:
     status: str
 
 
-class Replayer(Protocol):
+class JobReplayer(Protocol):
     """The shape of a replay implementation (see :func:`replay_job`)."""
 
     async def __call__(

@@ -3,13 +3,17 @@ is defined twice across queue_core and harness (ISSUE22 part 6)."""
 
 from __future__ import annotations
 
+import ast
 import importlib
 import inspect
 import pkgutil
+from collections import defaultdict
+from pathlib import Path
 
 import harness
 import queue_core
 
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = (queue_core, harness)
 
 
@@ -41,3 +45,14 @@ def test_the_errors_module_docstring_draws_every_class_it_defines() -> None:
         missing = [n for n, obj in vars(module).items()
                    if inspect.isclass(obj) and obj.__module__ == module.__name__ and f" {n} " not in doc]
         assert missing == [], f"{module.__name__} docstring does not draw {missing}"
+
+
+def test_no_class_name_is_defined_twice_across_the_packages() -> None:
+    where: dict[str, list[str]] = defaultdict(list)
+    for package in ("queue_core", "harness"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.ClassDef):
+                    where[node.name].append(str(path.relative_to(ROOT)))
+    duplicated = {name: files for name, files in where.items() if len(files) > 1}
+    assert duplicated == {}, f"class names defined more than once: {duplicated}"
