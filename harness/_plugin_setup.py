@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from harness._session import DISAGREEMENTS_PREFIX, RESULTS_PREFIX, Settings, ShadowRun, process_id, read_rows
+from harness._session import DISAGREEMENTS_PREFIX, RESULTS_PREFIX, ShadowSettings, ShadowRun, process_id, read_rows
 from harness.errors import HarnessError
 
 
@@ -94,7 +94,7 @@ def make_run(config: pytest.Config, set_dir: Path, results: Path, *, worker: boo
     if replayers < 0:
         raise pytest.UsageError(f"--shadow-replayers {replayers}: expected 0 or more")
     accepted = config.getoption("shadow_accepted")
-    return ShadowRun(Settings(
+    return ShadowRun(ShadowSettings(
         set_dir=set_dir, project_root=settings.root, automations_module=settings.automations,
         results_dir=results, process_id=process_id(),
         mode="dry_run" if config.getoption("dry_run") else "shadow", seed=config.getoption("shadow_seed"),

@@ -9,7 +9,7 @@ each pytest process (the controller and every xdist worker):
 * the selected triggers are replayed ``batch_size`` at a time through the queue
   (:mod:`harness.replay`), normalised and diffed against their legacy traces, and judged against
   the accepted differences; each item reads its :class:`ItemResult`. By default the batches
-  are replayed in child processes (:mod:`harness._replayer`) a batch or two ahead of the items,
+  are replayed in child processes (:mod:`harness._replay_processes`) a batch or two ahead of the items,
   so pytest's per-item work and the replay run on different cores; ``replayers=0`` replays in
   this process when the first item of a batch runs;
 * every item that runs appends one row to ``results-<process>.jsonl`` (and its disagreements to
@@ -32,12 +32,12 @@ from harness import accepted as _accepted
 from harness._items import compare_items, item_noise, without_child_steps
 from harness._mismatch import describe
 from harness.diff import Disagreement, diff_traces
-from harness.errors import RecordingError
+from harness.errors import RecordingError, ReplayError
 from harness.gate import FULL_EVIDENCE
 from harness.manifest import MANIFEST_FILE, Coercion, Manifest, load_manifest
 from harness.normalize import Rules, align, branches, reduce_legacy, reduce_new
 from harness.recording import LEGACY_FILE, TRIGGERS_FILE, LegacyTrace, RecordedTrigger, trace_from_json, trigger_from_json
-from harness.replay import Case, Replayed, ReplayError, ReplayOptions, ReplaySession, shadow_providers
+from harness.replay import Case, Replayed, ReplayOptions, ReplaySession, shadow_providers
 
 RAMP_START = 100  # the first batch handed to replay processes; later ones double up to batch_size
 RESULTS_PREFIX = "results-"
@@ -246,7 +246,7 @@ class ItemResult:
 
 
 @dataclass(frozen=True)
-class Settings:
+class ShadowSettings:
     """What the plugin's options and the project configure for a shadow run."""
 
     set_dir: Path
@@ -270,7 +270,7 @@ class Settings:
 class ShadowRun:
     """One process's share of a shadow run (see the module docstring)."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: ShadowSettings) -> None:
         self.settings = settings
         self.index: SetIndex | None = None
         self.entries: list[_accepted.Entry] = []
@@ -377,7 +377,7 @@ class ShadowRun:
 
     def _start_backend(self) -> _Backend:
         if self.settings.replayers > 0:
-            from harness._replayer import ReplayProcesses
+            from harness._replay_processes import ReplayProcesses
 
             self.build_index()
             self._backend = ReplayProcesses(self)

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.diff import KINDS, Disagreement
-from harness.errors import HarnessError
+from harness.errors import AcceptedFileError
 
 FILE_NAME = "accepted.toml"
 PROJECT_FILE_NAME = "cutover-accepted.toml"
@@ -50,15 +50,6 @@ class _Unset(Enum):
 
 
 _UNSET: Any = _Unset.UNSET  # an enum member, so it is still itself after pickling (replay processes)
-
-
-class AcceptedFileError(HarnessError):
-    """The accepted-differences file is malformed: which file, which entry, which field."""
-
-    def __init__(self, path: str, index: int | None, field: str | None, message: str) -> None:
-        where = path if index is None else f"{path}: [[accepted]] #{index + 1}"
-        super().__init__(f"{where}: {f'field {field!r}: ' if field else ''}{message}")
-        self.path, self.index, self.field, self.reason = path, index, field, message
 
 
 def _glob(pattern: str) -> re.Pattern[str]:

@@ -1,6 +1,7 @@
-"""Errors raised by the harness.
+"""Every exception the harness defines.
 
-One root, so a caller can catch everything the harness raises on bad input with one clause::
+This is the only module of the harness that defines an exception class. One root, so a caller
+can catch everything the harness raises on bad input with one clause::
 
     HarnessError                    something is wrong with the harness's input or environment
     ├── RecordingError              a recording set file is malformed (file, line, field)
@@ -12,13 +13,29 @@ One root, so a caller can catch everything the harness raises on bad input with 
     ├── RecorderError               the live recorder cannot start or verify deliveries
     ├── ReplayError                 a replay could not run or finish (harness.replay)
     ├── AcceptedFileError           accepted.toml is malformed (harness.accepted)
-    └── GateConfigError             [tool.cutover.gate] is malformed (harness.gate)
+    ├── GateConfigError             [tool.cutover.gate] is malformed (harness.gate)
+    ├── ScaffoldError               a scaffold could not be written (bad name, edited file without --force)
+    └── ProbeError                  probes cannot be made (no definition, unknown automation, not offline)
+
+Outside the root, each because of what must catch it:
+
+    AssertionError
+    └── ShadowMismatch              a replayed trigger's decisions differ (pytest reports a failed assertion)
+    ConnectionRefusedError
+    └── ReplayNetworkBlockedError   a replayed automation opened a socket (HTTP clients fail as on a refusal)
+    queue_core.errors.TerminalError
+    └── NotOffline                  a proof's scaffolded code tried to call out: its job fails terminally
+    Exception (internal: the scaffold translators catch it and write a TODO)
+    └── Untranslatable              an expression (or part of one) the translation does not cover
+        └── UntranslatableBareWord  a bare Make IML word that is no module path, keyword or function
 
 Every class carries its structured fields as attributes; the message is for people and always
 names where the problem is, so a user can open the file and fix it.
 """
 
 from __future__ import annotations
+
+from queue_core.errors import TerminalError
 
 
 class HarnessError(Exception):
@@ -92,3 +109,95 @@ class RedactionError(HarnessError):
 
 class RecorderError(HarnessError):
     """The live recorder cannot start: a missing secret, an unusable recording directory."""
+
+
+# Shadow replay (harness.replay)
+
+
+class ReplayError(HarnessError):
+    """The replay itself could not run: no database, a queue error, jobs that never finished."""
+
+
+class ReplayNetworkBlockedError(ConnectionRefusedError):
+    """An automation tried to reach the network during a replay.
+
+    A ConnectionRefusedError, so HTTP clients fail the way they fail on a refused connection.
+    """
+
+    def __init__(self, destination: str) -> None:
+        super().__init__(f"cutover shadow replay: network access blocked ({destination}); "
+                         "outbound calls must go through ctx.call, which never leaves the process")
+        self.destination = destination
+
+
+# Accepted differences (harness.accepted)
+
+
+class AcceptedFileError(HarnessError):
+    """The accepted-differences file is malformed: which file, which entry, which field."""
+
+    def __init__(self, path: str, index: int | None, field: str | None, message: str) -> None:
+        where = path if index is None else f"{path}: [[accepted]] #{index + 1}"
+        super().__init__(f"{where}: {f'field {field!r}: ' if field else ''}{message}")
+        self.path, self.index, self.field, self.reason = path, index, field, message
+
+
+# Go-live gate (harness.gate)
+
+
+class GateConfigError(HarnessError):
+    """``[tool.cutover.gate]`` is malformed: which file, which field, what was expected."""
+
+    def __init__(self, path: str, field: str, message: str) -> None:
+        super().__init__(f"{path}: field {field!r}: {message}")
+        self.path, self.field, self.reason = path, field, message
+
+
+# Pytest shadow plugin (harness.plugin)
+
+
+class ShadowMismatch(AssertionError):
+    """A replayed trigger's decisions differ from the legacy run's (the message says where)."""
+
+
+# Scaffold (harness.scaffold)
+
+
+class ScaffoldError(HarnessError):
+    """A scaffold could not be written (bad name, an edited file without --force)."""
+
+
+# Probes (harness.scaffold._probe_oracle)
+
+
+class ProbeError(HarnessError):
+    """Probes cannot be made: no definition, an unknown automation, code that cannot run offline."""
+
+
+# Offline proof (harness.scaffold._prove)
+
+
+class NotOffline(TerminalError):
+    """The scaffolded code tried to call out; a proof runs offline."""
+
+
+# Expression translation (harness.scaffold._expr, _make_iml)
+
+
+class Untranslatable(Exception):
+    """An expression (or part of one) the translation does not cover."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+# Make IML bare words
+
+
+class UntranslatableBareWord(Untranslatable):
+    """A bare word that is neither a keyword nor a module path (text, when it is an argument)."""
+
+    def __init__(self, word: str) -> None:
+        super().__init__(f"{word!r} is not a module path, keyword or function (var.* and scenario inputs are not "
+                         "translated)")

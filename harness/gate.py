@@ -38,18 +38,11 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from harness.errors import HarnessError
+from harness.errors import GateConfigError
 from harness.recording import ALL_EVIDENCE, Evidence
+from queue_core.errors import ConfigKeyError
 
 FULL_EVIDENCE: tuple[str, ...] = tuple(str(e) for e in ALL_EVIDENCE)
-
-
-class GateConfigError(HarnessError):
-    """``[tool.cutover.gate]`` is malformed: which file, which field, what was expected."""
-
-    def __init__(self, path: str, field: str, message: str) -> None:
-        super().__init__(f"{path}: field {field!r}: {message}")
-        self.path, self.field, self.reason = path, field, message
 
 
 @dataclass(frozen=True)
@@ -195,7 +188,7 @@ def parse_gate(table: Mapping[str, Any], path: str = "pyproject.toml") -> GateCo
     The keys and their ranges are those of ``queue_core.config.SCHEMA`` (the one validator of
     ``[tool.cutover]``); this only builds the rules from a table that passed it.
     """
-    from queue_core.config import SCHEMA, ConfigKeyError, check_table
+    from queue_core.config import SCHEMA, check_table
 
     try:
         check_table(table, SCHEMA.tables["gate"], "tool.cutover.gate", path)

@@ -62,7 +62,7 @@ class Window:
 
 
 @dataclass(frozen=True)
-class Source:
+class ExportSource:
     """One imported export and the limits of the tool it came from.
 
     ``saves_successful_runs``/``saves_failed_runs`` are ``None`` when unknown; ``sampling`` is the
@@ -172,7 +172,7 @@ class Manifest:
     format: int = FORMAT_VERSION
     description: str | None = None
     window: Window | None = None
-    sources: tuple[Source, ...] = ()
+    sources: tuple[ExportSource, ...] = ()
     automations: dict[str, AutomationEntry] = field(default_factory=dict)
     redaction: Redaction = field(default_factory=Redaction)
 
@@ -264,7 +264,7 @@ def _optional_bool(read: FieldReader, key: str) -> bool | None:
     return value
 
 
-def _source(read: FieldReader, index: int, value: Any) -> Source:
+def _source(read: FieldReader, index: int, value: Any) -> ExportSource:
     if not isinstance(value, dict):
         raise read.fail(f"sources[{index}]", "expected a table")
     src = FieldReader(value, read.path, None, prefix=f"sources[{index}].", error=ManifestError)
@@ -275,7 +275,7 @@ def _source(read: FieldReader, index: int, value: Any) -> Source:
     sampling = value.get("sampling", 1.0)
     if not isinstance(sampling, int | float) or not 0 < sampling <= 1:
         raise src.fail("sampling", "expected a fraction in (0, 1]")
-    return Source(
+    return ExportSource(
         platform=Platform(src.choice("platform", tuple(Platform))),
         automation=str(src.string("automation")),
         files=tuple(src.strings("files")),
@@ -382,7 +382,7 @@ def manifest_to_dict(manifest: Manifest) -> dict[str, Any]:
     return data
 
 
-def _source_dict(source: Source) -> dict[str, Any]:
+def _source_dict(source: ExportSource) -> dict[str, Any]:
     table = {**source.__dict__, "platform": str(source.platform), "files": list(source.files)}
     return _drop_none(table) | {"skipped_records": source.skipped_records}
 
@@ -479,7 +479,7 @@ def _sync_sources(tables: Any, sources: list[dict[str, Any]]) -> None:
             tables.append(tomlkit.item(source))
 
 
-def with_source(manifest: Manifest, source: Source, entry: AutomationEntry) -> Manifest:
+def with_source(manifest: Manifest, source: ExportSource, entry: AutomationEntry) -> Manifest:
     """Return the manifest with ``source`` replacing earlier sources of its automation, and ``entry`` set."""
     kept = tuple(s for s in manifest.sources if s.automation != source.automation)
     return replace(

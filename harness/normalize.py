@@ -37,7 +37,7 @@ two strings are always compared exactly (``"52.40"`` is not ``"52.4"``). Everyth
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
@@ -98,23 +98,37 @@ def _scrub(value: Any, rules: Rules) -> Any:
     return value
 
 
-def unflatten(value: Any) -> Any:
-    """Turn Zapier's flattened ``{"a__b": 1}`` keys back into ``{"a": {"b": 1}}``, recursively."""
+def unflatten(value: Any, separator: str = "__") -> Any:
+    """Turn Zapier's flattened keys (``{"a__b": 1}``) back into nested objects (``{"a": {"b": 1}}``),
+    recursively, inside lists too. The one unflatten of the harness (the Zapier importer's and the
+    normalizer's).
+
+    Keys are placed shallowest first; a key whose path runs into a value already there (a
+    non-object on the way, or the same key) is kept flat rather than overwriting it, so no value
+    is lost: ``{"a": 1, "a__b": 2}`` stays as it is. A key that only starts or ends with the
+    separator (``__meta``) is not split.
+    """
     if isinstance(value, list):
-        return [unflatten(v) for v in value]
+        return [unflatten(v, separator) for v in value]
     if not isinstance(value, Mapping):
         return value
-    out: dict[str, Any] = {}
-    for key, item in value.items():
-        parts = str(key).split("__") if "__" in str(key).strip("_") else [str(key)]
-        target = out
+    nested: dict[str, Any] = {}
+    for key in sorted(value, key=lambda k: str(k).count(separator)):
+        name = str(key)
+        item = unflatten(value[key], separator)
+        parts = name.split(separator) if separator in name.strip(separator) else [name]
+        node, blocked = nested, False
         for part in parts[:-1]:
-            nxt = target.get(part)
-            if not isinstance(nxt, dict):
-                nxt = target[part] = {}
-            target = nxt
-        target[parts[-1]] = unflatten(item)
-    return out
+            child = node.setdefault(part, {})
+            if not isinstance(child, dict):
+                blocked = True
+                break
+            node = child
+        if blocked or parts[-1] in node:
+            nested[name] = item
+        else:
+            node[parts[-1]] = item
+    return nested
 
 
 def relative_url(url: str | None, base_url: str | None) -> str | None:
@@ -151,7 +165,7 @@ def _calls(calls: list[dict[str, Any]], rules: Rules) -> dict[str, dict[str, Any
 def reduce_legacy(trace: LegacyTrace, rules: Rules) -> dict[str, Any]:
     """Return the canonical trace of a legacy run (see the module docstring)."""
     flat = rules.coercion is Coercion.ZAPIER
-    fix = unflatten if flat else (lambda v: v)
+    fix: Callable[[Any], Any] = unflatten if flat else (lambda v: v)
     calls = [dict(c, body=fix(c.get("body"))) for c in trace.calls]
     return {
         "status": str(trace.status),

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from harness.errors import ShadowMismatch
 
 if TYPE_CHECKING:
     from harness._session import ShadowRun, TriggerRef
@@ -195,10 +196,6 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
 def pytest_unconfigure(config: pytest.Config) -> None:
     if _shadow_on(config) and not hasattr(config, "workerinput") and RESULTS_KEY in config.stash:
         shutil.rmtree(config.stash[RESULTS_KEY], ignore_errors=True)
-
-
-class ShadowMismatch(AssertionError):
-    """A replayed trigger's decisions differ from the legacy run's (the message says where)."""
 
 
 class ShadowSet(pytest.Directory):

@@ -10,8 +10,6 @@ as one line each, and answered with 202 and the trigger id.
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import hmac
 import json
 import uuid
 from collections.abc import Callable
@@ -28,6 +26,8 @@ from harness.errors import RecorderError
 from harness.importer.pairing import DELIVERY_HEADERS
 from harness.recording import TRIGGERS_FILE, RecordedTrigger, dump_line, trigger_to_json
 from harness.redact import RedactionPolicy, redact_trigger
+from queue_core.errors import VerificationError
+from queue_core.server.verify import verify_github
 
 GITHUB_SIGNATURE_HEADER = "x-hub-signature-256"
 
@@ -39,16 +39,14 @@ class Verifier(StrEnum):
     GITHUB = "github"
 
 
-def github_signature(secret: bytes, body: bytes) -> str:
-    """Return the ``X-Hub-Signature-256`` value GitHub sends for ``body``: ``sha256=<hex>``."""
-    return "sha256=" + hmac.new(secret, body, hashlib.sha256).hexdigest()
-
-
-def verify_github(secret: bytes, body: bytes, header: str | None) -> bool:
-    """Tell whether ``header`` is GitHub's signature of ``body`` (constant-time comparison)."""
-    if not header:
+def signature_matches(secret: bytes, body: bytes, header: str | None) -> bool:
+    """Tell whether ``header`` is GitHub's signature of ``body``: the server's check
+    (:func:`queue_core.server.verify.verify_github`, constant-time), as a yes or no."""
+    try:
+        verify_github(secret, {GITHUB_SIGNATURE_HEADER: header or ""}, body, 0, 0)
+    except VerificationError:
         return False
-    return hmac.compare_digest(github_signature(secret, body).encode(), header.strip().encode())
+    return True
 
 
 @dataclass(frozen=True)
@@ -83,7 +81,7 @@ def build_app(config: RecorderConfig, clock: Callable[[], datetime] = lambda: da
         raw = await request.body()
         if config.verifier is Verifier.GITHUB:
             assert config.secret is not None
-            if not verify_github(config.secret, raw, request.headers.get(GITHUB_SIGNATURE_HEADER)):
+            if not signature_matches(config.secret, raw, request.headers.get(GITHUB_SIGNATURE_HEADER)):
                 return JSONResponse({"error": "signature does not match"}, status_code=401)
         try:
             body = json.loads(raw)

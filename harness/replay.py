@@ -1,6 +1,6 @@
 """Replay recorded triggers through the real queue in shadow (or dry-run) mode.
 
-One :meth:`Replayer.replay` call takes a batch of recorded triggers and
+One :meth:`ShadowReplayer.replay` call takes a batch of recorded triggers and
 
 1. enqueues them in one statement (``Queue.enqueue_many``) as ``shadow`` jobs of the current
    automation code, each carrying its trigger's headers, id, source and arrival time;
@@ -14,7 +14,7 @@ One :meth:`Replayer.replay` call takes a batch of recorded triggers and
 While a job runs, its clock is frozen at the trigger's ``received_at`` (``ctx.now()``), the
 global :mod:`random` module is seeded from the replay seed and the trigger id, and every
 outbound call goes through the provider :class:`~queue_core.gateway.Gateway` in the job's mode:
-the gateway records the intent and asks :meth:`Replayer.recorded_response` for an answer, which
+the gateway records the intent and asks :meth:`ShadowReplayer.recorded_response` for an answer, which
 is the legacy run's recorded output of the same step (reads must have one; a write without one
 gets the gateway's synthetic response). On top of the gateway's own guard, :func:`network_guard`
 refuses every Python-level internet connection and DNS lookup while a batch runs, so no code
@@ -38,7 +38,7 @@ from typing import Any
 from psycopg.conninfo import conninfo_to_dict
 from psycopg_pool import AsyncConnectionPool
 
-from harness.errors import HarnessError
+from harness.errors import ReplayError, ReplayNetworkBlockedError
 from harness.recording import LegacyTrace, RecordedTrigger
 from queue_core import Context, JobSpec, Queue, Registry, Worker, WorkerConfig
 from queue_core.gateway import Gateway, OutboundRequest, RecordedResponse
@@ -54,22 +54,6 @@ POLL_PREFIX = "poll:"  # the key prefix of a shadow poller's item jobs (queue_co
 VACUUM_EVERY = 5_000  # replayed jobs between two VACUUMs of the replay's jobs table
 SHADOW_BASE = "https://{name}.shadow.invalid"  # .invalid never resolves (RFC 2606)
 _LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain", "ip6-localhost"})
-
-
-class ReplayError(HarnessError):
-    """The replay itself could not run: no database, a queue error, jobs that never finished."""
-
-
-class NetworkBlockedError(ConnectionRefusedError):
-    """An automation tried to reach the network during a replay.
-
-    A ConnectionRefusedError, so HTTP clients fail the way they fail on a refused connection.
-    """
-
-    def __init__(self, destination: str) -> None:
-        super().__init__(f"cutover shadow replay: network access blocked ({destination}); "
-                         "outbound calls must go through ctx.call, which never leaves the process")
-        self.destination = destination
 
 
 @dataclass(frozen=True)
@@ -172,9 +156,9 @@ def network_guard(allowed_hosts: Iterable[str] = (), blocked: list[str] | None =
     real_connect, real_connect_ex = socket.socket.connect, socket.socket.connect_ex
     real_getaddrinfo = socket.getaddrinfo
 
-    def refuse(destination: str) -> NetworkBlockedError:
+    def refuse(destination: str) -> ReplayNetworkBlockedError:
         seen.append(destination)
-        return NetworkBlockedError(destination)
+        return ReplayNetworkBlockedError(destination)
 
     def connect(self: socket.socket, address: Any) -> None:
         if self.family in (socket.AF_INET, socket.AF_INET6):
@@ -220,7 +204,7 @@ def _trigger_meta(case: Case) -> dict[str, Any]:
     return meta
 
 
-class Replayer:
+class ShadowReplayer:
     """Replays batches of cases through a queue on ``db_url``. Use as ``async with``.
 
     The database must be migrated and should be a throwaway one (``provision.fresh_database``).
@@ -243,7 +227,7 @@ class Replayer:
         self._gateway: Gateway | None = None
         self._since_vacuum = 0
 
-    async def __aenter__(self) -> Replayer:
+    async def __aenter__(self) -> ShadowReplayer:
         # No per-checkout health check (db.pool has one): a replay is short-lived and owns its
         # database, and the check would cost a round trip per statement.
         kwargs = {"autocommit": True, "options": "-c synchronous_commit=off"}
@@ -303,7 +287,7 @@ class Replayer:
         """
         if not cases:
             return []
-        assert self._pool is not None, "use Replayer as an async context manager"
+        assert self._pool is not None, "use ShadowReplayer as an async context manager"
         queue = Queue(self._pool, registry=self.registry)
         refused = self._refused(cases)
         runnable = [c for i, c in enumerate(cases) if i not in refused]
@@ -426,7 +410,7 @@ def _descendants(root: uuid.UUID, by_parent: Mapping[Any, list[dict[str, Any]]])
 
 @dataclass
 class ReplaySession:
-    """A synchronous front for a :class:`Replayer` on its own event loop (pytest, notebooks).
+    """A synchronous front for a :class:`ShadowReplayer` on its own event loop (pytest, notebooks).
 
     ``open()`` provisions a fresh database unless ``db_url`` is given; ``close()`` drops the
     database it provisioned. Every ``replay`` call reuses the same pool and loop.
@@ -437,7 +421,7 @@ class ReplaySession:
     options: ReplayOptions = field(default_factory=ReplayOptions)
     db_url: str | None = None
     _runner: asyncio.Runner | None = None
-    _replayer: Replayer | None = None
+    _replayer: ShadowReplayer | None = None
     _owned_db: str | None = None
 
     def open(self) -> None:
@@ -449,7 +433,7 @@ class ReplaySession:
             if self.db_url is None:
                 self._owned_db = self.db_url = provision.fresh_database("cutover_shadow")
             self._runner = asyncio.Runner()
-            self._replayer = Replayer(self.db_url, self.registry, self.providers, self.options)
+            self._replayer = ShadowReplayer(self.db_url, self.registry, self.providers, self.options)
             self._runner.run(self._replayer.__aenter__())
         except (QueueError, OSError) as exc:
             self.close()
@@ -466,7 +450,7 @@ class ReplaySession:
         return self._replayer.blocked if self._replayer is not None else []
 
     def replay(self, cases: Sequence[Case]) -> list[Replayed]:
-        """Replay ``cases`` (see :meth:`Replayer.replay`)."""
+        """Replay ``cases`` (see :meth:`ShadowReplayer.replay`)."""
         if self._runner is None or self._replayer is None:
             self.open()
         assert self._runner is not None and self._replayer is not None

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 # The public names load their module on first use (PEP 562), so that `cutover --help` and a
 # program using one corner of the package do not pay for psycopg, httpx and the runtime.
 if TYPE_CHECKING:
-    from ._waits import Resolution, WaitTimeoutError, WaitToken, WaitTokenError
+    from ._waits import Resolution, WaitToken
     from .context import Context, Trace, Trigger, upcaster
     from .errors import (
         ConfigError,
@@ -24,6 +24,8 @@ if TYPE_CHECKING:
         StepMismatchError,
         TerminalError,
         UnknownAutomationError,
+        WaitTimeoutError,
+        WaitTokenError,
     )
     from .job import ClaimedJob, JobSpec, Outcome
     from .keys import child_key
@@ -60,9 +62,9 @@ _LAZY = {
     "Trace": ".context",
     "Trigger": ".context",
     "UnknownAutomationError": ".errors",
-    "WaitTimeoutError": "._waits",
+    "WaitTimeoutError": ".errors",
     "WaitToken": "._waits",
-    "WaitTokenError": "._waits",
+    "WaitTokenError": ".errors",
     "Worker": ".worker",
     "WorkerConfig": ".worker",
     "automation": ".registry",

@@ -22,7 +22,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, cast
 
 from ._sql import q
-from .errors import LeaseLostError, Suspend, TerminalError
+from .errors import ChildFailedError, ChildWaitTimeoutError, LeaseLostError, Suspend, TerminalError
 from .job import JobSpec
 from .queue import Queue, _jobs_json, _validate
 from .states import StepStatus
@@ -50,24 +50,6 @@ class ChildOutcome:
     @property
     def succeeded(self) -> bool:
         return self.status == "succeeded"
-
-
-class ChildFailedError(TerminalError):
-    """A child did not succeed and the parent's policy is ``fail``; ``failed`` lists those children."""
-
-    def __init__(self, failed: list[ChildOutcome]) -> None:
-        names = ", ".join(f"{c.key or c.id} ({c.status}: {c.error or 'no error recorded'})" for c in failed)
-        super().__init__(f"{len(failed)} child job(s) did not succeed: {names}")
-        self.failed = failed
-
-
-class ChildWaitTimeoutError(TerminalError):
-    """``ctx.wait_for_children(timeout=...)`` ran out before every child finished."""
-
-    def __init__(self, job_id: uuid.UUID, timeout: timedelta) -> None:
-        super().__init__(f"job {job_id}: its children did not all finish within {timeout}")
-        self.job_id = job_id
-        self.timeout = timeout
 
 
 def child_spec(ctx: Context, automation: str, payload: Any, key: str) -> JobSpec:

@@ -16,6 +16,7 @@ from typing import Any
 import click
 
 from . import config as _config
+from ._cli_error import usage_error
 from .errors import QueueError
 
 # Given the --record directory and the loaded sources, return an on_verified_delivery hook.
@@ -26,12 +27,6 @@ def _fail(exc: Exception) -> None:
     from ._cli_error import click_error
 
     raise click_error(exc)
-
-
-class ServeStartError(click.ClickException):
-    """``serve`` cannot start as configured (its automations do not import): exit 2, nothing served."""
-
-    exit_code = 2
 
 
 @click.group("token")
@@ -119,7 +114,7 @@ def serve_command(record: RecordHookFactory | None = None) -> click.Command:
             app = create_app(database_url=url, sources=sources, registry=registry,
                              on_verified_delivery=hook, max_body_bytes=max_body_bytes)
         except QueueError as exc:
-            raise ServeStartError(str(exc)) from None
+            raise usage_error(str(exc)) from None
         names = ", ".join(f"{s.name} ({s.scheme.value})" for s in sources.values()) or "none"
         click.echo(f"cutover serve on http://{host}:{port}/  automations: {', '.join(registry.names()) or 'none'}"
                    f"  webhook sources: {names}"
@@ -133,7 +128,7 @@ def serve_command(record: RecordHookFactory | None = None) -> click.Command:
 
 
 def _registry(settings: Any) -> Any:
-    """Return the project's registry; raise ServeStartError naming the module and why it failed.
+    """Return the project's registry; raise a usage error (exit 2) naming the module and why it failed.
 
     Any exception raised while importing the module counts (a module failing at import time
     with a NameError is as unusable as a missing one); its traceback is not printed.
@@ -141,10 +136,10 @@ def _registry(settings: Any) -> Any:
     try:
         return _config.project_registry(settings)
     except QueueError as exc:
-        raise ServeStartError(f"cannot serve: {exc}") from None
+        raise usage_error(f"cannot serve: {exc}") from None
     except Exception as exc:  # the user's module raised while importing
-        raise ServeStartError(f"cannot serve: importing automations module {settings.automations!r} failed: "
-                              f"{type(exc).__name__}: {exc}") from None
+        raise usage_error(f"cannot serve: importing automations module {settings.automations!r} failed: "
+                          f"{type(exc).__name__}: {exc}") from None
 
 
 def register(group: click.Group, record: RecordHookFactory | None = None) -> None:

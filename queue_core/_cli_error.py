@@ -13,6 +13,14 @@ from .errors import DatabaseUnreachableError
 USAGE_EXIT = 2
 
 
+def usage_error(message: str) -> click.ClickException:
+    """Return the ClickException a command raises when it cannot start as configured (exit 2):
+    an invalid ``[tool.cutover]``, automations that do not import."""
+    error = click.ClickException(message)
+    error.exit_code = USAGE_EXIT
+    return error
+
+
 def click_error(exc: Exception) -> click.ClickException:
     """Return the ClickException a command raises for ``exc``: its message, exit 2 for an
     unreachable database (as for invalid configuration), exit 1 otherwise."""

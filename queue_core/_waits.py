@@ -15,20 +15,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import QueueError, TerminalError
-
-
-class WaitTokenError(QueueError):
-    """A wait token is malformed or its signature does not match."""
-
-
-class WaitTimeoutError(TerminalError):
-    """A wait timed out; ``compensate`` says whether the declared action is to compensate."""
-
-    def __init__(self, name: str, compensate: bool) -> None:
-        super().__init__(f"wait {name!r} timed out")
-        self.name = name
-        self.compensate = compensate
+from .errors import WaitTokenError as WaitTokenError  # re-exported: queue.py raises _waits.WaitTokenError
 
 
 @dataclass(frozen=True)

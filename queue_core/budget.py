@@ -44,7 +44,7 @@ from typing import Any
 from psycopg_pool import AsyncConnectionPool
 
 from ._sql import q
-from .provider import Algorithm, ProviderConfig, Scope, Tightening
+from .provider import Algorithm, ProviderConfig, BudgetScope, Tightening
 
 ACCOUNT_SCOPE = "account"
 # A token-bucket call may reserve a slot up to this many token intervals ahead, and never
@@ -129,7 +129,7 @@ def scope_key_for(config: ProviderConfig, scope_value: str | None, credential: s
     Account scope shares one budget (``"account"``). Key scope uses the value the call passed
     (a tenant id), else a short hash of the credential, else ``"account"``.
     """
-    if config.scope is Scope.ACCOUNT:
+    if config.scope is BudgetScope.ACCOUNT:
         return ACCOUNT_SCOPE
     if scope_value:
         return f"value:{scope_value}"

@@ -14,19 +14,13 @@ from typing import Any, NoReturn
 import click
 
 from . import config as _config
-from ._cli_error import click_error, print_on_stderr
+from ._cli_error import click_error, print_on_stderr, usage_error
 from ._cli_lazy import CommandTable, LazyCommand, LazyGroup
 from .errors import EnqueueError, JobNotFoundError, QueueError
 
 
 def _fail(exc: Exception) -> NoReturn:
     raise click_error(exc)
-
-
-class ConfigUsageError(click.ClickException):
-    """The project's ``[tool.cutover]`` is invalid: the command stops before any work (exit 2)."""
-
-    exit_code = 2
 
 
 # The commands of queue_core's other CLI modules; the help is each one's first docstring paragraph.
@@ -61,7 +55,7 @@ def cli(ctx: click.Context, verbose: int) -> None:
         try:
             _config.load()
         except QueueError as exc:
-            raise ConfigUsageError(str(exc)) from None
+            raise usage_error(str(exc)) from None
 
 
 @cli.command()

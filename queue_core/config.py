@@ -25,19 +25,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import ConfigError
+from .errors import ConfigError, ConfigKeyError
 from .suggest import closest
 
 Check = Callable[[Any], str | None]
 """Return what was expected when a value is wrong, None when it is fine."""
-
-
-class ConfigKeyError(ConfigError):
-    """One key of ``[tool.cutover]`` is unknown or has a bad value: file, table, key and why."""
-
-    def __init__(self, source: str, table: str, key: str, reason: str) -> None:
-        Exception.__init__(self, f"{source}: [{table}] {key}: {reason}")
-        self.source, self.field, self.table, self.key, self.reason = source, f"{table}.{key}", table, key, reason
 
 
 # -- checks -----------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from psycopg_pool import AsyncConnectionPool
 from . import _waits
 from ._sql import q
 from ._steps import StepRecord, StepStore
-from .errors import Filtered, LeaseLostError, StepMismatchError, Suspend, TerminalError
+from .errors import Filtered, LeaseLostError, StepMismatchError, Suspend, TerminalError, WaitTimeoutError
 from .job import ClaimedJob
 from .keys import child_key
 from .queue import ALL_MODES
@@ -420,7 +420,7 @@ class Context:
             return _waits.Resolution(name, decision, payload)
         deadline = row[1]
         if deadline is not None and self.now() >= deadline:
-            raise _waits.WaitTimeoutError(name, compensate=row[2] == "compensate")
+            raise WaitTimeoutError(name, compensate=row[2] == "compensate")
         raise Suspend(f"{kind} {name!r}", deadline)
 
     async def _register_wait(self, name: str, kind: str, token_hash: str | None, wake_at: datetime | None,

@@ -1,9 +1,11 @@
-"""Errors raised by queue_core, and the signals automation code raises to steer its job.
+"""Every exception queue_core defines, and the signals automation code raises to steer its job.
 
-Two separate families, so that ``except QueueError`` never swallows a control-flow signal::
+This is the only module of queue_core that defines an exception class. Three families, so that
+``except QueueError`` never swallows a control-flow signal::
 
     QueueError                      something went wrong in cutover itself or in its input
     ├── ConfigError                 pyproject/[tool.cutover] or environment is wrong
+    │   ├── ConfigKeyError          one [tool.cutover] key is unknown or has a bad value (file, table, key)
     │   └── DatabaseUnreachableError  the configured database refused or did not answer a connection
     ├── ProvisionError              no Postgres could be found or started
     ├── MigrationError              a migration file is malformed or failed to apply
@@ -12,18 +14,60 @@ Two separate families, so that ``except QueueError`` never swallows a control-fl
     │   ├── MissingFieldError       the payload lacks a field its automation needs (key, requires)
     │   └── PayloadError            a value Postgres cannot store (queue_core.payload), by JSON path
     ├── JobNotFoundError            no job has that id
-    └── LeaseLostError              this worker's claim on a job was taken over (fenced out)
+    ├── LeaseLostError              this worker's claim on a job was taken over (fenced out)
+    ├── JobBusyError                an operator action would race the job's live lease (409)
+    ├── NotCancelableError          the job is in no state a cancel applies to (409)
+    ├── UnknownStepError            ``--from-step`` names a step the job never recorded (422)
+    ├── WaitTokenError              a wait token is malformed or its signature does not match
+    ├── ProviderNotConfiguredError  ctx.call named a provider missing from [tool.cutover.providers]
+    │   └── StandInURLError         ...and a replay's stand-in for it got an absolute URL
+    ├── ForeignURLError             an absolute URL points outside the provider's base_url
+    ├── NetworkBlockedError         a dry_run/shadow ctx.call tried to reach the network
+    ├── IdempotencyConflictError    a step's key was reused with a different request
+    ├── SignatureError              a Standard Webhooks secret or signature is unusable/wrong
+    ├── VerificationError           a webhook delivery's signature, secret or timestamp is wrong (401)
+    ├── BodyTooLargeError           a request body is over the configured limit (413)
+    ├── ClientDisconnectedError     the client hung up before sending the whole body (nothing answers)
+    ├── TokenError                  a token cannot be created or revoked (bad scope, name taken, unknown)
+    ├── WaitNotFoundError           no wait has that token: forged, malformed or its job is gone (404)
+    └── WaitResolvedError           the wait was resolved already (409)
 
-    JobSignal                       raised by automation code; never an error of cutover's
+    JobSignal                       raised by automation code (or the runtime for it); never an error of cutover's
     ├── RetryableError              try again later (optionally after ``delay`` seconds)
     ├── TerminalError               stop; retrying cannot help
-    └── Snooze                      put the job back for ``delay`` seconds without using an attempt
-        └── RateLimited             the provider answered 429: put back, attempt not used
+    │   ├── StepMismatchError       a replayed job met a different step than it recorded
+    │   ├── WaitTimeoutError        a durable wait timed out (``compensate`` says what to do)
+    │   ├── ChildFailedError        a child job did not succeed and the parent's policy is ``fail``
+    │   ├── ChildWaitTimeoutError   ``ctx.wait_for_children(timeout=...)`` ran out
+    │   ├── MakeConditionError      a Make filter names an operator Make does not have (compat.make)
+    │   │   └── MakeFunctionError   a Make IML function got values it cannot take
+    │   ├── ModuleFailed            a module of a scaffolded Make scenario failed
+    │   ├── TodoModule              a scaffolded Make module not translated yet was reached
+    │   ├── N8nConditionError       an n8n condition could not be evaluated (compat.n8n)
+    │   ├── NodeFailed              a node of a scaffolded n8n workflow failed
+    │   └── TodoNode                a scaffolded n8n node not translated yet was reached
+    ├── Snooze                      put the job back for ``delay`` seconds without using an attempt
+    │   └── RateLimited             the provider answered 429: put back, attempt not used
+    ├── Filtered                    end the run early as ``filtered`` (not a failure)
+    └── Suspend                     internal: the job waits and releases its worker
 
-Every class carries its structured fields as attributes; the message is for people.
+    Exception (internal signals, caught inside queue_core and never reaching a caller)
+    ├── IngressRejected             the webhook ingress refuses a request; the route answers its status
+    └── UnsupportedMethod           a JavaScript method the n8n translation does not cover
+
+Every class carries its structured fields as attributes; the message is for people, and never
+contains a secret, a bearer token or a request body.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import uuid
+    from datetime import datetime, timedelta
+
+    from ._children import ChildOutcome
 
 
 class QueueError(Exception):
@@ -225,3 +269,295 @@ class Suspend(JobSignal):
         super().__init__(f"waiting on {wait}")
         self.wait = wait
         self.wake_at = wake_at
+
+
+# Provider gateway
+
+
+class ProviderNotConfiguredError(QueueError):
+    """``ctx.call`` named a provider that ``[tool.cutover.providers]`` does not configure."""
+
+    def __init__(self, provider: str, known: list[str]) -> None:
+        known_s = ", ".join(sorted(known)) or "(none configured)"
+        super().__init__(
+            f"provider {provider!r} is not configured in pyproject.toml "
+            f"[tool.cutover.providers.{provider}]; configured: {known_s}"
+        )
+        self.provider = provider
+        self.known = known
+
+
+class StandInURLError(ProviderNotConfiguredError):
+    """A replay's stand-in for an unconfigured provider was given an absolute URL.
+
+    A shadow replay stands in for a provider the recording names but pyproject.toml does not
+    configure; an absolute URL shows where the provider really lives, so the message proposes
+    the ``base_url`` to configure (the URL's origin).
+    """
+
+    def __init__(self, provider: str, url: str, origin: str) -> None:
+        QueueError.__init__(
+            self,
+            f"provider {provider!r} is not configured in pyproject.toml: add "
+            f"[tool.cutover.providers.{provider}] with base_url = \"{origin}\"",
+        )
+        self.provider = provider
+        self.known: list[str] = []
+        self.url = url
+        self.origin = origin
+
+
+class ForeignURLError(QueueError):
+    """An absolute URL given to ``ctx.call`` lies outside the provider's ``base_url``.
+
+    Refused because the provider's credentials would otherwise be sent to another host.
+    """
+
+    def __init__(self, provider: str, url: str, base_url: str) -> None:
+        super().__init__(
+            f"provider {provider!r}: url {url!r} is outside its base_url {base_url!r}; "
+            "pass a path relative to base_url"
+        )
+        self.provider = provider
+        self.url = url
+        self.base_url = base_url
+
+
+class NetworkBlockedError(QueueError):
+    """A call in ``dry_run`` or ``shadow`` mode tried to reach a host it may not reach."""
+
+    def __init__(self, mode: str, url: str) -> None:
+        super().__init__(
+            f"network access blocked in {mode} mode: {url} (only live jobs reach providers; "
+            "shadow jobs reach only a configured sandbox_url)"
+        )
+        self.mode = mode
+        self.url = url
+
+
+class IdempotencyConflictError(QueueError):
+    """A step's idempotency key was reused for a request different from the one first sent."""
+
+    def __init__(self, step: str, stored_fingerprint: str, new_fingerprint: str) -> None:
+        super().__init__(
+            f"step {step!r}: its idempotency key was first used for request {stored_fingerprint} "
+            f"and is now reused for a different request {new_fingerprint}; a step must send "
+            "the same method, URL and body on every attempt (use a new step name otherwise)"
+        )
+        self.step = step
+        self.stored_fingerprint = stored_fingerprint
+        self.new_fingerprint = new_fingerprint
+
+
+class SignatureError(QueueError):
+    """A Standard Webhooks secret is malformed, or a signature does not verify."""
+
+
+# Control plane and webhook ingress
+
+
+class VerificationError(QueueError):
+    """A delivery failed verification; ``header`` names the header at fault."""
+
+    def __init__(self, message: str, *, header: str | None = None) -> None:
+        super().__init__(message)
+        self.header = header
+
+
+class BodyTooLargeError(QueueError):
+    """A request body is larger than ``limit`` bytes."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"request body is larger than the limit of {limit} bytes")
+        self.limit = limit
+
+
+class ClientDisconnectedError(QueueError):
+    """The client closed the connection after ``received`` bytes of a body it had not finished."""
+
+    def __init__(self, received: int) -> None:
+        super().__init__(f"the client disconnected before sending the whole body ({received} bytes received)")
+        self.received = received
+
+
+class TokenError(QueueError):
+    """A token operation was refused (unknown scope, name already used, no such token)."""
+
+
+class WaitNotFoundError(QueueError):
+    """The token is not a genuine wait token, or its job no longer exists."""
+
+    def __init__(self) -> None:
+        super().__init__("no wait has this token")
+
+
+class WaitResolvedError(QueueError):
+    """The wait was resolved before; a wait is resolved once."""
+
+    def __init__(self) -> None:
+        super().__init__("this wait was resolved already")
+
+
+# Webhook ingress refusal (queue_core.server.ingress)
+
+
+class IngressRejected(Exception):
+    """A request refused before enqueueing: ``status`` and a message safe to return."""
+
+    def __init__(self, status: int, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.field = field
+
+
+# [tool.cutover] keys (queue_core.config)
+
+
+class ConfigKeyError(ConfigError):
+    """One key of ``[tool.cutover]`` is unknown or has a bad value: file, table, key and why."""
+
+    def __init__(self, source: str, table: str, key: str, reason: str) -> None:
+        Exception.__init__(self, f"{source}: [{table}] {key}: {reason}")
+        self.source, self.field, self.table, self.key, self.reason = source, f"{table}.{key}", table, key, reason
+
+
+# Operator actions (queue_core.ops)
+
+
+class JobBusyError(QueueError):
+    """The job is running under a live lease; the action would race its worker."""
+
+    def __init__(self, job_id: uuid.UUID, owner: str | None, until: datetime | None) -> None:
+        super().__init__(f"job {job_id} is running (leased by {owner} until {until}); try again when it stops")
+        self.job_id = job_id
+
+
+class NotCancelableError(QueueError):
+    """The job already finished (or is in no state a cancel applies to)."""
+
+    def __init__(self, job_id: uuid.UUID, status: str) -> None:
+        super().__init__(f"job {job_id} is {status}: only pending, waiting or compensating jobs can be canceled")
+        self.job_id = job_id
+        self.status = status
+
+
+class UnknownStepError(QueueError):
+    """``--from-step`` names a step the job never recorded."""
+
+    def __init__(self, job_id: uuid.UUID, step: str, known: list[str]) -> None:
+        super().__init__(f"job {job_id} has no recorded step {step!r}; its steps: {', '.join(known) or '(none)'}")
+        self.step = step
+        self.known = known
+
+
+# Payload values (queue_core.payload)
+
+
+class PayloadError(EnqueueError):
+    """A JSON value Postgres could not store. ``field`` is its JSON path (``$.a[3].b``),
+    ``problem`` one of ``not_json``, ``nul``, ``surrogate``, ``integer_too_long``,
+    ``not_finite``, ``too_deep``, ``out_of_range``; ``where`` names the argument
+    (``payload``, ``body``…). The message never holds the value."""
+
+    def __init__(self, message: str, *, field: str, problem: str, where: str = "payload") -> None:
+        Exception.__init__(self, f"{where} field {field}: {message}")
+        self.field = field
+        self.index = None
+        self.problem = problem
+        self.where = where
+
+
+# Durable waits (queue_core._waits)
+
+
+class WaitTokenError(QueueError):
+    """A wait token is malformed or its signature does not match."""
+
+
+class WaitTimeoutError(TerminalError):
+    """A wait timed out; ``compensate`` says whether the declared action is to compensate."""
+
+    def __init__(self, name: str, compensate: bool) -> None:
+        super().__init__(f"wait {name!r} timed out")
+        self.name = name
+        self.compensate = compensate
+
+
+# Child jobs (queue_core._children)
+
+
+class ChildFailedError(TerminalError):
+    """A child did not succeed and the parent's policy is ``fail``; ``failed`` lists those children."""
+
+    def __init__(self, failed: list[ChildOutcome]) -> None:
+        names = ", ".join(f"{c.key or c.id} ({c.status}: {c.error or 'no error recorded'})" for c in failed)
+        super().__init__(f"{len(failed)} child job(s) did not succeed: {names}")
+        self.failed = failed
+
+
+class ChildWaitTimeoutError(TerminalError):
+    """``ctx.wait_for_children(timeout=...)`` ran out before every child finished."""
+
+    def __init__(self, job_id: uuid.UUID, timeout: timedelta) -> None:
+        super().__init__(f"job {job_id}: its children did not all finish within {timeout}")
+        self.job_id = job_id
+        self.timeout = timeout
+
+
+# Make compatibility (queue_core.compat.make, _make_filter, _make_functions)
+
+
+class MakeConditionError(TerminalError):
+    """A condition names an operator Make does not have (a malformed blueprint)."""
+
+
+# Make IML functions
+
+
+class MakeFunctionError(MakeConditionError):
+    """An IML function was called on values it cannot take (a date that is not one, …)."""
+
+
+# Make scaffolded scenarios
+
+
+class ModuleFailed(TerminalError):
+    """A module of the scaffolded scenario failed (its message names the module, as Make's does)."""
+
+
+class TodoModule(TerminalError):
+    """A module the scaffold could not translate was reached: the run fails, naming it."""
+
+    def __init__(self, module: str, why: str) -> None:
+        super().__init__(f"module {module!r} is not translated yet (TODO: {why}); write it in Python")
+        self.module = module
+
+
+# N8n compatibility (queue_core.compat.n8n, _n8n_filter, _n8n_js)
+
+
+class N8nConditionError(TerminalError):
+    """A condition could not be evaluated (wrong type under strict validation, bad date)."""
+
+
+# N8n scaffolded workflows
+
+
+class NodeFailed(TerminalError):
+    """A node of the scaffolded workflow failed (its message names the node, as n8n's does)."""
+
+
+class TodoNode(TerminalError):
+    """A node the scaffold could not translate was reached: the run fails, naming it."""
+
+    def __init__(self, node: str, why: str) -> None:
+        super().__init__(f"node {node!r} is not translated yet (TODO: {why}); write it in Python")
+        self.node = node
+
+
+# N8n JavaScript translation
+
+
+class UnsupportedMethod(Exception):
+    """A JavaScript method the translation does not cover."""

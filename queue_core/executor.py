@@ -25,9 +25,17 @@ import traceback
 from datetime import datetime
 from typing import Any
 
-from ._waits import WaitTimeoutError
 from .context import Context
-from .errors import Filtered, LeaseLostError, QueueError, RetryableError, Snooze, Suspend, TerminalError
+from .errors import (
+    Filtered,
+    LeaseLostError,
+    QueueError,
+    RetryableError,
+    Snooze,
+    Suspend,
+    TerminalError,
+    WaitTimeoutError,
+)
 from .job import ClaimedJob, Outcome
 from .registry import Registry
 from .retry import backoff_delay

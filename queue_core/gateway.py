@@ -36,13 +36,17 @@ from psycopg_pool import AsyncConnectionPool
 from ._external_ref import extract_external_ref
 from .budget import RECHECK_MARGIN_S, WAIT_IN_PROCESS_S, Budget, Checkout, InFlight, reservation_horizon, scope_key_for
 from .classify import Classification, Kind, classify_exception, classify_response
-from .errors import ConfigError, RateLimited, RetryableError, Snooze, TerminalError
-from .gateway_errors import (
+from .errors import (
+    ConfigError,
     ForeignURLError,
     IdempotencyConflictError,
     NetworkBlockedError,
     ProviderNotConfiguredError,
+    RateLimited,
+    RetryableError,
+    Snooze,
     StandInURLError,
+    TerminalError,
 )
 from .provider import ProviderConfig, SigningScheme, Tightening, tightening_from_headers
 from .redaction import Redactor, credential_values, mask_headers

@@ -16,33 +16,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from . import schedule
 from ._sql import q
-from .errors import JobNotFoundError, QueueError
-
-
-class JobBusyError(QueueError):
-    """The job is running under a live lease; the action would race its worker."""
-
-    def __init__(self, job_id: uuid.UUID, owner: str | None, until: datetime | None) -> None:
-        super().__init__(f"job {job_id} is running (leased by {owner} until {until}); try again when it stops")
-        self.job_id = job_id
-
-
-class NotCancelableError(QueueError):
-    """The job already finished (or is in no state a cancel applies to)."""
-
-    def __init__(self, job_id: uuid.UUID, status: str) -> None:
-        super().__init__(f"job {job_id} is {status}: only pending, waiting or compensating jobs can be canceled")
-        self.job_id = job_id
-        self.status = status
-
-
-class UnknownStepError(QueueError):
-    """``--from-step`` names a step the job never recorded."""
-
-    def __init__(self, job_id: uuid.UUID, step: str, known: list[str]) -> None:
-        super().__init__(f"job {job_id} has no recorded step {step!r}; its steps: {', '.join(known) or '(none)'}")
-        self.step = step
-        self.known = known
+from .errors import JobBusyError, JobNotFoundError, NotCancelableError, UnknownStepError
 
 
 async def replay(pool: AsyncConnectionPool, job_id: uuid.UUID, *, actor: str, reason: str,

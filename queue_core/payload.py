@@ -27,7 +27,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from .errors import EnqueueError
+from .errors import EnqueueError, PayloadError
 from .job import JobSpec
 
 MAX_DEPTH = 256
@@ -36,20 +36,6 @@ _INT_LIMIT = 10**MAX_INT_DIGITS
 INT4_MAX = 2**31 - 1  # Postgres ``integer``: jobs.priority, max_attempts, max_claims
 _BAD_TEXT = re.compile("[\x00\ud800-\udfff]")
 _PLAIN_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]{0,63}$")
-
-
-class PayloadError(EnqueueError):
-    """A JSON value Postgres could not store. ``field`` is its JSON path (``$.a[3].b``),
-    ``problem`` one of ``not_json``, ``nul``, ``surrogate``, ``integer_too_long``,
-    ``not_finite``, ``too_deep``, ``out_of_range``; ``where`` names the argument
-    (``payload``, ``body``…). The message never holds the value."""
-
-    def __init__(self, message: str, *, field: str, problem: str, where: str = "payload") -> None:
-        Exception.__init__(self, f"{where} field {field}: {message}")
-        self.field = field
-        self.index = None
-        self.problem = problem
-        self.where = where
 
 
 class _Unstorable:

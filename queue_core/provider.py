@@ -67,7 +67,7 @@ _KEYS = frozenset({
 _RULE_KEYS = frozenset({"status", "body_contains", "body_regex", "header", "header_regex", "kind", "reason"})
 
 
-class Scope(StrEnum):
+class BudgetScope(StrEnum):
     ACCOUNT = "account"  # one budget shared by every job
     KEY = "key"  # one budget per API key or per tenant value passed as ctx.call(scope_key=...)
 
@@ -101,7 +101,7 @@ class ProviderConfig:
     base_url: str
     sandbox_url: str | None = None
     rates: tuple[Rate, ...] = ()
-    scope: Scope = Scope.ACCOUNT
+    scope: BudgetScope = BudgetScope.ACCOUNT
     algorithm: Algorithm = Algorithm.SLIDING
     guard: float = DEFAULT_GUARD
     max_rate_limited: int = DEFAULT_MAX_RATE_LIMITED
@@ -210,7 +210,7 @@ def parse_provider(name: str, body: Any, *, source: str = "pyproject.toml") -> P
         base_url=get.url("base_url", required=True) or "",
         sandbox_url=get.url("sandbox_url"),
         rates=_rates(body, prefix, algorithm, source),
-        scope=get.choice("scope", Scope, Scope.ACCOUNT) or Scope.ACCOUNT,
+        scope=get.choice("scope", BudgetScope, BudgetScope.ACCOUNT) or BudgetScope.ACCOUNT,
         algorithm=algorithm,
         guard=get.number("guard", DEFAULT_GUARD, minimum=0.0, maximum=60.0),
         max_rate_limited=get.integer("max_rate_limited") or DEFAULT_MAX_RATE_LIMITED,

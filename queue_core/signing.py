@@ -14,8 +14,8 @@ import binascii
 import hashlib
 import hmac
 from collections.abc import Mapping, Sequence
+from .errors import SignatureError
 
-from .gateway_errors import SignatureError
 
 SECRET_PREFIX = "whsec_"
 DEFAULT_TOLERANCE = 300  # seconds; the specification's recommended replay window

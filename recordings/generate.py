@@ -57,9 +57,10 @@ from harness import recorder
 from harness.importer.pipeline import ImportRequest, import_export
 from harness.importer.summary import DEFAULT_LIMITS
 from harness.manifest import AutomationEntry, Coercion, DecisionMap, Manifest, Redaction, Window, write_manifest
-from harness.recorder import RecorderConfig, build_app, github_signature
+from harness.recorder import RecorderConfig, build_app
 from harness.recording import Platform
 from harness.redact import policy_from_settings
+from queue_core.server.verify import github_signature
 
 # A public salt for public demo data: real sets take theirs from CUTOVER_REDACTION_SALT.
 DEMO_SALT = b"cutover-demo-2024-06 (public demo salt, never reuse)"

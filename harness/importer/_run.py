@@ -189,27 +189,3 @@ def split_url(entry: AutomationEntry, url: str) -> tuple[str | None, str]:
         return None, url
     path = parts.path or "/"
     return provider, f"{path}?{parts.query}" if parts.query else path
-
-
-def unflatten(data: Any, separator: str = "__") -> Any:
-    """Turn Zapier-style flattened keys (``data__object__id``) back into nested objects.
-
-    A key whose prefix already holds a non-object value is kept flat rather than overwritten.
-    """
-    if not isinstance(data, dict):
-        return data
-    nested: dict[str, Any] = {}
-    for key in sorted(data, key=lambda k: k.count(separator)):
-        value = unflatten(data[key], separator)
-        parts = key.split(separator) if separator in key.strip(separator) else [key]
-        node = nested
-        for part in parts[:-1]:
-            child = node.setdefault(part, {})
-            if not isinstance(child, dict):
-                node = {}
-                nested[key] = value
-                break
-            node = child
-        else:
-            node[parts[-1]] = value
-    return nested

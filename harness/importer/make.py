@@ -50,7 +50,7 @@ HTTP_MODULES = ("http:ActionSendData", "http:ActionSendDataBasicAuth", "http:Mak
 
 
 @dataclass(frozen=True)
-class Blueprint:
+class BlueprintIndex:
     """What a blueprint says about modules: labels, apps, filters, and routers' routes."""
 
     labels: dict[int, str] = field(default_factory=dict)
@@ -63,21 +63,21 @@ class Blueprint:
     name: str | None = None
 
 
-def read_blueprint(value: Any) -> Blueprint:
+def read_blueprint(value: Any) -> BlueprintIndex:
     """Index a blueprint's ``flow`` (recursing into routers' routes)."""
     if not isinstance(value, dict):
-        return Blueprint()
+        return BlueprintIndex()
     flow: list[Any] = value["flow"] if isinstance(value.get("flow"), list) else []
     first = flow[0].get("module") if flow and isinstance(flow[0], dict) else None
     instant = (value.get("metadata") or {}).get("instant") if isinstance(value.get("metadata"), dict) else None
-    blueprint = Blueprint(first=first if isinstance(first, str) else None,
+    blueprint = BlueprintIndex(first=first if isinstance(first, str) else None,
                           instant=instant if isinstance(instant, bool) else None,
                           name=value.get("name") if isinstance(value.get("name"), str) else None)
     _index_flow(flow, blueprint)
     return blueprint
 
 
-def _index_flow(flow: list[Any], blueprint: Blueprint) -> None:
+def _index_flow(flow: list[Any], blueprint: BlueprintIndex) -> None:
     for module in flow:
         if not isinstance(module, dict) or not isinstance(module.get("id"), int):
             continue
@@ -111,7 +111,7 @@ def parse(path: Path, entry: AutomationEntry, definition: Any = None) -> Iterato
     return flat(guarded(records, str(path), lambda log, record: _log_runs(log, blueprint, entry, str(path), record, details)))
 
 
-def _log_runs(log: Any, blueprint: Blueprint, entry: AutomationEntry, path: str, record: str,
+def _log_runs(log: Any, blueprint: BlueprintIndex, entry: AutomationEntry, path: str, record: str,
               details: dict[str, Any] | None) -> list[ImportedRun]:
     from harness.importer.make_poll import polls, split_poll  # it reads this module's logs
 
@@ -171,7 +171,7 @@ def outcome(raw: Any, path: str, record: str) -> tuple[TraceStatus | None, str |
 
 
 def parse_log(
-    log: Any, blueprint: Blueprint, entry: AutomationEntry, path: str, record: str, details: dict[str, Any] | None = None,
+    log: Any, blueprint: BlueprintIndex, entry: AutomationEntry, path: str, record: str, details: dict[str, Any] | None = None,
 ) -> ImportedRun:
     """Turn one scenario log into a legacy trace (and a trigger when details are present)."""
     if not isinstance(log, dict):
@@ -198,7 +198,7 @@ def parse_log(
     return ImportedRun(record, trigger, trace, found, warnings)
 
 
-def _with_detail(trace: LegacyTrace, detail: Any, blueprint: Blueprint, entry: AutomationEntry) -> LegacyTrace:
+def _with_detail(trace: LegacyTrace, detail: Any, blueprint: BlueprintIndex, entry: AutomationEntry) -> LegacyTrace:
     """Add an execution detail's error (name, message, module) to a status-only trace."""
     if not isinstance(detail, dict) or not isinstance(detail.get("error"), dict):
         return trace
@@ -229,7 +229,7 @@ def _trigger(modules: list[dict[str, Any]], started: Any, record: str) -> Record
 
 
 def _trace(
-    log: dict[str, Any], modules: list[dict[str, Any]], blueprint: Blueprint,
+    log: dict[str, Any], modules: list[dict[str, Any]], blueprint: BlueprintIndex,
     status: TraceStatus, entry: AutomationEntry, record: str,
 ) -> LegacyTrace:
     ran = [_ident(m) for m in modules]
@@ -251,12 +251,12 @@ def _ident(module: dict[str, Any]) -> int:
     return ident if isinstance(ident, int) and not isinstance(ident, bool) else 0
 
 
-def _name(ident: int, blueprint: Blueprint, entry: AutomationEntry) -> str | None:
+def _name(ident: int, blueprint: BlueprintIndex, entry: AutomationEntry) -> str | None:
     label = blueprint.labels.get(ident, f"module#{ident}")
     return step_name(entry, label, str(ident))
 
 
-def _steps(modules: list[dict[str, Any]], blueprint: Blueprint, entry: AutomationEntry) -> tuple[list[str], dict[str, Any], list[dict[str, Any]]]:
+def _steps(modules: list[dict[str, Any]], blueprint: BlueprintIndex, entry: AutomationEntry) -> tuple[list[str], dict[str, Any], list[dict[str, Any]]]:
     path: list[str] = []
     outputs: dict[str, Any] = {}
     calls: list[dict[str, Any]] = []
@@ -274,7 +274,7 @@ def _steps(modules: list[dict[str, Any]], blueprint: Blueprint, entry: Automatio
     return path, outputs, calls
 
 
-def _call(module: dict[str, Any], name: str, blueprint: Blueprint, entry: AutomationEntry) -> dict[str, Any] | None:
+def _call(module: dict[str, Any], name: str, blueprint: BlueprintIndex, entry: AutomationEntry) -> dict[str, Any] | None:
     ident = _ident(module)
     app = blueprint.apps.get(ident, "")
     if not app or app.startswith(("builtin:", "gateway:", "util:", "json:")):
@@ -304,7 +304,7 @@ def _host_provider(entry: AutomationEntry, url: str) -> str | None:
     return split_url(entry, head)[0]
 
 
-def _decisions(ran: list[Any], blueprint: Blueprint, entry: AutomationEntry) -> dict[str, Any]:
+def _decisions(ran: list[Any], blueprint: BlueprintIndex, entry: AutomationEntry) -> dict[str, Any]:
     decisions: dict[str, Any] = {}
     for router, firsts in blueprint.routers.items():
         if router not in ran:
@@ -318,13 +318,13 @@ def _decisions(ran: list[Any], blueprint: Blueprint, entry: AutomationEntry) -> 
     return decisions
 
 
-def _stopped_at_filter(ran: list[Any], blueprint: Blueprint) -> bool:
+def _stopped_at_filter(ran: list[Any], blueprint: BlueprintIndex) -> bool:
     last = ran[-1]
     firsts = blueprint.routers.get(last)
     return firsts is not None and not any(f in ran for f in firsts)
 
 
-def _error(modules: list[dict[str, Any]], blueprint: Blueprint, entry: AutomationEntry, log: dict[str, Any]) -> tuple[str | None, str | None]:
+def _error(modules: list[dict[str, Any]], blueprint: BlueprintIndex, entry: AutomationEntry, log: dict[str, Any]) -> tuple[str | None, str | None]:
     for module in modules:
         if str(module.get("status", "")).lower() == "error" or module.get("error"):
             ident = _ident(module)

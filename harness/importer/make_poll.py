@@ -22,7 +22,7 @@ from typing import Any
 
 from harness.errors import ExportFormatError
 from harness.importer._run import ImportedRun
-from harness.importer.make import Blueprint
+from harness.importer.make import BlueprintIndex
 from harness.manifest import AutomationEntry
 from harness.recording import POLL_SOURCE, Evidence, LegacyTrace, PollOrigin, RecordedTrigger, TraceStatus
 
@@ -31,7 +31,7 @@ WATCH = re.compile(r"^(trigger)?watch", re.IGNORECASE)
 SUCCESS = ("1", "success")
 
 
-def polls(blueprint: Blueprint, log: Any) -> bool:
+def polls(blueprint: BlueprintIndex, log: Any) -> bool:
     """Return whether a log is a poll: a Watch trigger first, and the blueprint or log saying not instant."""
     first = blueprint.first
     if first is None or first in INSTANT_MODULES or not WATCH.match(first.split(":", 1)[-1]):
@@ -40,7 +40,7 @@ def polls(blueprint: Blueprint, log: Any) -> bool:
     return bool(said) and not any(said)
 
 
-def split_poll(run: ImportedRun, log: dict[str, Any], blueprint: Blueprint, entry: AutomationEntry, path: str) -> list[ImportedRun]:
+def split_poll(run: ImportedRun, log: dict[str, Any], blueprint: BlueprintIndex, entry: AutomationEntry, path: str) -> list[ImportedRun]:
     """Return one run per bundle the poll's trigger module output (the run itself when none is shown)."""
     modules = log.get("modules") or []
     bundles = modules[0].get("output") if modules else None

@@ -23,7 +23,7 @@ from harness.importer.definition import load_definition, refuse_definition
 from harness.importer.pairing import Pairing, pair
 from harness.importer.summary import DEFAULT_LIMITS, ImportSummary, coverage_sentence
 from harness.manifest import (
-    DEFAULT_COERCION, MANIFEST_FILE, AutomationEntry, Manifest, Source, load_manifest, set_relative, with_source,
+    DEFAULT_COERCION, MANIFEST_FILE, AutomationEntry, ExportSource, Manifest, load_manifest, set_relative, with_source,
     write_manifest,
 )
 from harness.recording import (
@@ -211,11 +211,11 @@ def install(directory: Path, pairing: Pairing) -> None:
     shutil.rmtree(retired, ignore_errors=True)
 
 
-def _source(request: ImportRequest, entry: AutomationEntry, runs: list[ImportedRun], bad: list[BadRecord], now: datetime) -> Source:
+def _source(request: ImportRequest, entry: AutomationEntry, runs: list[ImportedRun], bad: list[BadRecord], now: datetime) -> ExportSource:
     limits = {**DEFAULT_LIMITS[request.platform], **request.limits}
     for said in _trigger_notes(runs):
         limits["note"] = f"{said}; {limits['note']}" if limits.get("note") else said
-    return Source(
+    return ExportSource(
         platform=request.platform, automation=entry.name, files=(str(request.export),),
         records=_records(runs) + len(bad), skipped_records=len(bad), imported_at=now.replace(microsecond=0),
         **limits,
@@ -250,7 +250,7 @@ def _trigger_notes(runs: list[ImportedRun]) -> list[str]:
     return notes
 
 
-def _summary(request: ImportRequest, runs: list[ImportedRun], bad: list[BadRecord], pairing: Pairing, source: Source) -> ImportSummary:
+def _summary(request: ImportRequest, runs: list[ImportedRun], bad: list[BadRecord], pairing: Pairing, source: ExportSource) -> ImportSummary:
     times = [t.received_at for t, _ in pairing.pairs] + [t.started_at for t in pairing.legacy_only if t.started_at]
     succeeded = sum(1 for r in runs if r.trace is not None and r.trace.status is TraceStatus.SUCCEEDED)
     first, last = (min(times), max(times)) if times else (None, None)

@@ -33,7 +33,7 @@ from harness.importer._run import (
     ImportedRun, decision, guarded, load_json_document, obj, status_word, step_name, timestamp_or_none,
 )
 from harness.importer.definition import unwrap
-from harness.importer.power_automate_definition import Flow, read_flow
+from harness.importer.power_automate_definition import PowerAutomateFlow, read_flow
 from harness.manifest import AutomationEntry
 from harness.recording import Evidence, LegacyTrace, Platform, RecordedTrigger, TraceStatus
 
@@ -104,7 +104,7 @@ def outcome(raw: Any, path: str, record: str) -> tuple[TraceStatus | None, str |
     return None, f"run {record}: unknown run status {raw!r}, imported as unfinished (no trace)"
 
 
-def parse_run(run: Any, entry: AutomationEntry, path: str, record: str, flow: Flow | None = None) -> ImportedRun:
+def parse_run(run: Any, entry: AutomationEntry, path: str, record: str, flow: PowerAutomateFlow | None = None) -> ImportedRun:
     """Turn one flow run (with its action records, if any) into a legacy trace and maybe a trigger."""
     if not isinstance(run, dict):
         raise ExportFormatError(path, record, None, f"expected a run object, got {type_name(run)}")
@@ -173,7 +173,7 @@ def read_actions(run: dict[str, Any], props: dict[str, Any], path: str, record: 
 
 def _trace(
     run: dict[str, Any], props: dict[str, Any], status: TraceStatus, actions: list[tuple[str, dict[str, Any]]] | None,
-    flow: Flow | None, entry: AutomationEntry, record: str,
+    flow: PowerAutomateFlow | None, entry: AutomationEntry, record: str,
 ) -> LegacyTrace:
     workflow = obj(props.get("workflow"))
     base = dict(
@@ -201,7 +201,7 @@ def _trace(
                        failed_step=step_name(entry, failed) if failed else None, evidence=tuple(evidence))
 
 
-def _ran(actions: list[tuple[str, dict[str, Any]]], flow: Flow | None) -> list[str]:
+def _ran(actions: list[tuple[str, dict[str, Any]]], flow: PowerAutomateFlow | None) -> list[str]:
     """Return the names of the actions that ran, in definition order (else by start time)."""
     ran = {name: p for name, p in actions if status_word(p.get("status")) not in NOT_RUN}
     if flow is not None:
@@ -210,7 +210,7 @@ def _ran(actions: list[tuple[str, dict[str, Any]]], flow: Flow | None) -> list[s
     return sorted(ran, key=lambda n: (str(ran[n].get("startTime") or ""), n))
 
 
-def _decisions(flow: Flow, ran: set[str], records: dict[str, dict[str, Any]], entry: AutomationEntry) -> dict[str, Any]:
+def _decisions(flow: PowerAutomateFlow, ran: set[str], records: dict[str, dict[str, Any]], entry: AutomationEntry) -> dict[str, Any]:
     decisions: dict[str, Any] = {}
     for branch in flow.branches():
         if branch.name not in ran:
@@ -222,7 +222,7 @@ def _decisions(flow: Flow, ran: set[str], records: dict[str, dict[str, Any]], en
     return decisions
 
 
-def _taken(flow: Flow, name: str, kind: str, ran: set[str], record: dict[str, Any]) -> str | None:
+def _taken(flow: PowerAutomateFlow, name: str, kind: str, ran: set[str], record: dict[str, Any]) -> str | None:
     outputs = record.get("outputs")
     if kind == "if" and isinstance(outputs, dict) and isinstance(outputs.get("expression"), bool):
         return "true" if outputs["expression"] else "false"

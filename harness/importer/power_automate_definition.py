@@ -30,7 +30,7 @@ class FlowAction:
 
 
 @dataclass(frozen=True)
-class Flow:
+class PowerAutomateFlow:
     """A flow's actions in definition order (depth first, ``runAfter`` order inside a scope)."""
 
     actions: tuple[FlowAction, ...]
@@ -48,14 +48,14 @@ class Flow:
         return [a.name for a in self.actions if a.parent == parent and a.branch == branch]
 
 
-def read_flow(document: Any) -> Flow | None:
+def read_flow(document: Any) -> PowerAutomateFlow | None:
     """Return the flow a definition document describes, or ``None`` when it holds none."""
     definition = flow_definition(document)
     if definition is None:
         return None
     out: list[FlowAction] = []
     _scope(definition.get("actions"), None, None, out)
-    return Flow(tuple(out))
+    return PowerAutomateFlow(tuple(out))
 
 
 def _ordered(actions: dict[str, Any]) -> list[str]:

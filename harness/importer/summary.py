@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from harness.importer._run import BadRecord
-from harness.manifest import Source
+from harness.manifest import ExportSource
 from harness.recording import Platform
 
 MAX_WARNINGS_SHOWN = 10
@@ -80,7 +80,7 @@ class ImportSummary:
         return out
 
 
-def coverage_sentence(source: Source, first: datetime | None, last: datetime | None, succeeded: int) -> str:
+def coverage_sentence(source: ExportSource, first: datetime | None, last: datetime | None, succeeded: int) -> str:
     """Say how the source's retention and sampling limit what the imported runs represent."""
     limits: list[str] = []
     if source.retention_days is not None:

@@ -35,12 +35,13 @@ from harness._field import type_name
 from harness.errors import ExportFormatError
 from harness.importer._run import (
     ImportedRun, decision, guarded, load_json_document, obj, parse_json_text, status_word, step_name,
-    timestamp_or_none, unflatten,
+    timestamp_or_none,
 )
 from harness.importer.definition import unwrap
 from harness.importer.pairing import delivery_id
 from harness.importer.zapier_definition import ZapDefinition, ZapStep, choose, read_zaps
 from harness.manifest import AutomationEntry
+from harness.normalize import unflatten
 from harness.recording import POLL_SOURCE, Evidence, LegacyTrace, Platform, PollOrigin, RecordedTrigger, TraceStatus
 
 STATUSES = {

@@ -17,15 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.errors import HarnessError
+from harness.errors import ScaffoldError
 from harness.scaffold._module import NodeRow, Scaffold, build, edited, unique
 from harness.scaffold._workflow import Workflow, iter_workflow_files, load_workflows
 
 __all__ = ["NodeRow", "Scaffold", "ScaffoldError", "Written", "project_providers", "scaffold_n8n"]
-
-
-class ScaffoldError(HarnessError):
-    """A scaffold could not be written (bad name, an edited file without --force)."""
 
 
 @dataclass(frozen=True)

@@ -17,9 +17,9 @@ from typing import Any
 from urllib.parse import quote
 
 from harness.scaffold import _expr
-from harness.scaffold._expr import Untranslatable
 from harness.scaffold._nodes import NodeCode, Slot, comment
 from harness.scaffold._workflow import Node
+from harness.errors import Untranslatable
 
 Params = dict[str, Any]
 

@@ -15,9 +15,9 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from harness.scaffold import _apps, _credential, _expr
-from harness.scaffold._expr import Untranslatable
 from harness.scaffold._nodes import NodeCode, Slot, comment
 from harness.scaffold._workflow import Node
+from harness.errors import Untranslatable
 
 _STATIC_PREFIX = re.compile(r"^([^{]*)")
 

@@ -19,19 +19,12 @@ from typing import Any
 import esprima
 
 from queue_core.compat._n8n_js import GLOBALS, METHODS
+from harness.errors import Untranslatable
 
 _TEMPLATE = re.compile(r"\{\{(.*?)\}\}", re.S)
 _OPTIONAL_CHAIN = re.compile(r"\?\.(?!\d)")
 _COMPARE = {"<": "<", "<=": "<=", ">": ">", ">=": ">="}
 _ARITH = {"-", "*", "/", "%"}
-
-
-class Untranslatable(Exception):
-    """An expression (or part of one) the translation does not cover."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
 
 
 def is_expression(value: Any) -> bool:

@@ -34,7 +34,7 @@ class Module:
     filter: dict[str, Any] | None = None
     onerror: tuple[Module, ...] = ()
     routes: tuple[tuple[Module, ...], ...] = ()
-    branches: tuple[Branch, ...] = ()
+    branches: tuple[IfElseBranch, ...] = ()
     in_branch: bool = False  # inside an If-else branch: the importer knows it by id only
 
     @property
@@ -44,7 +44,7 @@ class Module:
 
 
 @dataclass(frozen=True)
-class Branch:
+class IfElseBranch:
     """One branch of an If-else: a condition (None for the Else branch) and its flow."""
 
     label: str
@@ -144,9 +144,9 @@ def _module(raw: Any, path: str, where: str, modules: dict[int, Module], in_bran
     return module
 
 
-def _branch(raw: Any, path: str, where: str, modules: dict[int, Module]) -> Branch:
+def _branch(raw: Any, path: str, where: str, modules: dict[int, Module]) -> IfElseBranch:
     if not isinstance(raw, dict):
         raise ExportFormatError(path, None, where, "expected an If-else branch object")
     conditions = None if raw.get("type") == "else" else (raw.get("conditions") or raw.get("condition") or [])
-    return Branch(str(raw.get("label") or ""), conditions,
+    return IfElseBranch(str(raw.get("label") or ""), conditions,
                   _flow(raw.get("flow") or [], path, f"{where}.flow", modules, in_branch=True))

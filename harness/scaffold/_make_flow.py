@@ -17,12 +17,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.scaffold._expr import Untranslatable
 from harness.scaffold._make_blueprint import Module, route_value
 from harness.scaffold._make_iml import template
 from harness.scaffold._make_modules import Gen, ModuleCode, one_line, todo, translate, var
 from harness.scaffold._module import NodeRow
 from queue_core.compat._make_filter import OPERATORS
+from harness.errors import Untranslatable
 
 
 FEEDERS = ("builtin:BasicFeeder", "builtin:BasicRepeater")

@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from harness.scaffold._expr import Untranslatable
 from queue_core.compat._make_functions import FUNCTIONS
+from harness.errors import Untranslatable, UntranslatableBareWord
 
 KEYWORDS = {"now": "run.now()", "true": "True", "false": "False", "null": "None", "emptystring": "''",
             "space": "' '", "newline": "'\\n'", "tab": "'\\t'"}
@@ -163,7 +163,7 @@ class _Parser:
         head, _, rest = value.partition(".")
         if head.isdigit() and rest:
             return f"make.ref(run.b, {int(head)}{''.join(', ' + repr(p) for p in path_parts(rest))})"
-        raise _Bare(value)
+        raise UntranslatableBareWord(value)
 
     def call(self, name: str) -> str:
         if name not in FUNCTIONS:
@@ -190,7 +190,7 @@ class _Parser:
             token = self.peek()
             if token is None or token[1] in (";", ")"):
                 return value
-        except _Bare:
+        except UntranslatableBareWord:
             pass
         self.pos = start
         return repr(self._raw_argument())
@@ -212,14 +212,6 @@ class _Parser:
         token = self.take()
         if token[1] != op:
             raise Untranslatable(f"IML {self.source!r}: expected {op!r}, got {token[1]!r}")
-
-
-class _Bare(Untranslatable):
-    """A bare word that is neither a keyword nor a module path (text, when it is an argument)."""
-
-    def __init__(self, word: str) -> None:
-        super().__init__(f"{word!r} is not a module path, keyword or function (var.* and scenario inputs are not "
-                         "translated)")
 
 
 def path_parts(rest: str) -> list[str]:

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from harness.scaffold import _credential
 from harness.scaffold._calls import provider_for
 from harness.scaffold._credential import Credential
-from harness.scaffold._expr import Untranslatable
 from harness.scaffold._make_blueprint import Module
 from harness.scaffold._make_iml import template
+from harness.errors import Untranslatable
 
 
 @dataclass

@@ -29,9 +29,9 @@ from typing import Any, ClassVar
 import tomlkit
 from tomlkit.items import Table
 
-from harness.errors import ExportFormatError
+from harness.errors import ExportFormatError, ScaffoldError
 from harness.manifest import set_relative
-from harness.scaffold import ScaffoldError, Written, _write, checked_name
+from harness.scaffold import Written, _write, checked_name
 from harness.scaffold._make_blueprint import Blueprint, Module, is_blueprint, iter_blueprint_files, load_blueprint, read_document
 from harness.scaffold._make_flow import Layout, comment, flow, indent
 from harness.scaffold._make_modules import TRIGGERS, Gen, makes_call, translate, var

@@ -11,9 +11,9 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from harness.scaffold import _calls, _credential, _nodes
 from harness.scaffold._credential import Credential
-from harness.scaffold._expr import Untranslatable
 from harness.scaffold._nodes import NodeCode, Slot
 from harness.scaffold._workflow import Node, Workflow
+from harness.errors import Untranslatable
 
 HEADER = "# cutover-scaffold: sha256="
 _RESERVED = {"flow", "ctx", "trigger", "items", "item", "i", "n8n", "response", "automation", "Context", "Trigger",

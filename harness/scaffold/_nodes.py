@@ -16,8 +16,8 @@ import esprima
 
 from harness.scaffold import _expr
 from harness.scaffold._credential import Credential
-from harness.scaffold._expr import Untranslatable
 from harness.scaffold._workflow import Node
+from harness.errors import Untranslatable
 
 
 @dataclass(frozen=True)

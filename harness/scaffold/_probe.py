@@ -31,11 +31,12 @@ from harness.coverage import Branch, BranchCount, branches, coverage
 from harness.importer.definition import DefinitionKind
 from harness.manifest import MANIFEST_FILE, AutomationEntry, load_manifest
 from harness.recording import LegacyTrace, RecordedTrigger, iter_pairs
-from harness.scaffold._probe_oracle import Evaluation, Oracle, ProbeError
+from harness.scaffold._probe_oracle import Evaluation, Oracle
 from harness.scaffold._probe_reads import BRANCHING, Path, Read, ancestors, conditions, literals, node_reads
 from harness.scaffold._probe_values import KEEP, apply, candidates, mutation_strategy, read_path
 from harness.scaffold._foreign import describe, foreign_kind
 from harness.scaffold._workflow import Workflow, load_workflows, read_json
+from harness.errors import ProbeError
 
 SYNTHETIC_DIR = "synthetic"
 PROBE_SOURCE = "probe:"

@@ -25,14 +25,10 @@ from queue_core.context import Trigger
 from queue_core.errors import Filtered
 from queue_core.registry import Registry
 
-from harness.errors import HarnessError
+from harness.errors import ProbeError
 from harness.recording import RecordedTrigger
 from harness.scaffold._module import build
 from harness.scaffold._workflow import Workflow
-
-
-class ProbeError(HarnessError):
-    """Probes cannot be made: no definition, an unknown automation, code that cannot run offline."""
 
 
 class _Stub:

@@ -24,10 +24,7 @@ from queue_core.registry import Registry
 
 from harness.scaffold._module import build
 from harness.scaffold._workflow import Workflow
-
-
-class NotOffline(TerminalError):
-    """The scaffolded code tried to call out; a proof runs offline."""
+from harness.errors import NotOffline
 
 
 @dataclass(frozen=True)

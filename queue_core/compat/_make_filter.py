@@ -29,11 +29,7 @@ from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from ..errors import TerminalError
-
-
-class ConditionError(TerminalError):
-    """A condition names an operator Make does not have (a malformed blueprint)."""
+from ..errors import MakeConditionError
 
 
 def empty(value: Any) -> bool:
@@ -117,7 +113,7 @@ def _pattern(a: str, b: str, ci: bool) -> bool:
     try:
         return re.search(b, a, re.IGNORECASE if ci else 0) is not None
     except re.error as exc:
-        raise ConditionError(f"text:pattern: {b!r} is not a regular expression ({exc})") from None
+        raise MakeConditionError(f"text:pattern: {b!r} is not a regular expression ({exc})") from None
 
 
 _TEXT: dict[str, Callable[[str, str, bool], bool]] = {
@@ -159,7 +155,7 @@ OPERATORS = (
 def condition(operator: str, a: Any, b: Any = None) -> bool:
     """Return whether one condition ``{a, o: operator, b}`` holds, with Make's conversions.
 
-    Raises ConditionError for an operator Make does not have.
+    Raises MakeConditionError for an operator Make does not have.
     """
     if operator == "exist":
         return not empty(a)
@@ -168,7 +164,7 @@ def condition(operator: str, a: Any, b: Any = None) -> bool:
     kind, _, rest = operator.partition(":")
     op, _, ci = rest.partition(":")
     if ci not in ("", "ci") or operator not in OPERATORS:
-        raise ConditionError(f"unknown filter operator {operator!r}")
+        raise MakeConditionError(f"unknown filter operator {operator!r}")
     if kind == "text":
         left, right = text(a), text(b)
         if ci and op not in ("pattern", "notpattern"):

@@ -15,11 +15,8 @@ from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
-from ._make_filter import ConditionError, empty, instant, number, text
-
-
-class FunctionError(ConditionError):
-    """An IML function was called on values it cannot take (a date that is not one, …)."""
+from ._make_filter import empty, instant, number, text
+from ..errors import MakeFunctionError
 
 
 def get(value: Any, path: Any) -> Any:
@@ -85,7 +82,7 @@ def _replace(value: Any, search: Any, replacement: Any) -> str:
 def _numeric(value: Any) -> Decimal:
     parsed = number(value)
     if parsed is None:
-        raise FunctionError(f"{text(value)!r} is not a number")
+        raise MakeFunctionError(f"{text(value)!r} is not a number")
     return parsed
 
 
@@ -112,7 +109,7 @@ def format_date(value: Any, pattern: Any, zone: Any = None) -> str:
     """Return ``formatDate(date; format; [timezone])`` for the common moment.js tokens (UTC by default)."""
     moment = instant(value)
     if moment is None:
-        raise FunctionError(f"formatDate: {text(value)!r} is not a date")
+        raise MakeFunctionError(f"formatDate: {text(value)!r} is not a date")
     if zone:
         from zoneinfo import ZoneInfo
 
@@ -138,7 +135,7 @@ def _shift(unit: str) -> Callable[[Any, Any], datetime]:
     def shift(value: Any, amount: Any) -> datetime:
         moment = instant(value)
         if moment is None:
-            raise FunctionError(f"add{unit.title()}: {text(value)!r} is not a date")
+            raise MakeFunctionError(f"add{unit.title()}: {text(value)!r} is not a date")
         return moment + timedelta(**{unit: float(_numeric(amount))})
 
     return shift
@@ -194,8 +191,8 @@ def _flat(values: tuple[Any, ...]) -> list[Any]:
 
 
 def fn(name: str, *args: Any) -> Any:
-    """Call the IML function ``name``; raise FunctionError for one that is not implemented."""
+    """Call the IML function ``name``; raise MakeFunctionError for one that is not implemented."""
     function = FUNCTIONS.get(name)
     if function is None:
-        raise FunctionError(f"IML function {name!r} is not implemented")
+        raise MakeFunctionError(f"IML function {name!r} is not implemented")
     return function(*args)

@@ -20,14 +20,10 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
-from ..errors import TerminalError
+from ..errors import N8nConditionError
 from ._n8n_js import num, text, truthy
 
 _MISSING = object()
-
-
-class ConditionError(TerminalError):
-    """A condition could not be evaluated (wrong type under strict validation, bad date)."""
 
 
 def _js_type(value: Any) -> str:
@@ -139,12 +135,12 @@ def _article(noun: str) -> str:
     return ("an " if noun[:1] in "aeiou" else "a ") + noun
 
 
-def _type_error(kind: str, value: Any, strict: bool, where: str) -> ConditionError:
+def _type_error(kind: str, value: Any, strict: bool, where: str) -> N8nConditionError:
     found = _js_type(value)
     shown = text(value)
     if strict:
-        return ConditionError(f"Wrong type: '{shown}' is {_article(found)} but was expecting {_article(kind)} {where}")
-    return ConditionError(f"Conversion error: the {found} '{shown}' can't be converted to {_article(kind)} {where}")
+        return N8nConditionError(f"Wrong type: '{shown}' is {_article(found)} but was expecting {_article(kind)} {where}")
+    return N8nConditionError(f"Conversion error: the {found} '{shown}' can't be converted to {_article(kind)} {where}")
 
 
 def _regex(pattern: Any, ignore_case: bool) -> re.Pattern[str]:
@@ -164,7 +160,7 @@ def _regex(pattern: Any, ignore_case: bool) -> re.Pattern[str]:
 def check(kind: str, operation: str, left: Any, right: Any = None, *, case_sensitive: bool = True,
           strict: bool = False, version: int = 1, right_type: str | None = None, single_value: bool = False,
           where: str = "") -> bool:
-    """Evaluate one n8n condition; raise ConditionError where n8n would fail the node."""
+    """Evaluate one n8n condition; raise N8nConditionError where n8n would fail the node."""
     rtype = right_type or kind
     lv, rv = _parse(left, kind, strict, version), _parse(right, rtype, strict, version)
     if lv is _MISSING:
@@ -280,7 +276,7 @@ def if_v1(kind: str, operation: str, value1: Any, value2: Any = None) -> bool:
     if kind == "dateTime":
         d1, d2 = _to_datetime(value1), _to_datetime(value2)
         if d1 is _MISSING or d2 is _MISSING:
-            raise ConditionError(f"The value '{text(value1)}' or '{text(value2)}' is not a valid date")
+            raise N8nConditionError(f"The value '{text(value1)}' or '{text(value2)}' is not a valid date")
         return bool({"after": d1 > d2, "before": d1 < d2}.get(operation, False))
     return _if_v1_string(operation, value1, value2)
 

@@ -15,6 +15,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from ..errors import UnsupportedMethod
+
 _NUMBER = re.compile(r"^\s*[+-]?(\d+\.?\d*(e[+-]?\d+)?|\.\d+(e[+-]?\d+)?|0x[0-9a-f]+|Infinity)\s*$", re.I)
 
 
@@ -216,10 +218,6 @@ def method(value: Any, name: str, *args: Any) -> Any:
     if handler is None:
         raise UnsupportedMethod(name)
     return handler(value, *args)
-
-
-class UnsupportedMethod(Exception):
-    """A JavaScript method the translation does not cover."""
 
 
 def _includes(value: Any, needle: Any) -> bool:

@@ -25,28 +25,16 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from ..errors import TerminalError
-from ._make_filter import ConditionError, condition, empty, instant, number, passes, text
-from ._make_functions import FunctionError, fn, get, parse_number, truth
+from ..errors import MakeConditionError, MakeFunctionError, ModuleFailed, TerminalError, TodoModule
+from ._make_filter import condition, empty, instant, number, passes, text
+from ._make_functions import fn, get, parse_number, truth
 
 __all__ = [
-    "ConditionError", "FunctionError", "ModuleFailed", "Run", "TodoModule", "app_call", "arith", "compare",
+    "MakeConditionError", "MakeFunctionError", "ModuleFailed", "Run", "TodoModule", "app_call", "arith", "compare",
     "concat", "condition", "empty", "first_bundle", "fn", "get", "http", "http_bundle", "instant", "iterate",
     "json_body", "number", "parse_json", "parse_number", "passes", "ref", "repeat", "text", "truth",
     "webhook_bundle",
 ]
-
-
-class ModuleFailed(TerminalError):
-    """A module of the scaffolded scenario failed (its message names the module, as Make's does)."""
-
-
-class TodoModule(TerminalError):
-    """A module the scaffold could not translate was reached: the run fails, naming it."""
-
-    def __init__(self, module: str, why: str) -> None:
-        super().__init__(f"module {module!r} is not translated yet (TODO: {why}); write it in Python")
-        self.module = module
 
 
 class Run:
@@ -83,7 +71,7 @@ class Run:
 
         Only a terminal failure is ignored: a TODO module and a retryable error are re-raised.
         """
-        if isinstance(error, TodoModule) or not isinstance(error, TerminalError | ConditionError | ValueError):
+        if isinstance(error, TodoModule) or not isinstance(error, TerminalError | MakeConditionError | ValueError):
             raise error
         self._last = module
         return False
@@ -134,7 +122,7 @@ def repeat(start: Any, repeats: Any, step: Any = 1) -> list[dict[str, Any]]:
     """Return a Repeater's bundles: ``repeats`` of them, ``{"i": start + k * step}``."""
     first, count, stride = number(start), number(repeats), number(step)
     if first is None or count is None or stride is None:
-        raise FunctionError(f"Repeater: start {text(start)!r}, repeats {text(repeats)!r}, step {text(step)!r} must be numbers")
+        raise MakeFunctionError(f"Repeater: start {text(start)!r}, repeats {text(repeats)!r}, step {text(step)!r} must be numbers")
     values = [first + k * stride for k in range(int(count))]
     return [{"i": int(v) if v == v.to_integral_value() else float(v)} for v in values]
 
@@ -150,9 +138,9 @@ def arith(op: str, a: Any, b: Any) -> Any:
     if left is None or right is None:
         if op == "+":
             return text(a) + text(b)
-        raise FunctionError(f"{text(a)!r} {op} {text(b)!r}: not numbers")
+        raise MakeFunctionError(f"{text(a)!r} {op} {text(b)!r}: not numbers")
     if op in "/%" and right == 0:
-        raise FunctionError(f"{text(a)} {op} 0: division by zero")
+        raise MakeFunctionError(f"{text(a)} {op} 0: division by zero")
     result = {"+": left + right, "-": left - right, "*": left * right, "/": left / right, "%": left % right}[op]
     return int(result) if result == result.to_integral_value() else float(result)
 

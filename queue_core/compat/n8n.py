@@ -19,11 +19,11 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
-from ..errors import TerminalError
+from ..errors import N8nConditionError, NodeFailed, TodoNode
 from ._n8n_apps import (
     epoch_ms, form_fields, properties, quote_path, sheet_row, sheet_rows, sheet_updates, with_fields,
 )
-from ._n8n_filter import ConditionError, check, if_v1
+from ._n8n_filter import check, if_v1
 from ._n8n_js import (
     add, arith, as_list, both, call, coalesce, compare, concat, either, get, loose_eq, method, num, parse_float,
     parse_int, strict_eq, text, truthy,
@@ -33,24 +33,12 @@ Item = dict[str, Any]
 Items = list[Item]
 
 __all__ = [
-    "ConditionError", "Flow", "Item", "Items", "NodeFailed", "TodoNode", "add", "arith", "as_list", "assign", "both",
+    "N8nConditionError", "Flow", "Item", "Items", "NodeFailed", "TodoNode", "add", "arith", "as_list", "assign", "both",
     "call", "check", "coalesce", "compare", "concat", "either", "epoch_ms", "form_fields", "get", "if_v1", "json_body",
     "loose_eq", "merge_append", "merge_by_fields", "merge_choose", "method", "now", "num", "parse_float", "parse_int",
     "properties", "quote_path", "response_items", "sheet_row", "sheet_rows", "sheet_updates", "strict_eq", "text",
     "trigger_items", "truthy", "typed", "webhook_items", "with_fields",
 ]
-
-
-class NodeFailed(TerminalError):
-    """A node of the scaffolded workflow failed (its message names the node, as n8n's does)."""
-
-
-class TodoNode(TerminalError):
-    """A node the scaffold could not translate was reached: the run fails, naming it."""
-
-    def __init__(self, node: str, why: str) -> None:
-        super().__init__(f"node {node!r} is not translated yet (TODO: {why}); write it in Python")
-        self.node = node
 
 
 class NodeRef:
@@ -159,7 +147,7 @@ class Flow:
     def _test(self, node: str, index: int, item: Item, test: Callable[[Item, int], bool], on_error: str) -> bool:
         try:
             return bool(test(item, index))
-        except ConditionError as exc:
+        except N8nConditionError as exc:
             if on_error == "continue":
                 return False
             raise NodeFailed(f"{node}: {exc} [item {index}]") from None
@@ -167,7 +155,7 @@ class Flow:
     def _guard(self, node: str, index: int, fn: Callable[[], Any]) -> Any:
         try:
             return fn()
-        except ConditionError as exc:
+        except N8nConditionError as exc:
             raise NodeFailed(f"{node}: {exc} [item {index}]") from None
 
 

@@ -4,18 +4,12 @@ from __future__ import annotations
 
 from .app import create_app, serve
 from .control import Transition, cancel_job, replay_job
-from .errors import (
-    BodyTooLargeError,
-    TokenError,
-    VerificationError,
-    WaitNotFoundError,
-    WaitResolvedError,
-)
 from .ingress import DeliveryHook, VerifiedDelivery
 from .source import Source, load_sources
 from .token import Principal, Scope, create_token, revoke_token
 from .verify import Scheme, verify
 from .wait import Decision, resolve_wait
+from ..errors import BodyTooLargeError, TokenError, VerificationError, WaitNotFoundError, WaitResolvedError
 
 __all__ = [
     "BodyTooLargeError",

@@ -19,10 +19,11 @@ from fastapi.responses import PlainTextResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from psycopg_pool import AsyncConnectionPool
 
+from ..errors import IngressRejected
 from ..job import JobSpec
 from ..queue import Queue
 from . import control, ingress, metrics, models, wait
-from .control import Replayer
+from .control import JobReplayer
 from .ingress import DeliveryHook
 from .problem import problem as problem_response
 from .source import Source
@@ -39,7 +40,7 @@ class ServerState:
     clock: Callable[[], float]
     expected_migration: int
     on_verified_delivery: DeliveryHook | None = None
-    replay: Replayer = field(default=control.replay_job)
+    replay: JobReplayer = field(default=control.replay_job)
     resolve_wait: Callable[..., Awaitable[wait.ResolvedWait]] = field(default=wait.resolve_wait)
 
 
@@ -271,5 +272,5 @@ async def hook(source: str, request: Request, st: State) -> Any:
             await ingress.refuse_unknown(request, source)
         return await ingress.receive(request, configured, pool=st.pool, queue=st.queue, now=st.clock(),
                                      hook=st.on_verified_delivery)
-    except ingress.Rejected as exc:
+    except IngressRejected as exc:
         return problem_response(exc.status, exc.message, field=exc.field)

@@ -23,14 +23,25 @@ from starlette.routing import Match, Route, Router
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import db, payload
-from ..errors import ConfigError, EnqueueError, JobNotFoundError, MissingFieldError
+from ..errors import (
+    BodyTooLargeError,
+    ClientDisconnectedError,
+    ConfigError,
+    EnqueueError,
+    JobBusyError,
+    JobNotFoundError,
+    MissingFieldError,
+    NotCancelableError,
+    PayloadError,
+    UnknownStepError,
+    WaitNotFoundError,
+    WaitResolvedError,
+)
 from ..migrate import available
 from ..queue import Queue
 from ..registry import Registry
 from . import control, models, wait
 from .api import ServerState, lacks, route_scope, router
-from ..ops import JobBusyError, NotCancelableError, UnknownStepError
-from .errors import BodyTooLargeError, ClientDisconnectedError, WaitNotFoundError, WaitResolvedError
 from .ingress import DeliveryHook
 from .problem import ProblemResponse, problem, validation_problem
 from .problem import describe as describe_problems
@@ -133,7 +144,7 @@ class ControlGate:
         if body.strip():
             try:
                 payload.loads(body, where="body")
-            except payload.PayloadError as exc:
+            except PayloadError as exc:
                 return [], problem(400 if exc.problem == "not_json" else 422, str(exc), field=exc.field,
                                    errors=[{"field": exc.field, "message": str(exc)}])
         return messages, None
@@ -248,7 +259,7 @@ def create_app(
     sources: Mapping[str, Source] | None = None,
     registry: Registry | None = None,
     on_verified_delivery: DeliveryHook | None = None,
-    replay: control.Replayer | None = None,
+    replay: control.JobReplayer | None = None,
     resolve_wait: Callable[..., Awaitable[wait.ResolvedWait]] | None = None,
     clock: Callable[[], float] = time.time,
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,

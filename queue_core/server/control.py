@@ -33,7 +33,7 @@ class Transition:
     status: str
 
 
-class Replayer(Protocol):
+class JobReplayer(Protocol):
     """The shape of a replay implementation (see :func:`replay_job`)."""
 
     async def __call__(
@@ -44,9 +44,9 @@ class Replayer(Protocol):
 async def cancel_job(pool: AsyncConnectionPool, job_id: uuid.UUID, *, actor: str, reason: str | None) -> Transition:
     """Cancel a pending, waiting or compensating job (see :func:`queue_core.ops.cancel`).
 
-    A running job is refused (ops.JobBusyError, 409) rather than interrupted: its worker holds the
+    A running job is refused (JobBusyError, 409) rather than interrupted: its worker holds the
     lease, and the claim fence means the worker's outcome would be the one to land. A finished
-    job raises ops.NotCancelableError (409).
+    job raises NotCancelableError (409).
     """
     await ops.cancel(pool, job_id, actor=actor, reason=reason or "")
     job = await Queue(pool).get(job_id)
@@ -59,8 +59,8 @@ async def replay_job(
     """Run a job again as a new attempt, from scratch or from ``from_step`` (earlier step outputs
     kept); who asked and why go to its ledger. See :func:`queue_core.ops.replay`.
 
-    Raises JobNotFoundError, ops.JobBusyError (running under a live lease: 409) or
-    ops.UnknownStepError (422).
+    Raises JobNotFoundError, JobBusyError (running under a live lease: 409) or
+    UnknownStepError (422).
     """
     await ops.replay(pool, job_id, actor=actor, reason=reason, from_step=from_step)
     job = await Queue(pool).get(job_id)

@@ -30,9 +30,16 @@ from starlette.requests import ClientDisconnect
 from .. import payload, redaction
 from .._sql import q
 from ..job import JobSpec
-from ..errors import EnqueueError, MissingFieldError
+from ..errors import (
+    BodyTooLargeError,
+    ClientDisconnectedError,
+    EnqueueError,
+    IngressRejected,
+    MissingFieldError,
+    PayloadError,
+    VerificationError,
+)
 from ..queue import Queue
-from .errors import BodyTooLargeError, ClientDisconnectedError, VerificationError
 from .source import DEFAULT_MAX_BODY_BYTES, Source
 from .verify import Scheme, verify
 
@@ -65,16 +72,6 @@ class VerifiedDelivery:
 DeliveryHook = Callable[[VerifiedDelivery], Awaitable[None]]
 
 
-class Rejected(Exception):
-    """A request refused before enqueueing: ``status`` and a message safe to return."""
-
-    def __init__(self, status: int, message: str, *, field: str | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.field = field
-
-
 async def read_limited(request: Request, limit: int) -> bytes:
     """Return the request body, refusing with BodyTooLargeError past ``limit`` bytes.
 
@@ -85,7 +82,7 @@ async def read_limited(request: Request, limit: int) -> bytes:
     declared = request.headers.get("content-length")
     if declared is not None:
         if not declared.isdigit():
-            raise Rejected(400, "Content-Length is not a number")
+            raise IngressRejected(400, "Content-Length is not a number")
         if int(declared) > limit:
             raise BodyTooLargeError(limit)
     chunks: list[bytes] = []
@@ -122,10 +119,10 @@ def safe_headers(headers: Mapping[str, str]) -> dict[str, str]:
 def _parse_json(body: bytes) -> Any:
     try:
         parsed = payload.loads(body, where="body")
-    except payload.PayloadError as exc:  # names the path, never the value; logged by size only
-        raise Rejected(400, str(exc), field=exc.field) from None
+    except PayloadError as exc:  # names the path, never the value; logged by size only
+        raise IngressRejected(400, str(exc), field=exc.field) from None
     if not isinstance(parsed, dict):  # a job's payload is an object; say what came instead
-        raise Rejected(400, f"body: must be a JSON object, got {_json_kind(parsed)}", field="body")
+        raise IngressRejected(400, f"body: must be a JSON object, got {_json_kind(parsed)}", field="body")
     return parsed
 
 
@@ -142,7 +139,7 @@ async def refuse_unknown(request: Request, name: str) -> NoReturn:
     """
     body = await read_limited(request, DEFAULT_MAX_BODY_BYTES)
     log.warning("hook %r: rejected a delivery of %d bytes: no source of that name is configured", name[:100], len(body))
-    raise Rejected(401, NOT_VERIFIED)
+    raise IngressRejected(401, NOT_VERIFIED)
 
 
 def has_nul(value: Any) -> bool:
@@ -162,7 +159,7 @@ async def receive(
 ) -> dict[str, Any]:
     """Verify and enqueue one delivery to ``source``; return the response body (status 202).
 
-    Raises Rejected (400/401), BodyTooLargeError (413). Nothing is enqueued unless verification
+    Raises IngressRejected (400/401), BodyTooLargeError (413). Nothing is enqueued unless verification
     passed; the hook runs only for a delivery that started at least one new job.
     """
     body = await read_limited(request, source.max_body_bytes)
@@ -172,7 +169,7 @@ async def receive(
     except VerificationError as exc:
         # Logged without the body or any header value: the reason and the size only.
         log.warning("hook %s: rejected a delivery of %d bytes: %s", source.name, len(body), exc)
-        raise Rejected(401, NOT_VERIFIED) from None
+        raise IngressRejected(401, NOT_VERIFIED) from None
     parsed = _parse_json(body)
     ident = delivery_id(source, headers, body, parsed)
     received_at = datetime.fromtimestamp(now, UTC)
@@ -195,7 +192,7 @@ async def receive(
         ids = await queue.enqueue_many(specs, actor=f"hook:{source.name}")
     except EnqueueError as exc:  # the body is the payload: name the field as a path into the body
         where = f"payload.{exc.path}" if isinstance(exc, MissingFieldError) else exc.field
-        raise Rejected(422, str(exc), field=_body_field(where)) from None
+        raise IngressRejected(422, str(exc), field=_body_field(where)) from None
     duplicate = all(k in existing for k in keys)
     if hook is not None and not duplicate:
         delivery = VerifiedDelivery(source.name, ident, received_at, headers, body, parsed, source.automations,

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import ConfigError
+from ..errors import ConfigError, SignatureError
 from ..states import Mode
 from .verify import DEFAULT_TOLERANCE_S, DELIVERY_ID_HEADERS, Scheme
 
@@ -124,7 +124,6 @@ def _window(table: Mapping[str, Any], default: int, fail: Any) -> int:
 def _check_secret(scheme: Scheme, secret: str, fail: Any) -> None:
     if scheme is Scheme.STANDARD_WEBHOOKS:
         from .. import signing
-        from ..gateway_errors import SignatureError
 
         try:
             for part in secret.split():

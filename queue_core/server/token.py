@@ -19,7 +19,7 @@ from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
 from .._sql import q
-from .errors import TokenError
+from ..errors import TokenError
 
 TOKEN_PREFIX = "cut_"
 SHOWN_CHARS = 8  # of the random part, kept in api_tokens.prefix

@@ -2,7 +2,7 @@
 
 Every check runs over the raw body bytes exactly as received, compares in constant time
 (``hmac.compare_digest``), and takes the receiver's clock as an argument. A failure raises
-:class:`~queue_core.server.errors.VerificationError` naming the header and what is wrong, never
+:class:`~queue_core.errors.VerificationError` naming the header and what is wrong, never
 the secret or the body.
 
 =================  ==============================  ===========================================
@@ -25,8 +25,7 @@ from collections.abc import Callable, Mapping
 from enum import StrEnum
 
 from .. import signing
-from ..gateway_errors import SignatureError
-from .errors import VerificationError
+from ..errors import SignatureError, VerificationError
 
 DEFAULT_TOLERANCE_S = 300
 
@@ -77,10 +76,15 @@ def verify_standard_webhooks(secret: str, headers: Mapping[str, str], body: byte
         raise VerificationError(str(exc), header="webhook-signature") from None
 
 
-def verify_github(secret: str, headers: Mapping[str, str], body: bytes, now: int, tolerance: int) -> None:
-    """Check ``X-Hub-Signature-256: sha256=<hex>`` (GitHub has no timestamp)."""
+def github_signature(secret: str | bytes, body: bytes) -> str:
+    """Return the ``X-Hub-Signature-256`` value GitHub sends for ``body``: ``sha256=<hex>``."""
+    return "sha256=" + _hmac_sha256(secret.encode() if isinstance(secret, str) else secret, body).hex()
+
+
+def verify_github(secret: str | bytes, headers: Mapping[str, str], body: bytes, now: int, tolerance: int) -> None:
+    """Check ``X-Hub-Signature-256: sha256=<hex>`` (GitHub has no timestamp); the recorder uses it too."""
     given = _required(headers, "x-hub-signature-256")
-    expected = "sha256=" + _hmac_sha256(secret.encode(), body).hex()
+    expected = github_signature(secret, body)
     if not hmac.compare_digest(given.encode(), expected.encode()):
         raise VerificationError("header 'x-hub-signature-256' does not match the body", header="x-hub-signature-256")
 

@@ -14,10 +14,8 @@ from typing import Any
 
 from psycopg_pool import AsyncConnectionPool
 
-from .._waits import WaitTokenError
-from ..errors import JobNotFoundError
+from ..errors import JobNotFoundError, WaitNotFoundError, WaitResolvedError, WaitTokenError
 from ..queue import Queue
-from .errors import WaitNotFoundError, WaitResolvedError
 
 
 class Decision(StrEnum):

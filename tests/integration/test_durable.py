@@ -17,10 +17,12 @@ import psycopg
 import pytest
 
 from queue_core import JobSpec, Queue, StepMismatchError, Worker, WorkerConfig, _waits, db
-from queue_core.ops import JobBusyError, UnknownStepError, explain, replay
+from queue_core.errors import JobBusyError, UnknownStepError, WaitTokenError
+from queue_core.ops import explain, replay
 from tests.support import durable
 from tests.support.durable import registry
 from tests.support.polling import sql, until_status
+
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLES = """
@@ -162,7 +164,7 @@ async def test_waiting_job_holds_no_worker_and_wakes_when_resolved(durable_db):
         assert any("waiting on token 'manager' until" in line for line in lines), lines
         secret = sql(durable_db, "SELECT value FROM cutover_secrets")[0][0]
         forged = _waits.make_token("not-the-secret", job_id, "manager").token
-        with pytest.raises(_waits.WaitTokenError):
+        with pytest.raises(WaitTokenError):
             await queue.resolve_token(forged, decision="approve", actor="mallory")
         await queue.resolve_token(_waits.make_token(secret, job_id, "manager").token, decision="reject", actor="test")
         assert (await queue.get(job_id))["status"] == "pending"

@@ -15,11 +15,18 @@ import respx
 from psycopg_pool import AsyncConnectionPool
 from standardwebhooks.webhooks import Webhook
 
-from queue_core.errors import ConfigError, RateLimited, RetryableError, Snooze, TerminalError
-from queue_core.gateway import Gateway, OutboundRequest, RecordedResponse
-from queue_core.gateway_errors import (
-    ForeignURLError, IdempotencyConflictError, NetworkBlockedError, ProviderNotConfiguredError,
+from queue_core.errors import (
+    ConfigError,
+    ForeignURLError,
+    IdempotencyConflictError,
+    NetworkBlockedError,
+    ProviderNotConfiguredError,
+    RateLimited,
+    RetryableError,
+    Snooze,
+    TerminalError,
 )
+from queue_core.gateway import Gateway, OutboundRequest, RecordedResponse
 from queue_core.provider import parse_providers
 from tests.support.call_context import MemoryCallContext
 from tests.support.fake_provider import FakeProvider

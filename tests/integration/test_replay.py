@@ -15,9 +15,10 @@ import httpx
 import pytest
 
 from harness.recording import LegacyTrace, Platform, RecordedTrigger, TraceStatus
-from harness.replay import Case, NetworkBlockedError, Replayer, ReplayOptions, network_guard, shadow_providers
+from harness.replay import Case, ShadowReplayer, ReplayOptions, network_guard, shadow_providers
 from queue_core import Context, Registry, Trigger, automation
 from queue_core.provider import ProviderConfig
+from harness.errors import ReplayNetworkBlockedError
 
 ROOT = Path(__file__).resolve().parents[2]
 registry = Registry()
@@ -94,7 +95,7 @@ def _case(key: int, automation_name: str, body: dict[str, object], outputs: dict
 
 def _replay(db_url: str, cases: list[Case], providers: dict[str, ProviderConfig]) -> tuple[list, list[str]]:
     async def go() -> tuple[list, list[str]]:
-        async with Replayer(db_url, registry, providers, ReplayOptions(workers=2, concurrency=4)) as replayer:
+        async with ShadowReplayer(db_url, registry, providers, ReplayOptions(workers=2, concurrency=4)) as replayer:
             return await replayer.replay(cases), replayer.blocked
 
     return asyncio.run(go())
@@ -137,7 +138,7 @@ def test_a_long_replay_vacuums_its_jobs_table_between_batches(fresh_db_url: str,
     providers = shadow_providers({}, ["clearbit", "crm"])
 
     async def go() -> None:
-        async with Replayer(fresh_db_url, registry, providers, ReplayOptions(workers=1, concurrency=4)) as replayer:
+        async with ShadowReplayer(fresh_db_url, registry, providers, ReplayOptions(workers=1, concurrency=4)) as replayer:
             for batch in range(4):
                 cases = [_case(10 * batch + i, "enricher", {"domain": "d.example"}, {"enrich": {"employees": 1}})
                          for i in range(4)]
@@ -154,7 +155,7 @@ def test_a_scratch_replay_clears_each_batch_and_keeps_its_worker_connections(fre
         options = ReplayOptions(workers=2, concurrency=4, scratch=scratch)
         first: set[int] = set()
         requests: list[int] = []
-        async with Replayer(fresh_db_url, registry, providers, options) as replayer:
+        async with ShadowReplayer(fresh_db_url, registry, providers, options) as replayer:
             for batch in range(3):
                 cases = [_case(10 * batch + i, "enricher", {"domain": "d.example"}, {"enrich": {"employees": 1}})
                          for i in range(4)]
@@ -194,7 +195,7 @@ def test_no_code_path_of_an_automation_reaches_the_network(fresh_db_url: str, li
 
 
 def test_the_guard_is_lifted_after_the_block(listener: _Listener) -> None:
-    with network_guard(), pytest.raises(NetworkBlockedError):
+    with network_guard(), pytest.raises(ReplayNetworkBlockedError):
         socket.create_connection(("127.0.0.1", listener.port), timeout=2)
     socket.create_connection(("127.0.0.1", listener.port), timeout=2).close()
 

@@ -10,7 +10,7 @@ from typing import Any
 from harness._items import compare_items
 from harness.normalize import Rules
 from harness.recording import ItemTrace, LegacyTrace, Platform, PollOrigin, RecordedTrigger, TraceStatus
-from harness.replay import Case, Replayed, Replayer, ReplayOptions, shadow_providers
+from harness.replay import Case, Replayed, ShadowReplayer, ReplayOptions, shadow_providers
 from queue_core import Context, Registry, Trigger, automation
 
 AT = datetime(2024, 6, 17, 9, 15, tzinfo=UTC)
@@ -76,7 +76,7 @@ def _case(key: int, auto: str, body: dict[str, Any], items: list[ItemTrace], **l
 
 def _replay(db_url: str, cases: list[Case]) -> list[Replayed]:
     async def go() -> list[Replayed]:
-        async with Replayer(db_url, registry, PROVIDERS, ReplayOptions(workers=2, concurrency=8)) as replayer:
+        async with ShadowReplayer(db_url, registry, PROVIDERS, ReplayOptions(workers=2, concurrency=8)) as replayer:
             return await replayer.replay(cases)
 
     return asyncio.run(go())

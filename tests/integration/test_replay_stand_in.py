@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 
 from harness.recording import LegacyTrace, Platform, RecordedTrigger, TraceStatus
-from harness.replay import Case, Replayer, ReplayOptions, shadow_providers
+from harness.replay import Case, ShadowReplayer, ReplayOptions, shadow_providers
 from queue_core import Context, Registry, Trigger, automation
 from queue_core.gateway import resolve_url
-from queue_core.gateway_errors import ForeignURLError, ProviderNotConfiguredError, StandInURLError
 from queue_core.provider import ProviderConfig
+from queue_core.errors import ForeignURLError, ProviderNotConfiguredError, StandInURLError
 
 registry = Registry()
 FIND = "https://enrich.example.test/v2/companies/find"
@@ -30,7 +30,7 @@ def test_an_unconfigured_provider_called_by_absolute_url_names_the_base_url_to_a
 
     async def go() -> list[Any]:
         providers = shadow_providers({}, ["enrich"])
-        async with Replayer(fresh_db_url, registry, providers, ReplayOptions(workers=1, concurrency=1)) as replayer:
+        async with ShadowReplayer(fresh_db_url, registry, providers, ReplayOptions(workers=1, concurrency=1)) as replayer:
             return await replayer.replay([case])
 
     (result,) = asyncio.run(go())

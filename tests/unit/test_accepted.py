@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.accepted import AcceptedFileError, Entry, judge, load
+from harness.accepted import Entry, judge, load
 from harness.diff import Disagreement
+from harness.errors import AcceptedFileError
 
 ROUTE = Disagreement("decisions.route", "value_changed", "other", "bug")
 LABEL = Disagreement("calls[add-labels].body.labels[0]", "value_changed", "triage", "bug", True)

@@ -7,7 +7,8 @@ from datetime import UTC, datetime
 import pytest
 
 from queue_core.compat import make
-from queue_core.compat._make_filter import OPERATORS, ConditionError, condition, passes
+from queue_core.compat._make_filter import OPERATORS, condition, passes
+from queue_core.errors import MakeConditionError, MakeFunctionError, ModuleFailed
 
 
 @pytest.mark.parametrize(("operator", "a", "b", "expected"), [
@@ -83,12 +84,12 @@ def test_the_list_of_operators_covers_every_documented_family() -> None:
 
 
 def test_an_unknown_operator_is_an_error_not_a_silent_pass() -> None:
-    with pytest.raises(ConditionError, match="unknown filter operator 'text:sounds-like'"):
+    with pytest.raises(MakeConditionError, match="unknown filter operator 'text:sounds-like'"):
         condition("text:sounds-like", "a", "b")
 
 
 def test_a_bad_pattern_is_an_error_naming_it() -> None:
-    with pytest.raises(ConditionError, match="is not a regular expression"):
+    with pytest.raises(MakeConditionError, match="is not a regular expression"):
         condition("text:pattern", "a", "(")
 
 
@@ -149,7 +150,7 @@ def test_format_date_writes_the_moment_tokens_in_utc_or_a_zone() -> None:
     assert make.fn("formatDate", moment, "YYYY-MM-DD HH:mm:ss.SSS") == "2024-06-07 15:04:05.250"
     assert make.fn("formatDate", "2024-06-07T15:04:05Z", "D MMM YY h:mm A [at] X") == "7 Jun 24 3:04 PM at 1717772645"
     assert make.fn("formatDate", moment, "HH:mm Z", "Europe/Prague") == "17:04 +02:00"
-    with pytest.raises(make.FunctionError, match="is not a date"):
+    with pytest.raises(MakeFunctionError, match="is not a date"):
         make.fn("formatDate", "someday", "YYYY")
 
 
@@ -158,7 +159,7 @@ def test_adding_days_to_a_date_gives_a_date() -> None:
 
 
 def test_an_unimplemented_function_is_an_error() -> None:
-    with pytest.raises(make.FunctionError, match="'sha256' is not implemented"):
+    with pytest.raises(MakeFunctionError, match="'sha256' is not implemented"):
         make.fn("sha256", "x")
 
 
@@ -167,7 +168,7 @@ def test_iml_operators_compare_numbers_numerically_and_text_as_text() -> None:
     assert make.compare("<", "b", "a") is False  # text
     assert make.compare("=", "1.0", 1) is True
     assert make.arith("+", "2", 3) == 5 and make.arith("+", "a", 1) == "a1" and make.arith("/", 7, 2) == 3.5
-    with pytest.raises(make.FunctionError, match="division by zero"):
+    with pytest.raises(MakeFunctionError, match="division by zero"):
         make.arith("/", 1, 0)
 
 
@@ -188,5 +189,5 @@ def test_an_iterator_gives_one_bundle_per_element_with_its_position() -> None:
 def test_parse_json_gives_a_bundle_per_array_element_and_fails_naming_the_module() -> None:
     assert make.parse_json('[{"a": 1}, 2]', "Parse") == [{"a": 1}, {"value": 2}]
     assert make.parse_json('{"a": 1}', "Parse") == [{"a": 1}]
-    with pytest.raises(make.ModuleFailed, match="Parse: source is not valid JSON"):
+    with pytest.raises(ModuleFailed, match="Parse: source is not valid JSON"):
         make.parse_json("{nope", "Parse")

@@ -10,8 +10,8 @@ from click.testing import CliRunner
 
 from harness.cli import cli
 from queue_core import config
-from queue_core.config import ConfigKeyError, find_project, load, validate
-from queue_core.errors import ConfigError
+from queue_core.config import find_project, load, validate
+from queue_core.errors import ConfigError, ConfigKeyError
 
 
 def _error(table: dict) -> ConfigKeyError:

@@ -18,6 +18,7 @@ from click.testing import CliRunner
 from harness.cli import cli
 from harness.gate import parse_gate
 from queue_core import config
+from queue_core.errors import ConfigKeyError
 from queue_core.provider import parse_providers
 from queue_core.schedule import spec_from_config
 from queue_core.server.source import load_sources
@@ -86,5 +87,5 @@ def test_the_validator_checks_values_only_of_keys_the_loaders_accept() -> None:
 def test_a_source_key_the_loader_accepts_is_accepted_by_the_validator_with_its_range_checked() -> None:
     source = {"scheme": "github", "secret_env": "GH_SECRET", "automations": ["a"]}
     config.validate({"sources": {"gh": {**source, "replay_window_s": 0}}})
-    with pytest.raises(config.ConfigKeyError, match=r"\[tool.cutover.sources.gh\] replay_window_s: expected an integer"):
+    with pytest.raises(ConfigKeyError, match=r"\[tool.cutover.sources.gh\] replay_window_s: expected an integer"):
         config.validate({"sources": {"gh": {**source, "replay_window_s": -1}}})

@@ -8,12 +8,19 @@ import pytest
 
 from harness.diff import diff_traces
 from harness.gate import (
-    AutomationStats, GateConfigError, GateConfig, GateRules, compared_phrase, evidence_depth, judge, parse_gate,
+    AutomationStats,
+    GateConfig,
+    GateRules,
+    compared_phrase,
+    evidence_depth,
+    judge,
+    parse_gate,
 )
 from harness.manifest import Coercion, Manifest
 from harness.normalize import Rules, align, branches, reduce_legacy, reduce_new
 from harness.recording import Evidence, LegacyTrace, Platform, TraceStatus
 from harness.report import RunInfo, build_summary, terminal_lines, verdicts
+from harness.errors import GateConfigError
 
 STATUS_ONLY = (Evidence.STATUS,)
 

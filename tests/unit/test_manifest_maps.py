@@ -10,7 +10,7 @@ from pathlib import Path
 from harness.importer import ImportedRun
 from harness.importer.n8n import parse
 from harness.manifest import (
-    AutomationEntry, Coercion, DecisionMap, Manifest, Source, load_manifest, with_source, write_manifest,
+    AutomationEntry, Coercion, DecisionMap, Manifest, ExportSource, load_manifest, with_source, write_manifest,
 )
 from harness.mapping import MapProposal, proposal_from_traces, proposal_lines, propose_maps, slug
 from harness.recording import LegacyTrace, Platform, TraceStatus
@@ -53,7 +53,7 @@ def test_the_commented_proposal_becomes_the_maps_once_uncommented() -> None:
 
 
 def _manifest() -> Manifest:
-    source = Source(Platform.N8N, "github-triage", ("n8n.json",), records=4,
+    source = ExportSource(Platform.N8N, "github-triage", ("n8n.json",), records=4,
                     imported_at=datetime(2024, 7, 1, tzinfo=UTC))
     entry = AutomationEntry("github-triage", Platform.N8N, Coercion.N8N)
     return with_source(Manifest(name="set"), source, entry)
@@ -77,7 +77,7 @@ def test_a_re_import_keeps_the_users_comments_maps_and_order_and_proposes_nothin
     path.write_text(edited)
     before = load_manifest(path)
     assert before.automations["github-triage"].steps == {"Route": ""}
-    newer = Source(Platform.N8N, "github-triage", ("n8n-2.json",), records=9,
+    newer = ExportSource(Platform.N8N, "github-triage", ("n8n-2.json",), records=9,
                    imported_at=datetime(2024, 8, 1, tzinfo=UTC))
     write_manifest(path, with_source(before, newer, before.automations["github-triage"]),
                    proposal=propose_maps(NODES, BRANCHES, automation="github-triage"))
@@ -102,7 +102,7 @@ def test_a_rewrite_of_an_unchanged_manifest_changes_no_byte(tmp_path: Path) -> N
 def test_a_new_automation_is_added_beside_the_existing_ones(tmp_path: Path) -> None:
     path = tmp_path / "manifest.toml"
     write_manifest(path, _manifest())
-    source = Source(Platform.MAKE, "lead-router", ("make.json",), records=2)
+    source = ExportSource(Platform.MAKE, "lead-router", ("make.json",), records=2)
     entry = AutomationEntry("lead-router", Platform.MAKE, Coercion.MAKE, decisions={"Size router": DecisionMap("route")})
     write_manifest(path, with_source(load_manifest(path), source, entry))
     after = load_manifest(path)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.manifest import AutomationEntry, Coercion, Manifest, Source, write_manifest, with_source
+from harness.manifest import AutomationEntry, Coercion, Manifest, ExportSource, write_manifest, with_source
 from harness.mapping import MapProposal, proposal_from_traces, proposal_lines, provider_name
 from harness.recording import ItemTrace, LegacyTrace, Platform, TraceStatus
 
@@ -45,7 +45,7 @@ def test_the_commented_providers_table_becomes_the_providers_map_once_uncommente
 
 
 def _manifest(entry: AutomationEntry) -> Manifest:
-    source = Source(Platform.N8N, "a", ("n8n.json",), records=1, imported_at=datetime(2024, 7, 1, tzinfo=UTC))
+    source = ExportSource(Platform.N8N, "a", ("n8n.json",), records=1, imported_at=datetime(2024, 7, 1, tzinfo=UTC))
     return with_source(Manifest(name="set"), source, entry)
 
 

@@ -7,11 +7,11 @@ import math
 import pytest
 
 from queue_core.compat import n8n
-from queue_core.compat.n8n import ConditionError
+from queue_core.errors import N8nConditionError
 
 
 def test_strict_type_validation_fails_on_a_string_where_a_number_is_expected() -> None:
-    with pytest.raises(ConditionError, match=r"Wrong type: '5' is a string but was expecting a number"):
+    with pytest.raises(N8nConditionError, match=r"Wrong type: '5' is a string but was expecting a number"):
         n8n.check("number", "gt", "5", 3, strict=True)
 
 
@@ -19,7 +19,7 @@ def test_loose_type_validation_converts_numbers_and_booleans_from_text() -> None
     assert n8n.check("number", "gt", "10", 3, strict=False)
     assert n8n.check("boolean", "true", "true", None, strict=False, version=2, single_value=True)
     assert not n8n.check("boolean", "true", 0, None, strict=False, version=2, single_value=True)
-    with pytest.raises(ConditionError, match="Conversion error: the string 'ten' can't be converted to a number"):
+    with pytest.raises(N8nConditionError, match="Conversion error: the string 'ten' can't be converted to a number"):
         n8n.check("number", "gt", "ten", 3, strict=False)
 
 

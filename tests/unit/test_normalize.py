@@ -44,6 +44,17 @@ def test_zapier_flattened_keys_are_unflattened() -> None:
     assert unflatten({"__meta": 1}) == {"__meta": 1}
 
 
+def test_unflatten_keeps_a_conflicting_key_flat_instead_of_losing_a_value() -> None:
+    # "a" holds a value: "a__b" cannot nest under it, whichever order the keys come in
+    assert unflatten({"a": 1, "a__b": 2}) == {"a": 1, "a__b": 2}
+    assert unflatten({"a__b": 2, "a": 1}) == {"a": 1, "a__b": 2}
+    # a deeper key under a leaf, and a flat key naming a leaf the object already has
+    assert unflatten({"x__y": 1, "x__y__z": 2}) == {"x": {"y": 1}, "x__y__z": 2}
+    assert unflatten({"a": {"b": 1}, "a__b": 2}) == {"a": {"b": 1}, "a__b": 2}
+    # inside lists too
+    assert unflatten([{"c__d": 1, "c": 0}]) == [{"c": 0, "c__d": 1}]
+
+
 def test_timestamps_in_any_offset_and_precision_become_one_form() -> None:
     assert canonical_timestamp("2024-06-01T10:00:00Z") == canonical_timestamp("2024-06-01T12:00:00.000+02:00")
     assert canonical_timestamp("not a time") is None

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 from harness.importer import ImportedRun
 from harness.importer.pairing import delivery_id, pair
 from harness.importer.summary import coverage_sentence
-from harness.manifest import Source
+from harness.manifest import ExportSource
 from harness.recording import LegacyTrace, Platform, RecordedTrigger, TraceStatus
 
 AT = datetime(2024, 6, 3, 9, 0, tzinfo=UTC)
@@ -63,14 +63,14 @@ def test_a_run_that_carries_its_trigger_pairs_with_it_and_unfinished_runs_are_co
 
 
 def test_coverage_explains_n8n_retention_and_missing_successful_runs() -> None:
-    source = Source(Platform.N8N, "github-triage", ("x.json",), retention_days=14)
+    source = ExportSource(Platform.N8N, "github-triage", ("x.json",), retention_days=14)
     sentence = coverage_sentence(source, AT, AT + timedelta(days=13), succeeded=0)
     assert "14 days" in sentence and "EXECUTIONS_DATA_SAVE_ON_SUCCESS" in sentence and "not all traffic" in sentence
 
 
 def test_coverage_reports_sampling_and_a_source_without_limits() -> None:
-    sampled = Source(Platform.CSV, "a", ("x.csv",), sampling=0.25, saves_successful_runs=False)
+    sampled = ExportSource(Platform.CSV, "a", ("x.csv",), sampling=0.25, saves_successful_runs=False)
     assert "25% of runs" in coverage_sentence(sampled, AT, AT, 1)
     assert "failures only" in coverage_sentence(sampled, AT, AT, 1)
-    plain = Source(Platform.CSV, "a", ("x.csv",))
+    plain = ExportSource(Platform.CSV, "a", ("x.csv",))
     assert "no retention or sampling limit" in coverage_sentence(plain, AT, AT, 1)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from queue_core import EnqueueError, JobSpec, QueueError
-from queue_core.payload import MAX_DEPTH, PayloadError, check, check_job, check_priority, loads
+from queue_core.payload import MAX_DEPTH, check, check_job, check_priority, loads
+from queue_core.errors import PayloadError
 
 MARK = "ZZ-MARKER-ZZ"
 

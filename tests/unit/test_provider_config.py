@@ -12,7 +12,7 @@ import pytest
 from queue_core.classify import Kind
 from queue_core.errors import ConfigError
 from queue_core.provider import (
-    DEFAULT_GUARD, DEFAULT_MAX_RATE_LIMITED, Algorithm, Rate, Scope, SigningScheme, load_providers, parse_provider,
+    DEFAULT_GUARD, DEFAULT_MAX_RATE_LIMITED, Algorithm, Rate, BudgetScope, SigningScheme, load_providers, parse_provider,
     parse_providers, parse_rate, tightening_from_headers,
 )
 
@@ -47,7 +47,7 @@ def test_a_full_provider_table_is_parsed(tmp_path: Path) -> None:
     hub = providers["hubspot"]
     assert hub.base_url == "https://api.hubapi.com" and hub.sandbox_url == "https://sandbox.hubapi.test"
     assert [(r.limit, r.seconds) for r in hub.rates] == [(10, 1.0), (500, 60.0)]
-    assert (hub.scope, hub.max_in_flight, hub.auth_env, hub.timeout) == (Scope.KEY, 8, "HUBSPOT_TOKEN", 5.0)
+    assert (hub.scope, hub.max_in_flight, hub.auth_env, hub.timeout) == (BudgetScope.KEY, 8, "HUBSPOT_TOKEN", 5.0)
     assert hub.signing_scheme is SigningScheme.STANDARD_WEBHOOKS and hub.idempotency_header == "X-Idempotency-Key"
     assert hub.retry.max_delay == 60.0
     assert hub.rules[0].kind is Kind.TERMINAL and hub.rules[0].status == 429
@@ -56,7 +56,7 @@ def test_a_full_provider_table_is_parsed(tmp_path: Path) -> None:
 def test_defaults_apply_to_a_minimal_provider() -> None:
     cfg = parse_providers({"clearbit": {"base_url": "https://x.test"}})["clearbit"]
     assert (cfg.rates, cfg.scope, cfg.idempotency_header, cfg.auth_env, cfg.signing_scheme) == (
-        (), Scope.ACCOUNT, "Idempotency-Key", None, None)
+        (), BudgetScope.ACCOUNT, "Idempotency-Key", None, None)
     assert (cfg.algorithm, cfg.guard, cfg.max_rate_limited) == (Algorithm.SLIDING, DEFAULT_GUARD, DEFAULT_MAX_RATE_LIMITED)
 
 

@@ -11,7 +11,8 @@ import pytest
 import httpx
 
 from harness.errors import RecorderError
-from harness.recorder import RecorderConfig, Verifier, build_app, github_signature, verify_github
+from harness.recorder import RecorderConfig, Verifier, build_app, signature_matches
+from queue_core.server.verify import github_signature
 from harness.recording import iter_triggers
 from harness.redact import RedactionPolicy
 
@@ -23,12 +24,12 @@ AT = datetime(2024, 6, 3, 9, 12, tzinfo=UTC)
 def test_github_signature_matches_githubs_documented_example() -> None:
     expected = "sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17"
     assert github_signature(SECRET, b"Hello, World!") == expected
-    assert verify_github(SECRET, b"Hello, World!", expected)
+    assert signature_matches(SECRET, b"Hello, World!", expected)
 
 
 @pytest.mark.parametrize("header", [None, "", "sha256=00", "sha1=757107ea0eb2509fc211221cce984b8a37570b6d"])
 def test_verification_rejects_missing_or_wrong_signatures(header: str | None) -> None:
-    assert not verify_github(SECRET, b"Hello, World!", header)
+    assert not signature_matches(SECRET, b"Hello, World!", header)
 
 
 def test_a_verifying_recorder_needs_a_secret(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ import pytest
 
 from harness.errors import ManifestError, RecordingError
 from harness.manifest import (
-    AutomationEntry, Coercion, DecisionMap, Manifest, Redaction, Source, Window, load_manifest, write_manifest,
+    AutomationEntry, Coercion, DecisionMap, Manifest, Redaction, ExportSource, Window, load_manifest, write_manifest,
 )
 from harness.recording import (
     LEGACY_FILE, TRIGGERS_FILE, LegacyTrace, Platform, RecordedTrigger, TraceStatus, iter_pairs, iter_traces,
@@ -123,7 +123,7 @@ def _manifest() -> Manifest:
         steps={"GitHub Webhook": "", "Add labels": "add-labels"},
         decisions={"Route": DecisionMap("route", {"0": "bug"})}, providers={"api.github.com": "github"},
     )
-    source = Source(Platform.N8N, "github-triage", ("exports/n8n.json",), retention_days=14,
+    source = ExportSource(Platform.N8N, "github-triage", ("exports/n8n.json",), retention_days=14,
                     saves_successful_runs=False, sampling=0.5, records=10, skipped_records=1, imported_at=AT)
     return Manifest(
         name="2024-06", description="demo", window=Window(AT, AT.replace(day=30)), sources=(source,),

@@ -19,6 +19,7 @@ from harness.scaffold._prove import _OfflineContext
 from harness.scaffold._workflow import Workflow, parse_workflow
 from queue_core.compat import n8n
 from queue_core.context import Trigger
+from queue_core.errors import NodeFailed
 
 
 def _node(name: str, kind: str, version: float, y: int, **parameters: Any) -> dict[str, Any]:
@@ -110,5 +111,5 @@ def test_a_branch_not_taken_makes_no_call() -> None:
 
 def test_a_json_body_that_is_not_json_fails_the_node_as_n8n_does() -> None:
     assert n8n.json_body({"a": 1}, node="Add labels") == {"a": 1}
-    with pytest.raises(n8n.NodeFailed, match="^Add labels: JSON parameter needs to be valid JSON$"):
+    with pytest.raises(NodeFailed, match="^Add labels: JSON parameter needs to be valid JSON$"):
         n8n.json_body('{"labels": [bug]}', node="Add labels")

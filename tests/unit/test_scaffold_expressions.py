@@ -6,8 +6,9 @@ from typing import Any
 
 import pytest
 
-from harness.scaffold._expr import Untranslatable, value
+from harness.scaffold._expr import value
 from queue_core.compat import n8n
+from harness.errors import Untranslatable
 
 
 class _Ctx:

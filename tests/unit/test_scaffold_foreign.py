@@ -11,10 +11,9 @@ import pytest
 from click.testing import CliRunner
 
 from harness._cli_scaffold import scaffold
-from harness.errors import ExportFormatError
+from harness.errors import ExportFormatError, ProbeError
 from harness.scaffold._make_blueprint import load_blueprint
 from harness.scaffold._probe import load_inputs
-from harness.scaffold._probe_oracle import ProbeError
 from harness.scaffold._workflow import iter_workflow_files, load_workflows
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "workflows"

@@ -9,8 +9,8 @@ from datetime import datetime, timezone
 import pytest
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
-from queue_core.gateway_errors import SignatureError
 from queue_core.signing import standard_webhooks_headers, verify_standard_webhooks
+from queue_core.errors import SignatureError
 
 SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
 MSG_ID = "msg_p5jXN8AQM9LWM0D4loKWxJek"

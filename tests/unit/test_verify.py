@@ -8,8 +8,8 @@ import hmac
 
 import pytest
 
-from queue_core.server.errors import VerificationError
 from queue_core.server.verify import Scheme, parse_stripe_header, verify
+from queue_core.errors import VerificationError
 
 # Standard Webhooks specification vector.
 SW_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"

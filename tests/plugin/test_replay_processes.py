@@ -1,18 +1,18 @@
-"""Replay processes (harness._replayer) seen from the parent: start-up, shutdown, results."""
+"""Replay processes (harness._replay_processes) seen from the parent: start-up, shutdown, results."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from harness._replayer import ReplayProcesses
-from harness._session import Settings, ShadowRun
+from harness._replay_processes import ReplayProcesses
+from harness._session import ShadowSettings, ShadowRun
 from tests.plugin.conftest import AUTOMATIONS, write_set
 
 
 def _run(tmp_path: Path, replayers: int) -> ShadowRun:
     (tmp_path / "shadow_demo.py").write_text(AUTOMATIONS)
     set_dir = write_set(tmp_path)
-    run = ShadowRun(Settings(set_dir=set_dir, project_root=tmp_path, automations_module="shadow_demo",
+    run = ShadowRun(ShadowSettings(set_dir=set_dir, project_root=tmp_path, automations_module="shadow_demo",
                              results_dir=tmp_path / "results", process_id="main", replayers=replayers))
     run.build_index()
     return run
