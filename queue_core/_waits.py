@@ -15,7 +15,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import WaitTokenError as WaitTokenError  # re-exported: queue.py raises _waits.WaitTokenError
+from .errors import WaitTokenError
 
 
 @dataclass(frozen=True)

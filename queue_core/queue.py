@@ -21,7 +21,7 @@ from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
 from ._sql import q
-from .errors import EnqueueError, JobNotFoundError, MissingFieldError
+from .errors import EnqueueError, JobNotFoundError, MissingFieldError, WaitTokenError
 from .job import ClaimedJob, JobSpec, Outcome
 from .keys import new_job_id
 from .payload import check_job
@@ -403,7 +403,7 @@ class Queue:
         async with self.pool.connection() as conn:
             row = await (await conn.execute(q("steps", "wait_secret"))).fetchone()
         if row is None:
-            raise _waits.WaitTokenError("no wait-token secret; run `cutover migrate`")
+            raise WaitTokenError("no wait-token secret; run `cutover migrate`")
         job_id, name = _waits.parse_token(str(row[0]), token)
         await self.get(job_id)
         return await self.resolve_wait(job_id, name, decision=decision, payload=payload, actor=actor,
