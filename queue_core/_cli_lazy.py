@@ -137,6 +137,8 @@ class LazyGroup(click.Group):
             if command is not None:
                 lines.append((name, command.get_short_help_str(limit)))
             else:
-                lines.append((name, click.utils.make_default_short_help(text or "", limit).strip()))
+                # A bare Command shortens its help as click does (make_default_short_help is
+                # deprecated from click 8.5), without importing the command itself.
+                lines.append((name, click.Command(name, help=text or "").get_short_help_str(limit)))
         with formatter.section(_("Commands")):
             formatter.write_dl(lines)
