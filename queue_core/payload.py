@@ -65,6 +65,20 @@ def _parse_constant(text: str) -> Any:
     return _NOT_FINITE
 
 
+def json_type(value: Any) -> str:
+    """Return the JSON name of ``value``'s type (``"an array"``), for a message that must not quote
+    the value."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return "an array" if isinstance(value, list | tuple) else f"a {type(value).__name__}"
+
+
 def loads(data: str | bytes, *, where: str = "payload") -> Any:
     """Decode JSON ``data`` and :func:`check` it; raise PayloadError naming the path at fault.
 

@@ -24,7 +24,7 @@ from ._sql import q
 from .errors import EnqueueError, JobNotFoundError, MissingFieldError, WaitTokenError
 from .job import ClaimedJob, JobSpec, Outcome
 from .keys import new_job_id
-from .payload import check_job
+from .payload import check_job, json_type
 from .registry import Automation, Registry
 from .states import JobStatus, Mode
 
@@ -64,7 +64,7 @@ def _checked(index: int | None, spec: JobSpec, registry: Registry | None) -> tup
     version = spec.automation_version if spec.automation_version is not None or auto is None else auto.version
     mode = _check_columns(index, spec)
     if not isinstance(spec.payload, dict):
-        raise EnqueueError(f"must be a JSON object, got {_json_type(spec.payload)}", field="payload", index=index)
+        raise EnqueueError(f"must be a JSON object, got {json_type(spec.payload)}", field="payload", index=index)
     check_job(spec, index)  # before Postgres, whose errors would quote the payload into its log
     try:
         if auto is not None:
@@ -92,19 +92,6 @@ def _check_columns(index: int | None, spec: JobSpec) -> Mode:
     if spec.run_after is not None and spec.run_after.tzinfo is None:
         raise EnqueueError("must be timezone-aware", field="run_after", index=index)
     return mode
-
-
-def _json_type(value: Any) -> str:
-    """The JSON name of ``value``'s type, for a message that must not quote the value."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    return "an array" if isinstance(value, list | tuple) else f"a {type(value).__name__}"
 
 
 def _concurrency(index: int | None, spec: JobSpec, auto: Automation | None) -> tuple[str | None, int | None]:

@@ -122,13 +122,8 @@ def _parse_json(body: bytes) -> Any:
     except PayloadError as exc:  # names the path, never the value; logged by size only
         raise IngressRejected(400, str(exc), field=exc.field) from None
     if not isinstance(parsed, dict):  # a job's payload is an object; say what came instead
-        raise IngressRejected(400, f"body: must be a JSON object, got {_json_kind(parsed)}", field="body")
+        raise IngressRejected(400, f"body: must be a JSON object, got {payload.json_type(parsed)}", field="body")
     return parsed
-
-
-def _json_kind(value: Any) -> str:
-    kinds = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}
-    return kinds.get(type(value), "a number")
 
 
 async def refuse_unknown(request: Request, name: str) -> NoReturn:
