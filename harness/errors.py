@@ -181,7 +181,7 @@ class NotOffline(TerminalError):
     """The scaffolded code tried to call out; a proof runs offline."""
 
 
-# Expression translation (harness.platforms.n8n.translate.expr, _make_iml)
+# Expression translation (harness.platforms.n8n.translate.expr, harness.platforms.make.translate.iml)
 
 
 class Untranslatable(Exception):

@@ -228,13 +228,33 @@ def _text(value: Any) -> str | None:
 def _node(raw: Any, path: str, record: str, position: int) -> Node:
     if not isinstance(raw, dict) or not isinstance(raw.get("name"), str) or not isinstance(raw.get("type"), str):
         raise ExportFormatError(path, record, f"nodes[{position}]", "expected a node with a name and a type")
+    return _node_of(raw)
+
+
+def _node_of(raw: dict[str, Any]) -> Node:
+    """Build a node from an object with a string ``name`` (any other field may be missing or junk)."""
     version = raw.get("typeVersion", 1)
     on_error = raw.get("onError") or ("continueRegularOutput" if raw.get("continueOnFail") else "stopWorkflow")
-    kind = {"continueRegularOutput": "continue", "continueErrorOutput": "error_output"}.get(on_error, "stop")
+    kind = {"continueRegularOutput": "continue", "continueErrorOutput": "error_output"}.get(on_error, "stop") \
+        if isinstance(on_error, str) else "stop"
     params: dict[str, Any] = raw["parameters"] if isinstance(raw.get("parameters"), dict) else {}
-    return Node(raw["name"], raw["type"], float(version) if isinstance(version, int | float) else 1.0,
+    number = isinstance(version, int | float) and abs(version) < 1e300
+    return Node(raw["name"], str(raw.get("type", "")), float(version) if number else 1.0,
                 params, bool(raw.get("disabled")), kind, _position(raw.get("position")), raw.get("executeOnce") is True,
                 raw.get("alwaysOutputData") is True)
+
+
+def read_nodes(workflow: Any) -> dict[str, Node]:
+    """Read the nodes of the workflow an execution carries (``workflowData``), by name, leniently.
+
+    The run-history importer only needs node types and settings, so a node without a string
+    name is left out and a missing type reads as ``""`` instead of refusing the execution;
+    ``parse_workflow`` is the strict reading scaffold needs. No workflow: no nodes.
+    """
+    nodes = workflow.get("nodes") if isinstance(workflow, dict) else None
+    if not isinstance(nodes, list):
+        return {}
+    return {n["name"]: _node_of(n) for n in nodes if isinstance(n, dict) and isinstance(n.get("name"), str)}
 
 
 def _position(value: Any) -> tuple[float, float]:

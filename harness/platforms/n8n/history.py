@@ -31,6 +31,7 @@ from harness.importer._run import ImportedRun, flat, guarded, load_json_document
 from harness.importer.pairing import delivery_id
 from harness.manifest import AutomationEntry
 from harness.platforms.n8n import items as by_item
+from harness.platforms.n8n.definition import Node, read_nodes
 from harness.platforms.n8n.runs import (
     SCHEDULE_SOURCE, NodeRun, build_trace, find_trigger, is_schedule, ordered_runs, received_at, run_status,
 )
@@ -141,7 +142,7 @@ def parse_execution_runs(execution: Any, entry: AutomationEntry, path: str, reco
     result = data.get("resultData")
     if not isinstance(result, dict) or not isinstance(result.get("runData"), dict):
         raise ExportFormatError(path, record, "data.resultData.runData", "required object is missing")
-    nodes = _workflow_nodes(execution.get("workflowData"))
+    nodes = read_nodes(execution.get("workflowData"))
     runs = ordered_runs(result["runData"], nodes, path, record)
     trigger_run = find_trigger(runs)
     evidence = TYPED_EVIDENCE if nodes else UNTYPED_EVIDENCE
@@ -162,16 +163,9 @@ def parse_execution_runs(execution: Any, entry: AutomationEntry, path: str, reco
     return [ImportedRun(record, trigger, trace, delivery_id(trigger) if trigger else None, warnings)]
 
 
-def _check_node(name: str, nodes: dict[str, dict[str, Any]], path: str, record: str) -> None:
+def _check_node(name: str, nodes: dict[str, Node], path: str, record: str) -> None:
     if nodes and name not in nodes:
         raise ExportFormatError(path, record, "workflowData.nodes", f"has no node {name!r} (the manifest's items.from)")
-
-
-def _workflow_nodes(workflow: Any) -> dict[str, dict[str, Any]]:
-    if not isinstance(workflow, dict):
-        return {}
-    nodes = workflow.get("nodes")
-    return {n["name"]: n for n in nodes if isinstance(n, dict) and isinstance(n.get("name"), str)} if isinstance(nodes, list) else {}
 
 
 def _trigger(run: NodeRun, execution: dict[str, Any], path: str, record: str) -> RecordedTrigger:

@@ -53,7 +53,7 @@ PerItem = list[ItemRun]
 
 def is_polling(run: NodeRun) -> bool:
     """Return whether a trigger node polls: its parameters have ``pollTimes`` (Schedule/Cron nodes tick)."""
-    return POLL_PARAMETER in obj(run.node.get("parameters")) and not is_schedule(run)
+    return POLL_PARAMETER in run.node.parameters and not is_schedule(run)
 
 
 def _order(runs: list[NodeRun]) -> list[RunRef]:

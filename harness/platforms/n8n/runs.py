@@ -18,6 +18,7 @@ from typing import Any
 from harness.errors import ExportFormatError
 from harness.importer._run import decision, epoch_ms, obj, split_url, status_word, step_name, timestamp_or_none
 from harness.manifest import AutomationEntry
+from harness.platforms.n8n.definition import Node
 from harness.recording import LegacyTrace, Platform, TraceStatus
 
 FINISHED = {"success": TraceStatus.SUCCEEDED, "error": TraceStatus.FAILED, "crashed": TraceStatus.FAILED,
@@ -30,7 +31,7 @@ HTTP_TYPES = ("n8n-nodes-base.httpRequest",)
 # Nodes that start a run on a timer: the trigger is a tick, not a delivery.
 SCHEDULE_TYPES = ("n8n-nodes-base.scheduletrigger", "n8n-nodes-base.cron")
 SCHEDULE_SOURCE = "schedule"
-ERROR_OUTPUT = "continueErrorOutput"
+ERROR_OUTPUT = "error_output"  # a node set to "continue (using error output)" (Node.on_error)
 # A node's startTime further than this from the execution's startedAt is not a clock reading
 # (test fixtures and some imports write 1); the execution's own start dates the trigger then.
 CLOCK_SKEW = timedelta(days=1)
@@ -41,13 +42,13 @@ class NodeRun:
 
     name: str
     task: dict[str, Any]
-    node: dict[str, Any]
+    node: Node  # from workflowData; a node of no type when the export has none
     run: int = 0  # which of the node's runs (its index in runData.<node>)
 
     @property
     def type(self) -> str:
         """Return the node's type (``""`` when the export has no ``workflowData``)."""
-        return str(self.node.get("type", ""))
+        return self.node.type
 
     def outputs(self) -> list[list[dict[str, Any]]]:
         """Return the node's main outputs: one list of items per output index."""
@@ -55,7 +56,12 @@ class NodeRun:
         return [out if isinstance(out, list) else [] for out in main] if isinstance(main, list) else []
 
 
-def ordered_runs(run_data: dict[str, Any], nodes: dict[str, Any], path: str, record: str) -> list[NodeRun]:
+def _untyped(name: str) -> Node:
+    """The node of a run the export's workflow does not describe (or the export carries no workflow)."""
+    return Node(name, "", 1.0, {})
+
+
+def ordered_runs(run_data: dict[str, Any], nodes: dict[str, Node], path: str, record: str) -> list[NodeRun]:
     """Return node runs sorted by startTime, then executionIndex, then order in runData."""
     keyed: list[tuple[tuple[float, float, int], NodeRun]] = []
     for position, (name, tasks) in enumerate(run_data.items()):
@@ -66,7 +72,7 @@ def ordered_runs(run_data: dict[str, Any], nodes: dict[str, Any], path: str, rec
                 raise ExportFormatError(path, record, f"data.resultData.runData.{name}", "expected run objects")
             start = _number(task.get("startTime"), 0)
             order = _number(task.get("executionIndex"), position)
-            keyed.append(((start, order, position), NodeRun(name, task, nodes.get(name, {}), run)))
+            keyed.append(((start, order, position), NodeRun(name, task, nodes.get(name) or _untyped(name), run)))
     keyed.sort(key=lambda pair: pair[0])
     return [run for _, run in keyed]
 
@@ -130,7 +136,7 @@ def branch_of(run: NodeRun) -> Any:
     chosen = [i for i, items in enumerate(outputs) if items]
     if not chosen:
         return None
-    errors_out = run.node.get("onError") == ERROR_OUTPUT and len(outputs) > 1
+    errors_out = run.node.on_error == ERROR_OUTPUT and len(outputs) > 1
     if run.type not in IF_TYPES + SWITCH_TYPES:
         if errors_out:
             return "error" if outputs[-1] else "success"
@@ -149,7 +155,7 @@ def _only_error_items(outputs: list[list[dict[str, Any]]], chosen: list[int]) ->
 def _output_names(run: NodeRun) -> list[str]:
     if run.type in IF_TYPES:
         return ["true", "false"]
-    rules = obj(obj(obj(run.node.get("parameters")).get("rules"))).get("values")
+    rules = obj(run.node.parameters.get("rules")).get("values")
     return [str(r.get("outputKey") or i) for i, r in enumerate(rules) if isinstance(r, dict)] if isinstance(rules, list) else []
 
 
@@ -163,7 +169,7 @@ def http_call(run: NodeRun, step: str, entry: AutomationEntry) -> dict[str, Any]
     """Return the call an HTTP Request node with literal parameters made; ``None`` for other nodes."""
     if run.type not in HTTP_TYPES:
         return None
-    params = obj(run.node.get("parameters"))
+    params = run.node.parameters
     url = params.get("url")
     url = url if isinstance(url, str) and not url.startswith("=") else None
     provider, target = split_url(entry, url) if url else (None, None)
