@@ -3,7 +3,7 @@
 A translator gets the module and a ``Gen`` (providers, step names) and returns a ``ModuleCode``:
 lines that compute the module's output, and the Python expression of that output: ``bundle``
 (one bundle) or ``bundles`` (an iterable: everything after the module runs once per bundle).
-Structural modules (Router, If-else, Iterator + Aggregator) are laid out by ``_make_flow``.
+Structural modules (Router, If-else, Iterator + Aggregator) are laid out by ``flow``.
 A module with no translation raises ``make.TodoModule`` when a bundle reaches it.
 """
 

@@ -3,10 +3,10 @@
 For an automation whose manifest entry names its n8n ``definition``, ``make_probes`` lists the
 definition's branches (``harness.coverage``), counts the legacy traces that took each, and for
 every branch none took looks for a *probe*: a recorded trigger with a few fields changed so that
-the definition's translated conditions (``_probe_oracle``) send items down that output. The
+the definition's translated conditions (``oracle``) send items down that output. The
 fields it may change are those the node's conditions — and the conditions of the branch nodes
-before it — read from the trigger (``_probe_reads``). Every one-field, then two-field, change
-to a candidate value (the conditions' constants and their neighbours, ``_probe_values``) is
+before it — read from the trigger (``reads``). Every one-field, then two-field, change
+to a candidate value (the conditions' constants and their neighbours, ``values``) is
 tried first; then Hypothesis (``find``, seeded) draws any values for all of them at once and
 shrinks to the fewest changed fields. A branch whose
 conditions read only a response, a computed value or nothing of the trigger is reported as not
