@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.importer import ImportedRun
-from harness.importer.n8n import parse
+from harness.platforms.n8n.history import parse
 from harness.manifest import AutomationEntry, Coercion, ItemSplit
 from harness.recording import Platform
 

@@ -41,9 +41,9 @@ def probe_command(recording_set: Path, automation: str, count: int, seed: int, e
     except ImportError:
         raise click.ClickException("probe-triggers needs Hypothesis: pip install hypothesis") from None
     from harness.manifest import MANIFEST_FILE, load_manifest
-    from harness.scaffold._probe import load_inputs, make_probes
-    from harness.scaffold._probe_files import write_synthetic
-    from harness.scaffold._probe_report import write_report
+    from harness.platforms.n8n.probe.search import load_inputs, make_probes
+    from harness.platforms.n8n.probe.files import write_synthetic
+    from harness.platforms.n8n.probe.report import write_report
 
     try:
         workflow, entry, pairs = load_inputs(recording_set, automation)
@@ -60,7 +60,7 @@ def probe_command(recording_set: Path, automation: str, count: int, seed: int, e
 def _dry_run(probes: Any, entry: Any, pairs: list[Any], seed: int) -> Any:
     """Run the probes through the project's current code (its automations module) in dry-run."""
     from harness.replay import shadow_providers
-    from harness.scaffold._probe_dry import dry_run
+    from harness.platforms.n8n.probe.dry import dry_run
     from queue_core import config as qc_config
     from queue_core import discover
     from queue_core.errors import ConfigError
@@ -85,8 +85,8 @@ def _dry_run(probes: Any, entry: Any, pairs: list[Any], seed: int) -> Any:
 
 
 def _print(probes: Any, runs: Any, directory: Path, md: Path, js: Path) -> None:
-    from harness.scaffold._probe_files import branch_key
-    from harness.scaffold._probe_report import change_text
+    from harness.platforms.n8n.probe.files import branch_key
+    from harness.platforms.n8n.probe.report import change_text
 
     by_id = {r.probe: r for r in runs or []}
     click.echo(f"{len(probes.untaken)} untaken branch(es) of the definition; {len(probes.probes)} probe(s) "

@@ -11,14 +11,10 @@ import click
 from harness import _cli_probe
 from harness.errors import HarnessError
 from harness.manifest import MANIFEST_FILE
+from harness.platforms import Translator, translators
 
 if TYPE_CHECKING:
     from harness.scaffold import Written
-
-IMPORT_HINT = ("curl -H 'X-N8N-API-KEY: …' '<n8n>/api/v1/executions?workflowId={id}&includeData=true' > {name}.json"
-               " && cutover import n8n {name}.json --automation {name} --into recordings/<set>")
-MAKE_IMPORT_HINT = ("curl -H 'Authorization: Token …' 'https://<zone>.make.com/api/v2/scenarios/{id}/logs' > {name}.json"
-                    " && cutover import make {name}.json --definition {definition} --automation {name} --into recordings/<set>")
 
 
 @click.group("scaffold")
@@ -26,39 +22,31 @@ def scaffold() -> None:
     """Write automations from no-code workflow definitions, ready for `pytest --shadow`."""
 
 
-@scaffold.command("n8n")
-@click.argument("workflow", type=click.Path(exists=True, path_type=Path))
-@click.option("--automation", help="Automation name (default: from the workflow's name). With a directory: a prefix.")
-@click.option("--into", default="automations", show_default=True, type=click.Path(file_okay=False, path_type=Path),
-              help="Where automations/<name>.py is written.")
-@click.option("--set", "recording_set", type=click.Path(file_okay=False, path_type=Path),
-              help="Recording set whose manifest.toml gets the steps/decisions maps (kept: entries you wrote).")
-@click.option("--force", is_flag=True, help="Overwrite a generated file even though it was edited since.")
-def scaffold_n8n_command(workflow: Path, automation: str | None, into: Path, recording_set: Path | None,
-                         force: bool) -> None:
-    """Translate an n8n WORKFLOW file (or a directory of them) into automations.
+def translate_command(name: str, translator: Translator) -> click.Command:
+    """Return ``cutover scaffold NAME``: the one command every tool's translator runs behind.
 
-    WORKFLOW is what the editor's Download or `n8n export:workflow --id ID` writes; a directory is
-    what `n8n export:workflow --all --separate --output DIR` writes, scaffolded as an estate.
-    Each node becomes a few lines of Python with n8n's semantics; what cannot be translated is a
-    marked TODO that fails the run naming the node, never a silent pass. The printed maps line
-    the generated step and decision names up with `cutover import n8n` of the same workflow.
-
-    \b
-    Example:
-      cutover scaffold n8n workflows/triage.json --automation github-triage --set recordings/2024-06
-      pytest --shadow recordings/2024-06 -k github-triage
+    The argument, the help and the estate hint come from the translator
+    (``harness.platforms.<tool>.translate.TRANSLATOR``).
     """
-    from harness.scaffold import project_providers, scaffold_n8n
+    @click.argument(translator.argument, type=click.Path(exists=True, path_type=Path))
+    @click.option("--automation", help=translator.automation_help)
+    @click.option("--into", default="automations", show_default=True, type=click.Path(file_okay=False, path_type=Path),
+                  help="Where automations/<name>.py is written.")
+    @click.option("--set", "recording_set", type=click.Path(file_okay=False, path_type=Path), help=translator.set_help)
+    @click.option("--force", is_flag=True, help="Overwrite a generated file even though it was edited since.")
+    def command(automation: str | None, into: Path, recording_set: Path | None, force: bool, **given: Path) -> None:
+        from harness.scaffold import project_providers
 
-    try:
-        results = scaffold_n8n(workflow, automation=automation, into=into, force=force,
-                               providers=project_providers(Path("pyproject.toml")))
-    except HarnessError as exc:
-        raise click.ClickException(str(exc)) from None
-    from harness.scaffold._maps import maps_toml, write_maps
+        try:
+            results, skipped = translator.scaffold(given[translator.argument], automation=automation, into=into,
+                                                   force=force, providers=project_providers(Path("pyproject.toml")))
+        except HarnessError as exc:
+            raise click.ClickException(str(exc)) from None
+        for file in skipped:
+            click.echo(f"skipped {file}: not a {translator.argument}")
+        _finish(results, recording_set, translator.maps_toml, translator.write_maps, translator.import_hint)
 
-    _finish(results, recording_set, maps_toml, write_maps, IMPORT_HINT)
+    return click.command(name, help=translator.help)(command)
 
 
 def _finish(results: list[Written], recording_set: Path | None, render: Callable[[Any], str],
@@ -116,45 +104,6 @@ def _estate(results: list[Written], hint_template: str) -> None:
     click.echo(f"  {len(results)} {first.kind}s: {total[0]} {first.unit}s translated, {total[1]} TODO")
 
 
-@scaffold.command("make")
-@click.argument("blueprint", type=click.Path(exists=True, path_type=Path))
-@click.option("--automation", help="Automation name (default: from the scenario's name). With a directory: a prefix.")
-@click.option("--into", default="automations", show_default=True, type=click.Path(file_okay=False, path_type=Path),
-              help="Where automations/<name>.py is written.")
-@click.option("--set", "recording_set", type=click.Path(file_okay=False, path_type=Path),
-              help="Recording set whose manifest.toml gets the steps/decisions/providers maps (kept: entries you wrote).")
-@click.option("--force", is_flag=True, help="Overwrite a generated file even though it was edited since.")
-def scaffold_make_command(blueprint: Path, automation: str | None, into: Path, recording_set: Path | None,
-                          force: bool) -> None:
-    """Translate a Make scenario BLUEPRINT (or a directory of them) into automations.
-
-    BLUEPRINT is what the scenario editor's "Export blueprint" writes, or the body of
-    GET /scenarios/{id}/blueprint (which carries the schedule beside it). A directory is
-    scaffolded as an estate; JSON files in it that are not blueprints are skipped and named.
-    Each module becomes a few lines of Python with Make's semantics (routers, filters,
-    iterators, aggregators, HTTP modules); what cannot be translated is a marked TODO that fails
-    the run naming the module. The printed maps line the generated step and decision names up
-    with `cutover import make --definition BLUEPRINT` of the same scenario.
-
-    \b
-    Example:
-      cutover scaffold make scenarios/lead-router.json --automation lead-router --set recordings/2024-06
-      cutover import make logs.json --definition scenarios/lead-router.json --automation lead-router --into recordings/2024-06
-      pytest --shadow recordings/2024-06 -k lead-router
-    """
-    from harness.scaffold import project_providers
-    from harness.scaffold._make_scaffold import maps_toml, scaffold_make, write_maps
-
-    try:
-        results, skipped = scaffold_make(blueprint, automation=automation, into=into, force=force,
-                                         providers=project_providers(Path("pyproject.toml")))
-    except HarnessError as exc:
-        raise click.ClickException(str(exc)) from None
-    for file in skipped:
-        click.echo(f"skipped {file}: not a blueprint")
-    _finish(results, recording_set, maps_toml, write_maps, MAKE_IMPORT_HINT)
-
-
 @scaffold.command("prove")
 @click.argument("workflow", type=click.Path(exists=True, path_type=Path))
 def scaffold_prove_command(workflow: Path) -> None:
@@ -163,8 +112,8 @@ def scaffold_prove_command(workflow: Path) -> None:
     n8n's node tests pin the output each checked node must produce; a node is *proved* when
     the generated code produces exactly those items. Runs offline (a call is *not run*).
     """
-    from harness.scaffold._prove import prove
-    from harness.scaffold._workflow import iter_workflow_files, load_workflows
+    from harness.platforms.n8n.definition import iter_workflow_files, load_workflows
+    from harness.platforms.n8n.translate.prove import prove
 
     by_type: dict[str, dict[str, int]] = {}
     try:
@@ -179,6 +128,10 @@ def scaffold_prove_command(workflow: Path) -> None:
     click.echo("\nby node type:")
     for kind, counts in sorted(by_type.items()):
         click.echo(f"  {kind:<40} " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+
+
+for _name, _translator in translators().items():
+    scaffold.add_command(translate_command(_name, _translator))
 
 
 def register(cli: click.Group) -> None:

@@ -3,10 +3,10 @@
 A recording set proves only the branches its traffic took. The legacy definition knows all of
 them: each IF's true and false outputs, each Switch's outputs (renamed, and the fallback). For
 an automation whose manifest entry names its ``definition`` (an n8n workflow file; for a Make
-automation, a scenario blueprint, whose Routers' routes are its branches), ``branches``
-lists every such output with the decision name and value ``cutover import n8n`` records for it
-(through the entry's ``steps``/``decisions`` maps), and ``coverage`` counts the legacy traces that
-took each one. A branch no recorded trigger took is untested: the report lists it, and
+automation, a scenario blueprint, whose Routers' routes are its branches), the tool's adapter
+lists every such output (``harness.platforms.<tool>.branches``) with the decision name and value
+the importer records for it (through the entry's ``steps``/``decisions`` maps), and ``coverage``
+counts the legacy traces that took each one. A branch no recorded trigger took is untested: the report lists it, and
 ``[tool.cutover.gate] branch_coverage = "definition"`` makes it a NOT READY reason.
 
 Pure: values in, values out.
@@ -20,19 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from harness.manifest import AutomationEntry
+from harness.platforms import adapter_for
+from harness.platforms.adapter import Branch
 from harness.recording import LegacyTrace, Platform
-from harness.scaffold._workflow import Node, Workflow, load_workflows
-
-
-@dataclass(frozen=True)
-class Branch:
-    """One output of a branch node of the definition."""
-
-    node: str
-    kind: str  # if | switch (n8n) | router (Make)
-    output: str  # the output's name in the definition (true, false, a rule's key, the fallback)
-    decision: str  # the decision name the importer records for the node
-    value: str  # the decision value the importer records for this output
 
 
 @dataclass(frozen=True)
@@ -41,38 +31,6 @@ class BranchCount:
 
     branch: Branch
     taken: int
-
-
-def _outputs(node: Node) -> list[str]:
-    kind = node.short_type
-    if kind == "if":
-        return ["true", "false"]
-    params = node.parameters
-    if params.get("mode") == "expression":
-        return [str(i) for i in range(int(params.get("numberOutputs", 4)))]
-    rules = ((params.get("rules") or {}).get("values")) or []
-    names = [str(r.get("outputKey")) if r.get("renameOutput") and r.get("outputKey") else str(i)
-             for i, r in enumerate(rules)]
-    options = params.get("options") or {}
-    if options.get("fallbackOutput") == "extra":
-        names.append(str(options.get("renameFallbackOutput") or "Fallback"))
-    return names
-
-
-def branches(workflow: Workflow, entry: AutomationEntry) -> list[Branch]:
-    """Return every IF/Switch output of ``workflow``, named as the importer names decisions."""
-    order, _ = workflow.order()
-    out = []
-    for name in order:
-        node = workflow.nodes[name]
-        if node.short_type not in ("if", "switch"):
-            continue
-        mapped = entry.decisions.get(name)
-        decision = mapped.name if mapped else (entry.steps.get(name) or name)
-        for output in _outputs(node):
-            value = mapped.values.get(output, output) if mapped else output
-            out.append(Branch(name, node.short_type, output, decision, value))
-    return out
 
 
 def _took(trace: LegacyTrace, branch: Branch) -> bool:
@@ -93,18 +51,16 @@ def coverage(found: list[Branch], traces: Iterable[LegacyTrace]) -> list[BranchC
 
 
 def definition_branches(definition: Path, entry: AutomationEntry) -> list[Branch]:
-    """Read the entry's definition and return its branches.
+    """Read the entry's definition and return its branches, through the entry's tool.
 
     For a Make automation the file is a scenario blueprint and the branches are its Routers'
-    routes (named as ``cutover import make`` names the decision); otherwise it is an n8n workflow
-    file, of which the first workflow is read.
+    routes (named as ``cutover import make`` names the decision); for any other tool it is read
+    as an n8n workflow file, of which the first workflow is read (as before the tools had
+    folders: only n8n and Make list branches).
     """
-    if entry.platform is Platform.MAKE:
-        from harness.scaffold._make_blueprint import load_blueprint  # imports this module's Branch
-        from harness.scaffold._make_branches import router_branches
-
-        return router_branches(load_blueprint(definition), entry)
-    return branches(load_workflows(definition)[0], entry)
+    reader = adapter_for(entry.platform).branches or adapter_for(Platform.N8N).branches
+    assert reader is not None  # n8n lists branches
+    return reader(definition, entry)
 
 
 def untaken(counts: list[BranchCount]) -> list[Branch]:

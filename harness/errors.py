@@ -167,21 +167,21 @@ class ScaffoldError(HarnessError):
     """A scaffold could not be written (bad name, an edited file without --force)."""
 
 
-# Probes (harness.scaffold._probe_oracle)
+# Probes (harness.platforms.n8n.probe.oracle)
 
 
 class ProbeError(HarnessError):
     """Probes cannot be made: no definition, an unknown automation, code that cannot run offline."""
 
 
-# Offline proof (harness.scaffold._prove)
+# Offline proof (harness.platforms.n8n.translate.prove)
 
 
 class NotOffline(TerminalError):
     """The scaffolded code tried to call out; a proof runs offline."""
 
 
-# Expression translation (harness.scaffold._expr, _make_iml)
+# Expression translation (harness.platforms.n8n.translate.expr, harness.platforms.make.translate.iml)
 
 
 class Untranslatable(Exception):

@@ -17,19 +17,19 @@ from pathlib import Path
 from typing import Any
 
 from harness.errors import ExportFormatError, ManifestError, UnreplayableImportError
-from harness.importer import make, n8n, power_automate, tabular, zapier
 from harness.importer._run import BadRecord, ImportedRun
 from harness.importer.definition import load_definition, refuse_definition
 from harness.importer.pairing import Pairing, pair
 from harness.importer.summary import DEFAULT_LIMITS, ImportSummary, coverage_sentence
 from harness.manifest import (
-    DEFAULT_COERCION, MANIFEST_FILE, AutomationEntry, ExportSource, Manifest, load_manifest, set_relative, with_source,
+    MANIFEST_FILE, AutomationEntry, ExportSource, Manifest, load_manifest, set_relative, with_source,
     write_manifest,
 )
 from harness.recording import (
     LEGACY_FILE, TRIGGERS_FILE, Evidence, LegacyTrace, Platform, RecordedTrigger, TraceStatus, iter_triggers,
     write_traces, write_triggers,
 )
+from harness.platforms import adapter_for
 from harness.redact import RedactionPolicy, policy_from_settings, redact_trace, redact_trigger
 
 DEFAULT_PAIR_WINDOW = timedelta(minutes=5)
@@ -54,31 +54,23 @@ class ImportRequest:
 
 def _entry(manifest: Manifest, request: ImportRequest) -> AutomationEntry:
     entry = manifest.automations.get(request.automation) or AutomationEntry(
-        request.automation, request.platform, DEFAULT_COERCION[request.platform]
+        request.automation, request.platform, adapter_for(request.platform).coercion
     )
     return replace(entry, platform=request.platform, columns={**entry.columns, **request.columns})
 
 
 def parse_export(request: ImportRequest, entry: AutomationEntry) -> Iterator[ImportedRun | ExportFormatError]:
-    """Dispatch to the platform's importer, with the definition file's document when one is given.
+    """Hand the export to its tool's importer, with the definition file's document when one is given.
 
     Raises DefinitionGivenError when the export is itself a definition (a workflow, blueprint,
     Zapfile or flow), naming the export that holds the runs.
     """
     refuse_definition(request.export, request.platform)
-    tabular_platform = request.platform in (Platform.CSV, Platform.JSONL)
-    if request.definition is not None and tabular_platform:
+    adapter = adapter_for(request.platform)
+    if request.definition is not None and not adapter.reads_definition:
         raise ExportFormatError(str(request.definition), None, None, f"--definition: {request.platform} has no definition format")
     definition = load_definition(request.definition, request.platform) if request.definition else None
-    if request.platform is Platform.N8N:
-        return n8n.parse(request.export, entry, definition)
-    if request.platform is Platform.ZAPIER:
-        return zapier.parse(request.export, entry, definition)
-    if request.platform is Platform.MAKE:
-        return make.parse(request.export, entry, definition)
-    if request.platform is Platform.POWER_AUTOMATE:
-        return power_automate.parse(request.export, entry, definition)
-    return tabular.parse(request.export, entry, request.platform)
+    return adapter.parse_history(request.export, entry, definition)
 
 
 def collect(items: Iterable[ImportedRun | ExportFormatError], skip_bad: bool) -> tuple[list[ImportedRun], list[BadRecord]]:
@@ -142,7 +134,7 @@ def _manifest_definition(request: ImportRequest, entry: AutomationEntry) -> tupl
     entry names none, or the platform has no definition format). Raises ManifestError when the
     named file does not exist.
     """
-    if request.definition is not None or not entry.definition or request.platform in (Platform.CSV, Platform.JSONL):
+    if request.definition is not None or not entry.definition or not adapter_for(request.platform).reads_definition:
         return request, None
     path = request.into / entry.definition
     if not path.is_file():
@@ -157,13 +149,9 @@ def _with_definition(entry: AutomationEntry, request: ImportRequest) -> Automati
     Only for the definitions branch coverage reads (an n8n file of one workflow, a Make
     blueprint): the report then lists every branch of the workflow and the triggers that took it.
     """
-    if request.definition is None or entry.definition or request.platform not in (Platform.N8N, Platform.MAKE):
+    covers = adapter_for(request.platform).covers_branches
+    if request.definition is None or entry.definition or covers is None or not covers(request.definition):
         return entry
-    if request.platform is Platform.N8N:
-        from harness.scaffold._workflow import load_workflows
-
-        if len(load_workflows(request.definition)) != 1:
-            return entry
     return replace(entry, definition=set_relative(request.definition, request.into))
 
 

@@ -2,7 +2,7 @@
 
 ``scaffold_n8n(path, …)`` reads an n8n workflow file (or a directory of them), writes one
 ``automations/<name>.py`` per workflow whose body follows the workflow's graph in n8n's run order
-(``harness.scaffold._nodes`` says what each node type becomes), and returns the manifest maps
+(``harness.platforms.n8n.translate.nodes`` says what each node type becomes), and returns the manifest maps
 (``steps``, ``decisions``) that make the generated step and decision names line up with what
 ``cutover import n8n`` records for the same workflow. A file a person has edited since it was
 generated is never overwritten without ``force``: the would-be change is returned as a diff.
@@ -18,10 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from harness.errors import ScaffoldError
-from harness.scaffold._module import NodeRow, Scaffold, build, edited, unique
-from harness.scaffold._workflow import Workflow, iter_workflow_files, load_workflows
+from harness.scaffold._module import NodeRow, Scaffold, edited
 
-__all__ = ["NodeRow", "Scaffold", "ScaffoldError", "Written", "project_providers", "scaffold_n8n"]
+__all__ = ["NodeRow", "Scaffold", "ScaffoldError", "Written", "checked_name", "project_providers"]
 
 
 @dataclass(frozen=True)
@@ -52,30 +51,6 @@ def project_providers(pyproject: Path) -> dict[str, str]:
     return out
 
 
-def _automation_name(workflow: Workflow, given: str | None, many: bool) -> str:
-    if given and not many:
-        return given
-    stem = re.sub(r"[^a-z0-9]+", "-", workflow.name.lower()).strip("-") or "workflow"
-    return f"{given}-{stem}" if given else stem
-
-
-def scaffold_n8n(path: Path, *, automation: str | None, into: Path, force: bool = False,
-                 providers: dict[str, str] | None = None) -> list[Written]:
-    """Scaffold every workflow in ``path`` (a file or a directory) into ``into``.
-
-    Raises ExportFormatError for a file that is not a workflow and ScaffoldError for a name that
-    cannot be a module. Files are written only after every workflow was translated.
-    """
-    workflows = [wf for file in iter_workflow_files(path) for wf in load_workflows(file)]
-    many = len(workflows) > 1
-    results = []
-    used: set[str] = set()
-    for workflow in workflows:
-        name = checked_name(unique(_automation_name(workflow, automation, many), used))
-        results.append(build(workflow, name, providers or {}))
-    return [_write(s, into, force) for s in results]
-
-
 def checked_name(name: str) -> str:
     """Return ``name`` when it can name an automation module; raise ScaffoldError otherwise."""
     if not re.fullmatch(r"[a-z][a-z0-9-]*", name):
@@ -83,7 +58,7 @@ def checked_name(name: str) -> str:
     return name
 
 
-def _write(scaffold: Scaffold[Any], into: Path, force: bool) -> Written:
+def write(scaffold: Scaffold[Any], into: Path, force: bool) -> Written:
     target = into / (scaffold.automation.replace("-", "_") + ".py")
     if target.exists():
         current = target.read_text(encoding="utf-8")

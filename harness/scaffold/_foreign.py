@@ -1,4 +1,4 @@
-"""Name the definition a scaffold command was given when it belongs to another command or platform.
+"""Read the definition a scaffold command was given, and name it when it belongs to another command or platform.
 
 ``cutover scaffold n8n`` reads n8n workflows, ``cutover scaffold make`` Make blueprints, and
 ``probe-triggers`` n8n definitions. Given another platform's definition, each says what the file
@@ -7,6 +7,8 @@ is and which command reads it, using the importer's recognisers (``harness.impor
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 from harness.errors import ExportFormatError
@@ -40,3 +42,15 @@ def refuse_foreign(document: Any, path: str, wanted: DefinitionKind) -> None:
     use = (f"use `cutover scaffold {command} {path}`" if command else
            "scaffold reads n8n workflows (`cutover scaffold n8n`) and Make blueprints (`cutover scaffold make`) only")
     raise ExportFormatError(path, None, None, f"this is {describe(kind)}, not {describe(wanted)}: {use}")
+
+
+def read_json(path: Path) -> Any:
+    """Return one file's JSON; raise ExportFormatError naming the file when it is not JSON."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8-sig"))
+    except FileNotFoundError:
+        raise ExportFormatError(str(path), None, None, "file does not exist") from None
+    except UnicodeDecodeError:
+        raise ExportFormatError(str(path), None, None, "not UTF-8 text") from None
+    except (json.JSONDecodeError, RecursionError) as exc:
+        raise ExportFormatError(str(path), None, None, f"not valid JSON ({exc})") from None

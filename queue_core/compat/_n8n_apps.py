@@ -1,7 +1,7 @@
 """What scaffolded n8n app nodes (HubSpot, Stripe, Google Sheets) need at run time.
 
 Each helper builds a request body or reads a response the way the n8n node does, so the
-generated code stays a few lines per node (see ``harness.scaffold._apps``).
+generated code stays a few lines per node (see ``harness.platforms.n8n.translate.apps``).
 """
 
 from __future__ import annotations

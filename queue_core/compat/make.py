@@ -26,11 +26,16 @@ from decimal import Decimal
 from typing import Any
 
 from ..errors import MakeConditionError, MakeFunctionError, ModuleFailed, TerminalError, TodoModule
-from ._make_filter import condition, empty, instant, number, passes, text
-from ._make_functions import fn, get, parse_number, truth
+from ._make_filter import OPERATORS, condition, empty, instant, number, passes, text
+from ._make_functions import FUNCTIONS, fn, get, parse_number, truth
+
+# The filter operators (``text:equal``) and IML functions (``lower``) this runtime implements, by
+# name: the translator emits only these.
+FILTER_OPERATORS: frozenset[str] = frozenset(OPERATORS)
+IML_FUNCTIONS: frozenset[str] = frozenset(FUNCTIONS)
 
 __all__ = [
-    "MakeConditionError", "MakeFunctionError", "ModuleFailed", "Run", "TodoModule", "app_call", "arith", "compare",
+    "FILTER_OPERATORS", "IML_FUNCTIONS", "MakeConditionError", "MakeFunctionError", "ModuleFailed", "Run", "TodoModule", "app_call", "arith", "compare",
     "concat", "condition", "empty", "first_bundle", "fn", "get", "http", "http_bundle", "instant", "iterate",
     "json_body", "number", "parse_json", "parse_number", "passes", "ref", "repeat", "text", "truth",
     "webhook_bundle",

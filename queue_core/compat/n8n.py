@@ -25,15 +25,20 @@ from ._n8n_apps import (
 )
 from ._n8n_filter import check, if_v1
 from ._n8n_js import (
-    add, arith, as_list, both, call, coalesce, compare, concat, either, get, loose_eq, method, num, parse_float,
+    GLOBALS, METHODS, add, arith, as_list, both, call, coalesce, compare, concat, either, get, loose_eq, method, num, parse_float,
     parse_int, strict_eq, text, truthy,
 )
 
 Item = dict[str, Any]
 Items = list[Item]
 
+# The JavaScript globals (``Math.round``, ``parseInt``) and methods (``.toLowerCase()``) this runtime
+# implements, by name: the translator emits a call only to one of these.
+JS_GLOBALS: frozenset[str] = frozenset(GLOBALS)
+JS_METHODS: frozenset[str] = frozenset(METHODS)
+
 __all__ = [
-    "N8nConditionError", "Flow", "Item", "Items", "NodeFailed", "TodoNode", "add", "arith", "as_list", "assign", "both",
+    "JS_GLOBALS", "JS_METHODS", "N8nConditionError", "Flow", "Item", "Items", "NodeFailed", "TodoNode", "add", "arith", "as_list", "assign", "both",
     "call", "check", "coalesce", "compare", "concat", "either", "epoch_ms", "form_fields", "get", "if_v1", "json_body",
     "loose_eq", "merge_append", "merge_by_fields", "merge_choose", "method", "now", "num", "parse_float", "parse_int",
     "properties", "quote_path", "response_items", "sheet_row", "sheet_rows", "sheet_updates", "strict_eq", "text",

@@ -18,9 +18,9 @@ from typing import Any
 import httpx
 import pytest
 
-from harness.scaffold._module import build
-from harness.scaffold._prove import _OfflineContext
-from harness.scaffold._workflow import load_workflows
+from harness.platforms.n8n.translate.module import build
+from harness.platforms.n8n.translate.prove import _OfflineContext
+from harness.platforms.n8n.definition import load_workflows
 from queue_core.context import Trigger
 
 SHIPPED = Path(__file__).resolve().parents[2] / "recordings" / "2024-06" / "exports"

@@ -19,7 +19,7 @@ import pytest
 from click.testing import CliRunner
 
 from harness.cli import cli
-from harness.scaffold import scaffold_n8n
+from harness.platforms.n8n.translate import scaffold_n8n
 from queue_core import registry as registry_module
 from queue_core.registry import Registry
 from tests.support.project import pyproject

@@ -27,7 +27,7 @@ import httpx
 import pytest
 
 from harness.recording import iter_pairs
-from harness.scaffold._prove import _OfflineContext
+from harness.platforms.n8n.translate.prove import _OfflineContext
 from queue_core import provision
 from queue_core.context import Trigger
 from tests.support.project import pyproject

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from harness.scaffold._module import build
-from harness.scaffold._probe import ProbeSet, load_inputs, make_probes
-from harness.scaffold._probe_dry import dry_run
-from harness.scaffold._probe_report import report_markdown
+from harness.platforms.n8n.translate.module import build
+from harness.platforms.n8n.probe.search import ProbeSet, load_inputs, make_probes
+from harness.platforms.n8n.probe.dry import dry_run
+from harness.platforms.n8n.probe.report import report_markdown
 from queue_core import Context, Registry, Trigger, automation
 from queue_core import registry as registry_module
 from queue_core.provider import ProviderConfig

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from harness.coverage import branches, coverage, definition_branches, untaken
+from harness.coverage import coverage, definition_branches, untaken
+from harness.platforms.n8n.branches import branches
 from harness.manifest import AutomationEntry, Coercion, DecisionMap
 from harness.recording import LegacyTrace, Platform, TraceStatus
-from harness.scaffold._workflow import load_workflows
+from harness.platforms.n8n.definition import load_workflows
 
 ROUTER = Path(__file__).parent.parent / "fixtures" / "workflows" / "n8n" / "order-router.workflow.json"
 

@@ -11,8 +11,8 @@ import pytest
 
 from harness.errors import ExportFormatError, ManifestError
 from harness.importer import ImportedRun
-from harness.importer.n8n import parse
-from harness.importer.n8n_lineage import trace_lineage
+from harness.platforms.n8n.history import parse
+from harness.platforms.n8n.lineage import trace_lineage
 from harness.importer.pipeline import ImportRequest, import_export
 from harness.manifest import AutomationEntry, Coercion, ItemSplit, manifest_from_dict, manifest_to_dict
 from harness.recording import Platform, TraceStatus, trace_from_json, trace_to_json

@@ -10,7 +10,7 @@ import pytest
 
 from harness.errors import ExportFormatError
 from harness.importer import ImportedRun
-from harness.importer.make import parse
+from harness.platforms.make.history import parse
 from harness.manifest import AutomationEntry, Coercion
 from harness.recording import Evidence, Platform, TraceStatus
 

@@ -8,7 +8,7 @@ import pytest
 
 from harness.errors import ExportFormatError
 from harness.importer import ImportedRun
-from harness.importer.n8n import parse, unflatted
+from harness.platforms.n8n.history import parse, unflatted
 from harness.manifest import AutomationEntry, Coercion, DecisionMap
 from harness.recording import Platform, TraceStatus
 

@@ -11,7 +11,7 @@ import pytest
 
 from harness.errors import ExportFormatError
 from harness.importer import ImportedRun
-from harness.importer.n8n import parse
+from harness.platforms.n8n.history import parse
 from harness.manifest import AutomationEntry, Coercion
 from harness.recording import Evidence, Platform
 

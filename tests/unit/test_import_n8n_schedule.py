@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.importer import ImportedRun
-from harness.importer.n8n import parse
+from harness.platforms.n8n.history import parse
 from harness.importer.pipeline import ImportRequest, import_export
 from harness.manifest import AutomationEntry, Coercion, load_manifest
 from harness.recording import Platform, iter_triggers

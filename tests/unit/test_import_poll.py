@@ -11,7 +11,10 @@ from typing import Any
 import pytest
 
 from harness.errors import ExportFormatError
-from harness.importer import ImportedRun, make, n8n, zapier
+from harness.importer import ImportedRun
+from harness.platforms.make import history as make
+from harness.platforms.n8n import history as n8n
+from harness.platforms.zapier import history as zapier
 from harness.importer.pipeline import ImportRequest, import_export
 from harness.manifest import AutomationEntry, Coercion, ItemSplit, load_manifest
 from harness.recording import (

@@ -10,8 +10,8 @@ import pytest
 
 from harness.errors import ExportFormatError
 from harness.importer import ImportedRun
-from harness.importer.power_automate import parse
-from harness.importer.power_automate_definition import read_flow
+from harness.platforms.power_automate.history import parse
+from harness.platforms.power_automate.definition import read_flow
 from harness.manifest import AutomationEntry, Coercion
 from harness.recording import Evidence, Platform, TraceStatus
 

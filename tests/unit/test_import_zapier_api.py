@@ -10,8 +10,8 @@ import pytest
 
 from harness.errors import ExportFormatError
 from harness.importer import ImportedRun
-from harness.importer.zapier import parse
-from harness.importer.zapier_definition import read_zaps
+from harness.platforms.zapier.history import parse
+from harness.platforms.zapier.definition import read_zaps
 from harness.manifest import AutomationEntry, Coercion
 from harness.recording import Evidence, Platform, TraceStatus
 

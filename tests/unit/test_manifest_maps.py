@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from harness.importer import ImportedRun
-from harness.importer.n8n import parse
+from harness.platforms.n8n.history import parse
 from harness.manifest import (
     AutomationEntry, Coercion, DecisionMap, Manifest, ExportSource, load_manifest, with_source, write_manifest,
 )

@@ -10,10 +10,10 @@ import pytest
 
 from harness._session import SetIndex
 from harness.recording import iter_triggers
-from harness.scaffold._probe import Change, load_inputs, make_probes
-from harness.scaffold._probe_files import change_to_json, write_synthetic
-from harness.scaffold._probe_report import report_json, report_markdown
-from harness.scaffold._probe_values import ABSENT
+from harness.platforms.n8n.probe.search import Change, load_inputs, make_probes
+from harness.platforms.n8n.probe.files import change_to_json, write_synthetic
+from harness.platforms.n8n.probe.report import report_json, report_markdown
+from harness.platforms.n8n.probe.values import ABSENT
 from harness.errors import ProbeError
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "probe" / "set"

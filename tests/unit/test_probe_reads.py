@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from harness.scaffold._probe_reads import node_reads
-from harness.scaffold._workflow import parse_workflow
+from harness.platforms.n8n.probe.reads import node_reads
+from harness.platforms.n8n.definition import parse_workflow
 
 
 def _workflow(expression: str, *, between: dict[str, Any] | None = None, trigger: str = "webhook") -> Any:

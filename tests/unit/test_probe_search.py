@@ -14,13 +14,13 @@ from typing import Any
 
 import pytest
 
-from harness.coverage import branches
+from harness.platforms.n8n.branches import branches
 from harness.manifest import AutomationEntry, Coercion, DecisionMap
 from harness.recording import LegacyTrace, Platform, RecordedTrigger, TraceStatus
-from harness.scaffold._probe import _hypothesis, _target, make_probes
-from harness.scaffold._probe_oracle import Oracle
-from harness.scaffold._probe_values import apply
-from harness.scaffold._workflow import parse_workflow
+from harness.platforms.n8n.probe.search import _hypothesis, _target, make_probes
+from harness.platforms.n8n.probe.oracle import Oracle
+from harness.platforms.n8n.probe.values import apply
+from harness.platforms.n8n.definition import parse_workflow
 
 START = datetime(2024, 6, 1, tzinfo=UTC)
 

@@ -11,10 +11,10 @@ import pytest
 from click.testing import CliRunner
 
 from harness.cli import cli
-from harness.scaffold import scaffold_n8n
-from harness.scaffold._module import build
-from harness.scaffold._prove import _OfflineContext, prove, run
-from harness.scaffold._workflow import load_workflows
+from harness.platforms.n8n.translate import scaffold_n8n
+from harness.platforms.n8n.translate.module import build
+from harness.platforms.n8n.translate.prove import _OfflineContext, prove, run
+from harness.platforms.n8n.definition import load_workflows
 from harness.errors import ExportFormatError
 from queue_core.context import Trigger
 
@@ -156,7 +156,7 @@ def test_workflows_of_an_estate_that_share_a_name_get_distinct_automations(tmp_p
 
 
 def test_a_switch_rule_of_several_conditions_routes_as_its_combinator_says() -> None:
-    from harness.scaffold._workflow import parse_workflow
+    from harness.platforms.n8n.definition import parse_workflow
 
     rule = {"conditions": {"options": {"caseSensitive": True, "typeValidation": "loose"}, "combinator": "or",
                            "conditions": [{"leftValue": "={{ $json.title }}", "rightValue": "crash",
@@ -181,7 +181,7 @@ def test_a_switch_rule_of_several_conditions_routes_as_its_combinator_says() -> 
 
 
 def test_a_node_of_another_package_is_not_taken_for_the_n8n_node_of_the_same_name() -> None:
-    from harness.scaffold._workflow import parse_workflow
+    from harness.platforms.n8n.definition import parse_workflow
 
     wf = parse_workflow({"name": "t", "nodes": [
         {"name": "Start", "type": "n8n-nodes-base.manualTrigger", "parameters": {}},

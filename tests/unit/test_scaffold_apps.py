@@ -10,10 +10,10 @@ from typing import Any
 import httpx
 import pytest
 
-from harness.scaffold import _calls
-from harness.scaffold._module import TRANSLATORS, build
-from harness.scaffold._prove import _OfflineContext
-from harness.scaffold._workflow import load_workflows
+from harness.platforms.n8n.translate import calls as _calls
+from harness.platforms.n8n.translate.module import TRANSLATORS, build
+from harness.platforms.n8n.translate.prove import _OfflineContext
+from harness.platforms.n8n.definition import load_workflows
 from queue_core.compat import n8n
 from queue_core.context import Trigger
 from queue_core.gateway import prepare

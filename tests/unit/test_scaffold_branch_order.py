@@ -14,9 +14,9 @@ from typing import Any
 import httpx
 import pytest
 
-from harness.scaffold._module import build
-from harness.scaffold._prove import _OfflineContext
-from harness.scaffold._workflow import Workflow, parse_workflow
+from harness.platforms.n8n.translate.module import build
+from harness.platforms.n8n.translate.prove import _OfflineContext
+from harness.platforms.n8n.definition import Workflow, parse_workflow
 from queue_core.compat import n8n
 from queue_core.context import Trigger
 from queue_core.errors import NodeFailed

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from harness.scaffold._expr import value
+from harness.platforms.n8n.translate.expr import value
 from queue_core.compat import n8n
 from harness.errors import Untranslatable
 

@@ -12,9 +12,9 @@ from click.testing import CliRunner
 
 from harness._cli_scaffold import scaffold
 from harness.errors import ExportFormatError, ProbeError
-from harness.scaffold._make_blueprint import load_blueprint
-from harness.scaffold._probe import load_inputs
-from harness.scaffold._workflow import iter_workflow_files, load_workflows
+from harness.platforms.make.definition import load_blueprint
+from harness.platforms.n8n.probe.search import load_inputs
+from harness.platforms.n8n.definition import iter_workflow_files, load_workflows
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "workflows"
 BLUEPRINT = FIXTURES / "make" / "lead-router.blueprint.json"

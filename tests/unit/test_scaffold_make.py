@@ -15,8 +15,8 @@ from click.testing import CliRunner
 from harness.cli import cli
 from harness.errors import ExportFormatError
 from harness.manifest import load_manifest
-from harness.scaffold._make_blueprint import load_blueprint
-from harness.scaffold._make_scaffold import build, scaffold_make
+from harness.platforms.make.definition import load_blueprint
+from harness.platforms.make.translate import build, scaffold_make
 from queue_core.context import Trigger
 from queue_core.errors import Filtered, TerminalError
 
@@ -281,7 +281,7 @@ def test_a_repeater_feeds_a_text_aggregator_that_joins_its_rows(tmp_path: Path) 
 def test_every_route_of_the_definition_is_listed_as_the_importer_names_the_decision() -> None:
     from harness.manifest import AutomationEntry, Coercion, DecisionMap
     from harness.recording import Platform
-    from harness.scaffold._make_branches import router_branches
+    from harness.platforms.make.branches import router_branches
 
     entry = AutomationEntry("lead-router", Platform.MAKE, Coercion.MAKE, decisions={"Size router": DecisionMap("size-router")})
     listed = [(b.node, b.output, b.decision, b.value) for b in router_branches(load_blueprint(FIXTURES / LEAD), entry)]

@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 from harness.manifest import load_manifest
-from harness.scaffold._maps import write_maps
-from harness.scaffold._module import build
-from harness.scaffold._workflow import load_workflows
+from harness.platforms.n8n.translate.maps import write_maps
+from harness.platforms.n8n.translate.module import build
+from harness.platforms.n8n.definition import load_workflows
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "workflows" / "n8n"
 ROUTER = FIXTURES / "order-router.workflow.json"

@@ -1,0 +1,54 @@
+"""The registry of legacy tools: one folder per tool, one ``PlatformAdapter`` each.
+
+``harness/platforms/<tool>/`` reads the tool's definitions into one typed model
+(``definition``), imports its run history (``history``), lists a definition's branches
+(``branches``) and, where there is one, translates definitions into automations
+(``translate``); its ``ADAPTER`` says which of these it has. The import pipeline, branch
+coverage and ``cutover scaffold`` look a tool up here instead of each keeping an if-chain.
+Adding a tool is adding a folder and a row below. CSV and JSONL are the generic tabular importer
+(``harness.importer.tabular``): no definition, no branches, no translator.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from harness.errors import ExportFormatError
+from harness.importer import tabular
+from harness.importer._run import ImportedRun
+from harness.manifest import AutomationEntry, Coercion
+from harness.platforms import make, n8n, power_automate, zapier
+from harness.platforms.adapter import Branch, PlatformAdapter, Translator
+from harness.recording import Platform
+
+__all__ = ["ADAPTERS", "Branch", "PlatformAdapter", "Translator", "adapter_for", "translators"]
+
+
+def _csv(path: Path, entry: AutomationEntry, definition: Any = None) -> Iterator[ImportedRun | ExportFormatError]:
+    return tabular.parse(path, entry, Platform.CSV)
+
+
+def _jsonl(path: Path, entry: AutomationEntry, definition: Any = None) -> Iterator[ImportedRun | ExportFormatError]:
+    return tabular.parse(path, entry, Platform.JSONL)
+
+
+ADAPTERS: dict[Platform, PlatformAdapter] = {
+    Platform.N8N: n8n.ADAPTER,
+    Platform.ZAPIER: zapier.ADAPTER,
+    Platform.MAKE: make.ADAPTER,
+    Platform.POWER_AUTOMATE: power_automate.ADAPTER,
+    Platform.CSV: PlatformAdapter(Platform.CSV, _csv, Coercion.STRICT, reads_definition=False),
+    Platform.JSONL: PlatformAdapter(Platform.JSONL, _jsonl, Coercion.STRICT, reads_definition=False),
+}
+
+
+def adapter_for(platform: Platform) -> PlatformAdapter:
+    """Return the adapter of ``platform`` (every ``Platform`` has one)."""
+    return ADAPTERS[platform]
+
+
+def translators() -> dict[str, Translator]:
+    """Return ``cutover scaffold``'s commands: each tool with a translator, by its name."""
+    return {str(a.platform): a.translator for a in ADAPTERS.values() if a.translator is not None}

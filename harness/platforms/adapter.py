@@ -1,0 +1,81 @@
+"""What a legacy tool's folder gives the rest of the harness: one ``PlatformAdapter`` per tool.
+
+The import pipeline, branch coverage and ``cutover scaffold`` used to ask "which tool is this?"
+in if-chains of their own; now each asks the registry (``harness.platforms.adapter_for``) for
+the tool's adapter and calls what it holds. A tool that cannot do something (Zapier has no
+translator, CSV no definition format) leaves that field ``None``, and the caller says so.
+
+Only values and callables live here, so a tool's folder, the pipeline and ``harness.coverage``
+can all import this module without importing each other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from harness.errors import ExportFormatError
+from harness.importer._run import ImportedRun
+from harness.manifest import AutomationEntry, Coercion
+from harness.recording import Platform
+from harness.scaffold import Written
+
+# (export, manifest entry, the definition document or None) -> one item per record of the run history
+HistoryParser = Callable[[Path, AutomationEntry, Any], Iterator[ImportedRun | ExportFormatError]]
+
+
+@dataclass(frozen=True)
+class Branch:
+    """One output of a branch node of the definition."""
+
+    node: str
+    kind: str  # if | switch (n8n) | router (Make)
+    output: str  # the output's name in the definition (true, false, a rule's key, the fallback)
+    decision: str  # the decision name the importer records for the node
+    value: str  # the decision value the importer records for this output
+
+
+# (definition file, manifest entry) -> every branch of the definition, named as the importer names decisions
+BranchReader = Callable[[Path, AutomationEntry], list[Branch]]
+
+
+@dataclass(frozen=True)
+class Translator:
+    """How ``cutover scaffold <tool>`` turns the tool's definitions into automations.
+
+    ``scaffold(path, automation=, into=, force=, providers=)`` returns what it wrote and the
+    files of a directory it skipped; ``maps_toml``/``write_maps`` render and merge the manifest
+    maps of one scaffold. The strings are the command's help and the estate table's hint.
+    """
+
+    argument: str  # the command's argument: workflow, blueprint
+    help: str  # the command's help, as its docstring would be
+    automation_help: str
+    set_help: str
+    import_hint: str  # formatted with the scaffold's id, name and definition path
+    scaffold: Callable[..., tuple[list[Written], list[str]]]
+    maps_toml: Callable[[Any], str]
+    write_maps: Callable[[Path, Any], None]
+
+
+@dataclass(frozen=True)
+class PlatformAdapter:
+    """One legacy tool, as the pipeline, coverage and the CLI use it.
+
+    ``parse_history`` reads the run-history export (with the definition document beside it);
+    ``coercion`` is the manifest's default coercion profile for the tool's values;
+    ``reads_definition`` says whether ``--definition`` means anything; ``branches`` lists a
+    definition's branches and ``covers_branches`` says whether a ``--definition`` file is one it
+    reads (so the import names it in the manifest for branch coverage); ``translator`` is the
+    scaffold command, for tools that have one.
+    """
+
+    platform: Platform
+    parse_history: HistoryParser
+    coercion: Coercion
+    reads_definition: bool = True
+    branches: BranchReader | None = None
+    covers_branches: Callable[[Path], bool] | None = None
+    translator: Translator | None = None

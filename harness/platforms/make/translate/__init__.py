@@ -1,0 +1,283 @@
+"""``cutover scaffold make``: a Make scenario blueprint in, an automation and its manifest maps out.
+
+``scaffold_make(path, …)`` reads a blueprint (or a directory of them), writes one
+``automations/<name>.py`` per scenario (``flow`` lays the modules out, ``modules``
+says what each module type becomes, ``iml`` the mapped expressions), and returns the maps that line the generated names up
+with what ``cutover import make`` records for the same scenario:
+
+- ``steps``: every module by its label (the designer name, else ``<app>#<id>``; a module inside
+  an If-else branch also by its id, the only name the importer has for it) → ``""`` for modules
+  that make no call (builtin, gateway, util, json: no step on the new side) and for the first
+  module (the importer takes its output as the trigger), the step's slug for the others;
+- ``decisions``: every Router by its label → the decision's slug; its values are the route
+  names (a route's first-module filter name, else its index) and need no map;
+- ``providers``: each HTTP host → its provider, so the importer splits a call's URL the same
+  way; and an app's name → its provider (the importer names an app call's provider after its
+  app: ``lokalise``, and ``http`` for ``http:MakeRequest`` when one provider serves them all).
+Files are written as for n8n: a digest line, and an edited file is never overwritten without
+``force`` (the diff is returned instead).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+
+import tomlkit
+from tomlkit.items import Table
+
+from harness.errors import ExportFormatError, ScaffoldError
+from harness.manifest import set_relative
+from harness.platforms.make.definition import Blueprint, Module, is_blueprint, iter_blueprint_files, load_blueprint, read_document
+from harness.platforms.make.translate.flow import Layout, comment, flow, indent
+from harness.platforms.make.translate.modules import TRIGGERS, Gen, makes_call, translate, var
+from harness.platforms.adapter import Translator
+from harness.scaffold import Written, checked_name, write
+from harness.scaffold._module import (HEADER, NodeRow, Scaffold, credential_reader, digest, module_docstring,
+                                     registry_takes, slug, unique)
+
+
+@dataclass
+class MakeScaffold(Scaffold[Blueprint]):
+    """What scaffolding one scenario produced: a Scaffold, with the maps' providers too."""
+
+    unit: ClassVar[str] = "module"
+    kind: ClassVar[str] = "scenario"
+
+    trigger_kind: str = "schedule"
+    providers: dict[str, str] = field(default_factory=dict)  # host (or "http") -> provider
+
+
+def schedule_of(scheduling: dict[str, Any] | None) -> tuple[dict[str, Any] | None, str]:
+    """Return (``{"cron": …}`` or None, why) for the API's ``scheduling`` of a scenario."""
+    if not scheduling:
+        return None, "no scheduling beside the blueprint: set schedule= by hand (GET /scenarios/{id} has it)"
+    kind, interval = scheduling.get("type"), scheduling.get("interval")
+    if kind == "indefinitely" and isinstance(interval, int) and interval >= 60:
+        minutes = interval // 60
+        if interval % 60 == 0 and 60 % minutes == 0:
+            return {"cron": "* * * * *" if minutes == 1 else f"*/{minutes} * * * *"}, f"every {interval} s"
+        if interval % 3600 == 0 and 24 % (interval // 3600) == 0:
+            hours = interval // 3600
+            return {"cron": "0 * * * *" if hours == 1 else f"0 */{hours} * * *"}, f"every {interval} s"
+    if kind == "daily" and re.fullmatch(r"\d{1,2}:\d{2}", str(scheduling.get("time", ""))):
+        hour, minute = str(scheduling["time"]).split(":")
+        return {"cron": f"{int(minute)} {int(hour)} * * *"}, "daily"
+    return None, f"scheduling {scheduling!r} has no cron equivalent here: set schedule= by hand"
+
+
+def _names(blueprint: Blueprint, gen: Gen, first: Module | None) -> dict[str, str]:
+    steps: dict[str, str] = {}
+    taken: set[str] = set()
+    for module in blueprint.modules.values():
+        # a module in an If-else branch is known to the importer by its id only (it does not read
+        # branches); its label is mapped too, for an importer that does
+        keys = [module.label, str(module.id)] if module.in_branch else [module.label]
+        step = ""
+        if makes_call(module):
+            gen.steps[module.id] = unique(slug(module.label), taken)
+            # the importer takes the first module's output as the trigger: no step of it is recorded
+            step = "" if module is first else gen.steps[module.id]
+        for key in keys:
+            steps.setdefault(key, step)
+    return steps
+
+
+def _start(first: Module, lay: Layout, scheduled: bool) -> tuple[list[str], bool]:
+    """Return the lines that produce the first module's bundles, and whether it is a trigger."""
+    if first.app in TRIGGERS:
+        lay.rows.append(NodeRow(first.label, first.app, "trigger", "the delivery's body is the bundle"))
+        return [comment(first), f"{var(first)} = make.webhook_bundle(trigger)", f"bundles_{first.id} = [{var(first)}]"], True
+    code = translate(first, lay.gen)
+    why = "a replay starts from its recorded bundle; a live tick runs this module"
+    lay.rows.append(NodeRow(first.label, first.app, "todo" if code.todo else "trigger",
+                            f"{code.todo}; {why}" if code.todo else why))
+    produce = code.lines + ([f"bundles_{first.id} = list({code.bundles})"] if code.bundles is not None
+                            else [f"bundles_{first.id} = [{code.bundle}]"])
+    return [comment(first), f"recorded = make.first_bundle(trigger)  # cutover import make: the run's first bundle",
+            "if recorded is not None:", f"    bundles_{first.id} = [recorded]", "else:  # a live schedule tick",
+            *indent(produce)], False
+
+
+def build(blueprint: Blueprint, automation: str, providers: dict[str, str]) -> MakeScaffold:
+    """Translate ``blueprint`` into the source of one ``@automation`` module and its maps."""
+    gen = Gen(providers)
+    first = blueprint.flow[0] if blueprint.flow else None
+    scaffold = MakeScaffold(automation, blueprint, "", _names(blueprint, gen, first), {}, [])
+    lay = Layout(gen)
+    body: list[str] = []
+    if first is not None:
+        start, instant = _start(first, lay, scheduled=True)
+        rest = flow(blueprint.flow[1:], lay)
+        body = start + [f"for {var(first)} in bundles_{first.id}:",
+                        *indent([f"run.emit({first.id}, {var(first)})", *rest])]
+        scaffold.trigger_kind = "webhook" if instant else "schedule"
+    scaffold.rows = lay.rows
+    scaffold.decisions = {blueprint.modules[i].label: name for i, name in lay.decisions.items()}
+    scaffold.proposals = dict(gen.proposals)
+    scaffold.credentials = list(gen.credentials)
+    scaffold.providers = dict(gen.hosts)
+    http_providers = {gen.hosts.get(_host(m), "") for m in blueprint.modules.values() if m.app == "http:MakeRequest"}
+    if len(http_providers) == 1 and "" not in http_providers:
+        scaffold.providers["http"] = http_providers.pop()
+    if scaffold.trigger_kind == "schedule":
+        scaffold.schedule, why = schedule_of(blueprint.scheduling)
+        if first is not None and scaffold.rows:
+            row = scaffold.rows[0]
+            scaffold.rows[0] = NodeRow(row.node, row.type, row.status, f"{row.why}; schedule: {why}")
+    scaffold.source = _source(scaffold, body)
+    return scaffold
+
+
+def _host(module: Module) -> str:
+    url = str(module.mapper.get("url") or "")
+    return re.sub(r"^[a-z]+://", "", url).split("/")[0].split(":")[0].split("{")[0]
+
+
+def _source(scaffold: MakeScaffold, body: list[str]) -> str:
+    bp = scaffold.workflow
+    function = re.sub(r"\W+", "_", scaffold.automation).strip("_") or "automation"
+    intro = [f"{scaffold.automation}: scaffolded by `cutover scaffold make` from the Make scenario {bp.name!r}.", "",
+             "This is ordinary code and yours to edit; `pytest --shadow` on the scenario's recorded runs",
+             "is what proves it. Every module is a few lines below, where Make runs it, with Make's",
+             "semantics (queue_core.compat.make)."]
+    schedule = f"Schedule: {scaffold.schedule['cron']} (from the scenario's scheduling)." if scaffold.schedule else None
+    doc = module_docstring(intro, schedule=schedule, unit=scaffold.unit,
+                           todo=[r for r in scaffold.rows if r.status == "todo"], proposals=scaffold.proposals,
+                           credentials=scaffold.credentials)
+    imports, reader = credential_reader(scaffold.credentials)
+    core = "Context, TerminalError, Trigger, automation" if reader else "Context, Trigger, automation"
+    args = [repr(scaffold.automation), "version=1"]
+    if scaffold.schedule and registry_takes("schedule"):
+        args.append(f"schedule={scaffold.schedule['cron']!r}")
+    lines = [*doc, "", "from __future__ import annotations", "", *imports, "from typing import Any", "",
+             f"from queue_core import {core}", "from queue_core.compat import make", "", "", *reader,
+             f"@automation({', '.join(args)})", f"async def {function}(ctx: Context, trigger: Trigger) -> None:",
+             f'    """Run the scenario {bp.name!r} module by module, as Make did."""', "    run = make.Run(ctx)",
+             *indent(body), "    run.finish()"]
+    text = "\n".join(lines).rstrip() + "\n"
+    return f"{HEADER}{digest(text)}\n{text}"
+
+
+def load_all(path: Path) -> tuple[list[Blueprint], list[str]]:
+    """Return the blueprints under ``path`` and the files skipped (not blueprints) in a directory."""
+    blueprints, skipped = [], []
+    for file in iter_blueprint_files(path):
+        document = read_document(file)
+        if path.is_dir() and not is_blueprint(document):
+            skipped.append(str(file))
+            continue
+        blueprints.append(load_blueprint(file, document))
+    if not blueprints:
+        raise ExportFormatError(str(path), None, None, "no Make blueprint found")
+    return blueprints, skipped
+
+
+def scaffold_make(path: Path, *, automation: str | None, into: Path, force: bool = False,
+                  providers: dict[str, str] | None = None) -> tuple[list[Written], list[str]]:
+    """Scaffold every blueprint in ``path`` (a file or a directory) into ``into``.
+
+    Returns the written files and the files of a directory that were not blueprints. Raises
+    ExportFormatError for a file that is not one, ScaffoldError for a name that cannot be a module.
+    """
+    blueprints, skipped = load_all(path)
+    many = len(blueprints) > 1
+    results, used = [], set()  # type: ignore[var-annotated]
+    for blueprint in blueprints:
+        stem = re.sub(r"[^a-z0-9]+", "-", blueprint.name.lower()).strip("-") or "scenario"
+        stem = stem if stem[0].isalpha() else f"scenario-{stem}"
+        name = checked_name(unique(automation if automation and not many else f"{automation}-{stem}" if automation else stem, used))
+        results.append(build(blueprint, name, providers or {}))
+    return [write(s, into, force) for s in results], skipped
+
+
+def maps_toml(scaffold: MakeScaffold) -> str:
+    """Return the maps as the TOML a person would paste into the set's manifest."""
+    document = tomlkit.document()
+    _add(document, scaffold)
+    return tomlkit.dumps(document).strip()
+
+
+def write_maps(manifest: Path, scaffold: MakeScaffold) -> None:
+    """Add the maps to ``manifest`` (created when missing), keeping everything already there."""
+    document = tomlkit.parse(manifest.read_text(encoding="utf-8")) if manifest.exists() else tomlkit.document()
+    if "format" not in document:
+        document["format"] = 1
+    if "name" not in document:  # a new set is named after its directory, as cutover import names it
+        document["name"] = manifest.parent.name
+    _add(document, scaffold, manifest.parent)
+    manifest.parent.mkdir(parents=True, exist_ok=True)
+    manifest.write_text(tomlkit.dumps(document), encoding="utf-8")
+
+
+def _add(document: Any, scaffold: MakeScaffold, manifest_dir: Path | None = None) -> None:
+    entry = _table(_table(document, "automations"), scaffold.automation)
+    entry.setdefault("platform", "make")
+    entry.setdefault("coercion", "make")
+    definition = _definition(manifest_dir, scaffold)
+    if definition is not None:  # branch coverage then lists every route of the scenario's routers
+        entry.setdefault("definition", definition)
+    for key, values in (("steps", scaffold.steps), ("providers", scaffold.providers)):
+        if values:
+            table = _table(entry, key)
+            for name, value in values.items():
+                table.setdefault(name, value)
+    decisions = _table(entry, "decisions") if scaffold.decisions else None
+    for label, name in scaffold.decisions.items():
+        if decisions is not None and label not in decisions:
+            table = tomlkit.table()
+            table["name"] = name
+            decisions[label] = table
+
+
+def _definition(set_dir: Path | None, scaffold: MakeScaffold) -> str | None:
+    """Return the blueprint file as the manifest names a definition (relative to the set), if it is one.
+
+    None for the pasteable maps (no set) and for a file that is not one blueprint.
+    """
+    if set_dir is None or not scaffold.workflow.path:
+        return None
+    path = Path(scaffold.workflow.path)
+    return set_relative(path, set_dir) if path.is_file() else None
+
+
+def _table(parent: Any, key: str) -> Table:
+    if key not in parent:
+        parent[key] = tomlkit.table()
+    value = parent[key]
+    if not isinstance(value, Table):
+        raise ScaffoldError(f"manifest: [{key}] is not a table")
+    return value
+
+
+HELP = """Translate a Make scenario BLUEPRINT (or a directory of them) into automations.
+
+    BLUEPRINT is what the scenario editor's "Export blueprint" writes, or the body of
+    GET /scenarios/{id}/blueprint (which carries the schedule beside it). A directory is
+    scaffolded as an estate; JSON files in it that are not blueprints are skipped and named.
+    Each module becomes a few lines of Python with Make's semantics (routers, filters,
+    iterators, aggregators, HTTP modules); what cannot be translated is a marked TODO that fails
+    the run naming the module. The printed maps line the generated step and decision names up
+    with `cutover import make --definition BLUEPRINT` of the same scenario.
+
+    \b
+    Example:
+      cutover scaffold make scenarios/lead-router.json --automation lead-router --set recordings/2024-06
+      cutover import make logs.json --definition scenarios/lead-router.json --automation lead-router --into recordings/2024-06
+      pytest --shadow recordings/2024-06 -k lead-router
+    """
+IMPORT_HINT = ("curl -H 'Authorization: Token …' 'https://<zone>.make.com/api/v2/scenarios/{id}/logs' > {name}.json"
+               " && cutover import make {name}.json --definition {definition} --automation {name} --into recordings/<set>")
+
+TRANSLATOR = Translator(
+    argument="blueprint",
+    help=HELP,
+    automation_help="Automation name (default: from the scenario's name). With a directory: a prefix.",
+    set_help="Recording set whose manifest.toml gets the steps/decisions/providers maps (kept: entries you wrote).",
+    import_hint=IMPORT_HINT,
+    scaffold=scaffold_make,
+    maps_toml=maps_toml,
+    write_maps=write_maps,
+)

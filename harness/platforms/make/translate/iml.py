@@ -1,0 +1,227 @@
+"""Translate Make's mapping language (IML) into Python source that runs with Make's semantics.
+
+A mapped value is text with ``{{ … }}`` parts. Inside: module paths (``1.email``,
+``4.tm_leverage.value.`75%+```, ``1.items[]``, ``1.items[2]``), function calls with ``;``
+between arguments (``join(map(4.array; "line"); ", ")``), quoted text, numbers, the keywords
+``now``, ``true``, ``false``, ``null``, ``emptystring``, ``space``, ``newline``, ``tab``, and the
+operators ``+ - * / %`` and ``= != < > <= >=``. A function argument that is bare text
+(``formatDate(now; YYYY-MM-DD)``) is that text. The generated code calls
+``queue_core.compat.make``; anything else (an unknown function, ``var.input.x``) raises
+``Untranslatable`` and the module is left as a TODO with the mapping kept verbatim.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from queue_core.compat.make import IML_FUNCTIONS
+from harness.errors import Untranslatable, UntranslatableBareWord
+
+KEYWORDS = {"now": "run.now()", "true": "True", "false": "False", "null": "None", "emptystring": "''",
+            "space": "' '", "newline": "'\\n'", "tab": "'\\t'"}
+_TOKEN = re.compile(r"""\s*(?:(?P<str>"(?:[^"\\]|\\.)*")|(?P<num>\d+(?:\.\d+)?(?![\w`.\[]))|(?P<op><=|>=|!=|[=<>+\-*/%();])"""
+                    r"""|(?P<word>(?:`[^`]*`|[\w$]+|\[\d*\])(?:\.(?:`[^`]*`|[\w$]+)|\[\d*\])*))""")
+
+
+def template(raw: Any) -> str:
+    """Return Python source for a mapped value (text with ``{{…}}``, or a structure of them)."""
+    if isinstance(raw, dict):
+        return "{" + ", ".join(f"{str(k)!r}: {template(v)}" for k, v in raw.items()) + "}"
+    if isinstance(raw, list):
+        return "[" + ", ".join(template(v) for v in raw) + "]"
+    if not isinstance(raw, str):
+        return repr(raw)
+    parts = split(raw)
+    if len(parts) == 1 and parts[0][0] == "expr":
+        return expression(parts[0][1])
+    if all(kind == "text" for kind, _ in parts):
+        return repr(raw)
+    return "make.concat(" + ", ".join(repr(v) if kind == "text" else expression(v) for kind, v in parts) + ")"
+
+
+def split(raw: str) -> list[tuple[str, str]]:
+    """Split text into ("text", …) and ("expr", …) parts; quotes inside ``{{ }}`` may hold braces."""
+    parts: list[tuple[str, str]] = []
+    pos = 0
+    while True:
+        start = raw.find("{{", pos)
+        if start < 0:
+            break
+        end = _closing(raw, start + 2)
+        if end < 0:
+            raise Untranslatable(f"an unclosed '{{{{' in {raw[:80]!r}")
+        if start > pos:
+            parts.append(("text", raw[pos:start]))
+        parts.append(("expr", raw[start + 2:end]))
+        pos = end + 2
+    if pos < len(raw) or not parts:
+        parts.append(("text", raw[pos:]))
+    return parts
+
+
+def _closing(raw: str, pos: int) -> int:
+    quoted = False
+    while pos < len(raw) - 1:
+        char = raw[pos]
+        if char == '"':
+            quoted = not quoted
+        elif not quoted and raw.startswith("}}", pos):
+            return pos
+        pos += 1
+    return -1
+
+
+def expression(source: str) -> str:
+    """Return Python source for the IML inside one ``{{ … }}``."""
+    parser = _Parser(source)
+    result = parser.expr()
+    parser.expect_end()
+    return result
+
+
+class _Parser:
+    """A recursive-descent parser of one IML expression, emitting Python source as it goes."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.tokens = self._tokens(source)
+        self.pos = 0
+
+    @staticmethod
+    def _tokens(source: str) -> list[tuple[str, str, int, int]]:
+        tokens, pos = [], 0
+        while pos < len(source):
+            if source[pos:].strip() == "":
+                break
+            match = _TOKEN.match(source, pos)
+            if match is None or match.end() == pos:
+                raise Untranslatable(f"IML {source!r}: cannot read {source[pos:pos + 20]!r}")
+            kind = match.lastgroup or ""
+            tokens.append((kind, match.group(kind), match.start(kind), match.end()))
+            pos = match.end()
+        return tokens
+
+    def peek(self) -> tuple[str, str, int, int] | None:
+        return self.tokens[self.pos] if self.pos < len(self.tokens) else None
+
+    def take(self) -> tuple[str, str, int, int]:
+        token = self.peek()
+        if token is None:
+            raise Untranslatable(f"IML {self.source!r}: ends too early")
+        self.pos += 1
+        return token
+
+    def expect_end(self) -> None:
+        if self.peek() is not None:
+            raise Untranslatable(f"IML {self.source!r}: unexpected {self.peek()[1]!r}")  # type: ignore[index]
+
+    def expr(self) -> str:
+        left = self.additive()
+        token = self.peek()
+        if token and token[0] == "op" and token[1] in ("=", "!=", "<", ">", "<=", ">="):
+            self.take()
+            left = f"make.compare({token[1]!r}, {left}, {self.additive()})"
+        return left
+
+    def additive(self) -> str:
+        left = self.term()
+        while (token := self.peek()) and token[0] == "op" and token[1] in "+-":
+            self.take()
+            left = f"make.arith({token[1]!r}, {left}, {self.term()})"
+        return left
+
+    def term(self) -> str:
+        left = self.atom()
+        while (token := self.peek()) and token[0] == "op" and token[1] in "*/%":
+            self.take()
+            left = f"make.arith({token[1]!r}, {left}, {self.atom()})"
+        return left
+
+    def atom(self) -> str:
+        kind, value, _, _ = self.take()
+        if kind == "str":
+            return repr(value[1:-1])
+        if kind == "num":
+            return value
+        if kind == "op" and value == "(":
+            inner = self.expr()
+            self._expect(")")
+            return f"({inner})"
+        if kind == "op" and value == "-":
+            return f"make.arith('-', 0, {self.atom()})"
+        if kind != "word":
+            raise Untranslatable(f"IML {self.source!r}: unexpected {value!r}")
+        token = self.peek()
+        if token and token[1] == "(" and re.fullmatch(r"[A-Za-z]\w*", value):
+            return self.call(value)
+        return self.word(value)
+
+    def word(self, value: str) -> str:
+        if value in KEYWORDS:
+            return KEYWORDS[value]
+        head, _, rest = value.partition(".")
+        if head.isdigit() and rest:
+            return f"make.ref(run.b, {int(head)}{''.join(', ' + repr(p) for p in path_parts(rest))})"
+        raise UntranslatableBareWord(value)
+
+    def call(self, name: str) -> str:
+        if name not in IML_FUNCTIONS:
+            raise Untranslatable(f"IML function {name}() is not translated")
+        self._expect("(")
+        args: list[str] = []
+        token = self.peek()
+        if token is not None and token[1] == ")":
+            self.take()
+            return f"make.fn({name!r})"
+        while True:
+            args.append(self.argument())
+            kind, value, _, _ = self.take()
+            if value == ")":
+                return f"make.fn({name!r}, {', '.join(args)})"
+            if value != ";":
+                raise Untranslatable(f"IML {self.source!r}: expected ';' or ')' after an argument of {name}()")
+
+    def argument(self) -> str:
+        """Return one argument: an expression, or its raw text when it is bare text."""
+        start = self.pos
+        try:
+            value = self.expr()
+            token = self.peek()
+            if token is None or token[1] in (";", ")"):
+                return value
+        except UntranslatableBareWord:
+            pass
+        self.pos = start
+        return repr(self._raw_argument())
+
+    def _raw_argument(self) -> str:
+        depth, begin = 0, self.peek()
+        if begin is None:
+            raise Untranslatable(f"IML {self.source!r}: an argument is missing")
+        end = begin[2]
+        while (token := self.peek()) is not None:
+            if token[1] in (";", ")") and depth == 0:
+                break
+            depth += {"(": 1, ")": -1}.get(token[1], 0)
+            end = token[3]
+            self.take()
+        return self.source[begin[2]:end].strip()
+
+    def _expect(self, op: str) -> None:
+        token = self.take()
+        if token[1] != op:
+            raise Untranslatable(f"IML {self.source!r}: expected {op!r}, got {token[1]!r}")
+
+
+def path_parts(rest: str) -> list[str]:
+    """Split a path after the module id into keys, ``[]`` and ``[n]`` parts (backticks dropped)."""
+    parts: list[str] = []
+    for match in re.finditer(r"`([^`]*)`|\[(\d*)\]|([\w$]+)", rest):
+        if match.group(1) is not None:
+            parts.append(match.group(1))
+        elif match.group(2) is not None:
+            parts.append(f"[{match.group(2)}]")
+        else:
+            parts.append(match.group(3))
+    return parts

@@ -1,0 +1,274 @@
+"""Read n8n workflow files: nodes, connections, pinned data, and the order n8n runs nodes in.
+
+Accepted documents: one workflow (what the editor's "Download" and ``n8n export:workflow
+--id`` write: ``{name, nodes, connections, …}``), a list of workflows (``export:workflow --all``),
+and the public API's list (``{"data": [workflow, …], "nextCursor": …}``). A directory is read
+file by file (``export:workflow --all --separate``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from harness.errors import ExportFormatError
+from harness.importer.definition import DefinitionKind
+from harness.scaffold._foreign import read_json, refuse_foreign
+
+TRIGGER_SUFFIXES = ("trigger", "webhook")
+
+
+@dataclass(frozen=True)
+class Node:
+    """One node of a workflow."""
+
+    name: str
+    type: str
+    version: float
+    parameters: dict[str, Any]
+    disabled: bool = False
+    on_error: str = "stop"  # stop | continue (regular output) | error_output
+    position: tuple[float, float] = (0.0, 0.0)  # on the canvas: n8n v1 runs siblings top to bottom
+    execute_once: bool = False  # "Execute Once": the node runs on its first input item only
+    always_output: bool = False  # "Always Output Data": an empty output becomes one empty item
+
+    @property
+    def short_type(self) -> str:
+        """Return the type without its package, e.g. ``if`` for ``n8n-nodes-base.if``."""
+        return self.type.rsplit(".", 1)[-1]
+
+    @property
+    def is_trigger(self) -> bool:
+        """Return whether the node starts the workflow (a trigger or a webhook)."""
+        low = self.short_type.lower()
+        return low.endswith(TRIGGER_SUFFIXES) or low in ("cron", "interval")
+
+
+@dataclass(frozen=True)
+class Edge:
+    """A connection: output ``output`` of ``source`` feeds input ``input`` of ``target``."""
+
+    source: str
+    output: int
+    target: str
+    input: int
+
+
+@dataclass(frozen=True)
+class Workflow:
+    """A parsed n8n workflow."""
+
+    name: str
+    id: str | None
+    nodes: dict[str, Node]
+    edges: tuple[Edge, ...]
+    pin_data: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    path: str = ""
+
+    def children(self, name: str) -> list[Edge]:
+        """Return the edges out of ``name`` by output index, then top to bottom, left to right."""
+        def key(edge: Edge) -> tuple[int, float, float]:
+            x, y = self.nodes[edge.target].position if edge.target in self.nodes else (0.0, 0.0)
+            return edge.output, y, x
+
+        return sorted((e for e in self.edges if e.source == name), key=key)
+
+    def parents(self, name: str) -> list[Edge]:
+        """Return the edges into ``name`` by input index."""
+        return sorted((e for e in self.edges if e.target == name), key=lambda e: e.input)
+
+    def trigger(self) -> Node | None:
+        """Return the node the workflow starts from (its trigger, else the first node with no input)."""
+        enabled = [n for n in self.nodes.values() if not n.disabled]
+        for node in enabled:
+            if node.is_trigger:
+                return node
+        sources = {e.target for e in self.edges}
+        return next((n for n in enabled if n.name not in sources), None)
+
+    def order(self) -> tuple[list[str], set[str]]:
+        """Return the nodes reachable from the trigger in run order, and the nodes in a loop.
+
+        Depth first from the trigger, output 0's nodes before output 1's, the nodes on one output
+        top to bottom on the canvas (n8n's v1 order); a node with several incoming connections
+        comes after all of its reachable parents. n8n v1 finishes one child's branch before it
+        starts the next child's, so when a later child is also fed from elsewhere (a node two
+        exclusive branches lead to), it still comes after the earlier child's whole branch.
+        """
+        start = self.trigger()
+        if start is None:
+            return [], set()
+        reachable = self._reachable(start.name)
+        looped = self._looped(reachable)
+        first = self._depth_first(start.name, reachable, looped)
+        return (first if looped else self._branch_order(first)), looped
+
+    def _depth_first(self, start: str, reachable: set[str], looped: set[str]) -> list[str]:
+        done: list[str] = []
+        pending = [start]
+        while pending:
+            name = pending.pop()
+            if name in done:
+                continue
+            waiting = [e.source for e in self.parents(name) if e.source in reachable and e.source not in done
+                       and e.source not in looped]
+            if waiting and name not in looped:
+                continue
+            done.append(name)
+            pending.extend(e.target for e in reversed(self.children(name)) if e.target not in done)
+        return done
+
+    def _branch_order(self, first: list[str]) -> list[str]:
+        """Return ``first`` reordered so each child's branch precedes its later siblings (or ``first``)."""
+        rank = {name: index for index, name in enumerate(first)}
+        below = {name: self._reachable(name) & rank.keys() for name in first}
+        after: dict[str, set[str]] = {name: set() for name in first}  # node -> nodes that must precede it
+        for name in first:
+            by_output: dict[int, list[str]] = {}
+            for edge in self.children(name):
+                if edge.target in rank:
+                    after[edge.target].add(name)
+                    by_output.setdefault(edge.output, []).append(edge.target)
+            for siblings in by_output.values():
+                for i, earlier in enumerate(siblings):
+                    for later in siblings[i + 1:]:
+                        if later not in below[earlier]:
+                            after[later] |= below[earlier] - below[later]
+        ordered: list[str] = []
+        while len(ordered) < len(first):
+            ready = [n for n in first if n not in ordered and after[n] <= set(ordered)]
+            if not ready:  # the constraints contradict each other: keep the depth-first order
+                return first
+            ordered.append(min(ready, key=rank.__getitem__))
+        return ordered
+
+    def _reachable(self, start: str) -> set[str]:
+        seen, stack = set(), [start]
+        while stack:
+            name = stack.pop()
+            if name in seen or name not in self.nodes or self.nodes[name].disabled:
+                continue
+            seen.add(name)
+            stack.extend(e.target for e in self.children(name))
+        return seen
+
+    def _looped(self, reachable: set[str]) -> set[str]:
+        looped: set[str] = set()
+        for name in reachable:
+            if name in self._reachable_from_children(name):
+                looped.add(name)
+        return looped
+
+    def _reachable_from_children(self, name: str) -> set[str]:
+        out: set[str] = set()
+        for edge in self.children(name):
+            out |= self._reachable(edge.target)
+        return out
+
+
+def is_workflow(document: Any) -> bool:
+    """Return whether a JSON value is an n8n workflow (nodes and connections, no run data)."""
+    return isinstance(document, dict) and isinstance(document.get("nodes"), list) and "connections" in document
+
+
+def iter_workflow_files(path: Path) -> Iterator[Path]:
+    """Yield ``path`` or, for a directory, every ``*.json`` file in it (sorted).
+
+    Raises ExportFormatError naming the directory when it holds no ``*.json`` file.
+    """
+    if path.is_dir():
+        files = sorted(p for p in path.rglob("*.json") if p.is_file())
+        if not files:
+            raise ExportFormatError(str(path), None, None, "no n8n workflow found (no *.json file in the directory)")
+        yield from files
+    else:
+        yield path
+
+
+def load_workflows(path: Path) -> list[Workflow]:
+    """Return the workflows of one file; raise ExportFormatError naming what is wrong."""
+    document = read_json(path)
+    refuse_foreign(document, str(path), DefinitionKind.N8N_WORKFLOW)
+    if isinstance(document, dict) and isinstance(document.get("data"), list):
+        document = document["data"]
+    items = document if isinstance(document, list) else [document]
+    workflows = [parse_workflow(d, str(path), i) for i, d in enumerate(items)]
+    if not workflows:
+        raise ExportFormatError(str(path), None, None, "no workflow in the file")
+    return workflows
+
+
+def parse_workflow(document: Any, path: str, index: int = 0) -> Workflow:
+    """Parse one workflow object."""
+    record = f"#{index + 1}"
+    if not is_workflow(document):
+        hint = (" (this is an execution export: scaffold reads the workflow file, e.g. from "
+                "`n8n export:workflow --id ID` or the editor's Download)") if _is_execution(document) else ""
+        raise ExportFormatError(path, record, "nodes", f"expected an n8n workflow with nodes and connections{hint}")
+    nodes = {}
+    for position, raw in enumerate(document["nodes"]):
+        node = _node(raw, path, record, position)
+        nodes[node.name] = node
+    edges = tuple(_edges(document.get("connections") or {}, nodes, path, record))
+    pins = document.get("pinData") if isinstance(document.get("pinData"), dict) else {}
+    return Workflow(str(document.get("name") or Path(path).stem), _text(document.get("id")), nodes, edges,
+                    pins, path)
+
+
+def _is_execution(document: Any) -> bool:
+    return isinstance(document, dict) and ("resultData" in str(document.get("data"))[:2000] or "finished" in document)
+
+
+def _text(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def _node(raw: Any, path: str, record: str, position: int) -> Node:
+    if not isinstance(raw, dict) or not isinstance(raw.get("name"), str) or not isinstance(raw.get("type"), str):
+        raise ExportFormatError(path, record, f"nodes[{position}]", "expected a node with a name and a type")
+    return _node_of(raw)
+
+
+def _node_of(raw: dict[str, Any]) -> Node:
+    """Build a node from an object with a string ``name`` (any other field may be missing or junk)."""
+    version = raw.get("typeVersion", 1)
+    on_error = raw.get("onError") or ("continueRegularOutput" if raw.get("continueOnFail") else "stopWorkflow")
+    kind = {"continueRegularOutput": "continue", "continueErrorOutput": "error_output"}.get(on_error, "stop") \
+        if isinstance(on_error, str) else "stop"
+    params: dict[str, Any] = raw["parameters"] if isinstance(raw.get("parameters"), dict) else {}
+    number = isinstance(version, int | float) and abs(version) < 1e300
+    return Node(raw["name"], str(raw.get("type", "")), float(version) if number else 1.0,
+                params, bool(raw.get("disabled")), kind, _position(raw.get("position")), raw.get("executeOnce") is True,
+                raw.get("alwaysOutputData") is True)
+
+
+def read_nodes(workflow: Any) -> dict[str, Node]:
+    """Read the nodes of the workflow an execution carries (``workflowData``), by name, leniently.
+
+    The run-history importer only needs node types and settings, so a node without a string
+    name is left out and a missing type reads as ``""`` instead of refusing the execution;
+    ``parse_workflow`` is the strict reading scaffold needs. No workflow: no nodes.
+    """
+    nodes = workflow.get("nodes") if isinstance(workflow, dict) else None
+    if not isinstance(nodes, list):
+        return {}
+    return {n["name"]: _node_of(n) for n in nodes if isinstance(n, dict) and isinstance(n.get("name"), str)}
+
+
+def _position(value: Any) -> tuple[float, float]:
+    if isinstance(value, list) and len(value) == 2 and all(isinstance(v, int | float) for v in value):
+        return float(value[0]), float(value[1])
+    return 0.0, 0.0
+
+
+def _edges(connections: Any, nodes: dict[str, Node], path: str, record: str) -> Iterator[Edge]:
+    if not isinstance(connections, dict):
+        raise ExportFormatError(path, record, "connections", "expected an object")
+    for source, kinds in connections.items():
+        main = kinds.get("main") if isinstance(kinds, dict) else None
+        for output, targets in enumerate(main or []):
+            for target in targets or []:
+                if isinstance(target, dict) and target.get("node") in nodes and source in nodes:
+                    yield Edge(source, output, str(target["node"]), int(target.get("index") or 0))

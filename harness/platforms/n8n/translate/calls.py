@@ -1,0 +1,130 @@
+"""Translate n8n nodes that call out (HTTP Request, and app nodes with a known REST mapping).
+
+Each call becomes ``await ctx.call(provider, method, url, …, step=…)`` once per item, so budgets,
+idempotency keys, modes and recordings apply; its response's JSON is the node's items. The
+provider is the one whose ``base_url`` has the URL's host in ``[tool.cutover.providers]``;
+for a host with none, a provider table is proposed (printed by ``cutover scaffold`` and written
+into the module's docstring).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from harness.errors import Untranslatable
+from harness.platforms.n8n.definition import Node
+from harness.platforms.n8n.translate import apps, expr
+from harness.platforms.n8n.translate.nodes import NodeCode, Slot, comment
+from harness.scaffold import _credential
+from harness.scaffold._provider import provider_for
+
+class _Pairs:
+    """One HTTP node's name/value pairs as Python source, each credential among them read from the
+    environment (or, a bearer token, left to the provider's auth_env) and collected."""
+
+    def __init__(self, node: Node, provider: str) -> None:
+        self.node, self.provider = node, provider
+        self.credentials: list[_credential.Credential] = []
+
+    def source(self, pairs: list[tuple[str, Any]], kind: str) -> str:
+        entries = []
+        for name, value in pairs:
+            if _credential.is_credential_name(name) and _credential.n8n_secret(value):
+                found = _credential.found(value, name=name, kind=kind, provider=self.provider,
+                                          where=f'node "{self.node.name}"')
+                self.credentials.append(found)
+                if not found.bearer:  # a bearer token is the provider's auth_env: the gateway sends it
+                    entries.append(f"{name!r}: {_credential.source(found)}")
+            else:
+                entries.append(f"{name!r}: {expr.value(value)}")
+        return "{" + ", ".join(entries) + "}"
+
+
+def _listed(params: dict[str, Any], collection: str, json_flag: str, json_fields: tuple[str, ...],
+            what: str) -> list[tuple[str, Any]]:
+    """Return the (name, value) pairs of a node's headers or query, as fields or as JSON text."""
+    if params.get(json_flag) == "json" or params.get("jsonParameters") is True:
+        raw = next((params[f] for f in json_fields if params.get(f) not in (None, "")), "{}")
+        if expr.is_expression(raw):
+            raise Untranslatable(f"{what} given as a JSON expression are not translated")
+        try:
+            document = json.loads(raw) if isinstance(raw, str) else raw
+        except ValueError:
+            raise Untranslatable(f"{what} given as JSON are not valid JSON") from None
+        if not isinstance(document, dict):
+            raise Untranslatable(f"{what} given as JSON are not an object")
+        return list(document.items())
+    entries = (params.get(collection) or {}).get("parameters") or []
+    return [(str(p.get("name", "")), p.get("value")) for p in entries if isinstance(p, dict)]
+
+
+def _body(params: dict[str, Any], node: str, pairs: _Pairs) -> str | None:
+    if not params.get("sendBody"):
+        return None
+    content = params.get("contentType", "json")
+    if content not in ("json", None):
+        raise Untranslatable(f"an HTTP body of type {content!r} is not translated")
+    if params.get("specifyBody") == "json":
+        # n8n sends a JSON body parameter that evaluates to text parsed (`{{ JSON.stringify(…) }}`
+        # sends the object, not a string), and fails the node when the text is not JSON.
+        raw = params.get("jsonBody")
+        if expr.is_expression(raw):
+            inner = str(raw)[1:].strip()
+            whole = re.fullmatch(r"\{\{(.*)\}\}", inner, re.S)
+            source = expr.expression(whole.group(1)) if whole else expr.template(inner)
+            return f"n8n.json_body({source}, node={node!r})"
+        if _credential.holds_credential(raw):
+            raise Untranslatable("a JSON body holding a credential is not translated: read it from the environment")
+        return f"n8n.json_body({raw!r}, node={node!r})"
+    return pairs.source(_listed(params, "bodyParameters", "specifyBody", ("bodyParametersJson",), "body fields"),
+                        "body field")
+
+
+def http_node(node: Node, slot: Slot) -> NodeCode:
+    """HTTP Request v3/v4: one ``ctx.call`` per item; the response JSON becomes the items.
+
+    A credential among its headers, query or body is not copied (``_credential``).
+    """
+    if node.version < 3:
+        raise Untranslatable(f"HTTP Request v{node.version:g} parameters are not translated (v3+ are)")
+    params = node.parameters
+    provider, _, proposals = provider_for(params.get("url"), slot.providers)
+    method = str(params.get("method", "GET")).upper()
+    pairs = _Pairs(node, provider)
+    kwargs = []
+    if params.get("sendQuery"):
+        query = _listed(params, "queryParameters", "specifyQuery", ("jsonQuery", "queryParametersJson"), "query parameters")
+        kwargs.append(f"params={pairs.source(query, 'query parameter')}")
+    if params.get("sendHeaders"):
+        headers = _listed(params, "headerParameters", "specifyHeaders", ("jsonHeaders", "headerParametersJson"), "headers")
+        source = pairs.source(headers, "header")
+        if source != "{}" or not headers:  # none left when the only one was the provider's bearer token
+            kwargs.append(f"headers={{k: n8n.text(v) for k, v in {source}.items()}}")
+    body = _body(params, node.name, pairs)
+    if body is not None:
+        kwargs.append(f"json={body}")
+    code = _call_lines(node, slot, provider, method, expr.value(params.get("url")), kwargs, proposals)
+    code.credentials = pairs.credentials
+    return code
+
+
+def _call_lines(node: Node, slot: Slot, provider: str, method: str, url: str, kwargs: list[str],
+                proposals: dict[str, str]) -> NodeCode:
+    inp = slot.inputs[0] if slot.inputs else "[]"
+    extra = "".join(f", {k}" for k in kwargs)
+    lines = [comment(node), f"items = {inp}", f"{slot.var}: n8n.Items = []",
+             "for i, item in enumerate(items):",
+             f"    response = await ctx.call({provider!r}, {method!r}, n8n.text({url}){extra}, step={slot.step!r})",
+             f"    {slot.var}.extend(n8n.response_items(response))",
+             "if items:", f"    flow.emit({node.name!r}, {slot.var})"]
+    return NodeCode(lines, [slot.var], call_step=slot.step, provider_proposals=proposals)
+
+
+def app_node(node: Node, slot: Slot) -> NodeCode:
+    """An app node whose operation maps to one documented REST call (the table in ``apps.APPS``)."""
+    return apps.app_node(node, slot)
+
+
+APP_TYPES = apps.APP_TYPES  # the n8n node types (short names) ``app_node`` translates

@@ -1,0 +1,118 @@
+"""Run a scaffolded workflow on its pinned data, and compare each node's output with the pin.
+
+n8n's own node tests pin, in the workflow file, the output every checked node must produce
+(``pinData``). ``prove(workflow)`` scaffolds the workflow, runs the generated automation in this
+process (the trigger's pinned items as its input, no queue, no network: a call raises
+``NotOffline``), and compares every pinned node's items with what the generated code produced.
+A node is *proved* when its items equal the pin, *differs* otherwise, and is *not run* when the
+run stopped before it (a TODO node, a call). This is what `cutover scaffold prove` prints.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from queue_core import registry as registry_module
+from queue_core.compat import n8n
+from queue_core.context import Trigger
+from queue_core.errors import Filtered, TerminalError
+from queue_core.registry import Registry
+
+from harness.platforms.n8n.translate.module import build
+from harness.platforms.n8n.definition import Workflow
+from harness.errors import NotOffline
+
+
+@dataclass(frozen=True)
+class NodeProof:
+    """The outcome for one pinned node."""
+
+    node: str
+    type: str
+    outcome: str  # proved | differs | not run | not translated
+    detail: str = ""
+
+
+class _OfflineContext:
+    """The part of the Context a scaffolded automation uses, offline."""
+
+    def __init__(self) -> None:
+        self.job_id = uuid.UUID(int=0)
+        self.decisions: dict[str, Any] = {}
+        self.n8n_flows: list[n8n.Flow] = []
+
+    def decide(self, name: str, value: Any) -> None:
+        self.decisions[name] = value
+
+    def filter(self, reason: str) -> None:
+        raise Filtered(reason)
+
+    def now(self) -> datetime:
+        return datetime.now(UTC)
+
+    async def sleep(self, seconds: float) -> None:
+        return None
+
+    async def call(self, provider: str, method: str, url: str, **kwargs: Any) -> Any:
+        raise NotOffline(f"{method} {url}: a proof does not call {provider!r}")
+
+
+def _trigger_of(workflow: Workflow) -> Trigger:
+    start = workflow.trigger()
+    pinned = workflow.pin_data.get(start.name) if start else None
+    items = [p.get("json", {}) for p in pinned or [{"json": {}}]]
+    if start is not None and start.short_type.lower() == "webhook" and items and isinstance(items[0], dict):
+        first = items[0]
+        return Trigger("proof", None, dict(first.get("headers") or {}), first.get("body"), "proof")
+    return Trigger("proof", None, {}, items if len(items) != 1 else items[0], "proof")
+
+
+def run(workflow: Workflow) -> tuple[n8n.Flow | None, str | None, dict[str, str]]:
+    """Scaffold and run ``workflow`` offline; return its flow, the error that stopped it, statuses."""
+    scaffold = build(workflow, "proof", {})
+    statuses = {r.node: r.status for r in scaffold.rows}
+    namespace: dict[str, Any] = {}
+    saved = registry_module.default_registry
+    registry_module.default_registry = Registry()
+    try:
+        exec(compile(scaffold.source, f"<scaffold of {workflow.path}>", "exec"), namespace)
+        function = registry_module.default_registry.get("proof").fn
+    finally:
+        registry_module.default_registry = saved
+    ctx = _OfflineContext()
+    error = None
+    try:
+        asyncio.run(_complete(function(ctx, _trigger_of(workflow))))
+    except (TerminalError, Filtered) as exc:
+        error = f"{type(exc).__name__}: {exc}"
+    return (ctx.n8n_flows[0] if ctx.n8n_flows else None), error, statuses
+
+
+async def _complete(run: Any) -> None:
+    await run
+
+
+def prove(workflow: Workflow) -> list[NodeProof]:
+    """Return the proof of every pinned node of ``workflow`` but its trigger."""
+    flow, error, statuses = run(workflow)
+    start = workflow.trigger()
+    proofs = []
+    for name, pinned in workflow.pin_data.items():
+        node = workflow.nodes.get(name)
+        if node is None or (start is not None and name == start.name):
+            continue
+        expected = [p.get("json") for p in pinned]
+        produced = flow.outputs.get(name) if flow is not None else None
+        if statuses.get(name) == "todo":
+            proofs.append(NodeProof(name, node.type, "not translated", error or ""))
+        elif produced is None:
+            proofs.append(NodeProof(name, node.type, "not run", error or "no items reached it"))
+        else:
+            got = [i.get("json") for i in produced[0]] if len(produced) == 1 else None
+            outcome = "proved" if got == expected else "differs"
+            proofs.append(NodeProof(name, node.type, outcome, "" if got == expected else f"got {got!r}"[:300]))
+    return proofs
