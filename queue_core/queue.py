@@ -207,7 +207,7 @@ class Queue:
         if limit <= 0:
             return []
         params = _claim_params(worker, limit, lease_s, automations, modes, live_automations, now)
-        rows = await self._rows(claim_sql(limit), params, conn)
+        rows = await self._rows(q("queue", "claim"), params, conn)
         return _in_claim_order([_claimed(r) for r in rows])
 
     async def complete_and_claim(
@@ -234,7 +234,7 @@ class Queue:
         params = _outcome_params(outcomes, worker, now)
         params.update(_claim_params(worker, limit, lease_s, automations, modes, live_automations, now))
         # prepare=True: this runs every turn; planning it cost more than executing it.
-        rows = await self._rows(turn_sql(_complete_name(outcomes), limit), params, conn, prepare=True)
+        rows = await self._rows(q("queue", "turn_" + _complete_name(outcomes)), params, conn, prepare=True)
         # One row counts the outcomes applied (its first column is set); the others are claims.
         claimed = _in_claim_order([_claimed(r[1:]) for r in rows if r[0] is None])
         return next(r[0] for r in rows if r[0] is not None), claimed
@@ -265,7 +265,7 @@ class Queue:
         """
         if not outcomes:
             return set()
-        rows = await self._rows(complete_sql(_complete_name(outcomes)), _outcome_params(outcomes, worker, now), conn)
+        rows = await self._rows(q("queue", "complete_" + _complete_name(outcomes)), _outcome_params(outcomes, worker, now), conn)
         return {row[0] for row in rows}
 
     async def _rows(self, sql: str, params: dict[str, Any], conn: Connectable | None,
@@ -418,19 +418,6 @@ class Queue:
             await conn.execute(q("steps", "append_ledger"), {"job_id": job_id, "kind": "wait_condition_error", "actor": actor, "detail": detail})
 
 
-@lru_cache(maxsize=512)
-def claim_sql(limit: int) -> str:
-    """The claim statement with its LIMIT written in as a literal (an int, never user text).
-
-    A prepared statement is planned generically after a few runs; with LIMIT as a parameter
-    the generic plan guesses a tenth of the backlog and joins it by sequential scan, so Postgres
-    keeps re-planning the claim for every turn (a third of its cost). With the literal, the
-    generic plan locks LIMIT rows through the index and is reused. One prepared statement per
-    distinct limit (at most the worker's batch size).
-    """
-    return q("queue", "claim").replace("%(limit)s", str(int(limit)))
-
-
 def _claim_params(worker: str, limit: int, lease_s: float, automations: Sequence[str], modes: Sequence[str],
                   live_automations: Sequence[str] | None, now: datetime | None) -> dict[str, Any]:
     return {
@@ -452,53 +439,9 @@ def array_literal(values: tuple[str, ...]) -> str:
     return "{" + ",".join(quoted) + "}"
 
 
-@lru_cache(maxsize=1024)
-def turn_sql(complete: str, limit: int) -> str:
-    """A worker's turn as one statement: the CTEs of ``complete_sql(complete)``, then the claim's.
-
-    Rows come back as ``(NULL, <claim columns>)`` for each job claimed and one row
-    ``(<outcomes applied>, NULL, ...)``. The claim skips the jobs being completed (their lease
-    may have run out): one statement must not update a row twice.
-    """
-    done_ctes, tail = complete_sql(complete).rsplit("SELECT id FROM done", 1)
-    head, claim = claim_sql(limit).split("\n", 1)
-    if tail.strip() or not head.startswith("WITH t AS MATERIALIZED") or claim.count(_CLAIM_ORDER) != 1:
-        raise RuntimeError(f"queries/queue.sql: complete ({complete}) and claim no longer compose into a turn")
-    claim = claim.replace("logged AS (", "claim_logged AS (", 1)
-    claim = claim.replace(_CLAIM_ORDER, "AND jobs.id <> ALL(ARRAY(SELECT id FROM o))\n        " + _CLAIM_ORDER)
-    claim_ctes, claim_select = claim.rsplit("\nSELECT ", 1)
-    width = _columns(claim_select.split("\nFROM claimed", 1)[0])
-    return (f"{done_ctes.rstrip()},\n{claim_ctes}\nSELECT NULL::bigint, {claim_select}\n"
-            f"UNION ALL\nSELECT count(*){', NULL' * width} FROM done")
-
-
-_CLAIM_ORDER = "ORDER BY jobs.priority DESC, jobs.created_at"
-
-
-def _columns(select_list: str) -> int:
-    """Count the columns of a select list: its commas outside parentheses and literals, plus one."""
-    depth, count = 0, 1
-    for i, part in enumerate(select_list.split("'")):
-        if i % 2:
-            continue  # inside a string literal
-        for char in part:
-            depth += (char == "(") - (char == ")")
-            count += char == "," and depth == 0
-    return count
-
-
-@lru_cache(maxsize=None)
-def complete_sql(kind: str) -> str:
-    """The completion statement: the shared head (the fenced update) and the ``kind`` tail.
-
-    ``plain`` writes the outcome's ledger row; ``full`` also writes decision traces and the
-    deferred step rows and events of shadow and dry-run jobs (queries/queue.sql).
-    """
-    return q("queue", "complete_head") + ",\n" + q("queue", f"complete_tail_{kind}")
-
-
 def _complete_name(outcomes: Sequence[Outcome]) -> str:
-    """``full`` when an outcome carries a trace or deferred writes, else the slimmer ``plain``."""
+    """``full`` when an outcome carries a trace or deferred writes, else the slimmer ``plain``:
+    the suffix of the statements ``complete_*`` and ``turn_*`` (queries/queue.sql)."""
     if any(o.trace is not None or o.deferred is not None for o in outcomes):
         return "full"
     return "plain"

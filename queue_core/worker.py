@@ -557,8 +557,8 @@ class Worker:
                 async with await psycopg.AsyncConnection.connect(
                         self._conninfo, autocommit=True, application_name=self.config.application_name,
                         connect_timeout=max(2, round(self._timing.renew_timeout_s))) as conn:
-                    await conn.execute("LISTEN cutover_jobs")
-                    await conn.execute("LISTEN cutover_waits")
+                    await conn.execute(q("queue", "listen_jobs"))
+                    await conn.execute(q("queue", "listen_waits"))
                     async for note in conn.notifies():
                         if note.channel == "cutover_waits":
                             self._recheck.set()
