@@ -18,6 +18,7 @@ rest without using an attempt.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 import os
 import random
@@ -162,7 +163,10 @@ class Worker:
         self.queue = Queue(self._own, registry=registry)
         self.pool = pool
         self.registry = registry
-        self._conninfo = conninfo
+        # The notifier LISTENs on a direct, long-lived connection of its own (a pooled one would
+        # go back to the pool, and its LISTEN with it). Without ``conninfo`` it is opened from the
+        # pool's conninfo and connection arguments, so every way of building a worker listens.
+        self._listen_at: tuple[Any, Any] = (conninfo, {}) if conninfo else (pool.conninfo, pool.kwargs)
         self._gateway = gateway
         self._clock = clock
         self._rng = rng or random.Random()
@@ -216,7 +220,7 @@ class Worker:
             aux.append(asyncio.create_task(self._vacuumer(), name="vacuumer"))
         if not drain:  # a draining producer wakes due jobs itself before it calls the queue empty
             aux.append(asyncio.create_task(self._waker(), name="waker"))
-            if self._conninfo:
+            if self._listen_at[0] or self._listen_at[1]:  # a pool with no conninfo: kwargs only
                 aux.append(asyncio.create_task(self._listener(), name="listener"))
             if "live" in self.config.modes:  # schedule ticks are live jobs (queue_core._ticker)
                 from ._ticker import run_ticker
@@ -551,12 +555,14 @@ class Worker:
     # -- listener ----------------------------------------------------------------------------
 
     async def _listener(self) -> None:
-        assert self._conninfo is not None
+        conninfo, kwargs = self._listen_at
+        # psycopg_pool also takes callables (sync or async) for either; resolve them as it does.
+        conninfo, kwargs = await _resolved(conninfo), await _resolved(kwargs)
+        kwargs = {**(kwargs or {}), "autocommit": True, "application_name": self.config.application_name,
+                  "connect_timeout": max(2, round(self._timing.renew_timeout_s))}
         while True:
             try:
-                async with await psycopg.AsyncConnection.connect(
-                        self._conninfo, autocommit=True, application_name=self.config.application_name,
-                        connect_timeout=max(2, round(self._timing.renew_timeout_s))) as conn:
+                async with await psycopg.AsyncConnection.connect(conninfo, **kwargs) as conn:
                     await conn.execute(q("queue", "listen_jobs"))
                     await conn.execute(q("queue", "listen_waits"))
                     async for note in conn.notifies():
@@ -577,6 +583,15 @@ class Worker:
         for task in pending:
             task.cancel()
         await asyncio.gather(*pending, return_exceptions=True)
+
+
+async def _resolved(value: Any) -> Any:
+    """``value``, or what it returns when called (awaited if that is awaitable)."""
+    if callable(value):
+        value = value()
+        if inspect.isawaitable(value):
+            value = await value
+    return value
 
 
 # Retries after a failed statement come at least this often, so a worker resumes within about
