@@ -300,7 +300,7 @@ async def test_worker_whose_heartbeats_fail_stops_claiming(pool):
     worker.queue.heartbeat = failing_heartbeat
     task = asyncio.create_task(worker.run())
     for _ in range(100):
-        if worker.stats["claimed"] == 1 and not worker._claiming_ok:
+        if worker.stats["claimed"] == 1 and not worker.heartbeater.claiming_ok:
             break
         await asyncio.sleep(0.02)
     await queue.enqueue_many([JobSpec("hold") for _ in range(3)])  # capacity is free, but…
