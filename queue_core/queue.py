@@ -17,7 +17,6 @@ from typing import Any
 
 import psycopg
 from psycopg import AsyncConnection, AsyncCursor
-from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
 from . import _spec
@@ -26,6 +25,7 @@ from ._spec import checked
 from .errors import JobNotFoundError, WaitTokenError
 from .job import ClaimedJob, JobSpec, Outcome
 from .registry import Registry
+from .store import jobs, verdicts
 from .states import JobStatus, Mode
 
 ALL_MODES: tuple[str, ...] = tuple(m.value for m in Mode)
@@ -189,63 +189,40 @@ class Queue:
 
     async def get(self, job_id: uuid.UUID | str) -> dict[str, Any]:
         """Return the job's row as a dict; raise JobNotFoundError."""
-        job_id = _as_uuid(job_id)
         async with self.pool.connection() as conn:
-            return await _fetch_job(conn, job_id)
+            return await jobs.fetch(conn, _as_uuid(job_id))
 
     async def ledger(self, job_id: uuid.UUID | str) -> list[dict[str, Any]]:
         """Return the job's ledger entries in order."""
-        async with self.pool.connection() as conn:
-            cur = conn.cursor(row_factory=dict_row)
-            await cur.execute(q("queue", "job_ledger"), {"id": _as_uuid(job_id)})
-            return await cur.fetchall()
+        return await jobs.ledger(self.pool, _as_uuid(job_id))
 
     async def counts(self) -> dict[str, int]:
         """Return the number of jobs in each status."""
-        async with self.pool.connection() as conn:
-            cur = await conn.execute(q("queue", "counts_by_status"))
-            return {status: n for status, n in await cur.fetchall()}
+        return await jobs.counts(self.pool)
 
     async def trace(self, job_id: uuid.UUID | str) -> dict[str, Any] | None:
         """Return the decision trace recorded for a shadow/dry-run job, if any."""
-        async with self.pool.connection() as conn:
-            cur = await conn.execute(q("queue", "job_trace"), {"id": _as_uuid(job_id)})
-            row = await cur.fetchone()
-            return row[0] if row else None
+        return await jobs.trace(self.pool, _as_uuid(job_id))
 
     async def results(self, job_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, dict[str, Any]]:
         """Return status, attempt, error and decision trace of each job in ``job_ids`` (one query)."""
-        async with self.pool.connection() as conn:
-            cur = conn.cursor(row_factory=dict_row)
-            await cur.execute(q("queue", "job_results"), {"ids": list(job_ids)})
-            return {row["id"]: row for row in await cur.fetchall()}
+        return await jobs.results(self.pool, job_ids)
 
     async def record_verdict(
         self, automation: str, code_version: str, *, ready: bool, reasons: Sequence[str],
         recording: str | None = None, summary: dict[str, Any] | None = None,
     ) -> int:
         """Record a go-live gate verdict for ``automation`` at ``code_version``; return its id."""
-        params = {
-            "automation": automation, "code_version": code_version, "ready": ready,
-            "reasons": json.dumps(list(reasons)), "recording": recording,
-            "summary": json.dumps(summary or {}),
-        }
-        async with self.pool.connection() as conn:
-            row = await (await conn.execute(q("queue", "record_verdict"), params)).fetchone()
-            assert row is not None
-            return int(row[0])
+        return await verdicts.record(self.pool, automation, code_version, ready=ready, reasons=reasons,
+                                     recording=recording, summary=summary)
 
     async def passing_verdict(self, automation: str, code_version: str) -> dict[str, Any] | None:
         """Return the newest passing verdict for ``automation`` at ``code_version``, or None."""
-        async with self.pool.connection() as conn:
-            cur = conn.cursor(row_factory=dict_row)
-            await cur.execute(q("queue", "passing_verdict"), {"automation": automation, "code_version": code_version})
-            return await cur.fetchone()
+        return await verdicts.passing(self.pool, automation, code_version)
 
     async def worker_event(self, kind: str, actor: str, detail: dict[str, Any]) -> None:
         """Append a worker-level event (e.g. a gate override) to the ledger under the nil job id."""
-        async with self.pool.connection() as conn:
-            await conn.execute(q("queue", "worker_event"), {"kind": kind, "actor": actor, "detail": json.dumps(detail)})
+        await verdicts.worker_event(self.pool, kind, actor, detail)
 
     async def clear(self) -> None:
         """Delete every job, with its steps, decisions, waits and ledger rows.
@@ -253,8 +230,7 @@ class Queue:
         Only for a throwaway database that one process owns (the shadow replay empties its own
         between batches): it takes the tables' exclusive lock and leaves no history behind.
         """
-        async with self.pool.connection() as conn:
-            await conn.execute(q("queue", "clear_all"))
+        await jobs.clear(self.pool)
 
     async def vacuum(self) -> None:
         """Vacuum the jobs table (skipped when another session is vacuuming it).
@@ -262,10 +238,7 @@ class Queue:
         Needs an autocommit connection; a role that does not own the table gets a warning from
         the server and nothing happens.
         """
-        async with self.pool.connection() as conn:
-            if not conn.autocommit:
-                await conn.set_autocommit(True)
-            await conn.execute(q("queue", "vacuum_jobs"))
+        await jobs.vacuum(self.pool)
 
     async def wake_due(self, *, actor: str, limit: int = 500, now: datetime | None = None) -> int:
         """Move waiting jobs whose timer or timeout is due back to pending; return how many."""
@@ -441,15 +414,6 @@ async def _insert(conn: AsyncConnection[Any], rows: list[dict[str, Any]], actor:
     for name in sorted({row["automation"] for row in rows}):
         await conn.execute(q("queue", "notify"), {"automation": name})
     return result
-
-
-async def _fetch_job(conn: AsyncConnection[Any], job_id: uuid.UUID) -> dict[str, Any]:
-    cur = conn.cursor(row_factory=dict_row)
-    await cur.execute(q("queue", "get_job"), {"id": job_id})
-    row = await cur.fetchone()
-    if row is None:
-        raise JobNotFoundError(job_id)
-    return row
 
 
 async def _analyze(conn: AsyncConnection[Any]) -> None:

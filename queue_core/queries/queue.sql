@@ -146,7 +146,11 @@ claimed AS (
                             THEN t.now END,
         concurrency_slot = c.slot
     FROM picked c, t
-    WHERE j.id = c.id
+    -- The redundant id = ANY(...) keeps the update on the primary key in the generic plan a
+    -- prepared claim settles on: that plan guesses LIMIT %(limit)s at a tenth of the backlog and
+    -- would join the picked rows to a sequential scan of jobs (a literal LIMIT avoided that, but
+    -- only by editing the statement's text per limit).
+    WHERE j.id = ANY(ARRAY(SELECT id FROM picked)) AND j.id = c.id
     RETURNING j.id, j.automation, j.automation_version, j.mode, j.status, j.priority, j.payload,
               j.trigger_meta, j.attempt, j.max_attempts, j.claim_count, j.leased_until,
               j.created_at, j.trigger_id, j.recording, j.last_error,
@@ -546,7 +550,11 @@ claimed AS (
                             THEN t.now END,
         concurrency_slot = c.slot
     FROM picked c, t
-    WHERE j.id = c.id
+    -- The redundant id = ANY(...) keeps the update on the primary key in the generic plan a
+    -- prepared claim settles on: that plan guesses LIMIT %(limit)s at a tenth of the backlog and
+    -- would join the picked rows to a sequential scan of jobs (a literal LIMIT avoided that, but
+    -- only by editing the statement's text per limit).
+    WHERE j.id = ANY(ARRAY(SELECT id FROM picked)) AND j.id = c.id
     RETURNING j.id, j.automation, j.automation_version, j.mode, j.status, j.priority, j.payload,
               j.trigger_meta, j.attempt, j.max_attempts, j.claim_count, j.leased_until,
               j.created_at, j.trigger_id, j.recording, j.last_error,
@@ -756,7 +764,11 @@ claimed AS (
                             THEN t.now END,
         concurrency_slot = c.slot
     FROM picked c, t
-    WHERE j.id = c.id
+    -- The redundant id = ANY(...) keeps the update on the primary key in the generic plan a
+    -- prepared claim settles on: that plan guesses LIMIT %(limit)s at a tenth of the backlog and
+    -- would join the picked rows to a sequential scan of jobs (a literal LIMIT avoided that, but
+    -- only by editing the statement's text per limit).
+    WHERE j.id = ANY(ARRAY(SELECT id FROM picked)) AND j.id = c.id
     RETURNING j.id, j.automation, j.automation_version, j.mode, j.status, j.priority, j.payload,
               j.trigger_meta, j.attempt, j.max_attempts, j.claim_count, j.leased_until,
               j.created_at, j.trigger_id, j.recording, j.last_error,

@@ -26,11 +26,11 @@ import psycopg
 from psycopg_pool import AsyncConnectionPool
 
 from .. import db
-from .._sql import q
 from ..context import Clock, Context, system_clock
 from ..job import ClaimedJob
 from ..queue import Queue, array_literal
 from ..registry import Registry
+from ..store import jobs
 from .completer import RETRY_S, Completer, completer
 from .config import WorkerConfig
 from .executor import Claim, ContextFactory, Executor
@@ -187,11 +187,9 @@ class Worker:
     async def _leased_elsewhere(self, since_s: float) -> int:
         """Count jobs of this worker's automations and modes running under a lease that was live
         ``since_s`` ago: one that ended since the last claim began may not have been claimable to it."""
-        params = {"automations": array_literal(tuple(self.registry.names())),
-                  "modes": array_literal(tuple(self.config.modes)), "since_s": since_s}
-        async with self._own.connection(timeout=self._timing.renew_timeout_s) as conn:
-            row = await (await conn.execute(q("queue", "live_leases"), params)).fetchone()
-        return int(row[0]) if row else 0
+        return await jobs.live_leases(self._own, automations=array_literal(tuple(self.registry.names())),
+                                      modes=array_literal(tuple(self.config.modes)), since_s=since_s,
+                                      timeout_s=self._timing.renew_timeout_s)
 
     def _count_for_vacuum(self, applied: int) -> None:
         self._since_vacuum += applied

@@ -17,8 +17,8 @@ from typing import Any
 
 import psycopg
 
-from .._sql import q
 from ..queue import Queue
+from ..store import jobs
 from .completer import RETRY_S, log_failure
 
 log = logging.getLogger("cutover.worker")
@@ -47,8 +47,7 @@ class Notifier:
         while True:
             try:
                 async with await psycopg.AsyncConnection.connect(conninfo, **kwargs) as conn:
-                    await conn.execute(q("queue", "listen_jobs"))
-                    await conn.execute(q("queue", "listen_waits"))
+                    await jobs.listen(conn)
                     self.listening.set()
                     self._wake()  # a job enqueued before the LISTEN took effect is claimed now
                     async for note in conn.notifies():
