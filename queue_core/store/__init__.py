@@ -5,7 +5,9 @@ caller holds, and turns rows into values; nothing above it calls ``_sql.q`` for 
 
 - ``jobs``: reading jobs, their ledger, counts, traces and results; emptying and vacuuming the
   jobs tables; the leases a draining worker waits for; the notifier's LISTEN;
-- ``verdicts``: go-live gate verdicts, and worker-level ledger events (gate overrides).
+- ``verdicts``: go-live gate verdicts, and worker-level ledger events (gate overrides);
+- ``control``: pauses, a job's steps, the /metrics rows and the migration level (server.control,
+  server.metrics).
 
 (Steps, calls and waits get modules of their own from the context rework; claim, complete and
 heartbeat, the worker's hot path, stay in ``queue_core.queue`` for now.)
