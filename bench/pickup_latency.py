@@ -14,7 +14,8 @@ process). Ways of building a worker:
   issue 22 such a worker never listened, and only polled every ``poll_s``).
 
 The poll interval is long (``--poll``, default 30 s), so a worker that only polls shows it. Loopback
-database only (DATABASE_URL, else a provisioned one); prints p50/p90/p99/max in milliseconds.
+database only (DATABASE_URL, else a provisioned one); prints p50/p90/p99/max in milliseconds,
+after the same figures for one statement's round trip (the floor on this machine at its load).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from queue_core._sql import q  # noqa: E402
 from queue_core import JobSpec, Queue, Registry, Worker, WorkerConfig, automation, db, provision  # noqa: E402
 
 registry = Registry()
@@ -68,6 +70,18 @@ async def measure(url: str, way: str, jobs: int, poll_s: float) -> list[float]:
             await asyncio.wait_for(task, 30)
 
 
+async def round_trips(url: str, n: int) -> list[float]:
+    """``n`` statement round trips (ms) on one connection: the floor a pick-up (about six of them,
+    and three processes waking in turn) stands on, on this machine at this load."""
+    async with db.pool(url, max_size=1) as pool, pool.connection() as conn:
+        out = []
+        for _ in range(n):
+            sent = time.perf_counter()
+            await conn.execute(q("control", "migration_level"))
+            out.append((time.perf_counter() - sent) * 1000)
+        return out
+
+
 def _pct(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
@@ -82,8 +96,11 @@ def main(argv: list[str] | None = None) -> None:
     url = provision.fresh_database()
     try:
         print(f"{'way':<10} {'jobs':>5} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'max ms':>8}")
-        for way in args.ways:
-            lat = asyncio.run(measure(url, way, args.jobs, args.poll))
+        for way in ["round trip", *args.ways]:
+            if way == "round trip":
+                lat = asyncio.run(round_trips(url, args.jobs))
+            else:
+                lat = asyncio.run(measure(url, way, args.jobs, args.poll))
             print(f"{way:<10} {len(lat):>5} {statistics.median(lat):>8.2f} {_pct(lat, 90):>8.2f} "
                   f"{_pct(lat, 99):>8.2f} {max(lat):>8.2f}", flush=True)
     finally:
