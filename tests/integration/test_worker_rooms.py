@@ -68,7 +68,7 @@ async def test_stop_during_a_turn_ends_the_worker_without_waiting_for_the_next_p
         return await claim(*args, **kwargs)
 
     worker.queue.claim = stopping_claim  # type: ignore[method-assign]
-    await asyncio.wait_for(worker.run(), 5)
+    await asyncio.wait_for(worker.run(), 15)  # far inside the 30 s poll it used to sleep through
 
 
 async def test_a_draining_worker_finishes_when_each_claim_outlasts_the_lease_horizon(pool):
