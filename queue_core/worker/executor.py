@@ -1,0 +1,111 @@
+"""The executor: runs each claimed job in a task of its own and hands its ending to a completer.
+
+No SQL here: ``queue_core.executor.execute`` turns a run into an Outcome, and the lane's
+completer writes it. The executor keeps what the heartbeater and the lease guard need (the
+jobs in flight, when each lease last started) and stops a job only under the claim it was
+asked to stop: a stale heartbeat that names claim 1 of a job leaves that job's claim 2 alone.
+
+Every ending is handled in the task's done callback, never in the coroutine's own ``finally``: a
+task cancelled before its first step never runs its coroutine at all, so a ``finally`` there
+would leave the job counted in flight (heartbeated for ever) and its lane full (never claiming
+again). That is how a job whose claim turn outlasted the lease horizon used to hang a worker.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import uuid
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING
+
+from ..context import Context
+from ..errors import LeaseLostError
+from ..executor import execute
+from ..job import ClaimedJob, Outcome
+from ..registry import Registry
+
+if TYPE_CHECKING:
+    from .completer import Completer
+
+log = logging.getLogger("cutover.worker")
+
+ContextFactory = Callable[[ClaimedJob], Context]
+Claim = tuple[uuid.UUID, int]
+
+
+class Executor:
+    """The jobs a worker runs: one task each, from dispatch to its outcome's hand-over."""
+
+    def __init__(self, registry: Registry, context_factory: ContextFactory, rng: random.Random,
+                 stats: dict[str, int], stopping: asyncio.Event) -> None:
+        self.registry = registry
+        self._context_factory = context_factory
+        self._rng = rng
+        self._stats = stats
+        self._stopping = stopping
+        self.inflight: dict[uuid.UUID, tuple[ClaimedJob, asyncio.Task[Outcome | None]]] = {}
+        # When each running job's lease last started at the latest (monotonic): the start of the
+        # turn that claimed it, then of each heartbeat that renewed it. The lease guard reads it.
+        self.renewed: dict[uuid.UUID, float] = {}
+        self._lost: set[Claim] = set()  # claims stopped because the lease is gone: no outcome
+
+    def start(self, job: ClaimedJob, started: float, completer: Completer) -> None:
+        """Run ``job`` (claimed by a turn that began at ``started``); ``completer`` gets its outcome."""
+        completer.hold()
+        task = asyncio.create_task(self._run(job))  # unnamed: a name costs a str(uuid) per job
+        self.inflight[job.id] = (job, task)
+        self.renewed[job.id] = started
+        task.add_done_callback(partial(self._ended, job, completer))
+
+    async def _run(self, job: ClaimedJob) -> Outcome | None:
+        try:
+            return await execute(job, self._context_factory(job), self.registry, self._rng)
+        except LeaseLostError:
+            self._stats["lost"] += 1
+            log.warning("job %s: lease lost (claim %s), stopping it", job.id, job.claim_count)
+            return None
+
+    def _ended(self, job: ClaimedJob, completer: Completer, task: asyncio.Task[Outcome | None]) -> None:
+        entry = self.inflight.get(job.id)
+        if entry is not None and entry[0] is job:
+            del self.inflight[job.id]
+            self.renewed.pop(job.id, None)
+        lost = (job.id, job.claim_count) in self._lost
+        self._lost.discard((job.id, job.claim_count))
+        outcome: Outcome | None = None
+        if task.cancelled():
+            if not lost and self._stopping.is_set():  # a graceful stop: back to pending, no attempt used
+                outcome = Outcome.release(job)
+                self._stats["released"] += 1
+        elif task.exception() is not None:
+            log.error("job %s: the worker failed to run it", job.id, exc_info=task.exception())
+        else:
+            outcome = task.result()
+        completer.accept(job, outcome)
+
+    def stop(self, job_id: uuid.UUID, claim_count: int) -> bool:
+        """Cancel the job's run if it is still under ``claim_count``; its outcome is not written."""
+        entry = self.inflight.get(job_id)
+        if entry is None or entry[0].claim_count != claim_count:
+            return False
+        self._lost.add((job_id, claim_count))
+        self.renewed.pop(job_id, None)
+        entry[1].cancel()
+        return True
+
+    def held(self) -> list[Claim]:
+        """The (id, claim_count) of every job running now."""
+        return [(job.id, job.claim_count) for job, _ in self.inflight.values()]
+
+    async def finish(self, grace_s: float) -> None:
+        """Let running jobs finish for ``grace_s``, then cancel the rest (they are released)."""
+        tasks = [task for _, task in self.inflight.values()]
+        if not tasks:
+            return
+        _, pending = await asyncio.wait(tasks, timeout=grace_s)
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
