@@ -392,6 +392,31 @@ def database_url() -> str:
     return url
 
 
+LISTEN_ENV = "CUTOVER_LISTEN_URL"
+"""Environment variable: the database URL a worker LISTENs on, ``off`` to poll only."""
+
+
+def listen_url(database_url: str, env: Mapping[str, str] | None = None) -> str | None:
+    """Return the URL a worker's listener connects to for NOTIFY, or None to poll only.
+
+    :data:`LISTEN_ENV` in ``env`` (default: the process environment) when set: a direct URL to
+    the server where DATABASE_URL goes through a pooler (PgBouncer in transaction mode hands
+    each transaction a server connection of its pool, so a LISTEN there never hears a
+    NOTIFY), or ``off``, and the worker claims every ``--poll`` seconds. Unset:
+    ``database_url``, a server connection of its own. The URL is connected to once first:
+    DatabaseUnreachableError names it (origin CUTOVER_LISTEN_URL), never its password.
+    """
+    from . import db
+
+    raw = (os.environ if env is None else env).get(LISTEN_ENV, "").strip()
+    if not raw:
+        return database_url
+    if raw.lower() == "off":
+        return None
+    db.check_reachable(raw, origin=LISTEN_ENV)
+    return raw
+
+
 def project_registry(settings: Settings) -> Any:
     """Import the project's automations module (its root on ``sys.path``) and return the registry.
 
