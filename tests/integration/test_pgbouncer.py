@@ -100,7 +100,7 @@ class Bouncer:
     log: Path
 
 
-def _ini(folder: Path, port: int, direct: dict[str, str | None]) -> Path:
+def _ini(folder: Path, port: int, direct: dict[str, str]) -> Path:
     server = " ".join(f"{k}={v}" for k, v in (("host", direct.get("host") or "127.0.0.1"),
                                               ("port", direct.get("port") or "5432"),
                                               ("dbname", direct["dbname"]), ("user", direct.get("user")),
@@ -146,7 +146,7 @@ def _wait_ready(proc: subprocess.Popen[bytes], url: str, log: Path) -> None:
 @pytest.fixture
 def bouncer(pgbouncer_bin: str, fresh_db_url: str) -> Iterator[Bouncer]:
     """A PgBouncer in transaction pooling mode in front of a fresh database, stopped afterwards."""
-    direct = conninfo_to_dict(fresh_db_url)
+    direct = {k: str(v) for k, v in conninfo_to_dict(fresh_db_url).items() if v is not None}
     folder = Path(tempfile.mkdtemp(prefix="cutover_pgbouncer_"))
     port = _free_port()
     ini, log = _ini(folder, port, direct), folder / "pgbouncer.log"
@@ -156,8 +156,7 @@ def bouncer(pgbouncer_bin: str, fresh_db_url: str) -> Iterator[Bouncer]:
     with open(log, "wb") as out:
         proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT)
     through = {**direct, "host": "127.0.0.1", "port": str(port)}
-    url = make_conninfo(**{k: v for k, v in through.items() if v is not None})
-    admin = make_conninfo(**{k: v for k, v in {**through, "dbname": "pgbouncer"}.items() if v is not None})
+    url, admin = make_conninfo("", **through), make_conninfo("", **{**through, "dbname": "pgbouncer"})
     try:
         _wait_ready(proc, url, log)
         yield Bouncer(url, admin, log)
