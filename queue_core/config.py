@@ -373,12 +373,14 @@ def database_url() -> str:
     provisioned server (testcontainers or embedded), created on first use.
 
     DATABASE_URL is connected to once first (a few seconds at most): DatabaseUnreachableError
-    names its host, port and database and the server's reason. Without it, the database used
+    names its host, port and database and the server's reason. A bad CUTOVER_PREPARE_THRESHOLD
+    raises ConfigError naming it. Without it, the database used
     is logged as a warning on :data:`DATABASE_LOG` (the CLI prints it on stderr), since a
     provisioned server is not where a user's jobs are.
     """
     from . import db
 
+    db.prepare_threshold()  # every pool reads it: a bad value stops the command here, named
     url = os.environ.get("DATABASE_URL")
     if url:
         db.check_reachable(url)

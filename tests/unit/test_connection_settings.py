@@ -42,3 +42,11 @@ def test_an_unreachable_listen_url_is_named_as_such() -> None:
         config.listen_url("dbname=app", {config.LISTEN_ENV: "postgresql://app:secret@127.0.0.1:1/app"})
     assert info.value.origin == "CUTOVER_LISTEN_URL" and info.value.where == "127.0.0.1:1/app"
     assert "secret" not in str(info.value)
+
+
+def test_a_bad_prepare_threshold_stops_a_command_before_it_connects(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(db.PREPARE_ENV, "always")
+    monkeypatch.setenv("DATABASE_URL", "postgresql://app@127.0.0.1:1/app")  # never reached
+    with pytest.raises(ConfigError, match="CUTOVER_PREPARE_THRESHOLD") as info:
+        config.database_url()
+    assert not isinstance(info.value, DatabaseUnreachableError)
