@@ -46,16 +46,21 @@ class Settings:
     procrastinate_pool: int = 0
 
     def knobs(self, system: str) -> str:
-        """Return the settings that matter to ``system``, as the tables print them."""
+        """Return the settings that matter to ``system``, as the tables print them (the claim
+        batch, each system's throughput knob, first)."""
         if system == "cutover":
             from queue_core import db
 
-            return f"concurrency {self.concurrency}, {self.db_connections or db.default_connections(self.concurrency)} connections"
+            total = self.db_connections or db.default_connections(self.concurrency)
+            lanes = db.plan_connections(total, concurrency=self.concurrency).lanes
+            share = self.concurrency // lanes
+            batch = min(self.batch or share, share)
+            return f"claim batch {batch} x {lanes} lanes, concurrency {self.concurrency}, {total} connections"
         if system == "pgqueuer":
             cap = f"capped at {self.concurrency}" if self.pgq_cap else "uncapped"
             return f"batch {self.pgq_batch} x {self.pgq_managers} managers, {cap}"
         if system == "procrastinate":
-            return f"concurrency {self.concurrency}, pool {self.procrastinate_pool or self.concurrency + 4}"
+            return f"concurrency {self.concurrency} (one job per fetch), pool {self.procrastinate_pool or self.concurrency + 4}"
         return f"claim batch {self.raw_batch or max(1, self.concurrency // self.raw_loops)} x {self.raw_loops} loops"
 
 
@@ -366,32 +371,56 @@ async def raw_count(url: str) -> int:
         return int(row[0]) if row else 0
 
 
+Climb = Callable[[int], "dict[str, Any] | None"]
+"""Return the changes to the equal settings of a system's k-th sweep point (k = 0, 1, …), or
+None when its ladder ends (a limit of the server, such as max_connections)."""
+
+
 @dataclass(frozen=True)
 class System:
-    """A system, and the sweep of its documented knobs: changes to the equal settings, each
-    tried once to find the system at its best."""
+    """A system, and the ladder of its throughput knob: each point doubles it, and the sweep
+    climbs it until the rate stops improving (``queue_throughput.best_table``)."""
 
     name: str
     prepare: Callable[[str], Awaitable[None]]
     enqueue: Callable[[str, int], Awaitable[None]]
     drain: Callable[[str, Settings, Callable[[], Awaitable[None]]], Awaitable[Tally]]
     count_done: Callable[[str], Awaitable[int]]
-    sweep: tuple[dict[str, Any], ...] = ()
+    climb: Climb
+
+
+def _cutover_climb(k: int) -> dict[str, Any] | None:
+    # WorkerConfig(concurrency=...) with the claim batch a lane's share, so each point doubles
+    # the claim batch; past the default point the worker gets 20 connections (--db-connections).
+    return {"concurrency": 40 << k, "db_connections": 0 if k == 0 else 20, "batch": 0}
+
+
+def _pgqueuer_climb(k: int) -> dict[str, Any] | None:
+    # QueueManager.run(batch_size=...), uncapped (max_concurrent_tasks=None, pgqueuer's default).
+    return {"pgq_batch": 10 << k, "pgq_cap": False}
+
+
+# procrastinate holds a pooled connection per running job: its ladder stops below a stock
+# server's max_connections (100), with room for the orchestrator and the others' tools.
+PROCRASTINATE_MAX_POOL = 90
+
+
+def _procrastinate_climb(k: int) -> dict[str, Any] | None:
+    # run_worker_async(concurrency=...): procrastinate's documented knob for async tasks.
+    concurrency = 10 << k
+    pool = concurrency + 4
+    return {"concurrency": concurrency, "procrastinate_pool": pool} if pool <= PROCRASTINATE_MAX_POOL else None
+
+
+def _raw_climb(k: int) -> dict[str, Any] | None:
+    return {"raw_batch": 20 << k}  # the claim batch per loop
 
 
 SYSTEMS: dict[str, System] = {
-    # WorkerConfig(concurrency=...) and the pool's size (the worker's --db-connections).
-    "cutover": System("cutover", cutover_prepare, cutover_enqueue, cutover_drain, cutover_count, (
-        {}, {"concurrency": 100, "db_connections": 20, "batch": 0},
-        {"concurrency": 200, "db_connections": 20, "batch": 0})),
-    # QueueManager.run(batch_size=..., max_concurrent_tasks=...): pgqueuer's two throughput knobs.
-    "pgqueuer": System("pgqueuer", pgqueuer_prepare, pgqueuer_enqueue, pgqueuer_drain, pgqueuer_count, (
-        {}, {"pgq_batch": 50, "pgq_cap": False}, {"pgq_batch": 100, "pgq_cap": False})),
-    # run_worker_async(concurrency=...): procrastinate's documented knob for async tasks.
-    "procrastinate": System(
-        "procrastinate", procrastinate_prepare, procrastinate_enqueue, procrastinate_drain, procrastinate_count, (
-            {}, {"concurrency": 10, "procrastinate_pool": 14})),
-    # The claim batch per loop.
-    "raw_sql": System("raw_sql", raw_prepare, raw_enqueue, raw_drain, raw_count, (
-        {}, {"raw_batch": 100}, {"raw_batch": 200})),
+    "cutover": System("cutover", cutover_prepare, cutover_enqueue, cutover_drain, cutover_count, _cutover_climb),
+    "pgqueuer": System("pgqueuer", pgqueuer_prepare, pgqueuer_enqueue, pgqueuer_drain, pgqueuer_count,
+                       _pgqueuer_climb),
+    "procrastinate": System("procrastinate", procrastinate_prepare, procrastinate_enqueue, procrastinate_drain,
+                            procrastinate_count, _procrastinate_climb),
+    "raw_sql": System("raw_sql", raw_prepare, raw_enqueue, raw_drain, raw_count, _raw_climb),
 }

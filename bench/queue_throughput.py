@@ -10,11 +10,12 @@ they never compete for the server. The run prints two tables:
 - **equal settings**: every system at the same jobs in flight (``--concurrency``) and the
   options' batch sizes; the systems take turns for ``--rounds`` rounds (each round in a rotated
   order) and each system's rate is the median of its rounds;
-- **each at its best**: then each system's small sweep of its documented knobs
-  (``_peers.SYSTEMS[...].sweep``: pgqueuer's batch size and in-flight cap, procrastinate's
-  concurrency, the raw loop's claim batch, cutover's concurrency and pool connections) is tried
-  once per point, and the fastest point, the equal settings included, is printed with the
-  settings that won.
+- **each at its best**: then each system climbs the ladder of its throughput knob
+  (``_peers.SYSTEMS[...].climb``: cutover's concurrency and so its claim batch, pgqueuer's
+  batch size uncapped, procrastinate's concurrency, the raw loop's claim batch), doubling it at
+  each point, until PATIENCE points in a row fail to beat its best by more than IMPROVEMENT
+  (3%); each point is the median of ``--rounds`` rounds taken in turns with the systems still
+  climbing, and the fastest point, the equal settings included, is printed with its settings.
 
 For each drain: prepare the schema, enqueue N jobs (timed on its own), start ``--procs`` worker
 processes, let them connect, then release them together and time from the first job run (the
@@ -41,7 +42,7 @@ import subprocess
 import sys
 import time
 import uuid
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -300,36 +301,100 @@ def equal_table(args: argparse.Namespace, systems: list[str], settings: _peers.S
     return summaries
 
 
-def best_table(args: argparse.Namespace, systems: list[str], base: _peers.Settings,
-               equal: dict[str, Summary]) -> dict[str, tuple[float | None, str]]:
-    """Try each system's sweep once (its equal-settings median stands for the unchanged point);
-    return each system's best rate and the settings that won."""
-    best: dict[str, tuple[float | None, str]] = {}
+# A sweep point is better than the best so far only when its median beats it by more than this
+# share; a system's climb stops after PATIENCE points in a row that were not better.
+IMPROVEMENT = 0.03
+PATIENCE = 2
+
+
+@dataclass
+class Climb:
+    """One system's way up its knob's ladder: every point's rounds, its best, why it stopped."""
+
+    name: str
+    points: list[tuple[str, Summary]] = field(default_factory=list)
+    best: tuple[float, str] | None = None
+    misses: int = 0
+    stopped: str | None = None
+
+    def record(self, knobs: str, summary: Summary) -> None:
+        """Add a point; count it as a miss unless it beat the best by more than IMPROVEMENT."""
+        self.points.append((knobs, summary))
+        rate = summary.jobs_s
+        better = rate is not None and (self.best is None or rate > self.best[0] * (1 + IMPROVEMENT))
+        if rate is not None and (self.best is None or rate > self.best[0]):
+            self.best = (rate, knobs)  # the fastest point is the best even when only slightly faster
+        self.misses = 0 if better else self.misses + 1
+        if self.misses >= PATIENCE:
+            self.stopped = f"{PATIENCE} points in a row within {IMPROVEMENT:.0%} of its best or below"
+
+
+def climb_step(args: argparse.Namespace, climbs: dict[str, Climb], base: _peers.Settings, step: int) -> None:
+    """Run every climbing system's next point for ``--rounds`` rounds, the systems taking turns."""
+    points: dict[str, _peers.Settings] = {}
+    for name, c in climbs.items():
+        if c.stopped:
+            continue
+        change = _peers.SYSTEMS[name].climb(len(c.points))
+        if change is None or len(c.points) >= args.max_points:
+            c.stopped = "its ladder ends here" if change is None else f"--max-points {args.max_points}"
+            continue
+        points[name] = replace(base, **change)
+    names = list(points)
+    summaries = {name: Summary(name, []) for name in names}
     # A sweep point gets --sweep-timeout: a setting that slow cannot be a system's best.
     sweep_args = argparse.Namespace(**{**vars(args), "timeout": min(args.timeout, args.sweep_timeout)})
-    for name in systems:
-        tried = [(equal[name].jobs_s, base.knobs(name))]
-        for change in _peers.SYSTEMS[name].sweep:
-            if not change:
-                continue
-            settings = replace(base, **change)
-            o = bench_one(sweep_args, name, settings)
-            print(f"sweep  {_line(o, args.jobs)}   [{settings.knobs(name)}]", flush=True)
-            tried.append((o.jobs_s, settings.knobs(name)))
-        rated = [t for t in tried if t[0] is not None]
-        best[name] = max(rated, key=lambda t: t[0] or 0.0) if rated else (None, "every setting failed")
-    return best
+    for r in range(args.rounds):
+        shift = (r + step) % len(names) if names else 0
+        for name in names[shift:] + names[:shift]:
+            o = bench_one(sweep_args, name, points[name])
+            summaries[name].rounds.append(o)
+            print(f"sweep {step + 1}, round {r + 1}  {_line(o, args.jobs)}   [{points[name].knobs(name)}]", flush=True)
+    for name in names:
+        climbs[name].record(points[name].knobs(name), summaries[name])
 
 
-def _best_result(best: dict[str, tuple[float | None, str]]) -> dict[str, Any]:
-    rate = {name: r for name, (r, _) in best.items()}
+def best_table(args: argparse.Namespace, systems: list[str], base: _peers.Settings,
+               equal: dict[str, Summary]) -> dict[str, Climb]:
+    """Climb each system's ladder (``_peers.SYSTEMS[...].climb``: its throughput knob doubled
+    at each point) until it stops improving; each point is the median of ``--rounds`` rounds
+    taken in turns with the other systems still climbing. The equal-settings median is a
+    candidate for each system's best as well."""
+    climbs = {name: Climb(name) for name in systems}
+    step = 0
+    while any(c.stopped is None for c in climbs.values()):
+        climb_step(args, climbs, base, step)
+        step += 1
+    for name, c in climbs.items():
+        rate = equal[name].jobs_s
+        if rate is not None and (c.best is None or rate > c.best[0]):
+            c.best = (rate, f"{base.knobs(name)} (the equal settings)")
+    return climbs
+
+
+def _best_result(best: dict[str, Climb]) -> dict[str, Any]:
+    rate = {name: c.best[0] if c.best else None for name, c in best.items()}
     peers = [r for p in PEERS if (r := rate.get(p))]
     mine, raw = rate.get("cutover"), rate.get("raw_sql")
     return {
-        "systems": {name: {"jobs_s": _round(r), "settings": k} for name, (r, k) in best.items()},
+        "systems": {name: {
+            "jobs_s": _round(rate[name]), "settings": c.best[1] if c.best else "every setting failed",
+            "stopped": c.stopped,
+            "points": [{"settings": k, "jobs_s": _round(s.jobs_s), "error": s.error,
+                        "rounds": [_round(o.jobs_s) for o in s.rounds]} for k, s in c.points],
+        } for name, c in best.items()},
         "ratio_vs_best_peer": round(mine / max(peers), 3) if mine and peers else None,
         "ratio_vs_raw_sql": round(mine / raw, 3) if mine and raw else None,
     }
+
+
+def _climb_lines(c: Climb) -> list[str]:
+    lines = []
+    for knobs, s in c.points:
+        shown = f"median {s.jobs_s:9,.0f} jobs/s" if s.jobs_s is not None else f"FAILED: {s.error}"
+        lines.append(f"    {shown}   [{knobs}]")
+    lines.append(f"    stopped: {c.stopped}")
+    return lines
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -351,10 +416,12 @@ def main(argv: list[str] | None = None) -> None:
     for name in systems:
         print(f"  {_summary_line(equal[name])}   [{base.knobs(name)}]", flush=True)
     if best:
-        print("\neach at its best (the fastest point of its sweep, one drain each):")
-        for name, (rate, knobs) in best.items():
-            shown = f"{rate:9,.0f} jobs/s" if rate is not None else "   FAILED     "
-            print(f"  {name:<14} {shown}   [{knobs}]", flush=True)
+        print(f"\neach at its best (its knob doubled until {PATIENCE} points in a row did not beat its best "
+              f"by more than {IMPROVEMENT:.0%}; each point the median of {args.rounds} round(s)):")
+        for name, c in best.items():
+            shown = f"{c.best[0]:9,.0f} jobs/s" if c.best else "   FAILED     "
+            print(f"  {name:<14} {shown}   [{c.best[1] if c.best else 'every setting failed'}]", flush=True)
+            print("\n".join(_climb_lines(c)), flush=True)
     if args.json_out:
         Path(args.json_out).write_text(json.dumps(
             {name: [asdict(o) for o in s.rounds] for name, s in equal.items()}, indent=2))
@@ -378,8 +445,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--db-connections", type=int, default=0,
                    help="cutover worker --db-connections (default: the worker's own default for the concurrency)")
     p.add_argument("--sweep", action=argparse.BooleanOptionalAction, default=True,
-                   help="after the equal-settings table, try each system's documented knobs once and "
-                        "print each at its best (default on)")
+                   help="after the equal-settings table, climb each system's throughput knob until it "
+                        "stops improving and print each at its best (default on)")
+    p.add_argument("--max-points", type=int, default=8,
+                   help="at most this many points on each system's ladder (default 8)")
     p.add_argument("--sweep-timeout", type=float, default=150.0,
                    help="seconds each sweep point may take to drain (default 150)")
     p.add_argument("--timeout", type=float, default=600.0, help="seconds each system may take (default 600)")

@@ -128,6 +128,7 @@ def worker(concurrency: int, lease_s: float, poll_s: float, modes: tuple[str, ..
         raise click.BadParameter(why, param_hint="'--allow-ungated'")
     try:
         url = _config.database_url()
+        listen = _config.listen_url(url)  # CUTOVER_LISTEN_URL: LISTEN past a transaction pooler
     except QueueError as exc:
         _fail(exc)
     if not len(registry):
@@ -145,12 +146,13 @@ def worker(concurrency: int, lease_s: float, poll_s: float, modes: tuple[str, ..
     click.echo(f"worker {cfg.worker_id}: automations {', '.join(registry.names())}", err=True)
     import asyncio
 
-    asyncio.run(_run_worker(url, registry, cfg, drain, overrides, plan))
+    asyncio.run(_run_worker(url, registry, cfg, drain, overrides, plan, listen=listen))
 
 
 async def _run_worker(url: str, registry: Any, cfg: Any, drain: bool, overrides: tuple[str, ...],
-                      plan: Any = None) -> None:
-    """Run a worker on ``plan``'s connections (default: the default plan for its concurrency).
+                      plan: Any = None, *, listen: str | None = None) -> None:
+    """Run a worker on ``plan``'s connections (default: the default plan for its concurrency),
+    its listener on ``listen`` (config.listen_url; None: it polls only).
 
     Its jobs' pool and its own give connection attempts up after db.RECONNECT_S, so the worker
     resumes within seconds of its database's return, whatever the outage's length.
@@ -184,7 +186,7 @@ async def _run_worker(url: str, registry: Any, cfg: Any, drain: bool, overrides:
             click.echo(f"refusing live jobs of {name}: {reason}", err=True)
         for name in live.overridden:
             click.echo(f"WARNING: running {name} live without a passing gate verdict (--allow-ungated; logged)", err=True)
-        w = Worker(pool, registry, cfg, conninfo=url if plan.listener else None, gateway=gateway, own_pool=own)
+        w = Worker(pool, registry, cfg, conninfo=listen if plan.listener else None, gateway=gateway, own_pool=own)
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, w.stop)

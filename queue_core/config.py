@@ -261,15 +261,6 @@ class Settings:
     pyproject: Path | None = None
 
 
-def _read(path: Path) -> dict[str, Any]:
-    try:
-        return tomllib.loads(path.read_text("utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(str(exc), source=str(path)) from None
-    except OSError as exc:
-        raise ConfigError(f"cannot be read: {exc.strerror}", source=str(path)) from None
-
-
 def shown(path: Path) -> str:
     """Return ``path`` as messages show it: relative to the working directory when under it."""
     try:
@@ -278,16 +269,77 @@ def shown(path: Path) -> str:
         return str(path)
 
 
+# -- the one reader of pyproject.toml ----------------------------------------------------------
+
+_TOML_LINE = re.compile(r"\(at line (\d+), column \d+\)")
+
+
+def _parse(path: Path) -> dict[str, Any]:
+    """Return the TOML document of ``path``; raise ConfigError naming the file (and the line)."""
+    source = shown(path)
+    try:
+        return tomllib.loads(path.read_bytes().decode("utf-8"))
+    except FileNotFoundError:
+        raise ConfigError("file not found", source=source) from None
+    except OSError as exc:
+        raise ConfigError(f"cannot be read: {exc.strerror}", source=source) from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"not UTF-8 text (byte {exc.start})", source=source) from None
+    except tomllib.TOMLDecodeError as exc:
+        # Python 3.14's TOMLDecodeError has lineno; earlier ones say the line only in the message.
+        found = _TOML_LINE.search(str(exc))
+        line = getattr(exc, "lineno", None) or (int(found.group(1)) if found else None)
+        raise ConfigError(f"not valid TOML: {exc}", source=source, line=line) from None
+
+
+def _descend(table: dict[str, Any], keys: tuple[str, ...], source: str) -> dict[str, Any] | None:
+    """Return the sub-table of ``table`` at ``keys`` (None where one is absent); raise
+    ConfigError naming ``source`` and the dotted key path where a value is not a table."""
+    for depth, key in enumerate(keys):
+        if key not in table:
+            return None
+        value = table[key]
+        if not isinstance(value, dict):
+            reason = f"expected a table, got {type(value).__name__} {value!r}"
+            if depth == 0:  # a top-level key has no table to name: [] tool would say nothing
+                raise ConfigError(reason, source=source, field=key)
+            raise ConfigKeyError(source, ".".join(keys[:depth]), key, reason)
+        table = value
+    return table
+
+
+def read_table(path: Path | None, *keys: str) -> dict[str, Any]:
+    """Return the ``[tool.cutover]`` table of the pyproject.toml at ``path``, or its sub-table
+    at ``keys`` (``read_table(p, "gate")`` is ``[tool.cutover.gate]``); ``{}`` where the table
+    is absent, or when ``path`` is None (no project: every setting has its default).
+
+    The one reader of pyproject.toml, with one error policy: a file that is missing, unreadable,
+    not UTF-8 or not valid TOML raises ConfigError naming the file (``source``; for a TOML
+    syntax error also ``line``, as tomllib gives it), and a value on the way that is not a
+    table raises ConfigError naming the file and the dotted key path (``field``, such as
+    ``tool.cutover.gate``). It checks no key inside the table: :func:`validate` does.
+    """
+    if path is None:
+        return {}
+    table = _descend(_parse(path), ("tool", "cutover", *keys), shown(path))
+    return {} if table is None else table
+
+
+def project_table(*keys: str, start: Path | None = None) -> dict[str, Any]:
+    """Return :func:`read_table` of the project found from ``start`` (see :func:`find_project`)."""
+    return read_table(find_project(start), *keys)
+
+
 def find_project(start: Path | None = None) -> Path | None:
     """Return the pyproject.toml of the project: the nearest one at or above ``start`` (default:
     the working directory) that has a ``[tool.cutover]`` table, else None.
 
-    Raises ConfigError naming a pyproject.toml on the way that is not valid TOML.
+    Raises :func:`read_table`'s ConfigError for a malformed pyproject.toml on the way.
     """
     here = (start or Path.cwd()).resolve()
     for folder in (here, *here.parents):
         candidate = folder / "pyproject.toml"
-        if candidate.is_file() and "cutover" in _read(candidate).get("tool", {}):
+        if candidate.is_file() and _descend(_parse(candidate), ("tool", "cutover"), shown(candidate)) is not None:
             return candidate
     return None
 
@@ -306,9 +358,7 @@ def load(path: Path | None = None) -> Settings:
     path = path or find_project()
     if path is None:
         return Settings(root=Path.cwd())
-    table = _read(path).get("tool", {}).get("cutover", {})
-    if not isinstance(table, dict):
-        raise ConfigKeyError(shown(path), "tool", "cutover", "expected a table")
+    table = read_table(path)
     validate(table, shown(path))
     return Settings(root=path.parent, automations=table.get("automations", "automations"), raw=table,
                     pyproject=path)
@@ -323,12 +373,14 @@ def database_url() -> str:
     provisioned server (testcontainers or embedded), created on first use.
 
     DATABASE_URL is connected to once first (a few seconds at most): DatabaseUnreachableError
-    names its host, port and database and the server's reason. Without it, the database used
+    names its host, port and database and the server's reason. A bad CUTOVER_PREPARE_THRESHOLD
+    raises ConfigError naming it. Without it, the database used
     is logged as a warning on :data:`DATABASE_LOG` (the CLI prints it on stderr), since a
     provisioned server is not where a user's jobs are.
     """
     from . import db
 
+    db.prepare_threshold()  # every pool reads it: a bad value stops the command here, named
     url = os.environ.get("DATABASE_URL")
     if url:
         db.check_reachable(url)
@@ -340,6 +392,31 @@ def database_url() -> str:
     logging.getLogger(DATABASE_LOG).warning(
         "DATABASE_URL is not set; using the %s server's database %s", srv.source, db.where(url))
     return url
+
+
+LISTEN_ENV = "CUTOVER_LISTEN_URL"
+"""Environment variable: the database URL a worker LISTENs on, ``off`` to poll only."""
+
+
+def listen_url(database_url: str, env: Mapping[str, str] | None = None) -> str | None:
+    """Return the URL a worker's listener connects to for NOTIFY, or None to poll only.
+
+    :data:`LISTEN_ENV` in ``env`` (default: the process environment) when set: a direct URL to
+    the server where DATABASE_URL goes through a pooler (PgBouncer in transaction mode hands
+    each transaction a server connection of its pool, so a LISTEN there never hears a
+    NOTIFY), or ``off``, and the worker claims every ``--poll`` seconds. Unset:
+    ``database_url``, a server connection of its own. The URL is connected to once first:
+    DatabaseUnreachableError names it (origin CUTOVER_LISTEN_URL), never its password.
+    """
+    from . import db
+
+    raw = (os.environ if env is None else env).get(LISTEN_ENV, "").strip()
+    if not raw:
+        return database_url
+    if raw.lower() == "off":
+        return None
+    db.check_reachable(raw, origin=LISTEN_ENV)
+    return raw
 
 
 def project_registry(settings: Settings) -> Any:

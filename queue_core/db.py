@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import math
+import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -74,8 +76,35 @@ def check_reachable(conninfo: str, *, timeout_s: float = CHECK_TIMEOUT_S, origin
         raise unreachable(exc, conninfo, origin=origin) from None
 
 
+PREPARE_ENV = "CUTOVER_PREPARE_THRESHOLD"
+"""Environment variable: after how many runs psycopg prepares a statement on a connection
+(psycopg's ``prepare_threshold``; ``off`` never prepares). Unset: psycopg's default, 5."""
+
+PSYCOPG_PREPARE_THRESHOLD = 5
+
+
+def prepare_threshold(env: Mapping[str, str] | None = None) -> int | None:
+    """Return the ``prepare_threshold`` every pool of :func:`pool` and :func:`worker_pool` gives
+    its connections, from :data:`PREPARE_ENV` in ``env`` (default: the process environment).
+
+    ``off`` (or ``none``) returns None: nothing is prepared, not even the statements the queue
+    asks to prepare. That is what PgBouncer in transaction pooling mode before 1.21 needs (a
+    prepared statement lives on one server connection, and the next transaction may get
+    another). Raises ConfigError for anything but ``off``, ``none`` or an integer >= 0.
+    """
+    raw = (os.environ if env is None else env).get(PREPARE_ENV, "").strip()
+    if not raw:
+        return PSYCOPG_PREPARE_THRESHOLD
+    if raw.lower() in ("off", "none"):
+        return None
+    if raw.isdigit():
+        return int(raw)
+    raise ConfigError(f"expected off or a whole number of runs (psycopg's default is 5), got {raw!r}",
+                      source="environment", field=PREPARE_ENV)
+
+
 def _kwargs(application_name: str | None, connect_timeout_s: float | None) -> dict[str, Any]:
-    kwargs: dict[str, Any] = {"autocommit": True}
+    kwargs: dict[str, Any] = {"autocommit": True, "prepare_threshold": prepare_threshold()}
     if application_name:
         kwargs["application_name"] = application_name[:63]
     if connect_timeout_s is not None:

@@ -75,13 +75,19 @@ class QueueError(Exception):
 
 
 class ConfigError(QueueError):
-    """The configuration (``[tool.cutover]`` or the environment) is unusable."""
+    """The configuration (``[tool.cutover]`` or the environment) is unusable.
 
-    def __init__(self, message: str, *, source: str | None = None, field: str | None = None) -> None:
+    ``source``: the file (or ``environment``); ``field``: the dotted key path; ``line``: the
+    line of a TOML syntax error, where tomllib gives one.
+    """
+
+    def __init__(self, message: str, *, source: str | None = None, field: str | None = None,
+                 line: int | None = None) -> None:
         where = ", ".join(p for p in (source, f"field {field!r}" if field else None) if p)
         super().__init__(f"{where}: {message}" if where else message)
         self.source = source
         self.field = field
+        self.line = line
 
 
 class DatabaseUnreachableError(ConfigError):

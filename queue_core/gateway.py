@@ -294,7 +294,7 @@ def _origin(url: str) -> str:
 class Gateway:
     """Make automations' outbound calls: budgets, keys, auth, signing, classification, modes.
 
-    ``providers`` come from ``provider.load_providers``; ``pool`` backs the shared rate budgets
+    ``providers`` come from ``provider.parse_providers``; ``pool`` backs the shared rate budgets
     (required when any provider has a rate). ``response_source(automation, trigger_id, step,
     request)`` answers shadow/dry-run calls from a recording. ``clock`` (unix seconds) and
     ``rng`` are injected for signing timestamps and jitter; ``transport`` replaces the live

@@ -41,11 +41,9 @@ from __future__ import annotations
 
 import math
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from enum import StrEnum
-from pathlib import Path
 from typing import Any
 
 from ._external_ref import ExternalRefSpec, parse_external_ref
@@ -167,22 +165,12 @@ def parse_rate(text: str, field: str, source: str = "pyproject.toml", *, burst: 
     return Rate(limit, seconds, limit if burst is None else burst, text.strip())
 
 
-def load_providers(path: str | Path = "pyproject.toml") -> dict[str, ProviderConfig]:
-    """Read ``[tool.cutover.providers]`` from a pyproject file; raise ConfigError naming the file."""
-    source = str(path)
-    try:
-        with open(path, "rb") as fh:
-            doc = tomllib.load(fh)
-    except FileNotFoundError:
-        raise ConfigError("file not found", source=source) from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"not valid TOML: {exc}", source=source) from None
-    table = doc.get("tool", {}).get("cutover", {}).get("providers", {})
-    return parse_providers(table, source=source)
-
-
 def parse_providers(table: Mapping[str, Any], *, source: str = "pyproject.toml") -> dict[str, ProviderConfig]:
-    """Validate the ``providers`` table; return {name: ProviderConfig}."""
+    """Validate the ``providers`` table; return {name: ProviderConfig}.
+
+    The table is read by :func:`queue_core.config.read_table` (``read_table(path, "providers")``,
+    or ``Settings.raw["providers"]``), the one reader of pyproject.toml: parsing here is pure.
+    """
     if not isinstance(table, Mapping):
         raise ConfigError("expected a table of providers", source=source, field="tool.cutover.providers")
     return {name: parse_provider(name, body, source=source) for name, body in table.items()}

@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 
 from queue_core.classify import Kind
+from queue_core.config import read_table
 from queue_core.errors import ConfigError
 from queue_core.provider import (
-    DEFAULT_GUARD, DEFAULT_MAX_RATE_LIMITED, Algorithm, Rate, BudgetScope, SigningScheme, load_providers, parse_provider,
+    DEFAULT_GUARD, DEFAULT_MAX_RATE_LIMITED, Algorithm, Rate, BudgetScope, SigningScheme, parse_provider,
     parse_providers, parse_rate, tightening_from_headers,
 )
 
@@ -43,7 +44,7 @@ base_url = "https://company.clearbit.com"
 def test_a_full_provider_table_is_parsed(tmp_path: Path) -> None:
     path = tmp_path / "pyproject.toml"
     path.write_text(FULL)
-    providers = load_providers(path)
+    providers = parse_providers(read_table(path, "providers"), source=str(path))
     hub = providers["hubspot"]
     assert hub.base_url == "https://api.hubapi.com" and hub.sandbox_url == "https://sandbox.hubapi.test"
     assert [(r.limit, r.seconds) for r in hub.rates] == [(10, 1.0), (500, 60.0)]
@@ -148,14 +149,6 @@ def test_bad_config_names_the_file_and_field(table: dict[str, Any], field: str, 
         parse_provider("p", table)
     assert info.value.field == field and info.value.source == "pyproject.toml"
     assert words in str(info.value) and "pyproject.toml" in str(info.value)
-
-
-def test_a_missing_or_broken_pyproject_is_a_config_error(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match="file not found"):
-        load_providers(tmp_path / "nope.toml")
-    (tmp_path / "bad.toml").write_text("[tool.cutover\n")
-    with pytest.raises(ConfigError, match="not valid TOML"):
-        load_providers(tmp_path / "bad.toml")
 
 
 RATES = (Rate(100, 10.0, 90, "100/10s"), Rate(1000, 3600.0, 900, "1000/1h"))
