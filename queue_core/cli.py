@@ -186,7 +186,8 @@ async def _run_worker(url: str, registry: Any, cfg: Any, drain: bool, overrides:
             click.echo(f"refusing live jobs of {name}: {reason}", err=True)
         for name in live.overridden:
             click.echo(f"WARNING: running {name} live without a passing gate verdict (--allow-ungated; logged)", err=True)
-        w = Worker(pool, registry, cfg, conninfo=listen if plan.listener else None, gateway=gateway, own_pool=own)
+        w = Worker(pool, registry, cfg, conninfo=listen, listen=bool(listen and plan.listener), gateway=gateway,
+                   own_pool=own)
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, w.stop)

@@ -59,6 +59,7 @@ class Worker:
         config: WorkerConfig | None = None,
         *,
         conninfo: str | None = None,
+        listen: bool = True,
         gateway: Any = None,
         clock: Clock = system_clock,
         rng: random.Random | None = None,
@@ -95,7 +96,10 @@ class Worker:
         self.heartbeater = Heartbeater(self.queue, self.executor, self._held, interval_s=self.config.heartbeat_interval,
                                        lease_s=self.config.lease_s, timing=self._timing, stats=self.stats)
         self.waker = Waker(self.queue, self.id, poll_s=self.config.poll_s, wake=self._wake_all, recheck=self._recheck)
-        # Without ``conninfo`` the notifier connects with the pool's own conninfo and arguments.
+        # Without ``conninfo`` the notifier connects with the pool's own conninfo and arguments;
+        # ``listen=False`` (CUTOVER_LISTEN_URL=off, or too few connections) runs no notifier and
+        # the producers claim every ``poll_s``.
+        self._listen = listen
         listen_at: tuple[Any, Any] = (conninfo, {}) if conninfo else (pool.conninfo, pool.kwargs)
         self.notifier = Notifier(*listen_at, application_name=self.config.application_name,
                                  connect_timeout_s=self._timing.renew_timeout_s, poll_s=self.config.poll_s,
@@ -152,7 +156,8 @@ class Worker:
             aux.append(asyncio.create_task(self._vacuumer(), name="vacuumer"))
         if not drain:  # a draining producer wakes due jobs itself before it calls the queue empty
             aux.append(asyncio.create_task(self.waker.run(), name="waker"))
-            aux.append(asyncio.create_task(self.notifier.run(), name="notifier"))
+            if self._listen:
+                aux.append(asyncio.create_task(self.notifier.run(), name="notifier"))
             if "live" in self.config.modes:  # schedule ticks are live jobs (queue_core._ticker)
                 from .._ticker import run_ticker
 
