@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from queue_core._cli_error import usage_error
+
 from harness import _cli_probe
 from harness.errors import HarnessError
 from harness.manifest import MANIFEST_FILE
@@ -36,10 +38,15 @@ def translate_command(name: str, translator: Translator) -> click.Command:
     @click.option("--force", is_flag=True, help="Overwrite a generated file even though it was edited since.")
     def command(automation: str | None, into: Path, recording_set: Path | None, force: bool, **given: Path) -> None:
         from harness.scaffold import project_providers
+        from queue_core.config import find_project
+        from queue_core.errors import ConfigError
 
         try:
+            providers = project_providers(find_project())
             results, skipped = translator.scaffold(given[translator.argument], automation=automation, into=into,
-                                                   force=force, providers=project_providers(Path("pyproject.toml")))
+                                                   force=force, providers=providers)
+        except ConfigError as exc:
+            raise usage_error(str(exc)) from None
         except HarnessError as exc:
             raise click.ClickException(str(exc)) from None
         for file in skipped:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import difflib
 import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,17 +32,16 @@ class Written:
     diff: str = ""
 
 
-def project_providers(pyproject: Path) -> dict[str, str]:
-    """Return {host: provider} from ``[tool.cutover.providers.*].base_url`` (empty when none)."""
-    if not pyproject.exists():
-        return {}
-    try:
-        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError):
-        return {}
-    providers = ((data.get("tool") or {}).get("cutover") or {}).get("providers") or {}
+def project_providers(pyproject: Path | None) -> dict[str, str]:
+    """Return {host: provider} from ``[tool.cutover.providers.*].base_url`` (empty when none).
+
+    Read with queue_core's one ``[tool.cutover]`` reader: a malformed pyproject.toml is a
+    ConfigError naming the file (and the TOML line), as for every other command.
+    """
+    from queue_core.config import read_table
+
     out = {}
-    for name, table in providers.items():
+    for name, table in read_table(pyproject, "providers").items():
         base = table.get("base_url") if isinstance(table, dict) else None
         host = re.sub(r"^[a-z]+://", "", str(base or "")).split("/")[0].split(":")[0]
         if host:

@@ -207,3 +207,18 @@ def test_a_make_header_mapped_from_a_bundle_is_data_and_stays_in_the_code(tmp_pa
     ctx = Calls()
     _run(tmp_path / "automations" / "triage.py", ctx, {"session": "s-1"})
     assert ctx.calls[0]["headers"] == {"X-Session-Token": "s-1"}
+
+
+def test_a_malformed_pyproject_stops_the_scaffold_naming_the_file_and_line(tmp_path: Path) -> None:
+    """The scaffold reads providers with queue_core's one [tool.cutover] reader: a broken
+    pyproject.toml is a usage error (exit 2) naming the file and the TOML line, not silently no
+    providers."""
+    source = tmp_path / "definition.json"
+    source.write_text(json.dumps(_n8n({})), encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text('[tool.cutover]\nautomations = "automations"\n[tool.cutover.providers.github\n',
+                                             encoding="utf-8")
+    result = CliRunner().invoke(cli, ["scaffold", "n8n", str(source), "--automation", "triage",
+                                      "--into", str(tmp_path / "automations")])
+    assert result.exit_code == 2, result.output
+    assert "pyproject.toml" in result.output and "line 3" in result.output
+    assert not (tmp_path / "automations").exists()
