@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import json
 import uuid
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, cast
 
 from ._sql import q
 from .errors import ChildFailedError, ChildWaitTimeoutError, LeaseLostError, Suspend, TerminalError
-from .job import JobSpec
+from .job import ChildOutcome, JobSpec
 from .queue import Queue, _jobs_json, _validate
 from .states import StepStatus
 
@@ -34,22 +34,6 @@ POLICIES = ("fail", "collect")
 # A waiting parent rechecks its children after RECHECK_S, doubling each time up to RECHECK_CAP_S.
 RECHECK_S = 0.25
 RECHECK_CAP_S = 10.0
-
-
-@dataclass(frozen=True)
-class ChildOutcome:
-    """How one child job ended: its id, key, automation, status, error and recorded outputs."""
-
-    id: str
-    key: str | None
-    automation: str
-    status: str
-    error: str | None
-    outputs: dict[str, Any] | None
-
-    @property
-    def succeeded(self) -> bool:
-        return self.status == "succeeded"
 
 
 def child_spec(ctx: Context, automation: str, payload: Any, key: str) -> JobSpec:

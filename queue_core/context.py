@@ -26,7 +26,7 @@ from . import _waits
 from ._sql import q
 from ._steps import StepRecord, StepStore
 from .errors import Filtered, LeaseLostError, StepMismatchError, Suspend, TerminalError, WaitTimeoutError
-from .job import ClaimedJob
+from .job import ChildOutcome, ClaimedJob
 from .keys import child_key
 from .queue import ALL_MODES
 from .redaction import NO_SECRETS, Redactor
@@ -35,7 +35,6 @@ from .states import Mode, StepStatus
 if TYPE_CHECKING:
     import httpx
 
-    from ._children import ChildOutcome
     from .registry import Registry
 
 Clock = Callable[[], datetime]
