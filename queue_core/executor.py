@@ -25,7 +25,7 @@ import traceback
 from datetime import datetime
 from typing import Any
 
-from .context import Context
+from .context import Context, job_run
 from .errors import (
     Filtered,
     LeaseLostError,
@@ -108,10 +108,11 @@ async def execute(job: ClaimedJob, ctx: Context, registry: Registry, rng: random
     else:
         # The clock is read only when a wait needs it (a no-op job never does).
         status, event, inc, delay, error, kind = classify(job, exc, rng, ctx.now() if isinstance(exc, Suspend) else None)
-    redactor = ctx.redactor()  # an automation's error may quote what a provider echoed
+    run = job_run(ctx)
+    redactor = run.redactor()  # an automation's error may quote what a provider echoed
     error = None if error is None else redactor.text(error)
     trace = redactor.data(_trace(job, ctx, exc))
-    return Outcome(job.id, job.claim_count, status, event, inc, delay, error, kind, trace, ctx.deferred_writes())
+    return Outcome(job.id, job.claim_count, status, event, inc, delay, error, kind, trace, run.deferred_writes())
 
 
 def _compensable(exc: TerminalError) -> bool:
