@@ -61,6 +61,15 @@ class Trace:
         }
 
 
+@dataclass(frozen=True)
+class Compensation:
+    """An undo action registered with ``ctx.on_failure``; run as a durable step when needed."""
+
+    name: str
+    fn: Callable[..., Any]
+    args: tuple[Any, ...]
+
+
 class JobRun:
     """One claim of one job: its store, its positional sequence and its decision trace.
 
@@ -85,6 +94,7 @@ class JobRun:
         self.received_at = received_at
         self.steps: dict[tuple[str, int], StepRecord] | None = None
         self.current: tuple[str, int] | None = None  # the step whose function runs now
+        self.compensations: list[Compensation] = []  # ctx.on_failure's, run by the executor
         self.wait_secret: str | None = None  # the wait-token secret, read once (queue_core._waits)
         self._occurrences: defaultdict[str, int] = defaultdict(int)
         self._position = 0

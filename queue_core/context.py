@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -20,7 +19,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from . import _children, _waits
 from . import poller as poller_module
-from ._job_run import JobRun, Trace, jsonable
+from ._job_run import Compensation, JobRun, Trace, jsonable
 from .errors import Filtered, TerminalError
 from .job import ChildOutcome, ClaimedJob
 from .redaction import NO_SECRETS, Redactor
@@ -83,21 +82,13 @@ def _poll(meta: dict[str, Any]) -> dict[str, Any] | None:
             "at": recorded.get("at") or meta.get("received_at")}
 
 
-@dataclass(frozen=True)
-class Compensation:
-    """An undo action registered with ``ctx.on_failure``; run as a durable step when needed."""
-
-    name: str
-    fn: Callable[..., Any]
-    args: tuple[Any, ...]
-
-
 class Context:
     """Everything an automation may touch while its job runs: the authors' surface.
 
     What the job is: ``job_id``, ``automation``, ``mode`` (``live``, ``dry_run``, ``shadow``),
-    ``attempt`` (1 on the first run), ``trigger`` (what started it), ``trace`` (the decision trace
-    so far). What it may do, each durable across retries and reclaims:
+    ``attempt`` (1 on the first run), ``trigger`` (what started it; ``trigger_id`` its id),
+    ``job`` (the claimed row), ``trace`` (the decision trace so far). What it may do, each
+    durable across retries and reclaims:
 
     - ``call``: an outbound HTTP call through the provider gateway (budget, key, signing, modes);
     - ``step``: run a function once and memoise its output; ``checkpoint``/``last_checkpoint``
@@ -126,7 +117,6 @@ class Context:
         self.attempt = job.attempt + 1
         self.trigger = Trigger.of(job)
         self.trigger_id = self.trigger.id
-        self.compensations: list[Compensation] = []
         self._gateway = gateway
         self._children_waits = 0
         self._run = JobRun(job, pool, worker=worker, mode=self.mode, clock=clock, redactor=self._redactor,
@@ -304,8 +294,8 @@ class Context:
         Compensations run in reverse order of registration, each as a durable step with its
         own idempotency key (``compensate:<name>:<n>``) and retries.
         """
-        name = f"compensate:{getattr(fn, '__name__', 'fn')}:{len(self.compensations)}"
-        self.compensations.append(Compensation(name, fn, args))
+        compensations = self._run.compensations
+        compensations.append(Compensation(f"compensate:{getattr(fn, '__name__', 'fn')}:{len(compensations)}", fn, args))
 
 
 def job_run(ctx: Context) -> JobRun:

@@ -62,24 +62,11 @@ contains a secret, a bearer token or a request body.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the standard library only: this module imports nothing of queue_core
     import uuid
     from datetime import datetime, timedelta
-
-
-class _Child(Protocol):
-    """What ChildFailedError names of a child (queue_core.job.ChildOutcome has it)."""
-
-    @property
-    def id(self) -> str: ...
-    @property
-    def key(self) -> str | None: ...
-    @property
-    def status(self) -> str: ...
-    @property
-    def error(self) -> str | None: ...
 
 
 class QueueError(Exception):
@@ -440,7 +427,7 @@ class WaitTimeoutError(TerminalError):
 class ChildFailedError(TerminalError):
     """A child did not succeed and the parent's policy is ``fail``; ``failed`` lists those children."""
 
-    def __init__(self, failed: Sequence[_Child]) -> None:
+    def __init__(self, failed: Sequence[Any]) -> None:  # queue_core.job.ChildOutcome each
         names = ", ".join(f"{c.key or c.id} ({c.status}: {c.error or 'no error recorded'})" for c in failed)
         super().__init__(f"{len(failed)} child job(s) did not succeed: {names}")
         self.failed = list(failed)

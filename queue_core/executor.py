@@ -103,7 +103,7 @@ async def execute(job: ClaimedJob, ctx: Context, registry: Registry, rng: random
         # The common case, without the general path's calls: live runs write through at once,
         # so there is no trace and nothing deferred to hand over.
         return Outcome(job.id, job.claim_count, JobStatus.SUCCEEDED, "succeeded")
-    if isinstance(exc, TerminalError) and ctx.compensations and _compensable(exc):
+    if isinstance(exc, TerminalError) and job_run(ctx).compensations and _compensable(exc):
         status, event, inc, delay, error, kind = await _compensate(job, ctx, exc, rng)
     else:
         # The clock is read only when a wait needs it (a no-op job never does).
@@ -124,9 +124,10 @@ async def _compensate(job: ClaimedJob, ctx: Context, cause: TerminalError, rng: 
 
     A compensation that completed in an earlier attempt is not run again (its step is stored).
     """
-    names = [c.name for c in reversed(ctx.compensations)]
+    compensations = job_run(ctx).compensations
+    names = [c.name for c in reversed(compensations)]
     await ctx.ledger("compensating", {"cause": _summary(cause), "compensations": names})
-    for comp in reversed(ctx.compensations):
+    for comp in reversed(compensations):
         try:
             await ctx.step(comp.name, comp.fn, *comp.args)
         except LeaseLostError:
