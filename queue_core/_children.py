@@ -19,13 +19,14 @@ import json
 import uuid
 from dataclasses import asdict
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from ._sql import q
 from .errors import ChildFailedError, ChildWaitTimeoutError, Suspend, TerminalError
 from .job import ChildOutcome, JobSpec
 from .queue import Queue, _jobs_json, _validate
 from .states import StepStatus
+from .store import children
 
 if TYPE_CHECKING:
     from ._job_run import JobRun
@@ -78,13 +79,10 @@ async def _insert_new(run: JobRun, spec: JobSpec, params: dict[str, Any]) -> uui
     Raises LeaseLostError, having written nothing, when the parent's claim has moved on.
     """
     child = _jobs_json([_validate(0, spec, run.registry)])  # enqueue_many's checks and messages
-    async with run.pool.connection() as conn:
-        row = await (await conn.execute(q("children", "enqueue_child"), {**params, "child": child})).fetchone()
-    assert row is not None  # the statement's final SELECT always returns its one row
-    fenced, child_id, _ = row
+    fenced, child_id = await children.insert_child(run.pool, params, child)
     if not fenced:
         raise run.lease_lost()
-    return cast("uuid.UUID | None", child_id)
+    return child_id
 
 
 async def _link_existing(run: JobRun, spec: JobSpec, params: dict[str, Any]) -> uuid.UUID:
@@ -94,7 +92,7 @@ async def _link_existing(run: JobRun, spec: JobSpec, params: dict[str, Any]) -> 
     async with run.pool.connection() as conn, conn.transaction():
         (child_id,) = await queue.enqueue_in(conn, [spec], actor=run.worker)
         linked = {**params, "child_id": child_id, "output": json.dumps({"child": str(child_id)})}
-        if await (await conn.execute(q("children", "link_child"), linked)).fetchone() is None:
+        if not await children.link_child(conn, linked):
             raise run.lease_lost()  # rolls the enqueue back
     return child_id
 
@@ -139,11 +137,10 @@ async def _settled(run: JobRun) -> list[dict[str, Any]] | None:
 
     One query (``children_settled``): the check and the read were two round trips per wake-up.
     """
-    async with run.pool.connection() as conn:
-        rows = await (await conn.execute(q("children", "children_settled"), {"parent_id": run.job_id})).fetchall()
-    if rows[0][0]:
+    rows = await children.children_settled(run.pool, run.job_id)
+    if rows is None:
         return None
-    return [asdict(ChildOutcome(str(r[1]), r[2], r[3], r[4], r[5], r[6])) for r in rows if r[1] is not None]
+    return [asdict(ChildOutcome(str(r[0]), r[1], r[2], r[3], r[4], r[5])) for r in rows]
 
 
 async def children_of(conn: Any, parent_id: uuid.UUID) -> list[tuple[str, int, list[str]]]:

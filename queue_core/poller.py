@@ -41,6 +41,7 @@ from .errors import TerminalError
 from .job import JobSpec
 from .queue import Queue
 from .states import Mode, StepStatus
+from .store import poller as store
 
 if TYPE_CHECKING:
     from psycopg import AsyncConnection
@@ -51,9 +52,8 @@ if TYPE_CHECKING:
 async def poll_cursor(run: JobRun, poller: str, default: Any) -> Any:
     """Return the poller's cursor as stored (``default`` before its first poll), as a memoised step."""
     async def read() -> Any:
-        async with run.pool.connection() as conn:
-            row = await (await conn.execute(q("poller", "read_cursor"), {"poller": poller})).fetchone()
-        return {"cursor": row[0] if row is not None and row[0] is not None else default}
+        found = await store.read_cursor(run.pool, poller)
+        return {"cursor": found if found is not None else default}
 
     return (await run.step(f"poll-cursor:{poller}", read))["cursor"]
 
@@ -93,7 +93,7 @@ async def start_new(run: JobRun, target: str, items: list[Any], *, id_of: Callab
             "occurrence": occurrence, "position": position, "output": json.dumps({"started": new}),
             "key": run.store.key(name, occurrence),
         }
-        if await (await conn.execute(q("poller", "advance_poller"), params)).fetchone() is None:
+        if not await store.advance(conn, params):
             raise run.lease_lost()
     run.remember(name, occurrence, position, StepStatus.DONE, 1, {"started": new})
     return new
@@ -102,12 +102,11 @@ async def start_new(run: JobRun, target: str, items: list[Any], *, id_of: Callab
 async def _mark(run: JobRun, conn: AsyncConnection[Any], poller: str, target: str, ids: list[str]) -> list[str]:
     """Lock the poller's row (fenced), insert the ids; return the newly seen ones in page order."""
     lock = {"job_id": run.job_id, "claim": run.job.claim_count, "poller": poller, "target": target}
-    if await (await conn.execute(q("poller", "lock_poller"), lock)).fetchone() is None:
+    if not await store.lock(conn, lock):
         raise run.lease_lost()
     if not ids:
         return []
-    rows = await (await conn.execute(q("poller", "mark_seen"), {"poller": poller, "ids": ids})).fetchall()
-    fresh = {r[0] for r in rows}
+    fresh = await store.mark_seen(conn, poller, ids)
     return [i for i in ids if i in fresh]
 
 
