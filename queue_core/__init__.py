@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any
 # program using one corner of the package do not pay for psycopg, httpx and the runtime.
 if TYPE_CHECKING:
     from ._waits import Resolution, WaitToken
-    from .context import Context, Trace, Trigger, upcaster
+    from ._job_run import Trace
+    from .context import Context, Trigger, upcaster
     from .errors import (
         ConfigError,
         EnqueueError,
@@ -59,7 +60,7 @@ _LAZY = {
     "StepMismatchError": ".errors",
     "StepStatus": ".states",
     "TerminalError": ".errors",
-    "Trace": ".context",
+    "Trace": "._job_run",
     "Trigger": ".context",
     "UnknownAutomationError": ".errors",
     "WaitTimeoutError": ".errors",

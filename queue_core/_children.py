@@ -17,18 +17,19 @@ from __future__ import annotations
 
 import json
 import uuid
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from ._sql import q
-from .errors import ChildFailedError, ChildWaitTimeoutError, LeaseLostError, Suspend, TerminalError
-from .job import JobSpec
+from .errors import ChildFailedError, ChildWaitTimeoutError, Suspend, TerminalError
+from .job import ChildOutcome, JobSpec
 from .queue import Queue, _jobs_json, _validate
 from .states import StepStatus
+from .store import children
 
 if TYPE_CHECKING:
-    from .context import Context
+    from ._job_run import JobRun
 
 POLICIES = ("fail", "collect")
 # A waiting parent rechecks its children after RECHECK_S, doubling each time up to RECHECK_CAP_S.
@@ -36,88 +37,69 @@ RECHECK_S = 0.25
 RECHECK_CAP_S = 10.0
 
 
-@dataclass(frozen=True)
-class ChildOutcome:
-    """How one child job ended: its id, key, automation, status, error and recorded outputs."""
-
-    id: str
-    key: str | None
-    automation: str
-    status: str
-    error: str | None
-    outputs: dict[str, Any] | None
-
-    @property
-    def succeeded(self) -> bool:
-        return self.status == "succeeded"
-
-
-def child_spec(ctx: Context, automation: str, payload: Any, key: str) -> JobSpec:
+def child_spec(run: JobRun, automation: str, payload: Any, key: str) -> JobSpec:
     """The child's JobSpec: the parent's mode and recording, a dedupe key per (parent, key)."""
-    parent = str(ctx.job_id)
-    meta = {"source": "child", "parent_id": parent, "key": key, "id": f"{ctx.trigger_id or parent}/{key}",
-            "received_at": ctx.trigger.received_at}
-    return JobSpec(automation, payload, mode=ctx.mode, dedupe_key=f"child:{parent}:{key}",
-                   trigger_id=f"{ctx.trigger_id}/{key}" if ctx.trigger_id else None,
-                   recording=ctx.job.recording, trigger_meta=meta)
+    parent = str(run.job_id)
+    meta = {"source": "child", "parent_id": parent, "key": key, "id": f"{run.trigger_id or parent}/{key}",
+            "received_at": run.received_at}
+    return JobSpec(automation, payload, mode=run.mode, dedupe_key=f"child:{parent}:{key}",
+                   trigger_id=f"{run.trigger_id}/{key}" if run.trigger_id else None,
+                   recording=run.job.recording, trigger_meta=meta)
 
 
-async def enqueue(ctx: Context, automation: str, payload: Any, key: str) -> uuid.UUID:
-    """Enqueue child ``key`` of ``ctx``'s job once; return its id (the same on every attempt)."""
+async def enqueue(run: JobRun, automation: str, payload: Any, key: str) -> uuid.UUID:
+    """Enqueue child ``key`` of ``run``'s job once; return its id (the same on every attempt)."""
     if not isinstance(key, str) or not key:
         raise TerminalError(f"ctx.enqueue({automation!r}): key must be a non-empty string, got {key!r}")
     name = f"child:{key}"
-    occurrence, position, stored = await ctx._enter(name)
+    occurrence, position, stored = await run.enter(name)
     if stored is not None and stored.status is StepStatus.DONE:
         return uuid.UUID(stored.output["child"])
-    deferred = ctx._store.deferred
-    spec = child_spec(ctx, automation, payload, key)
+    deferred = run.store.deferred
+    spec = child_spec(run, automation, payload, key)
     params = {
-        "job_id": ctx.job_id, "claim": ctx.job.claim_count, "name": name, "occurrence": occurrence,
-        "position": position, "key": ctx._store.key(name, occurrence), "record": not deferred,
-        "actor": ctx._worker, "child_key": key, "automation": automation,
+        "job_id": run.job_id, "claim": run.job.claim_count, "name": name, "occurrence": occurrence,
+        "position": position, "key": run.store.key(name, occurrence), "record": not deferred,
+        "actor": run.worker, "child_key": key, "automation": automation,
     }
-    child_id = await _insert_new(ctx, spec, params) or await _link_existing(ctx, spec, params)
+    child_id = await _insert_new(run, spec, params) or await _link_existing(run, spec, params)
     output = {"child": str(child_id)}
     if deferred:
-        await ctx._record(name, occurrence, position, 1, StepStatus.DONE, output)
-        await ctx.ledger("child_enqueued", {"child": str(child_id), "key": key, "automation": automation})
+        await run.record(name, occurrence, position, 1, StepStatus.DONE, output)
+        await run.ledger("child_enqueued", {"child": str(child_id), "key": key, "automation": automation})
     else:
-        ctx._remember_call(name, occurrence, position, StepStatus.DONE, 1, output)
+        run.remember(name, occurrence, position, StepStatus.DONE, 1, output)
     return child_id
 
 
-async def _insert_new(ctx: Context, spec: JobSpec, params: dict[str, Any]) -> uuid.UUID | None:
+async def _insert_new(run: JobRun, spec: JobSpec, params: dict[str, Any]) -> uuid.UUID | None:
     """Insert a new child with its link, events and step row in one statement; return its id.
 
     None when the child already exists (its dedupe key is taken): the caller links it instead.
     Raises LeaseLostError, having written nothing, when the parent's claim has moved on.
     """
-    child = _jobs_json([_validate(0, spec, ctx._registry)])  # enqueue_many's checks and messages
-    async with ctx._pool.connection() as conn:
-        row = await (await conn.execute(q("children", "enqueue_child"), {**params, "child": child})).fetchone()
-    assert row is not None  # the statement's final SELECT always returns its one row
-    fenced, child_id, _ = row
+    child = _jobs_json([_validate(0, spec, run.registry)])  # enqueue_many's checks and messages
+    fenced, child_id = await children.insert_child(run.pool, params, child)
     if not fenced:
-        raise LeaseLostError(ctx.job_id, ctx.job.claim_count)
-    return cast("uuid.UUID | None", child_id)
-
-
-async def _link_existing(ctx: Context, spec: JobSpec, params: dict[str, Any]) -> uuid.UUID:
-    """Find (or, after a concurrent delete, enqueue) the child by its dedupe key and link it,
-    with the parent's step row, in one transaction fenced by the parent's claim."""
-    queue = Queue(ctx._pool, registry=ctx._registry)
-    async with ctx._pool.connection() as conn, conn.transaction():
-        (child_id,) = await queue.enqueue_in(conn, [spec], actor=ctx._worker)
-        linked = {**params, "child_id": child_id, "output": json.dumps({"child": str(child_id)})}
-        if await (await conn.execute(q("children", "link_child"), linked)).fetchone() is None:
-            raise LeaseLostError(ctx.job_id, ctx.job.claim_count)  # rolls the enqueue back
+        raise run.lease_lost()
     return child_id
 
 
-async def wait_for_children(ctx: Context, policy: str, timeout: timedelta | None,
+async def _link_existing(run: JobRun, spec: JobSpec, params: dict[str, Any]) -> uuid.UUID:
+    """Find (or, after a concurrent delete, enqueue) the child by its dedupe key and link it,
+    with the parent's step row, in one transaction fenced by the parent's claim."""
+    queue = Queue(run.pool, registry=run.registry)
+    async with run.pool.connection() as conn, conn.transaction():
+        (child_id,) = await queue.enqueue_in(conn, [spec], actor=run.worker)
+        linked = {**params, "child_id": child_id, "output": json.dumps({"child": str(child_id)})}
+        if not await children.link_child(conn, linked):
+            raise run.lease_lost()  # rolls the enqueue back
+    return child_id
+
+
+async def wait_for_children(run: JobRun, policy: str, timeout: timedelta | None,
                             wait_number: int) -> list[ChildOutcome]:
-    """Wait (no worker held) until every child of ``ctx``'s job is finished; apply ``policy``.
+    """Wait (no worker held) until every child of ``run``'s job is finished; apply ``policy``.
 
     A step at a position. While a child is unfinished the job suspends on a durable timer
     (``RECHECK_S`` doubling up to ``RECHECK_CAP_S``) and checks again in one query when woken;
@@ -127,22 +109,22 @@ async def wait_for_children(ctx: Context, policy: str, timeout: timedelta | None
     if policy not in POLICIES:
         raise TerminalError(f"ctx.wait_for_children: policy must be one of {', '.join(POLICIES)}, got {policy!r}")
     name = f"children:{wait_number}"
-    occurrence, position, stored = await ctx._enter(name)
+    occurrence, position, stored = await run.enter(name)
     if stored is not None and stored.status is StepStatus.DONE:
         raw = stored.output["children"]
     else:
         progress = stored.output if stored is not None and isinstance(stored.output, dict) else {}
-        since = progress.get("since") or ctx.now().isoformat()
-        settled = await _settled(ctx)
+        since = progress.get("since") or run.now().isoformat()
+        settled = await _settled(run)
         if settled is None:
             checks = int(progress.get("checks", 0))
-            if timeout is not None and ctx.now() - datetime.fromisoformat(since) >= timeout:
-                raise ChildWaitTimeoutError(ctx.job_id, timeout)
-            await ctx._record(name, occurrence, position, 1, StepStatus.WAITING, {"checks": checks + 1, "since": since})
+            if timeout is not None and run.now() - datetime.fromisoformat(since) >= timeout:
+                raise ChildWaitTimeoutError(run.job_id, timeout)
+            await run.record(name, occurrence, position, 1, StepStatus.WAITING, {"checks": checks + 1, "since": since})
             delay = min(RECHECK_CAP_S, RECHECK_S * 2 ** checks)
-            raise Suspend(f"children of job {ctx.job_id}", ctx.now() + timedelta(seconds=delay))
+            raise Suspend(f"children of job {run.job_id}", run.now() + timedelta(seconds=delay))
         raw = settled
-        await ctx._record(name, occurrence, position, 1, StepStatus.DONE, {"children": raw})
+        await run.record(name, occurrence, position, 1, StepStatus.DONE, {"children": raw})
     outcomes = [ChildOutcome(**o) for o in raw]
     failed = [o for o in outcomes if not o.succeeded]
     if failed and policy == "fail":
@@ -150,16 +132,15 @@ async def wait_for_children(ctx: Context, policy: str, timeout: timedelta | None
     return outcomes
 
 
-async def _settled(ctx: Context) -> list[dict[str, Any]] | None:
-    """Every child's outcome once all of ``ctx``'s children are finished; None while one is not.
+async def _settled(run: JobRun) -> list[dict[str, Any]] | None:
+    """Every child's outcome once all of ``run``'s children are finished; None while one is not.
 
     One query (``children_settled``): the check and the read were two round trips per wake-up.
     """
-    async with ctx._pool.connection() as conn:
-        rows = await (await conn.execute(q("children", "children_settled"), {"parent_id": ctx.job_id})).fetchall()
-    if rows[0][0]:
+    rows = await children.children_settled(run.pool, run.job_id)
+    if rows is None:
         return None
-    return [asdict(ChildOutcome(str(r[1]), r[2], r[3], r[4], r[5], r[6])) for r in rows if r[1] is not None]
+    return [asdict(ChildOutcome(str(r[0]), r[1], r[2], r[3], r[4], r[5])) for r in rows]
 
 
 async def children_of(conn: Any, parent_id: uuid.UUID) -> list[tuple[str, int, list[str]]]:

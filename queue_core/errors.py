@@ -61,13 +61,12 @@ contains a secret, a bearer token or a request body.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the standard library only: this module imports nothing of queue_core
     import uuid
     from datetime import datetime, timedelta
-
-    from ._children import ChildOutcome
 
 
 class QueueError(Exception):
@@ -91,19 +90,13 @@ class ConfigError(QueueError):
 
 
 class DatabaseUnreachableError(ConfigError):
-    """Connecting to the database failed: ``where`` (host:port/dbname) and the server's ``reason``.
-
-    Neither holds the password of the URL. ``origin`` says where the URL came from
-    (``DATABASE_URL``, or the provisioned server's kind).
-    """
+    """Connecting to the database failed: ``where`` (host:port/dbname) and the server's ``reason``,
+    neither holding the URL's password; ``origin`` says where the URL came from."""
 
     def __init__(self, where: str, reason: str, *, user: str | None = None, origin: str = "DATABASE_URL") -> None:
         as_user = f" as user {user!r}" if user else ""
         super().__init__(f"cannot connect to the database {where}{as_user} (from {origin}): {reason}")
-        self.where = where
-        self.reason = reason
-        self.user = user
-        self.origin = origin
+        self.where, self.reason, self.user, self.origin = where, reason, user, origin
 
 
 class ProvisionError(QueueError):
@@ -139,23 +132,19 @@ class EnqueueError(QueueError):
         if field is not None:
             where.append(f"field {field!r}")
         super().__init__(f"{', '.join(where)}: {message}" if where else message)
-        self.field = field
-        self.index = index
+        self.field, self.index = field, index
 
 
 class UnknownAutomationError(EnqueueError):
     """No automation is registered under the requested name; ``suggestion`` is the closest
-    registered name (difflib), or None when none is close."""
+    registered name (the registry asks queue_core.suggest), or None when none is close."""
 
-    def __init__(self, name: str, known: list[str]) -> None:
-        from .suggest import closest
-
+    def __init__(self, name: str, known: list[str], *, suggestion: str | None = None) -> None:
         known_s = ", ".join(sorted(known)) or "(none registered)"
-        self.suggestion: str | None = closest(name, known) if isinstance(name, str) else None
+        self.suggestion = suggestion
         hint = f"; did you mean {self.suggestion!r}?" if self.suggestion else ""
         super().__init__(f"unknown automation {name!r}; registered: {known_s}{hint}", field="automation")
-        self.name = name
-        self.known = known
+        self.name, self.known = name, known
 
 
 class MissingFieldError(EnqueueError):
@@ -169,8 +158,7 @@ class MissingFieldError(EnqueueError):
 
     def __init__(self, automation: str, field: str, detail: str, *, index: int | None = None) -> None:
         super().__init__(detail, field=field, index=index)
-        self.automation = automation
-        self.detail = detail
+        self.automation, self.detail = automation, detail
 
     @property
     def path(self) -> str:
@@ -197,8 +185,7 @@ class LeaseLostError(QueueError):
 
     def __init__(self, job_id: object, claim_count: int) -> None:
         super().__init__(f"lease on job {job_id} (claim {claim_count}) was taken over; stopping it")
-        self.job_id = job_id
-        self.claim_count = claim_count
+        self.job_id, self.claim_count = job_id, claim_count
 
 
 class JobSignal(Exception):
@@ -226,9 +213,7 @@ class Snooze(JobSignal):
 
     def __init__(self, delay: float, reason: str = "snoozed", *, kind: str = "snoozed") -> None:
         super().__init__(reason)
-        self.delay = delay
-        self.reason = reason
-        self.kind = kind
+        self.delay, self.reason, self.kind = delay, reason, kind
 
 
 class RateLimited(Snooze):
@@ -242,8 +227,7 @@ class RateLimited(Snooze):
 
     def __init__(self, delay: float, reason: str, *, provider: str, count: int) -> None:
         super().__init__(delay, reason, kind="rate_limited")
-        self.provider = provider
-        self.count = count
+        self.provider, self.count = provider, count
 
 
 class Filtered(JobSignal):
@@ -262,9 +246,7 @@ class StepMismatchError(TerminalError):
             f"step #{position}: the job recorded {stored!r} but the code now runs {current!r}; "
             "the automation changed under a running job (replay it from scratch or bump its version)"
         )
-        self.position = position
-        self.stored = stored
-        self.current = current
+        self.position, self.stored, self.current = position, stored, current
 
 
 class Suspend(JobSignal):
@@ -273,11 +255,7 @@ class Suspend(JobSignal):
 
     def __init__(self, wait: str, wake_at: object | None) -> None:
         super().__init__(f"waiting on {wait}")
-        self.wait = wait
-        self.wake_at = wake_at
-
-
-# Provider gateway
+        self.wait, self.wake_at = wait, wake_at
 
 
 class ProviderNotConfiguredError(QueueError):
@@ -289,17 +267,12 @@ class ProviderNotConfiguredError(QueueError):
             f"provider {provider!r} is not configured in pyproject.toml "
             f"[tool.cutover.providers.{provider}]; configured: {known_s}"
         )
-        self.provider = provider
-        self.known = known
+        self.provider, self.known = provider, known
 
 
 class StandInURLError(ProviderNotConfiguredError):
-    """A replay's stand-in for an unconfigured provider was given an absolute URL.
-
-    A shadow replay stands in for a provider the recording names but pyproject.toml does not
-    configure; an absolute URL shows where the provider really lives, so the message proposes
-    the ``base_url`` to configure (the URL's origin).
-    """
+    """A replay's stand-in for an unconfigured provider was given an absolute URL: it shows where
+    the provider really lives, so the message proposes that origin as the ``base_url`` to configure."""
 
     def __init__(self, provider: str, url: str, origin: str) -> None:
         QueueError.__init__(
@@ -309,24 +282,19 @@ class StandInURLError(ProviderNotConfiguredError):
         )
         self.provider = provider
         self.known: list[str] = []
-        self.url = url
-        self.origin = origin
+        self.url, self.origin = url, origin
 
 
 class ForeignURLError(QueueError):
-    """An absolute URL given to ``ctx.call`` lies outside the provider's ``base_url``.
-
-    Refused because the provider's credentials would otherwise be sent to another host.
-    """
+    """An absolute URL given to ``ctx.call`` lies outside the provider's ``base_url`` (refused: the
+    provider's credentials would otherwise be sent to another host)."""
 
     def __init__(self, provider: str, url: str, base_url: str) -> None:
         super().__init__(
             f"provider {provider!r}: url {url!r} is outside its base_url {base_url!r}; "
             "pass a path relative to base_url"
         )
-        self.provider = provider
-        self.url = url
-        self.base_url = base_url
+        self.provider, self.url, self.base_url = provider, url, base_url
 
 
 class NetworkBlockedError(QueueError):
@@ -337,8 +305,7 @@ class NetworkBlockedError(QueueError):
             f"network access blocked in {mode} mode: {url} (only live jobs reach providers; "
             "shadow jobs reach only a configured sandbox_url)"
         )
-        self.mode = mode
-        self.url = url
+        self.mode, self.url = mode, url
 
 
 class IdempotencyConflictError(QueueError):
@@ -350,16 +317,11 @@ class IdempotencyConflictError(QueueError):
             f"and is now reused for a different request {new_fingerprint}; a step must send "
             "the same method, URL and body on every attempt (use a new step name otherwise)"
         )
-        self.step = step
-        self.stored_fingerprint = stored_fingerprint
-        self.new_fingerprint = new_fingerprint
+        self.step, self.stored_fingerprint, self.new_fingerprint = step, stored_fingerprint, new_fingerprint
 
 
 class SignatureError(QueueError):
     """A Standard Webhooks secret is malformed, or a signature does not verify."""
-
-
-# Control plane and webhook ingress
 
 
 class VerificationError(QueueError):
@@ -404,20 +366,12 @@ class WaitResolvedError(QueueError):
         super().__init__("this wait was resolved already")
 
 
-# Webhook ingress refusal (queue_core.server.ingress)
-
-
 class IngressRejected(Exception):
     """A request refused before enqueueing: ``status`` and a message safe to return."""
 
     def __init__(self, status: int, message: str, *, field: str | None = None) -> None:
         super().__init__(message)
-        self.status = status
-        self.message = message
-        self.field = field
-
-
-# [tool.cutover] keys (queue_core.config)
+        self.status, self.message, self.field = status, message, field
 
 
 class ConfigKeyError(ConfigError):
@@ -426,9 +380,6 @@ class ConfigKeyError(ConfigError):
     def __init__(self, source: str, table: str, key: str, reason: str) -> None:
         Exception.__init__(self, f"{source}: [{table}] {key}: {reason}")
         self.source, self.field, self.table, self.key, self.reason = source, f"{table}.{key}", table, key, reason
-
-
-# Operator actions (queue_core.ops)
 
 
 class JobBusyError(QueueError):
@@ -444,8 +395,7 @@ class NotCancelableError(QueueError):
 
     def __init__(self, job_id: uuid.UUID, status: str) -> None:
         super().__init__(f"job {job_id} is {status}: only pending, waiting or compensating jobs can be canceled")
-        self.job_id = job_id
-        self.status = status
+        self.job_id, self.status = job_id, status
 
 
 class UnknownStepError(QueueError):
@@ -453,11 +403,7 @@ class UnknownStepError(QueueError):
 
     def __init__(self, job_id: uuid.UUID, step: str, known: list[str]) -> None:
         super().__init__(f"job {job_id} has no recorded step {step!r}; its steps: {', '.join(known) or '(none)'}")
-        self.step = step
-        self.known = known
-
-
-# Payload values (queue_core.payload)
+        self.step, self.known = step, known
 
 
 class PayloadError(EnqueueError):
@@ -470,11 +416,7 @@ class PayloadError(EnqueueError):
         Exception.__init__(self, f"{where} field {field}: {message}")
         self.field = field
         self.index = None
-        self.problem = problem
-        self.where = where
-
-
-# Durable waits (queue_core._waits)
+        self.problem, self.where = problem, where
 
 
 class WaitTokenError(QueueError):
@@ -486,20 +428,16 @@ class WaitTimeoutError(TerminalError):
 
     def __init__(self, name: str, compensate: bool) -> None:
         super().__init__(f"wait {name!r} timed out")
-        self.name = name
-        self.compensate = compensate
-
-
-# Child jobs (queue_core._children)
+        self.name, self.compensate = name, compensate
 
 
 class ChildFailedError(TerminalError):
     """A child did not succeed and the parent's policy is ``fail``; ``failed`` lists those children."""
 
-    def __init__(self, failed: list[ChildOutcome]) -> None:
+    def __init__(self, failed: Sequence[Any]) -> None:  # queue_core.job.ChildOutcome each
         names = ", ".join(f"{c.key or c.id} ({c.status}: {c.error or 'no error recorded'})" for c in failed)
         super().__init__(f"{len(failed)} child job(s) did not succeed: {names}")
-        self.failed = failed
+        self.failed = list(failed)
 
 
 class ChildWaitTimeoutError(TerminalError):
@@ -507,25 +445,15 @@ class ChildWaitTimeoutError(TerminalError):
 
     def __init__(self, job_id: uuid.UUID, timeout: timedelta) -> None:
         super().__init__(f"job {job_id}: its children did not all finish within {timeout}")
-        self.job_id = job_id
-        self.timeout = timeout
-
-
-# Make compatibility (queue_core.compat.make, _make_filter, _make_functions)
+        self.job_id, self.timeout = job_id, timeout
 
 
 class MakeConditionError(TerminalError):
     """A condition names an operator Make does not have (a malformed blueprint)."""
 
 
-# Make IML functions
-
-
 class MakeFunctionError(MakeConditionError):
     """An IML function was called on values it cannot take (a date that is not one, …)."""
-
-
-# Make scaffolded scenarios
 
 
 class ModuleFailed(TerminalError):
@@ -540,14 +468,8 @@ class TodoModule(TerminalError):
         self.module = module
 
 
-# N8n compatibility (queue_core.compat.n8n, _n8n_filter, _n8n_js)
-
-
 class N8nConditionError(TerminalError):
     """A condition could not be evaluated (wrong type under strict validation, bad date)."""
-
-
-# N8n scaffolded workflows
 
 
 class NodeFailed(TerminalError):
@@ -560,9 +482,6 @@ class TodoNode(TerminalError):
     def __init__(self, node: str, why: str) -> None:
         super().__init__(f"node {node!r} is not translated yet (TODO: {why}); write it in Python")
         self.node = node
-
-
-# N8n JavaScript translation
 
 
 class UnsupportedMethod(Exception):

@@ -25,7 +25,7 @@ import traceback
 from datetime import datetime
 from typing import Any
 
-from .context import Context
+from .context import Context, job_run
 from .errors import (
     Filtered,
     LeaseLostError,
@@ -103,15 +103,16 @@ async def execute(job: ClaimedJob, ctx: Context, registry: Registry, rng: random
         # The common case, without the general path's calls: live runs write through at once,
         # so there is no trace and nothing deferred to hand over.
         return Outcome(job.id, job.claim_count, JobStatus.SUCCEEDED, "succeeded")
-    if isinstance(exc, TerminalError) and ctx.compensations and _compensable(exc):
+    if isinstance(exc, TerminalError) and job_run(ctx).compensations and _compensable(exc):
         status, event, inc, delay, error, kind = await _compensate(job, ctx, exc, rng)
     else:
         # The clock is read only when a wait needs it (a no-op job never does).
         status, event, inc, delay, error, kind = classify(job, exc, rng, ctx.now() if isinstance(exc, Suspend) else None)
-    redactor = ctx.redactor()  # an automation's error may quote what a provider echoed
+    run = job_run(ctx)
+    redactor = run.redactor()  # an automation's error may quote what a provider echoed
     error = None if error is None else redactor.text(error)
     trace = redactor.data(_trace(job, ctx, exc))
-    return Outcome(job.id, job.claim_count, status, event, inc, delay, error, kind, trace, ctx.deferred_writes())
+    return Outcome(job.id, job.claim_count, status, event, inc, delay, error, kind, trace, run.deferred_writes())
 
 
 def _compensable(exc: TerminalError) -> bool:
@@ -123,9 +124,10 @@ async def _compensate(job: ClaimedJob, ctx: Context, cause: TerminalError, rng: 
 
     A compensation that completed in an earlier attempt is not run again (its step is stored).
     """
-    names = [c.name for c in reversed(ctx.compensations)]
+    compensations = job_run(ctx).compensations
+    names = [c.name for c in reversed(compensations)]
     await ctx.ledger("compensating", {"cause": _summary(cause), "compensations": names})
-    for comp in reversed(ctx.compensations):
+    for comp in reversed(compensations):
         try:
             await ctx.step(comp.name, comp.fn, *comp.args)
         except LeaseLostError:

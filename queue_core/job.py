@@ -90,3 +90,19 @@ class Outcome(NamedTuple):
     def release(cls, job: ClaimedJob, reason: str = "released") -> Outcome:
         """Put the job back at once without using an attempt (worker shutting down)."""
         return cls(job.id, job.claim_count, JobStatus.PENDING, reason, attempt_inc=0, delay_s=0.0)
+
+
+@dataclass(frozen=True)
+class ChildOutcome:
+    """How one child job ended (``ctx.wait_for_children``): its id, key, automation, status, error and recorded outputs."""
+
+    id: str
+    key: str | None
+    automation: str
+    status: str
+    error: str | None
+    outputs: dict[str, Any] | None
+
+    @property
+    def succeeded(self) -> bool:
+        return self.status == "succeeded"

@@ -35,26 +35,27 @@ from typing import TYPE_CHECKING, Any
 
 from psycopg_pool import AsyncConnectionPool
 
+from ._children import enqueue
 from ._sql import q
-from .errors import LeaseLostError, TerminalError
+from .errors import TerminalError
 from .job import JobSpec
 from .queue import Queue
 from .states import Mode, StepStatus
+from .store import poller as store
 
 if TYPE_CHECKING:
     from psycopg import AsyncConnection
 
-    from .context import Context
+    from ._job_run import JobRun
 
 
-async def poll_cursor(ctx: Context, poller: str, default: Any) -> Any:
+async def poll_cursor(run: JobRun, poller: str, default: Any) -> Any:
     """Return the poller's cursor as stored (``default`` before its first poll), as a memoised step."""
     async def read() -> Any:
-        async with ctx._pool.connection() as conn:
-            row = await (await conn.execute(q("poller", "read_cursor"), {"poller": poller})).fetchone()
-        return {"cursor": row[0] if row is not None and row[0] is not None else default}
+        found = await store.read_cursor(run.pool, poller)
+        return {"cursor": found if found is not None else default}
 
-    return (await ctx.step(f"poll-cursor:{poller}", read))["cursor"]
+    return (await run.step(f"poll-cursor:{poller}", read))["cursor"]
 
 
 def _new_items(items: list[Any], id_of: Callable[[Any], Any]) -> dict[str, Any]:
@@ -68,53 +69,52 @@ def _new_items(items: list[Any], id_of: Callable[[Any], Any]) -> dict[str, Any]:
     return by_id
 
 
-async def start_new(ctx: Context, target: str, items: list[Any], *, id_of: Callable[[Any], Any], cursor: Any,
+async def start_new(run: JobRun, target: str, items: list[Any], *, id_of: Callable[[Any], Any], cursor: Any,
                     poller: str, keep_last: int, keep_for: timedelta | None) -> list[str]:
     """Start one ``target`` job per item id ``poller`` has not seen; return those ids (memoised)."""
     if not isinstance(keep_last, int) or isinstance(keep_last, bool) or keep_last < 1:
         raise TerminalError(f"start_new: keep_last must be an integer >= 1, got {keep_last!r}")
     by_id = _new_items(items, id_of)
-    if ctx.mode != Mode.LIVE.value:
+    if run.mode != Mode.LIVE.value:
         for item_id, item in by_id.items():
-            await ctx.enqueue(target, item, key=f"poll:{item_id}")
+            await enqueue(run, target, {} if item is None else item, f"poll:{item_id}")
         return list(by_id)
     name = f"start-new:{poller}"
-    occurrence, position, stored = await ctx._enter(name)
+    occurrence, position, stored = await run.enter(name)
     if stored is not None and stored.status is StepStatus.DONE:
         return list(stored.output["started"])
-    async with ctx._pool.connection() as conn, conn.transaction():
-        new = await _mark(ctx, conn, poller, target, list(by_id))
-        specs = [_spec(ctx, poller, target, item_id, by_id[item_id]) for item_id in new]
-        await Queue(ctx._pool, registry=ctx._registry).enqueue_in(conn, specs, actor=ctx._worker)
+    async with run.pool.connection() as conn, conn.transaction():
+        new = await _mark(run, conn, poller, target, list(by_id))
+        specs = [_spec(run, poller, target, item_id, by_id[item_id]) for item_id in new]
+        await Queue(run.pool, registry=run.registry).enqueue_in(conn, specs, actor=run.worker)
         params = {
-            "job_id": ctx.job_id, "claim": ctx.job.claim_count, "poller": poller, "cursor": json.dumps(cursor),
+            "job_id": run.job_id, "claim": run.job.claim_count, "poller": poller, "cursor": json.dumps(cursor),
             "started": len(new), "keep_last": keep_last, "keep_for": keep_for, "name": name,
             "occurrence": occurrence, "position": position, "output": json.dumps({"started": new}),
-            "key": ctx._store.key(name, occurrence),
+            "key": run.store.key(name, occurrence),
         }
-        if await (await conn.execute(q("poller", "advance_poller"), params)).fetchone() is None:
-            raise LeaseLostError(ctx.job_id, ctx.job.claim_count)
-    ctx._remember_call(name, occurrence, position, StepStatus.DONE, 1, {"started": new})
+        if not await store.advance(conn, params):
+            raise run.lease_lost()
+    run.remember(name, occurrence, position, StepStatus.DONE, 1, {"started": new})
     return new
 
 
-async def _mark(ctx: Context, conn: AsyncConnection[Any], poller: str, target: str, ids: list[str]) -> list[str]:
+async def _mark(run: JobRun, conn: AsyncConnection[Any], poller: str, target: str, ids: list[str]) -> list[str]:
     """Lock the poller's row (fenced), insert the ids; return the newly seen ones in page order."""
-    lock = {"job_id": ctx.job_id, "claim": ctx.job.claim_count, "poller": poller, "target": target}
-    if await (await conn.execute(q("poller", "lock_poller"), lock)).fetchone() is None:
-        raise LeaseLostError(ctx.job_id, ctx.job.claim_count)
+    lock = {"job_id": run.job_id, "claim": run.job.claim_count, "poller": poller, "target": target}
+    if not await store.lock(conn, lock):
+        raise run.lease_lost()
     if not ids:
         return []
-    rows = await (await conn.execute(q("poller", "mark_seen"), {"poller": poller, "ids": ids})).fetchall()
-    fresh = {r[0] for r in rows}
+    fresh = await store.mark_seen(conn, poller, ids)
     return [i for i in ids if i in fresh]
 
 
-def _spec(ctx: Context, poller: str, target: str, item_id: str, item: Any) -> JobSpec:
+def _spec(run: JobRun, poller: str, target: str, item_id: str, item: Any) -> JobSpec:
     # received_at is the poll's time: a polled item is "received" when the poll found it, as a
     # recording set records it (source = "poll", received at the poll).
-    meta = {"source": "poll", "poller": poller, "item_id": item_id, "poll_job": str(ctx.job_id),
-            "tick": ctx.trigger.id, "id": f"poll:{poller}:{item_id}", "received_at": ctx.now().isoformat()}
+    meta = {"source": "poll", "poller": poller, "item_id": item_id, "poll_job": str(run.job_id),
+            "tick": run.trigger_id, "id": f"poll:{poller}:{item_id}", "received_at": run.now().isoformat()}
     return JobSpec(target, item, dedupe_key=f"poll:{poller}:{item_id}", trigger_id=f"poll:{poller}:{item_id}",
                    trigger_meta=meta)
 

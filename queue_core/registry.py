@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import ConfigError, MissingFieldError, UnknownAutomationError
+from .suggest import closest
 
 AutomationFn = Callable[..., Awaitable[Any]]
 # How a job's concurrency key is read from its payload: a top-level field name, a JSON pointer
@@ -109,7 +110,9 @@ class Registry:
         try:
             return self._by_name[name]
         except KeyError:
-            raise UnknownAutomationError(name, list(self._by_name)) from None
+            known = list(self._by_name)
+            near = closest(name, known) if isinstance(name, str) else None
+            raise UnknownAutomationError(name, known, suggestion=near) from None
 
     def names(self) -> list[str]:
         return sorted(self._by_name)

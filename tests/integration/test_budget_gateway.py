@@ -14,7 +14,7 @@ from queue_core.budget import WAIT_IN_PROCESS_S
 from queue_core.errors import Snooze
 from queue_core.gateway import Gateway
 from queue_core.provider import parse_providers
-from tests.support.call_context import MemoryCallContext
+from tests.support.call_context import MemoryCallContext, call
 from tests.support.fake_provider import FakeProvider
 
 
@@ -22,7 +22,7 @@ async def calls_at_once(gw: Gateway, n: int) -> list[str]:
     """Make ``n`` concurrent calls; return each one's outcome: "ok" or "snoozed"."""
     async def one(i: int) -> str:
         try:
-            await gw.call(MemoryCallContext(), "crm", "POST", "/x", step=f"s{i}", json={"i": i})
+            await call(gw, MemoryCallContext(), "crm", "POST", "/x", step=f"s{i}", json={"i": i})
         except Snooze:
             return "snoozed"
         return "ok"
@@ -47,7 +47,7 @@ async def test_callers_that_would_wait_longer_than_the_bound_snooze(budget_pool)
             with_delay = []
             for i in range(3):  # later callers are told, spaced apart, when to come back
                 try:
-                    await gw.call(MemoryCallContext(), "crm", "POST", "/x", step=f"late{i}", json={})
+                    await call(gw, MemoryCallContext(), "crm", "POST", "/x", step=f"late{i}", json={})
                 except Snooze as snooze:
                     with_delay.append(snooze)
     assert outcomes.count("ok") == 5 == len(fake.effects) and outcomes.count("snoozed") == 4

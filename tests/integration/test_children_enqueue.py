@@ -11,6 +11,7 @@ import pytest
 
 from queue_core import Context, JobSpec, LeaseLostError, Queue
 from queue_core._children import child_spec
+from queue_core.context import job_run
 from tests.support.fanout import registry
 
 
@@ -36,7 +37,7 @@ async def test_a_new_child_is_stored_with_the_columns_enqueue_many_writes_and_it
     ctx = await claimed(pool, mode)
     child_id = await ctx.enqueue("child-work", {"i": 7}, key="item-7")
     # The same spec through the general enqueue (another dedupe key): every other column agrees.
-    spec = child_spec(ctx, "child-work", {"i": 7}, "item-7")
+    spec = child_spec(job_run(ctx), "child-work", {"i": 7}, "item-7")
     twin = await Queue(pool, registry=registry).enqueue(
         JobSpec(spec.automation, spec.payload, mode=spec.mode, dedupe_key="twin", trigger_id=spec.trigger_id,
                 recording=spec.recording, trigger_meta=spec.trigger_meta))
@@ -64,7 +65,7 @@ async def test_a_shadow_parent_defers_its_step_row_and_event_but_not_the_child(p
     child_id = await ctx.enqueue("child-work", {"i": 1}, key="item-1")
     assert await fetch(pool, "SELECT count(*) FROM steps WHERE job_id = %s", (ctx.job_id,)) == [(0,)]
     assert await fetch(pool, "SELECT mode::text FROM jobs WHERE id = %s", (child_id,)) == [("shadow",)]
-    pending = ctx.deferred_writes()
+    pending = job_run(ctx).deferred_writes()
     assert pending is not None
     assert [(s["step_name"], s["output"]) for s in pending["steps"]] == [("child:item-1", {"child": str(child_id)})]
     assert [e["kind"] for e in pending["events"]] == ["child_enqueued"]

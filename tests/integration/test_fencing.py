@@ -17,12 +17,16 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from datetime import timedelta
 
+import httpx
 import pytest
 
 from queue_core import Context, JobSpec, LeaseLostError, Outcome, Queue, Registry, Worker, WorkerConfig, automation
+from queue_core.budget import Budget
+from queue_core.context import job_run
+from queue_core.gateway import Gateway
+from queue_core.provider import parse_provider
 from queue_core.states import JobStatus
 from tests.support.polling import until_status
 
@@ -42,14 +46,6 @@ async def ticket(ctx, trigger):
 NAMES = registry.names()
 
 
-@dataclass(frozen=True)
-class StoredCall:
-    """What the gateway puts on record for a call: enough for begin_call/finish_call."""
-
-    idempotency_key: str
-    fingerprint: str
-
-
 async def rows(pool, query: str, params: tuple = ()) -> list[tuple]:
     async with pool.connection() as conn:
         return await (await conn.execute(query, params)).fetchall()
@@ -62,12 +58,12 @@ async def clean(pool):
     return pool
 
 
-async def holder(pool, mode: str = "live") -> Context:
+async def holder(pool, mode: str = "live", gateway: Gateway | None = None) -> Context:
     """Enqueue a ``keyed`` job of a customer of its own and claim it as ``old-worker``."""
     queue = Queue(pool, registry=registry)
     await queue.enqueue(JobSpec("keyed", {"customer": f"c-{uuid.uuid4().hex[:8]}"}, mode=mode))
     (job,) = await queue.claim("old-worker", 1, lease_s=30, automations=NAMES)
-    return Context(job, pool, worker="old-worker", registry=registry)
+    return Context(job, pool, worker="old-worker", registry=registry, gateway=gateway)
 
 
 async def _end_lease(pool, ctx: Context) -> None:
@@ -240,28 +236,65 @@ async def test_a_ledger_event_after_the_lease_ended_is_refused(clean, take_over)
         ({"n": 1},)]
 
 
+def _gateway(pool, handler) -> Gateway:
+    """A gateway whose providers answer on loopback through ``handler`` (httpx.MockTransport)."""
+    providers = {"pay": parse_provider("pay", {"base_url": "https://pay.test"}),
+                 "rated": parse_provider("rated", {"base_url": "https://rated.test", "rate": "100/1s"})}
+    return Gateway(providers, pool, transport=httpx.MockTransport(handler))
+
+
+async def _spent(pool) -> int:
+    """Calls the ``rated`` provider's window counts now."""
+    return sum(state.spent for state in await Budget(pool).states("rated"))
+
+
 @TAKEOVERS
 async def test_a_call_settled_after_the_lease_ended_is_not_stored(clean, take_over):
-    ctx = await holder(clean)
-    stored = StoredCall(ctx.idempotency_key("charge"), "POST /charges")
-    assert await ctx.begin_call("charge", 0, stored) == 1
-    await take_over(clean, ctx)
-    with pytest.raises(LeaseLostError):
-        await ctx.finish_call("charge", 0, stored, "ch_1", "call_settled", {"status": 200})
+    ctx: Context | None = None
+
+    async def answer_after_the_takeover(request: httpx.Request) -> httpx.Response:
+        assert ctx is not None
+        await take_over(clean, ctx)
+        return httpx.Response(200, json={"id": "ch_1"}, request=request)
+
+    async with _gateway(clean, answer_after_the_takeover) as gw:
+        ctx = await holder(clean, gateway=gw)
+        with pytest.raises(LeaseLostError):
+            await ctx.call("pay", "POST", "/charges", step="charge", json={"amount": 1})
     assert await rows(clean, "SELECT status::text, external_ref FROM steps WHERE job_id = %s", (ctx.job_id,)) == [
         ("running", None)]
-    assert await rows(clean, "SELECT count(*) FROM ledger WHERE job_id = %s AND kind = 'call_settled'",
+    assert await rows(clean, "SELECT count(*) FROM ledger WHERE job_id = %s AND kind = 'call'",
                       (ctx.job_id,)) == [(0,)]
 
 
 @TAKEOVERS
-async def test_a_call_begun_after_the_lease_ended_is_not_put_on_record(clean, take_over):
-    ctx = await holder(clean)
-    await ctx.step("one", lambda: 1)
-    await take_over(clean, ctx)
-    with pytest.raises(LeaseLostError):
-        await ctx.begin_call("charge", 0, StoredCall(ctx.idempotency_key("charge"), "POST /charges"))
+async def test_a_call_begun_after_the_lease_ended_is_not_put_on_record_nor_sent(clean, take_over):
+    sent: list[httpx.Request] = []
+    async with _gateway(clean, lambda request: sent.append(request) or httpx.Response(200)) as gw:
+        ctx = await holder(clean, gateway=gw)
+        await ctx.step("one", lambda: 1)
+        await take_over(clean, ctx)
+        with pytest.raises(LeaseLostError):
+            await ctx.call("pay", "POST", "/charges", step="charge", json={"amount": 1})
     assert [s[0] for s in await _steps(clean, ctx)] == ["one"]
+    assert sent == []
+
+
+@TAKEOVERS
+async def test_a_worker_whose_lease_is_lost_spends_no_rate_budget(clean, take_over):
+    async with clean.connection() as conn:
+        await conn.execute("DELETE FROM provider_budgets WHERE provider = 'rated'")
+    sent: list[httpx.Request] = []
+    async with _gateway(clean, lambda request: sent.append(request) or httpx.Response(200)) as gw:
+        ctx = await holder(clean, gateway=gw)
+        await ctx.call("rated", "POST", "/effects", step="first", json={})
+        assert await _spent(clean) == 1  # a call of a live claim spends its token
+        await take_over(clean, ctx)
+        with pytest.raises(LeaseLostError):
+            await ctx.call("rated", "POST", "/effects", step="second", json={})
+    assert await _spent(clean) == 1
+    assert len(sent) == 1
+    assert [s[0] for s in await _steps(clean, ctx)] == ["first"]
 
 
 # -- outcomes, decisions and heartbeats -------------------------------------------------------
@@ -287,7 +320,7 @@ async def test_a_shadow_jobs_decisions_and_deferred_steps_after_the_lease_ended_
     await ctx.ledger("note", {"n": 1})
     await take_over(clean, ctx)
     outcome = Outcome(ctx.job_id, ctx.job.claim_count, JobStatus.SUCCEEDED, "succeeded",
-                      trace=ctx.trace.as_dict(), deferred=ctx.deferred_writes())
+                      trace=ctx.trace.as_dict(), deferred=job_run(ctx).deferred_writes())
     assert await Queue(clean, registry=registry).complete([outcome], worker="old-worker") == set()
     assert await rows(clean, "SELECT count(*) FROM decisions WHERE job_id = %s", (ctx.job_id,)) == [(0,)]
     assert await _steps(clean, ctx) == []

@@ -28,7 +28,7 @@ from queue_core.errors import (
 )
 from queue_core.gateway import Gateway, OutboundRequest, RecordedResponse
 from queue_core.provider import parse_providers
-from tests.support.call_context import MemoryCallContext
+from tests.support.call_context import MemoryCallContext, call
 from tests.support.fake_provider import FakeProvider
 from tests.support.spender import Plan, spend
 
@@ -53,7 +53,7 @@ async def like_a_worker(gw: Gateway, ctx: MemoryCallContext, *args: Any, attempt
     """Call until success, sleeping out Snooze and RetryableError delays as the worker would."""
     for _ in range(attempts):
         try:
-            return await gw.call(ctx, *args, **kw)
+            return await call(gw, ctx, *args, **kw)
         except Snooze as snooze:
             await asyncio.sleep(snooze.delay)
         except RetryableError as exc:
@@ -64,7 +64,7 @@ async def like_a_worker(gw: Gateway, ctx: MemoryCallContext, *args: Any, attempt
 async def test_a_live_call_carries_the_child_key_the_bearer_token_and_a_verifiable_signature(fake) -> None:
     ctx = MemoryCallContext()
     async with gateway(None, fake.url, signing_secret_env="CRM_WHSEC") as gw:
-        response = await gw.call(ctx, "crm", "POST", "/contacts", step="create", json={"email": "a@x.test"})
+        response = await call(gw, ctx, "crm", "POST", "/contacts", step="create", json={"email": "a@x.test"})
     [seen] = fake.requests
     assert response.status_code == 201
     assert seen.headers["idempotency-key"] == hashlib.sha256(f"{ctx.job_id}:create".encode()).hexdigest()
@@ -79,9 +79,9 @@ async def test_the_key_is_the_same_on_every_retry_and_reclaim_and_differs_per_st
     fake.fail_next(1, 503)
     async with gateway(None, fake.url) as gw:
         with pytest.raises(RetryableError):
-            await gw.call(first, "crm", "POST", "/a", step="s1", json={})
-        await gw.call(reclaimed, "crm", "POST", "/a", step="s1", json={})
-        await gw.call(reclaimed, "crm", "POST", "/a", step="s2", json={})
+            await call(gw, first, "crm", "POST", "/a", step="s1", json={})
+        await call(gw, reclaimed, "crm", "POST", "/a", step="s1", json={})
+        await call(gw, reclaimed, "crm", "POST", "/a", step="s2", json={})
     keys = [r.headers["idempotency-key"] for r in fake.requests]
     assert keys[0] == keys[1] != keys[2]
 
@@ -98,7 +98,7 @@ async def test_a_retry_after_a_timeout_gets_the_first_effect_not_a_second_one(fa
     ctx = MemoryCallContext()
     async with gateway(None, fake.url, timeout=0.3) as gw:
         with pytest.raises(RetryableError, match="timeout"):
-            await gw.call(ctx, "crm", "POST", "/deals", step="d", json={"v": 1})
+            await call(gw, ctx, "crm", "POST", "/deals", step="d", json={"v": 1})
         response = await like_a_worker(gw, ctx, "crm", "POST", "/deals", step="d", json={"v": 1})
     assert len(fake.effects) == 1 and response.headers["idempotent-replayed"] == "true"
 
@@ -108,9 +108,9 @@ async def test_a_429_is_put_back_after_retry_after_and_tightens_the_shared_budge
         ctx = MemoryCallContext()
         async with gateway(budget_pool, fake.url, rate="100/1s") as gw:  # config looser than reality
             for step in ("a", "b"):
-                await gw.call(ctx, "crm", "POST", "/x", step=step, json={})
+                await call(gw, ctx, "crm", "POST", "/x", step=step, json={})
             with pytest.raises(RateLimited) as info:  # a put-back of its own: no attempt used
-                await gw.call(ctx, "crm", "POST", "/x", step="c", json={})
+                await call(gw, ctx, "crm", "POST", "/x", step="c", json={})
             [state] = await gw.budget.states("crm")  # type: ignore[union-attr]
             started = time.monotonic()  # the budget now knows, before the network does: the call
             await like_a_worker(gw, ctx, "crm", "POST", "/x", step="c", json={})  # waits out Retry-After
@@ -123,11 +123,11 @@ async def test_a_429_is_put_back_after_retry_after_and_tightens_the_shared_budge
 async def test_an_empty_budget_snoozes_without_sending_and_other_providers_proceed(fake, budget_pool) -> None:
     ctx = MemoryCallContext()
     async with gateway(budget_pool, fake.url, rate="2/1h") as gw:
-        await gw.call(ctx, "crm", "POST", "/x", step="a", json={})
-        await gw.call(ctx, "crm", "POST", "/x", step="b", json={})
+        await call(gw, ctx, "crm", "POST", "/x", step="a", json={})
+        await call(gw, ctx, "crm", "POST", "/x", step="b", json={})
         with pytest.raises(Snooze) as info:
-            await gw.call(ctx, "crm", "POST", "/x", step="c", json={})
-        other = await gw.call(ctx, "other", "GET", "/y", step="read")
+            await call(gw, ctx, "crm", "POST", "/x", step="c", json={})
+        other = await call(gw, ctx, "other", "GET", "/y", step="read")
     assert info.value.delay > 60 and "'crm' rate budget (2/1h) is spent" in info.value.reason
     assert other.status_code == 200 and len(fake.requests) == 3 and "c" not in ctx.calls
 
@@ -135,8 +135,8 @@ async def test_an_empty_budget_snoozes_without_sending_and_other_providers_proce
 async def test_a_recorded_success_is_returned_without_calling_again(fake) -> None:
     ctx = MemoryCallContext()
     async with gateway(None, fake.url) as gw:
-        first = await gw.call(ctx, "crm", "POST", "/x", step="a", json={"v": 1})
-        again = await gw.call(ctx, "crm", "POST", "/x", step="a", json={"v": 1})
+        first = await call(gw, ctx, "crm", "POST", "/x", step="a", json={"v": 1})
+        again = await call(gw, ctx, "crm", "POST", "/x", step="a", json={"v": 1})
     assert len(fake.requests) == 1 and again.status_code == 201 and again.json() == first.json()
     assert ctx.kinds()[-1] == "call_replayed"
 
@@ -144,9 +144,9 @@ async def test_a_recorded_success_is_returned_without_calling_again(fake) -> Non
 async def test_reusing_a_key_for_a_different_body_names_both_fingerprints(fake) -> None:
     ctx = MemoryCallContext()
     async with gateway(None, fake.url) as gw:
-        await gw.call(ctx, "crm", "POST", "/x", step="a", json={"v": 1})
+        await call(gw, ctx, "crm", "POST", "/x", step="a", json={"v": 1})
         with pytest.raises(IdempotencyConflictError) as info:
-            await gw.call(ctx, "crm", "POST", "/x", step="a", json={"v": 2})
+            await call(gw, ctx, "crm", "POST", "/x", step="a", json={"v": 2})
     err = info.value
     assert err.stored_fingerprint != err.new_fingerprint
     assert err.stored_fingerprint in str(err) and err.new_fingerprint in str(err) and len(fake.requests) == 1
@@ -157,16 +157,16 @@ async def test_a_body_change_after_an_unrecorded_failure_is_also_a_conflict(fake
     ctx = MemoryCallContext()
     async with gateway(None, fake.url) as gw:
         with pytest.raises(RetryableError):
-            await gw.call(ctx, "crm", "POST", "/x", step="a", json={"v": 1})
+            await call(gw, ctx, "crm", "POST", "/x", step="a", json={"v": 1})
         with pytest.raises(IdempotencyConflictError):
-            await gw.call(ctx, "crm", "POST", "/x", step="a", json={"v": 2})
+            await call(gw, ctx, "crm", "POST", "/x", step="a", json={"v": 2})
 
 
 async def test_key_order_in_the_body_does_not_change_the_fingerprint(fake) -> None:
     ctx = MemoryCallContext()
     async with gateway(None, fake.url) as gw:
-        await gw.call(ctx, "crm", "POST", "/x", step="a", json={"a": 1, "b": 2})
-        await gw.call(ctx, "crm", "POST", "/x", step="a", json={"b": 2, "a": 1})
+        await call(gw, ctx, "crm", "POST", "/x", step="a", json={"a": 1, "b": 2})
+        await call(gw, ctx, "crm", "POST", "/x", step="a", json={"b": 2, "a": 1})
     assert len(fake.requests) == 1
 
 
@@ -175,28 +175,28 @@ async def test_client_errors_are_terminal_and_overrides_apply(fake) -> None:
     rule = [{"status": 503, "body_contains": "injected", "kind": "terminal", "reason": "maintenance"}]
     async with gateway(None, fake.url, classify=rule) as gw:
         with pytest.raises(TerminalError, match="422"):
-            await gw.call(MemoryCallContext(), "crm", "POST", "/x", step="a", json={})
+            await call(gw, MemoryCallContext(), "crm", "POST", "/x", step="a", json={})
         fake.fail_next(1, 503)
         with pytest.raises(TerminalError, match="maintenance"):
-            await gw.call(MemoryCallContext(), "crm", "POST", "/x", step="a", json={})
+            await call(gw, MemoryCallContext(), "crm", "POST", "/x", step="a", json={})
 
 
 async def test_max_in_flight_limits_concurrent_calls_in_this_process(fake) -> None:
     fake.stall_next(6, 0.1)
     async with gateway(None, fake.url, max_in_flight=2) as gw:
-        await asyncio.gather(*(gw.call(MemoryCallContext(), "crm", "POST", "/x", step="a", json={}) for _ in range(6)))
+        await asyncio.gather(*(call(gw, MemoryCallContext(), "crm", "POST", "/x", step="a", json={}) for _ in range(6)))
     assert len(fake.effects) == 6 and fake.stats()["max_in_progress"] == 2
 
 
 async def test_configuration_mistakes_are_named(fake) -> None:
     async with gateway(None, fake.url) as gw:
         with pytest.raises(ProviderNotConfiguredError, match="'nope'.*configured: crm, other"):
-            await gw.call(MemoryCallContext(), "nope", "GET", "/", step="a")
+            await call(gw, MemoryCallContext(), "nope", "GET", "/", step="a")
         with pytest.raises(ForeignURLError):
-            await gw.call(MemoryCallContext(), "crm", "GET", "https://evil.test/steal", step="a")
+            await call(gw, MemoryCallContext(), "crm", "GET", "https://evil.test/steal", step="a")
     async with Gateway(gw.providers, None, environ={}) as bare:
         with pytest.raises(ConfigError) as info:
-            await bare.call(MemoryCallContext(), "crm", "GET", "/", step="a")
+            await call(bare, MemoryCallContext(), "crm", "GET", "/", step="a")
     assert info.value.field == "tool.cutover.providers.crm.auth_env" and fake.requests == []
 
 
@@ -207,7 +207,7 @@ async def test_dry_run_records_what_would_be_sent_without_secrets_and_never_reac
     ctx = MemoryCallContext(mode="dry_run")
     with respx.mock(assert_all_called=False) as router:  # no routes, no pass-through
         async with gateway(None, fake.url, signing_secret_env="CRM_WHSEC") as gw:
-            response = await gw.call(ctx, "crm", "POST", "/contacts", step="create", json={"email": "a@x.test"})
+            response = await call(gw, ctx, "crm", "POST", "/contacts", step="create", json={"email": "a@x.test"})
     [(kind, detail)] = [e for e in ctx.events if e[0] == "call_dry_run"]
     assert fake.requests == [] and router.calls.call_count == 0
     assert response.json()["synthetic"] is True and response.headers["x-cutover-synthetic"] == "dry_run"
@@ -224,7 +224,7 @@ async def test_dry_run_returns_the_recorded_response_when_the_source_has_one(fak
         return RecordedResponse(200, json={"id": "rec-1"})
 
     async with gateway(None, fake.url, source) as gw:
-        response = await gw.call(MemoryCallContext(mode="dry_run"), "crm", "POST", "/x", step="s", json={})
+        response = await call(gw, MemoryCallContext(mode="dry_run"), "crm", "POST", "/x", step="s", json={})
     assert response.json() == {"id": "rec-1"} and seen == [("test-automation", "trigger-1", "s", "POST")]
     assert fake.requests == []
 
@@ -236,8 +236,8 @@ async def test_shadow_reads_come_from_the_recording_and_writes_become_intents(fa
     ctx = MemoryCallContext(mode="shadow")
     with respx.mock(assert_all_called=False) as router:
         async with gateway(None, fake.url, source) as gw:
-            company = await gw.call(ctx, "crm", "GET", "/companies", step="enrich", params={"domain": "x.test"})
-            await gw.call(ctx, "crm", "POST", "/contacts", step="create", json={"tier": "enterprise"})
+            company = await call(gw, ctx, "crm", "GET", "/companies", step="enrich", params={"domain": "x.test"})
+            await call(gw, ctx, "crm", "POST", "/contacts", step="create", json={"tier": "enterprise"})
     assert company.json() == {"employees": 1500} and fake.requests == [] and router.calls.call_count == 0
     assert [(i["step"], i["method"], i["body"]) for i in ctx.intents] == [
         ("enrich", "GET", None), ("create", "POST", {"tier": "enterprise"})]
@@ -247,14 +247,14 @@ async def test_shadow_reads_come_from_the_recording_and_writes_become_intents(fa
 async def test_a_shadow_read_without_a_recording_fails_terminally_instead_of_guessing(fake) -> None:
     async with gateway(None, fake.url) as gw:
         with pytest.raises(TerminalError, match="no recorded response for GET"):
-            await gw.call(MemoryCallContext(mode="shadow"), "crm", "GET", "/companies", step="enrich")
+            await call(gw, MemoryCallContext(mode="shadow"), "crm", "GET", "/companies", step="enrich")
     assert fake.requests == []
 
 
 async def test_shadow_writes_go_to_the_sandbox_when_one_is_configured(fake) -> None:
     with FakeProvider().running() as sandbox:
         async with gateway(None, fake.url, sandbox_url=sandbox.url) as gw:
-            response = await gw.call(MemoryCallContext(mode="shadow"), "crm", "POST", "/x", step="a", json={"v": 1})
+            response = await call(gw, MemoryCallContext(mode="shadow"), "crm", "POST", "/x", step="a", json={"v": 1})
     assert response.status_code == 201 and fake.requests == [] and len(sandbox.effects) == 1
     assert "authorization" not in sandbox.requests[0].headers  # production credentials stay home
 

@@ -18,7 +18,7 @@ from queue_core.errors import RetryableError, TerminalError
 from queue_core.gateway import Gateway
 from queue_core.provider import parse_providers
 from queue_core.server import create_token
-from tests.support.call_context import MemoryCallContext
+from tests.support.call_context import MemoryCallContext, call
 from tests.support.control import app_for, client, reset_control_tables, sources
 from tests.support.echo_provider import echo  # noqa: F401  (a fixture)
 
@@ -67,7 +67,7 @@ async def test_the_gateway_hands_its_context_no_secret_even_embedded_or_json_esc
     async with Gateway(parse_providers(table), None, environ={"CRM_TOKEN": secret},
                        transport=httpx.MockTransport(provider)) as gw:
         with pytest.raises(RetryableError) as raised:
-            await gw.call(ctx, "crm", "GET", "/x", step="s")
+            await call(gw, ctx, "crm", "GET", "/x", step="s")
     handed = repr(ctx.calls) + repr(ctx.events) + str(raised.value)
     assert secret not in handed and json.dumps(secret)[1:-1] not in handed
     assert "key check failed with ***" in handed

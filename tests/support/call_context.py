@@ -1,7 +1,9 @@
-"""An in-memory CallContext for gateway tests (the job's stored calls, trace and ledger).
+"""An in-memory job for gateway tests (the job's stored calls, trace and ledger): a CallJob that
+also stores the gateway's CallRecords, as the real job handle does (queue_core._job_run).
 
-Only the context is in memory: rate budgets in the same tests still live in real Postgres.
-Stored calls round-trip through ``dataclasses.asdict`` as the real Context stores them (JSON).
+Only the job is in memory: rate budgets in the same tests still live in real Postgres, spent
+and answered by their own statements here (the real store folds them into begin and settle).
+Stored calls round-trip through ``dataclasses.asdict`` as the real store keeps them (JSON).
 """
 
 from __future__ import annotations
@@ -11,8 +13,16 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from queue_core.gateway import StoredCall
+import httpx
+
+from queue_core.budget import Checkout
+from queue_core.gateway import CallRecord, Gateway, Spend, StoredCall
 from queue_core.keys import child_key
+
+
+async def call(gw: Gateway, ctx: MemoryCallContext, *args: Any, **kwargs: Any) -> httpx.Response:
+    """Make a call through ``gw`` for the in-memory job ``ctx``, as ``Context.call`` does."""
+    return await ctx.settle(await gw.call(ctx, *args, **kwargs))
 
 
 @dataclass
@@ -33,22 +43,34 @@ class MemoryCallContext:
     async def load_call(self, step: str, occurrence: int = 0) -> dict[str, Any] | None:
         return self.calls.get(_name(step, occurrence))
 
-    async def begin_call(self, step: str, occurrence: int, stored: StoredCall) -> int:
+    async def begin_call(self, step: str, occurrence: int, stored: StoredCall,
+                         spend: Spend | None) -> Checkout | None:
+        checkout = await spend.checkout() if spend is not None else None
+        if checkout is not None and not checkout.granted:
+            return checkout
         self.calls[_name(step, occurrence)] = dataclasses.asdict(stored)
         self.attempts[_name(step, occurrence)] = self.attempts.get(_name(step, occurrence), 0) + 1
-        return self.attempts[_name(step, occurrence)]
+        return checkout
 
-    async def finish_call(self, step: str, occurrence: int, stored: StoredCall, external_ref: str | None,
-                          kind: str, detail: dict[str, Any]) -> int:
-        name = _name(step, occurrence)
-        self.calls[name] = dataclasses.asdict(stored)
-        self.refs[name] = external_ref
-        self.attempts.setdefault(name, 1)
-        self.events.append((kind, {**detail, "attempt": self.attempts[name]}))
-        return self.attempts[name]
-
-    def record_intent(self, intent: dict[str, Any]) -> None:
-        self.intents.append(intent)
+    async def settle(self, record: CallRecord) -> httpx.Response:
+        """Store ``record`` (its budget answer, intent, row and event) and answer with it."""
+        if record.intent is not None:
+            self.intents.append(record.intent)
+            self.events.append((record.intent_event or "call_intent", record.intent))
+        if record.answer is not None:
+            await record.answer.apply()
+            tightened = record.answer.event()
+            if tightened is not None:
+                self.events.append(("budget_tightened", tightened))
+        if record.replayed:
+            self.events.append((record.event, dict(record.detail or {})))
+        elif record.stored is not None:
+            name = _name(record.step, record.occurrence)
+            self.calls[name] = dataclasses.asdict(record.stored)
+            self.refs[name] = record.external_ref
+            self.attempts.setdefault(name, 1)
+            self.events.append((record.event, {**(record.detail or {}), "attempt": self.attempts[name]}))
+        return record.outcome()
 
     async def ledger(self, kind: str, detail: dict[str, Any]) -> None:
         self.events.append((kind, detail))

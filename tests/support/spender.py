@@ -23,7 +23,7 @@ from queue_core.budget import ACCOUNT_SCOPE, Budget
 from queue_core.errors import RetryableError, Snooze
 from queue_core.gateway import Gateway
 from queue_core.provider import Tightening, parse_provider, parse_providers
-from tests.support.call_context import MemoryCallContext
+from tests.support.call_context import MemoryCallContext, call
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ async def _one(gw: Gateway, provider: str, n: int, counts: dict[str, int], label
     """Make one call like a worker would; return whether it succeeded."""
     ctx = MemoryCallContext(job_id=uuid.uuid4())
     try:
-        await gw.call(ctx, provider, "POST", "/effects", step="send", json={"n": n})
+        await call(gw, ctx, provider, "POST", "/effects", step="send", json={"n": n})
     except Snooze as snooze:  # a spent budget, or a 429 (RateLimited, a Snooze of its own)
         counts[f"{provider}.snoozed"] += 1
         counts[f"{provider}.429"] += snooze.kind == "rate_limited"

@@ -11,7 +11,7 @@ import pytest
 
 from queue_core.gateway import Gateway, form_body, prepare
 from queue_core.provider import parse_providers
-from tests.support.call_context import MemoryCallContext
+from tests.support.call_context import MemoryCallContext, call
 
 PROVIDERS = parse_providers({"stripe": {"base_url": "https://api.stripe.test", "auth_env": "STRIPE_KEY"}})
 CONFIG = PROVIDERS["stripe"]
@@ -27,7 +27,7 @@ async def test_a_form_call_sends_a_urlencoded_body_and_records_its_fields_as_the
     ctx = MemoryCallContext()
     data = {"email": "a@x.test", "metadata[order]": "o-1", "expand": ["sources", "tax"], "livemode": False}
     async with Gateway(PROVIDERS, None, transport=httpx.MockTransport(answer), environ={"STRIPE_KEY": "sk_test_x"}) as gw:
-        response = await gw.call(ctx, "stripe", "POST", "/v1/customers", step="create-customer", data=data)
+        response = await call(gw, ctx, "stripe", "POST", "/v1/customers", step="create-customer", data=data)
     assert response.json() == {"id": "cus_1"}
     [request] = seen
     assert request.headers["content-type"] == "application/x-www-form-urlencoded"

@@ -1,272 +1,46 @@
-"""The provider gateway: the one seam every outbound call of an automation goes through.
+"""The Gateway: the pipeline every outbound call of an automation goes through (see the package).
 
-Pipeline of ``Gateway.call`` for a live job::
-
-    stored call? ──same request, ok──▶ the stored response (no call)
-        │ different request ─▶ IdempotencyConflictError
-        ▼
-    in-flight slot ─▶ rate budget (empty: Snooze) ─▶ Idempotency-Key = child key of the step
-    ─▶ Authorization from the env var ─▶ Standard Webhooks signature ─▶ httpx ─▶ tighten the
-    budget from rate-limit headers ─▶ classify ─▶ store + ledger ─▶ response | RetryableError |
-    TerminalError
-
-``dry_run`` and ``shadow`` jobs stop before the network: they record the intent and answer from
-the harness's ``response_source``, a shadow sandbox, or a synthetic response. Their HTTP clients
-are built on ``_GuardedTransport``, which raises NetworkBlockedError for any host but a shadow
-sandbox, so no code path of those modes can reach a real provider.
+It decides and sends; it writes nothing of the job's: it returns a CallRecord for the job to
+store (queue_core.gateway.record). Its own state is this process's view of shared budgets (whose
+turn it is, the last refusal, provider pauses) and the secrets it has seen, for redaction.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import json as jsonlib
 import os
 import random
 import time
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
-import uuid
-from typing import Any, Protocol, TypeAlias
-from urllib.parse import urlencode
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import replace
+from typing import Any
 
 import httpx
 from psycopg_pool import AsyncConnectionPool
 
-from ._external_ref import extract_external_ref
-from .budget import RECHECK_MARGIN_S, WAIT_IN_PROCESS_S, Budget, Checkout, InFlight, reservation_horizon, scope_key_for
-from .classify import Classification, Kind, classify_exception, classify_response
-from .errors import (
+from .._external_ref import extract_external_ref
+from ..budget import RECHECK_MARGIN_S, WAIT_IN_PROCESS_S, Budget, Checkout, InFlight, reservation_horizon, scope_key_for
+from ..classify import Classification, Kind, classify_exception, classify_response
+from ..errors import (
     ConfigError,
-    ForeignURLError,
     IdempotencyConflictError,
+    JobSignal,
     NetworkBlockedError,
     ProviderNotConfiguredError,
     RateLimited,
     RetryableError,
     Snooze,
-    StandInURLError,
     TerminalError,
 )
-from .provider import ProviderConfig, SigningScheme, Tightening, tightening_from_headers
-from .redaction import Redactor, credential_values, mask_headers
-from .signing import standard_webhooks_headers
-from .states import Mode
+from ..provider import ProviderConfig, SigningScheme, tightening_from_headers
+from ..redaction import Redactor, credential_values
+from ..signing import standard_webhooks_headers
+from ..states import Mode
+from .record import Answer, CallJob, CallRecord, Spend
+from .request import OutboundRequest, ResponseSource, StoredCall, idempotency_names, prepare, redact_headers
 
 READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 PAUSE_RECHECK_S = 1.0
-
-
-@dataclass(frozen=True)
-class RecordedResponse:
-    """A response the harness supplies for a shadow/dry-run call (from a recording)."""
-
-    status: int = 200
-    json: Any = None
-    text: str | None = None
-    headers: Mapping[str, str] = field(default_factory=dict)
-
-    def content(self) -> bytes:
-        if self.text is not None:
-            return self.text.encode()
-        return b"" if self.json is None else jsonlib.dumps(self.json).encode()
-
-
-@dataclass(frozen=True)
-class OutboundRequest:
-    """One call as prepared, without secrets: what is fingerprinted, recorded and (maybe) sent."""
-
-    provider: str
-    method: str
-    url: str
-    json: Any
-    body: bytes | None
-    headers: tuple[tuple[str, str], ...]
-    idempotency_key: str
-    fingerprint: str
-    occurrence: int = 0  # which call at its step name in this run of the job (0 = the first)
-
-    def intent(self, step: str, mode: str) -> dict[str, Any]:
-        """Return the JSON intent recorded in the ledger and the decision trace (secret-free)."""
-        return {
-            "step": step, "occurrence": self.occurrence, "provider": self.provider, "method": self.method,
-            "url": self.url,
-            "body": self.json, "headers": dict(redact_headers(self.headers)),
-            "idempotency_key": self.idempotency_key, "fingerprint": self.fingerprint, "mode": mode,
-        }
-
-
-@dataclass(frozen=True)
-class StoredCall:
-    """What the gateway stores with a step: the request's fingerprint and, once known, the outcome.
-
-    ``status`` is None while the call was sent but no response recorded (or none came). JSON-safe
-    through ``dataclasses.asdict``; ``StoredCall.coerce`` reads that form back.
-    """
-
-    fingerprint: str
-    idempotency_key: str
-    method: str
-    url: str
-    status: int | None = None
-    kind: str | None = None
-    reason: str | None = None
-    summary: str | None = None
-    headers: tuple[tuple[str, str], ...] = ()
-    body: str = ""
-
-    def as_json(self) -> dict[str, Any]:
-        """The JSON form stored with the step (what ``asdict`` and a JSON round trip would give)."""
-        return {"fingerprint": self.fingerprint, "idempotency_key": self.idempotency_key,
-                "method": self.method, "url": self.url, "status": self.status, "kind": self.kind,
-                "reason": self.reason, "summary": self.summary,
-                "headers": [[name, value] for name, value in self.headers], "body": self.body}
-
-    @classmethod
-    def coerce(cls, value: StoredCall | Mapping[str, Any] | None) -> StoredCall | None:
-        """Return ``value`` as a StoredCall (it may be the dict ``asdict`` made of one)."""
-        if value is None or isinstance(value, StoredCall):
-            return value
-        data = dict(value)
-        data["headers"] = tuple((str(k), str(v)) for k, v in data.get("headers") or ())
-        return cls(**data)
-
-    def response(self) -> httpx.Response:
-        """Rebuild the recorded response (status, safe headers, body)."""
-        return httpx.Response(self.status or 0, headers=list(self.headers), content=self.body.encode(),
-                              request=httpx.Request(self.method, self.url))
-
-
-ResponseSource: TypeAlias = Callable[[str, "str | None", str, OutboundRequest], "RecordedResponse | None"]
-
-
-class CallContext(Protocol):
-    """What the gateway needs from the job context of the calling automation.
-
-    A call is identified by (step, occurrence): the n-th call at one step name in a run of the
-    job has occurrence n. ``mode`` is ``live``, ``dry_run`` or ``shadow``.
-    ``idempotency_key(step, occurrence)`` must be ``queue_core.keys.child_key`` of the job (or
-    another key equally stable across retries and reclaims, distinct per occurrence).
-    ``load_call`` returns the StoredCall of an earlier attempt (or its JSON form). ``begin_call``
-    records a live call before it is sent (counting its attempt); ``finish_call`` stores the
-    outcome, the external reference and the ledger event ``kind`` with ``detail`` in one
-    transaction; both are fenced by the job's claim. ``record_intent`` appends to the decision
-    trace; ``ledger`` appends a secret-free event.
-    """
-
-    @property
-    def job_id(self) -> uuid.UUID: ...
-    @property
-    def automation(self) -> str: ...
-    @property
-    def mode(self) -> str: ...
-    @property
-    def trigger_id(self) -> str | None: ...
-    def idempotency_key(self, step: str, occurrence: int = 0) -> str: ...
-    async def load_call(self, step: str, occurrence: int = 0) -> StoredCall | Mapping[str, Any] | None: ...
-    async def begin_call(self, step: str, occurrence: int, stored: StoredCall) -> int: ...
-    async def finish_call(self, step: str, occurrence: int, stored: StoredCall, external_ref: str | None,
-                          kind: str, detail: dict[str, Any]) -> int: ...
-    def record_intent(self, intent: dict[str, Any]) -> None: ...
-    async def ledger(self, kind: str, detail: dict[str, Any]) -> None: ...
-
-
-def redact_headers(headers: tuple[tuple[str, str], ...] | Mapping[str, str],
-                   redactor: Redactor | None = None) -> tuple[tuple[str, str], ...]:
-    """Return the headers with every credential's value replaced by ``[redacted]``
-    (queue_core.redaction's header policy), the others' secrets masked by ``redactor``."""
-    items = tuple(headers.items() if isinstance(headers, Mapping) else headers)
-    return mask_headers(items, redactor, allow=_idempotency_names(items))
-
-
-def _idempotency_names(headers: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
-    """Our own child key's header, whatever a provider names it: a hash, needed to read the ledger."""
-    return tuple(name for name, _ in headers if "idempotency" in name.lower())
-
-
-def fingerprint(method: str, url: str, json: Any) -> str:
-    """Return ``sha256:<hex>`` of the method, the URL with sorted query and the canonical body."""
-    body = "" if json is None else _canonical_json(json)
-    return _fingerprint(method, _canonical_url(str(httpx.URL(url))), body)
-
-
-def _canonical_json(value: Any) -> str:
-    return jsonlib.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-def _canonical_url(url: str) -> str:
-    """``url`` (already normalised by httpx) with its query parameters sorted."""
-    if "?" not in url:
-        return url
-    u = httpx.URL(url)
-    return str(u.copy_with(params=httpx.QueryParams(sorted(u.params.multi_items()))))
-
-
-def _fingerprint(method: str, canonical_url: str, canonical_body: str) -> str:
-    digest = hashlib.sha256("\n".join((method.upper(), canonical_url, canonical_body)).encode())
-    return "sha256:" + digest.hexdigest()
-
-
-def resolve_url(config: ProviderConfig, url: str, params: Mapping[str, Any] | None) -> str:
-    """Join ``url`` to the provider's base URL and merge ``params``; refuse foreign absolute URLs."""
-    if url.startswith(("http://", "https://")):
-        base = config.base_url
-        if not (url == base or url.startswith((base + "/", base + "?"))):
-            if config.stand_in:
-                absolute = httpx.URL(url)
-                raise StandInURLError(config.name, url, f"{absolute.scheme}://{absolute.netloc.decode('ascii')}")
-            raise ForeignURLError(config.name, url, base)
-        full = url
-    else:
-        full = config.base_url + ("" if url.startswith("/") else "/") + url
-    u = httpx.URL(full)
-    return str(u.copy_merge_params(dict(params)) if params else u)
-
-
-def prepare(config: ProviderConfig, method: str, url: str, *, json: Any, params: Mapping[str, Any] | None,
-            headers: Mapping[str, str] | None, key: str, data: Mapping[str, Any] | None = None) -> OutboundRequest:
-    """Build the secret-free request of a call: URL, body bytes, headers, key, fingerprint.
-
-    ``json`` is sent as JSON, ``data`` as an HTML form (``application/x-www-form-urlencoded``, what
-    Stripe and OAuth token endpoints take): keys in sorted order, a list value as the key
-    repeated, booleans as ``true``/``false``, ``None`` values left out. Raises TypeError for both.
-    """
-    if json is not None and data is not None:
-        raise TypeError("a call takes json= or data= (a form), not both")
-    full = resolve_url(config, url, params)
-    # One encoding serves both: the body is sent with sorted keys, which is also its canonical
-    # form for the fingerprint (JSON objects are unordered).
-    if data is not None:
-        form = form_body(data)
-        canonical: str | None = "form:" + form  # never equal to a JSON body's fingerprint
-        body: bytes | None = form.encode()
-        content_type, recorded = "application/x-www-form-urlencoded", dict(data)
-    else:
-        canonical = None if json is None else _canonical_json(json)
-        body = None if canonical is None else canonical.encode()
-        content_type, recorded = "application/json", json
-    merged = {k: v for k, v in (headers or {}).items() if k.lower() != config.idempotency_header.lower()}
-    if body is not None:
-        merged.setdefault("Content-Type", content_type)
-    merged[config.idempotency_header] = key
-    return OutboundRequest(config.name, method.upper(), full, recorded, body, tuple(merged.items()), key,
-                           _fingerprint(method, _canonical_url(full), canonical or ""))
-
-
-def form_body(data: Mapping[str, Any]) -> str:
-    """Return ``data`` as a form body (see :func:`prepare`); raise TypeError for a nested value."""
-    pairs: list[tuple[str, str]] = []
-    for name in sorted(data):
-        values = data[name] if isinstance(data[name], list | tuple) else [data[name]]
-        for value in values:
-            if value is None:
-                continue
-            if isinstance(value, dict | list | tuple):
-                raise TypeError(f"form field {name!r}: a form value is a string, number or boolean, "
-                                f"not a {type(value).__name__} (name nested fields 'a[b]')")
-            text = ("true" if value else "false") if isinstance(value, bool) else str(value)
-            pairs.append((str(name), text))
-    return urlencode(pairs)
 
 
 class _GuardedTransport(httpx.AsyncBaseTransport):
@@ -360,23 +134,27 @@ class Gateway:
         """Return the only HTTP client ``mode`` may use: the network guard lives here."""
         return {Mode.LIVE: self._live, Mode.SHADOW: self._sandbox}.get(Mode(mode), self._blocked)
 
-    async def call(self, ctx: CallContext, provider: str, method: str, url: str, *, step: str, json: Any = None,
+    async def call(self, ctx: CallJob, provider: str, method: str, url: str, *, step: str, json: Any = None,
                    params: Mapping[str, Any] | None = None, headers: Mapping[str, str] | None = None,
                    scope_key: str | None = None, occurrence: int = 0,
-                   data: Mapping[str, Any] | None = None) -> httpx.Response:
-        """Make call ``occurrence`` of step ``step`` of the job behind ``ctx``; return the response.
+                   data: Mapping[str, Any] | None = None) -> CallRecord:
+        """Make call ``occurrence`` of step ``step`` of the job behind ``ctx``; return its record.
+
+        The job stores the record (``CallRecord``: its step row and ledger event in one
+        statement), then ``record.outcome()`` returns the response or raises its signal.
 
         The body is ``json`` (JSON) or ``data`` (a form; see :func:`prepare`), recorded as given.
 
         The key sent is the one stored with the call by an earlier attempt, else
         ``ctx.idempotency_key(step, occurrence)``: the same on every retry and reclaim.
 
-        Raises Snooze when the rate budget is spent (no attempt used), RateLimited (a Snooze:
+        Raises Snooze when the rate budget is spent (no attempt used), LeaseLostError (nothing
+        spent, nothing sent) from ``ctx.begin_call``, IdempotencyConflictError when the step's
+        key was used for a different request, ProviderNotConfiguredError, ForeignURLError, and
+        ConfigError when a secret's env var is unset. The outcome raises RateLimited (a Snooze:
         no attempt used) after a 429 until the call's ``max_rate_limited``-th, RetryableError
-        (with the provider's Retry-After as ``delay``) or TerminalError per the classification,
-        IdempotencyConflictError when the step's key was used for a different request,
-        ProviderNotConfiguredError, ForeignURLError, and ConfigError when a secret's env var is
-        unset. A step whose call already succeeded returns the stored response without calling.
+        (with the provider's Retry-After as ``delay``) or TerminalError per the classification.
+        A step whose call already succeeded is replayed: its stored response, no call.
         """
         config = self.providers.get(provider)
         if config is None:
@@ -386,38 +164,49 @@ class Gateway:
         req = prepare(config, method, url, json=json, params=params, headers=headers, key=key, data=data)
         if occurrence:
             req = replace(req, occurrence=occurrence)
-        self._sent_secrets |= credential_values(req.headers, allow=_idempotency_names(req.headers))
+        self._sent_secrets |= credential_values(req.headers, allow=idempotency_names(req.headers))
         if stored is not None:
             if stored.fingerprint != req.fingerprint:
                 raise IdempotencyConflictError(step, stored.fingerprint, req.fingerprint)
             if stored.kind == Kind.OK and stored.status is not None:
-                await ctx.ledger("call_replayed", {"step": step, "occurrence": occurrence, "provider": provider,
-                                                   "status": stored.status})
-                return stored.response()
+                return CallRecord(step, req, stored.response(), None, stored, event="call_replayed", replayed=True,
+                                  detail={"step": step, "occurrence": occurrence, "provider": provider,
+                                          "status": stored.status})
         if Mode(ctx.mode) is Mode.LIVE:
-            return await self._live_call(ctx, config, req, step, scope_key, first=stored is None)
+            return await self._live_call(ctx, config, req, step, scope_key)
         return await self._offline_call(ctx, config, req, step)
 
-    async def _live_call(self, ctx: CallContext, config: ProviderConfig, req: OutboundRequest, step: str,
-                         scope_value: str | None, *, first: bool) -> httpx.Response:
+    async def _live_call(self, ctx: CallJob, config: ProviderConfig, req: OutboundRequest, step: str,
+                         scope_value: str | None) -> CallRecord:
         credential = self._secret(config, "auth_env")
         scope = scope_key_for(config, scope_value, credential)
+        spend = Spend(self.budget, config, scope, reservation_horizon(config)) \
+            if self.budget is not None and config.rates else None
+        # The fingerprint (and the attempt) go on record before the provider can see the key, in
+        # the statement that spends the budget, fenced by the claim: a lost lease spends nothing.
+        begun = StoredCall(req.fingerprint, req.idempotency_key, req.method, req.url)
         async with self._inflight.slot(config):
-            grant = await self._spend(config, scope)
-            # the fingerprint (and the attempt) go on record before the provider can see the key
-            await ctx.begin_call(step, req.occurrence,
-                                 StoredCall(req.fingerprint, req.idempotency_key, req.method, req.url))
+            grant = await self._spend(config, spend, lambda s: ctx.begin_call(step, req.occurrence, begun, s))
             response, verdict = await self._send(self._live, config, req, credential)
-        instruction = await self._tighten(ctx, config, scope, response, grant)
+        answer = self._answer(config, spend, response, grant)
         if verdict.kind is Kind.RATE_LIMITED:
-            await self._rate_limited(ctx, config, scope, req, step, response, verdict, instruction)
-        return await self._settle(ctx, req, step, response, verdict, "call")
+            return await self._rate_limited(ctx, config, scope, req, step, response, verdict, answer)
+        return self._record(req, step, response, verdict, "call", answer)
 
-    async def _offline_call(self, ctx: CallContext, config: ProviderConfig, req: OutboundRequest,
-                            step: str) -> httpx.Response:
+    async def _offline_call(self, ctx: CallJob, config: ProviderConfig, req: OutboundRequest,
+                            step: str) -> CallRecord:
+        """Answer a shadow/dry-run call without the provider; the intent goes on record whatever
+        happens next (a refusal here is the record's signal, raised after the intent is kept)."""
         intent = self.redactor.data(req.intent(step, ctx.mode))
-        ctx.record_intent(intent)
-        await ctx.ledger("call_intent" if ctx.mode == Mode.SHADOW else "call_dry_run", intent)
+        intent_event = "call_intent" if ctx.mode == Mode.SHADOW else "call_dry_run"
+        try:
+            record = await self._answer_offline(ctx, config, req, step)
+        except Exception as exc:  # stored nothing: the job keeps the intent, then raises it
+            return CallRecord(step, req, None, None, None, intent=intent, intent_event=intent_event, signal=exc)
+        return replace(record, intent=intent, intent_event=intent_event)
+
+    async def _answer_offline(self, ctx: CallJob, config: ProviderConfig, req: OutboundRequest,
+                              step: str) -> CallRecord:
         recorded = self._source(ctx.automation, ctx.trigger_id, step, req) if self._source else None
         response: httpx.Response | None
         if recorded is not None:
@@ -434,11 +223,13 @@ class Gateway:
         else:
             response = _synthetic(req, ctx.mode)
             verdict = self._classify(config, response)
-        return await self._settle(ctx, req, step, response, verdict, "call_offline")
+        return self._record(req, step, response, verdict, "call_offline")
 
-    async def _spend(self, config: ProviderConfig, scope: str) -> Checkout | None:
-        """Check out one call's worth of budget, waiting in this process for a short refusal, or
-        raise Snooze; return the grant (None for a provider without rates).
+    async def _spend(self, config: ProviderConfig, spend: Spend | None,
+                     begin: Callable[[Spend | None], Awaitable[Checkout | None]]) -> Checkout | None:
+        """Begin the call with one call's worth of budget (``begin``: the job's fenced statement
+        that spends and puts the call on record at once), waiting in this process for a short
+        refusal, or raise Snooze; return the grant (None for a provider without rates).
 
         The callers of one budget in this process take turns (``Budget.turn``, first come
         first served): the one whose turn it is sleeps out the last refusal's exact delay (old
@@ -452,15 +243,16 @@ class Gateway:
         reserved a little ahead (``reservation_horizon``): the call waits for it here.
         """
         await self._check_paused(config)
-        if self.budget is None or not config.rates:
+        if spend is None or self.budget is None:
+            await begin(None)
             return None
-        key = (config.name, scope)
+        key = (config.name, spend.scope)
         wait = self._refused_until.get(key, 0.0) - self._clock()
         if wait > WAIT_IN_PROCESS_S:
             raise Snooze(self._wake_slot(key, config, wait), reason=self._refusal_reason[key], kind="budget_wait")
         loop = asyncio.get_running_loop()
         deadline = loop.time() + WAIT_IN_PROCESS_S
-        turn = self.budget.turn(config, scope)
+        turn = self.budget.turn(config, spend.scope)
         holding = False
         try:
             while True:
@@ -483,7 +275,8 @@ class Gateway:
                     turn.room -= 1
                     turn.lock.release()
                     holding = False
-                checkout = await self.budget.checkout(config, scope, horizon=reservation_horizon(config))
+                checkout = await begin(spend)
+                assert checkout is not None  # a spend always gets its checkout
                 if checkout.granted:
                     turn.room = min(checkout.remaining.values(), default=0)
                     break
@@ -550,35 +343,28 @@ class Gateway:
         return classify_response(response.status_code, response.headers, response.text, now=self._clock(),
                                  rng=self._rng, rules=config.rules, policy=config.retry)
 
-    async def _tighten(self, ctx: CallContext, config: ProviderConfig, scope: str, response: httpx.Response | None,
-                       grant: Checkout | None = None) -> Tightening | None:
-        """After a live call's answer (``response``; None after a transport error), in one
-        statement: tell the budget the call ``grant`` was answered now, so that it counts from
-        here on (``Budget.answered``), and tighten it from what the response says of the
-        provider's limit; return that.
+    def _answer(self, config: ProviderConfig, spend: Spend | None, response: httpx.Response | None,
+                grant: Checkout | None) -> Answer | None:
+        """What the budget learns from a live call's answer (``response``; None after a transport
+        error), written with the call's settle: the call ``grant`` was answered now, so that it
+        counts from here on (``Budget.answered``), and the provider's limit as the response states
+        it, if it does. None for a provider without rates.
 
         A remaining below what the grant left is a signal too (someone else spends from the
         provider's count), and the calls granted after it are in flight, not in that remaining.
         """
+        if spend is None:
+            return None
         instruction = None
         if response is not None:
             instruction = tightening_from_headers(response.status_code, response.headers, now=self._clock(),
                                                   rates=config.rates, believed=grant.remaining if grant else None)
-        if self.budget is None or not config.rates:
-            return instruction
-        if grant is not None:
-            await self.budget.answered(config, scope, grant, instruction)
-        elif instruction is not None:
-            await self.budget.tighten(config, scope, instruction)
-        if instruction is not None:
-            await ctx.ledger("budget_tightened", {"provider": config.name, "scope_key": scope,
-                                                  "reason": instruction.reason})
-        return instruction
+        return Answer(spend, grant, instruction)
 
-    async def _rate_limited(self, ctx: CallContext, config: ProviderConfig, scope: str, req: OutboundRequest,
+    async def _rate_limited(self, ctx: CallJob, config: ProviderConfig, scope: str, req: OutboundRequest,
                             step: str, response: httpx.Response | None, verdict: Classification,
-                            instruction: Tightening | None) -> None:
-        """The 429 branch: store the answer, then raise RateLimited, a put-back that uses no attempt.
+                            answer: Answer | None) -> CallRecord:
+        """The 429 branch: the record's signal is RateLimited, a put-back that uses no attempt.
 
         It comes back after the provider's ``Retry-After`` (or its reset of a spent window),
         capped by ``max_retry_after``, else after one call interval (the budget, tightened by
@@ -588,30 +374,27 @@ class Gateway:
         retryable as any other failure (it uses an attempt).
         """
         if self.budget is None:
-            await self._settle(ctx, req, step, response, replace(verdict, kind=Kind.RETRYABLE), "call")
-            return
+            return self._record(req, step, response, replace(verdict, kind=Kind.RETRYABLE), "call", answer)
         count = await self.budget.count_rate_limited(ctx.job_id, req.idempotency_key, config.name)
         if count >= config.max_rate_limited:
             reason = (f"provider {config.name!r} answered 429 Too Many Requests {count} times to this call "
                       f"(max_rate_limited = {config.max_rate_limited}); giving up")
-            await self._settle(ctx, req, step, response, replace(verdict, kind=Kind.TERMINAL, reason=reason), "call")
-            return
+            return self._record(req, step, response, replace(verdict, kind=Kind.TERMINAL, reason=reason), "call",
+                                answer)
+        instruction = answer.instruction if answer is not None else None
         blocked = min(instruction.block_for, config.retry.max_delay) if instruction and instruction.block_for else 0.0
         delay = max(verdict.delay or 0.0, blocked)
         if delay <= 0:
             delay = self._wake_slot((config.name, scope), config, 0.0)
         message = self.redactor.text(f"{req.provider} {req.method} {req.url} (step {step!r}): {verdict.reason} "
                                      f"({count} of max_rate_limited {config.max_rate_limited}); {verdict.summary}")
-        try:
-            await self._settle(ctx, req, step, response, verdict, "call")
-        except TerminalError:  # _settle's verdict for a kind it does not raise itself: put back instead
-            pass
-        raise RateLimited(delay, message, provider=config.name, count=count)
+        record = self._record(req, step, response, verdict, "call", answer)
+        return replace(record, signal=RateLimited(delay, message, provider=config.name, count=count))
 
-    async def _settle(self, ctx: CallContext, req: OutboundRequest, step: str, response: httpx.Response | None,
-                      verdict: Classification, kind: str) -> httpx.Response:
-        """Store the call's outcome (redacted: what the provider echoed of a secret is never kept)
-        with its ledger event; return the response, or raise what its verdict says."""
+    def _record(self, req: OutboundRequest, step: str, response: httpx.Response | None,
+                verdict: Classification, kind: str, answer: Answer | None = None) -> CallRecord:
+        """Return the call's record: its stored form (redacted: what the provider echoed of a
+        secret is never kept), ledger event ``kind`` and the signal its verdict says to raise."""
         status = response.status_code if response is not None else None
         redactor = self.redactor
         url, reason, summary = redactor.data(req.url), redactor.text(verdict.reason), redactor.text(verdict.summary)
@@ -621,17 +404,15 @@ class Gateway:
             redactor.data(response.text) if response is not None else "")
         ok = verdict.kind is Kind.OK
         ref = extract_external_ref(self.providers[req.provider].external_ref, response) if ok else None
-        await ctx.finish_call(step, req.occurrence, stored, ref, kind, {
-            "step": step, "occurrence": req.occurrence, "provider": req.provider, "method": req.method,
-            "url": url, "idempotency_key": req.idempotency_key, "status": status,
-            "classification": verdict.kind.value, "reason": reason, "summary": summary,
-            "external_ref": ref})
-        if verdict.kind is Kind.OK and response is not None:
-            return response
-        message = f"{req.provider} {req.method} {url} (step {step!r}): {reason}; {summary}"
-        if verdict.kind is Kind.RETRYABLE:
-            raise RetryableError(message, delay=verdict.delay)
-        raise TerminalError(message)
+        detail = {"step": step, "occurrence": req.occurrence, "provider": req.provider, "method": req.method,
+                  "url": url, "idempotency_key": req.idempotency_key, "status": status,
+                  "classification": verdict.kind.value, "reason": reason, "summary": summary, "external_ref": ref}
+        signal: JobSignal | None = None
+        if not (ok and response is not None):
+            message = f"{req.provider} {req.method} {url} (step {step!r}): {reason}; {summary}"
+            signal = RetryableError(message, delay=verdict.delay) if verdict.kind is Kind.RETRYABLE \
+                else TerminalError(message)
+        return CallRecord(step, req, response, verdict, stored, ref, kind, detail, answer, signal=signal)
 
     def _secret(self, config: ProviderConfig, attr: str) -> str | None:
         name: str | None = getattr(config, attr)

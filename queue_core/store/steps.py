@@ -6,15 +6,20 @@ import json
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from psycopg_pool import AsyncConnectionPool
 
-from ._sql import q
-from .errors import LeaseLostError
-from .keys import child_key
-from .redaction import NO_SECRETS, Redactor
-from .states import StepStatus
+from .._sql import q
+from ..errors import LeaseLostError
+from ..keys import child_key
+from ..redaction import NO_SECRETS, Redactor
+from ..states import StepStatus
+from . import calls
+
+if TYPE_CHECKING:
+    from ..budget import Checkout
+    from ..gateway.record import Answer, Spend
 
 
 @dataclass(frozen=True)
@@ -108,22 +113,37 @@ class StepStore:
         }
         await self._fenced(q("steps", "finish_step"), params)
 
-    async def begin_call(self, name: str, occurrence: int, position: int, key: str, record: Any) -> int:
-        """Put a live call on record before it is sent (attempt + 1, committed); return the attempt."""
+    async def begin_call(self, name: str, occurrence: int, position: int, key: str, record: Any,
+                         spend: Spend | None = None) -> tuple[int | None, Checkout | None]:
+        """Put a live call on record before it is sent (attempt + 1, committed), spending ``spend``
+        in the same statement; return (the attempt, the checkout).
+
+        A refused checkout begins nothing (attempt None). Raises LeaseLostError when the claim is
+        gone, having spent and written nothing.
+        """
         record = self.redactor().data(record)
+        if spend is not None and not self.deferred:
+            row = {"job_id": self.job_id, "name": name, "occurrence": occurrence, "position": position,
+                   "key": key, "output": record, "claim": self.claim}
+            fenced, attempt, checkout = await calls.begin_budgeted(self.pool, row, spend)
+            if not fenced:
+                raise LeaseLostError(self.job_id, self.claim)
+            return attempt, checkout
         if self.deferred:
             row = self.rows.setdefault((name, occurrence), {"attempt": 0})
             row.update(step_name=name, occurrence=occurrence, position=position, step_version=1,
                        idempotency_key=key, status=StepStatus.RUNNING.value, output=record,
                        attempt=row["attempt"] + 1)
-            return int(row["attempt"])
+            return int(row["attempt"]), None
         params = {"job_id": self.job_id, "name": name, "occurrence": occurrence, "position": position,
                   "key": key, "output": json.dumps(record), "claim": self.claim}
-        return int(await self._fenced(q("steps", "begin_call"), params))
+        return int(await self._fenced(q("steps", "begin_call"), params)), None
 
     async def settle_call(self, name: str, occurrence: int, position: int, key: str, record: Any,
-                          external_ref: str | None, event: tuple[str, str, dict[str, Any]]) -> int:
-        """Store a call's outcome and append its ledger event ``(kind, actor, detail)`` atomically.
+                          external_ref: str | None, event: tuple[str, str, dict[str, Any]],
+                          answer: Answer | None = None) -> int:
+        """Store a call's outcome and append its ledger event ``(kind, actor, detail)`` atomically,
+        with the budget's ``answer`` to the call when there is one to write.
 
         Live: one fenced statement (raises LeaseLostError when the claim is gone), so the step
         row and the event commit together or not at all. Deferred: both go with the outcome.
@@ -143,7 +163,13 @@ class StepStore:
         params = {"job_id": self.job_id, "name": name, "occurrence": occurrence, "position": position,
                   "key": key, "output": json.dumps(record), "external_ref": external_ref,
                   "kind": kind, "actor": actor, "detail": json.dumps(detail), "claim": self.claim}
-        return int(await self._fenced(q("steps", "settle_call"), params))
+        answer_params = answer.params() if answer is not None else None
+        if answer is None or answer_params is None:
+            return int(await self._fenced(q("steps", "settle_call"), params))
+        attempt = await calls.settle_answered(self.pool, params, answer, answer_params)
+        if attempt is None:
+            raise LeaseLostError(self.job_id, self.claim)
+        return attempt
 
     async def checkpoint(self, name: str, occurrence: int, data: Any, version: int) -> None:
         """Persist a running step's progress."""
