@@ -21,10 +21,11 @@ from dataclasses import asdict
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from . import _spec
 from ._sql import q
 from .errors import ChildFailedError, ChildWaitTimeoutError, Suspend, TerminalError
 from .job import ChildOutcome, JobSpec
-from .queue import Queue, _jobs_json, _validate
+from .queue import Queue
 from .states import StepStatus
 from .store import children
 
@@ -78,7 +79,7 @@ async def _insert_new(run: JobRun, spec: JobSpec, params: dict[str, Any]) -> uui
     None when the child already exists (its dedupe key is taken): the caller links it instead.
     Raises LeaseLostError, having written nothing, when the parent's claim has moved on.
     """
-    child = _jobs_json([_validate(0, spec, run.registry)])  # enqueue_many's checks and messages
+    child = _spec.jobs_json([_spec.validate(0, spec, run.registry)])  # enqueue_many's checks and messages
     fenced, child_id = await children.insert_child(run.pool, params, child)
     if not fenced:
         raise run.lease_lost()

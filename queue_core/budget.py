@@ -193,7 +193,7 @@ class Budget:
         if granted:
             return Checkout(True, delay, None, float(rows[0]["granted_at"]),
                             {float(r["window_seconds"]): int(r["remaining"]) for r in rows})
-        return Checkout(False, delay, _why(config, rows))
+        return Checkout(False, delay, refusal_reason(config, rows))
 
     async def _checkout_rows(self, config: ProviderConfig, scope_key: str, cost: float,
                              horizon: float) -> list[dict[str, Any]]:
@@ -263,7 +263,7 @@ class Budget:
             return [BudgetState(*row) for row in await cur.fetchall()]
 
 
-def _why(config: ProviderConfig, rows: list[dict[str, Any]]) -> str:
+def refusal_reason(config: ProviderConfig, rows: list[dict[str, Any]]) -> str:
     blocked = [r for r in rows if r["blocked_for"] > 0]
     if blocked:
         return f"provider {config.name!r} budget blocked: {blocked[0]['reason'] or 'rate limited'}"

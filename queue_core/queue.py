@@ -29,10 +29,6 @@ from .store import jobs, verdicts
 from .states import JobStatus, Mode
 
 ALL_MODES: tuple[str, ...] = tuple(m.value for m in Mode)
-# The enqueue checks (queue_core._spec), by the names child enqueues use too (_children).
-_validate = _spec.validate
-_jobs_json = _spec.jobs_json
-
 # A bulk enqueue of at least this many jobs refreshes the table's statistics at once, so the next
 # claims use the claim index instead of sorting a backlog the planner believes is tiny.
 ANALYZE_AFTER = 2000
@@ -73,7 +69,7 @@ class Queue:
         an EnqueueError naming its index and field. Workers listening are woken once per
         automation at commit.
         """
-        rows = [_validate(i, s, self.registry) for i, s in enumerate(specs)]
+        rows = [_spec.validate(i, s, self.registry) for i, s in enumerate(specs)]
         if not rows:
             return []
         async with self.pool.connection() as conn:
@@ -87,7 +83,7 @@ class Queue:
                          now: datetime | None = None) -> list[uuid.UUID]:
         """Enqueue jobs inside the caller's open transaction on ``conn`` (validated as by
         :meth:`enqueue_many`); they and their wake-up exist only if the caller commits."""
-        rows = [_validate(i, s, self.registry) for i, s in enumerate(specs)]
+        rows = [_spec.validate(i, s, self.registry) for i, s in enumerate(specs)]
         return await _insert(conn, rows, actor, now) if rows else []
 
     async def claim(
@@ -405,7 +401,7 @@ def _claimed(r: tuple[Any, ...]) -> ClaimedJob:
 async def _insert(conn: AsyncConnection[Any], rows: list[dict[str, Any]], actor: str,
                   now: datetime | None) -> list[uuid.UUID]:
     """Run the enqueue statement and the wake-ups on ``conn`` (in the caller's transaction)."""
-    cur = await conn.execute(q("queue", "enqueue_many"), {"jobs": _jobs_json(rows), "now": now, "actor": actor})
+    cur = await conn.execute(q("queue", "enqueue_many"), {"jobs": _spec.jobs_json(rows), "now": now, "actor": actor})
     result = [row[1] for row in await cur.fetchall()]
     if None in result:  # a concurrent enqueue of the same dedupe key committed while we waited
         keys = [row["dedupe_key"] for row, got in zip(rows, result) if got is None]

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from psycopg_pool import AsyncConnectionPool
 
 from .._sql import q
-from ..budget import Checkout, _why
+from ..budget import Checkout, refusal_reason
 
 if TYPE_CHECKING:
     from ..gateway.record import Answer, Spend
@@ -46,7 +46,7 @@ async def begin_budgeted(pool: AsyncConnectionPool, row: dict[str, Any], spend: 
                                             {float(r["window_seconds"]): int(r["remaining"]) for r in windows})
     if len(windows) < len(spend.config.rates):
         return True, None, Checkout(False, 0.0, f"provider {spend.config.name!r} budget rows are missing")
-    return True, None, Checkout(False, float(windows[0]["delay"]), _why(spend.config, windows))
+    return True, None, Checkout(False, float(windows[0]["delay"]), refusal_reason(spend.config, windows))
 
 
 async def settle_answered(pool: AsyncConnectionPool, row: dict[str, Any], answer: Answer,
