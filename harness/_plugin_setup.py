@@ -3,7 +3,7 @@
 ``load_project`` finds the project from the working directory and checks its whole
 ``[tool.cutover]`` table when the run is configured, before any replay; ``make_run`` turns it
 (the automations module, providers) and the plugin's options into a
-:class:`~harness._session.ShadowRun`. ``finish``
+:class:`~harness.shadow._session.ShadowRun`. ``finish``
 aggregates every process's results into the reports, judges the gate and, with ``--gate``,
 records each verdict in the queue's database (``gate_verdicts``) where ``cutover worker``
 looks before it claims live jobs; it returns the exit status ``--gate`` imposes.
@@ -17,11 +17,11 @@ from typing import Any
 
 import pytest
 
-from harness._session import DISAGREEMENTS_PREFIX, RESULTS_PREFIX, ShadowSettings, ShadowRun, process_id, read_rows
+from harness.shadow._session import DISAGREEMENTS_PREFIX, RESULTS_PREFIX, ShadowSettings, ShadowRun, process_id, read_rows
 from harness.errors import HarnessError
 
 
-_PROJECT_KEY = pytest.StashKey["tuple[Any, Any]"]()  # (queue_core.config.Settings, harness.gate.GateConfig)
+_PROJECT_KEY = pytest.StashKey["tuple[Any, Any]"]()  # (queue_core.config.Settings, harness.shadow.gate.GateConfig)
 
 
 def settle_rootdir(config: pytest.Config, args: list[str]) -> None:
@@ -63,7 +63,7 @@ def load_project(config: pytest.Config) -> tuple[Any, Any]:
     """
     if _PROJECT_KEY in config.stash:
         return config.stash[_PROJECT_KEY]
-    from harness import gate as _gate
+    from harness.shadow import gate as _gate
     from queue_core import config as qc_config
     from queue_core.errors import ConfigError
 
@@ -112,7 +112,7 @@ def _relative(path: Path, root: Path) -> str:
 
 def build(config: pytest.Config, run: ShadowRun) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
     """Aggregate every process's result rows into the summary; return it with the rows."""
-    from harness import report
+    from harness.shadow import report
 
     index = run.build_index()
     rows = read_rows(run.settings.results_dir, RESULTS_PREFIX)
@@ -137,7 +137,7 @@ def build(config: pytest.Config, run: ShadowRun) -> tuple[dict[str, Any], list[d
 
 def finish(config: pytest.Config, run: ShadowRun, exitstatus: int, *, gate: bool) -> tuple[dict[str, Any] | None, int | None]:
     """Write the reports and judge the gate; return (summary, exit status to impose or None)."""
-    from harness import report
+    from harness.shadow import report
 
     try:
         summary, rows, dis = build(config, run)
@@ -169,7 +169,7 @@ def _record_verdicts(summary: dict[str, Any]) -> str:
     """Record every automation's verdict in the queue database; return where."""
     from psycopg.conninfo import conninfo_to_dict
 
-    from harness.report import verdicts
+    from harness.shadow.report import verdicts
     from queue_core import Queue, db
     from queue_core.config import database_url
 
@@ -190,7 +190,7 @@ def _record_verdicts(summary: dict[str, Any]) -> str:
 
 def summary_lines(config: pytest.Config, summary: dict[str, Any] | None) -> list[str]:
     """Return the terminal summary lines for the run."""
-    from harness.report import terminal_lines
+    from harness.shadow.report import terminal_lines
 
     error = config.stash.get(_ERROR_KEY, None)
     if summary is None:

@@ -1,7 +1,7 @@
 """The cutover pytest plugin: ``pytest --shadow recordings/<set>``.
 
 Thin by design: options, a few short hooks, state in ``config.stash``. The replay, diff,
-clustering, report and gate are plain modules (``harness._session`` and the modules it uses),
+clustering, report and gate are plain modules (``harness.shadow._session`` and the modules it uses),
 imported only when ``--shadow`` is given, so a plain ``pytest`` run pays nothing for them.
 
 Under ``--shadow`` the set is the only thing collected unless test paths are named on the
@@ -22,7 +22,7 @@ import pytest
 from harness.errors import ShadowMismatch
 
 if TYPE_CHECKING:
-    from harness._session import ShadowRun, TriggerRef
+    from harness.shadow._session import ShadowRun, TriggerRef
 
 RUN_KEY = pytest.StashKey["ShadowRun"]()
 SUMMARY_KEY = pytest.StashKey["dict[str, Any]"]()

@@ -1,11 +1,11 @@
-"""Replay processes (harness._replay_processes) seen from the parent: start-up, shutdown, results."""
+"""Replay processes (harness.shadow._replay_processes) seen from the parent: start-up, shutdown, results."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from harness._replay_processes import ReplayProcesses
-from harness._session import ShadowSettings, ShadowRun
+from harness.shadow._replay_processes import ReplayProcesses
+from harness.shadow._session import ShadowSettings, ShadowRun
 from tests.plugin.conftest import AUTOMATIONS, write_set
 
 

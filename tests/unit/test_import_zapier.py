@@ -6,7 +6,7 @@ from pathlib import Path
 
 from harness.errors import ExportFormatError
 from harness.importer import ImportedRun
-from harness.normalize import unflatten
+from harness.shadow.normalize import unflatten
 from harness.importer.zapier import parse
 from harness.manifest import AutomationEntry, Coercion, DecisionMap
 from harness.recording import Platform, TraceStatus

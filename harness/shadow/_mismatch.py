@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from harness.gate import FULL_EVIDENCE, compared_phrase
+from harness.shadow.gate import FULL_EVIDENCE, compared_phrase
 from harness.recording import TRIGGERS_FILE
 
 if TYPE_CHECKING:
-    from harness._session import ShadowRun, TriggerOutcome
+    from harness.shadow._session import ShadowRun, TriggerOutcome
 
 
 def _cell(value: Any, width: int) -> str:

@@ -2,7 +2,7 @@
 
 pytest runs items one at a time in one process, and a trigger's item costs pytest about as
 much CPU as a third of its replay. So :class:`ReplayProcesses` (the parent side) starts
-``replayers`` children (``python -m harness._replay_processes``), hands each batch of triggers to one of
+``replayers`` children (``python -m harness.shadow._replay_processes``), hands each batch of triggers to one of
 them a batch or two ahead of the items, and gives the outcomes back in the order the batches
 were handed out; the items then only read them. The children replay into databases the parent
 provisions (one each, dropped at the end), so a child's workers never run another's jobs.
@@ -33,7 +33,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from harness._session import ItemResult, ShadowRun, TriggerOutcome, TriggerRef, _Backend
+from harness.shadow._session import ItemResult, ShadowRun, TriggerOutcome, TriggerRef, _Backend
 from harness.errors import ReplayError
 
 if TYPE_CHECKING:
@@ -53,7 +53,7 @@ class _Child:
         self._log: IO[bytes] = log_path.open("ab")
         try:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "harness._replay_processes", str(to_child_r), str(from_child_w)],
+                [sys.executable, "-m", "harness.shadow._replay_processes", str(to_child_r), str(from_child_w)],
                 pass_fds=(to_child_r, from_child_w), stdin=subprocess.DEVNULL, stdout=self._log,
                 stderr=subprocess.STDOUT, cwd=os.getcwd(),
             )

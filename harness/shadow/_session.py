@@ -7,14 +7,14 @@ each pytest process (the controller and every xdist worker):
   of its ``triggers.jsonl`` and ``legacy.jsonl`` lines, so items hold a few integers and a batch
   re-reads only its own lines (a 100,000-trigger set is never in memory at once);
 * the selected triggers are replayed ``batch_size`` at a time through the queue
-  (:mod:`harness.replay`), normalised and diffed against their legacy traces, and judged against
+  (:mod:`harness.shadow.replay`), normalised and diffed against their legacy traces, and judged against
   the accepted differences; each item reads its :class:`ItemResult`. By default the batches
-  are replayed in child processes (:mod:`harness._replay_processes`) a batch or two ahead of the items,
+  are replayed in child processes (:mod:`harness.shadow._replay_processes`) a batch or two ahead of the items,
   so pytest's per-item work and the replay run on different cores; ``replayers=0`` replays in
   this process when the first item of a batch runs;
 * every item that runs appends one row to ``results-<process>.jsonl`` (and its disagreements to
   ``disagreements-<process>.jsonl``) in a directory shared with the controller, which reads them
-  all at the end to write the reports and the gate verdict (:mod:`harness.report`).
+  all at the end to write the reports and the gate verdict (:mod:`harness.shadow.report`).
 """
 
 from __future__ import annotations
@@ -28,16 +28,16 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import IO, Any
 
-from harness import accepted as _accepted
-from harness._items import compare_items, item_noise, without_child_steps
-from harness._mismatch import describe
-from harness.diff import Disagreement, diff_traces
+from harness.shadow import accepted as _accepted
+from harness.shadow._items import compare_items, item_noise, without_child_steps
+from harness.shadow._mismatch import describe
+from harness.shadow.diff import Disagreement, diff_traces
 from harness.errors import RecordingError, ReplayError
-from harness.gate import FULL_EVIDENCE
+from harness.shadow.gate import FULL_EVIDENCE
 from harness.manifest import MANIFEST_FILE, Coercion, Manifest, load_manifest
-from harness.normalize import Rules, align, branches, reduce_legacy, reduce_new
+from harness.shadow.normalize import Rules, align, branches, reduce_legacy, reduce_new
 from harness.recording import LEGACY_FILE, TRIGGERS_FILE, LegacyTrace, RecordedTrigger, trace_from_json, trigger_from_json
-from harness.replay import Case, Replayed, ReplayOptions, ReplaySession, shadow_providers
+from harness.shadow.replay import Case, Replayed, ReplayOptions, ReplaySession, shadow_providers
 
 RAMP_START = 100  # the first batch handed to replay processes; later ones double up to batch_size
 RESULTS_PREFIX = "results-"
@@ -377,7 +377,7 @@ class ShadowRun:
 
     def _start_backend(self) -> _Backend:
         if self.settings.replayers > 0:
-            from harness._replay_processes import ReplayProcesses
+            from harness.shadow._replay_processes import ReplayProcesses
 
             self.build_index()
             self._backend = ReplayProcesses(self)
@@ -453,7 +453,7 @@ class ShadowRun:
         found += items.disagreements if items is not None else []
         noisy: set[str] = set()
         if len(runs) > 1 and runs[1].trace is not None:
-            from harness.noise import noisy_patterns
+            from harness.shadow.noise import noisy_patterns
 
             again = without_child_steps(runs[1].trace) if legacy.items else runs[1].trace
             noisy = noisy_patterns(reduce_new(trace, rules), reduce_new(again, rules))
