@@ -28,7 +28,8 @@ import time
 from datetime import UTC, datetime
 
 from harness.recording import LegacyTrace, Platform, RecordedTrigger, TraceStatus
-from harness.shadow.replay import Case, ShadowReplayer, ReplayOptions, shadow_providers
+from harness.shadow.cases import Case, ReplayOptions, shadow_providers
+from harness.shadow.replay import ShadowReplayer
 from queue_core import Context, Registry, Trigger, automation, provision
 
 AT = datetime(2024, 6, 17, 9, 15, tzinfo=UTC)

@@ -59,7 +59,7 @@ def probe_command(recording_set: Path, automation: str, count: int, seed: int, e
 
 def _dry_run(probes: Any, entry: Any, pairs: list[Any], seed: int) -> Any:
     """Run the probes through the project's current code (its automations module) in dry-run."""
-    from harness.shadow.replay import shadow_providers
+    from harness.shadow.cases import shadow_providers
     from harness.scaffold._probe_dry import dry_run
     from queue_core import config as qc_config
     from queue_core import discover

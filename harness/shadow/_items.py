@@ -21,7 +21,7 @@ from harness.shadow.accepted import Judgement
 from harness.shadow.diff import Disagreement, diff_traces, generalise
 from harness.shadow.normalize import READ_METHODS, Rules, align, reduce_legacy, reduce_new
 from harness.recording import ItemTrace, LegacyTrace
-from harness.shadow.replay import POLL_PREFIX, ChildRun
+from harness.shadow.cases import POLL_PREFIX, ChildRun
 
 
 CHILD_STEPS = ("child:", "children:")  # ctx.enqueue's and ctx.wait_for_children's step names

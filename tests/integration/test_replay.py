@@ -15,7 +15,9 @@ import httpx
 import pytest
 
 from harness.recording import LegacyTrace, Platform, RecordedTrigger, TraceStatus
-from harness.shadow.replay import Case, ShadowReplayer, ReplayOptions, network_guard, shadow_providers
+from harness.shadow._network import network_guard
+from harness.shadow.cases import Case, ReplayOptions, shadow_providers
+from harness.shadow.replay import ShadowReplayer
 from queue_core import Context, Registry, Trigger, automation
 from queue_core.provider import ProviderConfig
 from harness.errors import ReplayNetworkBlockedError

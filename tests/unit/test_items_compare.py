@@ -9,7 +9,7 @@ from harness.shadow.accepted import Judgement
 from harness.shadow.diff import Disagreement
 from harness.shadow.normalize import Rules
 from harness.recording import Evidence, ItemTrace, LegacyTrace, Platform, TraceStatus
-from harness.shadow.replay import ChildRun
+from harness.shadow.cases import ChildRun
 
 
 def _child(key: str, route: str, *, status: str = "succeeded", calls: list[dict[str, Any]] | None = None,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.shadow._session import SetIndex
+from harness.shadow.index import SetIndex
 from harness.recording import iter_triggers
 from harness.scaffold._probe import Change, load_inputs, make_probes
 from harness.scaffold._probe_files import change_to_json, write_synthetic
