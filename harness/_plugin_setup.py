@@ -128,8 +128,10 @@ def finish(config: pytest.Config, run: ShadowRun, exitstatus: int, *, gate: bool
         if run.settings.shard is not None:
             shard = run.settings.shard
             out = Path(option) if option else run.settings.project_root / "reports" / shard.report_name(index.name)
-            return _summary.conclude_shard(ctx, index, run.accepted_path, rows, dis, run.entries, run.settings.today,
-                                           gate_config, shard, run.settings.results_dir, out), None
+            from harness.shadow.merge import conclude_shard
+
+            return conclude_shard(ctx, index, run.accepted_path, rows, dis, run.entries, run.settings.today,
+                                  gate_config, shard, run.settings.results_dir, out), None
         summary = _summary.conclude(ctx, index, rows, dis, run.entries, run.settings.today, gate_config,
                                     Path(option) if option else None, run.settings.project_root)
     except HarnessError as exc:

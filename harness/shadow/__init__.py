@@ -3,9 +3,9 @@
 The pytest plugin (``pytest --shadow SET``) is one front end; :func:`run` is the same run
 without pytest, for a notebook, another command line or CI::
 
-    from harness.shadow import Settings, run
+    from harness.shadow import RunSettings, run
 
-    summary = run(Settings("recordings/2024-06"))
+    summary = run(RunSettings("recordings/2024-06"))
     summary.ready, summary.not_ready, summary.report_dir
 
 The package's rooms: :mod:`~harness.shadow.index` (where each trigger lives in the set's files),
@@ -27,15 +27,15 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from harness.shadow._run import run
     from harness.shadow.merge import merge_shards
-    from harness.shadow.settings import Settings
+    from harness.shadow.settings import RunSettings
     from harness.shadow.shard import Shard
     from harness.shadow.summary import Summary
 
-__all__ = ["Settings", "Shard", "Summary", "merge_shards", "run"]
+__all__ = ["RunSettings", "Shard", "Summary", "merge_shards", "run"]
 
 # Imported when first named: ``harness.shadow.normalize`` (say, from an importer) must not pull in
 # the replay's database driver and the queue through this package's __init__.
-_HOMES = {"Settings": "settings", "Shard": "shard", "Summary": "summary", "merge_shards": "merge", "run": "_run"}
+_HOMES = {"RunSettings": "settings", "Shard": "shard", "Summary": "summary", "merge_shards": "merge", "run": "_run"}
 
 
 def __getattr__(name: str) -> Any:

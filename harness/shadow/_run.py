@@ -14,12 +14,13 @@ from pathlib import Path
 from harness.errors import HarnessError
 from harness.shadow._session import ShadowRun
 from harness.shadow.results import DISAGREEMENTS_PREFIX, RESULTS_PREFIX, read_rows
-from harness.shadow.settings import Settings, ShadowSettings
+from harness.shadow.settings import RunSettings, ShadowSettings
 from harness.shadow.project import Project, load_project
-from harness.shadow.summary import Summary, conclude, conclude_shard, context, record
+from harness.shadow.merge import conclude_shard
+from harness.shadow.summary import Summary, conclude, context, record
 
 
-def _shadow_settings(settings: Settings, results: Path) -> tuple[ShadowSettings, Project]:
+def _shadow_settings(settings: RunSettings, results: Path) -> tuple[ShadowSettings, Project]:
     start = Path(settings.project_root) if settings.project_root is not None else Path.cwd()
     project = load_project(start.resolve())
     set_dir = Path(settings.set_dir).resolve()
@@ -36,7 +37,7 @@ def _shadow_settings(settings: Settings, results: Path) -> tuple[ShadowSettings,
     ), project
 
 
-def run(settings: Settings) -> Summary:
+def run(settings: RunSettings) -> Summary:
     """Replay, judge, gate and report a recording set as ``pytest --shadow`` does; return the summary.
 
     Writes the reports into ``settings.report_dir`` (default ``<project>/reports/<set name>``);
@@ -54,7 +55,7 @@ def run(settings: Settings) -> Summary:
         shutil.rmtree(results, ignore_errors=True)
 
 
-def _drive(shadow: ShadowRun, project: Project, settings: Settings) -> Summary:
+def _drive(shadow: ShadowRun, project: Project, settings: RunSettings) -> Summary:
     s = shadow.settings
     index = shadow.build_index()
     shadow.queue = [ref for auto in index.automations.values() for ref in auto.refs if shadow.selected(ref)]

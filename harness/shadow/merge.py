@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict
 from datetime import date, datetime
 from pathlib import Path
@@ -26,7 +26,9 @@ from harness.shadow import accepted as _accepted
 from harness.shadow.index import SetIndex
 from harness.shadow.results import DISAGREEMENTS_PREFIX, RESULTS_PREFIX, read_rows
 from harness.shadow.shard import Shard
-from harness.shadow.summary import Context, Summary, conclude
+from harness.shadow.accepted import Entry
+from harness.shadow.gate import GateConfig
+from harness.shadow.summary import SummaryContext, Summary, conclude, failed_triggers, summarise
 
 SHARD_FILE = "shard.json"
 FORMAT = 1
@@ -48,7 +50,7 @@ def fingerprint(index: SetIndex, accepted: Path | None) -> str:
     return digest.hexdigest()
 
 
-def write_shard(out: Path, shard: Shard, index: SetIndex, accepted: Path | None, ctx: Context,
+def write_shard(out: Path, shard: Shard, index: SetIndex, accepted: Path | None, ctx: SummaryContext,
                 results_dir: Path) -> Path:
     """Write shard ``shard``'s rows from ``results_dir`` and its ``shard.json`` into ``out``; return it."""
     out.mkdir(parents=True, exist_ok=True)
@@ -60,6 +62,15 @@ def write_shard(out: Path, shard: Shard, index: SetIndex, accepted: Path | None,
             "context": asdict(ctx)}
     (out / SHARD_FILE).write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n", "utf-8")
     return out
+
+
+def conclude_shard(ctx: SummaryContext, index: SetIndex, accepted: Path | None, rows: Sequence[Mapping[str, Any]],
+                   dis: Sequence[Mapping[str, Any]], entries: Sequence[Entry], today: date, gate: GateConfig,
+                   shard: Shard, results_dir: Path, out: Path) -> Summary:
+    """Keep a shard's results in ``out`` for ``cutover report merge``; return the shard's own summary."""
+    write_shard(out, shard, index, accepted, ctx, results_dir)
+    data = summarise(ctx, index, rows, dis, entries, today, gate)
+    return Summary(data, out, written=False, failed=failed_triggers(rows), shard=shard)
 
 
 def _read(directory: Path) -> dict[str, Any]:
@@ -128,7 +139,7 @@ def merge_shards(dirs: Sequence[Path], *, report_dir: Path | None = None, start:
     metas = check(dirs)
     project = load_project(start or Path.cwd())
     raw = metas[0]["context"]
-    ctx = Context(**{**raw, "spans": {k: tuple(v) for k, v in raw["spans"].items()}})
+    ctx = SummaryContext(**{**raw, "spans": {k: tuple(v) for k, v in raw["spans"].items()}})
     index = SetIndex.build(project.root / ctx.set_path)
     accepted = project.root / ctx.accepted_file if ctx.accepted_file else None
     if fingerprint(index, accepted) != metas[0]["fingerprint"]:

@@ -1,4 +1,4 @@
-"""What a shadow run is told: :class:`Settings` (the public API's) and :class:`ShadowSettings` (one process's)."""
+"""What a shadow run is told: :class:`RunSettings` (the public API's) and :class:`ShadowSettings` (one process's)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from harness.shadow.shard import Shard
 
 
 @dataclass(frozen=True)
-class Settings:
+class RunSettings:
     """How to run :func:`harness.shadow.run`: the set, the project, and the plugin's options.
 
     ``project_root`` is where the project's pyproject.toml (its ``[tool.cutover]``) is looked

@@ -87,7 +87,7 @@ def relative(path: Path, root: Path) -> str:
 
 
 @dataclass(frozen=True)
-class Context:
+class SummaryContext:
     """What the summary needs besides the rows: the run's options, the set, the accepted differences."""
 
     set_path: str
@@ -100,9 +100,9 @@ class Context:
 
 
 def context(index: SetIndex, root: Path, mode: str, seed: int, noise: bool, accepted_path: Path | None,
-            registry: Any) -> Context:
+            registry: Any) -> SummaryContext:
     """Return the summary context of a run over ``index`` with the automations of ``registry``."""
-    return Context(
+    return SummaryContext(
         set_path=relative(index.directory, root), mode=mode, seed=seed, noise=noise,
         accepted_file=relative(accepted_path, root) if accepted_path else None,
         code_versions={n: registry.get(n).source_hash for n in index.automations if n in registry},
@@ -110,7 +110,7 @@ def context(index: SetIndex, root: Path, mode: str, seed: int, noise: bool, acce
     )
 
 
-def summarise(ctx: Context, index: SetIndex, rows: Sequence[Mapping[str, Any]], dis: Sequence[Mapping[str, Any]],
+def summarise(ctx: SummaryContext, index: SetIndex, rows: Sequence[Mapping[str, Any]], dis: Sequence[Mapping[str, Any]],
               entries: Sequence[Entry], today: date, gate: GateConfig) -> dict[str, Any]:
     """Aggregate the result rows into the summary dict (``summary.json``; see docs/harness.md)."""
     from harness.shadow import report
@@ -132,7 +132,7 @@ def failed_triggers(rows: Sequence[Mapping[str, Any]]) -> int:
     return sum(r["verdict"] in ("disagreed", "error") for r in rows)
 
 
-def conclude(ctx: Context, index: SetIndex, rows: Sequence[Mapping[str, Any]], dis: Sequence[Mapping[str, Any]],
+def conclude(ctx: SummaryContext, index: SetIndex, rows: Sequence[Mapping[str, Any]], dis: Sequence[Mapping[str, Any]],
              entries: Sequence[Entry], today: date, gate: GateConfig, report_dir: Path | None,
              root: Path) -> Summary:
     """Summarise the rows and write the reports (default ``<root>/reports/<set name>``).
@@ -147,17 +147,6 @@ def conclude(ctx: Context, index: SetIndex, rows: Sequence[Mapping[str, Any]], d
     if data["automations"]:
         report.write_reports(out, data, dis, report.exemplar_traces(rows, data))
     return Summary(data, out, written=bool(data["automations"]), failed=failed_triggers(rows))
-
-
-def conclude_shard(ctx: Context, index: SetIndex, accepted: Path | None, rows: Sequence[Mapping[str, Any]],
-                   dis: Sequence[Mapping[str, Any]], entries: Sequence[Entry], today: date, gate: GateConfig,
-                   shard: Shard, results_dir: Path, out: Path) -> Summary:
-    """Keep a shard's results in ``out`` for ``cutover report merge``; return the shard's own summary."""
-    from harness.shadow.merge import write_shard
-
-    write_shard(out, shard, index, accepted, ctx, results_dir)
-    data = summarise(ctx, index, rows, dis, entries, today, gate)
-    return Summary(data, out, written=False, failed=failed_triggers(rows), shard=shard)
 
 
 def record(summary: Summary) -> Summary:
