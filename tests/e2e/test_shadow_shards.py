@@ -60,8 +60,8 @@ def test_two_merged_shards_give_the_summary_and_disagreements_of_one_run(single:
 
 
 def test_each_trigger_is_replayed_by_exactly_one_shard(shards: list[Path]) -> None:
-    ids = [[json.loads(line)["trigger_id"] for p in sorted(d.glob("results-*.jsonl")) for line in p.open()]
-           for d in shards]
+    ids = [[json.loads(line)["trigger_id"] for p in sorted(d.glob("results-*.jsonl"))
+            for line in p.read_text("utf-8").splitlines()] for d in shards]
     assert not set(ids[0]) & set(ids[1])
     assert len(ids[0]) + len(ids[1]) == 2736
     assert min(map(len, ids)) > 2736 * 0.4  # a hash, not a split of the first half from the second
