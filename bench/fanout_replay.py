@@ -5,7 +5,7 @@
     python bench/fanout_replay.py --profile wait         # cProfile one round of a scenario
     PROFILE_SORT=tottime python bench/fanout_replay.py --profile fanout   # sorted by own time
 
-Three scenarios replay the same N triggers through ``harness.replay.ShadowReplayer`` (shadow mode, the
+Three scenarios replay the same N triggers through ``harness.shadow.replay.ShadowReplayer`` (shadow mode, the
 harness's default workers, a fresh migrated database each: ``DATABASE_URL``'s server when set,
 else the provisioned one): ``flat`` (no children), ``fanout`` (K ``ctx.enqueue`` children each)
 and ``wait`` (K children, then ``ctx.wait_for_children``). Rounds alternate the scenarios so a
@@ -28,7 +28,8 @@ import time
 from datetime import UTC, datetime
 
 from harness.recording import LegacyTrace, Platform, RecordedTrigger, TraceStatus
-from harness.replay import Case, ShadowReplayer, ReplayOptions, shadow_providers
+from harness.shadow.cases import Case, ReplayOptions, shadow_providers
+from harness.shadow.replay import ShadowReplayer
 from queue_core import Context, Registry, Trigger, automation, provision
 
 AT = datetime(2024, 6, 17, 9, 15, tzinfo=UTC)

@@ -51,6 +51,8 @@ COMMANDS = CommandTable(
                               "Import a legacy tool's run history into a recording set."),
         "record": LazyCommand("harness._cli_recordings:record_command",
                               "Record live webhook deliveries into a recording set (a local tap)."),
+        "report": LazyCommand("harness._cli_report:report",
+                              "Work with shadow-run reports: merge the shards of one run."),
         "scaffold": LazyCommand("harness._cli_commands:scaffold",
                                 "Write automations from no-code workflow definitions, ready for `pytest --shadow`."),
         "serve": LazyCommand("harness._cli_commands:serve",

@@ -59,8 +59,8 @@ def probe_command(recording_set: Path, automation: str, count: int, seed: int, e
 
 def _dry_run(probes: Any, entry: Any, pairs: list[Any], seed: int) -> Any:
     """Run the probes through the project's current code (its automations module) in dry-run."""
-    from harness.replay import shadow_providers
     from harness.platforms.n8n.probe.dry import dry_run
+    from harness.shadow.cases import shadow_providers
     from queue_core import config as qc_config
     from queue_core import discover
     from queue_core.errors import ConfigError

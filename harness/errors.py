@@ -11,9 +11,9 @@ can catch everything the harness raises on bad input with one clause::
     │   └── UnreplayableImportError an import yields nothing a replay can compare
     ├── RedactionError              redaction cannot run (no salt, bad JSON path)
     ├── RecorderError               the live recorder cannot start or verify deliveries
-    ├── ReplayError                 a replay could not run or finish (harness.replay)
-    ├── AcceptedFileError           accepted.toml is malformed (harness.accepted)
-    ├── GateConfigError             [tool.cutover.gate] is malformed (harness.gate)
+    ├── ReplayError                 a replay could not run or finish (harness.shadow.replay)
+    ├── AcceptedFileError           accepted.toml is malformed (harness.shadow.accepted)
+    ├── GateConfigError             [tool.cutover.gate] is malformed (harness.shadow.gate)
     ├── ScaffoldError               a scaffold could not be written (bad name, edited file without --force)
     └── ProbeError                  probes cannot be made (no definition, unknown automation, not offline)
 
@@ -111,7 +111,7 @@ class RecorderError(HarnessError):
     """The live recorder cannot start: a missing secret, an unusable recording directory."""
 
 
-# Shadow replay (harness.replay)
+# Shadow replay (harness.shadow.replay)
 
 
 class ReplayError(HarnessError):
@@ -130,7 +130,7 @@ class ReplayNetworkBlockedError(ConnectionRefusedError):
         self.destination = destination
 
 
-# Accepted differences (harness.accepted)
+# Accepted differences (harness.shadow.accepted)
 
 
 class AcceptedFileError(HarnessError):
@@ -142,7 +142,7 @@ class AcceptedFileError(HarnessError):
         self.path, self.index, self.field, self.reason = path, index, field, message
 
 
-# Go-live gate (harness.gate)
+# Go-live gate (harness.shadow.gate)
 
 
 class GateConfigError(HarnessError):

@@ -1,7 +1,8 @@
 """The cutover pytest plugin: ``pytest --shadow recordings/<set>``.
 
 Thin by design: options, a few short hooks, state in ``config.stash``. The replay, diff,
-clustering, report and gate are plain modules (``harness._session`` and the modules it uses),
+clustering, report and gate are plain library code (:mod:`harness.shadow`, which runs without
+pytest too),
 imported only when ``--shadow`` is given, so a plain ``pytest`` run pays nothing for them.
 
 Under ``--shadow`` the set is the only thing collected unless test paths are named on the
@@ -22,10 +23,12 @@ import pytest
 from harness.errors import ShadowMismatch
 
 if TYPE_CHECKING:
-    from harness._session import ShadowRun, TriggerRef
+    from harness.shadow._session import ShadowRun
+    from harness.shadow.index import TriggerRef
+    from harness.shadow.summary import Summary
 
 RUN_KEY = pytest.StashKey["ShadowRun"]()
-SUMMARY_KEY = pytest.StashKey["dict[str, Any]"]()
+SUMMARY_KEY = pytest.StashKey["Summary"]()
 RESULTS_KEY = pytest.StashKey[Path]()
 WORKER_INPUT = "cutover_results_dir"
 
@@ -52,6 +55,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--shadow-replayers", metavar="N", type=int, default=None,
                     help="Child processes that replay batches ahead of the items, so pytest and the replay "
                          "use different cores (default 2; 0 under xdist, or to replay inside pytest's process).")
+    group.addoption("--shadow-shard", metavar="K/N", default=None,
+                    help="Replay only shard K of N (a stable share of the triggers, by the hash of their ids) and "
+                         "write its results for `cutover report merge` instead of the reports.")
 
 
 def _shadow_on(config: pytest.Config) -> bool:
@@ -108,7 +114,8 @@ def pytest_report_header(config: pytest.Config) -> list[str] | None:
         return None
     run = config.stash[RUN_KEY]
     reports = config.getoption("shadow_report") or str(_default_reports(run))
-    return [f"cutover: {run.settings.mode} replay of {run.settings.set_dir} (seed {run.settings.seed}); "
+    shard = f", shard {run.settings.shard}" if run.settings.shard else ""
+    return [f"cutover: {run.settings.mode} replay of {run.settings.set_dir} (seed {run.settings.seed}{shard}); "
             f"reports in {reports}"]
 
 
@@ -121,7 +128,8 @@ def _default_reports(run: ShadowRun) -> Path:
         name = load_manifest(run.settings.set_dir / "manifest.toml").name
     except HarnessError:  # reported, with its line, when the set is collected
         name = run.settings.set_dir.name
-    return run.settings.project_root / "reports" / name
+    shard = run.settings.shard
+    return run.settings.project_root / "reports" / (shard.report_name(name) if shard else name)
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -215,12 +223,12 @@ class ShadowSet(pytest.Directory):
 
 
 class ShadowAutomation(pytest.Directory):
-    """One automation of a set: one item per recorded trigger, in arrival order."""
+    """One automation of a set: one item per recorded trigger (of the shard), in arrival order."""
 
     def collect(self) -> list[pytest.Item | pytest.Collector]:
-        index = self.config.stash[RUN_KEY].build_index()
+        run = self.config.stash[RUN_KEY]
         return [ShadowItem.from_parent(self, name=ref.trigger_id, ref=ref)
-                for ref in index.automations[self.path.name].refs]
+                for ref in run.build_index().automations[self.path.name].refs if run.selected(ref)]
 
 
 class ShadowItem(pytest.Item):

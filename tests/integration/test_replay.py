@@ -15,7 +15,9 @@ import httpx
 import pytest
 
 from harness.recording import LegacyTrace, Platform, RecordedTrigger, TraceStatus
-from harness.replay import Case, ShadowReplayer, ReplayOptions, network_guard, shadow_providers
+from harness.shadow._network import network_guard
+from harness.shadow.cases import Case, ReplayOptions, shadow_providers
+from harness.shadow.replay import ShadowReplayer
 from queue_core import Context, Registry, Trigger, automation
 from queue_core.provider import ProviderConfig
 from harness.errors import ReplayNetworkBlockedError
@@ -123,7 +125,7 @@ def test_a_read_without_a_recorded_response_fails_that_trigger_only(fresh_db_url
 
 
 def test_a_long_replay_vacuums_its_jobs_table_between_batches(fresh_db_url: str, monkeypatch) -> None:
-    import harness.replay
+    import harness.shadow.replay
     from queue_core.queue import Queue
 
     vacuums: list[int] = []
@@ -133,7 +135,7 @@ def test_a_long_replay_vacuums_its_jobs_table_between_batches(fresh_db_url: str,
             row = await (await conn.execute("SELECT count(*) FROM jobs")).fetchone()
         vacuums.append(row[0])
 
-    monkeypatch.setattr(harness.replay, "VACUUM_EVERY", 6)
+    monkeypatch.setattr(harness.shadow.replay, "VACUUM_EVERY", 6)
     monkeypatch.setattr(Queue, "vacuum", counting_vacuum)
     providers = shadow_providers({}, ["clearbit", "crm"])
 

@@ -7,10 +7,11 @@ import asyncio
 from datetime import UTC, datetime
 from typing import Any
 
-from harness._items import compare_items
-from harness.normalize import Rules
+from harness.shadow._items import compare_items
+from harness.shadow.normalize import Rules
 from harness.recording import ItemTrace, LegacyTrace, Platform, PollOrigin, RecordedTrigger, TraceStatus
-from harness.replay import Case, Replayed, ShadowReplayer, ReplayOptions, shadow_providers
+from harness.shadow.cases import Case, Replayed, ReplayOptions, shadow_providers
+from harness.shadow.replay import ShadowReplayer
 from queue_core import Context, Registry, Trigger, automation
 
 AT = datetime(2024, 6, 17, 9, 15, tzinfo=UTC)

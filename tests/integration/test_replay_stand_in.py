@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from harness.recording import LegacyTrace, Platform, RecordedTrigger, TraceStatus
-from harness.replay import Case, ShadowReplayer, ReplayOptions, shadow_providers
+from harness.shadow.cases import Case, ReplayOptions, shadow_providers
+from harness.shadow.replay import ShadowReplayer
 from queue_core import Context, Registry, Trigger, automation
 from queue_core.gateway import resolve_url
 from queue_core.provider import ProviderConfig

@@ -1,11 +1,12 @@
-"""Replay processes (harness._replay_processes) seen from the parent: start-up, shutdown, results."""
+"""Replay processes (harness.shadow._replay_processes) seen from the parent: start-up, shutdown, results."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from harness._replay_processes import ReplayProcesses
-from harness._session import ShadowSettings, ShadowRun
+from harness.shadow._replay_processes import ReplayProcesses
+from harness.shadow._session import ShadowRun
+from harness.shadow.settings import ShadowSettings
 from tests.plugin.conftest import AUTOMATIONS, write_set
 
 
@@ -20,7 +21,7 @@ def _run(tmp_path: Path, replayers: int) -> ShadowRun:
 
 def test_processes_started_ahead_and_never_needed_exit_cleanly(tmp_path: Path) -> None:
     run = _run(tmp_path, replayers=2)
-    backend = ReplayProcesses(run)  # what collection does; then every item was deselected
+    backend = ReplayProcesses(run.replayer)  # what collection does; then every item was deselected
     children = list(backend._children)
     backend.close()
     assert [c.process.returncode for c in children] == [0, 0]

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.accepted import Entry, judge, load
-from harness.diff import Disagreement
+from harness.shadow.accepted import Entry, judge, load
+from harness.shadow.diff import Disagreement
 from harness.errors import AcceptedFileError
 
 ROUTE = Disagreement("decisions.route", "value_changed", "other", "bug")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.cluster import clusters, frame, signature
+from harness.shadow.cluster import clusters, frame, signature
 
 
 def _row(trigger: str, seq: int, path: str, pattern: str, kind: str = "value_changed", **kw: Any) -> dict[str, Any]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.diff import Disagreement, diff_traces, format_path, generalise
+from harness.shadow.diff import Disagreement, diff_traces, format_path, generalise
 from harness.manifest import Coercion
 
 

@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from harness.cli import cli
-from harness.gate import parse_gate
+from harness.shadow.gate import parse_gate
 from queue_core import config
 from queue_core.errors import ConfigKeyError
 from queue_core.provider import parse_providers

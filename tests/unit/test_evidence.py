@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from harness.diff import diff_traces
-from harness.gate import (
+from harness.shadow.diff import diff_traces
+from harness.shadow.gate import (
     AutomationStats,
     GateConfig,
     GateRules,
@@ -17,9 +17,9 @@ from harness.gate import (
     parse_gate,
 )
 from harness.manifest import Coercion, Manifest
-from harness.normalize import Rules, align, branches, reduce_legacy, reduce_new
+from harness.shadow.normalize import Rules, align, branches, reduce_legacy, reduce_new
 from harness.recording import Evidence, LegacyTrace, Platform, TraceStatus
-from harness.report import RunInfo, build_summary, terminal_lines, verdicts
+from harness.shadow.report import RunInfo, build_summary, terminal_lines, verdicts
 from harness.errors import GateConfigError
 
 STATUS_ONLY = (Evidence.STATUS,)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.gate import AutomationStats, GateRules, judge, load_gate, parse_gate
+from harness.shadow.gate import AutomationStats, GateRules, judge, load_gate, parse_gate
 from harness.errors import GateConfigError
 
 GOOD = AutomationStats("lead-router", 600, 600, 0, {"route=smb": 282, "route=junk": 102})

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from harness.errors import ExportFormatError
 from harness.importer import ImportedRun
-from harness.normalize import unflatten
 from harness.platforms.zapier.history import parse
+from harness.shadow.normalize import unflatten
 from harness.manifest import AutomationEntry, Coercion, DecisionMap
 from harness.recording import Platform, TraceStatus
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness._items import compare_items, item_noise, pairing_key, without_child_steps
-from harness.accepted import Judgement
-from harness.diff import Disagreement
-from harness.normalize import Rules
+from harness.shadow._items import compare_items, item_noise, pairing_key, without_child_steps
+from harness.shadow.accepted import Judgement
+from harness.shadow.diff import Disagreement
+from harness.shadow.normalize import Rules
 from harness.recording import Evidence, ItemTrace, LegacyTrace, Platform, TraceStatus
-from harness.replay import ChildRun
+from harness.shadow.cases import ChildRun
 
 
 def _child(key: str, route: str, *, status: str = "succeeded", calls: list[dict[str, Any]] | None = None,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from harness.manifest import Coercion
-from harness.normalize import (
+from harness.shadow.normalize import (
     GENERATED, Rules, align, branches, canonical_timestamp, equivalent, loosely_equal, reduce_legacy, reduce_new,
     relative_url, unflatten,
 )

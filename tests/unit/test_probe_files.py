@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from harness._session import SetIndex
+from harness.shadow.index import SetIndex
 from harness.recording import iter_triggers
 from harness.platforms.n8n.probe.search import Change, load_inputs, make_probes
 from harness.platforms.n8n.probe.files import change_to_json, write_synthetic

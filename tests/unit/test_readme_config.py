@@ -8,7 +8,7 @@ import sys
 import tomllib
 from pathlib import Path
 
-from harness.gate import parse_gate
+from harness.shadow.gate import parse_gate
 from queue_core.config import validate
 from queue_core.provider import parse_providers
 from queue_core.server.source import load_sources

@@ -41,7 +41,7 @@ from harness.importer.definition import unwrap
 from harness.importer.pairing import delivery_id
 from harness.platforms.zapier.definition import ZapDefinition, ZapStep, choose, read_zaps
 from harness.manifest import AutomationEntry
-from harness.normalize import unflatten
+from harness.shadow.normalize import unflatten
 from harness.recording import POLL_SOURCE, Evidence, LegacyTrace, Platform, PollOrigin, RecordedTrigger, TraceStatus
 
 STATUSES = {

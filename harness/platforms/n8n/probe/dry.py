@@ -1,6 +1,6 @@
 """Run probes through the automation's current code in dry-run, and say whether each took its branch.
 
-Each probe is enqueued through the real queue (``harness.replay.ReplaySession`` in
+Each probe is enqueued through the real queue (``harness.shadow.replay.ReplaySession`` in
 ``Mode.DRY_RUN``: claims, steps, the gateway's intents; nothing leaves the process) as the
 automation's job, with the legacy trace of the recorded trigger it was made from as its source
 of recorded responses: a read the base trigger's run answered is answered the same way, any
@@ -16,8 +16,9 @@ from typing import Any
 
 from harness.platforms.adapter import Branch
 from harness.manifest import Coercion
-from harness.normalize import branch_value
-from harness.replay import Case, Replayed, ReplayOptions, ReplaySession
+from harness.shadow.normalize import branch_value
+from harness.shadow.cases import Case, Replayed, ReplayOptions
+from harness.shadow.replay import ReplaySession
 from harness.platforms.n8n.probe.search import Probe, ProbeSet
 from harness.platforms.n8n.probe.files import branch_key
 from queue_core.provider import ProviderConfig

@@ -2,7 +2,7 @@
 
 pytest runs items one at a time in one process, and a trigger's item costs pytest about as
 much CPU as a third of its replay. So :class:`ReplayProcesses` (the parent side) starts
-``replayers`` children (``python -m harness._replay_processes``), hands each batch of triggers to one of
+``replayers`` children (``python -m harness.shadow._replay_processes``), hands each batch of triggers to one of
 them a batch or two ahead of the items, and gives the outcomes back in the order the batches
 were handed out; the items then only read them. The children replay into databases the parent
 provisions (one each, dropped at the end), so a child's workers never run another's jobs.
@@ -33,8 +33,11 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from harness._session import ItemResult, ShadowRun, TriggerOutcome, TriggerRef, _Backend
 from harness.errors import ReplayError
+from harness.shadow.backend import Backend
+from harness.shadow.batch import BatchReplayer
+from harness.shadow.index import TriggerRef
+from harness.shadow.outcome import ItemResult, TriggerOutcome
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -53,7 +56,7 @@ class _Child:
         self._log: IO[bytes] = log_path.open("ab")
         try:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "harness._replay_processes", str(to_child_r), str(from_child_w)],
+                [sys.executable, "-m", "harness.shadow._replay_processes", str(to_child_r), str(from_child_w)],
                 pass_fds=(to_child_r, from_child_w), stdin=subprocess.DEVNULL, stdout=self._log,
                 stderr=subprocess.STDOUT, cwd=os.getcwd(),
             )
@@ -86,12 +89,12 @@ class _Child:
         self._log.close()
 
 
-class ReplayProcesses(_Backend):
+class ReplayProcesses(Backend):
     """The parent side: hands batches to ``settings.replayers`` child processes, in turn."""
 
-    def __init__(self, run: ShadowRun) -> None:
-        settings = run.settings
-        self._run = run
+    def __init__(self, replayer: BatchReplayer) -> None:
+        settings = replayer.settings
+        self._replayer = replayer
         self.ahead = settings.replayers * settings.ahead
         self._children: list[_Child] = []
         self._urls: list[str] = []
@@ -114,8 +117,7 @@ class ReplayProcesses(_Backend):
         self._started = True
         if self._failure is not None:
             return
-        run = self._run
-        assert run.index is not None
+        run = self._replayer
         shell = run.index.shell()
         try:
             for child in self._children:
@@ -167,7 +169,7 @@ class ReplayProcesses(_Backend):
         return self._errors(refs, f"the replay process raised:\n{payload}")
 
     def _errors(self, refs: Sequence[TriggerRef], error: str | None = None) -> list[ItemResult]:
-        return [self._run.settle(TriggerOutcome(ref, "error", error=error or self._failure)) for ref in refs]
+        return [self._replayer.settle(TriggerOutcome(ref, "error", error=error or self._failure)) for ref in refs]
 
     def close(self) -> None:
         from queue_core import provision
@@ -212,9 +214,8 @@ def child_main(read_fd: int, write_fd: int) -> int:
     if start is None:
         return 0  # started ahead of need (while pytest collected), and not needed after all
     sys.path[:] = start["sys_path"]
-    run = ShadowRun(start["settings"])
-    run.index, run.entries, run.accepted_path = start["index"], start["entries"], start["accepted_path"]
-    run.db_url = start["db_url"]
+    run = BatchReplayer(start["settings"], start["index"], start["entries"], start["accepted_path"],
+                        db_url=start["db_url"])
     inbox: queue.Queue[bytes | None] = queue.Queue()
     outbox: queue.Queue[bytes | None] = queue.Queue()
     threading.Thread(target=_reader, args=(incoming, inbox), daemon=True).start()

@@ -34,7 +34,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from harness.diff import KINDS, Disagreement
+from harness.shadow.diff import KINDS, Disagreement
 from harness.errors import AcceptedFileError
 
 FILE_NAME = "accepted.toml"

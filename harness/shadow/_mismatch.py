@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
-from harness.gate import FULL_EVIDENCE, compared_phrase
-from harness.recording import TRIGGERS_FILE
-
-if TYPE_CHECKING:
-    from harness._session import ShadowRun, TriggerOutcome
+from harness.shadow.accepted import Entry
+from harness.shadow.gate import FULL_EVIDENCE, compared_phrase
+from harness.shadow.outcome import TriggerOutcome
 
 
 def _cell(value: Any, width: int) -> str:
@@ -29,16 +29,15 @@ def _items_line(outcome: TriggerOutcome) -> str:
     return text + (f"; differing: {', '.join(keys)}" if keys else "")
 
 
-def describe(outcome: TriggerOutcome, run: ShadowRun) -> str:
-    """Return the failure text of a trigger's item: where it is, each field, legacy, new, kind."""
+def describe(outcome: TriggerOutcome, triggers_file: Path | None, entries: Sequence[Entry],
+             accepted_path: Path | None) -> str:
+    """Return the failure text of a trigger's item: where it is, each field, legacy, new, kind.
+
+    ``triggers_file`` is the file the trigger was read from, as it is to be shown; ``entries``
+    are the accepted differences of ``accepted_path``, which the judgements index.
+    """
     ref = outcome.ref
-    index = run.index
-    where = ""
-    if index is not None:
-        path = index.automations[ref.automation].directory / TRIGGERS_FILE
-        if path.is_relative_to(run.settings.project_root):
-            path = path.relative_to(run.settings.project_root)
-        where = f" ({path}:{ref.line})"
+    where = f" ({triggers_file}:{ref.line})" if triggers_file is not None else ""
     head = f"shadow mismatch: {ref.automation} trigger {ref.trigger_id}{where}"
     if outcome.kind == "error":
         return f"{head}\ncould not be replayed: {outcome.error}"
@@ -58,12 +57,12 @@ def describe(outcome: TriggerOutcome, run: ShadowRun) -> str:
         lines.append(f"  {field_path:<{widths[0]}}  {old:<{widths[1]}}  {new:<{widths[2]}}  {kind}")
     for d, j in outcome.unexplained:
         if j.expired_by is not None:
-            entry = run.entries[j.expired_by]
-            lines.append(f"  {d.path}: accepted difference #{entry.index + 1} in {run.accepted_path} "
+            entry = entries[j.expired_by]
+            lines.append(f"  {d.path}: accepted difference #{entry.index + 1} in {accepted_path} "
                          f"(owner {entry.owner}) expired on {entry.expires.isoformat()}")
     accepted = [(d, j) for d, j in zip(outcome.disagreements, outcome.judgements, strict=True) if j.accepted_by is not None]
     if accepted:
-        lines.append(f"  ({len(accepted)} more difference(s) accepted by {run.accepted_path})")
+        lines.append(f"  ({len(accepted)} more difference(s) accepted by {accepted_path})")
     if outcome.exception:
         lines.append("the new code raised:")
         lines.extend("  " + line for line in outcome.exception.rstrip().splitlines())

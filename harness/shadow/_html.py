@@ -1,7 +1,7 @@
 """Render a shadow-run summary as one self-contained HTML page (inline CSS and SVG, no scripts).
 
 Every value from the recording or the run is escaped. The page template and stylesheet are
-``harness/templates/report.html`` and ``report.css``.
+``harness/shadow/templates/report.html`` and ``report.css``.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ _BAR_COLOURS = (("agreed", "#1a7f37"), ("accepted", "#bf8700"), ("disagreed", "#
 
 
 def _t(name: str) -> str:
-    return resources.files("harness").joinpath("templates", name).read_text("utf-8")
+    return resources.files("harness.shadow").joinpath("templates", name).read_text("utf-8")
 
 
 def _e(value: Any) -> str:

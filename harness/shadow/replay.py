@@ -16,7 +16,7 @@ global :mod:`random` module is seeded from the replay seed and the trigger id, a
 outbound call goes through the provider :class:`~queue_core.gateway.Gateway` in the job's mode:
 the gateway records the intent and asks :meth:`ShadowReplayer.recorded_response` for an answer, which
 is the legacy run's recorded output of the same step (reads must have one; a write without one
-gets the gateway's synthetic response). On top of the gateway's own guard, :func:`network_guard`
+gets the gateway's synthetic response). On top of the gateway's own guard, :func:`~harness.shadow._network.network_guard`
 refuses every Python-level internet connection and DNS lookup while a batch runs, so no code
 path of an automation — even one that bypasses ``ctx.call`` — can reach the network. The
 database driver (libpq) connects outside Python and is unaffected.
@@ -26,172 +26,28 @@ from __future__ import annotations
 
 import asyncio
 import random
-import socket
-import threading
 import uuid
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from psycopg.conninfo import conninfo_to_dict
 from psycopg_pool import AsyncConnectionPool
 
-from harness.errors import ReplayError, ReplayNetworkBlockedError
-from harness.recording import LegacyTrace, RecordedTrigger
+from harness.errors import ReplayError
+from harness.shadow._network import database_hosts, network_guard
+from harness.shadow.cases import POLL_PREFIX, Case, ChildRun, Replayed, ReplayOptions
 from queue_core import Context, JobSpec, Queue, Registry, Worker, WorkerConfig
 from queue_core.gateway import Gateway, OutboundRequest, RecordedResponse
 from queue_core.job import ClaimedJob
 from queue_core.errors import EnqueueError
 from queue_core.provider import ProviderConfig
 from queue_core.queue import check_spec
-from queue_core.states import JobStatus, Mode
+from queue_core.states import JobStatus
 from queue_core.tree import tree_results
 
 FINAL = frozenset(s.value for s in JobStatus if s.is_final)
-POLL_PREFIX = "poll:"  # the key prefix of a shadow poller's item jobs (queue_core.poller)
 VACUUM_EVERY = 5_000  # replayed jobs between two VACUUMs of the replay's jobs table
-SHADOW_BASE = "https://{name}.shadow.invalid"  # .invalid never resolves (RFC 2606)
-_LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain", "ip6-localhost"})
-
-
-@dataclass(frozen=True)
-class Case:
-    """One trigger to replay: its automation, the recorded delivery and the legacy trace.
-
-    ``key`` is the caller's handle for the result (unique within one replay call); ``repeat``
-    tells apart the runs of one trigger replayed twice (the noise check).
-    """
-
-    key: int
-    automation: str
-    trigger: RecordedTrigger
-    legacy: LegacyTrace | None
-    repeat: int = 0
-
-
-@dataclass(frozen=True)
-class ChildRun:
-    """A job that descends from a replayed job, and how it ended.
-
-    ``key`` is the path of child keys from the replayed job down, joined by ``/`` (a child
-    ``"0"``, its own child ``"0/a"``): the part of its trigger id after the parent's.
-    """
-
-    key: str
-    automation: str
-    status: str
-    attempt: int
-    error: str | None
-    trace: dict[str, Any] | None
-
-
-@dataclass(frozen=True)
-class Replayed:
-    """How one replayed job ended: queue status, attempts used, last error, decision trace, and
-    the jobs descending from it (``children``, every generation, ordered by key)."""
-
-    key: int
-    automation: str
-    trigger_id: str
-    status: str
-    attempt: int
-    error: str | None
-    trace: dict[str, Any] | None
-    children: tuple[ChildRun, ...] = ()
-
-
-@dataclass(frozen=True)
-class ReplayOptions:
-    """How to replay: mode, seed, in-process workers and their concurrency, attempts per job."""
-
-    mode: Mode = Mode.SHADOW
-    seed: int = 0
-    workers: int = 2
-    concurrency: int = 32
-    max_attempts: int = 1
-    recording: str | None = None
-    settle_timeout_s: float = 120.0
-    pool_size: int = 12
-    scratch: bool = False
-
-
-def shadow_providers(configured: Mapping[str, ProviderConfig], names: Iterable[str]) -> dict[str, ProviderConfig]:
-    """Return provider configs for a replay: the project's, and a shadow-only default for the rest.
-
-    A configured provider keeps its base URL (so intents read like production) but loses its
-    ``sandbox_url``: a replay never leaves the process. A provider named by the recording but not
-    configured in pyproject.toml gets ``https://<name>.shadow.invalid`` and no rate, auth or
-    signing — enough to record intents and serve recorded responses, useless for live traffic.
-    It is marked ``stand_in``: an absolute URL given to it fails naming the ``base_url`` to configure.
-    """
-    out = {name: replace(cfg, sandbox_url=None) for name, cfg in configured.items()}
-    for name in names:
-        if name and name not in out:
-            out[name] = ProviderConfig(name=name, base_url=SHADOW_BASE.format(name=name), stand_in=True)
-    return out
-
-
-def _host_allowed(host: Any, allowed: frozenset[str]) -> bool:
-    if host is None:
-        return True
-    text = host.decode() if isinstance(host, bytes) else str(host)
-    return text in allowed or text in _LOOPBACK_NAMES and "localhost" in allowed
-
-
-_guard_lock = threading.Lock()
-
-
-@contextmanager
-def network_guard(allowed_hosts: Iterable[str] = (), blocked: list[str] | None = None) -> Iterator[list[str]]:
-    """Refuse internet connections and DNS lookups made from Python while the block runs.
-
-    ``allowed_hosts`` may still be resolved (the database host: the async driver resolves it in
-    Python before libpq connects). Unix sockets are untouched. Every refused destination is
-    appended to the yielded list. Not reentrant across threads: one guard at a time.
-    """
-    seen = blocked if blocked is not None else []
-    allowed = frozenset(allowed_hosts)
-    real_connect, real_connect_ex = socket.socket.connect, socket.socket.connect_ex
-    real_getaddrinfo = socket.getaddrinfo
-
-    def refuse(destination: str) -> ReplayNetworkBlockedError:
-        seen.append(destination)
-        return ReplayNetworkBlockedError(destination)
-
-    def connect(self: socket.socket, address: Any) -> None:
-        if self.family in (socket.AF_INET, socket.AF_INET6):
-            raise refuse(f"connect {address!r}")
-        real_connect(self, address)
-
-    def connect_ex(self: socket.socket, address: Any) -> int:
-        if self.family in (socket.AF_INET, socket.AF_INET6):
-            raise refuse(f"connect {address!r}")
-        return real_connect_ex(self, address)
-
-    def getaddrinfo(host: Any, *args: Any, **kwargs: Any) -> Any:
-        if not _host_allowed(host, allowed):
-            raise refuse(f"resolve {host!r}")
-        return real_getaddrinfo(host, *args, **kwargs)
-
-    with _guard_lock:
-        socket.socket.connect = connect  # type: ignore[method-assign,assignment]
-        socket.socket.connect_ex = connect_ex  # type: ignore[method-assign,assignment]
-        socket.getaddrinfo = getaddrinfo
-        try:
-            yield seen
-        finally:
-            socket.socket.connect = real_connect  # type: ignore[method-assign]
-            socket.socket.connect_ex = real_connect_ex  # type: ignore[method-assign]
-            socket.getaddrinfo = real_getaddrinfo
-
-
-def database_hosts(db_url: str) -> frozenset[str]:
-    """Return the host names a conninfo connects to (for :func:`network_guard`)."""
-    params = conninfo_to_dict(db_url)
-    hosts = {h for key in ("host", "hostaddr") for h in str(params.get(key) or "").split(",") if h}
-    return frozenset(hosts | {"localhost"})
 
 
 def _trigger_meta(case: Case) -> dict[str, Any]:

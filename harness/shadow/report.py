@@ -7,7 +7,7 @@ database names, so replaying the same set against the same code gives byte-ident
 and SVG, no scripts, no network) and reads top-down: verdicts, agreement, branches, clusters
 with exemplars side by side, accepted differences, and how much real traffic the set stands for.
 
-Aggregation is pandas'; rendering is :mod:`harness._html`.
+Aggregation is pandas'; rendering is :mod:`harness.shadow._html`.
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ from typing import Any
 
 import pandas as pd
 
-from harness import _html
-from harness.accepted import Entry
-from harness.cluster import Cluster, clusters, frame
-from harness.gate import FULL_EVIDENCE, AutomationStats, GateConfig, Verdict, compared_phrase, evidence_depth, judge
+from harness.shadow import _html
+from harness.shadow.accepted import Entry
+from harness.shadow.cluster import Cluster, clusters, frame
+from harness.shadow.gate import FULL_EVIDENCE, AutomationStats, GateConfig, Verdict, compared_phrase, evidence_depth, judge
 from harness.manifest import Manifest
 
 SCHEMA_VERSION = 1
@@ -169,7 +169,7 @@ def _definition_branches(manifest: Manifest, set_path: str | None, name: str,
     if entry is None or not entry.definition:
         return None
     from harness.coverage import definition_rows
-    from harness.normalize import branch_value
+    from harness.shadow.normalize import branch_value
 
     path = Path(set_path or ".") / entry.definition
     legacy = {str(r["branch"]): int(r["legacy"]) for r in rows}

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from harness.diff import diff_traces
+from harness.shadow.diff import diff_traces
 from harness.manifest import Coercion
 
 

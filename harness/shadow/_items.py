@@ -17,11 +17,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from harness.accepted import Judgement
-from harness.diff import Disagreement, diff_traces, generalise
-from harness.normalize import READ_METHODS, Rules, align, reduce_legacy, reduce_new
+from harness.shadow.accepted import Judgement
+from harness.shadow.diff import Disagreement, diff_traces, generalise
+from harness.shadow.normalize import READ_METHODS, Rules, align, reduce_legacy, reduce_new
 from harness.recording import ItemTrace, LegacyTrace
-from harness.replay import POLL_PREFIX, ChildRun
+from harness.shadow.cases import POLL_PREFIX, ChildRun
 
 
 CHILD_STEPS = ("child:", "children:")  # ctx.enqueue's and ctx.wait_for_children's step names
@@ -111,7 +111,7 @@ def compare_items(legacy: LegacyTrace, children: Sequence[ChildRun], rules: Rule
 
 def item_noise(first: Sequence[ChildRun], second: Sequence[ChildRun], rules: Rules) -> set[str]:
     """Return the generalised ``items[...]`` paths where two runs of one trigger's children differ."""
-    from harness.noise import noisy_patterns
+    from harness.shadow.noise import noisy_patterns
 
     again = {pairing_key(c.key): c for c in second}
     out: set[str] = set()

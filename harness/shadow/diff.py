@@ -12,10 +12,10 @@ accepted-differences file can match::
 
 ``pattern`` is the same path with list indices generalised to ``[*]``, and so is the key of an
 item of a run over many items (``items[inv-7].decisions.route`` -> ``items[*].decisions.route``,
-see :mod:`harness._items`); clusters and accepted entries group on it. ``kind`` is one of ``value_changed``, ``type_changed``, ``missing_in_new``
+see :mod:`harness.shadow._items`); clusters and accepted entries group on it. ``kind`` is one of ``value_changed``, ``type_changed``, ``missing_in_new``
 (the legacy run had it, the new run does not) and ``extra_in_new``.
 
-The comparison is deepdiff's, run only when the cheap :func:`harness.normalize.equivalent` check
+The comparison is deepdiff's, run only when the cheap :func:`harness.shadow.normalize.equivalent` check
 fails (most triggers agree), and type changes the coercion profile considers equal are dropped.
 """
 
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness.manifest import Coercion
-from harness.normalize import READ_METHODS, comparable, equivalent, loosely_equal
+from harness.shadow.normalize import READ_METHODS, comparable, equivalent, loosely_equal
 
 KINDS = ("value_changed", "type_changed", "missing_in_new", "extra_in_new")
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")

@@ -1,0 +1,66 @@
+"""The judge: a replayed trigger's trace against its legacy trace, reduced to a verdict.
+
+Pure: values in, a :class:`~harness.shadow.outcome.TriggerOutcome` out, no file, database or
+clock read (``today`` decides which accepted differences have expired). Both traces are
+normalised with the automation's rules (:mod:`harness.shadow.normalize`), aligned on the
+evidence the legacy export holds, diffed (:mod:`harness.shadow.diff`), a run over many items
+compared item by item (:mod:`harness.shadow._items`), and every disagreement judged against the
+accepted differences (:mod:`harness.shadow.accepted`). With the noise check the second run of
+the trigger marks the fields that disagree with themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import date
+
+from harness.manifest import Coercion, Manifest
+from harness.recording import LegacyTrace
+from harness.shadow import accepted as _accepted
+from harness.shadow._items import compare_items, item_noise, without_child_steps
+from harness.shadow.cases import Replayed
+from harness.shadow.diff import diff_traces
+from harness.shadow.index import TriggerRef
+from harness.shadow.noise import noisy_patterns
+from harness.shadow.normalize import Rules, align, branches, reduce_legacy, reduce_new
+from harness.shadow.outcome import TriggerOutcome
+from queue_core.provider import ProviderConfig
+
+
+def rules_for(manifest: Manifest, automation: str, providers: Mapping[str, ProviderConfig]) -> Rules:
+    """Return the normalisation rules of ``automation``: its manifest coercion, the providers' base URLs."""
+    entry = manifest.automations.get(automation)
+    coercion = entry.coercion if entry is not None else Coercion.STRICT
+    return Rules(coercion, {name: cfg.base_url for name, cfg in providers.items()})
+
+
+def judge(ref: TriggerRef, legacy: LegacyTrace, runs: Sequence[Replayed], rules: Rules,
+          entries: Sequence[_accepted.Entry], today: date) -> TriggerOutcome:
+    """Return the verdict on ``ref``: its replayed ``runs`` (two with the noise check) against ``legacy``."""
+    first = runs[0]
+    trace = first.trace or {"status": "failed", "error": first.error}
+    if legacy.items:  # the enqueue and wait steps of the children compared item by item
+        trace = without_child_steps(trace)
+    legacy_norm, new_norm = align(reduce_legacy(legacy, rules), reduce_new(trace, rules), legacy.evidence)
+    found = diff_traces(legacy_norm, new_norm, rules.coercion)
+    own = len(found)
+    items = compare_items(legacy, first.children, rules) if legacy.items else None
+    found += items.disagreements if items is not None else []
+    noisy: set[str] = set()
+    if len(runs) > 1 and runs[1].trace is not None:
+        again = without_child_steps(runs[1].trace) if legacy.items else runs[1].trace
+        noisy = noisy_patterns(reduce_new(trace, rules), reduce_new(again, rules))
+        noisy |= item_noise(first.children, runs[1].children, rules) if items is not None else set()
+    judged = _accepted.judge(entries, ref.automation, found, str(legacy.status), legacy.error, today)
+    if items is not None and found:  # the exemplar traces show the items that differ
+        legacy_norm, new_norm = dict(legacy_norm, items=items.legacy), dict(new_norm, items=items.new)
+    return TriggerOutcome(
+        ref, "compared", legacy_status=str(legacy.status), new_status=new_norm["status"],
+        error=trace.get("error") or (first.error if first.status != "succeeded" else None),
+        exception=trace.get("exception"), disagreements=found, judgements=judged, noisy=noisy,
+        legacy_branches=branches(legacy_norm, rules.coercion), new_branches=branches(new_norm, rules.coercion),
+        legacy_trace=legacy_norm if found else None, new_trace=new_norm if found else None,
+        legacy_error=legacy.error, evidence=tuple(str(e) for e in legacy.evidence),
+        items=items.counts(judged[own:]) if items is not None else None,
+        children=0 if items is not None else len(first.children), item_errors=items.errors if items else {},
+    )
