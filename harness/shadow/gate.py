@@ -32,7 +32,6 @@ the automation module's source, ``Automation.source_hash``). :func:`judge` is pu
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -40,6 +39,7 @@ from typing import Any
 
 from harness.errors import GateConfigError
 from harness.recording import ALL_EVIDENCE, Evidence
+from queue_core import config as qc_config
 from queue_core.errors import ConfigKeyError
 
 FULL_EVIDENCE: tuple[str, ...] = tuple(str(e) for e in ALL_EVIDENCE)
@@ -200,15 +200,11 @@ def parse_gate(table: Mapping[str, Any], path: str = "pyproject.toml") -> GateCo
 
 
 def load_gate(pyproject: Path | None) -> GateConfig:
-    """Read ``[tool.cutover.gate]`` from ``pyproject`` (defaults when absent)."""
+    """Read ``[tool.cutover.gate]`` from ``pyproject`` (defaults when absent) with queue_core's one
+    ``[tool.cutover]`` reader: a file that is not valid TOML is its ConfigError (file and line)."""
     if pyproject is None or not pyproject.is_file():
         return GateConfig()
-    try:
-        data = tomllib.loads(pyproject.read_text("utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise GateConfigError(str(pyproject), "tool.cutover.gate", f"not valid TOML: {exc}") from None
-    table = data.get("tool", {}).get("cutover", {}).get("gate", {})
-    return parse_gate(table, str(pyproject))
+    return parse_gate(qc_config.read_table(pyproject, "gate"), str(pyproject))
 
 
 def _definition_rule(stats: AutomationStats, check: Any) -> None:

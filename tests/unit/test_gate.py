@@ -53,3 +53,13 @@ def test_a_bad_setting_names_its_field() -> None:
 
 def test_no_pyproject_means_default_rules() -> None:
     assert load_gate(None).rules_for("anything") == GateRules()
+
+
+def test_a_gate_table_in_a_file_that_is_not_toml_is_the_readers_config_error(tmp_path: Path) -> None:
+    from queue_core.errors import ConfigError
+
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text('[tool.cutover.gate]\nmin_agreement = 0.99\nbranch_coverage = "definition\n', encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        load_gate(pyproject)
+    assert caught.value.line == 3 and "pyproject.toml" in str(caught.value)
