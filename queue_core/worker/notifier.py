@@ -88,8 +88,12 @@ class Waker:
             except psycopg.OperationalError as exc:
                 failures += 1
                 log_failure(failures, "waking due jobs failed, retrying: %s", exc)
+            # asyncio.timeout, not wait_for: Python 3.11's wait_for can swallow the cancel that
+            # stops the worker when it lands as the wait ends (bpo-42130), and the waker then
+            # slept a whole poll interval more: a worker polling every 30 s took 30 s to stop.
             try:
-                await asyncio.wait_for(self.recheck.wait(), self.poll_s)
+                async with asyncio.timeout(self.poll_s):
+                    await self.recheck.wait()
             except TimeoutError:
                 pass
             self.recheck.clear()

@@ -160,6 +160,7 @@ class Producer:
     async def sleep(self, seconds: float) -> None:
         """Sleep ``seconds``, or less if the worker is stopped meanwhile."""
         try:
-            await asyncio.wait_for(self._stopping.wait(), seconds)
+            async with asyncio.timeout(seconds):  # not wait_for: see Waker.run
+                await self._stopping.wait()
         except TimeoutError:
             pass
