@@ -28,7 +28,7 @@ def translate_command(name: str, translator: Translator) -> click.Command:
     """Return ``cutover scaffold NAME``: the one command every tool's translator runs behind.
 
     The argument, the help and the estate hint come from the translator
-    (``harness.platforms.<tool>.translate.TRANSLATOR``).
+    (``harness.platforms.<tool>.command.TRANSLATOR``).
     """
     @click.argument(translator.argument, type=click.Path(exists=True, path_type=Path))
     @click.option("--automation", help=translator.automation_help)

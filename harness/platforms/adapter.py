@@ -11,16 +11,19 @@ can all import this module without importing each other.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from harness.errors import ExportFormatError
 from harness.importer._run import ImportedRun
 from harness.manifest import AutomationEntry, Coercion
 from harness.recording import Platform
-from harness.scaffold import Written
+
+if TYPE_CHECKING:
+    from harness.scaffold import Written
 
 # (export, manifest entry, the definition document or None) -> one item per record of the run history
 HistoryParser = Callable[[Path, AutomationEntry, Any], Iterator[ImportedRun | ExportFormatError]]
@@ -45,9 +48,12 @@ BranchReader = Callable[[Path, AutomationEntry], list[Branch]]
 class Translator:
     """How ``cutover scaffold <tool>`` turns the tool's definitions into automations.
 
-    ``scaffold(path, automation=, into=, force=, providers=)`` returns what it wrote and the
-    files of a directory it skipped; ``maps_toml``/``write_maps`` render and merge the manifest
-    maps of one scaffold. The strings are the command's help and the estate table's hint.
+    The strings are the command's help and the estate table's hint; ``module`` names the
+    translator's module, imported only when a scaffold runs (it pulls esprima and tomlkit, which
+    ``cutover scaffold --help`` and the importers do not need). That module has
+    ``scaffold(path, automation=, into=, force=, providers=)``, returning what it wrote and the
+    files of a directory it skipped, and ``maps_toml``/``write_maps``, which render and merge the
+    manifest maps of one scaffold.
     """
 
     argument: str  # the command's argument: workflow, blueprint
@@ -55,9 +61,20 @@ class Translator:
     automation_help: str
     set_help: str
     import_hint: str  # formatted with the scaffold's id, name and definition path
-    scaffold: Callable[..., tuple[list[Written], list[str]]]
-    maps_toml: Callable[[Any], str]
-    write_maps: Callable[[Path, Any], None]
+    module: str  # dotted name of the translator's module
+
+    def _impl(self) -> Any:
+        return importlib.import_module(self.module)
+
+    def scaffold(self, path: Path, **options: Any) -> tuple[list[Written], list[str]]:
+        result: tuple[list[Written], list[str]] = self._impl().scaffold(path, **options)
+        return result
+
+    def maps_toml(self, scaffold: Any) -> str:
+        return str(self._impl().maps_toml(scaffold))
+
+    def write_maps(self, manifest: Path, scaffold: Any) -> None:
+        self._impl().write_maps(manifest, scaffold)
 
 
 @dataclass(frozen=True)

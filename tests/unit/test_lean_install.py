@@ -80,6 +80,22 @@ print(json.dumps(sorted(m for m in {NOT_FOR_HELP!r} if m in sys.modules)))
     assert json.loads(done.stdout.splitlines()[-1]) == []
 
 
+def test_scaffold_help_lists_its_tools_without_importing_a_translator() -> None:
+    """`cutover scaffold --help` and `cutover scaffold n8n --help` name each tool's command from
+    its row (harness.platforms.<tool>.command); the translators (esprima, tomlkit) load only
+    when a scaffold runs."""
+    module, function = _console_script()
+    done = _python(f"MODULE, FUNCTION = {module!r}, {function!r}\n" + RUN_ENTRY + """
+run("scaffold", "--help")
+run("scaffold", "n8n", "--help")
+print(json.dumps(sorted(m for m in ("esprima", "tomlkit", "harness.platforms.n8n.translate",
+                                    "harness.platforms.make.translate") if m in sys.modules)))
+""")
+    assert done.returncode == 0, done.stderr
+    assert "Translate an n8n WORKFLOW" in done.stdout
+    assert json.loads(done.stdout.splitlines()[-1]) == []
+
+
 def test_the_console_script_is_queue_cores_and_the_harness_adds_its_commands_by_entry_point() -> None:
     assert PYPROJECT["project"]["scripts"]["cutover"] == "queue_core.cli:main"
     assert PYPROJECT["project"]["entry-points"]["cutover.commands"] == {"harness": "harness._cli_commands:COMMANDS"}

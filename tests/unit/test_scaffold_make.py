@@ -16,7 +16,7 @@ from harness.cli import cli
 from harness.errors import ExportFormatError
 from harness.manifest import load_manifest
 from harness.platforms.make.definition import load_blueprint
-from harness.platforms.make.translate import build, scaffold_make
+from harness.platforms.make.translate import build, scaffold
 from queue_core.context import Trigger
 from queue_core.errors import Filtered, TerminalError
 
@@ -223,19 +223,19 @@ def test_an_untranslatable_expression_is_kept_verbatim_beside_the_todo(tmp_path:
 
 
 def test_an_edited_file_is_never_overwritten_without_force(tmp_path: Path) -> None:
-    (first,), _ = scaffold_make(FIXTURES / LEAD, automation="lead-router", into=tmp_path)
+    (first,), _ = scaffold(FIXTURES / LEAD, automation="lead-router", into=tmp_path)
     target = tmp_path / "lead_router.py"
     assert first.written and target.exists()
     target.write_text(target.read_text() + "\n# mine\n")
-    (again,), _ = scaffold_make(FIXTURES / LEAD, automation="lead-router", into=tmp_path)
+    (again,), _ = scaffold(FIXTURES / LEAD, automation="lead-router", into=tmp_path)
     assert not again.written and "-# mine" in again.diff and target.read_text().endswith("# mine\n")
-    (forced,), _ = scaffold_make(FIXTURES / LEAD, automation="lead-router", into=tmp_path, force=True)
+    (forced,), _ = scaffold(FIXTURES / LEAD, automation="lead-router", into=tmp_path, force=True)
     assert forced.written and "# mine" not in target.read_text()
 
 
 def test_a_run_log_is_not_a_blueprint_and_the_message_says_what_to_scaffold() -> None:
     with pytest.raises(ExportFormatError, match="this is a run log: scaffold reads the blueprint"):
-        scaffold_make(FIXTURES / "estate" / "run-logs.json", automation=None, into=Path("/nonexistent"))
+        scaffold(FIXTURES / "estate" / "run-logs.json", automation=None, into=Path("/nonexistent"))
 
 
 def test_the_estate_command_scaffolds_every_blueprint_skips_other_files_and_prints_one_table(tmp_path: Path) -> None:
@@ -296,7 +296,7 @@ def test_names_that_could_break_the_generated_code_stay_inside_strings(tmp_path:
     blueprint["flow"][2]["routes"][0]["flow"][0]["filter"]["name"] = "big\nraise SystemExit"
     blueprint["flow"][2]["routes"][2]["flow"].append({"id": 9, "module": "acme:do\nraise SystemExit", "version": 1})
     (tmp_path / "b.json").write_text(json.dumps(blueprint))
-    (written,), _ = scaffold_make(tmp_path / "b.json", automation=None, into=tmp_path / "out")
+    (written,), _ = scaffold(tmp_path / "b.json", automation=None, into=tmp_path / "out")
     assert written.scaffold.automation == "scenario-2024-leads"
     compile(written.path.read_text(), str(written.path), "exec")
     ctx, outcome = _run_source(written.path.read_text(), "scenario_2024_leads", {"email": "a@b.c", "domain": "b.c", "plan": "enterprise"})

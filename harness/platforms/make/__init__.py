@@ -9,7 +9,7 @@ from __future__ import annotations
 from harness.manifest import Coercion
 from harness.platforms.adapter import PlatformAdapter
 from harness.platforms.make import branches, history
-from harness.platforms.make.translate import TRANSLATOR
+from harness.platforms.make.command import TRANSLATOR
 from harness.recording import Platform
 
 __all__ = ["ADAPTER"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from harness.manifest import Coercion
 from harness.platforms.adapter import PlatformAdapter
 from harness.platforms.n8n import branches, history
-from harness.platforms.n8n.translate import TRANSLATOR
+from harness.platforms.n8n.command import TRANSLATOR
 from harness.recording import Platform
 
 __all__ = ["ADAPTER"]

@@ -1,6 +1,6 @@
 """``cutover scaffold make``: a Make scenario blueprint in, an automation and its manifest maps out.
 
-``scaffold_make(path, …)`` reads a blueprint (or a directory of them), writes one
+``scaffold(path, …)`` reads a blueprint (or a directory of them), writes one
 ``automations/<name>.py`` per scenario (``flow`` lays the modules out, ``modules``
 says what each module type becomes, ``iml`` the mapped expressions), and returns the maps that line the generated names up
 with what ``cutover import make`` records for the same scenario:
@@ -33,7 +33,6 @@ from harness.manifest import set_relative
 from harness.platforms.make.definition import Blueprint, Module, is_blueprint, iter_blueprint_files, load_blueprint, read_document
 from harness.platforms.make.translate.flow import Layout, comment, flow, indent
 from harness.platforms.make.translate.modules import TRIGGERS, Gen, makes_call, translate, var
-from harness.platforms.adapter import Translator
 from harness.scaffold import Written, checked_name, write
 from harness.scaffold._module import (HEADER, NodeRow, Scaffold, credential_reader, digest, module_docstring,
                                      registry_takes, slug, unique)
@@ -175,7 +174,7 @@ def load_all(path: Path) -> tuple[list[Blueprint], list[str]]:
     return blueprints, skipped
 
 
-def scaffold_make(path: Path, *, automation: str | None, into: Path, force: bool = False,
+def scaffold(path: Path, *, automation: str | None, into: Path, force: bool = False,
                   providers: dict[str, str] | None = None) -> tuple[list[Written], list[str]]:
     """Scaffold every blueprint in ``path`` (a file or a directory) into ``into``.
 
@@ -250,34 +249,3 @@ def _table(parent: Any, key: str) -> Table:
     if not isinstance(value, Table):
         raise ScaffoldError(f"manifest: [{key}] is not a table")
     return value
-
-
-HELP = """Translate a Make scenario BLUEPRINT (or a directory of them) into automations.
-
-    BLUEPRINT is what the scenario editor's "Export blueprint" writes, or the body of
-    GET /scenarios/{id}/blueprint (which carries the schedule beside it). A directory is
-    scaffolded as an estate; JSON files in it that are not blueprints are skipped and named.
-    Each module becomes a few lines of Python with Make's semantics (routers, filters,
-    iterators, aggregators, HTTP modules); what cannot be translated is a marked TODO that fails
-    the run naming the module. The printed maps line the generated step and decision names up
-    with `cutover import make --definition BLUEPRINT` of the same scenario.
-
-    \b
-    Example:
-      cutover scaffold make scenarios/lead-router.json --automation lead-router --set recordings/2024-06
-      cutover import make logs.json --definition scenarios/lead-router.json --automation lead-router --into recordings/2024-06
-      pytest --shadow recordings/2024-06 -k lead-router
-    """
-IMPORT_HINT = ("curl -H 'Authorization: Token …' 'https://<zone>.make.com/api/v2/scenarios/{id}/logs' > {name}.json"
-               " && cutover import make {name}.json --definition {definition} --automation {name} --into recordings/<set>")
-
-TRANSLATOR = Translator(
-    argument="blueprint",
-    help=HELP,
-    automation_help="Automation name (default: from the scenario's name). With a directory: a prefix.",
-    set_help="Recording set whose manifest.toml gets the steps/decisions/providers maps (kept: entries you wrote).",
-    import_hint=IMPORT_HINT,
-    scaffold=scaffold_make,
-    maps_toml=maps_toml,
-    write_maps=write_maps,
-)

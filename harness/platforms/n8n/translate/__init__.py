@@ -13,30 +13,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from harness.platforms.adapter import Translator
 from harness.platforms.n8n.definition import Workflow, iter_workflow_files, load_workflows
-from harness.platforms.n8n.translate import maps
+from harness.platforms.n8n.translate.maps import maps_toml, write_maps
 from harness.platforms.n8n.translate.module import build
 from harness.scaffold import Written, checked_name, write
 from harness.scaffold._module import unique
 
-__all__ = ["TRANSLATOR", "scaffold_n8n"]
-
-HELP = """Translate an n8n WORKFLOW file (or a directory of them) into automations.
-
-    WORKFLOW is what the editor's Download or `n8n export:workflow --id ID` writes; a directory is
-    what `n8n export:workflow --all --separate --output DIR` writes, scaffolded as an estate.
-    Each node becomes a few lines of Python with n8n's semantics; what cannot be translated is a
-    marked TODO that fails the run naming the node, never a silent pass. The printed maps line
-    the generated step and decision names up with `cutover import n8n` of the same workflow.
-
-    \b
-    Example:
-      cutover scaffold n8n workflows/triage.json --automation github-triage --set recordings/2024-06
-      pytest --shadow recordings/2024-06 -k github-triage
-    """
-IMPORT_HINT = ("curl -H 'X-N8N-API-KEY: …' '<n8n>/api/v1/executions?workflowId={id}&includeData=true' > {name}.json"
-               " && cutover import n8n {name}.json --automation {name} --into recordings/<set>")
+__all__ = ["maps_toml", "scaffold", "scaffold_n8n", "write_maps"]
 
 
 def _automation_name(workflow: Workflow, given: str | None, many: bool) -> str:
@@ -63,19 +46,7 @@ def scaffold_n8n(path: Path, *, automation: str | None, into: Path, force: bool 
     return [write(s, into, force) for s in results]
 
 
-def _scaffold(path: Path, *, automation: str | None, into: Path, force: bool = False,
+def scaffold(path: Path, *, automation: str | None, into: Path, force: bool = False,
               providers: dict[str, str] | None = None) -> tuple[list[Written], list[str]]:
     """``scaffold_n8n`` as the CLI calls every translator: a directory's files are all workflows (none skipped)."""
     return scaffold_n8n(path, automation=automation, into=into, force=force, providers=providers), []
-
-
-TRANSLATOR = Translator(
-    argument="workflow",
-    help=HELP,
-    automation_help="Automation name (default: from the workflow's name). With a directory: a prefix.",
-    set_help="Recording set whose manifest.toml gets the steps/decisions maps (kept: entries you wrote).",
-    import_hint=IMPORT_HINT,
-    scaffold=_scaffold,
-    maps_toml=maps.maps_toml,
-    write_maps=maps.write_maps,
-)
