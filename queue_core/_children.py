@@ -22,7 +22,6 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from . import _spec
-from ._sql import q
 from .errors import ChildFailedError, ChildWaitTimeoutError, Suspend, TerminalError
 from .job import ChildOutcome, JobSpec
 from .queue import Queue
@@ -142,9 +141,3 @@ async def _settled(run: JobRun) -> list[dict[str, Any]] | None:
     if rows is None:
         return None
     return [asdict(ChildOutcome(str(r[0]), r[1], r[2], r[3], r[4], r[5])) for r in rows]
-
-
-async def children_of(conn: Any, parent_id: uuid.UUID) -> list[tuple[str, int, list[str]]]:
-    """A parent's children grouped by status: (status, count, keys), for ``jobs explain``."""
-    rows = await (await conn.execute(q("children", "children_of"), {"parent_id": parent_id})).fetchall()
-    return [(r[0], int(r[1]), list(r[2])) for r in rows]

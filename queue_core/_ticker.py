@@ -11,22 +11,20 @@ once even if two producers raced past the lock; a producer killed mid-pass rolls
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
 from . import schedule as sch
-from ._sql import q
 from .errors import ConfigError
 from .job import JobSpec
 from .queue import Queue
 from .registry import Registry
+from .store import schedules as store
 
 log = logging.getLogger("cutover.schedule")
 # Schedules one pass produces at most; a larger backlog is taken by the next passes at once.
@@ -51,7 +49,7 @@ async def sync(pool: AsyncConnectionPool, specs: Sequence[sch.ScheduleSpec], *, 
     """
     async with pool.connection() as conn, conn.transaction():
         if now is None:
-            now = (await (await conn.execute(q("schedule", "db_now"))).fetchone())[0]  # type: ignore[index]
+            now = await store.db_now(conn)
         rows = [{
             "name": s.name, "automation": s.automation, "cron": s.cron, "timezone": s.timezone,
             "catch_up": str(s.catch_up), "catch_up_max": s.catch_up_max, "payload": s.payload,
@@ -59,9 +57,8 @@ async def sync(pool: AsyncConnectionPool, specs: Sequence[sch.ScheduleSpec], *, 
             "next_tick": sch.first_tick_after(s.cron, s.timezone, now).isoformat(),
         } for s in specs]
         if rows:
-            await conn.execute(q("schedule", "sync_schedules"), {"schedules": json.dumps(rows)})
-        await conn.execute(q("schedule", "drop_undeclared"),
-                           {"automations": list(automations), "names": [s.name for s in specs]})
+            await store.sync_schedules(conn, rows)
+        await store.drop_undeclared(conn, automations=list(automations), names=[s.name for s in specs])
 
 
 async def produce_due_ticks(pool: AsyncConnectionPool, registry: Registry, *, worker: str,
@@ -74,10 +71,7 @@ async def produce_due_ticks(pool: AsyncConnectionPool, registry: Registry, *, wo
     """
     queue = Queue(pool, registry=registry)
     async with pool.connection() as conn, conn.transaction():
-        await conn.execute(q("schedule", "producer_timeout"))
-        cur = conn.cursor(row_factory=dict_row)
-        await cur.execute(q("schedule", "claim_due"), {"now": now, "automations": registry.names(), "limit": limit})
-        due = await cur.fetchall()
+        due = await store.claim_due(conn, now=now, automations=registry.names(), limit=limit)
         if not due:
             return 0
         specs: list[JobSpec] = []
@@ -89,7 +83,7 @@ async def produce_due_ticks(pool: AsyncConnectionPool, registry: Registry, *, wo
             last = plan.ticks[-1].isoformat() if plan.ticks else None
             advanced.append({"name": row["name"], "next_tick": plan.next_tick.isoformat(), "last_tick": last})
         await queue.enqueue_in(conn, specs, actor=f"schedule:{worker}", now=now)
-        await conn.execute(q("schedule", "advance"), {"rows": json.dumps(advanced), "worker": worker})
+        await store.advance(conn, advanced, worker=worker)
     return len(due)
 
 
@@ -143,7 +137,4 @@ def declared_for(registry: Registry) -> list[sch.ScheduleSpec]:
 
 async def list_schedules(pool: AsyncConnectionPool) -> list[dict[str, Any]]:
     """Return every schedule with its last and next tick and whether it is paused."""
-    async with pool.connection() as conn:
-        cur = conn.cursor(row_factory=dict_row)
-        await cur.execute(q("schedule", "list_schedules"))
-        return await cur.fetchall()
+    return await store.list_schedules(pool)

@@ -43,8 +43,8 @@ from typing import Any
 
 from psycopg_pool import AsyncConnectionPool
 
-from ._sql import q
 from .provider import Algorithm, ProviderConfig, BudgetScope, Tightening
+from .store import budgets as store
 
 ACCOUNT_SCOPE = "account"
 # A token-bucket call may reserve a slot up to this many token intervals ahead, and never
@@ -160,13 +160,11 @@ class Budget:
 
     async def ensure(self, config: ProviderConfig, scope_key: str) -> None:
         """Create (or reset to a changed configuration) the rows of every configured window."""
-        async with self._pool.connection() as conn:
-            for rate in config.rates:
-                await conn.execute(q("budget", "ensure"), {
-                    "provider": config.name, "scope_key": scope_key, "window_seconds": rate.seconds,
-                    "limit": rate.limit, "burst": rate.burst, "algorithm": config.algorithm.value,
-                    "guard": config.guard, "slots": SUBBUCKETS + 1,
-                })
+        await store.ensure(self._pool, [{
+            "provider": config.name, "scope_key": scope_key, "window_seconds": rate.seconds,
+            "limit": rate.limit, "burst": rate.burst, "algorithm": config.algorithm.value,
+            "guard": config.guard, "slots": SUBBUCKETS + 1,
+        } for rate in config.rates])
         self._ensured.add((config.name, scope_key))
 
     async def checkout(self, config: ProviderConfig, scope_key: str, cost: float = 1.0, *,
@@ -199,10 +197,7 @@ class Budget:
                              horizon: float) -> list[dict[str, Any]]:
         params = {"provider": config.name, "scope_key": scope_key, "cost": math.ceil(cost), "horizon": horizon,
                   "windows": [r.seconds for r in config.rates]}
-        async with self._pool.connection() as conn:
-            cur = await conn.execute(q("budget", "checkout"), params)
-            names = [d.name for d in cur.description or ()]
-            return [dict(zip(names, row)) for row in await cur.fetchall()]
+        return await store.checkout(self._pool, params)
 
     async def tighten(self, config: ProviderConfig, scope_key: str, instruction: Tightening,
                       since: float | None = None) -> None:
@@ -235,32 +230,23 @@ class Budget:
         if (config.name, scope_key) not in self._ensured:
             await self.ensure(config, scope_key)
         t = instruction or Tightening("")
-        async with self._pool.connection() as conn:
-            await conn.execute(q("budget", "answer"), {
-                "provider": config.name, "scope_key": scope_key, "since": since, "answered": answered,
-                "block_for": t.block_for, "remaining": t.remaining, "reset": t.reset, "limit": t.limit,
-                "window": t.window, "full": t.full, "reason": t.reason if instruction is not None else None,
-            })
+        await store.answer(self._pool, {
+            "provider": config.name, "scope_key": scope_key, "since": since, "answered": answered,
+            "block_for": t.block_for, "remaining": t.remaining, "reset": t.reset, "limit": t.limit,
+            "window": t.window, "full": t.full, "reason": t.reason if instruction is not None else None,
+        })
 
     async def count_rate_limited(self, job_id: uuid.UUID, idempotency_key: str, provider: str) -> int:
         """Count one more 429 for the call ``idempotency_key`` of ``job_id``; return its total."""
-        async with self._pool.connection() as conn:
-            cur = await conn.execute(q("budget", "count_rate_limited"),
-                                     {"job_id": job_id, "key": idempotency_key, "provider": provider})
-            row = await cur.fetchone()
-        return int(row[0]) if row else 1
+        return await store.count_rate_limited(self._pool, job_id, idempotency_key, provider)
 
     async def paused_providers(self) -> dict[str, str]:
         """Return {provider: reason} for every provider an operator has paused."""
-        async with self._pool.connection() as conn:
-            cur = await conn.execute(q("budget", "paused_providers"))
-            return {name: reason or f"paused by {by}" for name, by, reason in await cur.fetchall()}
+        return {name: reason or f"paused by {by}" for name, by, reason in await store.paused_providers(self._pool)}
 
     async def states(self, provider: str) -> list[BudgetState]:
         """Return every window of ``provider``'s budgets, refilled to now (read-only)."""
-        async with self._pool.connection() as conn:
-            cur = await conn.execute(q("budget", "states"), {"provider": provider})
-            return [BudgetState(*row) for row in await cur.fetchall()]
+        return [BudgetState(*row) for row in await store.states(self._pool, provider)]
 
 
 def refusal_reason(config: ProviderConfig, rows: list[dict[str, Any]]) -> str:

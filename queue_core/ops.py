@@ -11,12 +11,12 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
 from . import schedule
-from ._sql import q
 from .errors import JobBusyError, JobNotFoundError, NotCancelableError, UnknownStepError
+from .store import children
+from .store import ops as store
 
 
 async def replay(pool: AsyncConnectionPool, job_id: uuid.UUID, *, actor: str, reason: str,
@@ -32,7 +32,7 @@ async def replay(pool: AsyncConnectionPool, job_id: uuid.UUID, *, actor: str, re
     JobNotFoundError, JobBusyError (running under a live lease) or UnknownStepError.
     """
     async with pool.connection() as conn, conn.transaction():
-        row = await (await conn.execute(q("ops", "lock_job"), {"id": job_id})).fetchone()
+        row = await store.lock_job(conn, job_id)
         if row is None:
             raise JobNotFoundError(job_id)
         _, status, until, owner, automation, lease_live, attempt, last_error, claims, generation = row
@@ -41,32 +41,25 @@ async def replay(pool: AsyncConnectionPool, job_id: uuid.UUID, *, actor: str, re
         position = 0 if from_step is None else await _step_position(conn, job_id, from_step)
         if new_keys and claims > 0:
             generation += 1
-        await conn.execute(q("ops", "forget_steps_from"), {"id": job_id, "position": position})
-        await conn.execute(q("ops", "forget_waits"), {"id": job_id})
-        await conn.execute(q("ops", "forget_trace"), {"id": job_id})
-        await conn.execute(q("ops", "requeue_for_replay"), {"id": job_id, "key_generation": generation})
+        await store.requeue_for_replay(conn, job_id, position=position, generation=generation)
         detail = {"reason": reason, "from_step": from_step, "previous_status": status,
                   "previous_attempt": attempt, "previous_error": last_error}
         if new_keys:
             detail.update(new_keys=True, key_generation=generation)
-        await conn.execute(q("ops", "ledger_event"), {"id": job_id, "kind": "replay_requested", "actor": actor, "detail": json.dumps(detail)})
-        await conn.execute(q("queue", "notify"), {"automation": automation})
+        await store.ledger_event(conn, job_id, "replay_requested", actor=actor, detail=json.dumps(detail))
+        await store.notify(conn, automation)
 
 
 async def _step_position(conn: Any, job_id: uuid.UUID, step: str) -> int:
-    found = await (await conn.execute(q("ops", "step_position"), {"id": job_id, "step": step})).fetchone()
+    found = await store.step_position(conn, job_id, step)
     if found is None:
-        names = [r[0] for r in await (await conn.execute(q("ops", "step_names"), {"id": job_id})).fetchall()]
-        raise UnknownStepError(job_id, step, names)
-    return int(found[0])
+        raise UnknownStepError(job_id, step, await store.step_names(conn, job_id))
+    return found
 
 
 async def job_steps(pool: AsyncConnectionPool, job_id: uuid.UUID) -> list[dict[str, Any]]:
     """Return the job's steps and calls in order: name, occurrence, status, attempt, key, external_ref."""
-    async with pool.connection() as conn:
-        cur = conn.cursor(row_factory=dict_row)
-        await cur.execute(q("ops", "job_steps"), {"id": job_id})
-        return await cur.fetchall()
+    return await store.job_steps(pool, job_id)
 
 
 async def cancel(pool: AsyncConnectionPool, job_id: uuid.UUID, *, actor: str, reason: str) -> None:
@@ -75,30 +68,24 @@ async def cancel(pool: AsyncConnectionPool, job_id: uuid.UUID, *, actor: str, re
     Raises JobNotFoundError, JobBusyError for a running job, NotCancelableError for a final one.
     """
     async with pool.connection() as conn, conn.transaction():
-        row = await (await conn.execute(q("ops", "lock_job"), {"id": job_id})).fetchone()
+        row = await store.lock_job(conn, job_id)
         if row is None:
             raise JobNotFoundError(job_id)
         if row[1] == "running":
             raise JobBusyError(job_id, row[3], row[2])
-        done = await (await conn.execute(q("ops", "cancel_job"), {"id": job_id})).fetchone()
-        if done is None:
+        if not await store.cancel_job(conn, job_id):
             raise NotCancelableError(job_id, row[1])
         detail = json.dumps({"reason": reason, "previous_status": row[1]})
-        await conn.execute(q("ops", "ledger_event"), {"id": job_id, "kind": "canceled", "actor": actor, "detail": detail})
+        await store.ledger_event(conn, job_id, "canceled", actor=actor, detail=detail)
 
 
 async def explain(pool: AsyncConnectionPool, job: dict[str, Any]) -> list[str]:
     """Return sentences saying why the job is (not) running right now."""
     params = {"id": job["id"], "automation": job["automation"], "priority": job["priority"], "created_at": job["created_at"]}
     async with pool.connection() as conn:
-        cur = conn.cursor(row_factory=dict_row)
-        await cur.execute(q("ops", "explain_context"), params)
-        facts = await cur.fetchone()
-        assert facts is not None
+        facts = await store.explain_context(conn, params)
         if job["status"] == "waiting":  # a parent waiting for its children (one index probe)
-            from ._children import children_of
-
-            facts["children"] = await children_of(conn, job["id"])
+            facts["children"] = await children.children_of(conn, job["id"])
     return explain_lines(job, facts)
 
 

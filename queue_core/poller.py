@@ -36,7 +36,6 @@ from typing import TYPE_CHECKING, Any
 from psycopg_pool import AsyncConnectionPool
 
 from ._children import enqueue
-from ._sql import q
 from .errors import TerminalError
 from .job import JobSpec
 from .queue import Queue
@@ -121,8 +120,7 @@ def _spec(run: JobRun, poller: str, target: str, item_id: str, item: Any) -> Job
 
 async def list_pollers(pool: AsyncConnectionPool) -> list[dict[str, Any]]:
     """Every poller that has polled: target, cursor, last poll, items started, polls, seen ids kept."""
-    async with pool.connection() as conn:
-        rows = await (await conn.execute(q("poller", "list_pollers"))).fetchall()
+    rows = await store.list_pollers(pool)
     keys = ("poller", "target", "cursor", "last_poll_at", "items_started", "polls", "seen")
     return [dict(zip(keys, r)) for r in rows]
 

@@ -9,7 +9,7 @@ One :meth:`ShadowReplayer.replay` call takes a batch of recorded triggers and
    executor's retry classification — the same code path as production);
 3. reads every job's status, error and decision trace back in one query, with every job that
    descends from it (``ctx.enqueue`` children, a shadow poller's items, their children;
-   :func:`queue_core.tree.tree_results`), waiting until those are final too.
+   :func:`queue_core.store.jobs.tree_results`), waiting until those are final too.
 
 While a job runs, its clock is frozen at the trigger's ``received_at`` (``ctx.now()``), the
 global :mod:`random` module is seeded from the replay seed and the trigger id, and every
@@ -44,7 +44,7 @@ from queue_core.errors import EnqueueError
 from queue_core.provider import ProviderConfig
 from queue_core.queue import check_spec
 from queue_core.states import JobStatus
-from queue_core.tree import tree_results
+from queue_core.store.jobs import tree_results
 
 FINAL = frozenset(s.value for s in JobStatus if s.is_final)
 VACUUM_EVERY = 5_000  # replayed jobs between two VACUUMs of the replay's jobs table
@@ -213,7 +213,7 @@ class ShadowReplayer:
 
     async def _drain(self, ids: list[uuid.UUID]) -> list[dict[str, Any]]:
         """Run workers until every job and every job descending from one is final; return their
-        rows (:func:`~queue_core.tree.tree_results`). Jobs due later (retries) are waited for."""
+        rows (:func:`~queue_core.store.jobs.tree_results`). Jobs due later (retries) are waited for."""
         assert self._pool is not None
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.options.settle_timeout_s

@@ -28,7 +28,6 @@ from psycopg_pool import AsyncConnectionPool
 from starlette.requests import ClientDisconnect
 
 from .. import payload, redaction
-from .._sql import q
 from ..job import JobSpec
 from ..errors import (
     BodyTooLargeError,
@@ -40,6 +39,7 @@ from ..errors import (
     VerificationError,
 )
 from ..queue import Queue
+from ..store import ingress as store
 from .source import DEFAULT_MAX_BODY_BYTES, Source
 from .verify import Scheme, verify
 
@@ -181,8 +181,7 @@ async def receive(
         for name in source.automations
     ]
     keys = [s.dedupe_key for s in specs]
-    async with pool.connection() as conn:
-        existing = {row[0] for row in await (await conn.execute(q("control", "existing_dedupe_keys"), {"keys": keys})).fetchall()}
+    existing = await store.existing_dedupe_keys(pool, keys)
     try:
         ids = await queue.enqueue_many(specs, actor=f"hook:{source.name}")
     except EnqueueError as exc:  # the body is the payload: name the field as a path into the body
@@ -218,25 +217,15 @@ async def _replayed(pool: AsyncConnectionPool, source: Source, ident: str, body:
         return None
     params = {"source": source.name, "digest": hashlib.sha256(body).hexdigest(), "delivery_id": ident,
               "now": at, "window_s": source.replay_window_s}
-    async with pool.connection() as conn:
-        if await (await conn.execute(q("ingress", "body_claim"), params)).fetchone() is not None:
-            await conn.execute(q("ingress", "body_prune"), params)
-            return None
-        row = await (await conn.execute(q("ingress", "body_replayed"), params)).fetchone()
-    return None if row is None else str(row[0])
+    return await store.first_delivery_of_body(pool, params)
 
 
 async def _refuse_replay(pool: AsyncConnectionPool, source: Source, ident: str, first: str, body: bytes) -> dict[str, Any]:
     """Answer a replayed body as a duplicate of its first delivery: its jobs, nothing new."""
     keys = [f"{source.name}:{first}:{name}" for name in source.automations]
     digest = hashlib.sha256(body).hexdigest()
-    async with pool.connection() as conn:
-        rows = await (await conn.execute(q("ingress", "jobs_by_dedupe_key"), {"keys": keys})).fetchall()
-        found: dict[str, uuid.UUID] = {row[0]: row[1] for row in rows}
-        for job_id in found.values():
-            await conn.execute(q("ingress", "ledger_replay_refused"), {
-                "job_id": job_id, "actor": f"hook:{source.name}",
-                "detail": json.dumps({"delivery_id": ident, "first_delivery_id": first, "sha256": digest})})
+    found = await store.refuse_replay(pool, keys, actor=f"hook:{source.name}",
+                                      detail=json.dumps({"delivery_id": ident, "first_delivery_id": first, "sha256": digest}))
     # The ids are the sender's headers, not the body; the digest identifies the body without it.
     log.warning("hook %s: refused a replayed body (sha256 %s…) under delivery id %r, first delivered as %r",
                 source.name, digest[:16], ident[:80], first[:80])

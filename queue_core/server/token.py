@@ -15,11 +15,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
-from .._sql import q
 from ..errors import TokenError
+from ..store import tokens as store
 
 TOKEN_PREFIX = "cut_"
 SHOWN_CHARS = 8  # of the random part, kept in api_tokens.prefix
@@ -78,13 +77,10 @@ async def create_token(pool: AsyncConnectionPool, name: str, scopes: tuple[str, 
               "scopes": list(scopes)}
     async with pool.connection() as conn:
         async with conn.transaction():
-            row = await (await conn.execute(q("control", "token_create"), params)).fetchone()
-            if row is None:
+            if not await store.create(conn, params):
                 raise TokenError(f"a token named {name!r} exists; revoke it first or pick another name")
-            await conn.execute(q("control", "audit_append"), {
-                "actor": actor, "action": "token_created", "target_kind": "token", "target": name,
-                "detail": json.dumps({"scopes": list(scopes)}),
-            })
+            await store.audit(conn, actor=actor, action="token_created", target_kind="token", target=name,
+                              detail=json.dumps({"scopes": list(scopes)}))
     return token
 
 
@@ -92,20 +88,14 @@ async def revoke_token(pool: AsyncConnectionPool, name: str, *, actor: str = "cl
     """Revoke the live token ``name`` (at once: its next request gets 401); raise TokenError if none."""
     async with pool.connection() as conn:
         async with conn.transaction():
-            row = await (await conn.execute(q("control", "token_revoke"), {"name": name})).fetchone()
-            if row is None:
+            if not await store.revoke(conn, name):
                 raise TokenError(f"no live token is named {name!r}")
-            await conn.execute(q("control", "audit_append"), {
-                "actor": actor, "action": "token_revoked", "target_kind": "token", "target": name, "detail": "{}",
-            })
+            await store.audit(conn, actor=actor, action="token_revoked", target_kind="token", target=name, detail="{}")
 
 
 async def list_tokens(pool: AsyncConnectionPool) -> list[dict[str, Any]]:
     """Return every token's name, prefix, scopes and timestamps (never a hash)."""
-    async with pool.connection() as conn:
-        cur = conn.cursor(row_factory=dict_row)
-        await cur.execute(q("control", "token_list"))
-        return await cur.fetchall()
+    return await store.list_all(pool)
 
 
 async def authenticate(pool: AsyncConnectionPool, token: str) -> Principal | None:
@@ -117,8 +107,7 @@ async def authenticate(pool: AsyncConnectionPool, token: str) -> Principal | Non
     if not token.startswith(TOKEN_PREFIX):
         return None
     digest = hash_token(token)
-    async with pool.connection() as conn:
-        row = await (await conn.execute(q("control", "token_authenticate"), {"token_hash": digest})).fetchone()
+    row = await store.by_hash(pool, digest)
     if row is None or not hmac.compare_digest(row[2].encode(), digest.encode()):
         return None
     return Principal(name=row[0], scopes=frozenset(row[1]))

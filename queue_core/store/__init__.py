@@ -3,8 +3,11 @@
 Each module runs named statements of ``queue_core/queries/*.sql`` on a pool or a connection the
 caller holds, and turns rows into values; nothing above it calls ``_sql.q`` for those tables:
 
-- ``jobs``: reading jobs, their ledger, counts, traces and results; emptying and vacuuming the
-  jobs tables; the leases a draining worker waits for; the notifier's LISTEN;
+- ``jobs``: reading jobs, their ledger, counts, traces and results, and a batch of jobs with
+  their descendants (the shadow replay's ``tree_results``); emptying and vacuuming the jobs
+  tables; the leases a draining worker waits for; the notifier's LISTEN;
+- ``ops``: an operator's replay, cancel and explain of one job (queue_core.ops), on the
+  connection of its transaction;
 - ``verdicts``: go-live gate verdicts, and worker-level ledger events (gate overrides);
 - ``control``: pauses, a job's steps, the /metrics rows and the migration level (server.control,
   server.metrics);
@@ -12,7 +15,14 @@ caller holds, and turns rows into values; nothing above it calls ``_sql.q`` for 
 - ``calls``: a gateway call's two statements (begin: lease, budget and intent; settle: the step,
   its ledger event and the budget's answer);
 - ``waits``: waits, their tokens and timers;
-- ``children`` and ``poller``: fan-out children and pollers' cursors and seen ids.
+- ``children`` and ``poller``: fan-out children (and their grouping for ``jobs explain``) and
+  pollers' cursors, seen ids and listing;
+- ``schedules``: the tick producer's sync, claim and advance of schedules, and their listing;
+- ``budgets``: provider rate budgets (ensure, checkout, answer, 429 counts, paused providers,
+  states);
+- ``tokens``: the control API's bearer tokens and the audit row of each change;
+- ``ingress``: webhook deliveries' existing dedupe keys, replayed bodies and refused replays.
 
-Claim, complete and heartbeat, the worker's hot path, stay in ``queue_core.queue`` for now.
+Claim, complete and heartbeat, the worker's hot path, stay in ``queue_core.queue`` for now, and
+``queue_core.provision`` runs its own statements (before the schema exists).
 """

@@ -1,4 +1,5 @@
-"""The statements of a running parent's children: enqueue one with its step row, link one, check all.
+"""The statements of a running parent's children: enqueue one with its step row, link one, check all;
+group them by status for ``jobs explain``.
 
 Each write is fenced by the parent's claim (queries/children.sql); the caller turns a refused
 fence into LeaseLostError.
@@ -39,3 +40,10 @@ async def children_settled(pool: AsyncConnectionPool, parent_id: uuid.UUID) -> l
     if rows[0][0]:
         return None
     return [tuple(r[1:]) for r in rows if r[1] is not None]
+
+
+async def children_of(conn: AsyncConnection[Any], parent_id: uuid.UUID) -> list[tuple[str, int, list[str]]]:
+    """A parent's children grouped by status: (status, count, keys), for ``jobs explain`` (it
+    reads them on the connection of its explain context)."""
+    rows = await (await conn.execute(q("children", "children_of"), {"parent_id": parent_id})).fetchall()
+    return [(r[0], int(r[1]), list(r[2])) for r in rows]

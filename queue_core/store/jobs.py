@@ -1,4 +1,4 @@
-"""Reading jobs and their history; emptying and vacuuming the jobs tables; a worker's LISTEN."""
+"""Reading jobs, their history and their descendants; emptying and vacuuming the jobs tables; a worker's LISTEN."""
 
 from __future__ import annotations
 
@@ -52,6 +52,21 @@ async def results(pool: AsyncConnectionPool, job_ids: Sequence[uuid.UUID]) -> di
         cur = conn.cursor(row_factory=dict_row)
         await cur.execute(q("queue", "job_results"), {"ids": list(job_ids)})
         return {row["id"]: row for row in await cur.fetchall()}
+
+
+async def tree_results(pool: AsyncConnectionPool, job_ids: Sequence[uuid.UUID]) -> list[dict[str, Any]]:
+    """Return ``job_ids`` and all their descendants (``jobs.parent_id``) with status, error, key
+    and decision trace.
+
+    One statement. Each row has ``id``, ``parent_id`` (None for a job of ``job_ids``),
+    ``automation``, ``status``, ``attempt``, ``claim_count``, ``error_kind``, ``last_error``,
+    ``trigger_id``, ``key`` (the child key from ``ctx.enqueue``; None for a root) and ``trace``.
+    Rows come in no particular order; a job of ``job_ids`` that does not exist has no row.
+    """
+    async with pool.connection() as conn:
+        cur = conn.cursor(row_factory=dict_row)
+        await cur.execute(q("tree", "tree_results"), {"ids": list(job_ids)})
+        return list(await cur.fetchall())
 
 
 async def clear(pool: AsyncConnectionPool) -> None:

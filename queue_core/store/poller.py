@@ -1,4 +1,5 @@
-"""The statements of a poll: read the cursor; lock, mark seen and advance the poller (fenced).
+"""The statements of a poll: read the cursor; lock, mark seen and advance the poller (fenced);
+list the pollers for ``cutover pollers``.
 
 ``lock``, ``mark_seen`` and ``advance`` run in the caller's transaction (``ctx.start_new`` is
 one transaction with the jobs it enqueues); ``lock`` and ``advance`` are fenced by the polling
@@ -36,3 +37,9 @@ async def mark_seen(conn: AsyncConnection[Any], poller: str, ids: list[str]) -> 
 async def advance(conn: AsyncConnection[Any], params: dict[str, Any]) -> bool:
     """Advance the cursor and counters, prune the seen ids and write the poll's step row (fenced)."""
     return await (await conn.execute(q("poller", "advance_poller"), params)).fetchone() is not None
+
+
+async def list_pollers(pool: AsyncConnectionPool) -> list[tuple[Any, ...]]:
+    """Every poller that has polled: (poller, target, cursor, last_poll_at, items_started, polls, seen)."""
+    async with pool.connection() as conn:
+        return [tuple(r) for r in await (await conn.execute(q("poller", "list_pollers"))).fetchall()]
