@@ -2,6 +2,7 @@
 
     python bench/shadow_replay.py                      # 100,000 triggers, pytest in one process
     python bench/shadow_replay.py --triggers 20000 --xdist 2
+    python bench/shadow_replay.py --triggers 20000 --replayers 0 --shards 1 2   # linear in shards?
 
 Generates the set with ``recordings/generate.py --triggers N`` into a temporary directory, runs
 ``pytest --shadow`` on it in a subprocess (reports into the same temporary directory), and prints
@@ -10,6 +11,14 @@ diffing, reports) and the peak resident memory of the pytest process and its rep
 (``os.wait4``'s ``ru_maxrss``: the generator's own peak is left out). The database is ``DATABASE_URL`` when set,
 else the provisioned one. Target on the 2-core machine: >= 1,000 triggers/s, < 1 GiB peak RSS.
 The last line is ``RESULT `` followed by one JSON object.
+
+``--shards 1 2`` measures how the run scales across a CI matrix: for each N it starts N
+``pytest --shadow SET --shadow-shard K/N`` processes at once (each with ``--replayers`` replay
+children; ``--replayers 0`` keeps a shard to one process, so N shards use N processes) and then
+``cutover report merge`` on their results; the time is from the first start to the merged report
+(the merge included), and each N's rate is printed with its ratio to the first N's. The rounds
+alternate (N = 1, 2, 1, 2, … for ``--rounds``) and the medians are compared. Peak RSS is the
+largest one process reached.
 """
 
 from __future__ import annotations
@@ -24,6 +33,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+# A user's Python keeps compiled bytecode between runs, pytest's rewritten plugin modules too; a
+# machine that sets PYTHONDONTWRITEBYTECODE (this kind does) recompiles about 420 modules at
+# every start, which is not the replay's cost. The runs measured here cache bytecode as a user's do.
+ENV = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
 
 
 def _run_measured(command: list[str]) -> tuple[subprocess.CompletedProcess[str], int]:
@@ -33,7 +46,7 @@ def _run_measured(command: list[str]) -> tuple[subprocess.CompletedProcess[str],
     the generator run before it, whose peak is not the replay's.
     """
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
-        proc = subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=err, text=True)
+        proc = subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=err, text=True, env=ENV)
         _, status, usage = os.wait4(proc.pid, 0)
         proc.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
@@ -47,6 +60,10 @@ def main() -> None:
     parser.add_argument("--triggers", type=int, default=100_000)
     parser.add_argument("--xdist", type=int, default=0, help="pytest-xdist workers (0: one process)")
     parser.add_argument("--batch", type=int, default=None, help="--shadow-batch for the run")
+    parser.add_argument("--replayers", type=int, default=None, help="--shadow-replayers for every run")
+    parser.add_argument("--shards", type=int, nargs="+", default=None, metavar="N",
+                        help="measure N shards run at once, for each N given (see above)")
+    parser.add_argument("--rounds", type=int, default=1, help="with --shards: rounds, alternating the Ns")
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="cutover-bench-"))
@@ -55,12 +72,14 @@ def main() -> None:
     subprocess.run([sys.executable, str(ROOT / "recordings" / "generate.py"), "--out", str(set_dir),
                     "--triggers", str(args.triggers), "--seed", "1"], cwd=ROOT, check=True, capture_output=True)
     generated = time.perf_counter() - started
+    if args.shards:
+        _shards(args, work, set_dir, generated)
+        return
     command = [sys.executable, "-m", "pytest", "--shadow", str(set_dir), "--shadow-report", str(work / "report"),
                "-q", "-p", "no:cacheprovider", "--no-header"]
     if args.xdist:
         command += ["-n", str(args.xdist)]
-    if args.batch:
-        command += ["--shadow-batch", str(args.batch)]
+    command += _common_options(args)
     started = time.perf_counter()
     run, peak_kib = _run_measured(command)
     elapsed = time.perf_counter() - started
@@ -80,6 +99,67 @@ def main() -> None:
     }
     print(f"{result['triggers']} triggers in {elapsed:.1f}s: {result['triggers_per_s']} triggers/s end to end, "
           f"peak RSS {result['peak_rss_mib']} MiB (pytest exit {run.returncode})")
+    if not args.keep:
+        import shutil
+
+        shutil.rmtree(work, ignore_errors=True)
+    else:
+        print(f"kept {work}")
+    print("RESULT " + json.dumps(result, sort_keys=True))
+
+
+def _common_options(args: argparse.Namespace) -> list[str]:
+    options = ["--shadow-batch", str(args.batch)] if args.batch else []
+    return options + (["--shadow-replayers", str(args.replayers)] if args.replayers is not None else [])
+
+
+def _shard_round(args: argparse.Namespace, work: Path, set_dir: Path, n: int, round_no: int) -> tuple[float, int]:
+    """Run ``n`` shards at once and merge them; return the seconds and the largest peak RSS (KiB)."""
+    base = work / f"round{round_no}-n{n}"
+    started = time.perf_counter()
+    procs = []
+    for k in range(1, n + 1):
+        command = [sys.executable, "-m", "pytest", "--shadow", str(set_dir), "--shadow-shard", f"{k}/{n}",
+                   "--shadow-report", str(base / f"shard-{k}"), "-q", "-p", "no:cacheprovider", "--no-header",
+                   *_common_options(args)]
+        out = (base / f"shard-{k}.log")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        with out.open("w") as log:
+            procs.append(subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=ENV))
+    peak = 0
+    for proc in procs:
+        _, status, usage = os.wait4(proc.pid, 0)
+        peak = max(peak, usage.ru_maxrss)
+        if os.waitstatus_to_exitcode(status) not in (0, 1):
+            sys.exit(f"a shard failed; see {base}")
+    merge = subprocess.run([sys.executable, "-m", "harness", "report", "merge",
+                            *[str(base / f"shard-{k}") for k in range(1, n + 1)], "--into", str(base / "merged")],
+                           cwd=ROOT, capture_output=True, text=True, env=ENV)
+    if merge.returncode not in (0, 1):
+        sys.exit(f"merge failed: {merge.stdout[-2000:]} {merge.stderr[-2000:]}")
+    return time.perf_counter() - started, peak
+
+
+def _shards(args: argparse.Namespace, work: Path, set_dir: Path, generated: float) -> None:
+    import statistics
+
+    rates: dict[int, list[float]] = {n: [] for n in args.shards}
+    peaks: dict[int, int] = {n: 0 for n in args.shards}
+    for round_no in range(args.rounds):
+        for n in args.shards:
+            seconds, peak = _shard_round(args, work, set_dir, n, round_no)
+            rates[n].append(args.triggers / seconds)
+            peaks[n] = max(peaks[n], peak)
+            print(f"round {round_no + 1}: {n} shard(s) at once: {seconds:.1f}s, {args.triggers / seconds:.1f} triggers/s, "
+                  f"largest process peak RSS {peak / 1024:.1f} MiB", flush=True)
+    first = statistics.median(rates[args.shards[0]])
+    result = {"triggers": args.triggers, "replayers": args.replayers, "rounds": args.rounds, "cpus": os.cpu_count(),
+              "generate_seconds": round(generated, 2), "shards": {}}
+    for n in args.shards:
+        median = statistics.median(rates[n])
+        result["shards"][str(n)] = {"triggers_per_s": round(median, 1), "ratio": round(median / first, 2),
+                                    "rounds": [round(r, 1) for r in rates[n]], "peak_rss_mib": round(peaks[n] / 1024, 1)}
+        print(f"{n} shard(s): median {median:.1f} triggers/s, {median / first:.2f}x {args.shards[0]} shard(s)")
     if not args.keep:
         import shutil
 

@@ -98,6 +98,7 @@ class Gateway:
         self._inflight = InFlight()
         self._sent_secrets: set[str] = set()  # credential header values automations passed to call()
         self._redactor_of: tuple[tuple[str | None, ...], Redactor] = ((), Redactor())
+        self._names_of: tuple[tuple[ProviderConfig, ...], tuple[str, ...]] = ((), ())
         self._refused_until: dict[tuple[str, str], float] = {}
         self._refusal_reason: dict[tuple[str, str], str] = {}
         self._next_wake: dict[tuple[str, str], float] = {}
@@ -124,11 +125,17 @@ class Gateway:
     def redactor(self) -> Redactor:
         """The redaction of every secret this gateway knows: each provider's ``*_env`` values
         (read now, as calls read them) and the credential headers automations have sent."""
-        values = (*(self._environ.get(name) for config in self.providers.values()
-                    for name in config.secret_env_names()), *sorted(self._sent_secrets))
+        values = (*(self._environ.get(name) for name in self._secret_names()), *sorted(self._sent_secrets))
         if self._redactor_of[0] != values:  # built once per set of secrets: every settle asks
             self._redactor_of = (values, Redactor.of(values))
         return self._redactor_of[1]
+
+    def _secret_names(self) -> tuple[str, ...]:
+        """The ``*_env`` names of every provider, worked out again only when the providers change."""
+        configs = tuple(self.providers.values())
+        if self._names_of[0] != configs:  # the same config objects compare equal by identity, cheaply
+            self._names_of = (configs, tuple(name for config in configs for name in config.secret_env_names()))
+        return self._names_of[1]
 
     def client_for(self, mode: str) -> httpx.AsyncClient:
         """Return the only HTTP client ``mode`` may use: the network guard lives here."""
