@@ -8,6 +8,7 @@ file by file (``export:workflow --all --separate``).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +34,25 @@ class Node:
     position: tuple[float, float] = (0.0, 0.0)  # on the canvas: n8n v1 runs siblings top to bottom
     execute_once: bool = False  # "Execute Once": the node runs on its first input item only
     always_output: bool = False  # "Always Output Data": an empty output becomes one empty item
+
+    @functools.cached_property
+    def settings(self) -> dict[str, Any]:
+        """The parameters as n8n runs the node: the export's, with every default it left out put back.
+
+        ``parameters`` is the export as written; this reading takes the defaults from n8n's
+        description of the node's type and version (:mod:`harness.platforms.n8n.descriptions`),
+        and is the export unchanged for a node type or version with no description.
+        """
+        from harness.platforms.n8n.descriptions import with_defaults
+
+        return with_defaults(self.type, self.version, self.parameters)
+
+    @property
+    def described(self) -> bool:
+        """Tell whether n8n's description of this node's type and version is known (its defaults can be read)."""
+        from harness.platforms.n8n.descriptions import properties
+
+        return properties(self.type, self.version) is not None
 
     @property
     def short_type(self) -> str:
