@@ -33,3 +33,15 @@ def test_cutover_scaffold_has_one_command_per_translator_plus_the_n8n_tools() ->
         command = _cli_scaffold.scaffold.commands[name]
         assert command.help == translator.help
         assert [p.name for p in command.params][0] == translator.argument
+
+
+def test_reading_one_tool_s_files_imports_only_that_tool() -> None:
+    """The registry imports a tool's folder when its adapter is asked for, not all four at once."""
+    import subprocess
+    import sys
+
+    probe = ("import sys, harness.platforms.n8n.definition; "
+             "print(sorted({m.split('.')[2] for m in sys.modules if m.startswith('harness.platforms.') "
+             "and m.count('.') >= 2} - {'adapter'}))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "['n8n']"
