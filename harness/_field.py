@@ -7,28 +7,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 from harness.errors import RecordingError
+from queue_core.payload import json_type
 
 JSONObject = dict[str, Any]
 ErrorFactory = Callable[[str, int | None, str | None, str], Exception]
 
 _MISSING = object()
-
-
-def type_name(value: object) -> str:
-    """Name a JSON value's type the way a user reading the file would."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, Mapping):
-        return "an object"
-    return type(value).__name__
+type_name = json_type  # one naming of JSON types ("an array", "an object"), for every message
 
 
 def parse_timestamp(text: str) -> datetime:

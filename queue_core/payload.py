@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from .errors import EnqueueError, PayloadError
@@ -76,7 +76,9 @@ def json_type(value: Any) -> str:
         return "a number"
     if isinstance(value, str):
         return "a string"
-    return "an array" if isinstance(value, list | tuple) else f"a {type(value).__name__}"
+    if isinstance(value, list | tuple):
+        return "an array"
+    return "an object" if isinstance(value, Mapping) else f"a {type(value).__name__}"
 
 
 def loads(data: str | bytes, *, where: str = "payload") -> Any:
