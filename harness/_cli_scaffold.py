@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -113,28 +114,51 @@ def _estate(results: list[Written], hint_template: str) -> None:
 
 @scaffold.command("prove")
 @click.argument("workflow", type=click.Path(exists=True, path_type=Path))
-def scaffold_prove_command(workflow: Path) -> None:
+@click.option("--module", "module", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+              help="Prove this automation module (as edited) instead of scaffolding WORKFLOW anew.")
+@click.option("--automation", default=None, help="With --module: which automation of the module to prove.")
+def scaffold_prove_command(workflow: Path, module: Path | None, automation: str | None) -> None:
     """Run scaffolded code on each WORKFLOW's pinned data and compare every pinned node's output.
 
     n8n's node tests pin the output each checked node must produce; a node is *proved* when
-    the generated code produces exactly those items. Runs offline (a call is *not run*).
+    the code produces exactly those items, *differs* when it does not, *not translated* when
+    the run reached a TODO there, and *not run* when the run stopped before it (offline, a
+    call stops it). With --module, the module you edited is what runs, not a new scaffold.
+    Exits 0 only when every pinned node is proved, 1 otherwise.
+
+    \b
+    Example:
+      cutover scaffold prove workflows/triage.json --module automations/github_triage.py
     """
     from harness.platforms.n8n.definition import iter_workflow_files, load_workflows
     from harness.platforms.n8n.translate.prove import prove
 
     by_type: dict[str, dict[str, int]] = {}
+    totals: dict[str, int] = {}
     try:
-        for file in iter_workflow_files(workflow):
+        files = list(iter_workflow_files(workflow))
+        if module is not None and (len(files) != 1 or len(load_workflows(files[0])) != 1):
+            raise click.UsageError("--module proves one automation: give one workflow file, not a directory")
+        for file in files:
             for wf in load_workflows(file):
-                for proof in prove(wf):
+                for proof in prove(wf, module, automation):
                     click.echo(f"{file.name}: {proof.node} ({proof.type}): {proof.outcome} {proof.detail}".rstrip())
                     counts = by_type.setdefault(proof.type, {})
                     counts[proof.outcome] = counts.get(proof.outcome, 0) + 1
+                    totals[proof.outcome] = totals.get(proof.outcome, 0) + 1
     except HarnessError as exc:
         raise click.ClickException(str(exc)) from None
     click.echo("\nby node type:")
     for kind, counts in sorted(by_type.items()):
         click.echo(f"  {kind:<40} " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+    pinned = sum(totals.values())
+    proved = totals.get("proved", 0)
+    click.echo(f"\n{proved} of {pinned} pinned nodes proved" + "".join(
+        f"; {n} {outcome}" for outcome, n in sorted(totals.items()) if outcome != "proved"))
+    if pinned == 0:
+        click.echo("nothing proved: no workflow pins the output of a node other than its trigger")
+    if proved != pinned or pinned == 0:
+        sys.exit(1)
 
 
 for _name, _translator in translators().items():

@@ -4,8 +4,13 @@ n8n's own node tests pin, in the workflow file, the output every checked node mu
 (``pinData``). ``prove(workflow)`` scaffolds the workflow, runs the generated automation in this
 process (the trigger's pinned items as its input, no queue, no network: a call raises
 ``NotOffline``), and compares every pinned node's items with what the generated code produced.
-A node is *proved* when its items equal the pin, *differs* otherwise, and is *not run* when the
-run stopped before it (a TODO node, a call). This is what `cutover scaffold prove` prints.
+A node is *proved* when its items equal the pin, *differs* otherwise, *not translated* when
+the run reached a TODO there, and *not run* when the run stopped before it (a call, a failure).
+A node with several outputs (IF, Switch) is compared on its first output, the one n8n pins.
+
+``prove(workflow, module=FILE)`` runs an automation module a person may have edited, instead of
+scaffolding the workflow anew: the proof of the code that will run, not of the translator.
+This is what `cutover scaffold prove` prints; it exits 1 unless every pinned node is proved.
 """
 
 from __future__ import annotations
@@ -14,17 +19,18 @@ import asyncio
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from queue_core import registry as registry_module
 from queue_core.compat import n8n
 from queue_core.context import Trigger
-from queue_core.errors import Filtered, TerminalError
+from queue_core.errors import Filtered, TerminalError, TodoNode
 from queue_core.registry import Registry
 
 from harness.platforms.n8n.translate.module import build
 from harness.platforms.n8n.definition import Workflow
-from harness.errors import NotOffline
+from harness.errors import HarnessError, NotOffline
 
 
 @dataclass(frozen=True)
@@ -71,34 +77,57 @@ def _trigger_of(workflow: Workflow) -> Trigger:
     return Trigger("proof", None, {}, items if len(items) != 1 else items[0], "proof")
 
 
-def run(workflow: Workflow) -> tuple[n8n.Flow | None, str | None, dict[str, str]]:
-    """Scaffold and run ``workflow`` offline; return its flow, the error that stopped it, statuses."""
-    scaffold = build(workflow, "proof", {})
-    statuses = {r.node: r.status for r in scaffold.rows}
-    namespace: dict[str, Any] = {}
-    saved = registry_module.default_registry
-    registry_module.default_registry = Registry()
-    try:
-        exec(compile(scaffold.source, f"<scaffold of {workflow.path}>", "exec"), namespace)
-        function = registry_module.default_registry.get("proof").fn
-    finally:
-        registry_module.default_registry = saved
+def run(workflow: Workflow, module: Path | None = None,
+        automation: str | None = None) -> tuple[n8n.Flow | None, str | None, dict[str, str]]:
+    """Run ``workflow`` offline: scaffolded anew, or the automation of ``module`` (a file a person
+    may have edited); return its flow, the error that stopped it, and each node's status
+    (``todo`` for a node the run reached untranslated)."""
+    if module is None:
+        scaffold = build(workflow, "proof", {})
+        statuses = {r.node: r.status for r in scaffold.rows}
+        function = _load(scaffold.source, f"<scaffold of {workflow.path}>", "proof")
+    else:
+        statuses = {}
+        function = _load(module.read_text(encoding="utf-8"), str(module), automation)
     ctx = _OfflineContext()
     error = None
     try:
         asyncio.run(_complete(function(ctx, _trigger_of(workflow))))
+    except TodoNode as exc:
+        statuses[exc.node] = "todo"
+        error = f"{type(exc).__name__}: {exc}"
     except (TerminalError, Filtered) as exc:
         error = f"{type(exc).__name__}: {exc}"
     return (ctx.n8n_flows[0] if ctx.n8n_flows else None), error, statuses
+
+
+def _load(source: str, filename: str, automation: str | None) -> Any:
+    """Execute an automation module's source in a registry of its own; return its automation's function."""
+    namespace: dict[str, Any] = {"__name__": "cutover_proof"}
+    saved = registry_module.default_registry
+    registry_module.default_registry = Registry()
+    try:
+        exec(compile(source, filename, "exec"), namespace)
+        found = registry_module.default_registry
+        names = found.names() if automation is None else [automation]
+        if len(names) != 1:
+            raise HarnessError(f"{filename}: defines {len(names)} automations ({', '.join(names) or 'none'}); "
+                               "name the one to prove with --automation")
+        if names[0] not in found:
+            raise HarnessError(f"{filename}: defines no automation {names[0]!r} (it defines "
+                               f"{', '.join(found.names()) or 'none'})")
+        return found.get(names[0]).fn
+    finally:
+        registry_module.default_registry = saved
 
 
 async def _complete(run: Any) -> None:
     await run
 
 
-def prove(workflow: Workflow) -> list[NodeProof]:
-    """Return the proof of every pinned node of ``workflow`` but its trigger."""
-    flow, error, statuses = run(workflow)
+def prove(workflow: Workflow, module: Path | None = None, automation: str | None = None) -> list[NodeProof]:
+    """Return the proof of every pinned node of ``workflow`` but its trigger (see the module's docstring)."""
+    flow, error, statuses = run(workflow, module, automation)
     start = workflow.trigger()
     proofs = []
     for name, pinned in workflow.pin_data.items():
@@ -112,7 +141,7 @@ def prove(workflow: Workflow) -> list[NodeProof]:
         elif produced is None:
             proofs.append(NodeProof(name, node.type, "not run", error or "no items reached it"))
         else:
-            got = [i.get("json") for i in produced[0]] if len(produced) == 1 else None
+            got = [i.get("json") for i in produced[0]] if produced else []
             outcome = "proved" if got == expected else "differs"
             proofs.append(NodeProof(name, node.type, outcome, "" if got == expected else f"got {got!r}"[:300]))
     return proofs
