@@ -31,7 +31,7 @@ from ..job import ClaimedJob
 from ..queue import Queue, array_literal
 from ..registry import Registry
 from ..store import jobs
-from .completer import RETRY_S, Completer, completer
+from .completer import RETRY_S, Completer, completer, describe
 from .config import WorkerConfig
 from .executor import Claim, ContextFactory, Executor
 from .heartbeat import Heartbeater, guard_leases
@@ -182,8 +182,8 @@ class Worker:
                 return False  # a waiting job became due: claim it before calling the queue drained
             if not await self._leased_elsewhere(time.monotonic() - claimed_at):
                 return True
-        except psycopg.OperationalError as exc:
-            log.warning("checking whether the queue is drained failed, retrying: %s", exc)
+        except psycopg.Error as exc:
+            log.warning("checking whether the queue is drained failed, retrying: %s", describe(exc))
         await self.producers[0].sleep(min(self.config.poll_s, RETRY_S))
         return False
 
@@ -209,7 +209,7 @@ class Worker:
                 await self.queue.vacuum()
                 self.stats["vacuums"] += 1
             except psycopg.Error as exc:
-                log.warning("vacuuming jobs failed (autovacuum will do it): %s", exc)
+                log.warning("vacuuming jobs failed (autovacuum will do it): %s", describe(exc))
 
 
 async def _cancel_all(tasks: list[asyncio.Task[Any]]) -> None:
