@@ -215,10 +215,15 @@ class Worker:
 async def _cancel_all(tasks: list[asyncio.Task[Any]]) -> None:
     """Cancel ``tasks`` and wait for them to end, cancelling again any that is still running.
 
-    A cancel can be swallowed: one that lands while a task's database statement is being
-    cancelled (psycopg turns it into a server-side cancel and the statement's own error), or as
-    a wait ends. A single cancel then left that task in its next wait, a whole poll interval
-    long (a worker polling every 30 s took 30 s to stop, 2 runs in 5).
+    A cancel can be lost, in psycopg_pool rather than here: a checkout that waits for a
+    connection waits in ``asyncio.wait_for`` (``ACondition.wait_timeout``), and on Python 3.11
+    ``wait_for`` returns the result, dropping the cancel, when the connection is handed over as
+    the cancel lands (CPython gh-86296, fixed in 3.12 only; psycopg#1345, psycopg#1413). The
+    task then goes on to its next wait with the cancel spent: any side task that checks out a
+    connection (heartbeater, waker, vacuumer, the ticker) can be hit. ``bench/cancel_probe.py``
+    stops a worker 150 times with a probe around that wait: 4 side tasks outlived their single
+    cancel, each after a cancel dropped exactly there. Cancelling again is the one remedy that
+    covers every task, ours or a library's.
     """
     pending = {t for t in tasks if not t.done()}
     while pending:

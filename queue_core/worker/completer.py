@@ -113,9 +113,11 @@ class Completer:
         for outcome in outcomes:
             self.unwritten.pop(outcome.job_id, None)
 
-    def dropped(self, outcomes: list[Outcome]) -> None:
-        """A turn failed to write ``outcomes`` for good (not an outage): their leases will expire."""
-        log.exception("writing %d outcomes failed; their leases will expire and be reclaimed", len(outcomes))
+    def dropped(self, outcomes: list[Outcome], exc: BaseException) -> None:
+        """A turn failed to write ``outcomes`` for good (not an outage): their leases will expire.
+        Logged without the server's DETAIL, which may quote what the outcomes carry."""
+        log.error("writing %d outcomes failed; their leases will expire and be reclaimed: %s", len(outcomes),
+                  describe(exc))
         self.written(outcomes, 0)
 
     async def write(self, batch: list[Outcome]) -> None:
@@ -126,7 +128,7 @@ class Completer:
                 applied = await self.queue.complete(batch, worker=self.worker)
             except psycopg.Error as exc:
                 if not transient(exc):
-                    self.dropped(batch)
+                    self.dropped(batch, exc)
                     return
                 failures += 1
                 log_failure(failures, "writing %d outcomes failed, retrying: %s", len(batch), describe(exc))

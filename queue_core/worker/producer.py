@@ -123,7 +123,7 @@ class Producer:
                     raise  # the turn is retried with these outcomes
                 # Not an outage nor the session: what these outcomes carry may be at fault, so
                 # drop this batch rather than retry it forever.
-                self.completer.dropped(outcomes)
+                self.completer.dropped(outcomes, exc)
                 return []
             self.completer.written(outcomes, applied)
             return got

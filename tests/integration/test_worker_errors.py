@@ -138,3 +138,31 @@ async def test_a_jobs_own_database_error_is_the_jobs_failure(fresh_db_url):
         row = await queue.get(bad)
         assert row["status"] == "failed" and "division by zero" in row["last_error"]
         assert (await queue.get(good))["status"] == "succeeded"
+
+
+async def test_an_outcome_the_server_refuses_is_dropped_and_its_job_reclaimed(fresh_db_url, caplog):
+    """A trigger refuses the first outcome's ledger event (P0001, not an outage nor a session
+    error): the batch is dropped, logged without its DETAIL, and the job is reclaimed once its
+    lease ends and runs to its end under its second claim."""
+    caplog.set_level(logging.WARNING, logger="cutover.worker")
+    with psycopg.connect(fresh_db_url, autocommit=True) as conn:
+        conn.execute("CREATE SEQUENCE refused_outcomes")
+        conn.execute("""
+            CREATE FUNCTION refuse_outcomes() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF NEW.kind = 'succeeded' AND nextval('refused_outcomes') <= 1 THEN
+                    RAISE EXCEPTION 'injected outcome failure' USING DETAIL = 'payload-detail-91c2';
+                END IF;
+                RETURN NEW;
+            END $$""")
+        conn.execute("CREATE TRIGGER refuse_outcomes BEFORE INSERT ON ledger FOR EACH ROW EXECUTE FUNCTION refuse_outcomes()")
+    async with db.pool(fresh_db_url, max_size=4) as pool:
+        queue = Queue(pool, registry=registry)
+        job_id = await queue.enqueue(JobSpec("noop"))
+        worker = Worker(pool, registry, _config(lease_s=1.0, heartbeat_s=0.3))
+        await asyncio.wait_for(worker.run(drain=True), 30)
+        row = await queue.get(job_id)
+        assert (row["status"], row["claim_count"]) == ("succeeded", 2)
+    logged = _messages(caplog)
+    assert "writing 1 outcomes failed" in logged and "injected outcome failure" in logged
+    assert "payload-detail-91c2" not in logged
