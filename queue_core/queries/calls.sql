@@ -2,10 +2,14 @@
 -- Each folds in what used to be a statement of its own: the rate budget's checkout into the
 -- begin (so a worker whose lease is gone spends nothing), the budget's answer and its
 -- budget_tightened event into the settle. Fenced like every write of a running job (steps.sql).
+-- A call whose provider has no rate budget runs the same two statements with %(provider)s NULL
+-- (and no windows): the budget's part is then skipped, and what is left is the step row and its
+-- ledger event.
 
--- name: begin_budgeted_call
+-- name: begin_call
 -- Spend the call's budget and put it on record before the provider can see its key, in one
--- statement. The fence comes first: budget_checkout runs once per fence row (LATERAL on f.one),
+-- statement: its fingerprint (so a changed request is caught on a later attempt) and its attempt
+-- number, committed before sending. The fence comes first: budget_checkout runs once per fence row (LATERAL on f.one),
 -- so a refused fence spends nothing. The step row is written only when every window granted
 -- (a window row missing, deleted behind our back or never created, counts as a refusal: the
 -- caller creates it and asks again). One row always: fenced, the attempt (NULL when nothing was
@@ -20,6 +24,8 @@ spent AS MATERIALIZED (
     FROM fence f,
          LATERAL budget_checkout(%(provider)s, %(scope_key)s, %(windows)s::double precision[],
                                  %(cost)s::integer * f.one, %(horizon)s::double precision) c
+    -- No budget (provider NULL, no windows): nothing to spend, and the begin below needs no grant.
+    WHERE %(provider)s::text IS NOT NULL
 ),
 begun AS (
     INSERT INTO steps AS s (job_id, step_name, occurrence, position, step_version, status, attempt,
@@ -38,16 +44,22 @@ SELECT (SELECT count(*) FROM fence) > 0 AS fenced, (SELECT attempt FROM begun) A
        sp.granted, sp.delay, sp.window_seconds, sp.blocked_for, sp.reason, sp.remaining, sp.granted_at
 FROM (SELECT 1) AS one LEFT JOIN spent sp ON true
 
--- name: settle_answered_call
--- settle_call (steps.sql) and the budget's answer to the call in one statement. The answer is
--- not fenced: the provider did receive the call, whoever holds the job now. The events are
--- inserted in order: budget_tightened (when the answer tightened the budget) before the call's.
--- Returns one row: the attempt (NULL when fenced out: nothing of the job's was written).
+-- name: settle_call
+-- A call's outcome, its ledger event and the budget's answer to the call in one statement, so one
+-- transaction: no kill can leave a settled call without its event. The step row and the event are
+-- fenced by the claim like every write of a running job; the answer is not: the provider did
+-- receive the call, whoever holds the job now. The attempt is not counted again (begin_call
+-- counted it); a call never begun (it cannot happen for a live call, but costs nothing to allow)
+-- is inserted as attempt 1. The events are inserted in order: budget_tightened (when the answer
+-- tightened the budget) before the call's. Returns one row: the attempt (NULL when fenced out:
+-- nothing of the job's was written), and whether the budget heard an answer.
 WITH answered AS MATERIALIZED (
     SELECT budget_answer(%(provider)s, %(scope_key)s, %(since)s::double precision, %(answered)s::boolean,
                          %(block_for)s::double precision, %(remaining)s::integer, %(reset)s::double precision,
                          %(limit)s::integer, %(window)s::double precision, %(full)s::boolean,
                          %(reason)s::text) AS done
+    -- No budget, or an answer that changes nothing: the budget is not told.
+    WHERE %(provider)s::text IS NOT NULL
 ),
 fence AS (
     SELECT 1 FROM jobs WHERE id = %(job_id)s AND claim_count = %(claim)s AND status = 'running'

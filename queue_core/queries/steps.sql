@@ -38,50 +38,6 @@ WHERE s.job_id = %(job_id)s AND s.step_name = %(name)s AND s.occurrence = %(occu
   AND j.leased_until > clock_timestamp()
 RETURNING s.attempt
 
--- name: begin_call
--- A live call goes on record before the provider can see its key: its fingerprint (so a changed
--- request is caught on a later attempt) and its attempt number, committed before sending.
-INSERT INTO steps AS s (job_id, step_name, occurrence, position, step_version, status, attempt,
-                       started_at, output, idempotency_key)
-SELECT %(job_id)s, %(name)s, %(occurrence)s, %(position)s, 1, 'running', 1, now(),
-       %(output)s::jsonb, %(key)s
-FROM jobs j
-WHERE j.id = %(job_id)s AND j.claim_count = %(claim)s AND j.status = 'running'
-  AND j.leased_until > clock_timestamp()
-ON CONFLICT (job_id, step_name, occurrence) DO UPDATE
-SET attempt = s.attempt + 1, status = 'running', started_at = now(), finished_at = NULL,
-    output = excluded.output, position = excluded.position,
-    idempotency_key = excluded.idempotency_key
-RETURNING attempt
-
--- name: settle_call
--- A call's outcome and its ledger event in one statement, so one transaction: no kill can leave
--- a settled call without its event. Fenced by the claim like every write of a running job. The
--- attempt is not counted again (begin_call counted it); a call never begun (it cannot happen
--- for a live call, but costs nothing to allow) is inserted as attempt 1.
-WITH fence AS (
-    SELECT 1 FROM jobs WHERE id = %(job_id)s AND claim_count = %(claim)s AND status = 'running'
-      AND leased_until > clock_timestamp()
-),
-settled AS (
-    INSERT INTO steps AS s (job_id, step_name, occurrence, position, step_version, status,
-                           attempt, started_at, finished_at, output, idempotency_key, external_ref)
-    SELECT %(job_id)s, %(name)s, %(occurrence)s, %(position)s, 1, 'done', 1, now(), now(),
-           %(output)s::jsonb, %(key)s, %(external_ref)s
-    FROM fence
-    ON CONFLICT (job_id, step_name, occurrence) DO UPDATE
-    SET status = 'done', output = excluded.output, finished_at = now(),
-        external_ref = coalesce(excluded.external_ref, s.external_ref), error = NULL,
-        error_type = NULL
-    RETURNING s.attempt
-),
-logged AS (
-    INSERT INTO ledger (job_id, kind, actor, detail)
-    SELECT %(job_id)s, %(kind)s, %(actor)s, %(detail)s::jsonb || jsonb_build_object('attempt', attempt)
-    FROM settled
-)
-SELECT attempt FROM settled
-
 -- name: save_checkpoint
 UPDATE steps s
 SET checkpoint = %(checkpoint)s::jsonb, checkpoint_version = %(version)s

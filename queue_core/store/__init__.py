@@ -23,6 +23,12 @@ caller holds, and turns rows into values; nothing above it calls ``_sql.q`` for 
 - ``tokens``: the control API's bearer tokens and the audit row of each change;
 - ``ingress``: webhook deliveries' existing dedupe keys, replayed bodies and refused replays.
 
-Claim, complete and heartbeat, the worker's hot path, stay in ``queue_core.queue`` for now, and
-``queue_core.provision`` runs its own statements (before the schema exists).
+- ``leases``: the worker's hot path: claim, complete, a turn (both in one statement) and the
+  heartbeat; ``queue_core.queue.Queue`` builds their parameters and reads their rows;
+- ``provision``: the provisioner's synchronous statements (ping, the template's lock and flag,
+  creating, copying and dropping databases), which run before any schema exists.
+
+``jobs`` also holds the enqueue statement and its wake-up, ``waits`` the waker's (due timers,
+open conditions, resolving a wait). No module outside this package calls ``_sql.q``
+(tests/unit/test_store_door.py keeps it so).
 """

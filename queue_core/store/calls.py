@@ -1,9 +1,8 @@
 """A live call's two statements: begin (spend the budget, put the call on record) and settle.
 
 Each is one round trip (queries/calls.sql), fenced by the job's claim like every write of a
-running job. Used by the step store (queue_core.store.steps) for a call whose provider has a
-rate budget; a call without one begins and settles with steps.sql's ``begin_call`` and
-``settle_call``, one round trip each as well.
+running job. Used by the step store (queue_core.store.steps) for every live call: a call whose
+provider has no rate budget runs the same two statements with no budget to spend or tell.
 """
 
 from __future__ import annotations
@@ -20,6 +19,21 @@ if TYPE_CHECKING:
     from ..gateway.record import Answer, Spend
 
 
+# A call without a rate budget: nothing to spend (begin_call), nothing to tell it (settle_call).
+_NO_SPEND: dict[str, Any] = {"provider": None, "scope_key": None, "cost": 0, "horizon": 0.0, "windows": []}
+_NO_ANSWER: dict[str, Any] = {"provider": None, "scope_key": None, "since": None, "answered": None, "block_for": None,
+              "remaining": None, "reset": None, "limit": None, "window": None, "full": None, "reason": None}
+
+
+async def begin_unbudgeted(pool: AsyncConnectionPool, row: dict[str, Any]) -> tuple[bool, int | None]:
+    """Begin the call ``row`` describes, with no budget to spend; return (fenced, attempt)."""
+    params = {**row, "output": json.dumps(row["output"]), **_NO_SPEND}
+    async with pool.connection() as conn:
+        found = await (await conn.execute(q("calls", "begin_call"), params)).fetchone()
+    assert found is not None  # the statement always returns one row
+    return bool(found[0]), None if found[1] is None else int(found[1])
+
+
 async def begin_budgeted(pool: AsyncConnectionPool, row: dict[str, Any], spend: Spend) -> tuple[bool, int | None, Checkout]:
     """Spend ``spend`` and begin the call ``row`` describes, in one statement.
 
@@ -31,7 +45,7 @@ async def begin_budgeted(pool: AsyncConnectionPool, row: dict[str, Any], spend: 
     params = {**row, "output": json.dumps(row["output"]), **spend.params()}
     for first in (True, False):
         async with pool.connection() as conn:
-            cur = await conn.execute(q("calls", "begin_budgeted_call"), params)
+            cur = await conn.execute(q("calls", "begin_call"), params)
             names = [d.name for d in cur.description or ()]
             rows = [dict(zip(names, r)) for r in await cur.fetchall()]
         fenced, attempt = bool(rows[0]["fenced"]), rows[0]["attempt"]
@@ -49,15 +63,19 @@ async def begin_budgeted(pool: AsyncConnectionPool, row: dict[str, Any], spend: 
     return True, None, Checkout(False, float(windows[0]["delay"]), refusal_reason(spend.config, windows))
 
 
-async def settle_answered(pool: AsyncConnectionPool, row: dict[str, Any], answer: Answer,
-                          answer_params: dict[str, Any]) -> int | None:
-    """Settle the call ``row`` describes with the budget's ``answer``, in one statement.
+async def settle(pool: AsyncConnectionPool, row: dict[str, Any], answer: Answer | None) -> int | None:
+    """Settle the call ``row`` describes, telling the budget ``answer`` (None, or an answer that
+    changes nothing: no budget is told), in one statement.
 
     Returns the call's attempt, or None when the claim is gone (the budget still hears the
     answer: the provider did receive the call).
     """
-    tightened = answer.event()
-    params = {**row, **answer_params, "tightened": None if tightened is None else json.dumps(tightened)}
+    answer_params = answer.params() if answer is not None else None
+    if answer is None or answer_params is None:
+        params = {**row, **_NO_ANSWER, "tightened": None}
+    else:
+        tightened = answer.event()
+        params = {**row, **answer_params, "tightened": None if tightened is None else json.dumps(tightened)}
     async with pool.connection() as conn:
-        found = await (await conn.execute(q("calls", "settle_answered_call"), params)).fetchone()
+        found = await (await conn.execute(q("calls", "settle_call"), params)).fetchone()
     return None if found is None or found[0] is None else int(found[0])

@@ -97,3 +97,25 @@ async def listen(conn: AsyncConnection[Any]) -> None:
     """LISTEN on ``conn`` for new jobs and resolved waits (an autocommit connection kept open)."""
     await conn.execute(q("queue", "listen_jobs"))
     await conn.execute(q("queue", "listen_waits"))
+
+
+async def insert(conn: AsyncConnection[Any], jobs_json: str, now: Any, actor: str) -> list[Any]:
+    """Run the enqueue statement (in the caller's transaction on ``conn``); one row per input
+    job, in input order: (ord, id or None, created)."""
+    cur = await conn.execute(q("queue", "enqueue_many"), {"jobs": jobs_json, "now": now, "actor": actor})
+    return list(await cur.fetchall())
+
+
+async def ids_by_dedupe_key(conn: AsyncConnection[Any], keys: Sequence[str]) -> dict[str, uuid.UUID]:
+    """The ids of the jobs that hold ``keys`` (committed by another enqueue meanwhile)."""
+    return dict(await (await conn.execute(q("queue", "ids_by_dedupe_key"), {"keys": list(keys)})).fetchall())
+
+
+async def notify(conn: AsyncConnection[Any], automation: str) -> None:
+    """Wake the workers listening for ``automation``'s jobs (at the transaction's commit)."""
+    await conn.execute(q("queue", "notify"), {"automation": automation})
+
+
+async def analyze(conn: AsyncConnection[Any]) -> None:
+    """Refresh the jobs table's statistics (after a bulk enqueue)."""
+    await conn.execute(q("queue", "analyze_jobs"))

@@ -135,9 +135,12 @@ class StepStore:
                        idempotency_key=key, status=StepStatus.RUNNING.value, output=record,
                        attempt=row["attempt"] + 1)
             return int(row["attempt"]), None
-        params = {"job_id": self.job_id, "name": name, "occurrence": occurrence, "position": position,
-                  "key": key, "output": json.dumps(record), "claim": self.claim}
-        return int(await self._fenced(q("steps", "begin_call"), params)), None
+        row = {"job_id": self.job_id, "name": name, "occurrence": occurrence, "position": position,
+               "key": key, "output": record, "claim": self.claim}
+        fenced, attempt = await calls.begin_unbudgeted(self.pool, row)
+        if not fenced or attempt is None:
+            raise LeaseLostError(self.job_id, self.claim)
+        return attempt, None
 
     async def settle_call(self, name: str, occurrence: int, position: int, key: str, record: Any,
                           external_ref: str | None, event: tuple[str, str, dict[str, Any]],
@@ -163,10 +166,7 @@ class StepStore:
         params = {"job_id": self.job_id, "name": name, "occurrence": occurrence, "position": position,
                   "key": key, "output": json.dumps(record), "external_ref": external_ref,
                   "kind": kind, "actor": actor, "detail": json.dumps(detail), "claim": self.claim}
-        answer_params = answer.params() if answer is not None else None
-        if answer is None or answer_params is None:
-            return int(await self._fenced(q("steps", "settle_call"), params))
-        attempt = await calls.settle_answered(self.pool, params, answer, answer_params)
+        attempt = await calls.settle(self.pool, params, answer)
         if attempt is None:
             raise LeaseLostError(self.job_id, self.claim)
         return attempt

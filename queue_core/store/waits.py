@@ -38,3 +38,31 @@ async def condition_holds(pool: AsyncConnectionPool, predicate: str, params: dic
     """Whether the automation's SQL ``predicate`` (a query it wrote) returns a row now."""
     async with pool.connection() as conn:
         return await (await conn.execute(predicate, params)).fetchone() is not None
+
+
+async def wake_due(pool: AsyncConnectionPool, *, actor: str, limit: int, now: datetime | None) -> int:
+    """Move waiting jobs whose timer or timeout is due back to pending; return how many."""
+    async with pool.connection() as conn:
+        row = await (await conn.execute(q("steps", "wake_due"), {"actor": actor, "limit": limit, "now": now})).fetchone()
+    return int(row[0]) if row else 0
+
+
+async def resolve(pool: AsyncConnectionPool, params: dict[str, Any]) -> bool:
+    """Resolve a wait once (waking its job if it waits); True if this call resolved it."""
+    async with pool.connection() as conn:
+        row = await (await conn.execute(q("steps", "resolve_wait"), params)).fetchone()
+    return bool(row and row[0])
+
+
+async def open_event_waits(pool: AsyncConnectionPool, limit: int) -> list[tuple[uuid.UUID, str, str, Any]]:
+    """Open ``ctx.wait_for`` waits: (job_id, name, predicate, params), at most ``limit``."""
+    async with pool.connection() as conn:
+        rows = await (await conn.execute(q("steps", "open_event_waits"), {"limit": limit})).fetchall()
+    return [tuple(r) for r in rows]
+
+
+async def note(pool: AsyncConnectionPool, job_id: uuid.UUID, kind: str, actor: str, detail: str) -> None:
+    """Append an event about a job by someone who does not run it (the waker's condition errors);
+    ``detail`` is JSON text."""
+    async with pool.connection() as conn:
+        await conn.execute(q("steps", "append_ledger"), {"job_id": job_id, "kind": kind, "actor": actor, "detail": detail})

@@ -31,7 +31,7 @@ from ..job import ClaimedJob
 from ..queue import Queue, array_literal
 from ..registry import Registry
 from ..store import jobs
-from .completer import RETRY_S, Completer, completer
+from .completer import RETRY_S, Completer, completer, describe
 from .config import WorkerConfig
 from .executor import Claim, ContextFactory, Executor
 from .heartbeat import Heartbeater, guard_leases
@@ -182,8 +182,8 @@ class Worker:
                 return False  # a waiting job became due: claim it before calling the queue drained
             if not await self._leased_elsewhere(time.monotonic() - claimed_at):
                 return True
-        except psycopg.OperationalError as exc:
-            log.warning("checking whether the queue is drained failed, retrying: %s", exc)
+        except psycopg.Error as exc:
+            log.warning("checking whether the queue is drained failed, retrying: %s", describe(exc))
         await self.producers[0].sleep(min(self.config.poll_s, RETRY_S))
         return False
 
@@ -209,16 +209,21 @@ class Worker:
                 await self.queue.vacuum()
                 self.stats["vacuums"] += 1
             except psycopg.Error as exc:
-                log.warning("vacuuming jobs failed (autovacuum will do it): %s", exc)
+                log.warning("vacuuming jobs failed (autovacuum will do it): %s", describe(exc))
 
 
 async def _cancel_all(tasks: list[asyncio.Task[Any]]) -> None:
     """Cancel ``tasks`` and wait for them to end, cancelling again any that is still running.
 
-    A cancel can be swallowed: one that lands while a task's database statement is being
-    cancelled (psycopg turns it into a server-side cancel and the statement's own error), or as
-    a wait ends. A single cancel then left that task in its next wait, a whole poll interval
-    long (a worker polling every 30 s took 30 s to stop, 2 runs in 5).
+    A cancel can be lost, in psycopg_pool rather than here: a checkout that waits for a
+    connection waits in ``asyncio.wait_for`` (``ACondition.wait_timeout``), and on Python 3.11
+    ``wait_for`` returns the result, dropping the cancel, when the connection is handed over as
+    the cancel lands (CPython gh-86296, fixed in 3.12 only; psycopg#1345, psycopg#1413). The
+    task then goes on to its next wait with the cancel spent: any side task that checks out a
+    connection (heartbeater, waker, vacuumer, the ticker) can be hit. ``bench/cancel_probe.py``
+    stops a worker 150 times with a probe around that wait: 4 side tasks outlived their single
+    cancel, each after a cancel dropped exactly there. Cancelling again is the one remedy that
+    covers every task, ours or a library's.
     """
     pending = {t for t in tasks if not t.done()}
     while pending:

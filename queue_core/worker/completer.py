@@ -10,9 +10,9 @@ instead of losing leases. Jobs whose outcome waits to be written are still heart
 - :class:`InlineCompleter` writes each outcome by itself as soon as its job ends (one statement
   per job; the lowest latency per job, the most commits).
 
-A write that fails for an outage is retried until it lands; another database error drops the
-batch, whose jobs stay leased until the lease expires and are then reclaimed: nothing is lost,
-only delayed.
+A write that fails for an outage, or for the state of its connection's session (see
+:func:`transient`), is retried until it lands; another database error drops the batch, whose
+jobs stay leased until the lease expires and are then reclaimed: nothing is lost, only delayed.
 """
 
 from __future__ import annotations
@@ -40,6 +40,30 @@ RETRY_S = 1.0
 def log_failure(failures: int, message: str, *args: Any) -> None:
     """Log the first failure of a run of them as a warning and the rest at debug level."""
     log.log(logging.WARNING if failures == 1 else logging.DEBUG, message, *args)
+
+
+# Errors about a connection's session rather than the statement it ran: a prepared statement the
+# server holds, or lacks, behind psycopg's back (PgBouncer in transaction mode hands one client
+# several server connections).
+_SESSION_ERRORS = (psycopg.errors.DuplicatePreparedStatement, psycopg.errors.InvalidSqlStatementName)
+
+
+def transient(exc: BaseException) -> bool:
+    """Whether a failed statement says nothing about what it carried: an outage
+    (OperationalError) or its session's state, so the same statement may be sent again."""
+    return isinstance(exc, (psycopg.OperationalError, *_SESSION_ERRORS))
+
+
+def describe(exc: BaseException) -> str:
+    """An error for a log line: its class, SQLSTATE and primary message, never the statement's
+    parameters nor the server's DETAIL (which may quote a payload)."""
+    diag = getattr(exc, "diag", None)
+    primary = diag.message_primary if diag is not None else None
+    if primary is None:
+        lines = str(exc).strip().splitlines()
+        primary = lines[0] if lines else ""
+    state = getattr(exc, "sqlstate", None)
+    return f"{type(exc).__name__}{f' [{state}]' if state else ''}: {primary}"
 
 
 class Completer:
@@ -89,9 +113,11 @@ class Completer:
         for outcome in outcomes:
             self.unwritten.pop(outcome.job_id, None)
 
-    def dropped(self, outcomes: list[Outcome]) -> None:
-        """A turn failed to write ``outcomes`` for good (not an outage): their leases will expire."""
-        log.exception("writing %d outcomes failed; their leases will expire and be reclaimed", len(outcomes))
+    def dropped(self, outcomes: list[Outcome], exc: BaseException) -> None:
+        """A turn failed to write ``outcomes`` for good (not an outage): their leases will expire.
+        Logged without the server's DETAIL, which may quote what the outcomes carry."""
+        log.error("writing %d outcomes failed; their leases will expire and be reclaimed: %s", len(outcomes),
+                  describe(exc))
         self.written(outcomes, 0)
 
     async def write(self, batch: list[Outcome]) -> None:
@@ -100,15 +126,15 @@ class Completer:
         while True:
             try:
                 applied = await self.queue.complete(batch, worker=self.worker)
-            except psycopg.OperationalError as exc:
+            except psycopg.Error as exc:
+                if not transient(exc):
+                    self.dropped(batch, exc)
+                    return
                 failures += 1
-                log_failure(failures, "writing %d outcomes failed, retrying: %s", len(batch), exc)
+                log_failure(failures, "writing %d outcomes failed, retrying: %s", len(batch), describe(exc))
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, RETRY_S)
                 continue
-            except psycopg.Error:
-                self.dropped(batch)
-                return
             self.written(batch, len(applied))
             return
 

@@ -21,7 +21,7 @@ import psycopg
 
 from .._lease import LeaseTiming, next_check, overdue
 from ..queue import Queue
-from .completer import log_failure
+from .completer import describe, log_failure
 from .executor import Claim, Executor
 
 log = logging.getLogger("cutover.worker")
@@ -62,7 +62,8 @@ class Heartbeater:
                 failures += 1
                 self.claiming_ok = False
                 log_failure(failures, "heartbeat failed; not claiming until one succeeds: %s",
-                            str(exc) or f"no answer within {self.timing.renew_timeout_s:.2f}s")
+                            describe(exc) if isinstance(exc, psycopg.Error)
+                            else f"no answer within {self.timing.renew_timeout_s:.2f}s")
                 continue
             if failures:
                 log.warning("heartbeat succeeded after %d failed; claiming again", failures)

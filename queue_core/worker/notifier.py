@@ -19,7 +19,7 @@ import psycopg
 
 from ..queue import Queue
 from ..store import jobs
-from .completer import RETRY_S, log_failure
+from .completer import RETRY_S, describe, log_failure
 
 log = logging.getLogger("cutover.worker")
 
@@ -54,8 +54,8 @@ class Notifier:
                         if note.channel == "cutover_waits":
                             self._recheck.set()
                         self._wake()
-            except psycopg.OperationalError as exc:
-                log.info("listener lost its connection (%s); polling until it is back", exc)
+            except psycopg.Error as exc:  # an outage, or an error of LISTEN itself: never the worker's end
+                log.info("listener failed (%s); polling until it listens again", describe(exc))
             self.listening.clear()
             await asyncio.sleep(min(self._poll_s, RETRY_S))
 
@@ -85,9 +85,9 @@ class Waker:
                 failures = 0
                 if woken:
                     self._wake()
-            except psycopg.OperationalError as exc:
+            except psycopg.Error as exc:
                 failures += 1
-                log_failure(failures, "waking due jobs failed, retrying: %s", exc)
+                log_failure(failures, "waking due jobs failed, retrying: %s", describe(exc))
             # asyncio.timeout, not wait_for: Python 3.11's wait_for can swallow the cancel that
             # stops the worker when it lands as the wait ends (bpo-42130), and the waker then
             # slept a whole poll interval more: a worker polling every 30 s took 30 s to stop.

@@ -23,7 +23,7 @@ from psycopg_pool import AsyncConnectionPool
 from ..job import ClaimedJob, Outcome
 from ..queue import Queue, load_json
 from ..registry import Registry
-from .completer import RETRY_S, Completer, log_failure
+from .completer import RETRY_S, Completer, describe, log_failure, transient
 from .config import WorkerConfig
 from .executor import Executor
 
@@ -73,9 +73,12 @@ class Producer:
                     if self._pin and self.cursor is None:
                         await self._pin_connection()
                     got = await self._turn(outcomes, limit)
-                except psycopg.OperationalError as exc:
+                except psycopg.Error as exc:
+                    # An outage, or any other error of a turn's own statement (a job's bad outcome
+                    # is dropped in _turn, not raised): retried until it works, never the end of
+                    # the worker.
                     failures += 1
-                    log_failure(failures, "claim/complete failed, retrying every %.1fs: %s", RETRY_S, exc)
+                    log_failure(failures, "claim/complete failed, retrying every %.1fs: %s", RETRY_S, describe(exc))
                     if outcomes:
                         self.completer.put_back(outcomes)
                     await self._unpin()  # the pool replaces a broken connection
@@ -115,10 +118,12 @@ class Producer:
                 applied, got = await self.queue.complete_and_claim(
                     outcomes, self.worker, limit, lease_s=cfg.lease_s, automations=names, modes=cfg.modes,
                     live_automations=cfg.live_automations, conn=self.cursor)
-            except psycopg.OperationalError:
-                raise
-            except psycopg.Error:  # not an outage: drop this batch rather than retry it forever
-                self.completer.dropped(outcomes)
+            except psycopg.Error as exc:
+                if transient(exc):
+                    raise  # the turn is retried with these outcomes
+                # Not an outage nor the session: what these outcomes carry may be at fault, so
+                # drop this batch rather than retry it forever.
+                self.completer.dropped(outcomes, exc)
                 return []
             self.completer.written(outcomes, applied)
             return got

@@ -10,12 +10,13 @@ to use (a path or a command name), in place of looking for ``chromium`` on PATH.
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.support.external import find_binary, require_binary
 
 ROOT = Path(__file__).resolve().parents[2]
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -27,22 +28,11 @@ MISSING = (f"headless Chromium renders the HTML report here and was not found "
            f"(CUTOVER_CHROMIUM, else chromium on PATH); install Debian's package: {INSTALL}")
 
 
-def _find_chromium() -> str | None:
-    override = os.environ.get("CUTOVER_CHROMIUM")
-    if override is not None:
-        return shutil.which(override)
-    return next((found for name in ("chromium", "chromium-browser") if (found := shutil.which(name))), None)
-
-
 @pytest.fixture(scope="module")
 def browser() -> str:
-    """The browser's path; skips without one, except under CI, where it fails."""
-    found = _find_chromium()
-    if found:
-        return found
-    if os.environ.get("CI"):
-        pytest.fail(f"{MISSING} (CI is set: the browser test must run)", pytrace=False)
-    pytest.skip(MISSING)
+    """The browser's path; skips without one, except under CI, where it fails (tests/support/external.py)."""
+    return require_binary(find_binary("CUTOVER_CHROMIUM", ["chromium", "chromium-browser"]), MISSING,
+                          test="the browser test")
 
 
 @pytest.fixture(scope="module")

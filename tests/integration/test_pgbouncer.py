@@ -37,6 +37,7 @@ import pytest
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
 from queue_core import JobSpec, Queue, db
+from tests.support.external import find_binary, require_binary
 
 ROOT = Path(__file__).resolve().parents[2]
 CUTOVER = [sys.executable, "-m", "harness.cli"]
@@ -69,22 +70,11 @@ async def pgb_count(ctx, trigger):
 '''
 
 
-def _find_pgbouncer() -> str | None:
-    override = os.environ.get("CUTOVER_PGBOUNCER")
-    if override is not None:
-        return shutil.which(override)
-    return shutil.which("pgbouncer") or shutil.which("pgbouncer", path="/usr/sbin:/usr/local/sbin")
-
-
 @pytest.fixture(scope="module")
 def pgbouncer_bin() -> str:
-    """pgbouncer's path; skips without one, except under CI, where it fails."""
-    found = _find_pgbouncer()
-    if found:
-        return found
-    if os.environ.get("CI"):
-        pytest.fail(f"{MISSING} (CI is set: the PgBouncer test must run)", pytrace=False)
-    pytest.skip(MISSING)
+    """pgbouncer's path; skips without one, except under CI, where it fails (tests/support/external.py)."""
+    found = find_binary("CUTOVER_PGBOUNCER", ["pgbouncer"], also_in="/usr/sbin:/usr/local/sbin")
+    return require_binary(found, MISSING, test="the PgBouncer test")
 
 
 def _free_port() -> int:
