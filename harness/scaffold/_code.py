@@ -110,40 +110,38 @@ def one_line(text: object) -> str:
 
 
 def render(body: list[ast.stmt]) -> str:
-    """Return the source of ``body``, each comment marker written as its comment line."""
+    """Return the source of ``body``, each comment marker written as its comment line.
+
+    A block holding nothing but comments gets a ``pass``. Markers are names no string constant
+    of the tree contains, so a line of a docstring is never taken for one.
+    """
     module = ast.Module(body, [])
-    taken = {n.value for n in ast.walk(module) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
-    prefix = "__cutover_comment"
-    while any(prefix in text for text in taken):
-        prefix += "_"
-    comments: dict[str, ast.stmt] = {}
     for node in ast.walk(module):
         for field in ("body", "orelse", "finalbody"):
             block = getattr(node, field, None)
-            needed = field == "body" and isinstance(node, ast.stmt | ast.excepthandler)  # a compound statement's body is never empty
-            if (isinstance(block, list) and (block or needed)
-                    and all(hasattr(s, "cutover_comment") for s in block)):
-                block.append(ast.Pass())  # a block of comments only is not a block: it needs a statement
+            compound = field == "body" and isinstance(node, ast.stmt | ast.excepthandler)  # never empty
+            if isinstance(block, list) and (block or compound) and all(hasattr(s, "cutover_comment") for s in block):
+                block.append(ast.Pass())
+    strings = {n.value for n in ast.walk(module) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+    prefix = "__cutover_comment"
+    while any(prefix in text for text in strings):
+        prefix += "_"
+    markers: dict[str, ast.stmt] = {}
     for node in ast.walk(module):
         if isinstance(node, ast.Expr) and hasattr(node, "cutover_comment"):
-            marker = f"{prefix}_{len(comments)}__"
-            comments[marker] = node
-            node.value = ast.Name(marker, ast.Load())
-    try:
-        source = ast.unparse(ast.fix_missing_locations(module))
-    finally:
-        for node in comments.values():
-            node.value = ast.Name(_COMMENT, ast.Load())  # type: ignore[attr-defined]
+            key = f"{prefix}_{len(markers)}__"
+            markers[key] = node
+            node.value = ast.Name(key, ast.Load())
     out: list[str] = []
-    for line in source.split("\n"):
-        node = comments.get(line.strip())
-        if node is None:
+    for line in ast.unparse(ast.fix_missing_locations(module)).split("\n"):
+        found = markers.get(line.strip())
+        if found is None:
             out.append(line)
             continue
-        text = node.cutover_comment  # type: ignore[attr-defined]
+        text = found.cutover_comment  # type: ignore[attr-defined]
         if text is None:
             out.append("")
-        elif node.cutover_trailing and out:  # type: ignore[attr-defined]
+        elif found.cutover_trailing and out:  # type: ignore[attr-defined]
             out[-1] += f"  # {text}"
         else:
             out.append(f"{line[:len(line) - len(line.lstrip())]}# {text}")

@@ -164,11 +164,11 @@ def _if_else(module: Module, rest: list[Module], lay: Layout, tail: Sequence[ast
             return code.lines
         branches.append((test, branch.label, body))
     chain: list[ast.stmt] = []
-    for test, label, body in reversed(branches):
-        if test is None:  # the else branch (as the first: `if True:`)
+    for holds, label, body in reversed(branches):
+        if holds is None:  # the else branch (as the first: `if True:`)
             chain = body if branches[0][0] is not None else stmts("if True:\n    $body", body=body)
             continue
-        chain = stmts("if make.passes($test):\n    $note\n    $body\nelse:\n    $chain", test=test,
+        chain = stmts("if make.passes($test):\n    $note\n    $body\nelse:\n    $chain", test=holds,
                       note=_code.comment(f"branch {label!r}", trailing=True), body=body, chain=chain)
     lines = stmts("run.emit($id, {})", id=module.id)
     return lines + chain + flow(rest, lay, tail=tail)

@@ -184,19 +184,23 @@ def _value_input(node: Node) -> str:
     return str(options.get("cellFormat") or ("RAW" if node.version < 4.1 else "USER_ENTERED"))
 
 
+def _mapped(columns: dict[str, Any]) -> tuple[str, ast.expr]:
+    """Return a node's ``columns`` mapping mode and the fields it sends: those it defines, or the item's."""
+    mode = columns.get("mappingMode", "defineBelow")
+    if mode == "defineBelow":
+        return mode, expr.value(columns.get("value") or {})
+    if mode == "autoMapInputData":
+        return mode, _code.expr("n8n.get(item, 'json') or {}")
+    raise Untranslatable(f"columns.mappingMode {mode!r} is not translated")
+
+
 def _sheet_append(node: Node) -> Request:
     _check_version(node, 4, "Google Sheets")
     columns = node.parameters.get("columns") or {}
     ids = [str(c.get("id")) for c in columns.get("schema") or [] if not c.get("removed")]
     if not ids:
         raise Untranslatable("the node's column schema is empty: n8n reads the header row at run time")
-    mode = columns.get("mappingMode", "defineBelow")
-    if mode == "defineBelow":
-        values = expr.value(columns.get("value") or {})
-    elif mode == "autoMapInputData":
-        values = _code.expr("n8n.get(item, 'json') or {}")
-    else:
-        raise Untranslatable(f"columns.mappingMode {mode!r} is not translated")
+    _, values = _mapped(columns)
     return Request(body=_code.expr("{'values': [n8n.sheet_row($ids, $values)]}", ids=ids, values=values),
                    query=lit({"valueInputOption": _value_input(node)}),
                    items=_code.expr("[{'json': dict($values)}]", values=values))
@@ -263,14 +267,9 @@ def _sheet_update(node: Node, slot: Slot, provider: str) -> list[ast.stmt]:
     if len(match) != 1:
         raise Untranslatable("update matches on one column in n8n; this node names "
                              f"{len(match)} (columns.matchingColumns)")
-    mode = columns.get("mappingMode", "defineBelow")
-    if mode == "defineBelow":
-        record = _code.expr("{k: '' if v is None else v for k, v in $values.items()}",
-                            values=expr.value(columns.get("value") or {}))
-    elif mode == "autoMapInputData":
-        record = _code.expr("dict(n8n.get(item, 'json') or {})")
-    else:
-        raise Untranslatable(f"columns.mappingMode {mode!r} is not translated")
+    mode, values = _mapped(columns)
+    record = (_code.expr("{k: '' if v is None else v for k, v in $values.items()}", values=values)
+              if mode == "defineBelow" else call("dict", values))
     document, title = _sheet_document(params.get("documentId")), _sheet_name(params.get("sheetName"))
     var = name(slot.var)
     # n8n outputs the written values when any row changed (Define Below), the input items always (Auto-Map)
@@ -302,14 +301,7 @@ def _airtable_create(node: Node) -> Request:
     typecast = bool(options.pop("typecast", False))
     if options:
         raise Untranslatable(f"options.{sorted(options)[0]} is not translated (translated: typecast)")
-    columns = node.parameters.get("columns") or {}
-    mode = columns.get("mappingMode", "defineBelow")
-    if mode == "defineBelow":
-        fields = expr.value(columns.get("value") or {})
-    elif mode == "autoMapInputData":
-        fields = _code.expr("n8n.get(item, 'json') or {}")
-    else:
-        raise Untranslatable(f"columns.mappingMode {mode!r} is not translated")
+    _, fields = _mapped(node.parameters.get("columns") or {})
     return Request(body=dict_of([("typecast", typecast), ("fields", fields)]))
 
 

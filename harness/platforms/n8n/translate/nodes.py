@@ -177,7 +177,7 @@ def _joined(parts: list[ast.expr], conjunction: bool) -> ast.expr:
 
 def _v1_conditions(node: Node) -> ast.expr:
     conditions = node.parameters.get("conditions") or {}
-    parts = []
+    parts: list[ast.expr] = []
     for kind in ("boolean", "dateTime", "number", "string"):
         for cond in conditions.get(kind) or []:
             parts.append(call("n8n.if_v1", kind, cond.get("operation", "equal"),
@@ -323,6 +323,7 @@ def merge_node(node: Node, slot: Slot) -> NodeCode:
     first = slot.inputs[0] if slot.inputs else ast.List([], ast.Load())
     second = slot.inputs[1] if len(slot.inputs) > 1 else ast.List([], ast.Load())
     mode = params.get("mode", "append")
+    body: ast.expr
     if mode == "append":
         body = call("n8n.merge_append", first, second)
     elif mode == "chooseBranch":
