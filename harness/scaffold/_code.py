@@ -21,6 +21,7 @@ from __future__ import annotations
 import ast
 import keyword
 import re
+import threading
 import unicodedata
 from collections.abc import Iterable
 from typing import Any
@@ -28,6 +29,10 @@ from typing import Any
 _HOLE = re.compile(r"\$([A-Za-z_]\w*)")
 _HOLE_NAME = re.compile(r"^__hole_([A-Za-z_]\w*)__$")
 _COMMENT = "__comment__"
+# CPython 3.11 counts the depth of the AST it converts per interpreter, not per thread: two threads
+# parsing at once can fail with "AST constructor recursion depth mismatch" (python/cpython#106905).
+# The lock holds no translation state; it only keeps one ``ast.parse`` at a time.
+_PARSING = threading.Lock()
 
 
 def name(identifier: str) -> ast.Name:
@@ -71,7 +76,9 @@ def call(function: str, *args: Any, **kwargs: Any) -> ast.Call:
 
 
 def _parse(template: str) -> ast.Module:
-    return ast.parse(_HOLE.sub(r"__hole_\1__", template))
+    source = _HOLE.sub(r"__hole_\1__", template)
+    with _PARSING:
+        return ast.parse(source)
 
 
 def expr(template: str, **holes: Any) -> ast.expr:
