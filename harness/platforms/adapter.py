@@ -15,6 +15,7 @@ import importlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from harness.errors import ExportFormatError
@@ -63,6 +64,13 @@ class Translator:
     import_hint: str  # formatted with the scaffold's id, name and definition path
     module: str  # dotted name of the translator's module
 
+    @classmethod
+    def of_tool(cls, tool: str, *, argument: str, named: str, maps: str, help: str, import_hint: str) -> Translator:
+        """Return the row of ``cutover scaffold <tool>``, whose translator is ``harness.platforms.<tool>.translate``."""
+        return cls(argument, help, f"Automation name (default: from the {named}'s name). With a directory: a prefix.",
+                   f"Recording set whose manifest.toml gets the {maps} maps (kept: entries you wrote).", import_hint,
+                   f"harness.platforms.{tool}.translate")
+
     def _impl(self) -> Any:
         return importlib.import_module(self.module)
 
@@ -96,3 +104,10 @@ class PlatformAdapter:
     branches: BranchReader | None = None
     covers_branches: Callable[[Path], bool] | None = None
     translator: Translator | None = None
+
+    @classmethod
+    def of_folder(cls, platform: Platform, coercion: Coercion, history: ModuleType, branches: ModuleType,
+                  translator: Translator) -> PlatformAdapter:
+        """Return the adapter of a tool folder with ``history.parse``, ``branches`` and a translator."""
+        return cls(platform, history.parse, coercion, branches=branches.definition_branches,
+                   covers_branches=branches.covers_branches, translator=translator)

@@ -18,10 +18,13 @@ data (``{{ $json.token }}``, ``{{1.session}}``) is not in the definition, so it 
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from dataclasses import dataclass
 from typing import Any
+
+from harness.scaffold._code import call, name
 
 _NAMES = ("authorization", "cookie", "key", "token", "secret", "password", "passwd", "signature")
 _NOT_CREDENTIALS = ("idempotency-key", "keyword", "keywords")
@@ -32,17 +35,17 @@ _N8N_ENV = re.compile(r"\$env(?:\.([A-Za-z_][A-Za-z0-9_]*)|\[\s*['\"]([A-Za-z_][
 _MAKE_DATA = re.compile(r"\{\{[^}]*\b\d+\.")  # a mapping from a module's output: {{1.session}}
 REDACTED = "[credential: not copied by cutover scaffold]"
 
-HELPER = [
-    "def credential(ctx: Context, name: str) -> str:",
-    '    """Return the credential held in the environment variable ``name`` (the workflow held it in clear).',
-    "",
-    "    Shadow and dry runs send no request, so they need none; a live run without it fails, naming it.",
-    '    """',
-    "    value = os.environ.get(name)",
-    "    if value is None and ctx.mode == 'live':",
-    "        raise TerminalError(f'set the environment variable {name}: a credential this automation sends')",
-    "    return value or ''",
-]
+HELPER = '''
+def credential(ctx: Context, name: str) -> str:
+    """Return the credential held in the environment variable ``name`` (the workflow held it in clear).
+
+    Shadow and dry runs send no request, so they need none; a live run without it fails, naming it.
+    """
+    value = os.environ.get(name)
+    if value is None and ctx.mode == 'live':
+        raise TerminalError(f'set the environment variable {name}: a credential this automation sends')
+    return value or ''
+'''  # the function a module defines when a call reads a credential (a template of harness.scaffold._code)
 
 
 @dataclass(frozen=True)
@@ -98,9 +101,9 @@ def found(value: Any, *, name: str, kind: str, provider: str, where: str) -> Cre
     return Credential(env, provider, was, where, bearer)
 
 
-def source(credential: Credential) -> str:
+def source(credential: Credential) -> ast.expr:
     """Return the Python expression that reads ``credential`` at call time."""
-    return f"credential(ctx, {credential.env!r})"
+    return call("credential", name("ctx"), credential.env)
 
 
 def redacted(value: Any) -> Any:

@@ -1,13 +1,15 @@
-"""What every scaffold produces, whatever the tool: the ``Scaffold`` value, its rows, the module's docstring.
+"""What every scaffold produces, whatever the tool: the ``Scaffold`` value, its rows, the module itself.
 
-Each platform's translator (``harness.platforms.<tool>.translate``) fills a ``Scaffold`` with
-the source it generated; this module holds what they share: step names (``slug``, ``unique``),
-the docstring, the credential reader, and the digest line that tells a generated file from one a
-person edited.
+Each platform's translator (``harness.platforms.<tool>.translate``) builds the statements of its
+automation's body (``ast`` nodes, ``harness.scaffold._code``) and hands them to ``module_source``,
+the one assembly of a generated module: the digest line that tells a generated file from one a
+person edited, the docstring, the imports, the credential reader and the ``@automation``
+function. Step names (``slug``, ``unique``) are shared too.
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import inspect
 import re
@@ -15,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
 from harness.scaffold import _credential
+from harness.scaffold._code import call, docstring, render, stmts
 from harness.scaffold._credential import Credential
 
 HEADER = "# cutover-scaffold: sha256="
@@ -87,12 +90,55 @@ def registry_takes(name: str) -> bool:
         return False
 
 
+@dataclass(frozen=True)
+class Tool:
+    """How a tool's generated modules differ: the words of their docstrings and the runtime they import."""
+
+    command: str  # cutover scaffold <command>
+    intro: tuple[str, ...]  # the docstring's first paragraph; {automation} and {name} are filled in
+    schedule_from: str  # "the workflow's trigger"
+    run: str  # the function's docstring; {name} is filled in
+    runtime: str  # the queue_core.compat module: n8n, make
+    start: str  # the statement that opens the run (flow = n8n.Flow(ctx))
+    finish: str  # the statement that closes it
+    imports: tuple[str, ...] = ()  # more imports of the module (from typing import Any)
+
+
+def module_source(scaffold: Scaffold[Any], tool: Tool, body: list[ast.stmt], name: str) -> str:
+    """Return the whole source of a scaffolded module: digest line, docstring, imports, the function.
+
+    ``name`` is the workflow's (scenario's) name; ``body`` the statements the translator built.
+    """
+    function = re.sub(r"\W+", "_", scaffold.automation).strip("_") or "automation"
+    intro = [line.format(automation=scaffold.automation, name=repr(name)) for line in tool.intro]
+    schedule = f"Schedule: {scaffold.schedule['cron']} (from {tool.schedule_from})." if scaffold.schedule else None
+    doc = module_docstring(intro, schedule=schedule, unit=scaffold.unit,
+                           todo=[r for r in scaffold.rows if r.status == "todo"], proposals=scaffold.proposals,
+                           credentials=scaffold.credentials)
+    reader = credential_reader(scaffold.credentials)
+    core = ["Context", "TerminalError", "Trigger", "automation"] if reader else ["Context", "Trigger", "automation"]
+    imports = [*(["import os"] if reader else []), *tool.imports]
+    decorator = call("automation", scaffold.automation, version=1)
+    if scaffold.schedule and registry_takes("schedule"):
+        decorator.keywords.append(ast.keyword("schedule", ast.Constant(scaffold.schedule["cron"])))
+    run = stmts("@$decorator\nasync def $function(ctx: Context, trigger: Trigger) -> None:\n"
+                "    $doc\n    $start\n    $body\n    $finish", decorator=decorator, function=function,
+                doc=ast.Expr(ast.Constant(tool.run.format(name=repr(name)))), start=stmts(tool.start),
+                body=body or stmts("pass"), finish=stmts(tool.finish))
+    runtime = ast.ImportFrom("queue_core.compat", [ast.alias(tool.runtime)], 0)
+    sections = [docstring(doc), "from __future__ import annotations", *(["\n".join(imports)] if imports else []),
+                "\n".join([render([ast.ImportFrom("queue_core", [ast.alias(n) for n in core], 0)]), render([runtime])])]
+    text = "\n\n".join(sections) + "\n\n\n" + "".join(f"{render(reader)}\n\n\n" if reader else "") + render(run)
+    text = text.rstrip() + "\n"
+    return f"{HEADER}{digest(text)}\n{text}"
+
+
 def module_docstring(intro: list[str], *, schedule: str | None, unit: str, todo: list[NodeRow],
-                     proposals: dict[str, str], credentials: list[Credential] | None = None) -> list[str]:
-    """Return the lines of a scaffolded module's docstring: ``intro``, the schedule, what is left
-    to write (each ``unit``, node or module, that fails the run until written), the credentials
-    now read from the environment and the providers to configure; never two blank lines in a row."""
-    doc = [f'"""{intro[0]}', *intro[1:], ""]
+                     proposals: dict[str, str], credentials: list[Credential] | None = None) -> str:
+    """Return a scaffolded module's docstring: ``intro``, the schedule, what is left to write (each
+    ``unit``, node or module, that fails the run until written), the credentials now read from the
+    environment and the providers to configure; never two blank lines in a row."""
+    doc = [*intro, ""]
     if schedule:
         doc.append(schedule)
     if todo:
@@ -104,15 +150,16 @@ def module_docstring(intro: list[str], *, schedule: str | None, unit: str, todo:
     auth = _credential.auth_envs(credentials or [])
     if proposals:
         doc += ["", "Providers to configure in pyproject.toml (proposed for hosts with none):"]
-        for name, base in sorted(proposals.items()):
-            doc += [f"    [tool.cutover.providers.{name}]", f'    base_url = "{base}"']
-            doc += [f'    auth_env = "{auth[name]}"'] if name in auth else []
+        for provider, base in sorted(proposals.items()):
+            doc += [f"    [tool.cutover.providers.{provider}]", f'    base_url = "{base}"']
+            doc += [f'    auth_env = "{auth[provider]}"'] if provider in auth else []
     configured = sorted(set(auth) - set(proposals))
     if configured:
         doc += ["", "Providers configured already: add auth_env to their table in pyproject.toml:"]
-        doc += [f'    [tool.cutover.providers.{name}] auth_env = "{auth[name]}"' for name in configured]
-    doc.append('"""')
-    return [line for i, line in enumerate(doc) if line or (i + 1 < len(doc) and doc[i + 1])]
+        doc += [f'    [tool.cutover.providers.{provider}] auth_env = "{auth[provider]}"' for provider in configured]
+    doc.append('"""')  # where the closing quotes stand
+    kept = [line for i, line in enumerate(doc) if line or (i + 1 < len(doc) and doc[i + 1])]
+    return "\n".join(kept[:-1]) + "\n"
 
 
 def credential_lines(credentials: list[Credential]) -> list[str]:
@@ -125,11 +172,11 @@ def credential_lines(credentials: list[Credential]) -> list[str]:
     return list(seen.values())
 
 
-def credential_reader(credentials: list[Credential]) -> tuple[list[str], list[str]]:
-    """Return (extra imports, the ``credential`` function's lines) when a call reads one, else ([], [])."""
+def credential_reader(credentials: list[Credential]) -> list[ast.stmt]:
+    """Return the ``credential`` function's statements when a call reads one, else []."""
     if all(c.bearer for c in credentials):
-        return [], []
-    return ["import os", ""], [*_credential.HELPER, "", ""]
+        return []
+    return stmts(_credential.HELPER)
 
 
 def digest(text: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 from typing import Any
 
 import pytest
@@ -21,7 +22,7 @@ def _run(param: Any, item: dict[str, Any], refs: dict[str, list[dict[str, Any]]]
     for name, items in (refs or {}).items():
         flow.emit(name, items)
     scope = {"n8n": n8n, "item": {"json": item}, "i": 0, "items": [{"json": item}], "flow": flow, "ctx": _Ctx()}
-    return eval(value(param), scope)  # noqa: S307 - the code under test is generated source
+    return eval(ast.unparse(value(param)), scope)  # noqa: S307 - the code under test is generated source
 
 
 def test_json_paths_templates_and_string_methods() -> None:

@@ -14,11 +14,4 @@ from harness.recording import Platform
 
 __all__ = ["ADAPTER"]
 
-ADAPTER = PlatformAdapter(
-    platform=Platform.MAKE,
-    parse_history=history.parse,
-    coercion=Coercion.MAKE,
-    branches=branches.definition_branches,
-    covers_branches=branches.covers_branches,
-    translator=TRANSLATOR,
-)
+ADAPTER = PlatformAdapter.of_folder(Platform.MAKE, Coercion.MAKE, history, branches, TRANSLATOR)

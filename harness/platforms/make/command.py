@@ -27,11 +27,5 @@ HELP = """Translate a Make scenario BLUEPRINT (or a directory of them) into auto
 IMPORT_HINT = ("curl -H 'Authorization: Token …' 'https://<zone>.make.com/api/v2/scenarios/{id}/logs' > {name}.json"
                " && cutover import make {name}.json --definition {definition} --automation {name} --into recordings/<set>")
 
-TRANSLATOR = Translator(
-    argument="blueprint",
-    help=HELP,
-    automation_help="Automation name (default: from the scenario's name). With a directory: a prefix.",
-    set_help="Recording set whose manifest.toml gets the steps/decisions/providers maps (kept: entries you wrote).",
-    import_hint=IMPORT_HINT,
-    module="harness.platforms.make.translate",
-)
+TRANSLATOR = Translator.of_tool("make", argument="blueprint", named="scenario", maps="steps/decisions/providers",
+                                help=HELP, import_hint=IMPORT_HINT)

@@ -15,11 +15,4 @@ from harness.recording import Platform
 
 __all__ = ["ADAPTER"]
 
-ADAPTER = PlatformAdapter(
-    platform=Platform.N8N,
-    parse_history=history.parse,
-    coercion=Coercion.N8N,
-    branches=branches.definition_branches,
-    covers_branches=branches.covers_branches,
-    translator=TRANSLATOR,
-)
+ADAPTER = PlatformAdapter.of_folder(Platform.N8N, Coercion.N8N, history, branches, TRANSLATOR)

@@ -24,11 +24,5 @@ HELP = """Translate an n8n WORKFLOW file (or a directory of them) into automatio
 IMPORT_HINT = ("curl -H 'X-N8N-API-KEY: …' '<n8n>/api/v1/executions?workflowId={id}&includeData=true' > {name}.json"
                " && cutover import n8n {name}.json --automation {name} --into recordings/<set>")
 
-TRANSLATOR = Translator(
-    argument="workflow",
-    help=HELP,
-    automation_help="Automation name (default: from the workflow's name). With a directory: a prefix.",
-    set_help="Recording set whose manifest.toml gets the steps/decisions maps (kept: entries you wrote).",
-    import_hint=IMPORT_HINT,
-    module="harness.platforms.n8n.translate",
-)
+TRANSLATOR = Translator.of_tool("n8n", argument="workflow", named="workflow", maps="steps/decisions", help=HELP,
+                                import_hint=IMPORT_HINT)

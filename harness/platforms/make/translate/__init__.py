@@ -20,6 +20,7 @@ Files are written as for n8n: a digest line, and an edited file is never overwri
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,11 +32,22 @@ from tomlkit.items import Table
 from harness.errors import ExportFormatError, ScaffoldError
 from harness.manifest import set_relative
 from harness.platforms.make.definition import Blueprint, Module, is_blueprint, iter_blueprint_files, load_blueprint, read_document
-from harness.platforms.make.translate.flow import Layout, comment, flow, indent
+from harness.platforms.make.translate.flow import Layout, comment, flow
 from harness.platforms.make.translate.modules import TRIGGERS, Gen, makes_call, translate, var
-from harness.scaffold import Written, checked_name, write
-from harness.scaffold._module import (HEADER, NodeRow, Scaffold, credential_reader, digest, module_docstring,
-                                     registry_takes, slug, unique)
+from harness.scaffold import Written, _code, checked_name, write
+from harness.scaffold._code import name, stmts
+from harness.scaffold._module import NodeRow, Scaffold, Tool, module_source, slug, unique
+
+TOOL = Tool(
+    command="make",
+    intro=("{automation}: scaffolded by `cutover scaffold make` from the Make scenario {name}.", "",
+           "This is ordinary code and yours to edit; `pytest --shadow` on the scenario's recorded runs",
+           "is what proves it. Every module is a few lines below, where Make runs it, with Make's",
+           "semantics (queue_core.compat.make)."),
+    schedule_from="the scenario's scheduling",
+    run="Run the scenario {name} module by module, as Make did.",
+    runtime="make", start="run = make.Run(ctx)", finish="run.finish()", imports=("from typing import Any",),
+)
 
 
 @dataclass
@@ -84,20 +96,26 @@ def _names(blueprint: Blueprint, gen: Gen, first: Module | None) -> dict[str, st
     return steps
 
 
-def _start(first: Module, lay: Layout, scheduled: bool) -> tuple[list[str], bool]:
-    """Return the lines that produce the first module's bundles, and whether it is a trigger."""
+def _start(first: Module, lay: Layout, scheduled: bool) -> tuple[list[ast.stmt], bool]:
+    """Return the statements that produce the first module's bundles, and whether it is a trigger."""
+    bundles = name(f"bundles_{first.id}")
     if first.app in TRIGGERS:
         lay.rows.append(NodeRow(first.label, first.app, "trigger", "the delivery's body is the bundle"))
-        return [comment(first), f"{var(first)} = make.webhook_bundle(trigger)", f"bundles_{first.id} = [{var(first)}]"], True
+        return [comment(first), *stmts("$bundle = make.webhook_bundle(trigger)\n$bundles = [$bundle]",
+                                       bundle=var(first), bundles=bundles)], True
     code = translate(first, lay.gen)
     why = "a replay starts from its recorded bundle; a live tick runs this module"
     lay.rows.append(NodeRow(first.label, first.app, "todo" if code.todo else "trigger",
                             f"{code.todo}; {why}" if code.todo else why))
-    produce = code.lines + ([f"bundles_{first.id} = list({code.bundles})"] if code.bundles is not None
-                            else [f"bundles_{first.id} = [{code.bundle}]"])
-    return [comment(first), f"recorded = make.first_bundle(trigger)  # cutover import make: the run's first bundle",
-            "if recorded is not None:", f"    bundles_{first.id} = [recorded]", "else:  # a live schedule tick",
-            *indent(produce)], False
+    produce = code.lines + (stmts("$bundles = list($source)", bundles=bundles, source=code.bundles)
+                            if code.bundles is not None else stmts("$bundles = [$bundle]", bundles=bundles,
+                                                                   bundle=code.bundle))
+    return [comment(first), *stmts("recorded = make.first_bundle(trigger)\n$recorded_note\nif recorded is not None:\n"
+                                   "    $bundles = [recorded]\nelse:\n    $tick_note\n    $produce",
+                                   recorded_note=_code.comment("cutover import make: the run's first bundle",
+                                                               trailing=True),
+                                   bundles=bundles, tick_note=_code.comment("a live schedule tick", trailing=True),
+                                   produce=produce)], False
 
 
 def build(blueprint: Blueprint, automation: str, providers: dict[str, str]) -> MakeScaffold:
@@ -106,15 +124,15 @@ def build(blueprint: Blueprint, automation: str, providers: dict[str, str]) -> M
     first = blueprint.flow[0] if blueprint.flow else None
     scaffold = MakeScaffold(automation, blueprint, "", _names(blueprint, gen, first), {}, [])
     lay = Layout(gen)
-    body: list[str] = []
+    body: list[ast.stmt] = []
     if first is not None:
         start, instant = _start(first, lay, scheduled=True)
         rest = flow(blueprint.flow[1:], lay)
-        body = start + [f"for {var(first)} in bundles_{first.id}:",
-                        *indent([f"run.emit({first.id}, {var(first)})", *rest])]
+        body = start + stmts("for $bundle in $bundles:\n    run.emit($id, $bundle)\n    $rest", bundle=var(first),
+                             bundles=name(f"bundles_{first.id}"), id=first.id, rest=rest)
         scaffold.trigger_kind = "webhook" if instant else "schedule"
     scaffold.rows = lay.rows
-    scaffold.decisions = {blueprint.modules[i].label: name for i, name in lay.decisions.items()}
+    scaffold.decisions = {blueprint.modules[i].label: decision for i, decision in lay.decisions.items()}
     scaffold.proposals = dict(gen.proposals)
     scaffold.credentials = list(gen.credentials)
     scaffold.providers = dict(gen.hosts)
@@ -126,38 +144,13 @@ def build(blueprint: Blueprint, automation: str, providers: dict[str, str]) -> M
         if first is not None and scaffold.rows:
             row = scaffold.rows[0]
             scaffold.rows[0] = NodeRow(row.node, row.type, row.status, f"{row.why}; schedule: {why}")
-    scaffold.source = _source(scaffold, body)
+    scaffold.source = module_source(scaffold, TOOL, body, blueprint.name)
     return scaffold
 
 
 def _host(module: Module) -> str:
     url = str(module.mapper.get("url") or "")
     return re.sub(r"^[a-z]+://", "", url).split("/")[0].split(":")[0].split("{")[0]
-
-
-def _source(scaffold: MakeScaffold, body: list[str]) -> str:
-    bp = scaffold.workflow
-    function = re.sub(r"\W+", "_", scaffold.automation).strip("_") or "automation"
-    intro = [f"{scaffold.automation}: scaffolded by `cutover scaffold make` from the Make scenario {bp.name!r}.", "",
-             "This is ordinary code and yours to edit; `pytest --shadow` on the scenario's recorded runs",
-             "is what proves it. Every module is a few lines below, where Make runs it, with Make's",
-             "semantics (queue_core.compat.make)."]
-    schedule = f"Schedule: {scaffold.schedule['cron']} (from the scenario's scheduling)." if scaffold.schedule else None
-    doc = module_docstring(intro, schedule=schedule, unit=scaffold.unit,
-                           todo=[r for r in scaffold.rows if r.status == "todo"], proposals=scaffold.proposals,
-                           credentials=scaffold.credentials)
-    imports, reader = credential_reader(scaffold.credentials)
-    core = "Context, TerminalError, Trigger, automation" if reader else "Context, Trigger, automation"
-    args = [repr(scaffold.automation), "version=1"]
-    if scaffold.schedule and registry_takes("schedule"):
-        args.append(f"schedule={scaffold.schedule['cron']!r}")
-    lines = [*doc, "", "from __future__ import annotations", "", *imports, "from typing import Any", "",
-             f"from queue_core import {core}", "from queue_core.compat import make", "", "", *reader,
-             f"@automation({', '.join(args)})", f"async def {function}(ctx: Context, trigger: Trigger) -> None:",
-             f'    """Run the scenario {bp.name!r} module by module, as Make did."""', "    run = make.Run(ctx)",
-             *indent(body), "    run.finish()"]
-    text = "\n".join(lines).rstrip() + "\n"
-    return f"{HEADER}{digest(text)}\n{text}"
 
 
 def load_all(path: Path) -> tuple[list[Blueprint], list[str]]:

@@ -13,16 +13,19 @@ its modules in order, so a loop in the job (not a child job per bundle) is what 
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness.errors import Untranslatable
 from harness.platforms.make.definition import Module, route_value
 from harness.platforms.make.translate.iml import template
-from harness.platforms.make.translate.modules import Gen, ModuleCode, one_line, todo, translate, var
+from harness.platforms.make.translate.modules import Gen, ModuleCode, todo, translate, var
+from harness.scaffold import _code
+from harness.scaffold._code import call, expr, lit, name, stmts
 from harness.scaffold._module import NodeRow
 from queue_core.compat.make import FILTER_OPERATORS
-from harness.errors import Untranslatable
 
 
 FEEDERS = ("builtin:BasicFeeder", "builtin:BasicRepeater")
@@ -39,18 +42,13 @@ class Layout:
     decisions: dict[int, str] = field(default_factory=dict)  # router id -> decision name
 
 
-def indent(lines: Sequence[str]) -> list[str]:
-    """Return ``lines`` one level deeper (``pass`` for none)."""
-    return [f"    {line}" if line else "" for line in (lines or ["pass"])]
-
-
-def comment(module: Module) -> str:
+def comment(module: Module) -> ast.stmt:
     """Return the comment line that heads a module's code."""
-    return f"# {one_line(module.app)} {module.label!r} (module {module.id}, v{module.version})"
+    return _code.comment(f"{module.app} {module.label!r} (module {module.id}, v{module.version})")
 
 
-def conditions(raw: Any) -> str:
-    """Return Python source for filter conditions ``[[{a, o, b}]]`` (OR of ANDs)."""
+def conditions(raw: Any) -> ast.expr:
+    """Return the Python expression of filter conditions ``[[{a, o, b}]]`` (OR of ANDs)."""
     groups = []
     for group in raw or []:
         items = []
@@ -58,13 +56,20 @@ def conditions(raw: Any) -> str:
             operator = str((cond or {}).get("o") or "")
             if operator not in FILTER_OPERATORS:
                 raise Untranslatable(f"filter operator {operator!r} is not translated")
-            items.append(f"({operator!r}, {template(cond.get('a'))}, {template(cond.get('b'))})")
-        groups.append("[" + ", ".join(items) + "]")
-    return "[" + ", ".join(groups) + "]"
+            items.append((operator, template(cond.get("a")), template(cond.get("b"))))
+        groups.append(items)
+    return lit(groups)
 
 
-def flow(modules: Sequence[Module], lay: Layout, *, on_first: Sequence[str] = (), tail: Sequence[str] = ()) -> list[str]:
-    """Return the lines that run ``modules`` (a flow) on the current bundle, then ``tail``.
+def _passes(test: ast.expr, note: str, body: list[ast.stmt]) -> list[ast.stmt]:
+    """``if make.passes(test):  # note`` around ``body``."""
+    return stmts("if make.passes($test):\n    $note\n    $body", test=test, note=_code.comment(note, trailing=True),
+                 body=body)
+
+
+def flow(modules: Sequence[Module], lay: Layout, *, on_first: Sequence[ast.stmt] = (),
+         tail: Sequence[ast.stmt] = ()) -> list[ast.stmt]:
+    """Return the statements that run ``modules`` (a flow) on the current bundle, then ``tail``.
 
     ``on_first`` runs when the first module does (a Router's ``run.took``).
     """
@@ -81,11 +86,11 @@ def flow(modules: Sequence[Module], lay: Layout, *, on_first: Sequence[str] = ()
     body = [*on_first, *_module_lines(module, rest, lay, tail)]
     if test is None:
         return lines + body
-    name = str(module.filter.get("name") or "")  # type: ignore[union-attr]
-    return lines + [f"if make.passes({test}):  # filter {name!r}", *indent(body)]
+    filter_name = str(module.filter.get("name") or "")  # type: ignore[union-attr]
+    return lines + _passes(test, f"filter {filter_name!r}", body)
 
 
-def _module_lines(module: Module, rest: list[Module], lay: Layout, tail: Sequence[str]) -> list[str]:
+def _module_lines(module: Module, rest: list[Module], lay: Layout, tail: Sequence[ast.stmt]) -> list[ast.stmt]:
     if module.app == "builtin:BasicRouter":
         return _router(module, rest, lay, tail)
     if module.app == "builtin:BasicIfElse":
@@ -102,96 +107,107 @@ def _module_lines(module: Module, rest: list[Module], lay: Layout, tail: Sequenc
     return _emitted(module, code, flow(rest, lay, tail=tail))
 
 
-def _emitted(module: Module, code: ModuleCode, after: list[str]) -> list[str]:
+def _emitted(module: Module, code: ModuleCode, after: list[ast.stmt]) -> list[ast.stmt]:
     """Return the module's lines, its error handler, the emit of its bundle(s), then ``after``."""
     handler = module.onerror[0].app if module.onerror else None
     lines = list(code.lines)
+    bundles, bundle, ok = name(f"bundles_{module.id}"), var(module), name(f"ok_{module.id}")
     if code.bundles is not None:
-        lines.append(f"bundles_{module.id} = list({code.bundles})")
-        emit = [f"for {var(module)} in bundles_{module.id}:", *indent([f"run.emit({module.id}, {var(module)})", *after])]
+        lines += stmts("$bundles = list($source)", bundles=bundles, source=code.bundles)
+        emit = stmts("for $bundle in $bundles:\n    run.emit($id, $bundle)\n    $after", bundle=bundle,
+                     bundles=bundles, id=module.id, after=after)
     else:
-        if code.bundle != var(module):
-            lines.append(f"{var(module)} = {code.bundle}")
-        emit = [f"run.emit({module.id}, {var(module)})", *after]
+        if not (isinstance(code.bundle, ast.Name) and code.bundle.id == bundle.id):
+            lines += stmts("$bundle = $value", bundle=bundle, value=code.bundle)
+        emit = [*stmts("run.emit($id, $bundle)", id=module.id, bundle=bundle), *after]
     if handler == "builtin:Ignore" and code.todo is None:
-        return [f"ok_{module.id} = True", "try:", *indent(lines), "except Exception as exc:  # builtin:Ignore",
-                *indent([f"ok_{module.id} = run.ignored({module.id}, exc)"]), f"if ok_{module.id}:", *indent(emit)]
+        return stmts("$ok = True\ntry:\n    $lines\nexcept Exception as exc:\n    $note\n"
+                     "    $ok = run.ignored($id, exc)\nif $ok:\n    $emit", ok=ok, lines=lines,
+                     note=_code.comment("builtin:Ignore", trailing=True), id=module.id, emit=emit)
     if handler == "builtin:Resume" and code.todo is None:
         resume = template(module.onerror[0].mapper)
-        target = f"bundles_{module.id} = [{resume}]" if code.bundles is not None else f"{var(module)} = {resume}"
-        return ["try:", *indent(lines), "except Exception as exc:  # builtin:Resume: its output stands in",
-                *indent([f"run.ignored({module.id}, exc)", target]), *emit]
+        target = (stmts("$bundles = [$resume]", bundles=bundles, resume=resume) if code.bundles is not None
+                  else stmts("$bundle = $resume", bundle=bundle, resume=resume))
+        return [*stmts("try:\n    $lines\nexcept Exception as exc:\n    $note\n    run.ignored($id, exc)\n    $target",
+                       lines=lines, note=_code.comment("builtin:Resume: its output stands in", trailing=True),
+                       id=module.id, target=target), *emit]
     if handler is not None and code.todo is None:
-        lines.insert(0, f"# TODO: error handler {one_line(handler)} is not translated: an error fails the run")
+        lines.insert(0, _code.comment(f"TODO: error handler {handler} is not translated: an error fails the run"))
     return lines + emit
 
 
-def _router(module: Module, rest: list[Module], lay: Layout, tail: Sequence[str]) -> list[str]:
+def _router(module: Module, rest: list[Module], lay: Layout, tail: Sequence[ast.stmt]) -> list[ast.stmt]:
     from harness.scaffold._module import slug, unique
 
     decision = lay.decisions.setdefault(module.id, unique(slug(module.label), set(lay.decisions.values())))
     names = [route_value(route, i) for i, route in enumerate(module.routes)]
     _row(lay, module, ModuleCode([], note=f"{len(names)} routes; every route whose filter passes runs"))
-    lines = [f"run.router({module.id}, {decision!r}, {names!r})"]
+    lines = stmts("run.router($id, $decision, $names)", id=module.id, decision=decision, names=names)
     for index, route in enumerate(module.routes):
-        lines += [f"# route {index}: {names[index]!r}",
-                  *flow(route, lay, on_first=[f"run.took({module.id}, {index})"], tail=tail)]
+        lines += [_code.comment(f"route {index}: {names[index]!r}"),
+                  *flow(route, lay, on_first=stmts("run.took($id, $index)", id=module.id, index=index), tail=tail)]
     return lines + flow(rest, lay, tail=())
 
 
-def _if_else(module: Module, rest: list[Module], lay: Layout, tail: Sequence[str]) -> list[str]:
+def _if_else(module: Module, rest: list[Module], lay: Layout, tail: Sequence[ast.stmt]) -> list[ast.stmt]:
     _row(lay, module, ModuleCode([], note="the first branch whose condition holds runs"))
-    lines: list[str] = [f"run.emit({module.id}, {{}})"]
-    keyword = "if"
+    branches: list[tuple[ast.expr | None, str, list[ast.stmt]]] = []  # (test, its label, body)
     for branch in module.branches:
         body = flow(branch.flow, lay)
         if branch.conditions is None:
-            lines += ["else:" if keyword == "elif" else "if True:", *indent(body)]
+            branches.append((None, "", body))
             break
         try:
             test = conditions(branch.conditions)
         except Untranslatable as exc:
             code = todo(module, f"branch {branch.label!r}: {exc.reason}")
             return code.lines
-        lines += [f"{keyword} make.passes({test}):  # branch {branch.label!r}", *indent(body)]
-        keyword = "elif"
-    return lines + flow(rest, lay, tail=tail)
+        branches.append((test, branch.label, body))
+    chain: list[ast.stmt] = []
+    for holds, label, body in reversed(branches):
+        if holds is None:  # the else branch (as the first: `if True:`)
+            chain = body if branches[0][0] is not None else stmts("if True:\n    $body", body=body)
+            continue
+        chain = stmts("if make.passes($test):\n    $note\n    $body\nelse:\n    $chain", test=holds,
+                      note=_code.comment(f"branch {label!r}", trailing=True), body=body, chain=chain)
+    lines = stmts("run.emit($id, {})", id=module.id)
+    return lines + chain + flow(rest, lay, tail=tail)
 
 
-def _bundles(module: Module) -> str:
+def _bundles(module: Module) -> ast.expr:
     """Return the Python expression of an Iterator's or a Repeater's bundles."""
     if module.app == "builtin:BasicRepeater":
         m = module.mapper
-        return f"make.repeat({template(m.get('start', 1))}, {template(m.get('repeats', 1))}, {template(m.get('step', 1))})"
-    return f"make.iterate({template(module.mapper.get('array'))})"
+        return call("make.repeat", template(m.get("start", 1)), template(m.get("repeats", 1)),
+                    template(m.get("step", 1)))
+    return call("make.iterate", template(module.mapper.get("array")))
 
 
-def _aggregated(aggregator: Module, feeder: Module, collected: str) -> tuple[str, str]:
+def _aggregated(aggregator: Module, feeder: Module, collected: ast.Name) -> tuple[ast.expr, ast.expr]:
     """Return (what one bundle adds to ``collected``, the aggregator's output bundle)."""
     if aggregator.app == "util:TextAggregator":
         raw = aggregator.parameters.get("rowSeparator", "")
         separator = aggregator.parameters.get("otherSeparator", "") if raw == "other" else _SEPARATORS.get(raw, raw)
-        return (f"make.text({template(aggregator.mapper.get('value', ''))})",
-                f"{{'text': {str(separator)!r}.join({collected})}}")
-    fields = template(aggregator.mapper) if aggregator.mapper else f"dict({var(feeder)})"
-    return fields, f"{{'array': {collected}}}"
+        return (call("make.text", template(aggregator.mapper.get("value", ""))),
+                expr("{'text': $separator.join($collected)}", separator=str(separator), collected=collected))
+    fields = template(aggregator.mapper) if aggregator.mapper else call("dict", var(feeder))
+    return fields, expr("{'array': $collected}", collected=collected)
 
 
-def _iterator(module: Module, rest: list[Module], lay: Layout, tail: Sequence[str]) -> list[str]:
+def _iterator(module: Module, rest: list[Module], lay: Layout, tail: Sequence[ast.stmt]) -> list[ast.stmt]:
     at = next((i for i, m in enumerate(rest) if m.app in AGGREGATORS and m.parameters.get("feeder") == module.id), None)
     _row(lay, module, ModuleCode([], note="a loop over the bundles it outputs"))
-    head = f"for {var(module)} in {_bundles(module)}:"
-    emit = f"run.emit({module.id}, {var(module)})"
+    loop = "for $bundle in $bundles:\n    run.emit($id, $bundle)\n    $body"
     if at is None:
-        return [head, *indent([emit, *flow(rest, lay, tail=tail)])]
+        return stmts(loop, bundle=var(module), bundles=_bundles(module), id=module.id, body=flow(rest, lay, tail=tail))
     aggregator, inner, after = rest[at], rest[:at], rest[at + 1:]
     if any(m.routes or m.branches for m in inner) or aggregator.mapper.get("groupBy") or aggregator.parameters.get("groupBy"):
         code = todo(aggregator, "an Aggregator over routes, branches or with group-by is not translated")
         _row(lay, aggregator, code)
         return code.lines
-    collected = f"aggregated_{aggregator.id}"
+    collected = name(f"aggregated_{aggregator.id}")
     item, output = _aggregated(aggregator, module, collected)
-    collect = [f"{collected}.append({item})"]
+    collect = stmts("$collected.append($item)", collected=collected, item=item)
     if aggregator.filter:  # the filter on the line into the Aggregator decides which bundles it collects
         try:
             test = conditions(aggregator.filter.get("conditions"))
@@ -199,11 +215,14 @@ def _iterator(module: Module, rest: list[Module], lay: Layout, tail: Sequence[st
             code = todo(aggregator, f"filter {aggregator.filter.get('name')!r}: {exc.reason}")
             _row(lay, aggregator, code)
             return code.lines
-        collect = [f"if make.passes({test}):  # filter {str(aggregator.filter.get('name') or '')!r}", *indent(collect)]
-    loop = [head, *indent([emit, *flow(inner, lay, tail=collect)])]
+        collect = _passes(test, f"filter {str(aggregator.filter.get('name') or '')!r}", collect)
+    looped = stmts(loop, bundle=var(module), bundles=_bundles(module), id=module.id,
+                   body=flow(inner, lay, tail=collect))
     _row(lay, aggregator, ModuleCode([], note=f"closes the loop of module {module.id}"))
-    return [f"{collected}: list[Any] = []", *loop, f"if {collected}:  # an Aggregator that got no bundle outputs none",
-            *indent([comment(aggregator), f"run.emit({aggregator.id}, {output})", *flow(after, lay, tail=tail)])]
+    return stmts("$collected: list[Any] = []\n$looped\nif $collected:\n    $note\n    $head\n"
+                 "    run.emit($id, $output)\n    $after", collected=collected, looped=looped,
+                 note=_code.comment("an Aggregator that got no bundle outputs none", trailing=True),
+                 head=comment(aggregator), id=aggregator.id, output=output, after=flow(after, lay, tail=tail))
 
 
 def _row(lay: Layout, module: Module, code: ModuleCode) -> None:

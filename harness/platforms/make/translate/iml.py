@@ -6,38 +6,42 @@ between arguments (``join(map(4.array; "line"); ", ")``), quoted text, numbers, 
 ``now``, ``true``, ``false``, ``null``, ``emptystring``, ``space``, ``newline``, ``tab``, and the
 operators ``+ - * / %`` and ``= != < > <= >=``. A function argument that is bare text
 (``formatDate(now; YYYY-MM-DD)``) is that text. The generated code calls
-``queue_core.compat.make``; anything else (an unknown function, ``var.input.x``) raises
+``queue_core.compat.make``, built as ``ast`` expressions (``harness.scaffold._code``): literals
+are never quoted by hand, and each operand is parenthesised as its precedence needs. Anything else (an unknown function, ``var.input.x``) raises
 ``Untranslatable`` and the module is left as a TODO with the mapping kept verbatim.
 """
 
 from __future__ import annotations
 
+import ast
 import re
+from collections.abc import Callable
 from typing import Any
 
-from queue_core.compat.make import IML_FUNCTIONS
 from harness.errors import Untranslatable, UntranslatableBareWord
+from harness.scaffold._code import call, dict_of, expr, lit
+from queue_core.compat.make import IML_FUNCTIONS
 
-KEYWORDS = {"now": "run.now()", "true": "True", "false": "False", "null": "None", "emptystring": "''",
-            "space": "' '", "newline": "'\\n'", "tab": "'\\t'"}
+KEYWORDS: dict[str, Any] = {"now": "run.now()", "true": True, "false": False, "null": None, "emptystring": "",
+                            "space": " ", "newline": "\n", "tab": "\t"}
 _TOKEN = re.compile(r"""\s*(?:(?P<str>"(?:[^"\\]|\\.)*")|(?P<num>\d+(?:\.\d+)?(?![\w`.\[]))|(?P<op><=|>=|!=|[=<>+\-*/%();])"""
                     r"""|(?P<word>(?:`[^`]*`|[\w$]+|\[\d*\])(?:\.(?:`[^`]*`|[\w$]+)|\[\d*\])*))""")
 
 
-def template(raw: Any) -> str:
-    """Return Python source for a mapped value (text with ``{{…}}``, or a structure of them)."""
+def template(raw: Any) -> ast.expr:
+    """Return the Python expression of a mapped value (text with ``{{…}}``, or a structure of them)."""
     if isinstance(raw, dict):
-        return "{" + ", ".join(f"{str(k)!r}: {template(v)}" for k, v in raw.items()) + "}"
+        return dict_of((str(k), template(v)) for k, v in raw.items())
     if isinstance(raw, list):
-        return "[" + ", ".join(template(v) for v in raw) + "]"
+        return ast.List([template(v) for v in raw], ast.Load())
     if not isinstance(raw, str):
-        return repr(raw)
+        return lit(raw)
     parts = split(raw)
     if len(parts) == 1 and parts[0][0] == "expr":
         return expression(parts[0][1])
     if all(kind == "text" for kind, _ in parts):
-        return repr(raw)
-    return "make.concat(" + ", ".join(repr(v) if kind == "text" else expression(v) for kind, v in parts) + ")"
+        return lit(raw)
+    return call("make.concat", *(lit(v) if kind == "text" else expression(v) for kind, v in parts))
 
 
 def split(raw: str) -> list[tuple[str, str]]:
@@ -72,8 +76,8 @@ def _closing(raw: str, pos: int) -> int:
     return -1
 
 
-def expression(source: str) -> str:
-    """Return Python source for the IML inside one ``{{ … }}``."""
+def expression(source: str) -> ast.expr:
+    """Return the Python expression of the IML inside one ``{{ … }}``."""
     parser = _Parser(source)
     result = parser.expr()
     parser.expect_end()
@@ -81,7 +85,7 @@ def expression(source: str) -> str:
 
 
 class _Parser:
-    """A recursive-descent parser of one IML expression, emitting Python source as it goes."""
+    """A recursive-descent parser of one IML expression, building its Python expression as it goes."""
 
     def __init__(self, source: str) -> None:
         self.source = source
@@ -116,40 +120,39 @@ class _Parser:
         if self.peek() is not None:
             raise Untranslatable(f"IML {self.source!r}: unexpected {self.peek()[1]!r}")  # type: ignore[index]
 
-    def expr(self) -> str:
+    def expr(self) -> ast.expr:
         left = self.additive()
         token = self.peek()
         if token and token[0] == "op" and token[1] in ("=", "!=", "<", ">", "<=", ">="):
             self.take()
-            left = f"make.compare({token[1]!r}, {left}, {self.additive()})"
+            left = call("make.compare", token[1], left, self.additive())
         return left
 
-    def additive(self) -> str:
-        left = self.term()
-        while (token := self.peek()) and token[0] == "op" and token[1] in "+-":
+    def _left_assoc(self, ops: str, operand: Callable[[], ast.expr]) -> ast.expr:
+        left = operand()
+        while (token := self.peek()) and token[0] == "op" and token[1] in ops:
             self.take()
-            left = f"make.arith({token[1]!r}, {left}, {self.term()})"
+            left = call("make.arith", token[1], left, operand())
         return left
 
-    def term(self) -> str:
-        left = self.atom()
-        while (token := self.peek()) and token[0] == "op" and token[1] in "*/%":
-            self.take()
-            left = f"make.arith({token[1]!r}, {left}, {self.atom()})"
-        return left
+    def additive(self) -> ast.expr:
+        return self._left_assoc("+-", self.term)
 
-    def atom(self) -> str:
+    def term(self) -> ast.expr:
+        return self._left_assoc("*/%", self.atom)
+
+    def atom(self) -> ast.expr:
         kind, value, _, _ = self.take()
         if kind == "str":
-            return repr(value[1:-1])
+            return lit(value[1:-1])
         if kind == "num":
-            return value
+            return lit(float(value) if "." in value else int(value))
         if kind == "op" and value == "(":
             inner = self.expr()
             self._expect(")")
-            return f"({inner})"
+            return inner
         if kind == "op" and value == "-":
-            return f"make.arith('-', 0, {self.atom()})"
+            return call("make.arith", "-", 0, self.atom())
         if kind != "word":
             raise Untranslatable(f"IML {self.source!r}: unexpected {value!r}")
         token = self.peek()
@@ -157,32 +160,32 @@ class _Parser:
             return self.call(value)
         return self.word(value)
 
-    def word(self, value: str) -> str:
+    def word(self, value: str) -> ast.expr:
         if value in KEYWORDS:
-            return KEYWORDS[value]
+            return expr(KEYWORDS[value]) if value == "now" else lit(KEYWORDS[value])
         head, _, rest = value.partition(".")
         if head.isdigit() and rest:
-            return f"make.ref(run.b, {int(head)}{''.join(', ' + repr(p) for p in path_parts(rest))})"
+            return call("make.ref", expr("run.b"), int(head), *path_parts(rest))
         raise UntranslatableBareWord(value)
 
-    def call(self, name: str) -> str:
+    def call(self, name: str) -> ast.expr:
         if name not in IML_FUNCTIONS:
             raise Untranslatable(f"IML function {name}() is not translated")
         self._expect("(")
-        args: list[str] = []
+        args: list[ast.expr] = []
         token = self.peek()
         if token is not None and token[1] == ")":
             self.take()
-            return f"make.fn({name!r})"
+            return call("make.fn", name)
         while True:
             args.append(self.argument())
             kind, value, _, _ = self.take()
             if value == ")":
-                return f"make.fn({name!r}, {', '.join(args)})"
+                return call("make.fn", name, *args)
             if value != ";":
                 raise Untranslatable(f"IML {self.source!r}: expected ';' or ')' after an argument of {name}()")
 
-    def argument(self) -> str:
+    def argument(self) -> ast.expr:
         """Return one argument: an expression, or its raw text when it is bare text."""
         start = self.pos
         try:
@@ -193,7 +196,7 @@ class _Parser:
         except UntranslatableBareWord:
             pass
         self.pos = start
-        return repr(self._raw_argument())
+        return lit(self._raw_argument())
 
     def _raw_argument(self) -> str:
         depth, begin = 0, self.peek()

@@ -1,24 +1,27 @@
 """Translate one Make module into lines of Python, with Make's semantics (``queue_core.compat.make``).
 
 A translator gets the module and a ``Gen`` (providers, step names) and returns a ``ModuleCode``:
-lines that compute the module's output, and the Python expression of that output: ``bundle``
-(one bundle) or ``bundles`` (an iterable: everything after the module runs once per bundle).
+statements that compute the module's output (``ast`` nodes, ``harness.scaffold._code``), and
+the Python expression of that output: ``bundle`` (one bundle) or ``bundles`` (an iterable:
+everything after the module runs once per bundle).
 Structural modules (Router, If-else, Iterator + Aggregator) are laid out by ``flow``.
 A module with no translation raises ``make.TodoModule`` when a bundle reaches it.
 """
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from harness.scaffold import _credential
-from harness.scaffold._provider import provider_for
-from harness.scaffold._credential import Credential
+from harness.errors import Untranslatable
 from harness.platforms.make.definition import Module
 from harness.platforms.make.translate.iml import template
-from harness.errors import Untranslatable
+from harness.scaffold import _code, _credential
+from harness.scaffold._code import call, dict_of, expr, lit, name, stmts
+from harness.scaffold._credential import Credential
+from harness.scaffold._provider import provider_for
 
 
 @dataclass
@@ -36,55 +39,54 @@ class Gen:
 class ModuleCode:
     """The translation of one module."""
 
-    lines: list[str]
-    bundle: str | None = None
-    bundles: str | None = None
+    lines: list[ast.stmt]
+    bundle: ast.expr | None = None
+    bundles: ast.expr | None = None
     todo: str | None = None  # why the module is left for a person
     note: str = ""
 
 
-def one_line(text: object) -> str:
-    """Return ``text`` fit for a comment: any line break made a space."""
-    return " ".join(str(text).splitlines())
-
-
-def var(module: Module) -> str:
+def var(module: Module) -> ast.Name:
     """Return the Python name of a module's current bundle."""
-    return f"bundle_{module.id}"
+    return name(f"bundle_{module.id}")
+
+
+def _empty() -> ast.expr:
+    return ast.Dict([], [])
 
 
 def todo(module: Module, why: str) -> ModuleCode:
     """Return a TODO module: its code fails any bundle that reaches it, naming the module."""
-    lines = [f"# TODO: {one_line(why)}"]
+    lines = [_code.comment(f"TODO: {why}")]
     if module.mapper:
         import json
 
         mapper = json.dumps(_credential.redacted(module.mapper), indent=2, ensure_ascii=False)
-        lines += [f"#     {line}" for line in mapper.splitlines()[:30]]
-    lines += [f"raise make.TodoModule({module.label!r}, {why!r})"]
-    return ModuleCode(lines, bundle="{}", todo=why)
+        lines += [_code.comment(f"    {line}") for line in mapper.splitlines()[:30]]
+    lines += stmts("raise make.TodoModule($label, $why)", label=module.label, why=why)
+    return ModuleCode(lines, bundle=_empty(), todo=why)
 
 
-def _pairs(raw: object, module: Module, gen: Gen, provider: str, kind: str) -> str:
-    """Return the ``[(name, value), …]`` source of headers or query fields, a credential among them
+def _pairs(raw: object, module: Module, gen: Gen, provider: str, kind: str) -> list[ast.expr]:
+    """Return the ``(name, value)`` pairs of headers or query fields, a credential among them
     read from the environment (a bearer token left to the provider's auth_env) and collected."""
     items = raw if isinstance(raw, list) else []
-    pairs = []
+    pairs: list[ast.expr] = []
     for p in items:
         if not isinstance(p, dict):
             continue
-        name, value = p.get("name", ""), p.get("value", "")
-        if isinstance(name, str) and _credential.is_credential_name(name) and _credential.make_secret(value):
-            found = _credential.found(value, name=name, kind=kind, provider=provider, where=f'module "{module.label}"')
+        key, value = p.get("name", ""), p.get("value", "")
+        if isinstance(key, str) and _credential.is_credential_name(key) and _credential.make_secret(value):
+            found = _credential.found(value, name=key, kind=kind, provider=provider, where=f'module "{module.label}"')
             gen.credentials.append(found)
             if not found.bearer:
-                pairs.append(f"({name!r}, {_credential.source(found)})")
+                pairs.append(lit((key, _credential.source(found))))
         else:
-            pairs.append(f"({template(name)}, {template(value)})")
-    return "[" + ", ".join(pairs) + "]"
+            pairs.append(lit((template(key), template(value))))
+    return pairs
 
 
-def _http_body(module: Module) -> str | None:
+def _http_body(module: Module) -> ast.expr | None:
     mapper = module.mapper
     if module.app == "http:MakeRequest":
         content = mapper.get("contentType")
@@ -103,7 +105,7 @@ def _http_body(module: Module) -> str | None:
         raw = mapper.get("data")
     if raw in (None, ""):
         return None
-    return f"make.json_body({template(raw)}, {module.label!r})"
+    return call("make.json_body", template(raw), module.label)
 
 
 def http(module: Module, gen: Gen) -> ModuleCode:
@@ -118,23 +120,22 @@ def http(module: Module, gen: Gen) -> ModuleCode:
     gen.proposals.update(proposals)
     gen.hosts[base.split("://", 1)[1].split(":")[0]] = provider
     method = str(module.mapper.get("method") or "get").upper()
-    kwargs = []
+    kwargs: dict[str, ast.expr] = {}
     headers = module.mapper.get("headers")
     if headers:
-        source = _pairs(headers, module, gen, provider, "header")
-        if source != "[]":  # none left when the only one was the provider's bearer token
-            kwargs.append(f"headers={source}")
+        pairs = _pairs(headers, module, gen, provider, "header")
+        if pairs:  # none left when the only one was the provider's bearer token
+            kwargs["headers"] = ast.List(pairs, ast.Load())
     query = module.mapper.get("queryParameters") or module.mapper.get("qs")
     if query:
-        kwargs.append(f"params={_pairs(query, module, gen, provider, 'query parameter')}")
+        kwargs["params"] = ast.List(_pairs(query, module, gen, provider, "query parameter"), ast.Load())
     body = _http_body(module)
     if body is not None:
-        kwargs.append(f"json={body}")
+        kwargs["json"] = body
     if not module.mapper.get("parseResponse", True):
-        kwargs.append("parse=False")
-    extra = "".join(f", {k}" for k in kwargs)
-    lines = [f"{var(module)} = await make.http(ctx, {provider!r}, {method!r}, {template(url)}{extra}, "
-             f"step={gen.steps[module.id]!r})"]
+        kwargs["parse"] = lit(False)
+    lines = stmts("$var = await make.http(ctx, $provider, $method, $url, **$kwargs, step=$step)", var=var(module),
+                  provider=provider, method=method, url=template(url), kwargs=kwargs, step=gen.steps[module.id])
     auth = module.parameters.get("authenticationType")
     note = "" if auth in (None, "noAuth") and not module.app.endswith("BasicAuth") else \
         "authentication: configure it on the provider"
@@ -157,23 +158,23 @@ def app_call(module: Module, gen: Gen) -> ModuleCode:
         value = module.mapper.get(match.group(1))
         if value in (None, ""):
             raise Untranslatable(f"the {match.group(1)} field is not mapped")
-        parts += [repr(url[pos:match.start()]), template(value)]
+        parts += [lit(url[pos:match.start()]), template(value)]
         pos = match.end()
-    parts.append(repr(url[pos:]))
+    parts.append(lit(url[pos:]))
     provider, base, proposals = provider_for(url, gen.providers)
     gen.proposals.update(proposals)
     gen.hosts[base.split("://", 1)[1]] = provider
     gen.hosts[module.package] = provider  # the importer names an app call's provider after its app
-    body = "{" + ", ".join(f"{f!r}: {template(module.mapper.get(f))}" for f in fields) + "}"
-    extra = f", json={body}" if fields else ""
-    lines = [f"{var(module)} = await make.app_call(ctx, {provider!r}, {method!r}, make.concat({', '.join(parts)}){extra}, "
-             f"step={gen.steps[module.id]!r})"]
+    kwargs = {"json": dict_of((f, template(module.mapper.get(f))) for f in fields)} if fields else {}
+    lines = stmts("$var = await make.app_call(ctx, $provider, $method, make.concat(*$parts), **$kwargs, step=$step)",
+                  var=var(module), provider=provider, method=method, parts=parts, kwargs=kwargs,
+                  step=gen.steps[module.id])
     return ModuleCode(lines, bundle=var(module), note=f"{method} {url} (authentication: configure it on the provider)")
 
 
 def parse_json(module: Module, gen: Gen) -> ModuleCode:
     """Parse JSON: an object is one bundle, an array one bundle per element."""
-    return ModuleCode([], bundles=f"make.parse_json({template(module.mapper.get('json'))}, {module.label!r})")
+    return ModuleCode([], bundles=call("make.parse_json", template(module.mapper.get("json")), module.label))
 
 
 def set_variable(module: Module, gen: Gen) -> ModuleCode:
@@ -182,34 +183,35 @@ def set_variable(module: Module, gen: Gen) -> ModuleCode:
         pairs = [(v.get("name"), v.get("value")) for v in module.mapper.get("variables") or [] if isinstance(v, dict)]
     else:
         pairs = [(module.mapper.get("name"), module.mapper.get("value"))]
-    if any(not isinstance(name, str) or not name for name, _ in pairs):
+    if any(not isinstance(key, str) or not key for key, _ in pairs):
         raise Untranslatable("a variable has no name")
-    values = "{" + ", ".join(f"{name!r}: {template(value)}" for name, value in pairs) + "}"
-    return ModuleCode([f"{var(module)} = {values}", f"run.variables.update({var(module)})"], bundle=var(module))
+    values = dict_of((key, template(value)) for key, value in pairs)
+    return ModuleCode(stmts("$var = $values\nrun.variables.update($var)", var=var(module), values=values),
+                      bundle=var(module))
 
 
 def get_variable(module: Module, gen: Gen) -> ModuleCode:
     """Get variable: the value a Set variable stored earlier in this run (None when none)."""
-    name = module.mapper.get("name")
-    if not isinstance(name, str) or not name:
+    key = module.mapper.get("name")
+    if not isinstance(key, str) or not key:
         raise Untranslatable("the variable has no name")
-    return ModuleCode([], bundle=f"{{{name!r}: run.variables.get({name!r})}}")
+    return ModuleCode([], bundle=expr("{$key: run.variables.get($key)}", key=key))
 
 
 def compose(module: Module, gen: Gen) -> ModuleCode:
     """Compose a string: its text is the bundle's ``value``."""
-    return ModuleCode([], bundle=f"{{'value': make.text({template(module.mapper.get('value', ''))})}}")
+    return ModuleCode([], bundle=expr("{'value': make.text($value)}", value=template(module.mapper.get("value", ""))))
 
 
 def sleep(module: Module, gen: Gen) -> ModuleCode:
     """Sleep: a durable ``ctx.sleep`` of the mapped seconds."""
-    return ModuleCode([f"await ctx.sleep(float(make.number({template(module.mapper.get('duration', 0))}) or 0))"],
-                      bundle="{}")
+    return ModuleCode(stmts("await ctx.sleep(float(make.number($duration) or 0))",
+                            duration=template(module.mapper.get("duration", 0))), bundle=_empty())
 
 
 def passthrough(module: Module, gen: Gen) -> ModuleCode:
     """A module that only passes on (If-else's Merge, a placeholder): an empty bundle."""
-    return ModuleCode([], bundle="{}")
+    return ModuleCode([], bundle=_empty())
 
 
 TRANSLATORS: dict[str, Callable[[Module, Gen], ModuleCode]] = {

@@ -20,15 +20,14 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-import esprima
-
+from harness.errors import Untranslatable
 from harness.platforms.n8n.translate.expr import member_chain
+from harness.platforms.n8n.translate.js import parse_expression
 from harness.platforms.n8n.definition import Node, Workflow
 
 Path = tuple[str | int, ...]
 
 _TEMPLATE = re.compile(r"\{\{(.*?)\}\}", re.S)
-_OPTIONAL_CHAIN = re.compile(r"\?\.(?!\d)")
 PASS_THROUGH = frozenset({"if", "filter", "switch", "noOp", "wait", "merge"})
 BRANCHING = frozenset({"if", "filter", "switch"})
 _ITEM_METHODS = ("first", "last", "all")
@@ -79,10 +78,9 @@ def _is_expression(value: Any) -> bool:
 
 
 def _parse(source: str) -> Any:
-    cleaned = _OPTIONAL_CHAIN.sub(".", source.strip())
     try:
-        return esprima.parseScript(f"({cleaned})").body[0].expression
-    except (esprima.Error, IndexError, AttributeError):
+        return parse_expression(source)
+    except Untranslatable:
         return None
 
 

@@ -4,34 +4,38 @@
 table of operations; each operation names the method, the path (``{param}`` placeholders are
 node parameters, resource locators included) and a small translator that returns the Python
 source of the body and query. The calls are the ones the n8n node itself sends (read from the
-node's source), so the generated code's effect and items match the workflow's. An operation or
+node's source), so the generated code's effect and items match the workflow's. Sources are
+``ast`` nodes (``harness.scaffold._code``). An operation or
 a parameter not in the table raises ``Untranslatable`` naming it: the node stays a TODO.
 """
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
+from harness.errors import Untranslatable
+from harness.platforms.n8n.definition import Node
 from harness.platforms.n8n.translate import expr
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot, comment
-from harness.platforms.n8n.definition import Node
-from harness.errors import Untranslatable
+from harness.scaffold import _code
+from harness.scaffold._code import call, dict_of, lit, name, stmts
 
 Params = dict[str, Any]
 
 
 @dataclass(frozen=True)
 class Request:
-    """The Python source of one call's parts (None: not sent) and how its items come out."""
+    """The Python expressions of one call's parts (None: not sent) and how its items come out."""
 
-    body: str | None = None
-    query: str | None = None
-    headers: str | None = None
-    items: str = "n8n.response_items(response)"  # Python source of the node's items for one call
+    body: ast.expr | None = None
+    query: ast.expr | None = None
+    headers: ast.expr | None = None
+    items: ast.expr = field(default_factory=lambda: _code.expr("n8n.response_items(response)"))  # for one call
     form: bool = False  # Stripe: the body is form-encoded
 
 
@@ -42,7 +46,7 @@ class Operation:
     method: str
     path: str
     request: Callable[[Node], Request] = lambda node: Request()
-    whole: Callable[[Node, Slot, str], list[str]] | None = None  # the node's lines, when not one call per item
+    whole: Callable[[Node, Slot, str], list[ast.stmt]] | None = None  # the node's lines, when not one call per item
 
 
 @dataclass(frozen=True)
@@ -63,24 +67,24 @@ def _fields(*names: str, aliases: dict[str, str] | None = None) -> Callable[[Nod
     def build(node: Node) -> Request:
         params = node.parameters
         pairs = []
-        for name in names:
-            raw = params.get(name, params.get((aliases or {}).get(name, ""), ""))
-            pairs.append(f"{name!r}: {expr.value(raw)}")
-        return Request(body="{" + ", ".join(pairs) + "}")
+        for key in names:
+            raw = params.get(key, params.get((aliases or {}).get(key, ""), ""))
+            pairs.append((key, expr.value(raw)))
+        return Request(body=dict_of(pairs))
     return build
 
 
-def _collection(node: Node, name: str, known: dict[str, str]) -> list[tuple[str, str]]:
-    """Return (API name, value source) for each set option of a collection; raise on an unknown one."""
-    chosen = node.parameters.get(name) or {}
+def _collection(node: Node, collection: str, known: dict[str, str]) -> list[tuple[str, ast.expr]]:
+    """Return (API name, value) for each set option of a collection; raise on an unknown one."""
+    chosen = node.parameters.get(collection) or {}
     unknown = sorted(set(chosen) - set(known))
     if unknown:
-        raise Untranslatable(f"{name}.{unknown[0]} is not translated (translated: {', '.join(sorted(known))})")
+        raise Untranslatable(f"{collection}.{unknown[0]} is not translated (translated: {', '.join(sorted(known))})")
     return [(known[key], expr.value(chosen[key])) for key in known if key in chosen]
 
 
-def _pairs_source(pairs: list[tuple[str, str]]) -> str:
-    return "[" + ", ".join(f"({name!r}, {source})" for name, source in pairs) + "]"
+def _pairs_source(pairs: list[tuple[str, ast.expr]]) -> ast.expr:
+    return lit(pairs)
 
 
 def _check_version(node: Node, at_least: float, app: str) -> None:
@@ -99,7 +103,7 @@ _HUBSPOT_CONTACT_FIELDS = {
 }
 
 
-def _custom_properties(node: Node, collection: str) -> list[tuple[str, str]]:
+def _custom_properties(node: Node, collection: str) -> list[tuple[str, ast.expr]]:
     ui = (node.parameters.get(collection) or {}).get("customPropertiesUi") or {}
     return [(str(p.get("property", "")), expr.value(p.get("value"))) for p in ui.get("customPropertiesValues") or []]
 
@@ -110,17 +114,16 @@ def _hubspot_upsert(node: Node) -> Request:
     extra.pop("customPropertiesUi", None)
     pairs = _collection(Node(node.name, node.type, node.version, {"additionalFields": extra}),
                         "additionalFields", _HUBSPOT_CONTACT_FIELDS)
-    pairs_src = _pairs_source(pairs)
     custom = _custom_properties(node, "additionalFields")
-    body = f"{{'properties': n8n.properties({pairs_src}{' + ' + _pairs_source(custom) if custom else ''})}}"
-    return Request(body=body)
+    listed = _code.expr("$a + $b", a=lit(pairs), b=lit(custom)) if custom else lit(pairs)
+    return Request(body=_code.expr("{'properties': n8n.properties($listed)}", listed=listed))
 
 
 def _hubspot_get(node: Node) -> Request:
     _check_version(node, 2, "HubSpot")
     query = _collection(node, "additionalFields", {"formSubmissionMode": "formSubmissionMode",
                                                    "listMemberships": "showListMemberships"})
-    return Request(query=("{" + ", ".join(f"{k!r}: {v}" for k, v in query) + "}") if query else None)
+    return Request(query=dict_of(query) if query else None)
 
 
 def _hubspot_deal(node: Node) -> Request:
@@ -134,24 +137,24 @@ def _hubspot_deal(node: Node) -> Request:
     plain = _collection(Node(node.name, node.type, node.version, {"additionalFields": extra}), "additionalFields",
                         {"amount": "amount", "dealType": "dealtype", "pipeline": "pipeline", "description": "description"})
     # n8n's order: stage, name, owner, close date, amount, type, pipeline, description, custom
-    pairs = [("dealstage", expr.value(node.parameters.get("stage", "")))]
+    pairs: list[tuple[str, ast.expr]] = [("dealstage", expr.value(node.parameters.get("stage", "")))]
     if name is not None:
         pairs.append(("dealname", expr.value(name)))
     if owner is not None:
         pairs.append(("hubspot_owner_id", expr.value(owner.get("value") if isinstance(owner, dict) else owner)))
     if close is not None:
-        pairs.append(("closedate", f"n8n.epoch_ms({expr.value(close)})"))
+        pairs.append(("closedate", call("n8n.epoch_ms", expr.value(close))))
     pairs += plain + _custom_properties(node, "additionalFields")
     names = {"associatedCompany": "associatedCompanyIds", "associatedVids": "associatedVids"}
-    associations = "{" + ", ".join(f"{names[k]!r}: {expr.value(v)}" for k, v in links.items()) + "}"
-    return Request(body=f"{{'properties': n8n.properties({_pairs_source(pairs)}, key='name'), "
-                        f"'associations': {associations}}}")
+    associations = dict_of((names[k], expr.value(v)) for k, v in links.items())
+    return Request(body=_code.expr("{'properties': n8n.properties($pairs, key='name'), 'associations': $links}",
+                                   pairs=_pairs_source(pairs), links=associations))
 
 
 # -- Stripe (form-encoded bodies, as Stripe's API takes them) ----------------------------------
 
-def _stripe_form(pairs: list[tuple[str, str]]) -> Request:
-    return Request(body="{" + ", ".join(f"{k!r}: {v}" for k, v in pairs) + "}", form=True)
+def _stripe_form(pairs: list[tuple[str, ast.expr]]) -> Request:
+    return Request(body=dict_of(pairs), form=True)
 
 
 def _stripe_customer(node: Node) -> Request:
@@ -163,7 +166,7 @@ def _stripe_charge(node: Node) -> Request:
     params = node.parameters
     plain = _collection(node, "additionalFields", {"description": "description", "receipt_email": "receipt_email"})
     return _stripe_form([("customer", expr.value(params.get("customerId", ""))),
-                         ("currency", f"n8n.text({expr.value(params.get('currency', ''))}).lower()"),
+                         ("currency", _code.expr("n8n.text($c).lower()", c=expr.value(params.get("currency", "")))),
                          ("amount", expr.value(params.get("amount", 0))),
                          ("source", expr.value(params.get("source", "")))] + plain)
 
@@ -181,22 +184,26 @@ def _value_input(node: Node) -> str:
     return str(options.get("cellFormat") or ("RAW" if node.version < 4.1 else "USER_ENTERED"))
 
 
+def _mapped(columns: dict[str, Any]) -> tuple[str, ast.expr]:
+    """Return a node's ``columns`` mapping mode and the fields it sends: those it defines, or the item's."""
+    mode = columns.get("mappingMode", "defineBelow")
+    if mode == "defineBelow":
+        return mode, expr.value(columns.get("value") or {})
+    if mode == "autoMapInputData":
+        return mode, _code.expr("n8n.get(item, 'json') or {}")
+    raise Untranslatable(f"columns.mappingMode {mode!r} is not translated")
+
+
 def _sheet_append(node: Node) -> Request:
     _check_version(node, 4, "Google Sheets")
     columns = node.parameters.get("columns") or {}
     ids = [str(c.get("id")) for c in columns.get("schema") or [] if not c.get("removed")]
     if not ids:
         raise Untranslatable("the node's column schema is empty: n8n reads the header row at run time")
-    mode = columns.get("mappingMode", "defineBelow")
-    if mode == "defineBelow":
-        values = expr.value(columns.get("value") or {})
-    elif mode == "autoMapInputData":
-        values = "(n8n.get(item, 'json') or {})"
-    else:
-        raise Untranslatable(f"columns.mappingMode {mode!r} is not translated")
-    return Request(body=f"{{'values': [n8n.sheet_row({ids!r}, {values})]}}",
-                   query=f"{{'valueInputOption': {_value_input(node)!r}}}",
-                   items=f"[{{'json': dict({values})}}]")
+    _, values = _mapped(columns)
+    return Request(body=_code.expr("{'values': [n8n.sheet_row($ids, $values)]}", ids=ids, values=values),
+                   query=lit({"valueInputOption": _value_input(node)}),
+                   items=_code.expr("[{'json': dict($values)}]", values=values))
 
 
 def _sheet_read(node: Node) -> Request:
@@ -210,21 +217,21 @@ def _sheet_read(node: Node) -> Request:
         raise Untranslatable(f"options.{sorted(options)[0]} is not translated (translated: outputFormatting)")
     query = {"valueRenderOption": formatting.get("general", "UNFORMATTED_VALUE"),
              "dateTimeRenderOption": formatting.get("date", "FORMATTED_STRING")}
-    return Request(query=repr(query), items="n8n.sheet_rows(response)")
+    return Request(query=lit(query), items=_code.expr("n8n.sheet_rows(response)"))
 
 
 _DOC_URL = re.compile(r"/spreadsheets/d/([0-9A-Za-z_-]+)")
 
 
-def _sheet_document(raw: Any) -> str:
-    """Return the source of a spreadsheet id from ``documentId`` (id, list or URL mode)."""
+def _sheet_document(raw: Any) -> ast.expr:
+    """Return the expression of a spreadsheet id from ``documentId`` (id, list or URL mode)."""
     locator = raw if isinstance(raw, dict) else {"mode": "id", "value": raw}
     value = locator.get("value")
     if locator.get("mode") == "url":
         match = _DOC_URL.search(str(value)) if not expr.is_expression(value) else None
         if match is None:
             raise Untranslatable("documentId is a URL computed by an expression: give the spreadsheet id")
-        return repr(match.group(1))
+        return lit(match.group(1))
     return expr.value(value)
 
 
@@ -240,18 +247,18 @@ def _sheet_choice(raw: Any) -> Any:
                          "n8n looks the title up; choose the sheet by name")
 
 
-def _sheet_name(raw: Any) -> str:
-    """Return the source of a sheet's title."""
+def _sheet_name(raw: Any) -> ast.expr:
+    """Return the expression of a sheet's title."""
     return expr.value(_sheet_choice(raw))
 
 
-def _sheet_title(raw: Any) -> str:
-    """Return the source of a sheet's title as one URL path segment."""
+def _sheet_title(raw: Any) -> ast.expr:
+    """Return the expression of a sheet's title as one URL path segment."""
     title = _sheet_choice(raw)
-    return f"n8n.quote_path({expr.value(title)})" if expr.is_expression(title) else repr(quote(str(title), safe=""))
+    return call("n8n.quote_path", expr.value(title)) if expr.is_expression(title) else lit(quote(str(title), safe=""))
 
 
-def _sheet_update(node: Node, slot: Slot, provider: str) -> list[str]:
+def _sheet_update(node: Node, slot: Slot, provider: str) -> list[ast.stmt]:
     """n8n's *Update Row* (all items at once): read the sheet, match rows on the column, one batchUpdate."""
     _check_version(node, 4, "Google Sheets")
     params = node.parameters
@@ -260,28 +267,30 @@ def _sheet_update(node: Node, slot: Slot, provider: str) -> list[str]:
     if len(match) != 1:
         raise Untranslatable("update matches on one column in n8n; this node names "
                              f"{len(match)} (columns.matchingColumns)")
-    mode = columns.get("mappingMode", "defineBelow")
-    if mode == "defineBelow":
-        record = f"{{k: ('' if v is None else v) for k, v in {expr.value(columns.get('value') or {})}.items()}}"
-    elif mode == "autoMapInputData":
-        record = "dict(n8n.get(item, 'json') or {})"
-    else:
-        raise Untranslatable(f"columns.mappingMode {mode!r} is not translated")
-    document, name = _sheet_document(params.get("documentId")), _sheet_name(params.get("sheetName"))
-    base = "https://sheets.googleapis.com/v4/spreadsheets/"
-    read = (f"await ctx.call({provider!r}, 'GET', n8n.concat({base!r}, {document}, '/values/', "
-            f"{_sheet_title(params.get('sheetName'))}), params={{'valueRenderOption': 'UNFORMATTED_VALUE', "
-            f"'dateTimeRenderOption': 'FORMATTED_STRING'}}, step={slot.step!r})")
-    write = (f"await ctx.call({provider!r}, 'POST', n8n.concat({base!r}, {document}, '/values:batchUpdate'), "
-             f"json={{'data': data, 'valueInputOption': {_value_input(node)!r}}}, step={slot.step!r})")
+    mode, values = _mapped(columns)
+    record = (_code.expr("{k: '' if v is None else v for k, v in $values.items()}", values=values)
+              if mode == "defineBelow" else call("dict", values))
+    document, title = _sheet_document(params.get("documentId")), _sheet_name(params.get("sheetName"))
+    var = name(slot.var)
     # n8n outputs the written values when any row changed (Define Below), the input items always (Auto-Map)
-    outputs = ([f"        {slot.var} = [{{'json': r}} for r in records]"] if mode == "defineBelow"
-               else [f"    {slot.var} = list(items)"])
-    inp = slot.inputs[0] if slot.inputs else "[]"
-    return [f"items = {inp}", f"{slot.var}: n8n.Items = []", "if items:",
-            f"    records = [{record} for i, item in enumerate(items)]", f"    response = {read}",
-            f"    data = n8n.sheet_updates(response, n8n.text({name}), {match[0]!r}, records)",
-            "    if data:", f"        {write}", *outputs, f"    flow.emit({node.name!r}, {slot.var})"]
+    written = stmts("$var = [{'json': r} for r in records]", var=var) if mode == "defineBelow" else []
+    always = stmts("$var = list(items)", var=var) if mode != "defineBelow" else []
+    return stmts("""
+items = $inp
+$var: n8n.Items = []
+if items:
+    records = [$record for i, item in enumerate(items)]
+    response = await ctx.call($provider, 'GET', n8n.concat($base, $document, '/values/', $path), params={'valueRenderOption': 'UNFORMATTED_VALUE', 'dateTimeRenderOption': 'FORMATTED_STRING'}, step=$step)
+    data = n8n.sheet_updates(response, n8n.text($title), $match, records)
+    if data:
+        await ctx.call($provider, 'POST', n8n.concat($base, $document, '/values:batchUpdate'), json={'data': data, 'valueInputOption': $input_option}, step=$step)
+        $written
+    $always
+    flow.emit($node, $var)
+""", inp=slot.inputs[0] if slot.inputs else [], var=var, record=record, provider=provider,
+                 base="https://sheets.googleapis.com/v4/spreadsheets/", document=document,
+                 path=_sheet_title(params.get("sheetName")), step=slot.step, title=title, match=match[0],
+                 input_option=_value_input(node), written=written, always=always, node=node.name)
 
 
 # -- Airtable v2 (records) and Notion v2 (pages) ----------------------------------------------
@@ -292,30 +301,23 @@ def _airtable_create(node: Node) -> Request:
     typecast = bool(options.pop("typecast", False))
     if options:
         raise Untranslatable(f"options.{sorted(options)[0]} is not translated (translated: typecast)")
-    columns = node.parameters.get("columns") or {}
-    mode = columns.get("mappingMode", "defineBelow")
-    if mode == "defineBelow":
-        fields = expr.value(columns.get("value") or {})
-    elif mode == "autoMapInputData":
-        fields = "(n8n.get(item, 'json') or {})"
-    else:
-        raise Untranslatable(f"columns.mappingMode {mode!r} is not translated")
-    return Request(body=f"{{'typecast': {typecast!r}, 'fields': {fields}}}")
+    _, fields = _mapped(node.parameters.get("columns") or {})
+    return Request(body=dict_of([("typecast", typecast), ("fields", fields)]))
 
 
 _NOTION_TEXT_BLOCKS = {"paragraph", "heading_1", "heading_2", "heading_3", "toggle", "to_do", "bulleted_list_item",
                        "numbered_list_item"}
 
 
-def _notion_block(block: dict[str, Any]) -> str:
+def _notion_block(block: dict[str, Any]) -> ast.expr:
     kind = str(block.get("type", "paragraph"))
     if kind not in _NOTION_TEXT_BLOCKS or block.get("richText"):
         raise Untranslatable(f"a {kind!r} block{' with rich text' if block.get('richText') else ''} is not translated "
                              "(plain-text blocks are)")
-    inner = f"'text': [{{'text': {{'content': {expr.value(block.get('textContent', ''))}}}}}]"
+    inner = [("text", _code.expr("[{'text': {'content': $text}}]", text=expr.value(block.get("textContent", ""))))]
     if kind == "to_do":
-        inner = f"'checked': {expr.value(block.get('checked'))}, " + inner
-    return f"{{'object': 'block', 'type': {kind!r}, {kind!r}: {{{inner}}}}}"
+        inner.insert(0, ("checked", expr.value(block.get("checked"))))
+    return dict_of([("object", "block"), ("type", kind), (kind, dict_of(inner))])
 
 
 def _notion_page(node: Node) -> Request:
@@ -332,11 +334,14 @@ def _notion_page(node: Node) -> Request:
     icon = options.pop("icon", None)
     if options.pop("iconType", "emoji") != "emoji" or options:
         raise Untranslatable("a file icon or another option is not translated (translated: an emoji icon)")
-    blocks = ", ".join(_notion_block(b) for b in (params.get("blockUi") or {}).get("blockValues") or [])
-    body = (f"{{'parent': {{'page_id': {expr.value(page.get('value'))}}}, "
-            f"'properties': {{'title': [{{'text': {{'content': {expr.value(params.get('title', ''))}}}}}]}}, "
-            f"'children': [{blocks}]" + (f", 'icon': {{'emoji': {expr.value(icon)}}}" if icon else "") + "}")
-    return Request(body=body, headers="{'Notion-Version': '2021-08-16'}")
+    blocks = [_notion_block(b) for b in (params.get("blockUi") or {}).get("blockValues") or []]
+    body = [("parent", dict_of([("page_id", expr.value(page.get("value")))])),
+            ("properties", _code.expr("{'title': [{'text': {'content': $title}}]}",
+                                      title=expr.value(params.get("title", "")))),
+            ("children", blocks)]
+    if icon:
+        body.append(("icon", dict_of([("emoji", expr.value(icon))])))
+    return Request(body=dict_of(body), headers=lit({"Notion-Version": "2021-08-16"}))
 
 
 # -- the table ---------------------------------------------------------------------------------
@@ -382,7 +387,7 @@ APPS: dict[str, App] = {
         "/gmail/v1/users/me/messages/send by hand")),
 }
 APP_TYPES = tuple(sorted(APPS))
-_PLACEHOLDERS: dict[str, Callable[[Any], str]] = {"documentId": _sheet_document, "sheetName": _sheet_title}
+_PLACEHOLDERS: dict[str, Callable[[Any], ast.expr]] = {"documentId": _sheet_document, "sheetName": _sheet_title}
 
 
 def _operation(node: Node) -> tuple[App, str, str, Operation]:
@@ -402,26 +407,26 @@ def _operation(node: Node) -> tuple[App, str, str, Operation]:
     return app, resource, operation, found
 
 
-def _url(app: App, path: str, params: Params) -> str:
-    """Return the source of the call's URL: the base and path, each ``{param}`` from the node's parameters."""
-    parts: list[str] = []
+def _url(app: App, path: str, params: Params) -> ast.expr:
+    """Return the call's URL: the base and path, each ``{param}`` from the node's parameters."""
+    parts: list[ast.expr] = []
     pos = 0
     for match in re.finditer(r"\{(\w+)\}", path):
-        parts.append(repr((app.base if not parts else "") + path[pos:match.start()]))
-        name, raw = match.group(1), params.get(match.group(1))
-        if name in _PLACEHOLDERS:
-            parts.append(_PLACEHOLDERS[name](raw))
+        parts.append(lit((app.base if not parts else "") + path[pos:match.start()]))
+        key, raw = match.group(1), params.get(match.group(1))
+        if key in _PLACEHOLDERS:
+            parts.append(_PLACEHOLDERS[key](raw))
         else:
             if isinstance(raw, dict):  # resource locator {"__rl": true, "mode": …, "value": …}
                 if raw.get("mode") == "url":
-                    raise Untranslatable(f"the {name} parameter is a URL (resource locator mode 'url'): give the id")
+                    raise Untranslatable(f"the {key} parameter is a URL (resource locator mode 'url'): give the id")
                 raw = raw.get("value")
             if raw is None or raw == "":
-                raise Untranslatable(f"the {name} parameter is missing")
+                raise Untranslatable(f"the {key} parameter is missing")
             parts.append(expr.value(raw))
         pos = match.end()
-    parts.append(repr((app.base if not parts else "") + path[pos:]))
-    return f"n8n.concat({', '.join(parts)})"
+    parts.append(lit((app.base if not parts else "") + path[pos:]))
+    return call("n8n.concat", *parts)
 
 
 def app_node(node: Node, slot: Slot) -> NodeCode:
@@ -430,31 +435,42 @@ def app_node(node: Node, slot: Slot) -> NodeCode:
     host = app.base.split("://", 1)[1]
     provider = slot.providers.get(host, app.provider)
     proposals = {} if host in slot.providers else {provider: app.base}
-    heading = [comment(node), f"# {app.provider}: {resource}.{operation} → {op.method} {app.base}{op.path}"]
+    heading = [comment(node), _code.comment(f"{app.provider}: {resource}.{operation} → {op.method} {app.base}{op.path}")]
     if op.whole is not None:
         lines = heading + op.whole(node, slot, provider)
         return NodeCode(lines, [slot.var], call_step=slot.step, provider_proposals=proposals)
     request = op.request(node)
-    kwargs = ""
+    kwargs: dict[str, ast.expr] = {}
     if request.query is not None:
-        kwargs += f", params={request.query}"
+        kwargs["params"] = request.query
     if request.headers is not None:
-        kwargs += f", headers={request.headers}"
+        kwargs["headers"] = request.headers
     if request.body is not None:
-        kwargs += f", data=n8n.form_fields({request.body})" if request.form else f", json={request.body}"
-    call = f"await ctx.call({provider!r}, {op.method!r}, {_url(app, op.path, node.parameters)}{kwargs}, step={slot.step!r})"
-    inp = slot.inputs[0] if slot.inputs else "[]"
-    lines = [*heading, f"items = {inp}", f"{slot.var}: n8n.Items = []", "for i, item in enumerate(items):",
-             f"    response = {call}"]
-    if (resource, operation) == ("contact", "upsert") and not (node.parameters.get("options") or {}).get("resolveData"):
-        lines += _hubspot_profile(provider, app.base, slot.step)
-    lines += [f"    {slot.var}.extend({request.items})", "if items:", f"    flow.emit({node.name!r}, {slot.var})"]
+        if request.form:
+            kwargs["data"] = call("n8n.form_fields", request.body)
+        else:
+            kwargs["json"] = request.body
+    upsert = (resource, operation) == ("contact", "upsert") and not (node.parameters.get("options") or {}).get("resolveData")
+    lines = [*heading, *stmts("""
+items = $inp
+$var: n8n.Items = []
+for i, item in enumerate(items):
+    response = await ctx.call($provider, $method, $url, **$kwargs, step=$step)
+    $profile
+    $var.extend($items)
+if items:
+    flow.emit($node, $var)
+""", inp=slot.inputs[0] if slot.inputs else [], var=name(slot.var), provider=provider, method=op.method,
+        url=_url(app, op.path, node.parameters), kwargs=kwargs, step=slot.step,
+        profile=_hubspot_profile(provider, app.base, slot.step) if upsert else [], items=request.items,
+        node=node.name)]
     return NodeCode(lines, [slot.var], call_step=slot.step, provider_proposals=proposals)
 
 
-def _hubspot_profile(provider: str, base: str, step: str) -> list[str]:
+def _hubspot_profile(provider: str, base: str, step: str) -> list[ast.stmt]:
     """n8n's HubSpot upsert without "resolve data" reads the contact's profile back (and keeps ``isNew``)."""
-    return ["    upserted = response.json()",
-            f"    response = await ctx.call({provider!r}, 'GET', n8n.concat({base + '/contacts/v1/contact/vid/'!r}, "
-            f"upserted.get('vid'), '/profile'), step={step!r})",
-            "    response = n8n.with_fields(response, {'isNew': upserted.get('isNew')})"]
+    return stmts("""
+upserted = response.json()
+response = await ctx.call($provider, 'GET', n8n.concat($url, upserted.get('vid'), '/profile'), step=$step)
+response = n8n.with_fields(response, {'isNew': upserted.get('isNew')})
+""", provider=provider, url=base + "/contacts/v1/contact/vid/", step=step)

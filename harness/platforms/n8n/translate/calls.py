@@ -9,6 +9,7 @@ into the module's docstring).
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from typing import Any
@@ -17,29 +18,31 @@ from harness.errors import Untranslatable
 from harness.platforms.n8n.definition import Node
 from harness.platforms.n8n.translate import apps, expr
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot, comment
-from harness.scaffold import _credential
+from harness.scaffold import _code, _credential
+from harness.scaffold._code import call, dict_of, name, stmts
 from harness.scaffold._provider import provider_for
 
+
 class _Pairs:
-    """One HTTP node's name/value pairs as Python source, each credential among them read from the
+    """One HTTP node's name/value pairs as Python dicts, each credential among them read from the
     environment (or, a bearer token, left to the provider's auth_env) and collected."""
 
     def __init__(self, node: Node, provider: str) -> None:
         self.node, self.provider = node, provider
         self.credentials: list[_credential.Credential] = []
 
-    def source(self, pairs: list[tuple[str, Any]], kind: str) -> str:
+    def entries(self, pairs: list[tuple[str, Any]], kind: str) -> list[tuple[str, ast.expr]]:
         entries = []
-        for name, value in pairs:
-            if _credential.is_credential_name(name) and _credential.n8n_secret(value):
-                found = _credential.found(value, name=name, kind=kind, provider=self.provider,
+        for key, value in pairs:
+            if _credential.is_credential_name(key) and _credential.n8n_secret(value):
+                found = _credential.found(value, name=key, kind=kind, provider=self.provider,
                                           where=f'node "{self.node.name}"')
                 self.credentials.append(found)
                 if not found.bearer:  # a bearer token is the provider's auth_env: the gateway sends it
-                    entries.append(f"{name!r}: {_credential.source(found)}")
+                    entries.append((key, _credential.source(found)))
             else:
-                entries.append(f"{name!r}: {expr.value(value)}")
-        return "{" + ", ".join(entries) + "}"
+                entries.append((key, expr.value(value)))
+        return entries
 
 
 def _listed(params: dict[str, Any], collection: str, json_flag: str, json_fields: tuple[str, ...],
@@ -60,7 +63,7 @@ def _listed(params: dict[str, Any], collection: str, json_flag: str, json_fields
     return [(str(p.get("name", "")), p.get("value")) for p in entries if isinstance(p, dict)]
 
 
-def _body(params: dict[str, Any], node: str, pairs: _Pairs) -> str | None:
+def _body(params: dict[str, Any], node: str, pairs: _Pairs) -> ast.expr | None:
     if not params.get("sendBody"):
         return None
     content = params.get("contentType", "json")
@@ -74,12 +77,12 @@ def _body(params: dict[str, Any], node: str, pairs: _Pairs) -> str | None:
             inner = str(raw)[1:].strip()
             whole = re.fullmatch(r"\{\{(.*)\}\}", inner, re.S)
             source = expr.expression(whole.group(1)) if whole else expr.template(inner)
-            return f"n8n.json_body({source}, node={node!r})"
+            return call("n8n.json_body", source, node=node)
         if _credential.holds_credential(raw):
             raise Untranslatable("a JSON body holding a credential is not translated: read it from the environment")
-        return f"n8n.json_body({raw!r}, node={node!r})"
-    return pairs.source(_listed(params, "bodyParameters", "specifyBody", ("bodyParametersJson",), "body fields"),
-                        "body field")
+        return call("n8n.json_body", raw, node=node)
+    listed = _listed(params, "bodyParameters", "specifyBody", ("bodyParametersJson",), "body fields")
+    return dict_of(pairs.entries(listed, "body field"))
 
 
 def http_node(node: Node, slot: Slot) -> NodeCode:
@@ -93,32 +96,33 @@ def http_node(node: Node, slot: Slot) -> NodeCode:
     provider, _, proposals = provider_for(params.get("url"), slot.providers)
     method = str(params.get("method", "GET")).upper()
     pairs = _Pairs(node, provider)
-    kwargs = []
+    kwargs: dict[str, ast.expr] = {}
     if params.get("sendQuery"):
         query = _listed(params, "queryParameters", "specifyQuery", ("jsonQuery", "queryParametersJson"), "query parameters")
-        kwargs.append(f"params={pairs.source(query, 'query parameter')}")
+        kwargs["params"] = dict_of(pairs.entries(query, "query parameter"))
     if params.get("sendHeaders"):
         headers = _listed(params, "headerParameters", "specifyHeaders", ("jsonHeaders", "headerParametersJson"), "headers")
-        source = pairs.source(headers, "header")
-        if source != "{}" or not headers:  # none left when the only one was the provider's bearer token
-            kwargs.append(f"headers={{k: n8n.text(v) for k, v in {source}.items()}}")
+        entries = pairs.entries(headers, "header")
+        if entries or not headers:  # none left when the only one was the provider's bearer token
+            kwargs["headers"] = _code.expr("{k: n8n.text(v) for k, v in $headers.items()}", headers=dict_of(entries))
     body = _body(params, node.name, pairs)
     if body is not None:
-        kwargs.append(f"json={body}")
-    code = _call_lines(node, slot, provider, method, expr.value(params.get("url")), kwargs, proposals)
+        kwargs["json"] = body
+    url = call("n8n.text", expr.value(params.get("url")))
+    code = _call_lines(node, slot, provider, method, url, kwargs, proposals)
     code.credentials = pairs.credentials
     return code
 
 
-def _call_lines(node: Node, slot: Slot, provider: str, method: str, url: str, kwargs: list[str],
+def _call_lines(node: Node, slot: Slot, provider: str, method: str, url: ast.expr, kwargs: dict[str, ast.expr],
                 proposals: dict[str, str]) -> NodeCode:
-    inp = slot.inputs[0] if slot.inputs else "[]"
-    extra = "".join(f", {k}" for k in kwargs)
-    lines = [comment(node), f"items = {inp}", f"{slot.var}: n8n.Items = []",
-             "for i, item in enumerate(items):",
-             f"    response = await ctx.call({provider!r}, {method!r}, n8n.text({url}){extra}, step={slot.step!r})",
-             f"    {slot.var}.extend(n8n.response_items(response))",
-             "if items:", f"    flow.emit({node.name!r}, {slot.var})"]
+    inp = slot.inputs[0] if slot.inputs else ast.List([], ast.Load())
+    lines = [comment(node), *stmts(
+        "items = $inp\n$var: n8n.Items = []\nfor i, item in enumerate(items):\n"
+        "    response = await ctx.call($provider, $method, $url, **$kwargs, step=$step)\n"
+        "    $var.extend(n8n.response_items(response))\nif items:\n    flow.emit($node, $var)",
+        inp=inp, var=name(slot.var), provider=provider, method=method, url=url, kwargs=kwargs, step=slot.step,
+        node=node.name)]
     return NodeCode(lines, [slot.var], call_step=slot.step, provider_proposals=proposals)
 
 

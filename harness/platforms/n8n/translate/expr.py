@@ -1,30 +1,52 @@
-"""Translate n8n parameter values and ``{{ … }}`` expressions into Python source.
+"""Translate n8n parameter values and ``{{ … }}`` expressions into Python expressions (``ast`` nodes).
 
 A parameter that starts with ``=`` is an expression template: a single ``{{ expr }}`` yields the
 expression's value, text around or between expressions makes a string (``n8n.concat``). Inside
-``{{ }}`` the JavaScript is parsed with esprima and translated node by node into calls of
-``queue_core.compat.n8n`` (``$json.a.b`` → ``n8n.get(item, "json", "a", "b")``, ``a + b`` →
-``n8n.add(a, b)``, ``s.toLowerCase()`` → ``n8n.method(s, "toLowerCase")``, …). Anything else
+``{{ }}`` the JavaScript is parsed (``js``) and translated node by node into calls of
+``queue_core.compat.n8n`` (``$json.a.b`` → ``n8n.get(item['json'], 'a', 'b')``, ``a + b`` →
+``n8n.add(a, b)``, ``s.toLowerCase()`` → ``n8n.method(s, 'toLowerCase')``, …). Anything else
 raises ``Untranslatable`` with the reason, and the caller keeps the text verbatim beside a TODO.
+Every result is an expression node (``harness.scaffold._code``): literals are never written by
+hand and each operand is parenthesised by ``ast.unparse`` as its precedence needs.
 
 The generated code evaluates in a scope with ``item`` (the current item), ``i`` (its index),
-``items`` (the node's input items), ``flow`` (the run's ``n8n.Flow``) and ``ctx``.
+``items`` (the node's input items), ``flow`` (the run's ``n8n.Flow``) and ``ctx``. The
+parameters of arrow functions (``xs.map(x => …)``) are a ``Scope`` handed down explicitly.
 """
 
 from __future__ import annotations
 
+import ast
 import re
+from dataclasses import dataclass
 from typing import Any
 
-import esprima
-
 from harness.errors import Untranslatable
+from harness.platforms.n8n.translate.js import parse_expression
+from harness.scaffold._code import call, dict_of, expr, lit, name
 from queue_core.compat.n8n import JS_GLOBALS, JS_METHODS
 
 _TEMPLATE = re.compile(r"\{\{(.*?)\}\}", re.S)
-_OPTIONAL_CHAIN = re.compile(r"\?\.(?!\d)")
-_COMPARE = {"<": "<", "<=": "<=", ">": ">", ">=": ">="}
+_COMPARE = {"<", "<=", ">", ">="}
 _ARITH = {"-", "*", "/", "%"}
+_ARRAY_CALLBACKS = ("map", "filter", "some", "every", "find")
+_SIMPLE = {"$json": "item['json']", "$itemIndex": "i", "$runIndex": "0", "undefined": "None",
+           "$now": "n8n.now(ctx)", "$today": "n8n.now(ctx).replace(hour=0, minute=0, second=0, microsecond=0)"}
+
+
+@dataclass(frozen=True)
+class Scope:
+    """The arrow-function parameters in scope, innermost last: (JavaScript name, Python name)."""
+
+    frames: tuple[tuple[str, str], ...] = ()
+
+    def lookup(self, js_name: str) -> str | None:
+        return next((py for js, py in reversed(self.frames) if js == js_name), None)
+
+    def with_param(self, js_name: str) -> tuple[Scope, str]:
+        """Return the scope with ``js_name`` bound, and its Python name (unique by depth)."""
+        py = f"v_{re.sub(r'[^0-9A-Za-z_]', '_', js_name.lstrip('$'))}_{len(self.frames)}"
+        return Scope((*self.frames, (js_name, py))), py
 
 
 def is_expression(value: Any) -> bool:
@@ -32,75 +54,61 @@ def is_expression(value: Any) -> bool:
     return isinstance(value, str) and value.startswith("=")
 
 
-def value(param: Any) -> str:
-    """Return Python source for a parameter: a literal, or its expression translated."""
+def value(param: Any) -> ast.expr:
+    """Return the Python expression of a parameter: a literal, or its expression translated."""
     if is_expression(param):
         return template(param[1:])
     if isinstance(param, dict):
-        return "{" + ", ".join(f"{k!r}: {value(v)}" for k, v in param.items()) + "}"
+        return dict_of((k, value(v)) for k, v in param.items())
     if isinstance(param, list):
-        return "[" + ", ".join(value(v) for v in param) + "]"
-    return repr(param)
+        return ast.List([value(v) for v in param], ast.Load())
+    return lit(param)
 
 
-def template(text: str) -> str:
+def template(text: str) -> ast.expr:
     """Translate an expression template (the text after ``=``)."""
-    parts: list[str] = []
+    parts: list[ast.expr] = []
     pos = 0
     for match in _TEMPLATE.finditer(text):
         if match.start() > pos:
-            parts.append(repr(text[pos:match.start()]))
+            parts.append(lit(text[pos:match.start()]))
         parts.append(expression(match.group(1)))
         pos = match.end()
     if pos < len(text):
-        parts.append(repr(text[pos:]))
+        parts.append(lit(text[pos:]))
     if not parts:
-        return repr("")
+        return lit("")
     only_expression = len(parts) == 1 and _TEMPLATE.fullmatch(text.strip()) is not None
-    return parts[0] if only_expression else f"n8n.concat({', '.join(parts)})"
+    return parts[0] if only_expression else call("n8n.concat", *parts)
 
 
-def expression(source: str) -> str:
+def expression(source: str, scope: Scope | None = None) -> ast.expr:
     """Translate one JavaScript expression (the inside of ``{{ }}``)."""
-    cleaned = _OPTIONAL_CHAIN.sub(".", source.strip())
-    if not cleaned:
-        return "None"
-    try:
-        program = esprima.parseScript(f"({cleaned})")
-    except esprima.Error as exc:
-        raise Untranslatable(f"not an expression this translation parses ({exc})") from None
-    if len(program.body) != 1 or program.body[0].type != "ExpressionStatement":
-        raise Untranslatable("more than one statement")
-    return _node(program.body[0].expression)
+    if not source.strip():
+        return lit(None)
+    return _node(parse_expression(source), scope or Scope())
 
 
-def _node(node: Any) -> str:
+def _node(node: Any, scope: Scope) -> ast.expr:
     handler = _HANDLERS.get(node.type)
     if handler is None:
         raise Untranslatable(f"JavaScript {node.type} is not translated")
-    return handler(node)
+    return handler(node, scope)
 
 
-def _literal(node: Any) -> str:
+def _literal(node: Any, scope: Scope) -> ast.expr:
     if node.regex is not None:
         raise Untranslatable("regular expression literals are not translated")
-    return repr(node.value)
+    return lit(node.value)
 
 
-_LOCALS: list[dict[str, str]] = []  # arrow-function parameters in scope, innermost last
-_ARRAY_CALLBACKS = ("map", "filter", "some", "every", "find")
-
-
-def _identifier(node: Any) -> str:
-    name = node.name
-    for scope in reversed(_LOCALS):
-        if name in scope:
-            return scope[name]
-    simple = {"$json": 'item["json"]', "$itemIndex": "i", "$runIndex": "0", "undefined": "None",
-              "$now": "n8n.now(ctx)", "$today": "n8n.now(ctx).replace(hour=0, minute=0, second=0, microsecond=0)"}
-    if name in simple:
-        return simple[name]
-    raise Untranslatable(f"the variable {name} is not translated")
+def _identifier(node: Any, scope: Scope) -> ast.expr:
+    local = scope.lookup(node.name)
+    if local is not None:
+        return name(local)
+    if node.name in _SIMPLE:
+        return expr(_SIMPLE[node.name])
+    raise Untranslatable(f"the variable {node.name} is not translated")
 
 
 def member_chain(node: Any) -> tuple[Any, list[Any]]:
@@ -112,39 +120,36 @@ def member_chain(node: Any) -> tuple[Any, list[Any]]:
     return node, list(reversed(props))
 
 
-def _key(member: Any) -> str:
-    if member.computed:
-        return _node(member.property)
-    return repr(member.property.name)
+def _key(member: Any, scope: Scope) -> ast.expr:
+    return _node(member.property, scope) if member.computed else lit(member.property.name)
 
 
-def _member(node: Any) -> str:
+def _member(node: Any, scope: Scope) -> ast.expr:
     base, props = member_chain(node)
-    special = _special_base(base, props)
+    special = _special_base(base, props, scope)
     if special is not None:
         source, props = special
     else:
-        source = _node(base)
+        source = _node(base, scope)
     if not props:
         return source
-    keys = ", ".join(_key(p) for p in props)
-    return f"n8n.get({source}, {keys})"
+    return call("n8n.get", source, *(_key(p, scope) for p in props))
 
 
-def _special_base(base: Any, props: list[Any]) -> tuple[str, list[Any]] | None:
+def _special_base(base: Any, props: list[Any], scope: Scope) -> tuple[ast.expr, list[Any]] | None:
     """``$('X').item``, ``$node["X"]``, ``$input.item``: the item a chain starts from."""
     if base.type == "Identifier" and base.name == "$node" and props and props[0].computed:
         _require_json(props[1:], '$node["…"]')
-        return f"flow.node({_node(props[0].property)}).item(i)", props[1:]
+        return expr("flow.node($n).item(i)", n=_node(props[0].property, scope)), props[1:]
     if (base.type == "CallExpression" and base.callee.type == "Identifier" and base.callee.name == "$"
             and props and not props[0].computed and props[0].property.name == "item"):
         _require_json(props[1:], "$('…').item")
-        return f"flow.node({_node(base.arguments[0])}).item(i)", props[1:]
+        return expr("flow.node($n).item(i)", n=_node(base.arguments[0], scope)), props[1:]
     if base.type == "Identifier" and base.name == "$input" and props and not props[0].computed:
         if props[0].property.name == "item":
-            return "item", props[1:]
+            return name("item"), props[1:]
     if base.type == "Identifier" and base.name == "$execution" and len(props) == 1 and props[0].property.name == "id":
-        return "str(ctx.job_id)", []
+        return expr("str(ctx.job_id)"), []
     if base.type == "Identifier" and base.name == "$workflow" and len(props) == 1:
         raise Untranslatable("$workflow is not translated")
     return None
@@ -155,117 +160,119 @@ def _require_json(props: list[Any], what: str) -> None:
         raise Untranslatable(f"{what} is read only through .json here (.{getattr(props[0].property, 'name', '[…]')} is not)")
 
 
-def _call(node: Any) -> str:
+def _call(node: Any, scope: Scope) -> ast.expr:
     callee = node.callee
     if (callee.type == "MemberExpression" and not callee.computed and callee.property.name in _ARRAY_CALLBACKS
             and any(a.type == "ArrowFunctionExpression" for a in node.arguments)):
-        return _method_call(callee, [], list(node.arguments))
-    args = [_node(a) for a in node.arguments]
+        return _method_call(callee, [], list(node.arguments), scope)
+    args = [_node(a, scope) for a in node.arguments]
     if callee.type == "Identifier" and callee.name == "$" and len(args) == 1:
-        return f"flow.node({args[0]})"
+        return call("flow.node", args[0])
     if callee.type == "Identifier" and callee.name in JS_GLOBALS:
-        return f"n8n.call({callee.name!r}{''.join(', ' + a for a in args)})"
+        return call("n8n.call", callee.name, *args)
     if callee.type == "MemberExpression" and not callee.computed:
-        return _method_call(callee, args, list(node.arguments))
+        return _method_call(callee, args, list(node.arguments), scope)
     raise Untranslatable("a call of this function is not translated")
 
 
-def _array_callback(name: str, target: str, fn: Any) -> str:
+_CALLBACKS = {
+    "map": "[$body for $var in n8n.as_list($target)]",
+    "filter": "[$var for $var in n8n.as_list($target) if n8n.truthy($body)]",
+    "some": "any((n8n.truthy($body) for $var in n8n.as_list($target)))",
+    "every": "all((n8n.truthy($body) for $var in n8n.as_list($target)))",
+    "find": "next(($var for $var in n8n.as_list($target) if n8n.truthy($body)), None)",
+}
+
+
+def _array_callback(method: str, target: ast.expr, fn: Any, scope: Scope) -> ast.expr:
     """``xs.map(x => …)`` and its kin, with one parameter and an expression body, as comprehensions."""
     if len(fn.params) != 1 or fn.params[0].type != "Identifier" or fn.body.type == "BlockStatement":
         raise Untranslatable("an arrow function with other than one parameter and an expression body")
-    var = f"v_{fn.params[0].name.lstrip('$')}_{len(_LOCALS)}"
-    _LOCALS.append({fn.params[0].name: var})
-    try:
-        body = _node(fn.body)
-    finally:
-        _LOCALS.pop()
-    source = f"n8n.as_list({target})"
-    return {
-        "map": f"[{body} for {var} in {source}]",
-        "filter": f"[{var} for {var} in {source} if n8n.truthy({body})]",
-        "some": f"any(n8n.truthy({body}) for {var} in {source})",
-        "every": f"all(n8n.truthy({body}) for {var} in {source})",
-        "find": f"next(({var} for {var} in {source} if n8n.truthy({body})), None)",
-    }[name]
+    inner, var = scope.with_param(fn.params[0].name)
+    return expr(_CALLBACKS[method], body=_node(fn.body, inner), var=name(var), target=target)
 
 
-def _method_call(callee: Any, args: list[str], callee_args: list[Any]) -> str:
-    name = callee.property.name
+def _is_flow_node(target: ast.expr) -> bool:
+    return (isinstance(target, ast.Call) and isinstance(target.func, ast.Attribute) and target.func.attr == "node"
+            and isinstance(target.func.value, ast.Name) and target.func.value.id == "flow")
+
+
+def _method_call(callee: Any, args: list[ast.expr], callee_args: list[Any], scope: Scope) -> ast.expr:
+    method = callee.property.name
     obj = callee.object
-    if obj.type == "Identifier" and f"{obj.name}.{name}" in JS_GLOBALS:
-        return f"n8n.call({obj.name + '.' + name!r}{''.join(', ' + a for a in args)})"
-    if obj.type == "Identifier" and obj.name == "$input" and name in ("first", "last", "all") and not args:
-        return {"first": "(items[0] if items else None)", "last": "(items[-1] if items else None)",
-                "all": "items"}[name]
-    target = _node(obj)
-    if name in _ARRAY_CALLBACKS and len(callee_args) == 1 and callee_args[0].type == "ArrowFunctionExpression":
-        return _array_callback(name, target, callee_args[0])
-    if target.startswith("flow.node(") and name in ("first", "last", "all") and not args:
-        return f"{target}.{name}()"
-    if name in JS_METHODS:
-        return f"n8n.method({target}, {name!r}{''.join(', ' + a for a in args)})"
-    raise Untranslatable(f"the method .{name}() is not translated")
+    if obj.type == "Identifier" and f"{obj.name}.{method}" in JS_GLOBALS:
+        return call("n8n.call", f"{obj.name}.{method}", *args)
+    if obj.type == "Identifier" and obj.name == "$input" and method in ("first", "last", "all") and not args:
+        return expr({"first": "items[0] if items else None", "last": "items[-1] if items else None",
+                     "all": "items"}[method])
+    target = _node(obj, scope)
+    if method in _ARRAY_CALLBACKS and len(callee_args) == 1 and callee_args[0].type == "ArrowFunctionExpression":
+        return _array_callback(method, target, callee_args[0], scope)
+    if _is_flow_node(target) and method in ("first", "last", "all") and not args:
+        return ast.Call(ast.Attribute(target, method, ast.Load()), [], [])
+    if method in JS_METHODS:
+        return call("n8n.method", target, method, *args)
+    raise Untranslatable(f"the method .{method}() is not translated")
 
 
-def _binary(node: Any) -> str:
-    left, right, op = _node(node.left), _node(node.right), node.operator
+def _binary(node: Any, scope: Scope) -> ast.expr:
+    left, right, op = _node(node.left, scope), _node(node.right, scope), node.operator
     if op == "+":
-        return f"n8n.add({left}, {right})"
+        return call("n8n.add", left, right)
     if op in _ARITH:
-        return f"n8n.arith({op!r}, {left}, {right})"
-    if op in ("===", "!=="):
-        return f"{'' if op == '===' else 'not '}n8n.strict_eq({left}, {right})"
-    if op in ("==", "!="):
-        return f"{'' if op == '==' else 'not '}n8n.loose_eq({left}, {right})"
+        return call("n8n.arith", op, left, right)
+    if op in ("===", "!==", "==", "!="):
+        same = call("n8n.strict_eq" if op in ("===", "!==") else "n8n.loose_eq", left, right)
+        return same if op in ("===", "==") else expr("not $same", same=same)
     if op in _COMPARE:
-        return f"n8n.compare({op!r}, {left}, {right})"
+        return call("n8n.compare", op, left, right)
     raise Untranslatable(f"the operator {op} is not translated")
 
 
-def _logical(node: Any) -> str:
-    left, right = _node(node.left), _node(node.right)
+def _logical(node: Any, scope: Scope) -> ast.expr:
+    left, right = _node(node.left, scope), _node(node.right, scope)
     fn = {"||": "either", "&&": "both", "??": "coalesce"}[node.operator]
-    return f"n8n.{fn}({left}, lambda: {right})"
+    return call(f"n8n.{fn}", left, expr("lambda: $right", right=right))
 
 
-def _unary(node: Any) -> str:
-    arg = _node(node.argument)
+def _unary(node: Any, scope: Scope) -> ast.expr:
+    arg = _node(node.argument, scope)
     if node.operator == "!":
-        return f"(not n8n.truthy({arg}))"
+        return expr("not n8n.truthy($arg)", arg=arg)
     if node.operator == "-":
-        return f"(-n8n.num({arg}))"
+        return expr("-n8n.num($arg)", arg=arg)
     if node.operator == "+":
-        return f"n8n.num({arg})"
+        return call("n8n.num", arg)
     raise Untranslatable(f"the operator {node.operator} is not translated")
 
 
-def _conditional(node: Any) -> str:
-    return f"({_node(node.consequent)} if n8n.truthy({_node(node.test)}) else {_node(node.alternate)})"
+def _conditional(node: Any, scope: Scope) -> ast.expr:
+    return expr("$then if n8n.truthy($test) else $other", then=_node(node.consequent, scope),
+                test=_node(node.test, scope), other=_node(node.alternate, scope))
 
 
-def _template_literal(node: Any) -> str:
-    parts: list[str] = []
+def _template_literal(node: Any, scope: Scope) -> ast.expr:
+    parts: list[ast.expr] = []
     for index, quasi in enumerate(node.quasis):
         if quasi.value.cooked:
-            parts.append(repr(quasi.value.cooked))
+            parts.append(lit(quasi.value.cooked))
         if index < len(node.expressions):
-            parts.append(_node(node.expressions[index]))
-    return f"n8n.concat({', '.join(parts)})" if parts else repr("")
+            parts.append(_node(node.expressions[index], scope))
+    return call("n8n.concat", *parts) if parts else lit("")
 
 
-def _array(node: Any) -> str:
-    return "[" + ", ".join(_node(e) for e in node.elements) + "]"
+def _array(node: Any, scope: Scope) -> ast.expr:
+    return ast.List([_node(e, scope) for e in node.elements], ast.Load())
 
 
-def _object(node: Any) -> str:
+def _object(node: Any, scope: Scope) -> ast.expr:
     entries = []
     for prop in node.properties:
         if prop.type != "Property" or prop.computed:
             raise Untranslatable("computed or spread object keys are not translated")
         key = prop.key.name if prop.key.type == "Identifier" else prop.key.value
-        entries.append(f"{str(key)!r}: {_node(prop.value)}")
-    return "{" + ", ".join(entries) + "}"
+        entries.append((str(key), _node(prop.value, scope)))
+    return dict_of(entries)
 
 
 _HANDLERS = {

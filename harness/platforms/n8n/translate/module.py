@@ -6,6 +6,7 @@ guard) is ``harness.scaffold._module``; this module is what makes the body n8n's
 
 from __future__ import annotations
 
+import ast
 import keyword
 import re
 
@@ -13,9 +14,19 @@ from harness.errors import Untranslatable
 from harness.platforms.n8n.definition import Node, Workflow
 from harness.platforms.n8n.translate import calls, nodes
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot
-from harness.scaffold import _credential
-from harness.scaffold._module import (
-    HEADER, NodeRow, Scaffold, credential_reader, digest, module_docstring, registry_takes, slug, unique,
+from harness.scaffold import _code, _credential
+from harness.scaffold._code import name, stmts
+from harness.scaffold._module import NodeRow, Scaffold, Tool, module_source, slug, unique
+
+TOOL = Tool(
+    command="n8n",
+    intro=("{automation}: scaffolded by `cutover scaffold n8n` from the n8n workflow {name}.", "",
+           "This is ordinary code and yours to edit; `pytest --shadow` on the workflow's recorded",
+           "executions is what proves it. Every node of the workflow is a few lines below, in the",
+           "order n8n ran them, with n8n's semantics (queue_core.compat.n8n)."),
+    schedule_from="the workflow's trigger",
+    run="Run the workflow {name} node by node, as n8n did.",
+    runtime="n8n", start="flow = n8n.Flow(ctx)", finish="flow.finish()",
 )
 
 _RESERVED = {"flow", "ctx", "trigger", "items", "item", "i", "n8n", "response", "automation", "Context", "Trigger",
@@ -48,49 +59,56 @@ def build(workflow: Workflow, automation: str, providers: dict[str, str]) -> Sca
     names = {name: _identifier(name, taken) for name in order}
     steps_taken: set[str] = set()
     outputs: dict[str, list[str]] = {}
-    body: list[str] = []
+    body: list[ast.stmt] = []
     scaffold: Scaffold[Workflow] = Scaffold(automation, workflow, "", {}, {}, [])
     trigger = workflow.trigger()
     for name in order:
         node = workflow.nodes[name]
         inputs = _inputs(workflow, name, outputs)
         if node.execute_once:
-            inputs = tuple(f"({source})[:1]" for source in inputs)
+            inputs = tuple(_code.expr("$source[:1]", source=source) for source in inputs)
         slot = Slot(names[name], inputs, unique(slug(name), steps_taken), slug(name), providers)
         code = _translate(node, slot, is_trigger=trigger is not None and name == trigger.name, looped=name in looped)
         outputs[name] = code.outputs
-        body += [*code.lines, *_always_output(node, slot, code), ""]
+        body += [*code.lines, *_always_output(node, slot, code), _code.blank()]
         _account(scaffold, node, code, is_trigger=trigger is not None and name == trigger.name)
     for name, node in workflow.nodes.items():
         if name not in outputs:
             scaffold.rows.append(NodeRow(name, node.type, "not reached",
                                          "disabled" if node.disabled else "no path from the trigger"))
-    scaffold.source = _module_source(scaffold, body)
+    scaffold.source = module_source(scaffold, TOOL, body, workflow.name)
     return scaffold
 
 
-def _always_output(node: Node, slot: Slot, code: NodeCode) -> list[str]:
+def _always_output(node: Node, slot: Slot, code: NodeCode) -> list[ast.stmt]:
     """n8n's "Always Output Data": a node that ran and output nothing outputs one empty item."""
     if not node.always_output or not code.translated or len(code.outputs) != 1 or not slot.inputs:
         return []
     (out,) = code.outputs
-    return [f"if ({' or '.join(slot.inputs)}) and not {out}:  # Always Output Data",
-            f"    {out} = flow.emit({node.name!r}, [{{'json': {{}}}}])"]
+    reached = slot.inputs[0] if len(slot.inputs) == 1 else ast.BoolOp(ast.Or(), list(slot.inputs))
+    return stmts("if $reached and not $out:\n    $note\n    $out = flow.emit($node, [{'json': {}}])",
+                 reached=reached, out=name(out), note=_code.comment("Always Output Data", trailing=True),
+                 node=node.name)
 
 
-def _inputs(workflow: Workflow, name: str, outputs: dict[str, list[str]]) -> tuple[str, ...]:
-    by_index: dict[int, list[str]] = {}
-    for edge in workflow.parents(name):
+def _inputs(workflow: Workflow, node: str, outputs: dict[str, list[str]]) -> tuple[ast.expr, ...]:
+    by_index: dict[int, list[ast.expr]] = {}
+    for edge in workflow.parents(node):
         produced = outputs.get(edge.source)
         if produced is None:
             continue
-        var = produced[edge.output] if edge.output < len(produced) else "[]"
+        var = name(produced[edge.output]) if edge.output < len(produced) else ast.List([], ast.Load())
         by_index.setdefault(edge.input, []).append(var)
     if not by_index:
         return ()
-    last = max(by_index)
-    return tuple(" + ".join(by_index.get(i, ["[]"])) if len(by_index.get(i, [])) < 2
-                 else "(" + " + ".join(by_index[i]) + ")" for i in range(last + 1))
+    joined = []
+    for index in range(max(by_index) + 1):
+        parts = by_index.get(index) or [ast.List([], ast.Load())]
+        total = parts[0]
+        for part in parts[1:]:
+            total = ast.BinOp(total, ast.Add(), part)
+        joined.append(total)
+    return tuple(joined)
 
 
 def _translate(node: Node, slot: Slot, *, is_trigger: bool, looped: bool) -> NodeCode:
@@ -130,33 +148,3 @@ def _account(scaffold: Scaffold[Workflow], node: Node, code: NodeCode, *, is_tri
         return
     status = "translated" if code.translated else "todo"
     scaffold.rows.append(NodeRow(node.name, node.type, status, code.why or ""))
-
-
-def _decorator(scaffold: Scaffold[Workflow]) -> str:
-    args = [repr(scaffold.automation), "version=1"]
-    if scaffold.schedule and registry_takes("schedule"):
-        args.append(f"schedule={scaffold.schedule['cron']!r}")
-    return f"@automation({', '.join(args)})"
-
-
-def _module_source(scaffold: Scaffold[Workflow], body: list[str]) -> str:
-    wf = scaffold.workflow
-    function = re.sub(r"\W+", "_", scaffold.automation).strip("_") or "automation"
-    intro = [f"{scaffold.automation}: scaffolded by `cutover scaffold n8n` from the n8n workflow {wf.name!r}.", "",
-             "This is ordinary code and yours to edit; `pytest --shadow` on the workflow's recorded",
-             "executions is what proves it. Every node of the workflow is a few lines below, in the",
-             "order n8n ran them, with n8n's semantics (queue_core.compat.n8n)."]
-    schedule = f"Schedule: {scaffold.schedule['cron']} (from the workflow's trigger)." if scaffold.schedule else None
-    doc = module_docstring(intro, schedule=schedule, unit=scaffold.unit,
-                           todo=[r for r in scaffold.rows if r.status == "todo"], proposals=scaffold.proposals,
-                           credentials=scaffold.credentials)
-    imports, reader = credential_reader(scaffold.credentials)
-    core = "Context, TerminalError, Trigger, automation" if reader else "Context, Trigger, automation"
-    lines = [*doc, "", "from __future__ import annotations", "", *imports,
-             f"from queue_core import {core}", "from queue_core.compat import n8n", "", "", *reader,
-             _decorator(scaffold), f"async def {function}(ctx: Context, trigger: Trigger) -> None:",
-             f'    """Run the workflow {wf.name!r} node by node, as n8n did."""', "    flow = n8n.Flow(ctx)"]
-    lines += [f"    {line}" if line else "" for line in body]
-    lines.append("    flow.finish()")
-    text = "\n".join(lines).rstrip() + "\n"
-    return f"{HEADER}{digest(text)}\n{text}"

@@ -1,23 +1,26 @@
-"""Translate one n8n node into lines of Python, with n8n's semantics (see ``queue_core.compat.n8n``).
+"""Translate one n8n node into Python statements, with n8n's semantics (see ``queue_core.compat.n8n``).
 
 Each translator gets the node and a ``Slot`` (the Python names it must use) and returns a
-``NodeCode``: the lines, the variables holding each output, and whether it is translated or left
-as a TODO (with the reason). A TODO node's code raises ``n8n.TodoNode`` when items reach it, so
-a shadow run fails that trigger naming the node: never a silent pass.
+``NodeCode``: the statements (``ast`` nodes and comment markers, ``harness.scaffold._code``), the
+variables holding each output, and whether it is translated or left as a TODO (with the reason).
+A TODO node's code raises ``n8n.TodoNode`` when items reach it, so a shadow run fails that
+trigger naming the node: never a silent pass.
 """
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import esprima
-
-from harness.platforms.n8n.translate import expr
-from harness.scaffold._credential import Credential
-from harness.platforms.n8n.definition import Node
 from harness.errors import Untranslatable
+from harness.platforms.n8n.definition import Node
+from harness.platforms.n8n.translate import expr
+from harness.platforms.n8n.translate.js import parse_expression
+from harness.scaffold import _code
+from harness.scaffold._code import call, lit, name, stmts
+from harness.scaffold._credential import Credential
 
 
 @dataclass(frozen=True)
@@ -25,7 +28,7 @@ class Slot:
     """The names one node's code uses: its variable stem, its input expression, step and decision."""
 
     var: str
-    inputs: tuple[str, ...]  # one Python expression per input index (a list of items)
+    inputs: tuple[ast.expr, ...]  # one Python expression per input index (a list of items)
     step: str
     decision: str
     providers: dict[str, str]  # host -> provider name
@@ -35,7 +38,7 @@ class Slot:
 class NodeCode:
     """The translation of one node."""
 
-    lines: list[str]
+    lines: list[ast.stmt]
     outputs: list[str]
     translated: bool = True
     why: str | None = None
@@ -47,32 +50,37 @@ class NodeCode:
     credentials: list[Credential] = field(default_factory=list)  # read from the environment instead
 
 
-def comment(node: Node) -> str:
+def comment(node: Node) -> ast.stmt:
     """Return the comment line that heads a node's code."""
-    return f"# {node.short_type} {node.name!r} ({node.type} v{node.version:g})"
+    return _code.comment(f"{node.short_type} {node.name!r} ({node.type} v{node.version:g})")
 
 
-def _input(slot: Slot) -> str:
-    return slot.inputs[0] if slot.inputs else "[]"
+def _input(slot: Slot) -> ast.expr:
+    return slot.inputs[0] if slot.inputs else ast.List([], ast.Load())
 
 
 def todo(node: Node, slot: Slot, why: str, verbatim: str | None = None) -> NodeCode:
     """Return a TODO node: its code fails any item that reaches it, naming the node."""
-    lines = [comment(node), f"# TODO: {why}"]
+    lines = [comment(node), _code.comment(f"TODO: {why}")]
     if verbatim:
-        lines += [f"#     {line}" for line in verbatim.splitlines()[:40]]
-    lines += [f"if {_input(slot)}:", f"    raise n8n.TodoNode({node.name!r}, {why!r})", f"{slot.var}: n8n.Items = []"]
+        lines += [_code.comment(f"    {line}") for line in verbatim.splitlines()[:40]]
+    lines += stmts("if $inp:\n    raise n8n.TodoNode($node, $why)\n$var: n8n.Items = []",
+                   inp=_input(slot), node=node.name, why=why, var=name(slot.var))
     return NodeCode(lines, [slot.var], translated=False, why=why)
+
+
+def _emit(slot: Slot, node: Node, items: ast.expr) -> list[ast.stmt]:
+    return stmts("$var = flow.emit($node, $items)", var=name(slot.var), node=node.name, items=items)
 
 
 def trigger(node: Node, slot: Slot) -> NodeCode:
     """The trigger: a Webhook's delivery item, a schedule's tick, or the trigger body's items."""
     kind = node.short_type.lower()
     if kind == "webhook":
-        lines = [comment(node), f"{slot.var} = flow.emit({node.name!r}, n8n.webhook_items(trigger))"]
+        lines = [comment(node), *_emit(slot, node, _code.expr("n8n.webhook_items(trigger)"))]
         path = node.parameters.get("path")
         return NodeCode(lines, [slot.var], source=f"webhook {node.parameters.get('httpMethod', 'GET')} /{path or ''}")
-    lines = [comment(node), f"{slot.var} = flow.emit({node.name!r}, n8n.trigger_items(trigger))"]
+    lines = [comment(node), *_emit(slot, node, _code.expr("n8n.trigger_items(trigger)"))]
     code = NodeCode(lines, [slot.var])
     if kind in ("scheduletrigger", "cron"):
         code.schedule = schedule_of(node)
@@ -115,7 +123,13 @@ def schedule_of(node: Node) -> dict[str, Any] | None:
 def noop(node: Node, slot: Slot) -> NodeCode:
     """NoOp: the items pass through."""
     inp = _input(slot)
-    return NodeCode([comment(node), f"{slot.var} = flow.emit({node.name!r}, {inp}) if {inp} else []"], [slot.var])
+    return NodeCode([comment(node), *_emit_if(slot, node, inp, inp)], [slot.var])
+
+
+def _emit_if(slot: Slot, node: Node, items: ast.expr, test: ast.expr) -> list[ast.stmt]:
+    """``var = flow.emit(node, items) if test else []``: a node emits only when items reached it."""
+    return stmts("$var = flow.emit($node, $items) if $test else []", var=name(slot.var), node=node.name,
+                 items=items, test=test)
 
 
 # -- conditions ------------------------------------------------------------------------------
@@ -134,72 +148,81 @@ def _filter_options(node: Node) -> tuple[dict[str, Any], list[dict[str, Any]], s
             list(conditions.get("conditions") or []), str(conditions.get("combinator") or "and"))
 
 
-def condition_source(node: Node, prefix: str = "") -> tuple[str, str]:
-    """Return (options constant source, boolean expression source) of a filter-model node."""
+def condition_source(node: Node, prefix: str = "") -> tuple[dict[str, Any], ast.expr]:
+    """Return (the options constant, the boolean expression) of a filter-model node."""
     options, conditions, combinator = _filter_options(node)
     if not conditions:
-        return repr(options), "True"
-    parts = []
+        return options, lit(True)
+    parts: list[ast.expr] = []
     for index, cond in enumerate(conditions):
         op = cond.get("operator") or {}
-        extra = ""
+        extra: dict[str, Any] = {}
         if op.get("rightType"):
-            extra += f", right_type={op['rightType']!r}"
+            extra["right_type"] = op["rightType"]
         if op.get("singleValue"):
-            extra += ", single_value=True"
-        right = "None" if op.get("singleValue") else expr.value(cond.get("rightValue"))
-        parts.append(f"n8n.check({op.get('type', 'string')!r}, {op.get('operation', 'equals')!r}, "
-                     f"{expr.value(cond.get('leftValue'))}, {right}, **{prefix}OPTIONS{extra}, "
-                     f"where=f'[condition {index}, item {{i}}]')")
-    joiner = "\n        and " if combinator == "and" else "\n        or "
-    return repr(options), joiner.join(parts)
+            extra["single_value"] = True
+        right = lit(None) if op.get("singleValue") else expr.value(cond.get("rightValue"))
+        where = ast.JoinedStr([ast.Constant(f"[condition {index}, item "),
+                               ast.FormattedValue(name("i"), -1, None), ast.Constant("]")])
+        parts.append(_code.expr("n8n.check($type, $operation, $left, $right, **$options, **$extra, where=$where)",
+                                type=op.get("type", "string"), operation=op.get("operation", "equals"),
+                                left=expr.value(cond.get("leftValue")), right=right,
+                                options=name(f"{prefix}OPTIONS"), extra=extra, where=where))
+    return options, _joined(parts, combinator == "and")
 
 
-def _v1_conditions(node: Node) -> str:
+def _joined(parts: list[ast.expr], conjunction: bool) -> ast.expr:
+    return parts[0] if len(parts) == 1 else ast.BoolOp(ast.And() if conjunction else ast.Or(), parts)
+
+
+def _v1_conditions(node: Node) -> ast.expr:
     conditions = node.parameters.get("conditions") or {}
-    parts = []
+    parts: list[ast.expr] = []
     for kind in ("boolean", "dateTime", "number", "string"):
         for cond in conditions.get(kind) or []:
-            parts.append(f"n8n.if_v1({kind!r}, {cond.get('operation', 'equal')!r}, "
-                         f"{expr.value(cond.get('value1'))}, {expr.value(cond.get('value2'))})")
+            parts.append(call("n8n.if_v1", kind, cond.get("operation", "equal"),
+                              expr.value(cond.get("value1")), expr.value(cond.get("value2"))))
     if not parts:
-        return "False"
-    joiner = "\n        or " if node.parameters.get("combineOperation") == "any" else "\n        and "
-    return joiner.join(parts)
+        return lit(False)
+    return _joined(parts, node.parameters.get("combineOperation") != "any")
 
 
-def _test_function(node: Node, slot: Slot) -> tuple[list[str], str]:
-    name = f"{slot.var}_test"
+def _test_function(node: Node, slot: Slot) -> tuple[list[ast.stmt], str]:
+    fn = f"{slot.var}_test"
+    head: list[ast.stmt] = []
     if node.version >= 2:
-        options, expression = condition_source(node, prefix=f"{slot.var.upper()}_")
-        head = [f"{slot.var.upper()}_OPTIONS = {options}"]
+        options, test = condition_source(node, prefix=f"{slot.var.upper()}_")
+        head = stmts("$name = $options", name=name(f"{slot.var.upper()}_OPTIONS"), options=options)
     else:
-        expression, head = _v1_conditions(node), []
-    lines = head + [f"def {name}(item: n8n.Item, i: int) -> bool:", "    return (",
-                    *[f"        {line.strip()}" for line in expression.splitlines()], "    )"]
-    return lines, name
+        test = _v1_conditions(node)
+    return head + stmts("def $fn(item: n8n.Item, i: int) -> bool:\n    return $test", fn=fn, test=test), fn
 
 
 def if_node(node: Node, slot: Slot) -> NodeCode:
     """IF: items split into the true and false outputs; the decision names the outputs taken."""
-    inp = _input(slot)
     fn_lines, fn = _test_function(node, slot)
-    on_error = "continue" if node.on_error != "stop" else "stop"
     t, f = f"{slot.var}_true", f"{slot.var}_false"
-    lines = [comment(node), f"items = {inp}", *fn_lines,
-             f"{t}, {f} = flow.split({node.name!r}, {slot.decision!r}, items, {fn}, on_error={on_error!r}) "
-             f"if items else ([], [])"]
+    lines = [comment(node), *stmts("items = $inp", inp=_input(slot)), *fn_lines,
+             *stmts("$t, $f = flow.split($node, $decision, items, $fn, on_error=$on_error) if items else ([], [])",
+                    t=name(t), f=name(f), node=node.name, decision=slot.decision, fn=name(fn),
+                    on_error=_on_error(node))]
     return NodeCode(lines, [t, f], decision=slot.decision)
+
+
+def _on_error(node: Node) -> str:
+    return "continue" if node.on_error != "stop" else "stop"
 
 
 def filter_node(node: Node, slot: Slot) -> NodeCode:
     """Filter: only the items whose conditions hold go on (a run that keeps none ends filtered)."""
-    inp = _input(slot)
     fn_lines, fn = _test_function(node, slot)
-    on_error = "continue" if node.on_error != "stop" else "stop"
-    lines = [comment(node), f"items = {inp}", *fn_lines,
-             f"{slot.var} = flow.keep({node.name!r}, items, {fn}, on_error={on_error!r}) if items else []"]
+    lines = [comment(node), *stmts("items = $inp", inp=_input(slot)), *fn_lines,
+             *stmts("$var = flow.keep($node, items, $fn, on_error=$on_error) if items else []",
+                    var=name(slot.var), node=node.name, fn=name(fn), on_error=_on_error(node))]
     return NodeCode(lines, [slot.var])
+
+
+_CHOOSER = "def $fn(item: n8n.Item, i: int) -> list[int]:\n    $body"
 
 
 def switch_node(node: Node, slot: Slot) -> NodeCode:
@@ -207,46 +230,49 @@ def switch_node(node: Node, slot: Slot) -> NodeCode:
     if node.version < 3:
         return todo(node, slot, f"Switch v{node.version:g} (rules of the older model) is not translated")
     params = node.parameters
-    inp = _input(slot)
     if params.get("mode") == "expression":
         count = int(params.get("numberOutputs", 4))
         names = [str(i) for i in range(count)]
-        chooser = [f"def {slot.var}_choose(item: n8n.Item, i: int) -> list[int]:",
-                   f"    return [int(n8n.num({expr.value(params.get('output'))}))]"]
+        chooser = stmts(_CHOOSER, fn=f"{slot.var}_choose",
+                        body=stmts("return [int(n8n.num($output))]", output=expr.value(params.get("output"))))
     else:
         names, chooser = _switch_rules(node, slot)
     outs = [f"{slot.var}_{i}" for i in range(len(names))]
-    lines = [comment(node), f"items = {inp}", *chooser,
-             f"{', '.join(outs)}{',' if len(outs) == 1 else ''} = flow.route({node.name!r}, {slot.decision!r}, items, "
-             f"{slot.var}_choose, {names!r}) if items else {[[] for _ in outs]!r}"]
+    route = stmts("$outs = flow.route($node, $decision, items, $fn, $names) if items else $empty",
+                  outs=ast.Tuple([name(o) for o in outs], ast.Store()), node=node.name, decision=slot.decision,
+                  fn=name(f"{slot.var}_choose"), names=names, empty=[[] for _ in outs])
+    lines = [comment(node), *stmts("items = $inp", inp=_input(slot)), *chooser, *route]
     return NodeCode(lines, outs, decision=slot.decision)
 
 
-def _switch_rules(node: Node, slot: Slot) -> tuple[list[str], list[str]]:
+def _switch_rules(node: Node, slot: Slot) -> tuple[list[str], list[ast.stmt]]:
     params = node.parameters
     rules = ((params.get("rules") or {}).get("values")) or []
     options = params.get("options") or {}
     names = [str(r.get("outputKey")) if r.get("renameOutput") and r.get("outputKey") else str(i)
              for i, r in enumerate(rules)]
     fallback = options.get("fallbackOutput", "none")
-    lines = [f"def {slot.var}_choose(item: n8n.Item, i: int) -> list[int]:", "    chosen = []"]
+    constants: list[ast.stmt] = []
+    body = stmts("chosen = []")
     for index, rule in enumerate(rules):
         fake = Node(node.name, node.type, node.version, {"conditions": rule.get("conditions") or {},
                                                        "options": options, "looseTypeValidation":
                                                        params.get("looseTypeValidation")})
-        opts, expression = condition_source(fake, prefix=f"{slot.var.upper()}_{index}_")
-        lines.insert(0, f"{slot.var.upper()}_{index}_OPTIONS = {opts}")
-        lines += [f"    if ({expression}):", f"        chosen.append({index})"]
+        prefix = f"{slot.var.upper()}_{index}_"
+        opts, test = condition_source(fake, prefix=prefix)
+        constants[:0] = stmts("$name = $options", name=name(f"{prefix}OPTIONS"), options=opts)
+        chosen = stmts("chosen.append($index)", index=index)
         if not options.get("allMatchingOutputs"):
-            lines += ["        return chosen"]
+            chosen += stmts("return chosen")
+        body += stmts("if $test:\n    $chosen", test=test, chosen=chosen)
     if fallback == "extra":
         names.append(str(options.get("renameFallbackOutput") or "Fallback"))
-        lines += [f"    return chosen or [{len(rules)}]"]
+        body += stmts("return chosen or [$n]", n=len(rules))
     elif isinstance(fallback, int):
-        lines += [f"    return chosen or [{fallback}]"]
+        body += stmts("return chosen or [$n]", n=fallback)
     else:
-        lines += ["    return chosen"]
-    return names, lines
+        body += stmts("return chosen")
+    return names, [*constants, *stmts(_CHOOSER, fn=f"{slot.var}_choose", body=body)]
 
 
 # -- data ------------------------------------------------------------------------------------
@@ -271,15 +297,14 @@ def set_node(node: Node, slot: Slot) -> NodeCode:
         keep_only = include == "none" if node.version < 3.3 else not params.get("includeOtherFields", False)
         if include in ("selected", "except"):
             raise Untranslatable(f"Edit Fields with include={include!r} is not translated")
-    pairs = ", ".join(f"({name!r}, {source})" for name, source in fields)
-    inp = _input(slot)
-    lines = [comment(node), f"items = {inp}",
-             f"{slot.var} = flow.each({node.name!r}, items, lambda item, i: n8n.assign(item, [{pairs}], "
-             f"keep_only_set={keep_only}, dot_notation={dot})) if items else []"]
+    lines = [comment(node), *stmts("items = $inp", inp=_input(slot)),
+             *stmts("$var = flow.each($node, items, lambda item, i: n8n.assign(item, $pairs, keep_only_set=$keep, "
+                    "dot_notation=$dot)) if items else []", var=name(slot.var), node=node.name, pairs=fields,
+                    keep=keep_only, dot=dot)]
     return NodeCode(lines, [slot.var])
 
 
-def _set_v3_fields(params: dict[str, Any]) -> list[tuple[str, str]]:
+def _set_v3_fields(params: dict[str, Any]) -> list[tuple[str, ast.expr]]:
     assignments = (params.get("assignments") or {}).get("assignments")
     if assignments is not None:
         entries = [(str(a.get("name", "")), a.get("value"), str(a.get("type", "string"))) for a in assignments]
@@ -289,38 +314,37 @@ def _set_v3_fields(params: dict[str, Any]) -> list[tuple[str, str]]:
             kind = str(entry.get("type", "stringValue"))
             key = kind if kind in _SET_TYPES else "stringValue"
             entries.append((str(entry.get("name", "")), entry.get(key), kind.replace("Value", "")))
-    return [(name, f"n8n.typed({name!r}, {expr.value(raw)}, {kind!r})") for name, raw, kind in entries]
+    return [(name_, call("n8n.typed", name_, expr.value(raw), kind)) for name_, raw, kind in entries]
 
 
 def merge_node(node: Node, slot: Slot) -> NodeCode:
     """Merge: append, choose a branch, or combine by matching fields."""
     params = node.parameters
-    first = slot.inputs[0] if slot.inputs else "[]"
-    second = slot.inputs[1] if len(slot.inputs) > 1 else "[]"
+    first = slot.inputs[0] if slot.inputs else ast.List([], ast.Load())
+    second = slot.inputs[1] if len(slot.inputs) > 1 else ast.List([], ast.Load())
     mode = params.get("mode", "append")
+    body: ast.expr
     if mode == "append":
-        body = f"n8n.merge_append({first}, {second})"
+        body = call("n8n.merge_append", first, second)
     elif mode == "chooseBranch":
         which = 1 if str(params.get("output", params.get("chooseBranchMode", "input1"))).endswith("2") else 0
-        body = f"n8n.merge_choose([{first}, {second}], {which})"
+        body = call("n8n.merge_choose", [first, second], which)
     elif mode in ("combine", "mergeByKey") and params.get("combinationMode", params.get("combineBy", "mergeByFields")) in (
             "mergeByFields", "combineByFields"):
         body = _merge_by_fields(params, first, second)
     else:
         raise Untranslatable(f"Merge mode {mode!r} is not translated")
-    lines = [comment(node), f"{slot.var} = flow.emit({node.name!r}, {body}) if ({first} or {second}) else []"]
-    return NodeCode(lines, [slot.var])
+    reached = _code.expr("$first or $second", first=first, second=second)
+    return NodeCode([comment(node), *_emit_if(slot, node, body, reached)], [slot.var])
 
 
-def _merge_by_fields(params: dict[str, Any], first: str, second: str) -> str:
+def _merge_by_fields(params: dict[str, Any], first: ast.expr, second: ast.expr) -> ast.expr:
     values = ((params.get("mergeByFields") or params.get("fieldsToMatch") or {}).get("values")) or []
     pairs = [(str(v.get("field1", "")), str(v.get("field2", ""))) for v in values]
     options = params.get("options") or {}
     clash = ((options.get("clashHandling") or {}).get("values") or {}).get("resolveClash", "preferInput2")
-    join = params.get("joinMode", "keepMatches")
-    output_from = params.get("outputDataFrom", "both")
-    return (f"n8n.merge_by_fields({first}, {second}, {pairs!r}, join={join!r}, output_from={output_from!r}, "
-            f"clash={clash!r})")
+    return call("n8n.merge_by_fields", first, second, pairs, join=params.get("joinMode", "keepMatches"),
+                output_from=params.get("outputDataFrom", "both"), clash=clash)
 
 
 def code_node(node: Node, slot: Slot) -> NodeCode:
@@ -334,9 +358,8 @@ def code_node(node: Node, slot: Slot) -> NodeCode:
         return _code_to_write(node, slot, source, "JavaScript")
     items = literal if isinstance(literal, list) else [literal]
     wrapped = [i if isinstance(i, dict) and "json" in i else {"json": i} for i in items]
-    inp = _input(slot)
-    lines = [comment(node), "# The node returned literal items (its JavaScript, translated):",
-             f"{slot.var} = flow.emit({node.name!r}, {wrapped!r}) if {inp} else []"]
+    lines = [comment(node), _code.comment("The node returned literal items (its JavaScript, translated):"),
+             *_emit_if(slot, node, lit(wrapped), _input(slot))]
     return NodeCode(lines, [slot.var])
 
 
@@ -345,9 +368,7 @@ def test_data_node(node: Node, slot: Slot) -> NodeCode:
     data = node.parameters.get("data")
     if not isinstance(data, list):
         raise Untranslatable("test data without a data list")
-    wrapped = [{"json": d} for d in data]
-    inp = _input(slot)
-    return NodeCode([comment(node), f"{slot.var} = flow.emit({node.name!r}, {wrapped!r}) if {inp} else []"],
+    return NodeCode([comment(node), *_emit_if(slot, node, lit([{"json": d} for d in data]), _input(slot))],
                     [slot.var])
 
 
@@ -357,12 +378,13 @@ def _code_to_write(node: Node, slot: Slot, source: str, language: str) -> NodeCo
         "Code node: its Python (n8n's items API) to rewrite over the items")
     mode = node.parameters.get("mode", "runOnceForAllItems")
     fn = f"{slot.var}_code"
-    quoted = source.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
-    lines = [comment(node), f"# TODO: {why} ({mode})", f"def {fn}(items: n8n.Items) -> n8n.Items:",
-             f'    """Do what the Code node {node.name!r} did; its {language}:', ""]
-    lines += [f"    {line}".rstrip() for line in quoted.splitlines()]
-    lines += ['    """', f"    raise n8n.TodoNode({node.name!r}, {why!r})",
-              f"{slot.var} = flow.emit({node.name!r}, {fn}({_input(slot)})) if {_input(slot)} else []"]
+    inner = " " * 8  # the function stands in the automation's body: its docstring's lines line up under it
+    text = "\n".join([f"Do what the Code node {node.name!r} did; its {language}:", "",
+                      *(f"{inner}{line}".rstrip() for line in source.splitlines()), inner])
+    lines = [comment(node), _code.comment(f"TODO: {why} ({mode})"),
+             *stmts("def $fn(items: n8n.Items) -> n8n.Items:\n    $doc\n    raise n8n.TodoNode($node, $why)",
+                    fn=fn, doc=ast.Expr(ast.Constant(text)), node=node.name, why=why),
+             *_emit_if(slot, node, call(fn, _input(slot)), _input(slot))]
     return NodeCode(lines, [slot.var], translated=False, why=why)
 
 
@@ -371,9 +393,8 @@ def _literal_return(source: str) -> Any:
     if not text.startswith("return"):
         return None
     try:
-        tree = esprima.parseScript(f"({text[len('return'):].strip()})")
-        return _literal_value(tree.body[0].expression)
-    except (esprima.Error, Untranslatable, AttributeError, IndexError):
+        return _literal_value(parse_expression(text[len("return"):], optional_chains=False))
+    except (Untranslatable, AttributeError, IndexError):
         return None
 
 
@@ -398,8 +419,9 @@ def wait_node(node: Node, slot: Slot) -> NodeCode:
     factor = {"seconds": 1, "minutes": 60, "hours": 3600, "days": 86400}.get(str(params.get("unit", "hours")), 1)
     seconds = float(params.get("amount", 1)) * factor
     inp = _input(slot)
-    lines = [comment(node), f"if {inp}:", f"    await ctx.sleep({seconds:g})",
-             f"{slot.var} = flow.emit({node.name!r}, {inp}) if {inp} else []"]
+    lines = [comment(node), *stmts("if $inp:\n    await ctx.sleep($seconds)", inp=inp,
+                                   seconds=int(seconds) if seconds.is_integer() else seconds),
+             *_emit_if(slot, node, inp, inp)]
     return NodeCode(lines, [slot.var])
 
 
