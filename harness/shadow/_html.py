@@ -205,14 +205,16 @@ def _accepted(summary: Mapping[str, Any]) -> str:
         f'<tr><td>#{u["index"] + 1}</td><td>{_e(u["automation"])}</td><td><code>{_e(u["path"] or u["signature"])}</code>'
         f'{" (" + _e(u["kind"]) + ")" if u["kind"] else ""}</td><td>{_e(u["owner"])}</td><td>{_e(u["reason"])}</td>'
         f'<td>{_e(u["expires"])}</td><td class="{"fail" if u["status"] == "expired" else ""}">{_e(u["status"])}</td>'
-        f'<td class=num>{u["matched"]} trigger(s) ({u.get("matched_differences", u["matched"])} difference(s))</td></tr>'
+        f'<td class=num>{u["matched"]} trigger(s) ({u.get("matched_differences", u["matched"])} difference(s))'
+        f'{", also in " + str(u["still_disagreeing"]) + " disagreeing" if u.get("still_disagreeing") else ""}</td></tr>'
         for u in entries)
     return (f'<h2 id="accepted">Accepted differences</h2><p>{len(entries)} entries{where}. Accepted disagreements '
             "pass; expired entries no longer accept anything; unused entries matched nothing.</p>"
             "<table><tr><th></th><th>automation</th><th>path / signature</th><th>owner</th><th>reason</th>"
             f"<th>expires</th><th>status</th><th class=num>matched</th></tr>{rows}</table>"
-            '<p class="muted">An entry counts the triggers it matched, the unit of the verdict\'s accepted count; '
-            "a trigger it matched that still has an unexplained difference counts as disagreeing there.</p>")
+            '<p class="muted">An entry counts the accepted triggers it matched, the unit of the verdict\'s accepted '
+            "count; a trigger it matched that still has an unexplained difference is counted apart, as the verdict "
+            "counts it disagreeing.</p>")
 
 
 def _traffic(summary: Mapping[str, Any]) -> str:

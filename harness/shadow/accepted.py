@@ -216,11 +216,12 @@ class Usage:
     """What one entry matched in a run, counted in **triggers** (the unit of the verdict's
     ``accepted`` count) with the disagreements behind them.
 
-    ``triggers``: triggers with at least one disagreement the entry accepted; ``differences``:
-    the disagreements it accepted (a trigger can have several: a failed run differs in status,
-    path and calls); ``still_disagreeing``: of those triggers, the ones with another disagreement
-    no entry accepts (the verdict counts them as disagreeing, not accepted); ``expired_triggers``:
-    triggers it would have matched had it not expired.
+    ``triggers``: the triggers the verdict counts as accepted (every disagreement explained) in
+    which the entry accepted a disagreement; ``differences``: the disagreements it accepted in
+    them (a trigger can have several: a failed run differs in status, path and calls);
+    ``still_disagreeing``: triggers in which it accepted a disagreement but another one no entry
+    accepts (the verdict counts them as disagreeing); ``expired_triggers``: triggers it would have
+    matched had it not expired. With one entry per automation, ``triggers`` is the verdict's count.
     """
 
     triggers: int = 0
@@ -234,20 +235,24 @@ def usage(rows: Sequence[Mapping[str, Any]]) -> dict[int, Usage]:
     ``accepted_by``, ``expired_by``), by entry index. Pure."""
     accepted: dict[int, set[tuple[str, str]]] = {}
     expired: dict[int, set[tuple[str, str]]] = {}
-    differences: dict[int, int] = {}
+    differences: dict[tuple[int, tuple[str, str]], int] = {}
     unexplained: set[tuple[str, str]] = set()
     for row in rows:
         trigger = (str(row.get("automation")), str(row.get("trigger_id")))
         by, gone = _index(row.get("accepted_by")), _index(row.get("expired_by"))
         if by is not None:
             accepted.setdefault(by, set()).add(trigger)
-            differences[by] = differences.get(by, 0) + 1
+            differences[by, trigger] = differences.get((by, trigger), 0) + 1
             continue
         unexplained.add(trigger)
         if gone is not None:
             expired.setdefault(gone, set()).add(trigger)
-    return {i: Usage(len(accepted.get(i, ())), differences.get(i, 0), len(accepted.get(i, set()) & unexplained),
-                     len(expired.get(i, ()))) for i in set(accepted) | set(expired)}
+    out = {}
+    for i in set(accepted) | set(expired):
+        matched = accepted.get(i, set())
+        out[i] = Usage(len(matched - unexplained), sum(differences.get((i, t), 0) for t in matched - unexplained),
+                       len(matched & unexplained), len(expired.get(i, ())))
+    return out
 
 
 def _index(value: Any) -> int | None:

@@ -157,7 +157,7 @@ def _entry_usage(entries: Sequence[Entry], dis_rows: Sequence[Mapping[str, Any]]
     out = []
     for entry in entries:
         u = counted.get(entry.index, Usage())
-        status = "expired" if entry.index in today_expired else ("active" if u.triggers else "unused")
+        status = "expired" if entry.index in today_expired else ("active" if u.triggers or u.still_disagreeing else "unused")
         out.append({**entry.as_dict(), "matched": u.triggers, "matched_differences": u.differences,
                     "still_disagreeing": u.still_disagreeing, "expired_matches": u.expired_triggers, "status": status})
     return out

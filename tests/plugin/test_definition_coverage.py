@@ -88,3 +88,36 @@ def test_an_export_without_decisions_counts_no_branch_and_cannot_meet_the_defini
     notifier = next(a for a in summary["automations"] if a["name"] == "notifier")
     assert {r["taken"] for r in notifier["definition_branches"]} == {None}
     assert "none can be counted" in (project.path / "reports" / "demo" / "index.html").read_text()
+
+
+def _with_workflow(project: pytest.Pytester, workflow: dict[str, object]) -> None:
+    _name_the_definition(project)
+    (project.path / "recordings" / "demo" / "definitions" / "notifier.json").write_text(json.dumps(workflow))
+    pyproject = project.path / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text().rstrip() + '\nbranch_coverage = "definition"\n')
+
+
+def test_a_definition_whose_branches_cannot_be_read_is_not_ready_with_the_reason(project: pytest.Pytester) -> None:
+    nodes = [dict(n, typeVersion=9) if n["name"] == "Channel" else n for n in WORKFLOW["nodes"]]  # type: ignore[attr-defined]
+    _with_workflow(project, dict(WORKFLOW, nodes=nodes))
+    result = project.runpytest_subprocess("--shadow", "recordings/demo")
+    result.stdout.fnmatch_lines(["notifier*NOT READY*",
+                                 "*✗ branch coverage is required from the definition, but its branches cannot be read: "
+                                 "node 'Channel' (switch v9): branch coverage reads switch v1, v2, v3*",
+                                 "*! branches not counted: the definition's branches cannot be read*"])
+    summary = json.loads((project.path / "reports" / "demo" / "summary.json").read_text())
+    notifier = next(a for a in summary["automations"] if a["name"] == "notifier")
+    assert "switch v9" in notifier["definition_problem"] and notifier["definition_branches"] == []
+    assert "cannot be read, so none is counted" in (project.path / "reports" / "demo" / "index.html").read_text()
+
+
+def test_a_definition_with_no_branch_is_a_neutral_line_never_a_passed_check(project: pytest.Pytester) -> None:
+    linear = {"name": "Notifier", "nodes": [WORKFLOW["nodes"][0], WORKFLOW["nodes"][3]],  # type: ignore[index]
+              "connections": {"Hook": {"main": [[{"node": "Post", "type": "main", "index": 0}]]}}}
+    _with_workflow(project, linear)
+    project.runpytest_subprocess("--shadow", "recordings/demo")
+    summary = json.loads((project.path / "reports" / "demo" / "summary.json").read_text())
+    verdict = next(a for a in summary["automations"] if a["name"] == "notifier")["verdict"]
+    assert "no branches to check: the definition has no branching node" in verdict["neutral"]
+    assert not any("definition" in line for line in verdict["met"])
+    assert verdict["ready"]
