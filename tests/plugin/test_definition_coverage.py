@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -90,7 +91,7 @@ def test_an_export_without_decisions_counts_no_branch_and_cannot_meet_the_defini
     assert "none can be counted" in (project.path / "reports" / "demo" / "index.html").read_text()
 
 
-def _with_workflow(project: pytest.Pytester, workflow: dict[str, object]) -> None:
+def _with_workflow(project: pytest.Pytester, workflow: Any) -> None:
     _name_the_definition(project)
     (project.path / "recordings" / "demo" / "definitions" / "notifier.json").write_text(json.dumps(workflow))
     pyproject = project.path / "pyproject.toml"
@@ -98,7 +99,8 @@ def _with_workflow(project: pytest.Pytester, workflow: dict[str, object]) -> Non
 
 
 def test_a_definition_whose_branches_cannot_be_read_is_not_ready_with_the_reason(project: pytest.Pytester) -> None:
-    nodes = [dict(n, typeVersion=9) if n["name"] == "Channel" else n for n in WORKFLOW["nodes"]]  # type: ignore[attr-defined]
+    listed: Any = WORKFLOW["nodes"]
+    nodes = [dict(n, typeVersion=9) if n["name"] == "Channel" else n for n in listed]
     _with_workflow(project, dict(WORKFLOW, nodes=nodes))
     result = project.runpytest_subprocess("--shadow", "recordings/demo")
     result.stdout.fnmatch_lines(["notifier*NOT READY*",
@@ -112,7 +114,8 @@ def test_a_definition_whose_branches_cannot_be_read_is_not_ready_with_the_reason
 
 
 def test_a_definition_with_no_branch_is_a_neutral_line_never_a_passed_check(project: pytest.Pytester) -> None:
-    linear = {"name": "Notifier", "nodes": [WORKFLOW["nodes"][0], WORKFLOW["nodes"][3]],  # type: ignore[index]
+    listed: Any = WORKFLOW["nodes"]
+    linear = {"name": "Notifier", "nodes": [listed[0], listed[3]],
               "connections": {"Hook": {"main": [[{"node": "Post", "type": "main", "index": 0}]]}}}
     _with_workflow(project, linear)
     project.runpytest_subprocess("--shadow", "recordings/demo")

@@ -215,7 +215,7 @@ def test_loop_outputs_are_read_from_the_nodes_they_feed(version: float, names: l
     assert [(b.kind, b.output) for b in _found(document)] == [("loop", names[0]), ("loop", names[1])]
     outputs: list[list[dict[str, Any]]] = [[], []]
     outputs[1] = ITEM
-    trace = _imported(document, {"Batches": outputs, second: ITEM})
+    trace = _imported(document, {"Batches": outputs, second: [ITEM]})
     assert _taken(document, trace) == {f"Batches:{names[1]}"}
 
 

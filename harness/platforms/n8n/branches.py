@@ -98,7 +98,7 @@ def _switch(node: Node) -> list[tuple[int, str]]:
     rules = _rules(node, "values")
     names = [(i, str(r["outputKey"]) if r.get("renameOutput") and r.get("outputKey") else str(i))
              for i, r in enumerate(rules)]
-    options = params.get("options") if isinstance(params.get("options"), dict) else {}
+    options: dict[str, Any] = params["options"] if isinstance(params.get("options"), dict) else {}
     fallback = options.get("fallbackOutput", "none")
     if fallback == "extra":
         names.append((len(rules), str(options.get("renameFallbackOutput") or "Fallback")))
