@@ -1,15 +1,18 @@
 """Branch coverage from the workflow definition: every branch, and how many recorded runs took it.
 
 A recording set proves only the branches its traffic took. The legacy definition knows all of
-them: each IF's true and false outputs, each Switch's outputs (renamed, and the fallback). For
-an automation whose manifest entry names its ``definition`` (an n8n workflow file; for a Make
-automation, a scenario blueprint, whose Routers' routes are its branches), the tool's adapter
-lists every such output (``harness.platforms.<tool>.branches``) with the decision name and value
-the importer records for it (through the entry's ``steps``/``decisions`` maps), and ``coverage``
-counts the legacy traces that took each one. A branch no recorded trigger took is untested: the report lists it, and
-``[tool.cutover.gate] branch_coverage = "definition"`` makes it a NOT READY reason.
+them. For an automation whose manifest entry names its ``definition`` (an n8n workflow file, a
+Make scenario blueprint, a Zapier Zapfile), the tool's adapter lists every branch
+(``harness.platforms.<tool>.branches``: IF/Switch/Filter/loop/error outputs, Router routes, error
+handlers, If-else branches, Zap paths and filters), each with how a recorded trace shows it taken:
+a decision the importer records (``decision = value``), a step in the path ("ran"), a step that
+ran with none of the steps after it ("stopped"), or not at all ("unreadable", never counted as
+taken). ``coverage`` counts the legacy traces that took each one. A branch no recorded trigger
+took is untested: the report lists it, and ``[tool.cutover.gate] branch_coverage = "definition"``
+makes it a NOT READY reason, as it does an unreadable branch and a definition whose branches
+cannot be read at all (``DefinitionCoverage.problem``).
 
-Pure: values in, values out.
+Pure: values in, values out (``definition_rows`` reads the definition file).
 """
 
 from __future__ import annotations
@@ -19,61 +22,125 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.manifest import AutomationEntry
+from harness.errors import ExportFormatError
+from harness.manifest import AutomationEntry, Coercion
 from harness.platforms import adapter_for
-from harness.platforms.adapter import Branch
-from harness.recording import LegacyTrace, Platform
+from harness.platforms.adapter import Branch, BranchesUnreadable
+from harness.recording import Evidence, LegacyTrace
+
+# the trace field each way of reading a branch needs
+_NEEDS = {"decision": Evidence.DECISIONS, "ran": Evidence.PATH, "stopped": Evidence.PATH}
 
 
 @dataclass(frozen=True)
 class BranchCount:
-    """A branch and the number of legacy traces that took it."""
+    """A branch and the number of legacy traces that took it (``None``: the recording cannot show it)."""
 
     branch: Branch
-    taken: int
+    taken: int | None
 
 
-def _took(trace: LegacyTrace, branch: Branch) -> bool:
+def _label(value: Any, coercion: Coercion | None) -> str:
+    if coercion is None:
+        return str(value)
+    from harness.shadow.normalize import branch_value  # the report's own normalisation of a decision value
+
+    return branch_value(value, coercion)
+
+
+def _took(trace: LegacyTrace, branch: Branch, coercion: Coercion | None = None) -> bool:
+    if branch.read == "ran":
+        return any(step in trace.path for step in branch.steps)
+    if branch.read == "stopped":
+        return bool(branch.steps) and branch.steps[0] in trace.path and not any(s in trace.path for s in branch.steps[1:])
+    if branch.read != "decision":
+        return False
     value: Any = trace.decisions.get(branch.decision)
+    wanted = _label(branch.value, coercion)
     if isinstance(value, list):
-        return branch.value in [str(v) for v in value]
-    return value is not None and str(value) == branch.value
+        return wanted in [_label(v, coercion) for v in value]
+    return value is not None and _label(value, coercion) == wanted
 
 
-def coverage(found: list[Branch], traces: Iterable[LegacyTrace]) -> list[BranchCount]:
-    """Count, for each branch, the legacy traces whose decisions took it."""
+def coverage(found: list[Branch], traces: Iterable[LegacyTrace], coercion: Coercion | None = None) -> list[BranchCount]:
+    """Count, for each branch, the legacy traces that took it.
+
+    An unreadable branch, or one read from a field some trace does not hold (a path-read branch
+    of an export without paths), counts ``None``: not shown taken, and not shown untaken either.
+    """
+    listed = list(traces)
     counts = dict.fromkeys(found, 0)
-    for trace in traces:
+    for trace in listed:
         for branch in found:
-            if _took(trace, branch):
+            if _took(trace, branch, coercion):
                 counts[branch] += 1
-    return [BranchCount(b, counts[b]) for b in found]
+    out = []
+    for b in found:
+        need = _NEEDS.get(b.read)
+        readable = need is not None and all(need in t.evidence for t in listed)
+        out.append(BranchCount(b, counts[b] if readable else None))
+    return out
 
 
 def definition_branches(definition: Path, entry: AutomationEntry) -> list[Branch]:
     """Read the entry's definition and return its branches, through the entry's tool.
 
-    For a Make automation the file is a scenario blueprint and the branches are its Routers'
-    routes (named as ``cutover import make`` names the decision); for any other tool it is read
-    as an n8n workflow file, of which the first workflow is read (as before the tools had
-    folders: only n8n and Make list branches).
+    Raises BranchesUnreadable naming why when the tool has no branch reader, the file cannot be
+    read, or a branching node in it cannot be.
     """
-    reader = adapter_for(entry.platform).branches or adapter_for(Platform.N8N).branches
-    assert reader is not None  # n8n lists branches
-    return reader(definition, entry)
+    reader = adapter_for(entry.platform).branches
+    if reader is None:
+        raise BranchesUnreadable(f"branch coverage does not read {entry.platform} definitions")
+    try:
+        return reader(definition, entry)
+    except ExportFormatError as exc:
+        raise BranchesUnreadable(str(exc)) from None
 
 
 def untaken(counts: list[BranchCount]) -> list[Branch]:
-    """Return the branches no recorded trigger took."""
+    """Return the branches no recorded trigger took (not those the recording cannot show)."""
     return [c.branch for c in counts if c.taken == 0]
 
 
-def definition_rows(definition: Path, entry: AutomationEntry, legacy: dict[str, int],
-                    key: Any) -> list[dict[str, Any]]:
-    """Return the report rows of a definition's branches, counted from the legacy branch table.
+def branch_key(branch: Branch, coercion: Coercion) -> str:
+    """How the report names a branch: ``decision=value`` for a recorded decision, else ``node → output``."""
+    if branch.read == "decision":
+        return f"{branch.decision}={_label(branch.value, coercion)}"
+    return f"{branch.node} → {branch.output}"
 
-    ``legacy`` maps a branch key (``route=bug``) to the recorded triggers that took it; ``key``
-    turns a Branch into that key (the report normalises values as the diff does).
+
+@dataclass(frozen=True)
+class DefinitionCoverage:
+    """The report rows of a definition's branches, or why its branches cannot be read (``problem``)."""
+
+    rows: list[dict[str, Any]]
+    problem: str | None = None
+
+    @property
+    def untaken(self) -> tuple[str, ...]:
+        return tuple(r["branch"] for r in self.rows if r["taken"] == 0)
+
+    @property
+    def unreadable(self) -> tuple[str, ...]:
+        """The branches the recording cannot show, each with why (``Filter → kept (…)``)."""
+        return tuple(f'{r["branch"]} ({r["note"]})' for r in self.rows if r["taken"] is None)
+
+
+def definition_rows(definition: Path, entry: AutomationEntry, traces: Iterable[LegacyTrace]) -> DefinitionCoverage:
+    """Return the report rows of a definition's branches, counted from the compared legacy ``traces``.
+
+    A row: ``node``, ``kind``, ``output``, ``branch`` (its key), ``read`` (how a trace shows it),
+    ``taken`` (``None``: the recording cannot show it) and ``note`` (why not).
     """
-    return [{"node": b.node, "kind": b.kind, "output": b.output, "branch": key(b), "taken": legacy.get(key(b), 0)}
-            for b in definition_branches(definition, entry)]
+    try:
+        found = definition_branches(definition, entry)
+    except BranchesUnreadable as exc:
+        return DefinitionCoverage([], str(exc))
+    rows = []
+    for count in coverage(found, traces, entry.coercion):
+        b = count.branch
+        note = b.note or ("" if count.taken is not None else "the recorded traces do not hold the "
+                          + ("decisions" if b.read == "decision" else "path"))
+        rows.append({"node": b.node, "kind": b.kind, "output": b.output, "branch": branch_key(b, entry.coercion),
+                     "read": b.read, "taken": count.taken, "note": note})
+    return DefinitionCoverage(rows)

@@ -35,10 +35,22 @@ class Branch:
     """One output of a branch node of the definition."""
 
     node: str
-    kind: str  # if | switch (n8n) | router (Make)
+    kind: str  # if | switch | filter | loop | error-output (n8n) | router | error-handler | if-else (Make) | path | filter (Zapier)
     output: str  # the output's name in the definition (true, false, a rule's key, the fallback)
     decision: str  # the decision name the importer records for the node
     value: str  # the decision value the importer records for this output
+    # How a recorded trace shows the branch taken (``harness.coverage``): "decision" (the
+    # importer records ``decision = value``), "ran" (``steps[0]`` is in the trace's path),
+    # "stopped" (``steps[0]`` ran and none of ``steps[1:]`` did), or "unreadable" (the recording
+    # cannot show it; ``note`` says why, and it is never counted as taken).
+    read: str = "decision"
+    steps: tuple[str, ...] = ()
+    note: str = ""
+
+
+class BranchesUnreadable(ValueError):
+    """A definition whose branches a branch reader cannot read (a node version it does not know,
+    rules it cannot parse); the message names the node and why."""
 
 
 # (definition file, manifest entry) -> every branch of the definition, named as the importer names decisions

@@ -68,6 +68,7 @@ def _verdicts(summary: Mapping[str, Any]) -> str:
         cls = "ready" if v["ready"] else "not-ready"
         items = "".join(f'<li class="fail">{_e(r)}</li>' for r in v["failed"])
         items += "".join(f'<li class="pass">{_e(r)}</li>' for r in v["met"])
+        items += "".join(f'<li class="muted">— {_e(r)}</li>' for r in v.get("neutral", []))
         cards.append(f'<div class="card" id="verdict-{_e(a["name"])}"><h3>{_e(a["name"])} '
                      f'<span class="badge {cls}">{_e(v["label"])}</span></h3>'
                      f'<p class="muted">code version <code>{_e(v["code_version"])}</code> · '
@@ -119,7 +120,7 @@ def _branches(summary: Mapping[str, Any]) -> str:
     for a in summary["automations"]:
         rows = a["branches"]
         if not rows:  # no legacy branch recorded; the definition's branches are still listed
-            if a.get("definition_branches"):
+            if a.get("definition_branches") or a.get("definition_problem"):
                 out.append(f'<h3>{_e(a["name"])}</h3>{_definition_table(a)}')
             continue
         chart = _bars([(f'{a["name"]} {b["branch"]}', {"agreed": b["agreed"], "disagreed": b["legacy"] - b["agreed"]})
@@ -140,8 +141,11 @@ def _branches(summary: Mapping[str, Any]) -> str:
 def _definition_table(a: Mapping[str, Any]) -> str:
     """Every branch of the legacy definition and how many recorded triggers took it; untaken first."""
     rows = a.get("definition_branches")
+    if a.get("definition_problem"):
+        return (f'<h4>Branches of the definition</h4><p class="warn">The definition\'s branches cannot be read, so '
+                f'none is counted: {_e(a["definition_problem"])}</p>')
     if not rows:
-        return ""
+        return "" if rows is None else "<h4>Branches of the definition</h4><p>No branches to check: the definition has no branching node.</p>"
     untaken = [r for r in rows if r["taken"] == 0]
     if all(r["taken"] is None for r in rows):
         return (f'<h4>Branches of the definition</h4><p class="warn">{len(rows)} branch(es); none can be counted: '
@@ -151,9 +155,17 @@ def _definition_table(a: Mapping[str, Any]) -> str:
                           for r in rows) + "</table>")
     warn = (f'<p class="warn"><strong>{len(untaken)} branch(es) of the definition no recorded trigger took</strong> '
             "— untested by this set: " + ", ".join(f"<code>{_e(r['node'])} → {_e(r['output'])}</code>" for r in untaken)
-            + "</p>") if untaken else "<p>Every branch of the definition was taken by a recorded trigger.</p>"
+            + "</p>") if untaken else ""
+    unreadable = [r for r in rows if r["taken"] is None]
+    if not untaken and not unreadable:
+        warn = "<p>Every branch of the definition was taken by a recorded trigger.</p>"
+    if unreadable:
+        warn += (f'<p class="warn"><strong>{len(unreadable)} branch(es) not readable from the recording</strong> '
+                 "(never counted as taken): " + "; ".join(f"<code>{_e(r['branch'])}</code> ({_e(r.get('note', ''))})"
+                                                          for r in unreadable) + "</p>")
     body = "".join(f'<tr><td>{_e(r["node"])}</td><td>{_e(r["output"])}</td><td><code>{_e(r["branch"])}</code></td>'
-                   f'<td class=num>{r["taken"]}</td></tr>' for r in sorted(rows, key=lambda r: r["taken"] > 0))
+                   f'<td class=num>{"not readable" if r["taken"] is None else r["taken"]}</td></tr>'
+                   for r in sorted(rows, key=lambda r: r["taken"] is None or r["taken"] > 0))
     return (f'<h4>Branches of the definition</h4>{warn}<table><tr><th>node</th><th>output</th><th>decision</th>'
             f'<th class=num>recorded</th></tr>{body}</table>')
 
@@ -193,11 +205,16 @@ def _accepted(summary: Mapping[str, Any]) -> str:
         f'<tr><td>#{u["index"] + 1}</td><td>{_e(u["automation"])}</td><td><code>{_e(u["path"] or u["signature"])}</code>'
         f'{" (" + _e(u["kind"]) + ")" if u["kind"] else ""}</td><td>{_e(u["owner"])}</td><td>{_e(u["reason"])}</td>'
         f'<td>{_e(u["expires"])}</td><td class="{"fail" if u["status"] == "expired" else ""}">{_e(u["status"])}</td>'
-        f'<td class=num>{u["matched"]}</td></tr>' for u in entries)
+        f'<td class=num>{u["matched"]} trigger(s) ({u.get("matched_differences", u["matched"])} difference(s))'
+        f'{", also in " + str(u["still_disagreeing"]) + " disagreeing" if u.get("still_disagreeing") else ""}</td></tr>'
+        for u in entries)
     return (f'<h2 id="accepted">Accepted differences</h2><p>{len(entries)} entries{where}. Accepted disagreements '
             "pass; expired entries no longer accept anything; unused entries matched nothing.</p>"
             "<table><tr><th></th><th>automation</th><th>path / signature</th><th>owner</th><th>reason</th>"
-            f"<th>expires</th><th>status</th><th class=num>matched</th></tr>{rows}</table>")
+            f"<th>expires</th><th>status</th><th class=num>matched</th></tr>{rows}</table>"
+            '<p class="muted">An entry counts the accepted triggers it matched, the unit of the verdict\'s accepted '
+            "count; a trigger it matched that still has an unexplained difference is counted apart, as the verdict "
+            "counts it disagreeing.</p>")
 
 
 def _traffic(summary: Mapping[str, Any]) -> str:

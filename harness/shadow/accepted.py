@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from enum import Enum
@@ -209,3 +209,56 @@ def judge(entries: Sequence[Entry], automation: str, disagreements: Sequence[Dis
                 expired = entry.index
         out.append(Judgement(live, None if live is not None else expired))
     return out
+
+
+@dataclass(frozen=True)
+class Usage:
+    """What one entry matched in a run, counted in **triggers** (the unit of the verdict's
+    ``accepted`` count) with the disagreements behind them.
+
+    ``triggers``: the triggers the verdict counts as accepted (every disagreement explained) in
+    which the entry accepted a disagreement; ``differences``: the disagreements it accepted in
+    them (a trigger can have several: a failed run differs in status, path and calls);
+    ``still_disagreeing``: triggers in which it accepted a disagreement but another one no entry
+    accepts (the verdict counts them as disagreeing); ``expired_triggers``: triggers it would have
+    matched had it not expired. With one entry per automation, ``triggers`` is the verdict's count.
+    """
+
+    triggers: int = 0
+    differences: int = 0
+    still_disagreeing: int = 0
+    expired_triggers: int = 0
+
+
+def usage(rows: Sequence[Mapping[str, Any]]) -> dict[int, Usage]:
+    """Count each entry's matches over a run's disagreement rows (``automation``, ``trigger_id``,
+    ``accepted_by``, ``expired_by``), by entry index. Pure."""
+    accepted: dict[int, set[tuple[str, str]]] = {}
+    expired: dict[int, set[tuple[str, str]]] = {}
+    differences: dict[tuple[int, tuple[str, str]], int] = {}
+    unexplained: set[tuple[str, str]] = set()
+    for row in rows:
+        trigger = (str(row.get("automation")), str(row.get("trigger_id")))
+        by, gone = _index(row.get("accepted_by")), _index(row.get("expired_by"))
+        if by is not None:
+            accepted.setdefault(by, set()).add(trigger)
+            differences[by, trigger] = differences.get((by, trigger), 0) + 1
+            continue
+        unexplained.add(trigger)
+        if gone is not None:
+            expired.setdefault(gone, set()).add(trigger)
+    out = {}
+    for i in set(accepted) | set(expired):
+        matched = accepted.get(i, set())
+        out[i] = Usage(len(matched - unexplained), sum(differences.get((i, t), 0) for t in matched - unexplained),
+                       len(matched & unexplained), len(expired.get(i, ())))
+    return out
+
+
+def _index(value: Any) -> int | None:
+    """An entry index from a row (pandas gives floats and NaN for a missing one)."""
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, float):
+        return None if value != value else int(value)
+    return int(value) if isinstance(value, int) else None

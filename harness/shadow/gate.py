@@ -91,6 +91,9 @@ class AutomationStats:
     evidence: tuple[str, ...] = FULL_EVIDENCE
     untaken: tuple[str, ...] | None = None
     branches_countable: bool = True
+    definition_problem: str | None = None  # why the definition's branches cannot be read at all
+    unreadable: tuple[str, ...] = ()  # branches of the definition the recording cannot show taken (with why)
+    definition_total: int | None = None  # how many branches the definition has (None: not read)
 
     @property
     def agreement(self) -> float:
@@ -107,6 +110,7 @@ class Verdict:
     met: tuple[str, ...]
     code_version: str
     evidence: tuple[str, ...] = FULL_EVIDENCE
+    neutral: tuple[str, ...] = ()  # checks that had nothing to check: neither met nor failed
 
     @property
     def ready(self) -> bool:
@@ -133,7 +137,8 @@ class Verdict:
         return {"automation": self.automation, "ready": self.ready, "label": self.label,
                 "reasons": list(self.reasons), "failed": list(self.failed), "met": list(self.met),
                 "code_version": self.code_version, "evidence": list(_ordered(self.evidence)),
-                "depth": None if depth is None else str(depth), "compared": compared_phrase(self.evidence)}
+                "depth": None if depth is None else str(depth), "compared": compared_phrase(self.evidence),
+                "neutral": list(self.neutral)}
 
 
 def _ordered(fields: Iterable[str]) -> list[str]:
@@ -207,8 +212,16 @@ def load_gate(pyproject: Path | None) -> GateConfig:
     return parse_gate(qc_config.read_table(pyproject, "gate"), str(pyproject))
 
 
-def _definition_rule(stats: AutomationStats, check: Any) -> None:
-    """``branch_coverage = "definition"``: every branch of the legacy definition was recorded."""
+def _definition_rule(stats: AutomationStats, check: Any, note: Any) -> None:
+    """``branch_coverage = "definition"``: every branch of the legacy definition was recorded.
+
+    A definition whose branches cannot be read, or a branch the recording cannot show, fails it;
+    a definition with no branch at all is a neutral line (nothing was checked), never a pass.
+    """
+    if stats.definition_problem is not None:
+        check(False, "", f"branch coverage is required from the definition, but its branches cannot be read: "
+                         f"{stats.definition_problem}")
+        return
     if stats.untaken is None:
         check(False, "", "branch coverage is required from the definition, but the manifest names no "
                          f"definition for {stats.automation!r} (definition = \"<file>\")")
@@ -217,10 +230,36 @@ def _definition_rule(stats: AutomationStats, check: Any) -> None:
         check(False, "", "branch coverage is required from the definition, but the export holds no decisions, "
                          "so no branch can be shown taken")
         return
+    if stats.unreadable:
+        check(False, "", f"{len(stats.unreadable)} branch(es) of the definition are not readable from the recording, "
+                         "so none can be shown taken: " + "; ".join(stats.unreadable[:4])
+                         + (" …" if len(stats.unreadable) > 4 else ""))
+    if stats.definition_total == 0:
+        note("no branches to check: the definition has no branching node")
+        return
     untaken = stats.untaken
-    check(not untaken, "every branch of the definition was taken by a recorded trigger",
+    if stats.unreadable and not untaken:
+        return  # the readable ones were all taken, but the rule is not met: the unreadable failed it
+    total = f"all {stats.definition_total}" if stats.definition_total is not None else "every"
+    check(not untaken, f"{total} branch(es) of the definition were taken by a recorded trigger",
           f"{len(untaken)} branch(es) of the definition no recorded trigger took (untested): "
           + ", ".join(untaken[:6]) + (" …" if len(untaken) > 6 else ""))
+
+
+def _branch_min_rule(stats: AutomationStats, rules: GateRules, check: Any, note: Any) -> None:
+    """``branch_min``: each branch the legacy runs took was taken that often by the new code.
+
+    With no legacy branch recorded there is nothing to count: a neutral line, not a pass.
+    """
+    if not stats.branches:
+        note("no branches to check: the compared legacy runs recorded no branch decision "
+             f"(branch_min = {rules.branch_min} counted nothing)")
+        return
+    thin = sorted(b for b, n in stats.branches.items() if n < rules.branch_min)
+    check(not thin,
+          f"all {len(stats.branches)} legacy branches exercised at least {rules.branch_min}×",
+          f"{len(thin)} legacy branch(es) exercised fewer than {rules.branch_min}× by the new code: "
+          + ", ".join(f"{b} ({stats.branches[b]}×)" for b in thin[:6]) + (" …" if len(thin) > 6 else ""))
 
 
 def _pct(x: float) -> str:
@@ -231,6 +270,7 @@ def judge(stats: AutomationStats, rules: GateRules, code_version: str) -> Verdic
     """Return the verdict for ``stats`` under ``rules``: failed rules first, then the ones met."""
     failed: list[str] = []
     met: list[str] = []
+    neutral: list[str] = []
 
     def check(ok: bool, good: str, bad: str) -> None:
         (met if ok else failed).append(good if ok else bad)
@@ -243,11 +283,7 @@ def judge(stats: AutomationStats, rules: GateRules, code_version: str) -> Verdic
           f"agreement {_pct(stats.agreement)} ≥ floor {_pct(rules.agreement)}",
           f"agreement {_pct(stats.agreement)} is below the floor {_pct(rules.agreement)} "
           f"({disagreeing} of {stats.compared} triggers disagree unexplained)")
-    thin = sorted(b for b, n in stats.branches.items() if n < rules.branch_min)
-    check(not thin,
-          f"all {len(stats.branches)} legacy branches exercised at least {rules.branch_min}×",
-          f"{len(thin)} legacy branch(es) exercised fewer than {rules.branch_min}× by the new code: "
-          + ", ".join(f"{b} ({stats.branches[b]}×)" for b in thin[:6]) + (" …" if len(thin) > 6 else ""))
+    _branch_min_rule(stats, rules, check, neutral.append)
     side = (f"{stats.side_effect_mismatches} trigger(s) with unexplained mismatches on side-effecting calls "
             f"(allowed {rules.max_side_effect_mismatches})")
     check(stats.side_effect_mismatches <= rules.max_side_effect_mismatches, side, side)
@@ -256,5 +292,6 @@ def judge(stats: AutomationStats, rules: GateRules, code_version: str) -> Verdic
     deep_enough, reason = _evidence_reason(stats.evidence, rules.evidence)
     check(deep_enough, reason, reason)
     if rules.branch_coverage == "definition":
-        _definition_rule(stats, check)
-    return Verdict(stats.automation, tuple(failed), tuple(met), code_version, tuple(_ordered(stats.evidence)))
+        _definition_rule(stats, check, neutral.append)
+    return Verdict(stats.automation, tuple(failed), tuple(met), code_version, tuple(_ordered(stats.evidence)),
+                   tuple(neutral))

@@ -21,7 +21,7 @@ from typing import Any
 import pandas as pd
 
 from harness.shadow import _html
-from harness.shadow.accepted import Entry
+from harness.shadow.accepted import Entry, Usage, usage
 from harness.shadow.cluster import Cluster, clusters, frame
 from harness.shadow.gate import FULL_EVIDENCE, AutomationStats, GateConfig, Verdict, compared_phrase, evidence_depth, judge
 from harness.manifest import Manifest
@@ -150,30 +150,31 @@ def _traffic(manifest: Manifest, automation: str, index_span: tuple[str | None, 
     }
 
 
-def _entry_usage(entries: Sequence[Entry], dis: pd.DataFrame, today_expired: set[int]) -> list[dict[str, Any]]:
-    matched = dis["accepted_by"].dropna().astype(int).value_counts() if not dis.empty else pd.Series(dtype=int)
-    expired = dis["expired_by"].dropna().astype(int).value_counts() if not dis.empty else pd.Series(dtype=int)
+def _entry_usage(entries: Sequence[Entry], dis_rows: Sequence[Mapping[str, Any]],
+                 today_expired: set[int]) -> list[dict[str, Any]]:
+    """Each entry with what it matched, in triggers (the verdict's unit; see accepted.Usage)."""
+    counted = usage(dis_rows)
     out = []
     for entry in entries:
-        n, x = int(matched.get(entry.index, 0)), int(expired.get(entry.index, 0))
-        status = "expired" if entry.index in today_expired else ("active" if n else "unused")
-        out.append({**entry.as_dict(), "matched": n, "expired_matches": x, "status": status})
+        u = counted.get(entry.index, Usage())
+        status = "expired" if entry.index in today_expired else ("active" if u.triggers or u.still_disagreeing else "unused")
+        out.append({**entry.as_dict(), "matched": u.triggers, "matched_differences": u.differences,
+                    "still_disagreeing": u.still_disagreeing, "expired_matches": u.expired_triggers, "status": status})
     return out
 
 
-def _definition_branches(manifest: Manifest, set_path: str | None, name: str,
-                         rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]] | None:
-    """Every branch of the automation's legacy definition with the recorded triggers that took it
-    (None when the manifest names no definition; see harness.coverage)."""
+def _definition_branches(manifest: Manifest, set_path: str | None, name: str, compared: set[str]) -> Any:
+    """Every branch of the automation's legacy definition with the compared triggers whose legacy
+    trace took it (a harness.coverage.DefinitionCoverage; None when the manifest names no definition)."""
     entry = manifest.automations.get(name)
     if entry is None or not entry.definition:
         return None
     from harness.coverage import definition_rows
-    from harness.shadow.normalize import branch_value
+    from harness.recording import LEGACY_FILE, iter_traces
 
-    path = Path(set_path or ".") / entry.definition
-    legacy = {str(r["branch"]): int(r["legacy"]) for r in rows}
-    return definition_rows(path, entry, legacy, lambda b: f"{b.decision}={branch_value(b.value, entry.coercion)}")
+    legacy = Path(set_path or ".") / name / LEGACY_FILE
+    traces = [t for t in iter_traces(legacy) if t.trigger_id in compared] if legacy.is_file() and compared else []
+    return definition_rows(Path(set_path or ".") / entry.definition, entry, traces)
 
 
 def build_summary(info: RunInfo, manifest: Manifest, spans: Mapping[str, tuple[str | None, str | None]],
@@ -189,7 +190,7 @@ def build_summary(info: RunInfo, manifest: Manifest, spans: Mapping[str, tuple[s
     counts = (df.groupby(["automation", "verdict"]).size().unstack(fill_value=0)
               if not df.empty else pd.DataFrame())
     autos: list[dict[str, Any]] = []
-    usage = _entry_usage(entries, dis, expired)
+    used = _entry_usage(entries, dis_rows, expired)
     evidence = _evidence(result_rows)
     items = _items(result_rows)
     for name in sorted(set(spans) | set(df["automation"]) if not df.empty else spans):
@@ -198,19 +199,24 @@ def build_summary(info: RunInfo, manifest: Manifest, spans: Mapping[str, tuple[s
         compared = c["agreed"] + c["accepted"] + c["disagreed"]
         legacy_branches = {b["branch"]: b["new"] for b in branch_rows.get(name, [])}
         expired_labels = tuple(f"#{u['index'] + 1} {u['path'] or u['signature']} (owner {u['owner']}, expired {u['expires']})"
-                               for u in usage if u["automation"] == name and u["status"] == "expired")
-        definition = _definition_branches(manifest, info.set_path, name, branch_rows.get(name, []))
+                               for u in used if u["automation"] == name and u["status"] == "expired")
+        ids = set(df[(df["automation"] == name) & df["verdict"].isin(["agreed", "accepted", "disagreed"])]["trigger_id"]
+                  .astype(str)) if not df.empty else set()
+        read = _definition_branches(manifest, info.set_path, name, ids)
+        definition = None if read is None else read.rows
         countable = "decisions" in evidence.get(name, ()) or not compared
         if definition is not None and not countable:  # no decision recorded: "taken" would be a guess
             definition = [{**r, "taken": None} for r in definition]
-        untaken = None if definition is None else tuple(r["branch"] for r in definition if r["taken"] == 0)
+        untaken = None if read is None or read.problem else tuple(r["branch"] for r in definition or [] if r["taken"] == 0)
         stats = AutomationStats(name, compared, c["agreed"] + c["accepted"], int(side.get(name, 0)),
                                 legacy_branches, expired_labels, evidence.get(name, ()), untaken,
-                                branches_countable=countable)
+                                branches_countable=countable, definition_problem=read.problem if read else None,
+                                unreadable=read.unreadable if read and countable else (),
+                                definition_total=None if read is None or read.problem else len(read.rows))
         verdict = judge(stats, gate.rules_for(name), info.code_versions.get(name, "unregistered"))
         if name not in info.code_versions:
             verdict = Verdict(name, (f"automation {name!r} is not registered in the automations module",
-                                     *verdict.failed), verdict.met, "unregistered", verdict.evidence)
+                                     *verdict.failed), verdict.met, "unregistered", verdict.evidence, verdict.neutral)
         missing = sorted(b for b, n in legacy_branches.items() if n == 0)
         autos.append({
             "name": name, "platform": info.platforms.get(name), "coercion": info.coercions.get(name),
@@ -221,6 +227,7 @@ def build_summary(info: RunInfo, manifest: Manifest, spans: Mapping[str, tuple[s
             "coverage": {"legacy_branches": len(legacy_branches),
                          "exercised": len(legacy_branches) - len(missing), "missing": missing},
             "definition_branches": definition,
+            **({"definition_problem": read.problem} if read is not None and read.problem else {}),
             "traffic": _traffic(manifest, name, spans.get(name, (None, None))),
             "evidence": _evidence_entry(evidence.get(name, ()), str(gate.rules_for(name).evidence)),
             "verdict": verdict.as_dict(),
@@ -238,7 +245,7 @@ def build_summary(info: RunInfo, manifest: Manifest, spans: Mapping[str, tuple[s
         "mode": info.mode, "seed": info.seed, "noise_check": info.noise,
         "totals": totals, "automations": autos,
         "clusters": [c.as_dict() for c in found],
-        "accepted_file": info.accepted_file, "accepted": usage,
+        "accepted_file": info.accepted_file, "accepted": used,
         "noise": noisy,
         "errors": _errors(df),
         "gate": {"ready": [a["name"] for a in autos if a["verdict"]["ready"]],
@@ -314,6 +321,10 @@ def terminal_lines(summary: Mapping[str, Any], *, clusters_shown: int = 3) -> li
         if rows and all(r["taken"] is None for r in rows):
             lines.append(f"    ! branches not counted: the export holds no decisions, so none of the definition's "
                          f"{len(rows)} branch(es) can be shown taken")
+        elif any(r["taken"] is None for r in rows):
+            lines.append("    ! not readable from the recording: " + ", ".join(r["branch"] for r in rows if r["taken"] is None))
+        if a.get("definition_problem"):
+            lines.append(f"    ! branches not counted: the definition's branches cannot be read: {a['definition_problem']}")
         if untaken:
             lines.append(f"    ! untested: {len(untaken)} branch(es) of the definition no recorded trigger took: "
                          + ", ".join(untaken[:6]) + (" …" if len(untaken) > 6 else ""))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -44,8 +45,9 @@ def _name_the_definition(project: pytest.Pytester) -> None:
 def test_the_report_lists_every_branch_of_the_definition_and_the_untaken_ones(project: pytest.Pytester) -> None:
     _name_the_definition(project)
     result = project.runpytest_subprocess("--shadow", "recordings/demo")
+    # the extra fallback ("chat") is recorded by its index, as `cutover import n8n` records it
     result.stdout.fnmatch_lines(["*! untested: 2 branch(es) of the definition no recorded trigger took: "
-                                 "channel=sms, channel=chat"])
+                                 "channel=sms, channel=1"])
     summary = json.loads((project.path / "reports" / "demo" / "summary.json").read_text())
     notifier = next(a for a in summary["automations"] if a["name"] == "notifier")
     taken = {(r["node"], r["output"]): r["taken"] for r in notifier["definition_branches"]}
@@ -62,7 +64,7 @@ def test_branch_coverage_definition_makes_an_untaken_branch_a_not_ready_reason(p
     result = project.runpytest_subprocess("--shadow", "recordings/demo")
     result.stdout.fnmatch_lines(["notifier*NOT READY*",
                                  "    ✗ 2 branch(es) of the definition no recorded trigger took (untested): "
-                                 "channel=sms, channel=chat"])
+                                 "channel=sms, channel=1"])
     # an automation whose manifest names no definition cannot meet the rule
     result.stdout.fnmatch_lines(["router*NOT READY*", "*the manifest names no definition for 'router'*"])
 
@@ -87,3 +89,38 @@ def test_an_export_without_decisions_counts_no_branch_and_cannot_meet_the_defini
     notifier = next(a for a in summary["automations"] if a["name"] == "notifier")
     assert {r["taken"] for r in notifier["definition_branches"]} == {None}
     assert "none can be counted" in (project.path / "reports" / "demo" / "index.html").read_text()
+
+
+def _with_workflow(project: pytest.Pytester, workflow: Any) -> None:
+    _name_the_definition(project)
+    (project.path / "recordings" / "demo" / "definitions" / "notifier.json").write_text(json.dumps(workflow))
+    pyproject = project.path / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text().rstrip() + '\nbranch_coverage = "definition"\n')
+
+
+def test_a_definition_whose_branches_cannot_be_read_is_not_ready_with_the_reason(project: pytest.Pytester) -> None:
+    listed: Any = WORKFLOW["nodes"]
+    nodes = [dict(n, typeVersion=9) if n["name"] == "Channel" else n for n in listed]
+    _with_workflow(project, dict(WORKFLOW, nodes=nodes))
+    result = project.runpytest_subprocess("--shadow", "recordings/demo")
+    result.stdout.fnmatch_lines(["notifier*NOT READY*",
+                                 "*✗ branch coverage is required from the definition, but its branches cannot be read: "
+                                 "node 'Channel' (switch v9): branch coverage reads switch v1, v2, v3*",
+                                 "*! branches not counted: the definition's branches cannot be read*"])
+    summary = json.loads((project.path / "reports" / "demo" / "summary.json").read_text())
+    notifier = next(a for a in summary["automations"] if a["name"] == "notifier")
+    assert "switch v9" in notifier["definition_problem"] and notifier["definition_branches"] == []
+    assert "cannot be read, so none is counted" in (project.path / "reports" / "demo" / "index.html").read_text()
+
+
+def test_a_definition_with_no_branch_is_a_neutral_line_never_a_passed_check(project: pytest.Pytester) -> None:
+    listed: Any = WORKFLOW["nodes"]
+    linear = {"name": "Notifier", "nodes": [listed[0], listed[3]],
+              "connections": {"Hook": {"main": [[{"node": "Post", "type": "main", "index": 0}]]}}}
+    _with_workflow(project, linear)
+    project.runpytest_subprocess("--shadow", "recordings/demo")
+    summary = json.loads((project.path / "reports" / "demo" / "summary.json").read_text())
+    verdict = next(a for a in summary["automations"] if a["name"] == "notifier")["verdict"]
+    assert "no branches to check: the definition has no branching node" in verdict["neutral"]
+    assert not any("definition" in line for line in verdict["met"])
+    assert verdict["ready"]
