@@ -11,7 +11,7 @@ hand and each operand is parenthesised by ``ast.unparse`` as its precedence need
 
 The generated code evaluates in a scope with ``item`` (the current item), ``i`` (its index),
 ``items`` (the node's input items), ``flow`` (the run's ``n8n.Flow``) and ``ctx``. The
-parameters of arrow functions (``xs.map(x => …)``) are a ``Scope`` handed down explicitly.
+parameters of arrow functions (``xs.map(x => …)``) are an ``ArrowScope`` handed down explicitly.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ _SIMPLE = {"$json": "item['json']", "$itemIndex": "i", "$runIndex": "0", "undefi
 
 
 @dataclass(frozen=True)
-class Scope:
+class ArrowScope:
     """The arrow-function parameters in scope, innermost last: (JavaScript name, Python name)."""
 
     frames: tuple[tuple[str, str], ...] = ()
@@ -43,10 +43,10 @@ class Scope:
     def lookup(self, js_name: str) -> str | None:
         return next((py for js, py in reversed(self.frames) if js == js_name), None)
 
-    def with_param(self, js_name: str) -> tuple[Scope, str]:
+    def with_param(self, js_name: str) -> tuple[ArrowScope, str]:
         """Return the scope with ``js_name`` bound, and its Python name (unique by depth)."""
         py = f"v_{re.sub(r'[^0-9A-Za-z_]', '_', js_name.lstrip('$'))}_{len(self.frames)}"
-        return Scope((*self.frames, (js_name, py))), py
+        return ArrowScope((*self.frames, (js_name, py))), py
 
 
 def is_expression(value: Any) -> bool:
@@ -82,27 +82,27 @@ def template(text: str) -> ast.expr:
     return parts[0] if only_expression else call("n8n.concat", *parts)
 
 
-def expression(source: str, scope: Scope | None = None) -> ast.expr:
+def expression(source: str, scope: ArrowScope | None = None) -> ast.expr:
     """Translate one JavaScript expression (the inside of ``{{ }}``)."""
     if not source.strip():
         return lit(None)
-    return _node(parse_expression(source), scope or Scope())
+    return _node(parse_expression(source), scope or ArrowScope())
 
 
-def _node(node: Any, scope: Scope) -> ast.expr:
+def _node(node: Any, scope: ArrowScope) -> ast.expr:
     handler = _HANDLERS.get(node.type)
     if handler is None:
         raise Untranslatable(f"JavaScript {node.type} is not translated")
     return handler(node, scope)
 
 
-def _literal(node: Any, scope: Scope) -> ast.expr:
+def _literal(node: Any, scope: ArrowScope) -> ast.expr:
     if node.regex is not None:
         raise Untranslatable("regular expression literals are not translated")
     return lit(node.value)
 
 
-def _identifier(node: Any, scope: Scope) -> ast.expr:
+def _identifier(node: Any, scope: ArrowScope) -> ast.expr:
     local = scope.lookup(node.name)
     if local is not None:
         return name(local)
@@ -120,11 +120,11 @@ def member_chain(node: Any) -> tuple[Any, list[Any]]:
     return node, list(reversed(props))
 
 
-def _key(member: Any, scope: Scope) -> ast.expr:
+def _key(member: Any, scope: ArrowScope) -> ast.expr:
     return _node(member.property, scope) if member.computed else lit(member.property.name)
 
 
-def _member(node: Any, scope: Scope) -> ast.expr:
+def _member(node: Any, scope: ArrowScope) -> ast.expr:
     base, props = member_chain(node)
     special = _special_base(base, props, scope)
     if special is not None:
@@ -136,7 +136,7 @@ def _member(node: Any, scope: Scope) -> ast.expr:
     return call("n8n.get", source, *(_key(p, scope) for p in props))
 
 
-def _special_base(base: Any, props: list[Any], scope: Scope) -> tuple[ast.expr, list[Any]] | None:
+def _special_base(base: Any, props: list[Any], scope: ArrowScope) -> tuple[ast.expr, list[Any]] | None:
     """``$('X').item``, ``$node["X"]``, ``$input.item``: the item a chain starts from."""
     if base.type == "Identifier" and base.name == "$node" and props and props[0].computed:
         _require_json(props[1:], '$node["…"]')
@@ -160,7 +160,7 @@ def _require_json(props: list[Any], what: str) -> None:
         raise Untranslatable(f"{what} is read only through .json here (.{getattr(props[0].property, 'name', '[…]')} is not)")
 
 
-def _call(node: Any, scope: Scope) -> ast.expr:
+def _call(node: Any, scope: ArrowScope) -> ast.expr:
     callee = node.callee
     if (callee.type == "MemberExpression" and not callee.computed and callee.property.name in _ARRAY_CALLBACKS
             and any(a.type == "ArrowFunctionExpression" for a in node.arguments)):
@@ -184,7 +184,7 @@ _CALLBACKS = {
 }
 
 
-def _array_callback(method: str, target: ast.expr, fn: Any, scope: Scope) -> ast.expr:
+def _array_callback(method: str, target: ast.expr, fn: Any, scope: ArrowScope) -> ast.expr:
     """``xs.map(x => …)`` and its kin, with one parameter and an expression body, as comprehensions."""
     if len(fn.params) != 1 or fn.params[0].type != "Identifier" or fn.body.type == "BlockStatement":
         raise Untranslatable("an arrow function with other than one parameter and an expression body")
@@ -197,7 +197,7 @@ def _is_flow_node(target: ast.expr) -> bool:
             and isinstance(target.func.value, ast.Name) and target.func.value.id == "flow")
 
 
-def _method_call(callee: Any, args: list[ast.expr], callee_args: list[Any], scope: Scope) -> ast.expr:
+def _method_call(callee: Any, args: list[ast.expr], callee_args: list[Any], scope: ArrowScope) -> ast.expr:
     method = callee.property.name
     obj = callee.object
     if obj.type == "Identifier" and f"{obj.name}.{method}" in JS_GLOBALS:
@@ -215,7 +215,7 @@ def _method_call(callee: Any, args: list[ast.expr], callee_args: list[Any], scop
     raise Untranslatable(f"the method .{method}() is not translated")
 
 
-def _binary(node: Any, scope: Scope) -> ast.expr:
+def _binary(node: Any, scope: ArrowScope) -> ast.expr:
     left, right, op = _node(node.left, scope), _node(node.right, scope), node.operator
     if op == "+":
         return call("n8n.add", left, right)
@@ -229,13 +229,13 @@ def _binary(node: Any, scope: Scope) -> ast.expr:
     raise Untranslatable(f"the operator {op} is not translated")
 
 
-def _logical(node: Any, scope: Scope) -> ast.expr:
+def _logical(node: Any, scope: ArrowScope) -> ast.expr:
     left, right = _node(node.left, scope), _node(node.right, scope)
     fn = {"||": "either", "&&": "both", "??": "coalesce"}[node.operator]
     return call(f"n8n.{fn}", left, expr("lambda: $right", right=right))
 
 
-def _unary(node: Any, scope: Scope) -> ast.expr:
+def _unary(node: Any, scope: ArrowScope) -> ast.expr:
     arg = _node(node.argument, scope)
     if node.operator == "!":
         return expr("not n8n.truthy($arg)", arg=arg)
@@ -246,12 +246,12 @@ def _unary(node: Any, scope: Scope) -> ast.expr:
     raise Untranslatable(f"the operator {node.operator} is not translated")
 
 
-def _conditional(node: Any, scope: Scope) -> ast.expr:
+def _conditional(node: Any, scope: ArrowScope) -> ast.expr:
     return expr("$then if n8n.truthy($test) else $other", then=_node(node.consequent, scope),
                 test=_node(node.test, scope), other=_node(node.alternate, scope))
 
 
-def _template_literal(node: Any, scope: Scope) -> ast.expr:
+def _template_literal(node: Any, scope: ArrowScope) -> ast.expr:
     parts: list[ast.expr] = []
     for index, quasi in enumerate(node.quasis):
         if quasi.value.cooked:
@@ -261,11 +261,11 @@ def _template_literal(node: Any, scope: Scope) -> ast.expr:
     return call("n8n.concat", *parts) if parts else lit("")
 
 
-def _array(node: Any, scope: Scope) -> ast.expr:
+def _array(node: Any, scope: ArrowScope) -> ast.expr:
     return ast.List([_node(e, scope) for e in node.elements], ast.Load())
 
 
-def _object(node: Any, scope: Scope) -> ast.expr:
+def _object(node: Any, scope: ArrowScope) -> ast.expr:
     entries = []
     for prop in node.properties:
         if prop.type != "Property" or prop.computed:
