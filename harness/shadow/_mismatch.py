@@ -44,6 +44,9 @@ def describe(outcome: TriggerOutcome, triggers_file: Path | None, entries: Seque
     lines = [head, f"legacy run: {outcome.legacy_status}"
              + (f" ({outcome.legacy_error})" if outcome.legacy_error else "")
              + f"   new run: {outcome.new_status}" + (f" ({outcome.error})" if outcome.error else "")]
+    if outcome.unfinished is not None:
+        lines.append(f"unfinished: the new run reached node {outcome.unfinished!r}, which is not translated yet "
+                     "(a TODO): never agreement, whatever the legacy run did")
     if set(outcome.evidence) != set(FULL_EVIDENCE):  # a shallow export: say what the item could check
         lines.append(compared_phrase(outcome.evidence))
     if outcome.items is not None:

@@ -173,3 +173,13 @@ def test_a_changed_set_value_disagrees_on_the_nodes_output(shadow: dict[str, Any
     assert not changed["verdict"]["ready"]
     paths = {c["path"] for c in shadow["summary"]["clusters"] if c["automation"] == "set-flow"}
     assert any("Edit Fields" in p and "code" in p for p in paths), paths
+
+
+def test_the_verdict_names_the_todo_node_and_counts_the_nodes_compared(shadow: dict[str, Any]) -> None:
+    todo, changed = shadow["by_name"]["todo-flow"], shadow["by_name"]["set-flow"]
+    assert todo["unfinished"] == 3 and todo["unfinished_nodes"] == {"Compute": 3}
+    assert any("3 trigger(s) reached code not translated yet" in r and "Compute (3×)" in r
+               for r in todo["verdict"]["failed"]), todo["verdict"]["failed"]
+    assert changed["evidence"]["compared"].endswith(
+        "outputs of 1 of 2 nodes compared; 1 excluded: Webhook (the trigger: the replay's own input)")
+    assert "Compute (3×)" in shadow["stdout"].split("cutover shadow verdict", 1)[1]

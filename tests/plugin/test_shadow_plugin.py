@@ -226,9 +226,9 @@ def test_a_status_only_export_compares_status_alone_and_the_gate_says_its_depth(
     # new run fails where the legacy one succeeded, which status does show.
     result.assert_outcomes(passed=7, failed=1)
     result.stdout.fnmatch_lines(["shadow mismatch: router trigger r-4*", "legacy run: succeeded   new run: failed*",
-                                 "compared: status only — path, decisions, calls, outputs not in this export"])
+                                 "compared: status only — path, decisions, calls, outputs not compared"])
     result.stdout.fnmatch_lines(["router*NOT READY*4 compared*",
-                                 "    compared: status only — path, decisions, calls, outputs not in this export",
+                                 "    compared: status only — path, decisions, calls, outputs not compared",
                                  "    ✗ evidence depth status is below the required decisions*"])
     summary = json.loads((project.path / "reports" / "demo" / "summary.json").read_text())
     router = next(a for a in summary["automations"] if a["name"] == "router")
