@@ -307,9 +307,10 @@ def terminal_lines(summary: Mapping[str, Any], *, clusters_shown: int = 3) -> li
     by_auto: dict[str, list[Mapping[str, Any]]] = {}
     for c in summary["clusters"]:
         by_auto.setdefault(c["automation"], []).append(c)
+    label_width = max([10, *(len(a["verdict"]["label"]) for a in summary["automations"])])
     for a in summary["automations"]:
         v = a["verdict"]
-        lines.append(f"{a['name']:<20} {v['label']:<10} {a['compared']:>6} compared  agreement "
+        lines.append(f"{a['name']:<20} {v['label']:<{label_width}} {a['compared']:>6} compared  agreement "
                      f"{100 * a['agreement']:6.2f}%  ({a['disagreed']} disagree, "
                      f"{str(a['unfinished']) + ' unfinished (TODO), ' if a.get('unfinished') else ''}{a['accepted']} accepted"
                      f"{', ' + str(a['error']) + ' errors' if a['error'] else ''})  code {a['code_version']}")

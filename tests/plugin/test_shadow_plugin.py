@@ -166,10 +166,10 @@ def test_an_expired_accepted_difference_fails_and_a_live_one_passes(project: pyt
         expires = 2099-12-31
     '''))
     result = project.runpytest_subprocess("--shadow", "recordings/demo", "-k", "router", "-v")
-    result.stdout.fnmatch_lines([
-        "*decisions.tier: accepted difference #1 in *accepted.toml (owner ops@example.com) expired on 2020-01-31*",
+    result.stdout.fnmatch_lines([  # the verdict leads, then the failures' whole text (-v)
         "*accepted difference #1 (router *) is expired since 2020-01-31*",
         "*accepted difference #3 (notifier decisions.nothing, owner dev@example.com) is unused: it matched nothing*",
+        "*decisions.tier: accepted difference #1 in *accepted.toml (owner ops@example.com) expired on 2020-01-31*",
     ])
     # r-2 fails (expired entry); r-4's status difference is accepted but its other fields are not.
     summary = json.loads((project.path / "reports" / "demo" / "summary.json").read_text())
