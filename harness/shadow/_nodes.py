@@ -21,7 +21,7 @@ the legacy run did. **Where a failed run failed** is compared when both sides fa
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,7 +39,7 @@ def unfinished(error: Any) -> str | None:
     return found.group("node") if found else None
 
 
-def failed_node(error: Any, nodes: Mapping[str, Any]) -> str | None:
+def failed_node(error: Any, nodes: Collection[str | None]) -> str | None:
     """Return the node a failed new run stopped at, when its error names one of ``nodes``."""
     if not isinstance(error, str):
         return None

@@ -185,3 +185,29 @@ def test_a_malformed_nodes_field_is_refused_naming_it() -> None:
     with pytest.raises(RecordingError) as caught:
         trace_from_json(record, "legacy.jsonl", 3)
     assert caught.value.field == "nodes.If[0]"
+
+
+def test_an_unfinished_trigger_fails_the_gate_naming_the_node_and_its_count() -> None:
+    from harness.shadow.gate import AutomationStats, GateRules
+    from harness.shadow.gate import judge as gate_judge
+
+    stats = AutomationStats("flow", 10, 10, 0, {}, unfinished={"Compute": 3})
+    verdict = gate_judge(stats, GateRules(min_triggers=1, agreement=0.5), "v1")
+    assert not verdict.ready
+    assert "3 trigger(s) reached code not translated yet (TODO, never agreement): Compute (3×)" in verdict.failed
+    assert gate_judge(AutomationStats("flow", 10, 10, 0, {}), GateRules(min_triggers=1), "v1").ready
+
+
+def test_the_verdict_line_counts_the_nodes_compared_and_names_the_excluded_with_their_reasons() -> None:
+    from harness.manifest import Manifest
+    from harness.shadow._evidence import node_coverage, outputs_phrase
+
+    entry = AutomationEntry("flow", Platform.N8N, Coercion.N8N, exclude_outputs={"Wait": "resumes at its own time"})
+    rows = [{"automation": "flow", "verdict": "agreed",
+             "nodes": {"compared": ["If", "Set"], "excluded": ["Wait", "Webhook"], "one_side": [], "differing": []}},
+            {"automation": "flow", "verdict": "disagreed",
+             "nodes": {"compared": ["If"], "excluded": ["Webhook"], "one_side": ["Extra"], "differing": ["Extra"]}}]
+    coverage = node_coverage(rows, Manifest(name="s", automations={"flow": entry}))["flow"]
+    assert outputs_phrase(coverage) == (
+        "outputs of 2 of 5 nodes compared; 2 excluded: Wait (resumes at its own time), Webhook (the trigger: the "
+        "replay's own input); 1 ran on one side only: Extra")
