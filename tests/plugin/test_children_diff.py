@@ -108,7 +108,7 @@ def test_an_item_level_mismatch_fails_its_trigger_naming_the_item_key(project: p
     result = project.runpytest_subprocess("--shadow", "recordings/items", "--shadow-replayers", replayers, "-v")
     result.assert_outcomes(passed=2, failed=1)
     result.stdout.fnmatch_lines([
-        "shadow mismatch: invoice-batch trigger run-1 *",
+        "shadow mismatch: invoice-batch trigger run-1: *",
         "items: 2 compared, 1 agree; differing: inv-4",
         '*items[[]inv-4[]].decisions.amount*"small"*"large"*value_changed*',
         "*items[[]inv-4[]].calls[[]escalate[]]*extra_in_new [[]side effect[]]*",
