@@ -1,12 +1,11 @@
 """``manifest.toml``: what a recording set is, where it came from, and how to read it.
 
-The manifest names the window the set covers, each source export with the retention and sampling
-limits of the tool it came from, each automation with its legacy platform, coercion profile,
-legacy workflow ids and name maps (legacy step → new step, legacy branch node → decision), and
-the redaction settings applied on ingest. It is read with :mod:`tomllib` and written with
-:mod:`tomlkit`, which edits an existing file in place: the user's comments, key order and map
-entries survive a re-import (tomli-w could only rewrite the file from scratch, dropping every
-comment). ``docs/recordings.md`` specifies every key.
+The manifest names the window the set covers, each source export with the retention and sampling limits of
+the tool it came from, each automation with its legacy platform, coercion profile, legacy workflow ids and name
+maps (legacy step → new step, legacy branch node → decision, nodes whose outputs are not compared), and the
+redaction settings applied on ingest. It is read with :mod:`tomllib` and written with :mod:`tomlkit`, which
+edits an existing file in place: the user's comments, key order and map entries survive a re-import (tomli-w
+could only rewrite the file from scratch, dropping every comment). ``docs/recordings.md`` specifies every key.
 """
 
 from __future__ import annotations
@@ -102,7 +101,8 @@ REDACTION_KEYS = ("salt_env", "headers", "json_paths")
 SOURCE_KEYS = ("platform", "automation", "files", "retention_days", "saves_successful_runs",
                "saves_failed_runs", "sampling", "records", "skipped_records", "imported_at", "note")
 AUTOMATION_KEYS = ("platform", "coercion", "legacy_workflows", "delivery_id", "definition", "steps",
-                   "decisions", "providers", "columns", "items")
+                   "decisions", "providers", "columns", "items", "outputs")
+OUTPUTS_KEYS = ("exclude",)
 DECISION_KEYS = ("name", "values")
 
 
@@ -135,6 +135,7 @@ class AutomationEntry:
     (``header:<name>`` or ``body:<dotted.path>``); ``definition`` is the legacy workflow's
     definition file, relative to the set (its branches are what branch coverage counts);
     ``items`` splits a run over many items into per-item sub-traces and keys polled items.
+    ``exclude_outputs`` (``[<automation>.outputs] exclude = {"Node" = "why"}``): nodes not compared, why.
     """
 
     name: str
@@ -148,6 +149,7 @@ class AutomationEntry:
     delivery_id: str | None = None
     definition: str | None = None
     items: ItemSplit | None = None
+    exclude_outputs: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -319,7 +321,18 @@ def _automation(parent: FieldReader, key: str) -> AutomationEntry:
         delivery_id=read.string("delivery_id", required=False),
         definition=read.string("definition", required=False),
         items=_items(read, platform, f"[{table}.items]") if "items" in read.obj else None,
+        exclude_outputs=_outputs(read, f"[{table}.outputs]") if "outputs" in read.obj else {},
     )
+
+
+def _outputs(parent: FieldReader, table: str) -> dict[str, str]:
+    """Read ``[automations.<name>.outputs]``: ``exclude``, node name -> the reason (not empty)."""
+    read = parent.nested("outputs")
+    _check_keys(read, OUTPUTS_KEYS, table)
+    exclude = read.obj_field("exclude", required=False)
+    for node in [n for n, why in exclude.items() if not isinstance(why, str) or not why.strip()][:1]:
+        raise read.fail(f"exclude.{node}", "expected why the node's outputs are not compared (a non-empty string)")
+    return dict(exclude)
 
 
 def _table_key(key: str) -> str:
@@ -354,11 +367,9 @@ def _decision(parent: FieldReader, node: str, table: str) -> DecisionMap:
 
 def _redaction(read: FieldReader) -> Redaction:
     _check_keys(read, REDACTION_KEYS, "[redaction]")
-    return Redaction(
-        salt_env=read.string("salt_env", required=False) or DEFAULT_SALT_ENV,
-        headers=tuple(read.strings("headers", required=False)),
-        json_paths=tuple(read.strings("json_paths", required=False)),
-    )
+    return Redaction(salt_env=read.string("salt_env", required=False) or DEFAULT_SALT_ENV,
+                     headers=tuple(read.strings("headers", required=False)),
+                     json_paths=tuple(read.strings("json_paths", required=False)))
 
 
 def _drop_none(table: dict[str, Any]) -> dict[str, Any]:
@@ -399,6 +410,7 @@ def _automation_dict(entry: AutomationEntry) -> dict[str, Any]:
         "providers": dict(entry.providers),
         "columns": dict(entry.columns),
         "items": _drop_none({"from": entry.items.from_node, "key": entry.items.key}) if entry.items else None,
+        "outputs": {"exclude": dict(entry.exclude_outputs)} if entry.exclude_outputs else None,
     }
     return _drop_none(table)
 
@@ -482,8 +494,4 @@ def _sync_sources(tables: Any, sources: list[dict[str, Any]]) -> None:
 def with_source(manifest: Manifest, source: ExportSource, entry: AutomationEntry) -> Manifest:
     """Return the manifest with ``source`` replacing earlier sources of its automation, and ``entry`` set."""
     kept = tuple(s for s in manifest.sources if s.automation != source.automation)
-    return replace(
-        manifest,
-        sources=(*kept, source),
-        automations={**manifest.automations, entry.name: entry},
-    )
+    return replace(manifest, sources=(*kept, source), automations={**manifest.automations, entry.name: entry})

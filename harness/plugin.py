@@ -8,6 +8,10 @@ imported only when ``--shadow`` is given, so a plain ``pytest`` run pays nothing
 Under ``--shadow`` the set is the only thing collected unless test paths are named on the
 command line: one item per recorded trigger, ``<set>/<automation>::<trigger-id>``. With xdist
 the controller hands every worker a shared results directory and writes the reports at the end.
+
+The terminal leads with the verdict (``cutover shadow verdict``: the table, the reasons, the top
+clusters), then one line per failing trigger; a failing trigger's full text (every differing
+field, the exception) is printed with ``-v`` and is always in the report.
 """
 
 from __future__ import annotations
@@ -147,6 +151,9 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     session.config.stash[RUN_KEY].queue = [item.ref for item in shadow]
     for position, item in enumerate(shadow):
         item.position = position
+    config = session.config
+    if shadow and len(shadow) == len(session.items) and config.option.tbstyle == "auto" and config.option.verbose <= 0:
+        config.option.tbstyle = "no"  # one line per failing trigger, in the short summary; the text: -v
     # The collected items live until the process ends: moved out of the garbage collector's
     # sight, its full collections stop walking them (about a million objects for 100,000
     # triggers), and so does the interpreter's final collection at exit, which took seconds.
@@ -190,15 +197,21 @@ def _one_line_failures_when_many(config: pytest.Config) -> None:
         config.option.tbstyle = "line"
 
 
-def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Any:
+    """Print the verdict before pytest's own summary (failures, warnings, the short summary)."""
     summary = config.stash.get(SUMMARY_KEY, None)
-    if summary is None and not _shadow_on(config) or hasattr(config, "workerinput"):
-        return
-    from harness import _plugin_setup
+    if not (summary is None and not _shadow_on(config) or hasattr(config, "workerinput")):
+        from harness import _plugin_setup
 
-    terminalreporter.section("cutover shadow verdict")
-    for line in _plugin_setup.summary_lines(config, summary):
-        terminalreporter.write_line(line)
+        terminalreporter.section("cutover shadow verdict")
+        for line in _plugin_setup.summary_lines(config, summary):
+            terminalreporter.write_line(line)
+        failing = len(terminalreporter.stats.get("failed", ()))
+        if failing and config.option.tbstyle == "no":
+            terminalreporter.write_line(f"{failing} failing trigger(s), one line each below; -v prints every "
+                                        "differing field of each (the report has them all)")
+    return (yield)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -250,7 +263,9 @@ class ShadowItem(pytest.Item):
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if isinstance(excinfo.value, ShadowMismatch):
-            return str(excinfo.value)
+            text = str(excinfo.value)
+            short = self.config.option.verbose <= 0 and self.config.option.tbstyle in ("auto", "no", "line")
+            return text.split("\n", 1)[0] if short else text
         return super().repr_failure(excinfo, style=style)
 
     def reportinfo(self) -> tuple[Path, int, str]:

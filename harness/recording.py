@@ -121,6 +121,10 @@ class LegacyTrace:
     ``evidence`` names the fields the export really holds (all five unless the importer says
     less); a field outside it is not compared. ``items`` holds one sub-trace per item of a run
     over many items (keys unique), compared with the child jobs the migrated code starts.
+    ``nodes`` holds every node's output items where the export records them (n8n's runData):
+    node -> one list of item ``json`` per output index (capped like the runtime's, see
+    ``queue_core.compat.n8n.recorded_outputs``); the trigger's node maps to ``None`` (it is the
+    recorded trigger, the replay's input, so it is not compared).
     """
 
     trigger_id: str
@@ -138,6 +142,8 @@ class LegacyTrace:
     finished_at: datetime | None = None
     evidence: tuple[Evidence, ...] = ALL_EVIDENCE
     items: list[ItemTrace] = field(default_factory=list)
+    nodes: dict[str, Any] = field(default_factory=dict)
+    failed_node: str | None = None  # the legacy node a failed run stopped at (n8n), compared as failed_at
 
 
 CALL_KEYS = ("step", "provider", "method", "url", "body")
@@ -212,6 +218,7 @@ def trace_to_json(trace: LegacyTrace) -> JSONObject:
     optional = {
         "error": trace.error,
         "failed_step": trace.failed_step,
+        "failed_node": trace.failed_node,
         "raw_run_id": trace.raw_run_id,
         "workflow": trace.workflow,
         "started_at": format_timestamp(trace.started_at) if trace.started_at else None,
@@ -222,6 +229,8 @@ def trace_to_json(trace: LegacyTrace) -> JSONObject:
         record["evidence"] = [str(e) for e in trace.evidence]
     if trace.items:  # absent for a single-item run, so older lines dump byte-identically
         record["items"] = [_item_to_json(item) for item in trace.items]
+    if trace.nodes:  # absent where the export records no node outputs
+        record["nodes"] = dict(trace.nodes)
     return record
 
 
@@ -317,7 +326,23 @@ def trace_from_json(obj: JSONObject, path: str, line: int | None) -> LegacyTrace
         finished_at=read.timestamp("finished_at", required=False),
         evidence=_evidence_from_json(read),
         items=_items_from_json(read),
+        nodes=_nodes_from_json(read),
+        failed_node=read.string("failed_node", required=False),
     )
+
+
+def _nodes_from_json(read: FieldReader) -> dict[str, Any]:
+    """Read ``nodes`` (absent: none): node -> null (the trigger) or a list of outputs, each a list."""
+    nodes = read.obj_field("nodes", required=False)
+    for name, outputs in nodes.items():
+        if outputs is None:
+            continue
+        if not isinstance(outputs, list):
+            raise read.fail(f"nodes.{name}", f"expected null or an array of outputs, got {type_name(outputs)}")
+        for index, items in enumerate(outputs):
+            if not isinstance(items, list):
+                raise read.fail(f"nodes.{name}[{index}]", f"expected an array of items, got {type_name(items)}")
+    return nodes
 
 
 def iter_json_lines(path: Path) -> Iterator[tuple[int, JSONObject]]:

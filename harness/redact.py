@@ -208,6 +208,7 @@ def redact_trace(trace: LegacyTrace, replacements: Mapping[str, str]) -> LegacyT
         decisions=scrub(trace.decisions, replacements),
         calls=scrub(trace.calls, replacements),
         outputs=scrub(trace.outputs, replacements),
+        nodes=scrub(trace.nodes, replacements),
         error=scrub(trace.error, replacements),
         items=items,
     )

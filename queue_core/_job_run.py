@@ -53,12 +53,18 @@ class Trace:
     calls: list[dict[str, Any]] = field(default_factory=list)
     outputs: dict[str, Any] = field(default_factory=dict)
     error: str | None = None
+    # A scaffolded workflow's node outputs (queue_core.compat.n8n.Flow): node -> one list of item
+    # json per output index. Absent from as_dict() when empty, so other traces read as before.
+    nodes: dict[str, Any] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "status": self.status, "path": self.path, "decisions": self.decisions,
             "calls": self.calls, "outputs": self.outputs, "error": self.error,
         }
+        if self.nodes:
+            out["nodes"] = self.nodes
+        return out
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,8 @@ from importlib import resources
 from string import Template
 from typing import Any
 
-_BAR_COLOURS = (("agreed", "#1a7f37"), ("accepted", "#bf8700"), ("disagreed", "#cf222e"), ("error", "#6e7781"))
+_BAR_COLOURS = (("agreed", "#1a7f37"), ("accepted", "#bf8700"), ("disagreed", "#cf222e"), ("unfinished", "#8250df"),
+                ("error", "#6e7781"))
 
 
 def _t(name: str) -> str:
@@ -79,12 +80,12 @@ def _verdicts(summary: Mapping[str, Any]) -> str:
 
 def _agreement(summary: Mapping[str, Any]) -> str:
     head = ("<tr><th>automation</th><th class=num>triggers</th><th class=num>compared</th><th class=num>agreed</th>"
-            "<th class=num>accepted</th><th class=num>disagreed</th><th class=num>errors</th>"
+            "<th class=num>accepted</th><th class=num>disagreed</th><th class=num>unfinished (TODO)</th><th class=num>errors</th>"
             "<th class=num>unpaired</th><th class=num>agreement</th><th>evidence depth</th><th>verdict</th></tr>")
     rows = "".join(
         f'<tr><td>{_e(a["name"])}</td><td class=num>{a["triggers"]}</td><td class=num>{a["compared"]}</td>'
         f'<td class=num>{a["agreed"]}</td><td class=num>{a["accepted"]}</td><td class=num>{a["disagreed"]}</td>'
-        f'<td class=num>{a["error"]}</td><td class=num>{a["unpaired"]}</td>'
+        f'<td class=num>{a.get("unfinished", 0)}</td><td class=num>{a["error"]}</td><td class=num>{a["unpaired"]}</td>'
         f'<td class=num>{_pct(a["agreement"])}</td><td>{_e(a["evidence"]["depth"] or "none")}</td>'
         f'<td>{_e(a["verdict"]["label"])}</td></tr>'
         for a in summary["automations"])

@@ -29,6 +29,20 @@ def _items_line(outcome: TriggerOutcome) -> str:
     return text + (f"; differing: {', '.join(keys)}" if keys else "")
 
 
+def headline(outcome: TriggerOutcome) -> str:
+    """Say in one line why a trigger fails: its first unexplained field (and how many more), a TODO, an error."""
+    if outcome.kind == "error":
+        return "could not be replayed"
+    if outcome.unfinished is not None:
+        return f"unfinished: reached node {outcome.unfinished!r}, not translated yet (TODO)"
+    unexplained = outcome.unexplained
+    if not unexplained:
+        return "no unexplained difference"
+    first = unexplained[0][0]
+    more = f" (+{len(unexplained) - 1} more)" if len(unexplained) > 1 else ""
+    return f"{first.path} {_cell(first.legacy, 30)} → {_cell(first.new, 30)} {first.kind}{more}"
+
+
 def describe(outcome: TriggerOutcome, triggers_file: Path | None, entries: Sequence[Entry],
              accepted_path: Path | None) -> str:
     """Return the failure text of a trigger's item: where it is, each field, legacy, new, kind.
@@ -37,13 +51,16 @@ def describe(outcome: TriggerOutcome, triggers_file: Path | None, entries: Seque
     are the accepted differences of ``accepted_path``, which the judgements index.
     """
     ref = outcome.ref
-    where = f" ({triggers_file}:{ref.line})" if triggers_file is not None else ""
-    head = f"shadow mismatch: {ref.automation} trigger {ref.trigger_id}{where}"
+    head = f"shadow mismatch: {ref.automation} trigger {ref.trigger_id}: {headline(outcome)}"
+    where = [f"recorded at {triggers_file}:{ref.line}"] if triggers_file is not None else []
     if outcome.kind == "error":
-        return f"{head}\ncould not be replayed: {outcome.error}"
-    lines = [head, f"legacy run: {outcome.legacy_status}"
+        return "\n".join([head, *where, f"could not be replayed: {outcome.error}"])
+    lines = [head, *where, f"legacy run: {outcome.legacy_status}"
              + (f" ({outcome.legacy_error})" if outcome.legacy_error else "")
              + f"   new run: {outcome.new_status}" + (f" ({outcome.error})" if outcome.error else "")]
+    if outcome.unfinished is not None:
+        lines.append(f"unfinished: the new run reached node {outcome.unfinished!r}, which is not translated yet "
+                     "(a TODO): never agreement, whatever the legacy run did")
     if set(outcome.evidence) != set(FULL_EVIDENCE):  # a shallow export: say what the item could check
         lines.append(compared_phrase(outcome.evidence))
     if outcome.items is not None:

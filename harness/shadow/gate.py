@@ -25,7 +25,9 @@ requirement is ``decisions``: agreement on statuses alone cannot tell a wrong ro
 one, so a status-only export is NOT READY until ``evidence = "status"`` says that is enough; even
 then the verdict names it (``READY (status only)``).
 
-A verdict is READY only when every rule holds and no accepted-difference entry of the automation
+A run that reached code the scaffold did not translate (a TODO) is *unfinished*: it counts as
+compared and never as agreeing, and any such trigger makes the automation NOT READY, naming the
+node. A verdict is READY only when every rule holds and no accepted-difference entry of the automation
 has expired; it names its reasons either way and the code version it applies to (the hash of
 the automation module's source, ``Automation.source_hash``). :func:`judge` is pure.
 """
@@ -80,6 +82,7 @@ class AutomationStats:
     ``untaken`` lists the branches of the legacy definition no recorded trigger took (``None``:
     the manifest names no definition); ``branches_countable`` is false when the export holds no
     decisions, so no branch can be shown taken (``untaken`` is then empty, and means nothing).
+    ``unfinished`` counts, per untranslated node (a TODO), the triggers whose replay reached it.
     """
 
     automation: str
@@ -94,6 +97,7 @@ class AutomationStats:
     definition_problem: str | None = None  # why the definition's branches cannot be read at all
     unreadable: tuple[str, ...] = ()  # branches of the definition the recording cannot show taken (with why)
     definition_total: int | None = None  # how many branches the definition has (None: not read)
+    unfinished: Mapping[str, int] = field(default_factory=dict)  # untranslated node -> triggers that reached it
 
     @property
     def agreement(self) -> float:
@@ -159,14 +163,15 @@ def evidence_depth(fields: Iterable[str]) -> Evidence | None:
 
 
 def compared_phrase(fields: Iterable[str]) -> str:
-    """Say what a comparison covered: ``compared: status, path — decisions, calls, outputs not in
-    this export`` (``status only`` for one field; ``nothing`` when no trace was compared)."""
+    """Say what a comparison covered: ``compared: status, path — decisions, calls, outputs not
+    compared`` (``status only`` for one field; ``nothing`` when no trace was compared). A field is
+    not compared when the export does not hold it, or (outputs) when no output was on both sides."""
     held = _ordered(fields)
     if not held:
         return "compared: nothing (no trace was compared)"
     missing = [str(e) for e in ALL_EVIDENCE if str(e) not in held]
     text = "compared: " + ("status only" if held == ["status"] else ", ".join(held))
-    return text + (f" — {', '.join(missing)} not in this export" if missing else "")
+    return text + (f" — {', '.join(missing)} not compared" if missing else "")
 
 
 def _evidence_reason(fields: tuple[str, ...], required: Evidence) -> tuple[bool, str]:
@@ -287,6 +292,10 @@ def judge(stats: AutomationStats, rules: GateRules, code_version: str) -> Verdic
     side = (f"{stats.side_effect_mismatches} trigger(s) with unexplained mismatches on side-effecting calls "
             f"(allowed {rules.max_side_effect_mismatches})")
     check(stats.side_effect_mismatches <= rules.max_side_effect_mismatches, side, side)
+    todo = sorted(stats.unfinished.items())
+    check(not todo, "no replayed run reached code not translated yet",
+          f"{sum(n for _, n in todo)} trigger(s) reached code not translated yet (TODO, never agreement): "
+          + ", ".join(f"{node} ({n}×)" for node, n in todo[:6]) + (" …" if len(todo) > 6 else ""))
     check(not stats.expired_entries, "no accepted difference has expired",
           f"{len(stats.expired_entries)} accepted difference(s) expired: " + "; ".join(stats.expired_entries))
     deep_enough, reason = _evidence_reason(stats.evidence, rules.evidence)

@@ -65,12 +65,14 @@ class Rules:
     """How to normalise one automation's traces.
 
     ``base_urls`` maps a provider name to the base URL its calls are made against;
-    ``id_keys`` are object keys (compared case-insensitively) whose values are generated per run.
+    ``id_keys`` are object keys (compared case-insensitively) whose values are generated per run;
+    ``exclude_nodes`` the manifest's nodes whose outputs are not compared, with the reason.
     """
 
     coercion: Coercion = Coercion.STRICT
     base_urls: Mapping[str, str] = field(default_factory=dict)
     id_keys: frozenset[str] = DEFAULT_ID_KEYS
+    exclude_nodes: Mapping[str, str] = field(default_factory=dict)  # node -> why its outputs are not compared
 
 
 def canonical_timestamp(text: str) -> str | None:

@@ -34,6 +34,8 @@ class TriggerOutcome:
     items: dict[str, int] | None = None  # legacy items: compared, agreed, extra (children unmatched)
     children: int = 0  # jobs the new code started below the trigger's (not compared: no legacy items)
     item_errors: dict[str, str] = field(default_factory=dict)  # key -> error of a compared child that failed
+    unfinished: str | None = None  # the untranslated node (a TODO) the new run reached: never agreement
+    nodes: dict[str, Any] | None = None  # the node comparison: compared, excluded, one_side, differing
 
     @property
     def unexplained(self) -> list[tuple[Disagreement, Judgement]]:
@@ -42,13 +44,15 @@ class TriggerOutcome:
 
     @property
     def failed(self) -> bool:
-        return self.kind == "error" or bool(self.unexplained)
+        return self.kind == "error" or self.unfinished is not None or bool(self.unexplained)
 
     @property
     def verdict(self) -> str:
-        """Return ``agreed``, ``accepted``, ``disagreed``, ``unpaired`` or ``error``."""
+        """Return ``agreed``, ``accepted``, ``disagreed``, ``unfinished``, ``unpaired`` or ``error``."""
         if self.kind != "compared":
             return self.kind
+        if self.unfinished is not None:
+            return "unfinished"
         if not self.disagreements:
             return "agreed"
         return "disagreed" if self.unexplained else "accepted"
@@ -84,6 +88,10 @@ def result_lines(outcome: TriggerOutcome) -> tuple[str, str]:
     }
     if outcome.kind == "compared" and outcome.evidence != FULL_EVIDENCE:  # full depth stays implicit
         row["evidence"] = list(outcome.evidence)
+    if outcome.unfinished is not None:
+        row["unfinished"] = outcome.unfinished
+    if outcome.nodes is not None:
+        row["nodes"] = outcome.nodes
     if outcome.items is not None:  # both absent for a run over one item: rows as before
         row["items"] = outcome.items
     elif outcome.children:

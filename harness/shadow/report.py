@@ -20,7 +20,7 @@ from typing import Any
 
 import pandas as pd
 
-from harness.shadow import _html
+from harness.shadow import _evidence as _compared, _html
 from harness.shadow.accepted import Entry, Usage, usage
 from harness.shadow.cluster import Cluster, clusters, frame
 from harness.shadow.gate import FULL_EVIDENCE, AutomationStats, GateConfig, Verdict, compared_phrase, evidence_depth, judge
@@ -60,7 +60,7 @@ def _triggers_frame(rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
 
 def _branch_table(df: pd.DataFrame) -> dict[str, list[dict[str, Any]]]:
     """Per automation: each legacy branch, how often legacy and new took it, its agreement."""
-    compared = df[df["verdict"].isin(["agreed", "accepted", "disagreed"])]
+    compared = df[df["verdict"].isin(list(_compared.COMPARED_VERDICTS))]
     out: dict[str, list[dict[str, Any]]] = {}
     if compared.empty:
         return out
@@ -83,7 +83,7 @@ def _evidence(rows: Sequence[Mapping[str, Any]]) -> dict[str, tuple[str, ...]]:
     holds all five); an automation with no compared trace is absent."""
     held: dict[str, set[str]] = {}
     for row in rows:
-        if row.get("verdict") in ("agreed", "accepted", "disagreed"):
+        if row.get("verdict") in _compared.COMPARED_VERDICTS:
             fields = set(row.get("evidence") or FULL_EVIDENCE)
             name = str(row["automation"])
             held[name] = held[name] & fields if name in held else fields
@@ -113,11 +113,14 @@ def _items(rows: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
     return out
 
 
-def _evidence_entry(fields: tuple[str, ...], required: str) -> dict[str, Any]:
+def _evidence_entry(fields: tuple[str, ...], required: str, nodes: Mapping[str, Any] | None) -> dict[str, Any]:
     depth = evidence_depth(fields)
+    phrase = compared_phrase(fields)
+    outputs = _compared.outputs_phrase(nodes)
     return {"held": list(fields), "missing": [f for f in FULL_EVIDENCE if f not in fields],
             "depth": None if depth is None else str(depth), "required": required,
-            "compared": compared_phrase(fields)}
+            "compared": phrase + (f"; {outputs}" if outputs else ""),
+            **({"nodes": dict(nodes)} if nodes else {})}
 
 
 def _traffic(manifest: Manifest, automation: str, index_span: tuple[str | None, str | None]) -> dict[str, Any]:
@@ -193,10 +196,12 @@ def build_summary(info: RunInfo, manifest: Manifest, spans: Mapping[str, tuple[s
     used = _entry_usage(entries, dis_rows, expired)
     evidence = _evidence(result_rows)
     items = _items(result_rows)
+    todo = _compared.unfinished_counts(result_rows)
+    node_cov = _compared.node_coverage(result_rows, manifest)
     for name in sorted(set(spans) | set(df["automation"]) if not df.empty else spans):
         c = {v: int(counts.loc[name].get(v, 0)) if name in counts.index else 0
-             for v in ("agreed", "accepted", "disagreed", "unpaired", "error")}
-        compared = c["agreed"] + c["accepted"] + c["disagreed"]
+             for v in ("agreed", "accepted", "disagreed", "unfinished", "unpaired", "error")}
+        compared = c["agreed"] + c["accepted"] + c["disagreed"] + c["unfinished"]
         legacy_branches = {b["branch"]: b["new"] for b in branch_rows.get(name, [])}
         expired_labels = tuple(f"#{u['index'] + 1} {u['path'] or u['signature']} (owner {u['owner']}, expired {u['expires']})"
                                for u in used if u["automation"] == name and u["status"] == "expired")
@@ -212,7 +217,8 @@ def build_summary(info: RunInfo, manifest: Manifest, spans: Mapping[str, tuple[s
                                 legacy_branches, expired_labels, evidence.get(name, ()), untaken,
                                 branches_countable=countable, definition_problem=read.problem if read else None,
                                 unreadable=read.unreadable if read and countable else (),
-                                definition_total=None if read is None or read.problem else len(read.rows))
+                                definition_total=None if read is None or read.problem else len(read.rows),
+                                unfinished=todo.get(name, {}))
         verdict = judge(stats, gate.rules_for(name), info.code_versions.get(name, "unregistered"))
         if name not in info.code_versions:
             verdict = Verdict(name, (f"automation {name!r} is not registered in the automations module",
@@ -229,12 +235,13 @@ def build_summary(info: RunInfo, manifest: Manifest, spans: Mapping[str, tuple[s
             "definition_branches": definition,
             **({"definition_problem": read.problem} if read is not None and read.problem else {}),
             "traffic": _traffic(manifest, name, spans.get(name, (None, None))),
-            "evidence": _evidence_entry(evidence.get(name, ()), str(gate.rules_for(name).evidence)),
+            "evidence": _evidence_entry(evidence.get(name, ()), str(gate.rules_for(name).evidence), node_cov.get(name)),
+            **({"unfinished_nodes": todo[name]} if name in todo else {}),
             "verdict": verdict.as_dict(),
             **({"items": items[name]} if name in items else {}),
         })
     totals: dict[str, float] = {k: sum(int(a[k]) for a in autos) for k in (
-        "triggers", "compared", "agreed", "accepted", "disagreed", "unpaired", "error")}
+        "triggers", "compared", "agreed", "accepted", "disagreed", "unfinished", "unpaired", "error")}
     totals["agreement"] = _share(int(totals["agreed"] + totals["accepted"]), int(totals["compared"]))
     noisy = _noise(dis) if info.noise else []
     return {
@@ -308,10 +315,12 @@ def terminal_lines(summary: Mapping[str, Any], *, clusters_shown: int = 3) -> li
     by_auto: dict[str, list[Mapping[str, Any]]] = {}
     for c in summary["clusters"]:
         by_auto.setdefault(c["automation"], []).append(c)
+    label_width = max([10, *(len(a["verdict"]["label"]) for a in summary["automations"])])
     for a in summary["automations"]:
         v = a["verdict"]
-        lines.append(f"{a['name']:<20} {v['label']:<10} {a['compared']:>6} compared  agreement "
-                     f"{100 * a['agreement']:6.2f}%  ({a['disagreed']} disagree, {a['accepted']} accepted"
+        lines.append(f"{a['name']:<20} {v['label']:<{label_width}} {a['compared']:>6} compared  agreement "
+                     f"{100 * a['agreement']:6.2f}%  ({a['disagreed']} disagree, "
+                     f"{str(a['unfinished']) + ' unfinished (TODO), ' if a.get('unfinished') else ''}{a['accepted']} accepted"
                      f"{', ' + str(a['error']) + ' errors' if a['error'] else ''})  code {a['code_version']}")
         lines.append(f"    {a['evidence']['compared']}")
         lines.extend(_item_lines(a.get("items")))

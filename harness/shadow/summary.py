@@ -128,8 +128,8 @@ def summarise(ctx: SummaryContext, index: SetIndex, rows: Sequence[Mapping[str, 
 
 
 def failed_triggers(rows: Sequence[Mapping[str, Any]]) -> int:
-    """Count the rows whose items fail: an unexplained disagreement, or an error."""
-    return sum(r["verdict"] in ("disagreed", "error") for r in rows)
+    """Count the rows whose items fail: an unexplained disagreement, an unfinished run, or an error."""
+    return sum(r["verdict"] in ("disagreed", "unfinished", "error") for r in rows)
 
 
 def conclude(ctx: SummaryContext, index: SetIndex, rows: Sequence[Mapping[str, Any]], dis: Sequence[Mapping[str, Any]],

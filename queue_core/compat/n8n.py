@@ -32,18 +32,38 @@ from ._n8n_js import (
 Item = dict[str, Any]
 Items = list[Item]
 
+# A node output is recorded (and compared) up to this many items; past it, one marker string
+# says how many more there were, so a run over a huge list keeps a bounded trace.
+OUTPUT_ITEMS_CAP = 100
+
 # The JavaScript globals (``Math.round``, ``parseInt``) and methods (``.toLowerCase()``) this runtime
 # implements, by name: the translator emits a call only to one of these.
 JS_GLOBALS: frozenset[str] = frozenset(GLOBALS)
 JS_METHODS: frozenset[str] = frozenset(METHODS)
 
 __all__ = [
-    "JS_GLOBALS", "JS_METHODS", "N8nConditionError", "Flow", "Item", "Items", "NodeFailed", "TodoNode", "add", "arith", "as_list", "assign", "both",
+    "JS_GLOBALS", "JS_METHODS", "N8nConditionError", "OUTPUT_ITEMS_CAP", "Flow", "Item", "Items", "NodeFailed", "TodoNode", "add", "arith", "as_list", "assign", "both",
     "call", "check", "coalesce", "compare", "concat", "either", "epoch_ms", "form_fields", "get", "if_v1", "json_body",
     "loose_eq", "merge_append", "merge_by_fields", "merge_choose", "method", "now", "num", "parse_float", "parse_int",
     "properties", "quote_path", "response_items", "sheet_row", "sheet_rows", "sheet_updates", "strict_eq", "text",
-    "trigger_items", "truthy", "typed", "webhook_items", "with_fields",
+    "recorded_outputs", "trigger_items", "truthy", "typed", "webhook_items", "with_fields",
 ]
+
+
+def recorded_outputs(outputs: Sequence[Sequence[Any]], cap: int = OUTPUT_ITEMS_CAP) -> list[list[Any]]:
+    """Return a node's outputs as a trace records them: per output index, its items' ``json``.
+
+    An item that is not an ``{"json": ...}`` object is kept as it is. Past ``cap`` items an
+    output ends with one marker string, ``"… <n> more items"``; the one rule of the runtime's
+    traces and of ``cutover import n8n``, so both sides of a comparison are cut alike.
+    """
+    out: list[list[Any]] = []
+    for items in outputs:
+        kept = [item.get("json") if isinstance(item, dict) and "json" in item else item for item in list(items)[:cap]]
+        if len(items) > cap:
+            kept.append(f"… {len(items) - cap} more items")
+        out.append(kept)
+    return out
 
 
 class NodeRef:
@@ -76,7 +96,12 @@ class NodeRef:
 
 
 class Flow:
-    """One run of a scaffolded workflow: node outputs and decisions, recorded as they happen."""
+    """One run of a scaffolded workflow: node outputs and decisions, recorded as they happen.
+
+    Every node's outputs go into the job's decision trace as the node ends (``ctx.trace.nodes``,
+    capped by :func:`recorded_outputs`), so a run that fails midway still shows what the nodes
+    before the failure produced; ``pytest --shadow`` compares them with the legacy run's.
+    """
 
     def __init__(self, ctx: Any) -> None:
         self.ctx = ctx
@@ -94,6 +119,7 @@ class Flow:
         """Record ``items`` as the (only) output of ``node`` and return them."""
         self.outputs[node] = [list(items)]
         self._last = (node, kind)
+        self._record(node)
         return items
 
     def each(self, node: str, items: Items, fn: Callable[[Item, int], Item | Sequence[Item] | None]) -> Items:
@@ -117,6 +143,7 @@ class Flow:
             (kept if passed else other).append(item)
         self.outputs[node] = [kept, other]
         self._last = (node, "if")
+        self._record(node)
         self._decide(decision, [kept, other], ["true", "false"])
         return kept, other
 
@@ -136,6 +163,7 @@ class Flow:
                     outputs[chosen].append(item)
         self.outputs[node] = outputs
         self._last = (node, "switch")
+        self._record(node)
         self._decide(decision, outputs, names)
         return outputs
 
@@ -143,6 +171,11 @@ class Flow:
         """End the run: a run whose last node was a Filter that kept nothing ends ``filtered``."""
         if self._last is not None and self._last[1] == "filter" and not self.outputs[self._last[0]][0]:
             self.ctx.filter(f"filter {self._last[0]!r} kept no items")
+
+    def _record(self, node: str) -> None:
+        nodes = getattr(getattr(self.ctx, "trace", None), "nodes", None)
+        if isinstance(nodes, dict):  # a context without a trace (a proof's) records nothing
+            nodes[node] = json.loads(json.dumps(recorded_outputs(self.outputs[node]), default=str))
 
     def _decide(self, decision: str, outputs: list[Items], names: list[str]) -> None:
         chosen = [names[i] if i < len(names) else str(i) for i, items in enumerate(outputs) if items]

@@ -95,7 +95,7 @@ def _run(cwd: Path, args: list[str], db_url: str) -> subprocess.CompletedProcess
 
 
 def _shadow(project: Path, db_url: str) -> subprocess.CompletedProcess[str]:
-    return _run(project, [sys.executable, "-m", "pytest", "--shadow", "recordings/orders", "-p", "no:cacheprovider"], db_url)
+    return _run(project, [sys.executable, "-m", "pytest", "--shadow", "recordings/orders", "-p", "no:cacheprovider", "-v"], db_url)
 
 
 def _items(project: Path) -> dict[str, object]:

@@ -105,10 +105,10 @@ def test_a_fan_out_and_a_poller_whose_items_all_agree_pass(project: pytest.Pytes
 @pytest.mark.parametrize("replayers", ["0", "1"])  # in this process, and pickled from a replay process
 def test_an_item_level_mismatch_fails_its_trigger_naming_the_item_key(project: pytest.Pytester, replayers: str) -> None:
     _write_set(project.path, inv4="small")  # legacy did not escalate inv-4 (1200); the new code does
-    result = project.runpytest_subprocess("--shadow", "recordings/items", "--shadow-replayers", replayers)
+    result = project.runpytest_subprocess("--shadow", "recordings/items", "--shadow-replayers", replayers, "-v")
     result.assert_outcomes(passed=2, failed=1)
     result.stdout.fnmatch_lines([
-        "shadow mismatch: invoice-batch trigger run-1 *",
+        "shadow mismatch: invoice-batch trigger run-1: *",
         "items: 2 compared, 1 agree; differing: inv-4",
         '*items[[]inv-4[]].decisions.amount*"small"*"large"*value_changed*',
         "*items[[]inv-4[]].calls[[]escalate[]]*extra_in_new [[]side effect[]]*",

@@ -21,12 +21,13 @@ def test_only_the_sets_items_are_collected_named_set_automation_trigger(project:
 
 
 def test_disagreements_fail_their_items_with_path_legacy_new_and_trigger(project: pytest.Pytester) -> None:
-    result = project.runpytest_subprocess("--shadow", "recordings/demo")
+    result = project.runpytest_subprocess("--shadow", "recordings/demo", "-v")
     result.assert_outcomes(passed=8, failed=2)
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines([
         "*demo/router::r-2*",
-        "shadow mismatch: router trigger r-2 (recordings/demo/router/triggers.jsonl:3)",
+        'shadow mismatch: router trigger r-2: decisions.tier "smb" → "enterprise" value_changed (+1 more)',
+        "recorded at recordings/demo/router/triggers.jsonl:3",
         "*field path*legacy*new*kind*",
         '*decisions.tier*"smb"*"enterprise"*value_changed*',
         '*calls[[]create[]].body.tier*"smb"*"enterprise"*value_changed [[]side effect[]]*',
@@ -34,13 +35,28 @@ def test_disagreements_fail_their_items_with_path_legacy_new_and_trigger(project
 
 
 def test_a_raising_automation_is_a_failed_item_showing_the_exception(project: pytest.Pytester) -> None:
-    result = project.runpytest_subprocess("--shadow", "recordings/demo", "-k", "r-4")
+    result = project.runpytest_subprocess("--shadow", "recordings/demo", "-k", "r-4", "-v")
     result.assert_outcomes(failed=1, deselected=9)
     result.stdout.fnmatch_lines([
         "*status*\"succeeded\"*\"failed\"*value_changed*",
         "the new code raised:",
         "*KeyError: 'customer_id'*",
     ])
+
+
+def test_by_default_the_verdict_leads_and_each_failing_trigger_is_one_line(project: pytest.Pytester) -> None:
+    result = project.runpytest_subprocess("--shadow", "recordings/demo")
+    result.assert_outcomes(passed=8, failed=2)
+    out = result.stdout.str()
+    assert "field path" not in out and "the new code raised" not in out and "= FAILURES =" not in out
+    verdict, failing = out.index("cutover shadow verdict"), out.index("short test summary info")
+    assert verdict < failing
+    shadow_lines = [line for line in result.outlines if "shadow mismatch" in line]
+    assert len(shadow_lines) == 2 and all(line.startswith("FAILED recordings/demo/router::r-") for line in shadow_lines)
+    assert "2 failing trigger(s), one line each below; -v prints every differing field" in out
+    verbose = project.runpytest_subprocess("--shadow", "recordings/demo", "-v")
+    assert "field path" in verbose.stdout.str() and verbose.ret == result.ret == pytest.ExitCode.TESTS_FAILED
+    assert verbose.stdout.str().index("cutover shadow verdict") < verbose.stdout.str().index("= FAILURES =")
 
 
 def test_the_terminal_summary_gives_verdicts_with_reasons_and_clusters(project: pytest.Pytester) -> None:
@@ -102,7 +118,7 @@ def test_a_replay_process_that_dies_fails_the_items_it_owed_with_its_last_words(
     automations.write_text(automations.read_text().replace(  # the whole replay process dies
         'raise KeyError("customer_id")', 'print("about to die", flush=True); import os; os._exit(7)'))
     result = project.runpytest_subprocess("--shadow", "recordings/demo", "-p", "no:randomly", "--shadow-batch", "3",
-                                          timeout=300)
+                                          "-v", timeout=300)
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines(["*router trigger r-2*", "could not be replayed: the replay process 0 (pid *) exited "
                                  "with status 7 while replaying a batch of 3 trigger(s) from router r-2 on; "
@@ -149,11 +165,11 @@ def test_an_expired_accepted_difference_fails_and_a_live_one_passes(project: pyt
         reason = "never matches"
         expires = 2099-12-31
     '''))
-    result = project.runpytest_subprocess("--shadow", "recordings/demo", "-k", "router")
-    result.stdout.fnmatch_lines([
-        "*decisions.tier: accepted difference #1 in *accepted.toml (owner ops@example.com) expired on 2020-01-31*",
+    result = project.runpytest_subprocess("--shadow", "recordings/demo", "-k", "router", "-v")
+    result.stdout.fnmatch_lines([  # the verdict leads, then the failures' whole text (-v)
         "*accepted difference #1 (router *) is expired since 2020-01-31*",
         "*accepted difference #3 (notifier decisions.nothing, owner dev@example.com) is unused: it matched nothing*",
+        "*decisions.tier: accepted difference #1 in *accepted.toml (owner ops@example.com) expired on 2020-01-31*",
     ])
     # r-2 fails (expired entry); r-4's status difference is accepted but its other fields are not.
     summary = json.loads((project.path / "reports" / "demo" / "summary.json").read_text())
@@ -197,7 +213,7 @@ def test_shadow_noise_marks_the_fields_that_disagree_with_themselves(project: py
     automations.write_text("import random\n" + automations.read_text().replace(  # a decision no replay repeats
         'ctx.decide("urgent", trigger.body["level"] == "high")',
         'ctx.decide("urgent", trigger.body["level"] == "high")\n    ctx.decide("ticket", random.randrange(10**9))'))
-    result = project.runpytest_subprocess("--shadow", "recordings/demo", "--shadow-noise", "-k", "notifier")
+    result = project.runpytest_subprocess("--shadow", "recordings/demo", "--shadow-noise", "-k", "notifier", "-v")
     result.assert_outcomes(failed=4, deselected=6)
     # each item's failure marks its disagreement noisy ("[[]" is a literal "[" for fnmatch)
     result.stdout.fnmatch_lines([line for n in range(4) for line in (
@@ -221,14 +237,14 @@ def test_a_status_only_export_compares_status_alone_and_the_gate_says_its_depth(
     cases = [_router_case(0, 50, "smb"), _router_case(2, 1500, "smb"), _router_case(3, 10, "smb"),
              _router_case(4, 20, "smb", boom=True)]
     write_set(project.path, router=[(t, replace(c, evidence=(Evidence.STATUS,))) for t, c in cases])
-    result = project.runpytest_subprocess("--shadow", "recordings/demo")
+    result = project.runpytest_subprocess("--shadow", "recordings/demo", "-v")
     # r-2's wrong tier is in decisions and calls, which a status-only export cannot show; r-4's
     # new run fails where the legacy one succeeded, which status does show.
     result.assert_outcomes(passed=7, failed=1)
     result.stdout.fnmatch_lines(["shadow mismatch: router trigger r-4*", "legacy run: succeeded   new run: failed*",
-                                 "compared: status only — path, decisions, calls, outputs not in this export"])
+                                 "compared: status only — path, decisions, calls, outputs not compared"])
     result.stdout.fnmatch_lines(["router*NOT READY*4 compared*",
-                                 "    compared: status only — path, decisions, calls, outputs not in this export",
+                                 "    compared: status only — path, decisions, calls, outputs not compared",
                                  "    ✗ evidence depth status is below the required decisions*"])
     summary = json.loads((project.path / "reports" / "demo" / "summary.json").read_text())
     router = next(a for a in summary["automations"] if a["name"] == "router")

@@ -76,8 +76,8 @@ def test_depth_is_the_deepest_level_whose_fields_are_all_held() -> None:
 
 
 def test_the_compared_phrase_names_what_was_compared_and_what_the_export_lacks() -> None:
-    assert compared_phrase(["status"]) == "compared: status only — path, decisions, calls, outputs not in this export"
-    assert compared_phrase(["path", "status"]) == "compared: status, path — decisions, calls, outputs not in this export"
+    assert compared_phrase(["status"]) == "compared: status only — path, decisions, calls, outputs not compared"
+    assert compared_phrase(["path", "status"]) == "compared: status, path — decisions, calls, outputs not compared"
     assert compared_phrase(["status", "path", "decisions", "calls", "outputs"]) == \
         "compared: status, path, decisions, calls, outputs"
 
@@ -90,7 +90,7 @@ def test_a_status_only_automation_is_not_ready_under_the_default_decisions_requi
     verdict = judge(_stats(("status",)), GateRules(), "c0de")
     assert not verdict.ready and verdict.label == "NOT READY"
     assert verdict.failed == ("evidence depth status is below the required decisions (compared: status only — "
-                              "path, decisions, calls, outputs not in this export)",)
+                              "path, decisions, calls, outputs not compared)",)
 
 
 def test_a_lowered_requirement_makes_it_ready_but_the_label_names_its_depth() -> None:
@@ -139,11 +139,11 @@ def test_the_summary_states_each_automations_depth_set_by_its_weakest_trace() ->
     assert by_name["dunning"]["evidence"] == {
         "held": ["status"], "missing": ["path", "decisions", "calls", "outputs"], "depth": "status",
         "required": "decisions",
-        "compared": "compared: status only — path, decisions, calls, outputs not in this export"}
+        "compared": "compared: status only — path, decisions, calls, outputs not compared"}
     assert by_name["triage"]["evidence"]["depth"] == "outputs"
     assert summary["gate"] == {"ready": ["triage"], "not_ready": ["dunning"]}
     text = "\n".join(terminal_lines(summary))
-    assert "    compared: status only — path, decisions, calls, outputs not in this export" in text
+    assert "    compared: status only — path, decisions, calls, outputs not compared" in text
     assert "✗ evidence depth status is below the required decisions" in text
     (dunning, _) = verdicts(summary)
     assert dunning.evidence == ("status",)

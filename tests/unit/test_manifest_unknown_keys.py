@@ -44,7 +44,7 @@ def _write(tmp_path: Path, text: str) -> Path:
      "sources[0].retention", "unknown key in [[sources]] (entry 1) (did you mean retention_days?)"),
     (HEAD + ENTRY + 'zzz = 1\n', "automations.a.zzz",
      "unknown key in [automations.a] (expected one of coercion, columns, decisions, definition, "
-     "delivery_id, items, legacy_workflows, platform, providers, steps)"),
+     "delivery_id, items, legacy_workflows, outputs, platform, providers, steps)"),
 ])
 def test_an_unknown_manifest_key_is_refused_with_file_table_key_and_suggestion(
         tmp_path: Path, text: str, field: str, message: str) -> None:

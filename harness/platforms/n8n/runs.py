@@ -3,8 +3,9 @@
 ``ordered_runs`` sorts ``runData`` by ``startTime`` (ties: ``executionIndex``, then order in
 ``runData``); ``build_trace`` turns the runs into a path, decisions (an IF/Switch node's decision
 is the index of its non-empty output: IF ``"true"``/``"false"``, Switch the output's name when the
-workflow gives one), outputs (each node's item ``json``) and calls (HTTP Request nodes with literal
-parameters). ``harness.platforms.n8n.history`` reads executions with these; ``items`` splits them
+workflow gives one), outputs (each node's item ``json``), every node's output items per output
+index (``nodes``, capped as the runtime caps them) and calls (HTTP Request nodes with literal
+parameters, their query parameters kept in the URL). ``harness.platforms.n8n.history`` reads executions with these; ``items`` splits them
 item by item.
 """
 
@@ -20,6 +21,7 @@ from harness.importer._run import decision, epoch_ms, obj, split_url, status_wor
 from harness.manifest import AutomationEntry
 from harness.platforms.n8n.definition import Node
 from harness.recording import LegacyTrace, Platform, TraceStatus
+from queue_core.compat.n8n import recorded_outputs
 
 FINISHED = {"success": TraceStatus.SUCCEEDED, "error": TraceStatus.FAILED, "crashed": TraceStatus.FAILED,
             "canceled": TraceStatus.FAILED}
@@ -165,13 +167,75 @@ def items_json(run: NodeRun) -> Any:
     return items[0] if len(items) == 1 else items
 
 
+def _literal(value: Any) -> bool:
+    return not (isinstance(value, str) and value.startswith("="))
+
+
+def query_pairs(params: dict[str, Any]) -> list[tuple[str, str]] | None:
+    """Return an HTTP Request node's query parameters as (name, value) pairs; None when one is an
+    expression (its value is known only to the run, so the URL is not either).
+
+    v3+: ``sendQuery`` with ``queryParameters.parameters`` (or ``specifyQuery: "json"`` and
+    ``jsonQuery``); v1/v2: ``queryParametersUi.parameter`` (or ``queryParametersJson``).
+    """
+    pairs: list[tuple[str, str]] = []
+    if "sendQuery" in params or "queryParameters" in params or "jsonQuery" in params:
+        if not params.get("sendQuery"):
+            return pairs
+        if params.get("specifyQuery") == "json":
+            return _json_pairs(params.get("jsonQuery"))
+        rows = obj(params.get("queryParameters")).get("parameters")
+    elif params.get("jsonParameters") and "queryParametersJson" in params:
+        return _json_pairs(params.get("queryParametersJson"))
+    else:
+        rows = obj(params.get("queryParametersUi")).get("parameter")
+    for row in rows if isinstance(rows, list) else []:
+        if not isinstance(row, dict):
+            continue
+        name, value = row.get("name", ""), row.get("value", "")
+        if not (_literal(name) and _literal(value)):
+            return None
+        pairs.append((str(name), _query_text(value)))
+    return pairs
+
+
+def _json_pairs(text: Any) -> list[tuple[str, str]] | None:
+    if not isinstance(text, str) or not _literal(text):
+        return None
+    try:
+        value = json.loads(text) if text.strip() else {}
+    except json.JSONDecodeError:
+        return None
+    return [(str(k), _query_text(v)) for k, v in value.items()] if isinstance(value, dict) else None
+
+
+def _query_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "" if value is None else str(value)
+
+
+def _with_query(url: str | None, pairs: list[tuple[str, str]] | None) -> str | None:
+    if url is None or pairs is None:
+        return None
+    if not pairs:
+        return url
+    from urllib.parse import urlencode
+
+    return url + ("&" if "?" in url else "?") + urlencode(pairs)
+
+
 def http_call(run: NodeRun, step: str, entry: AutomationEntry) -> dict[str, Any] | None:
-    """Return the call an HTTP Request node with literal parameters made; ``None`` for other nodes."""
+    """Return the call an HTTP Request node with literal parameters made; ``None`` for other nodes.
+
+    The URL keeps the node's query parameters (``/todos?limit=2&skip=10``); one that is an
+    expression makes the URL unknown (``None``: not compared).
+    """
     if run.type not in HTTP_TYPES:
         return None
     params = run.node.parameters
     url = params.get("url")
-    url = url if isinstance(url, str) and not url.startswith("=") else None
+    url = _with_query(url if isinstance(url, str) and _literal(url) else None, query_pairs(params))
     provider, target = split_url(entry, url) if url else (None, None)
     body = params.get("jsonBody")
     if isinstance(body, str) and not body.startswith("="):
@@ -216,24 +280,42 @@ def build_trace(
     for run in runs:
         if run is not trigger:
             add_run(run, entry, path, decisions, calls, outputs)
-    error, failed = run_error(result, runs, entry)
+    error, failed, failed_node = run_error(result, runs, entry)
+    nodes = node_outputs(runs, trigger)
     workflow = execution.get("workflowId") or (execution.get("workflowData") or {}).get("name")
     return LegacyTrace(
         trigger_id="", status=status, platform=Platform.N8N, path=path, decisions=decisions,
-        calls=calls, outputs=outputs, error=error, failed_step=failed, raw_run_id=record,
+        calls=calls, outputs=outputs, error=error, failed_step=failed, raw_run_id=record, nodes=nodes,
+        failed_node=failed_node if status is TraceStatus.FAILED else None,
         workflow=str(workflow) if workflow else None,
         started_at=timestamp_or_none(execution.get("startedAt")),
         finished_at=timestamp_or_none(execution.get("stoppedAt")),
     )
 
 
-def run_error(result: dict[str, Any], runs: list[NodeRun], entry: AutomationEntry) -> tuple[str | None, str | None]:
-    """Return the execution's error (``"<node>: <message>"``) and the step that failed."""
+def node_outputs(runs: list[NodeRun], trigger: NodeRun | None) -> dict[str, Any]:
+    """Return every node's output items per output index (its last run's), the trigger's as None.
+
+    A node whose run failed has no outputs and is left out: where a run failed is compared on
+    its own (``failed_at``).
+    """
+    nodes: dict[str, Any] = {}
+    for run in runs:
+        if run is trigger:
+            nodes[run.name] = None
+        elif isinstance(obj(run.task.get("data")).get("main"), list):
+            nodes[run.name] = recorded_outputs(run.outputs())
+    return nodes
+
+
+def run_error(result: dict[str, Any], runs: list[NodeRun],
+              entry: AutomationEntry) -> tuple[str | None, str | None, str | None]:
+    """Return the execution's error (``"<node>: <message>"``), the step and the node that failed."""
     failing = [r for r in runs if r.task.get("executionStatus") == "error"]
     error = result.get("error") or (failing[-1].task.get("error") if failing else None)
     if not isinstance(error, dict):
-        return None, None
+        return None, None, None
     node = (error.get("node") or {}).get("name") or (failing[-1].name if failing else result.get("lastNodeExecuted"))
     message = str(error.get("message") or error.get("description") or "error")
     step = step_name(entry, node) if node else None
-    return (f"{node}: {message}" if node else message), step
+    return (f"{node}: {message}" if node else message), step, (str(node) if node else None)
