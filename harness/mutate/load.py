@@ -29,7 +29,7 @@ def _own_default_registry() -> Iterator[Registry]:
         _registry.default_registry = saved
 
 
-def load_mutant(code: object, module_name: str, filename: str) -> list[Automation]:
+def load_mutant(code: types.CodeType, module_name: str, filename: str) -> list[Automation]:
     """Execute ``code`` as a fresh module ``module_name``; return the automations it declares.
 
     The module's own exceptions propagate (a mutant that cannot even be imported is killed).

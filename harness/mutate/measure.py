@@ -201,8 +201,10 @@ class Measurement:
                         return MutantResult(mutant, "killed", len(reaching), replayed, ref.trigger_id,
                                             _first_line(result.failure))
                 size *= 4
+        where = (f"reaching line {mutant.line}" if mutant.in_function
+                 else "that ran the module (this line runs at import)")
         return MutantResult(mutant, "survived", len(reaching), replayed, None,
-                            f"all {len(reaching)} agreeing trigger(s) reaching line {mutant.line} still agree")
+                            f"all {len(reaching)} agreeing trigger(s) {where} still agree")
 
     def run(self) -> dict[str, Any]:
         """Measure: the baseline, then every mutant; return the content of ``mutation.json``."""

@@ -33,8 +33,10 @@ from __future__ import annotations
 
 import ast
 import copy
-from collections.abc import Callable, Iterator
+import types
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 KINDS = ("compare", "constant", "condition", "dropped-field", "removed-call")
 
@@ -93,7 +95,7 @@ def _is_docstring(stmt: ast.stmt) -> bool:
     return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str)
 
 
-def _new_constant(value: object) -> tuple[bool, object]:
+def _new_constant(value: Any) -> tuple[bool, Any]:
     if isinstance(value, bool):
         return True, not value
     if isinstance(value, int | float) and not isinstance(value, complex):
@@ -214,7 +216,7 @@ def _negate_if(i: int) -> Callable[[ast.AST], None]:
 
 
 def _nth_if(i: int) -> Callable[[ast.AST], ast.AST]:
-    return lambda node: node.ifs[i]  # type: ignore[attr-defined,no-any-return]
+    return lambda node: node.ifs[i]  # type: ignore[attr-defined]
 
 
 def _drop_key(i: int) -> Callable[[ast.AST], None]:
@@ -239,7 +241,7 @@ def _remove_stmt(name: str, i: int) -> Callable[[ast.AST], None]:
 
 
 def _nth_stmt(name: str, i: int) -> Callable[[ast.AST], ast.AST]:
-    return lambda node: getattr(node, name)[i]  # type: ignore[no-any-return]
+    return lambda node: getattr(node, name)[i]
 
 
 def _ordered_sites(tree: ast.Module) -> list[_Site]:
@@ -275,12 +277,6 @@ def mutated_tree(source: str, number: int, filename: str = "<automation>") -> as
     return ast.fix_missing_locations(tree)
 
 
-def compile_mutant(source: str, number: int, filename: str) -> object:
+def compile_mutant(source: str, number: int, filename: str) -> types.CodeType:
     """Return the code object of mutant ``number`` of ``source``, compiled as ``filename``."""
     return compile(mutated_tree(source, number, filename), filename, "exec", dont_inherit=True)
-
-
-def iter_mutated_sources(source: str) -> Iterator[tuple[Mutant, str]]:
-    """Yield each mutant with its module's text (``ast.unparse``: comments and layout are lost)."""
-    for mutant in mutants(source):
-        yield mutant, ast.unparse(mutated_tree(source, mutant.number))
