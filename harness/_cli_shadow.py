@@ -52,4 +52,4 @@ def mutate(set_dir: Path, automations: tuple[str, ...], into: Path | None, quiet
         for r in store.survivors(data):
             click.echo(f"  not pinned down by the recordings: line {r['line']} ({r['kind']}): "
                        f"{r['before']} → {r['after']} — {r['reason']}")
-        click.echo(f"written: {path}")
+        click.echo(f"written: {measurement.shown(path)} (and {store.MUTATION_PAGE} beside it)")

@@ -210,7 +210,7 @@ class Measurement:
         """Measure: the baseline, then every mutant; return the content of ``mutation.json``."""
         started = time.monotonic()
         found = mutants(self.source, self.filename)
-        self.progress(f"{self.automation.name}: {len(found)} mutants of {self.filename}, "
+        self.progress(f"{self.automation.name}: {len(found)} mutants of {self.shown(Path(self.filename))}, "
                       f"{len(self.refs)} recorded triggers")
         agreeing, hits = self.baseline()
         baseline_s = time.monotonic() - started
@@ -227,8 +227,8 @@ class Measurement:
         killed = sum(r.status == "killed" for r in results)
         return {
             "automation": self.automation.name, "code_version": self.automation.source_hash,
-            "module": self._shown(Path(self.filename)), "set": self.index.name,
-            "set_path": self._shown(self.set_dir),
+            "module": self.shown(Path(self.filename)), "set": self.index.name,
+            "set_path": self.shown(self.set_dir),
             "measured_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
             "seconds": round(time.monotonic() - started, 1), "baseline_seconds": round(baseline_s, 1),
             "triggers": len(self.refs), "agreeing": len(agreeing), "reaching_module": len(module_reach),
@@ -238,7 +238,7 @@ class Measurement:
             "results": [r.as_dict() for r in results],
         }
 
-    def _shown(self, path: Path) -> str:
+    def shown(self, path: Path) -> str:
         try:
             return str(path.resolve().relative_to(self.project.root.resolve()))
         except ValueError:
