@@ -24,9 +24,8 @@ through the queue in the measuring process, against the mutant loaded as a modul
 a registry of its own (:mod:`harness.mutate.load`), so the user's file is never written and a
 mutant costs a replay of a few triggers, not a process start. Those tools decide a mutant by a
 test command's exit status (mutmut and cosmic-ray) or by writing the mutated code where the
-importer finds it (a copy of the tree, the file itself, or its ``__pycache__``), and offer no
-documented call that hands back one mutated module; their operators also lack the two kinds a
-migrated automation needs most, a dropped payload field and a removed call.
+importer finds it (a copy of the tree, the file itself, or its ``__pycache__``), and none
+documents a call that hands back one mutated module for another runner.
 """
 
 from __future__ import annotations

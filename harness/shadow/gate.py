@@ -27,7 +27,9 @@ then the verdict names it (``READY (status only)``).
 
 A verdict is READY only when every rule holds and no accepted-difference entry of the automation
 has expired; it names its reasons either way and the code version it applies to (the hash of
-the automation module's source, ``Automation.source_hash``). :func:`judge` is pure.
+the automation module's source, ``Automation.source_hash``). :func:`judge` is pure but for the
+optional ``min_mutation_score``, which reads the newest ``cutover shadow mutate`` measurement of
+that code version (:mod:`harness.mutate.store`).
 """
 
 from __future__ import annotations
