@@ -55,6 +55,8 @@ COMMANDS = CommandTable(
                               "Work with shadow-run reports: merge the shards of one run."),
         "scaffold": LazyCommand("harness._cli_commands:scaffold",
                                 "Write automations from no-code workflow definitions, ready for `pytest --shadow`."),
+        "shadow": LazyCommand("harness._cli_shadow:shadow",
+                              "Measure what a recording set pins down: mutation analysis of a migrated automation."),
         "serve": LazyCommand("harness._cli_commands:serve",
                              "Serve the control API and the webhook ingress (POST /hooks/<source>)."),
     },

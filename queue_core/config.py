@@ -138,6 +138,7 @@ GATE_KEYS: dict[str, Check] = {
     "max_side_effect_mismatches": _integer(0),
     "evidence": _choice("status", "path", "decisions", "calls", "outputs"),
     "branch_coverage": _choice("legacy", "definition"),
+    "min_mutation_score": _number(0, 1, "0.8"),
 }
 
 SOURCE_CHECKS: dict[str, Check] = {

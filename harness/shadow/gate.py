@@ -29,7 +29,9 @@ A run that reached code the scaffold did not translate (a TODO) is *unfinished*:
 compared and never as agreeing, and any such trigger makes the automation NOT READY, naming the
 node. A verdict is READY only when every rule holds and no accepted-difference entry of the automation
 has expired; it names its reasons either way and the code version it applies to (the hash of
-the automation module's source, ``Automation.source_hash``). :func:`judge` is pure.
+the automation module's source, ``Automation.source_hash``). :func:`judge` is pure but for the
+optional ``min_mutation_score``, which reads the newest ``cutover shadow mutate`` measurement of
+that code version (:mod:`harness.mutate.store`).
 """
 
 from __future__ import annotations
@@ -57,6 +59,8 @@ class GateRules:
     max_side_effect_mismatches: int = 0
     evidence: Evidence = Evidence.DECISIONS
     branch_coverage: str = "legacy"  # or "definition": every branch of the definition must be recorded
+    min_mutation_score: float | None = None  # share of mutants the recordings kill (cutover shadow mutate)
+    project_dir: str | None = field(default=None, compare=False)  # where min_mutation_score's measurements are
 
 
 @dataclass(frozen=True)
@@ -187,7 +191,7 @@ def _evidence_reason(fields: tuple[str, ...], required: Evidence) -> tuple[bool,
 def _rules(table: Mapping[str, Any], base: GateRules) -> GateRules:
     """Apply the keys of a checked table that GateRules holds (the schema may know more)."""
     names = {f.name for f in fields(GateRules)}
-    changes: dict[str, Any] = {k: float(v) if k == "agreement" else Evidence(v) if k == "evidence" else v
+    changes: dict[str, Any] = {k: float(v) if k in ("agreement", "min_mutation_score") else Evidence(v) if k == "evidence" else v
                                for k, v in table.items() if k in names}
     return replace(base, **changes)
 
@@ -204,7 +208,7 @@ def parse_gate(table: Mapping[str, Any], path: str = "pyproject.toml") -> GateCo
         check_table(table, SCHEMA.tables["gate"], "tool.cutover.gate", path)
     except ConfigKeyError as exc:
         raise GateConfigError(path, exc.field or "tool.cutover.gate", exc.reason) from None
-    default = _rules(table, GateRules())
+    default = _rules(table, GateRules(project_dir=str(Path(path).resolve().parent)))
     per = table.get("automations", {})
     return GateConfig(default, {name: _rules(body, default) for name, body in per.items()})
 
@@ -267,6 +271,24 @@ def _branch_min_rule(stats: AutomationStats, rules: GateRules, check: Any, note:
           + ", ".join(f"{b} ({stats.branches[b]}×)" for b in thin[:6]) + (" …" if len(thin) > 6 else ""))
 
 
+def _mutation_rule(automation: str, code_version: str, rules: GateRules, check: Any) -> None:
+    """``min_mutation_score``: the newest ``cutover shadow mutate`` measurement of this code version
+    (in the project's reports; the one rule that reads a file) kills at least that share of mutants."""
+    from harness.mutate.store import latest
+
+    floor = rules.min_mutation_score or 0.0
+    found = latest(Path(rules.project_dir or "."), automation, code_version)
+    if found is None:
+        check(False, "", f"no mutation measurement of code version {code_version} (the gate requires a mutation "
+                         f"score of at least {_pct(floor)}; run cutover shadow mutate SET --automation {automation})")
+        return
+    score = float(found.get("score") or 0.0)
+    measured = f"{found['killed']} of {found['mutants']} mutants killed by set {found.get('set')}"
+    check(score >= floor, f"mutation score {_pct(score)} ≥ floor {_pct(floor)} ({measured})",
+          f"mutation score {_pct(score)} is below the floor {_pct(floor)} ({measured}; {found['survived']} "
+          "mutant(s) not pinned down by the recordings)")
+
+
 def _pct(x: float) -> str:
     return f"{100 * x:.2f}%"
 
@@ -302,5 +324,7 @@ def judge(stats: AutomationStats, rules: GateRules, code_version: str) -> Verdic
     check(deep_enough, reason, reason)
     if rules.branch_coverage == "definition":
         _definition_rule(stats, check, neutral.append)
+    if rules.min_mutation_score is not None:
+        _mutation_rule(stats.automation, code_version, rules, check)
     return Verdict(stats.automation, tuple(failed), tuple(met), code_version, tuple(_ordered(stats.evidence)),
                    tuple(neutral))

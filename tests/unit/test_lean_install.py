@@ -34,10 +34,11 @@ NOT_FOR_HELP = ("pandas", "deepdiff", "esprima", "testcontainers", "embedded_pos
                 "httpx")
 # The commands `cutover --help` listed before the harness became lazy (and scaffold's subcommands).
 COMMANDS_BEFORE = ("enqueue", "import", "jobs", "migrate", "pollers", "record", "report", "scaffold", "schedules", "serve",
-                   "token", "waits", "worker")
+                   "shadow", "token", "waits", "worker")
 SUBCOMMANDS_BEFORE = {"jobs": ("cancel", "explain", "replay", "show"), "waits": ("resolve",),
                       "scaffold": ("make", "n8n", "probe-triggers", "prove"), "token": ("create", "list", "revoke"),
-                      "schedules": ("list",), "pollers": ("list",), "report": ("merge",)}
+                      "schedules": ("list",), "pollers": ("list",), "report": ("merge",),
+                      "shadow": ("mutate",)}
 
 
 def _name(requirement: str) -> str:
