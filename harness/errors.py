@@ -15,7 +15,8 @@ can catch everything the harness raises on bad input with one clause::
     ├── AcceptedFileError           accepted.toml is malformed (harness.shadow.accepted)
     ├── GateConfigError             [tool.cutover.gate] is malformed (harness.shadow.gate)
     ├── ScaffoldError               a scaffold could not be written (bad name, edited file without --force)
-    └── ProbeError                  probes cannot be made (no definition, unknown automation, not offline)
+    ├── ProbeError                  probes cannot be made (no definition, unknown automation, not offline)
+    └── BranchesUnreadable          branch coverage cannot read a definition's branches (harness.coverage)
 
 Outside the root, each because of what must catch it:
 
@@ -172,6 +173,14 @@ class ScaffoldError(HarnessError):
 
 class ProbeError(HarnessError):
     """Probes cannot be made: no definition, an unknown automation, code that cannot run offline."""
+
+
+# Branch coverage (harness.coverage, harness.platforms.<tool>.branches)
+
+
+class BranchesUnreadable(HarnessError):
+    """A definition whose branches a branch reader cannot read (a node version it does not know,
+    rules it cannot parse, a file it cannot open); the message names the node or file and why."""
 
 
 # Offline proof (harness.platforms.n8n.translate.prove)

@@ -18,13 +18,15 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from harness.errors import ExportFormatError
+from harness.errors import BranchesUnreadable, ExportFormatError
 from harness.importer._run import ImportedRun
 from harness.manifest import AutomationEntry, Coercion
 from harness.recording import Platform
 
 if TYPE_CHECKING:
     from harness.scaffold import Written
+
+__all__ = ["Branch", "BranchReader", "BranchesUnreadable", "HistoryParser", "PlatformAdapter", "Translator"]
 
 # (export, manifest entry, the definition document or None) -> one item per record of the run history
 HistoryParser = Callable[[Path, AutomationEntry, Any], Iterator[ImportedRun | ExportFormatError]]
@@ -46,11 +48,6 @@ class Branch:
     read: str = "decision"
     steps: tuple[str, ...] = ()
     note: str = ""
-
-
-class BranchesUnreadable(ValueError):
-    """A definition whose branches a branch reader cannot read (a node version it does not know,
-    rules it cannot parse); the message names the node and why."""
 
 
 # (definition file, manifest entry) -> every branch of the definition, named as the importer names decisions
