@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Install the real n8n (the conformance oracle) into a cache directory outside the repository.
+#
+#   tests/oracle/install.sh            # installs n8n $CUTOVER_N8N_VERSION (default below)
+#   CUTOVER_ORACLE_DIR=/some/dir tests/oracle/install.sh
+#
+# Idempotent: when "$dir/node_modules/.bin/n8n" exists and reports the pinned version, it does
+# nothing. It needs only Node (>= 20) and npm with the npm registry: `npm install --ignore-scripts`
+# (no native builds: n8n runs on Postgres here, not SQLite, with the legacy expression engine, so
+# neither sqlite3's nor isolated-vm's build is needed), and an `overrides` entry pointing `xlsx`
+# at its registry release (n8n pins a tarball from cdn.sheetjs.com, which is not reachable here).
+# Prints the directory on its last line.
+set -euo pipefail
+
+version="${CUTOVER_N8N_VERSION:-1.123.81}"
+dir="${CUTOVER_ORACLE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/cutover/n8n-$version}"
+
+command -v node >/dev/null || { echo "node not found: install Node.js >= 20 and npm" >&2; exit 3; }
+command -v npm >/dev/null || { echo "npm not found: install npm" >&2; exit 3; }
+
+bin="$dir/node_modules/.bin/n8n"
+if [ -x "$bin" ] && [ -f "$dir/.installed" ] && [ "$(cat "$dir/.installed")" = "$version" ]; then
+  echo "n8n $version already installed"
+  echo "$dir"
+  exit 0
+fi
+
+mkdir -p "$dir"
+cat > "$dir/package.json" <<JSON
+{
+  "name": "cutover-n8n-oracle",
+  "private": true,
+  "description": "The real n8n, installed by cutover's tests/oracle/install.sh as a conformance oracle",
+  "dependencies": { "n8n": "$version" },
+  "overrides": { "xlsx": "0.18.5" }
+}
+JSON
+rm -f "$dir/.installed"
+start=$(date +%s)
+echo "installing n8n $version into $dir (several minutes, about 1.8 GB)" >&2
+(cd "$dir" && npm install --ignore-scripts --no-audit --no-fund --loglevel=error >&2)
+"$bin" --version >/dev/null
+echo "$version" > "$dir/.installed"
+echo "installed n8n $version in $(( $(date +%s) - start )) s, $(du -sh "$dir" | cut -f1)" >&2
+echo "$dir"

@@ -1,0 +1,215 @@
+"""Run workflows in the real n8n, many at once, and read back every node's output items.
+
+``run(documents)`` imports every workflow into a fresh n8n instance (``n8n import:workflow
+--separate --input DIR``) and runs them all in one ``n8n execute-batch --ids … --snapshot DIR``
+process: a snapshot holds the finished execution's ``runData``, i.e. every node's output items
+per output index; a failed run's result names the node it stopped at (``… on node X``).
+
+Each run gets its own n8n user folder (a temporary directory: settings, encryption key, logs)
+and its own Postgres database (created and dropped here), so runs never share state; telemetry,
+version checks, templates and every other outbound call are switched off. n8n is installed by
+``tests/oracle/install.sh`` into ``$CUTOVER_ORACLE_DIR`` (by default
+``~/.cache/cutover/n8n-<version>``), never into the repository or onto PATH.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import psycopg
+from psycopg import sql
+from psycopg.conninfo import conninfo_to_dict
+
+from tests.oracle.outcome import Outcome
+
+VERSION = "1.123.81"
+INSTALL = "tests/oracle/install.sh"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def install_dir() -> Path:
+    """Return where ``install.sh`` puts n8n (``$CUTOVER_ORACLE_DIR``, else the user's cache)."""
+    given = os.environ.get("CUTOVER_ORACLE_DIR")
+    if given:
+        return Path(given)
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return cache / "cutover" / f"n8n-{VERSION}"
+
+
+def n8n_binary() -> Path:
+    """Return the installed n8n's command (it may not exist)."""
+    return install_dir() / "node_modules" / ".bin" / "n8n"
+
+
+def missing() -> str | None:
+    """Return why the oracle cannot run here (None: it can): no node, no npm, n8n not installed."""
+    if shutil.which("node") is None or shutil.which("npm") is None:
+        return ("the n8n oracle needs Node.js (>= 20) and npm, not found on PATH; "
+                f"install them, then run {INSTALL}")
+    marker = install_dir() / ".installed"
+    if not n8n_binary().exists() or not marker.exists() or marker.read_text().strip() != VERSION:
+        return (f"n8n {VERSION} is not installed in {install_dir()}; run {INSTALL} "
+                "(about 5 minutes and 1.8 GB, from the npm registry)")
+    return None
+
+
+@dataclass(frozen=True)
+class Database:
+    """Where the oracle's n8n keeps its state: a Postgres server and a fresh database name."""
+
+    host: str
+    port: str
+    user: str
+    password: str
+    admin_url: str  # a database on the server to connect to for CREATE/DROP DATABASE
+
+    @classmethod
+    def from_env(cls) -> Database:
+        """Read the server from ``DATABASE_URL`` (else postgres@127.0.0.1:5432)."""
+        url = os.environ.get("DATABASE_URL") or "postgresql://postgres@127.0.0.1:5432/postgres"
+        parts = conninfo_to_dict(url)
+        return cls(str(parts.get("host") or "127.0.0.1"), str(parts.get("port") or "5432"),
+                   str(parts.get("user") or "postgres"), str(parts.get("password") or ""), url)
+
+
+def _environment(folder: Path, database: Database, name: str) -> dict[str, str]:
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("N8N_", "DB_"))}
+    env.update({
+        "N8N_USER_FOLDER": str(folder),
+        "DB_TYPE": "postgresdb", "DB_POSTGRESDB_HOST": database.host, "DB_POSTGRESDB_PORT": database.port,
+        "DB_POSTGRESDB_USER": database.user, "DB_POSTGRESDB_PASSWORD": database.password,
+        "DB_POSTGRESDB_DATABASE": name,
+        # isolated-vm (the "vm" engine) needs a native build that --ignore-scripts skips.
+        "N8N_EXPRESSION_ENGINE": "legacy",
+        # Nothing leaves the machine: no telemetry, no version check, no templates, no banners.
+        "N8N_DIAGNOSTICS_ENABLED": "false", "N8N_VERSION_NOTIFICATIONS_ENABLED": "false",
+        "N8N_TEMPLATES_ENABLED": "false", "N8N_HIRING_BANNER_ENABLED": "false",
+        "N8N_PERSONALIZATION_ENABLED": "false", "N8N_COMMUNITY_PACKAGES_ENABLED": "false",
+        "N8N_AI_ENABLED": "false", "EXTERNAL_FRONTEND_HOOKS_URLS": "", "N8N_LICENSE_AUTO_RENEW_ENABLED": "false",
+        "N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS": "false", "N8N_LOG_LEVEL": "warn",
+        "GENERIC_TIMEZONE": "UTC", "TZ": "UTC", "NO_COLOR": "1",
+    })
+    return env
+
+
+def _admin(database: Database, statement: sql.Composable) -> None:
+    with psycopg.connect(database.admin_url, autocommit=True) as conn:
+        conn.execute(statement)
+
+
+def workflow_id(index: int) -> str:
+    """Return the n8n workflow id of the ``index``-th workflow of a run (16 characters, as n8n's)."""
+    return f"oracle{index:010d}"
+
+
+def _digest(document: dict[str, Any]) -> str:
+    body = {k: v for k, v in document.items() if k not in ("id", "name")}
+    return hashlib.sha256(f"{VERSION}\n{json.dumps(body, sort_keys=True)}".encode()).hexdigest()
+
+
+def cached_run(documents: list[dict[str, Any]], *, fresh: bool = False) -> tuple[list[Outcome], dict[str, Any]]:
+    """``run`` the documents n8n has not run before; reuse the outcomes of those it has.
+
+    n8n's output for a workflow is a function of the workflow and n8n's version (the nodes under
+    test read no clock, no network, no randomness), so an outcome is kept in the install
+    directory under the digest of both and read back next time. ``fresh`` (or
+    ``CUTOVER_ORACLE_FRESH=1``) runs every document again.
+    """
+    store = install_dir() / "outcomes"
+    store.mkdir(exist_ok=True)
+    fresh = fresh or os.environ.get("CUTOVER_ORACLE_FRESH") == "1"
+    keys = [_digest(d) for d in documents]
+    known: dict[str, Outcome] = {}
+    for key in set(keys):
+        path = store / f"{key}.json"
+        if not fresh and path.exists():
+            known[key] = Outcome(**json.loads(path.read_text(encoding="utf-8")))
+    todo = [i for i, key in enumerate(keys) if key not in known]
+    info: dict[str, Any] = {"cached": len(documents) - len(todo), "ran_in_n8n": len(todo)}
+    if todo:
+        outcomes, ran = run([documents[i] for i in todo])
+        info.update(ran)
+        for i, outcome in zip(todo, outcomes, strict=True):
+            known[keys[i]] = outcome
+            (store / f"{keys[i]}.json").write_text(json.dumps(dataclasses.asdict(outcome)), encoding="utf-8")
+    return [known[key] for key in keys], info
+
+
+def run(documents: list[dict[str, Any]], *, timeout: float = 900) -> tuple[list[Outcome], dict[str, Any]]:
+    """Run every workflow of ``documents`` in one n8n batch; return one Outcome each, in order.
+
+    Each document's ``id`` is replaced by ``workflow_id(i)``. The second value says how the run
+    went (seconds for import and for execution, n8n's summary). Raises RuntimeError when n8n
+    itself fails (not a workflow: that is an Outcome with an error).
+    """
+    reason = missing()
+    if reason:
+        raise RuntimeError(reason)
+    database = Database.from_env()
+    name = f"n8n_oracle_{os.getpid()}_{uuid.uuid4().hex[:8]}"
+    with tempfile.TemporaryDirectory(prefix="cutover-n8n-") as tmp:
+        folder = Path(tmp)
+        workflows, snapshots = folder / "workflows", folder / "snapshots"
+        workflows.mkdir()
+        snapshots.mkdir()
+        ids = [workflow_id(i) for i in range(len(documents))]
+        for wid, document in zip(ids, documents, strict=True):
+            (workflows / f"{wid}.json").write_text(json.dumps({**document, "id": wid}), encoding="utf-8")
+        env = _environment(folder / "n8n", database, name)
+        _admin(database, sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+        try:
+            started = time.monotonic()
+            _n8n(["import:workflow", "--separate", f"--input={workflows}"], env, timeout)
+            imported = time.monotonic()
+            (folder / "ids.txt").write_text(",".join(ids), encoding="utf-8")
+            output = folder / "output.json"
+            _n8n(["execute-batch", f"--ids={folder / 'ids.txt'}", f"--snapshot={snapshots}", f"--output={output}",
+                  "--concurrency=4"], env, timeout, ok=(0, 1))
+            done = time.monotonic()
+            results = json.loads(output.read_text(encoding="utf-8"))
+        finally:
+            _admin(database, sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+        by_id = {e["workflowId"]: e for e in results.get("executions", [])}
+        outcomes = [_outcome(by_id.get(wid), snapshots / f"{wid}-snapshot.json") for wid in ids]
+    return outcomes, {"import_seconds": round(imported - started, 1), "execute_seconds": round(done - imported, 1),
+                      "summary": {k: v for k, v in results.get("summary", {}).items() if not isinstance(v, list)}}
+
+
+def _n8n(args: list[str], env: dict[str, str], timeout: float, ok: tuple[int, ...] = (0,)) -> None:
+    done = subprocess.run([str(n8n_binary()), *args], env=env, cwd=str(install_dir()), capture_output=True,
+                          text=True, timeout=timeout, check=False)
+    if done.returncode not in ok:
+        tail = (done.stderr or done.stdout)[-2000:]
+        raise RuntimeError(f"n8n {args[0]} exited {done.returncode}: {tail}")
+
+
+_ON_NODE = re.compile(r" on node (?P<node>.+)$", re.S)
+
+
+def _outcome(execution: dict[str, Any] | None, snapshot: Path) -> Outcome:
+    if execution is None:
+        return Outcome(error_node=None, error="n8n did not run this workflow")
+    if execution.get("executionStatus") != "success" or not snapshot.exists():
+        message = str(execution.get("error") or execution.get("executionStatus"))
+        found = _ON_NODE.search(message)
+        return Outcome(error_node=found.group("node") if found else None, error=message)
+    data = json.loads(snapshot.read_text(encoding="utf-8"))
+    run_data = data["data"]["resultData"]["runData"]
+    nodes: dict[str, list[list[Any]]] = {}
+    for node, tasks in run_data.items():
+        task = tasks[-1]  # every node here runs once; a node that ran again keeps its last run
+        main = (task.get("data") or {}).get("main") or []
+        nodes[node] = [[item.get("json") for item in (output or [])] for output in main]
+    return Outcome(nodes=nodes)
