@@ -21,7 +21,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ..errors import N8nConditionError
-from ._n8n_js import num, text, truthy
+from ._n8n_js import num, strict_eq, text, truthy
 
 _MISSING = object()
 
@@ -101,7 +101,10 @@ def _validate(value: Any, kind: str, strict: bool) -> Any:
             return _MISSING
         return _to_bool(value)
     if kind == "dateTime":
-        return _to_datetime(value)
+        parsed = _to_datetime(value)
+        if parsed is _MISSING and isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
+            return datetime.fromtimestamp(value / 1000, UTC)  # n8n reads a number as epoch milliseconds
+        return parsed
     if kind == "array":
         if strict and not isinstance(value, list):
             return _MISSING
@@ -263,10 +266,9 @@ _HANDLERS = {"string": _string, "number": _number, "dateTime": _datetime, "boole
 
 def if_v1(kind: str, operation: str, value1: Any, value2: Any = None) -> bool:
     """Evaluate one condition of IF v1's older model (``conditions.<type>[]``)."""
-    if kind == "boolean":
-        a = value1 if isinstance(value1, bool) else truthy(value1)
-        b = value2 if isinstance(value2, bool) else truthy(value2)
-        return bool({"equal": a == b, "notEqual": a != b}.get(operation, False))
+    if kind == "boolean":  # n8n compares with === : a missing field or 1 is not true, "" is not false
+        same = strict_eq(value1, value2)
+        return bool({"equal": same, "notEqual": not same}.get(operation, False))
     if kind == "number":
         x, y = num(value1), num(value2)
         table = {"smaller": x < y, "smallerEqual": x <= y, "equal": x == y, "notEqual": x != y,
@@ -281,13 +283,24 @@ def if_v1(kind: str, operation: str, value1: Any, value2: Any = None) -> bool:
     return _if_v1_string(operation, value1, value2)
 
 
+# The string operations IF v1 runs as a method of value1 itself: on a value that is no string
+# (a missing field, null, a number) n8n's node fails, as JavaScript does.
+_STRING_METHODS = {"startsWith": "startsWith", "notStartsWith": "startsWith", "endsWith": "endsWith",
+                   "notEndsWith": "endsWith"}
+
+
 def _if_v1_string(operation: str, value1: Any, value2: Any) -> bool:
+    method = _STRING_METHODS.get(operation)
+    if method is not None and not isinstance(value1, str):
+        if value1 is None:
+            raise N8nConditionError(f"Cannot read properties of undefined (reading '{method}')")
+        raise N8nConditionError(f"value1.{method} is not a function (value1 is {text(value1)!r})")
     a = "" if value1 is None else text(value1)
     b = "" if value2 is None else text(value2)
     table = {
         "contains": lambda: b in a, "notContains": lambda: b not in a,
         "endsWith": lambda: a.endswith(b), "notEndsWith": lambda: not a.endswith(b),
-        "equal": lambda: a == b, "notEqual": lambda: a != b,
+        "equal": lambda: strict_eq(value1, value2), "notEqual": lambda: not strict_eq(value1, value2),
         "regex": lambda: _regex(b, False).search(a) is not None,
         "notRegex": lambda: _regex(b, False).search(a) is None,
         "startsWith": lambda: a.startswith(b), "notStartsWith": lambda: not a.startswith(b),

@@ -8,10 +8,13 @@ AND, case and type-validation options — and the items of each of its inputs: f
 JSON type, nulls, missing fields, nested lists and objects, empty inputs, several inputs (a
 Merge on its third input).
 
-Generation is deterministic: each (type, version) has its own fixed seed, no example database,
-and a bounded number of examples (``CUTOVER_ORACLE_EXAMPLES``, default 30) so the whole suite
-stays one n8n batch of a few hundred workflows. Cases are generated first and run together;
-nothing here runs a node.
+Generation is deterministic for one Hypothesis release: each (type, version) has its own fixed
+seed, no example database, and a bounded number of examples (``CUTOVER_ORACLE_EXAMPLES``, default
+30) so the whole suite stays one n8n batch of a few hundred workflows. Another Hypothesis release
+draws other cases from the same seed (a CI run on a fresh install did), so the cases the committed
+table measured are pinned in ``cases.json``, written with the table by ``python -m
+tests.oracle.conformance --write``: :func:`pinned` reads them, and the suite runs exactly those.
+Cases are generated first and run together; nothing here runs a node.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import json
 import os
 import zlib
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, given, seed, settings
@@ -389,6 +393,24 @@ def _collect(strategy: st.SearchStrategy[Any], count: int, key: str) -> list[Any
     for value in found:
         unique.setdefault(json.dumps(value, sort_keys=True), value)
     return list(unique.values())
+
+
+PINNED = Path(__file__).with_name("cases.json")
+
+
+def pinned() -> list[Case]:
+    """Return the cases the committed conformance table measured (``cases.json``), or generate them."""
+    if not PINNED.exists():
+        return generate()
+    return [Case(c["id"], c["node_type"], float(c["version"]), c["parameters"], c["inputs"], c.get("settings") or {})
+            for c in json.loads(PINNED.read_text(encoding="utf-8"))]
+
+
+def write_pinned(cases: list[Case]) -> None:
+    """Write ``cases`` as the pinned set (``cases.json``)."""
+    rows = [{"id": c.id, "node_type": c.node_type, "version": c.version, "parameters": c.parameters,
+             "inputs": c.inputs, **({"settings": c.settings} if c.settings else {})} for c in cases]
+    PINNED.write_text(json.dumps(rows, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
 
 
 def generate(count: int | None = None) -> list[Case]:

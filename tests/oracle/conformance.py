@@ -74,7 +74,7 @@ def compared_nodes(case: Case) -> list[str]:
 
 def measure(cases: list[Case] | None = None) -> tuple[list[Result], dict[str, Any]]:
     """Run every case on both sides; return the results and how the run went (seconds, counts)."""
-    cases = case_module.generate() if cases is None else cases
+    cases = case_module.pinned() if cases is None else cases
     documents = [workflow(case, runner.workflow_id(i)) for i, case in enumerate(cases)]
     started = time.monotonic()
     oracle, info = runner.cached_run(documents)
@@ -139,14 +139,16 @@ def markdown(rows: dict[str, dict[str, Any]]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.oracle.conformance", description=__doc__.splitlines()[0])
-    parser.add_argument("--write", action="store_true", help=f"write {TABLE.name}")
+    parser.add_argument("--write", action="store_true", help=f"write {TABLE.name} (and the cases it measured)")
+    parser.add_argument("--regenerate", action="store_true",
+                        help="draw the cases anew with Hypothesis instead of the pinned cases.json")
     parser.add_argument("--show", metavar="KEY", help='print every case of one node version in full, e.g. "set v3.1"')
     args = parser.parse_args(argv)
     reason = runner.missing()
     if reason:
         print(reason, file=sys.stderr)
         return 2
-    results, info = measure()
+    results, info = measure(case_module.generate() if args.regenerate else None)
     if args.show:
         for result in (r for r in results if r.case.key == args.show):
             verdict = ("refused by n8n" if result.refused else "not translated" if not result.scaffold.translated
@@ -160,7 +162,8 @@ def main(argv: list[str] | None = None) -> int:
     print(json.dumps(doc["run"]))
     if args.write:
         TABLE.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-        print(f"wrote {TABLE}")
+        case_module.write_pinned([r.case for r in results])
+        print(f"wrote {TABLE} and {case_module.PINNED}")
     return 0
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import keyword
 import re
+from dataclasses import replace
 
 from harness.errors import Untranslatable
 from harness.platforms.n8n.definition import Node, Workflow
@@ -39,6 +40,9 @@ TRANSLATORS: dict[str, nodes.Translator] = {
     **dict.fromkeys(calls.APP_TYPES, calls.app_node),  # GitHub, Slack, HubSpot, Stripe, Sheets, …
 }
 BRANCH_TYPES = ("if", "switch")
+# Node types translated from their parameters as n8n runs them: the export's, with every default it
+# left out put back from n8n's description of the type and version (harness.platforms.n8n.descriptions).
+READ_WITH_DEFAULTS = frozenset({"if", "filter", "switch", "set", "merge"})
 
 
 def _identifier(name: str, taken: set[str]) -> str:
@@ -121,6 +125,8 @@ def _translate(node: Node, slot: Slot, *, is_trigger: bool, looped: bool) -> Nod
     translator = TRANSLATORS.get(node.short_type) if known else None
     if translator is None:
         return nodes.todo(node, slot, f"no translation for node type {node.type}")
+    if node.short_type in READ_WITH_DEFAULTS:  # an export leaves out what equals n8n's default
+        node = replace(node, parameters=node.settings)
     try:
         return translator(node, slot)
     except Untranslatable as exc:

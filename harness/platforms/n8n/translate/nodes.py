@@ -184,6 +184,8 @@ def _v1_conditions(node: Node) -> ast.expr:
                               expr.value(cond.get("value1")), expr.value(cond.get("value2"))))
     if not parts:
         return lit(False)
+    if node.short_type == "filter":  # Filter v1 says AND/OR where IF v1 says all/any
+        return _joined(parts, str(node.parameters.get("combineConditions", "AND")).upper() != "OR")
     return _joined(parts, node.parameters.get("combineOperation") != "any")
 
 
