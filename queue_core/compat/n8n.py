@@ -262,11 +262,13 @@ def assign(item: Item, fields: Sequence[tuple[str, Any]], *, keep_only_set: bool
     return {"json": base}
 
 
-def typed(name: str, value: Any, kind: str) -> Any:
+def typed(name: str, value: Any, kind: str, ignore_errors: bool = False) -> Any:
     """Return an Edit Fields (Set v3) value converted to its declared type, as n8n converts it.
 
     ``string``: ``String(value)`` (objects and arrays as JSON; a missing value is ``"undefined"``);
-    ``number``/``boolean``/``array``/``object``: converted, or NodeFailed naming the field.
+    ``number``/``boolean``/``array``/``object``: converted, or NodeFailed naming the field; with
+    ``ignore_errors`` (the node's "Ignore Type Conversion Errors") a value that does not convert
+    is kept as it is, as n8n keeps it.
     """
     if kind == "string":
         if isinstance(value, dict | list):
@@ -275,6 +277,8 @@ def typed(name: str, value: Any, kind: str) -> Any:
     if value is None:
         return None
     converted = _convert(value, kind)
+    if converted is _INVALID and ignore_errors:
+        return value
     if converted is _INVALID:
         shown = "array" if isinstance(value, list) else "object" if isinstance(value, dict) else f"'{text(value)}'"
         raise NodeFailed(f"'{name}' expects a {kind} but we got {shown}")

@@ -62,3 +62,12 @@ def test_filter_v1_reads_or_and_the_defaults_the_export_left_out() -> None:
     flow, error, _ = run(parse_workflow(_filter_workflow(parameters, items), "f.json"))
     assert error is None and flow is not None
     assert [i["json"] for i in flow.outputs["Filter"][0]] == [{"a": 3, "b": 9}, {"a": 9, "b": 0}]
+
+
+def test_ignore_conversion_errors_keeps_the_value_as_n8n_does() -> None:
+    from queue_core.errors import NodeFailed
+
+    with pytest.raises(NodeFailed, match="'b' expects a array but we got '4'"):
+        n8n.typed("b", 4, "array")
+    assert n8n.typed("b", 4, "array", ignore_errors=True) == 4
+    assert n8n.typed("n", "12", "number", ignore_errors=True) == 12  # what converts is still converted

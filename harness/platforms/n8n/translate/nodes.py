@@ -316,7 +316,8 @@ def _set_v3_fields(params: dict[str, Any]) -> list[tuple[str, ast.expr]]:
             kind = str(entry.get("type", "stringValue"))
             key = kind if kind in _SET_TYPES else "stringValue"
             entries.append((str(entry.get("name", "")), entry.get(key), kind.replace("Value", "")))
-    return [(name_, call("n8n.typed", name_, expr.value(raw), kind)) for name_, raw, kind in entries]
+    lenient = {"ignore_errors": True} if (params.get("options") or {}).get("ignoreConversionErrors") is True else {}
+    return [(name_, call("n8n.typed", name_, expr.value(raw), kind, **lenient)) for name_, raw, kind in entries]
 
 
 def merge_node(node: Node, slot: Slot) -> NodeCode:
