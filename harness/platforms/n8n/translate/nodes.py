@@ -321,29 +321,44 @@ def _set_v3_fields(params: dict[str, Any]) -> list[tuple[str, ast.expr]]:
 
 
 def merge_node(node: Node, slot: Slot) -> NodeCode:
-    """Merge: append, choose a branch, or combine by matching fields."""
+    """Merge: append, choose a branch, or combine by matching fields.
+
+    Merge v3 has ``numberInputs`` inputs (2 by default); v1/v2 have two. "Choose branch" waits for
+    every input, so it runs only when each has items, and outputs the chosen input's items (v2:
+    ``output`` input1/input2; v3: ``useDataOfInput``) or one empty item (``output: empty``).
+    """
     params = node.parameters
-    first = slot.inputs[0] if slot.inputs else ast.List([], ast.Load())
-    second = slot.inputs[1] if len(slot.inputs) > 1 else ast.List([], ast.Load())
+    count = max(2, int(params.get("numberInputs") or 2)) if node.version >= 3 else 2
+    empty = ast.List([], ast.Load())
+    inputs = [slot.inputs[i] if i < len(slot.inputs) else empty for i in range(max(count, len(slot.inputs)))]
+    first, second = inputs[0], inputs[1]
     mode = params.get("mode", "append")
     body: ast.expr
+    reached = _code.expr("$first or $second", first=first, second=second)
     if mode == "append":
-        body = call("n8n.merge_append", first, second)
+        body = call("n8n.merge_append", *inputs[:count])
+        reached = ast.BoolOp(ast.Or(), inputs[:count])
     elif mode == "chooseBranch":
-        which = 1 if str(params.get("output", params.get("chooseBranchMode", "input1"))).endswith("2") else 0
-        body = call("n8n.merge_choose", [first, second], which)
+        reached = ast.BoolOp(ast.And(), inputs[:count])
+        output = str(params.get("output", "input1"))
+        if output == "empty":
+            body = _code.expr("[{'json': {}}]")
+        else:
+            which = int(params.get("useDataOfInput") or 1) - 1 if node.version >= 3 else (1 if output.endswith("2") else 0)
+            body = call("n8n.merge_choose", inputs[:count], which)
     elif mode in ("combine", "mergeByKey") and params.get("combinationMode", params.get("combineBy", "mergeByFields")) in (
             "mergeByFields", "combineByFields"):
         body = _merge_by_fields(params, first, second)
     else:
         raise Untranslatable(f"Merge mode {mode!r} is not translated")
-    reached = _code.expr("$first or $second", first=first, second=second)
     return NodeCode([comment(node), *_emit_if(slot, node, body, reached)], [slot.var])
 
 
 def _merge_by_fields(params: dict[str, Any], first: ast.expr, second: ast.expr) -> ast.expr:
     values = ((params.get("mergeByFields") or params.get("fieldsToMatch") or {}).get("values")) or []
     pairs = [(str(v.get("field1", "")), str(v.get("field2", ""))) for v in values]
+    if not params.get("advanced") and isinstance(params.get("fieldsToMatchString"), str):  # v3: "id, email"
+        pairs = [(f.strip(), f.strip()) for f in params["fieldsToMatchString"].split(",") if f.strip()]
     options = params.get("options") or {}
     clash = ((options.get("clashHandling") or {}).get("values") or {}).get("resolveClash", "preferInput2")
     return call("n8n.merge_by_fields", first, second, pairs, join=params.get("joinMode", "keepMatches"),
