@@ -45,9 +45,9 @@ def _name_the_definition(project: pytest.Pytester) -> None:
 def test_the_report_lists_every_branch_of_the_definition_and_the_untaken_ones(project: pytest.Pytester) -> None:
     _name_the_definition(project)
     result = project.runpytest_subprocess("--shadow", "recordings/demo")
-    # the extra fallback ("chat") is recorded by its index, as `cutover import n8n` records it
+    # the extra fallback is recorded by its name ("chat"), as `cutover import n8n` and the scaffold name it
     result.stdout.fnmatch_lines(["*! untested: 2 branch(es) of the definition no recorded trigger took: "
-                                 "channel=sms, channel=1"])
+                                 "channel=sms, channel=chat"])
     summary = json.loads((project.path / "reports" / "demo" / "summary.json").read_text())
     notifier = next(a for a in summary["automations"] if a["name"] == "notifier")
     taken = {(r["node"], r["output"]): r["taken"] for r in notifier["definition_branches"]}
@@ -64,7 +64,7 @@ def test_branch_coverage_definition_makes_an_untaken_branch_a_not_ready_reason(p
     result = project.runpytest_subprocess("--shadow", "recordings/demo")
     result.stdout.fnmatch_lines(["notifier*NOT READY*",
                                  "    ✗ 2 branch(es) of the definition no recorded trigger took (untested): "
-                                 "channel=sms, channel=1"])
+                                 "channel=sms, channel=chat"])
     # an automation whose manifest names no definition cannot meet the rule
     result.stdout.fnmatch_lines(["router*NOT READY*", "*the manifest names no definition for 'router'*"])
 

@@ -38,8 +38,8 @@ def test_decision_maps_rename_branches_and_translate_their_values() -> None:
 def test_branches_no_recorded_run_took_are_the_untaken_ones() -> None:
     entry = _entry(decisions={"Is paid?": DecisionMap("paid"), "Route": DecisionMap("route")})
     found = definition_branches(ROUTER, entry)
-    # the importer records the extra fallback output by its index ("2"), as it names no rule
-    traces = [_trace({"paid": "true", "route": "large"}), _trace({"paid": "true", "route": ["large", "2"]}),
+    # the importer records the extra fallback output by its name ("other", renameFallbackOutput), as the scaffold does
+    traces = [_trace({"paid": "true", "route": "large"}), _trace({"paid": "true", "route": ["large", "other"]}),
               _trace({"paid": "false"})]
     counts = {(c.branch.node, c.branch.output): c.taken for c in coverage(found, traces)}
     assert counts == {("Is paid?", "true"): 2, ("Is paid?", "false"): 1, ("Route", "large"): 2,

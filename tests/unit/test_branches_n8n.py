@@ -145,8 +145,8 @@ def test_switch_v3_renamed_outputs_and_an_extra_fallback(version: float) -> None
     node = _node("Route", "switch", version, {"rules": {"values": [_rule("bug"), _rule()]},
                                               "options": {"fallbackOutput": "extra", "renameFallbackOutput": "other"}})
     document = _workflow(node, [["Bug"], ["Second"], ["Other"]])
-    # the importer names a renamed rule by its key, the unnamed one and the extra fallback by index
-    assert _listed(document) == [("switch", "bug", "bug"), ("switch", "1", "1"), ("switch", "other", "2")]
+    # the importer names a renamed rule by its key, the unnamed one by index, the extra fallback by its name
+    assert _listed(document) == [("switch", "bug", "bug"), ("switch", "1", "1"), ("switch", "other", "other")]
     assert _taken(document, _imported(document, {"Route": [[], [], ITEM], "Other": [ITEM]})) == {"Route:other"}
     assert _taken(document, _imported(document, {"Route": [ITEM, [], []], "Bug": [ITEM]})) == {"Route:bug"}
 

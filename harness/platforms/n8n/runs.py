@@ -158,7 +158,13 @@ def _output_names(run: NodeRun) -> list[str]:
     if run.type in IF_TYPES:
         return ["true", "false"]
     rules = obj(run.node.parameters.get("rules")).get("values")
-    return [str(r.get("outputKey") or i) for i, r in enumerate(rules) if isinstance(r, dict)] if isinstance(rules, list) else []
+    if not isinstance(rules, list):
+        return []
+    names = [str(r.get("outputKey") or i) for i, r in enumerate(rules) if isinstance(r, dict)]
+    options = obj(run.node.parameters.get("options"))
+    if options.get("fallbackOutput") == "extra":  # Switch v3's extra output, named as the scaffold names it
+        names.append(str(options.get("renameFallbackOutput") or "Fallback"))
+    return names
 
 
 def items_json(run: NodeRun) -> Any:
