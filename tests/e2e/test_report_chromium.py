@@ -55,7 +55,8 @@ def test_the_report_renders_its_verdicts_and_a_cluster_in_chromium(browser: str,
     assert done.returncode == 0, done.stderr[-2000:]
     assert "<h2 id=\"gate\">Go-live gate</h2>" in dom
     assert 'id="verdict-github-triage"' in dom and "NOT READY" in dom
-    assert 'id="verdict-bug-digest"><h3>bug-digest <span class="badge ready">READY</span>' in dom
+    assert ('id="verdict-bug-digest"><h3>bug-digest <span class="badge ready">READY (status, path, decisions, '
+            'calls only)</span>') in dom  # hand-written code records no node outputs: the depth shows
     assert ('id="verdict-payment-dunning"><h3>payment-dunning <span class="badge ready">READY (status, path, '
             'decisions only)</span>') in dom  # Zapier runs + Zapfile: the evidence limit shows
     assert '<svg role="img" aria-label="agreement chart"' in dom
