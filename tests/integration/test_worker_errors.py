@@ -52,6 +52,22 @@ def _messages(caplog) -> str:
     return "\n".join(r.getMessage() for r in caplog.records if r.name == "cutover.worker")
 
 
+def _refuse(url: str, name: str, event: str, condition: str, times: int, raise_: str) -> None:
+    """Install a trigger ``name`` (``BEFORE <event>``) that raises ``raise_`` (P0001) for the first
+    ``times`` rows matching ``condition``: the server refusing a statement, not an outage."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f"CREATE SEQUENCE {name}_count")
+        conn.execute(f"""
+            CREATE FUNCTION {name}() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF {condition} AND nextval('{name}_count') <= {times} THEN
+                    RAISE EXCEPTION {raise_};
+                END IF;
+                RETURN NEW;
+            END $$""")
+        conn.execute(f"CREATE TRIGGER {name} BEFORE {event} FOR EACH ROW EXECUTE FUNCTION {name}()")
+
+
 async def test_a_duplicate_prepared_statement_on_the_workers_connections_is_retried(fresh_db_url, caplog):
     """Every connection of the worker's own pool holds a prepared statement named as psycopg's
     first one will be, and psycopg prepares every statement (threshold 0): the first statement
@@ -77,17 +93,8 @@ async def test_an_error_raised_by_the_server_in_the_claim_is_retried_not_fatal(f
     """A trigger refuses the claim's first three ledger writes with RAISE EXCEPTION (P0001, an
     InternalError, not an OperationalError); its DETAIL stands for data that must not be logged."""
     caplog.set_level(logging.WARNING, logger="cutover.worker")
-    with psycopg.connect(fresh_db_url, autocommit=True) as conn:
-        conn.execute("CREATE SEQUENCE refused_claims")
-        conn.execute("""
-            CREATE FUNCTION refuse_claims() RETURNS trigger LANGUAGE plpgsql AS $$
-            BEGIN
-                IF NEW.kind = 'claimed' AND nextval('refused_claims') <= 3 THEN
-                    RAISE EXCEPTION 'injected claim failure' USING DETAIL = 'payload-detail-7f3a';
-                END IF;
-                RETURN NEW;
-            END $$""")
-        conn.execute("CREATE TRIGGER refuse_claims BEFORE INSERT ON ledger FOR EACH ROW EXECUTE FUNCTION refuse_claims()")
+    _refuse(fresh_db_url, "refuse_claims", "INSERT ON ledger", "NEW.kind = 'claimed'", 3,
+            "'injected claim failure' USING DETAIL = 'payload-detail-7f3a'")
     async with db.pool(fresh_db_url, max_size=4) as pool:
         queue = Queue(pool, registry=registry)
         ids = await queue.enqueue_many([JobSpec("noop", payload={"n": i}) for i in range(5)])
@@ -104,18 +111,9 @@ async def test_a_failed_heartbeat_keeps_the_worker_and_its_job(fresh_db_url, cap
     """The first heartbeat is refused by a trigger (P0001); the next one renews the lease, and
     the job ends under its first claim."""
     caplog.set_level(logging.WARNING, logger="cutover.worker")
-    with psycopg.connect(fresh_db_url, autocommit=True) as conn:
-        conn.execute("CREATE SEQUENCE refused_beats")
-        conn.execute("""
-            CREATE FUNCTION refuse_beats() RETURNS trigger LANGUAGE plpgsql AS $$
-            BEGIN
-                IF OLD.status = 'running' AND NEW.status = 'running' AND NEW.lease_owner = OLD.lease_owner
-                   AND NEW.claim_count = OLD.claim_count AND nextval('refused_beats') <= 1 THEN
-                    RAISE EXCEPTION 'injected heartbeat failure';
-                END IF;
-                RETURN NEW;
-            END $$""")
-        conn.execute("CREATE TRIGGER refuse_beats BEFORE UPDATE ON jobs FOR EACH ROW EXECUTE FUNCTION refuse_beats()")
+    _refuse(fresh_db_url, "refuse_beats", "UPDATE ON jobs",
+            "OLD.status = 'running' AND NEW.status = 'running' AND NEW.lease_owner = OLD.lease_owner "
+            "AND NEW.claim_count = OLD.claim_count", 1, "'injected heartbeat failure'")
     async with db.pool(fresh_db_url, max_size=4) as pool:
         queue = Queue(pool, registry=registry)
         job_id = await queue.enqueue(JobSpec("slow", payload={"s": 2.5}))
@@ -145,17 +143,8 @@ async def test_an_outcome_the_server_refuses_is_dropped_and_its_job_reclaimed(fr
     error): the batch is dropped, logged without its DETAIL, and the job is reclaimed once its
     lease ends and runs to its end under its second claim."""
     caplog.set_level(logging.WARNING, logger="cutover.worker")
-    with psycopg.connect(fresh_db_url, autocommit=True) as conn:
-        conn.execute("CREATE SEQUENCE refused_outcomes")
-        conn.execute("""
-            CREATE FUNCTION refuse_outcomes() RETURNS trigger LANGUAGE plpgsql AS $$
-            BEGIN
-                IF NEW.kind = 'succeeded' AND nextval('refused_outcomes') <= 1 THEN
-                    RAISE EXCEPTION 'injected outcome failure' USING DETAIL = 'payload-detail-91c2';
-                END IF;
-                RETURN NEW;
-            END $$""")
-        conn.execute("CREATE TRIGGER refuse_outcomes BEFORE INSERT ON ledger FOR EACH ROW EXECUTE FUNCTION refuse_outcomes()")
+    _refuse(fresh_db_url, "refuse_outcomes", "INSERT ON ledger", "NEW.kind = 'succeeded'", 1,
+            "'injected outcome failure' USING DETAIL = 'payload-detail-91c2'")
     async with db.pool(fresh_db_url, max_size=4) as pool:
         queue = Queue(pool, registry=registry)
         job_id = await queue.enqueue(JobSpec("noop"))
