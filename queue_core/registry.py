@@ -150,14 +150,14 @@ def _pointer(source: str) -> list[str]:
 
 
 def automation(
-    name: str, *, version: int = 1, registry: Registry | None = None, schedule: str | None = None,
+    name: str, *, version: int = 1, registry: Registry | None = None, schedule: str | Sequence[str] | None = None,
     timezone: str = "UTC", catch_up: str = "latest", catch_up_max: int = 100,
     concurrency_key: KeySource | None = None, concurrency_limit: int = 1, requires: Sequence[str] = (),
 ) -> Callable[[AutomationFn], AutomationFn]:
     """Register the decorated ``async def fn(ctx, trigger)`` as automation ``name`` at ``version``.
 
-    ``schedule`` (cron, with ``timezone`` and ``catch_up``) makes workers enqueue a job of it on
-    every tick; ``concurrency_key``/``concurrency_limit`` cap its running jobs per key (a job
+    ``schedule`` (cron, with ``timezone`` and ``catch_up``; or a tuple of crons, each its own
+    schedule named ``name``, ``name#2``, …) makes workers enqueue a job of it on every tick; ``concurrency_key``/``concurrency_limit`` cap its running jobs per key (a job
     without its key is refused at enqueue). ``requires`` names the payload fields (names or JSON
     pointers) a job cannot run without: enqueue refuses a job lacking one, and a worker fails
     such a job once, terminally, without running it. Raises ConfigError naming the automation

@@ -211,9 +211,10 @@ def declared(automations: Collection[Any], config: Mapping[str, Any] | None = No
     of ``automations`` (unless that is empty: a reader that has no registry).
     """
     specs = [
-        _spec(a.name, a.name, a.schedule, a.timezone, a.catch_up, a.catch_up_max, False, {},
+        _spec(name, a.name, cron, a.timezone, a.catch_up, a.catch_up_max, False, {},
               source=f"@automation in {a.fn.__module__}", where=f"@automation({a.name!r})")
         for a in automations if getattr(a, "schedule", None)
+        for name, cron in decorator_schedules(a.name, a.schedule)
     ]
     for spec in specs:
         _check_tick_payload(spec, automations, f"@automation({spec.name!r}).schedule")
@@ -234,6 +235,17 @@ def declared(automations: Collection[Any], config: Mapping[str, Any] | None = No
         specs.append(spec)
         seen[name] = source
     return specs
+
+
+def decorator_schedules(automation: str, schedule: Any) -> list[tuple[str, Any]]:
+    """Name a decorator's schedule(s): one cron is named after its automation; a tuple of crons
+    (an n8n trigger with several rules) gives ``name``, ``name#2``, … in order."""
+    if isinstance(schedule, list | tuple):
+        if not schedule:
+            raise ConfigError("must be a cron expression or a non-empty tuple of them",
+                              source="@automation", field=f"@automation({automation!r}).schedule")
+        return [(automation if i == 1 else f"{automation}#{i}", cron) for i, cron in enumerate(schedule, start=1)]
+    return [(automation, schedule)]
 
 
 def _check_tick_payload(spec: ScheduleSpec, automations: Collection[Any], field: str) -> None:

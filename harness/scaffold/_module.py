@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
 from harness.scaffold import _credential
-from harness.scaffold._code import call, docstring, render, stmts
+from harness.scaffold._code import call, docstring, lit, render, stmts
 from harness.scaffold._credential import Credential
 
 HEADER = "# cutover-scaffold: sha256="
@@ -111,7 +111,7 @@ def module_source(scaffold: Scaffold[Any], tool: Tool, body: list[ast.stmt], nam
     """
     function = re.sub(r"\W+", "_", scaffold.automation).strip("_") or "automation"
     intro = [line.format(automation=scaffold.automation, name=repr(name)) for line in tool.intro]
-    schedule = f"Schedule: {scaffold.schedule['cron']} (from {tool.schedule_from})." if scaffold.schedule else None
+    schedule = _schedule_line(scaffold.schedule, tool) if scaffold.schedule else None
     doc = module_docstring(intro, schedule=schedule, unit=scaffold.unit,
                            todo=[r for r in scaffold.rows if r.status == "todo"], proposals=scaffold.proposals,
                            credentials=scaffold.credentials)
@@ -120,7 +120,10 @@ def module_source(scaffold: Scaffold[Any], tool: Tool, body: list[ast.stmt], nam
     imports = [*(["import os"] if reader else []), *tool.imports]
     decorator = call("automation", scaffold.automation, version=1)
     if scaffold.schedule and registry_takes("schedule"):
-        decorator.keywords.append(ast.keyword("schedule", ast.Constant(scaffold.schedule["cron"])))
+        cron = scaffold.schedule["cron"]
+        decorator.keywords.append(ast.keyword("schedule", lit(tuple(cron) if isinstance(cron, list) else cron)))
+        if scaffold.schedule.get("timezone"):
+            decorator.keywords.append(ast.keyword("timezone", ast.Constant(scaffold.schedule["timezone"])))
     run = stmts("@$decorator\nasync def $function(ctx: Context, trigger: Trigger) -> None:\n"
                 "    $doc\n    $start\n    $body\n    $finish", decorator=decorator, function=function,
                 doc=ast.Expr(ast.Constant(tool.run.format(name=repr(name)))), start=stmts(tool.start),
@@ -131,6 +134,13 @@ def module_source(scaffold: Scaffold[Any], tool: Tool, body: list[ast.stmt], nam
     text = "\n\n".join(sections) + "\n\n\n" + "".join(f"{render(reader)}\n\n\n" if reader else "") + render(run)
     text = text.rstrip() + "\n"
     return f"{HEADER}{digest(text)}\n{text}"
+
+
+def _schedule_line(schedule: dict[str, Any], tool: Tool) -> str:
+    cron = schedule["cron"]
+    crons = ", ".join(cron) if isinstance(cron, list) else cron
+    zone = f" in {schedule['timezone']}" if schedule.get("timezone") else ""
+    return f"Schedule: {crons}{zone} (from {tool.schedule_from})."
 
 
 def module_docstring(intro: list[str], *, schedule: str | None, unit: str, todo: list[NodeRow],

@@ -86,6 +86,7 @@ class Workflow:
     edges: tuple[Edge, ...]
     pin_data: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     path: str = ""
+    settings: dict[str, Any] = field(default_factory=dict)  # the workflow's settings: timezone, errorWorkflow, …
 
     def children(self, name: str) -> list[Edge]:
         """Return the edges out of ``name`` by output index, then top to bottom, left to right."""
@@ -98,6 +99,11 @@ class Workflow:
     def parents(self, name: str) -> list[Edge]:
         """Return the edges into ``name`` by input index."""
         return sorted((e for e in self.edges if e.target == name), key=lambda e: e.input)
+
+    def timezone(self) -> str | None:
+        """The workflow's own timezone setting (None: n8n uses the instance's ``GENERIC_TIMEZONE``)."""
+        value = self.settings.get("timezone")
+        return value if isinstance(value, str) and value and value != "DEFAULT" else None
 
     def trigger(self) -> Node | None:
         """Return the node the workflow starts from (its trigger, else the first node with no input)."""
@@ -233,8 +239,9 @@ def parse_workflow(document: Any, path: str, index: int = 0) -> Workflow:
         nodes[node.name] = node
     edges = tuple(_edges(document.get("connections") or {}, nodes, path, record))
     pins = document.get("pinData") if isinstance(document.get("pinData"), dict) else {}
+    settings = document.get("settings") if isinstance(document.get("settings"), dict) else {}
     return Workflow(str(document.get("name") or Path(path).stem), _text(document.get("id")), nodes, edges,
-                    pins, path)
+                    pins, path, settings)
 
 
 def _is_execution(document: Any) -> bool:

@@ -133,6 +133,24 @@ def _translate(node: Node, slot: Slot, *, is_trigger: bool, looped: bool) -> Nod
         return nodes.todo(node, slot, exc.reason, verbatim=_verbatim(node))
 
 
+def _zone(scaffold: Scaffold[Workflow], node: Node, code: NodeCode) -> None:
+    """A schedule ticks in the workflow's timezone; with none set, n8n used its instance's."""
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    tz = scaffold.workflow.timezone()
+    assert code.schedule is not None
+    try:
+        if tz is not None:
+            ZoneInfo(tz)
+            code.schedule["timezone"] = tz
+            return
+    except (ZoneInfoNotFoundError, ValueError):
+        pass
+    unset = (f"the workflow's timezone {tz!r} is not an IANA name" if tz else "the workflow sets no timezone")
+    code.why = "; ".join(filter(None, [code.why, f"{unset}: n8n used the instance's GENERIC_TIMEZONE "
+                                                  "(America/New_York unless set); the schedule is in UTC: set timezone="]))
+
+
 def _verbatim(node: Node) -> str:
     import json
 
@@ -150,6 +168,8 @@ def _account(scaffold: Scaffold[Workflow], node: Node, code: NodeCode, *, is_tri
         scaffold.trigger_kind = "webhook" if code.source else ("schedule" if kind in ("scheduletrigger", "cron")
                                                                else kind.removesuffix("trigger") or kind)
         scaffold.schedule = code.schedule
+        if code.schedule is not None:
+            _zone(scaffold, node, code)
         scaffold.rows.append(NodeRow(node.name, node.type, "trigger", code.why or ""))
         return
     status = "translated" if code.translated else "todo"

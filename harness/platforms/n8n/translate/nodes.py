@@ -16,7 +16,7 @@ from typing import Any
 
 from harness.errors import Untranslatable
 from harness.platforms.n8n.definition import Node
-from harness.platforms.n8n.translate import expr
+from harness.platforms.n8n.translate import expr, schedule
 from harness.platforms.n8n.translate.js import parse_expression
 from harness.scaffold import _code
 from harness.scaffold._code import call, lit, name, stmts
@@ -83,41 +83,13 @@ def trigger(node: Node, slot: Slot) -> NodeCode:
     lines = [comment(node), *_emit(slot, node, _code.expr("n8n.trigger_items(trigger)"))]
     code = NodeCode(lines, [slot.var])
     if kind in ("scheduletrigger", "cron"):
-        code.schedule = schedule_of(node)
-        if code.schedule is None:
-            code.why = "schedule rule not translated to cron: set schedule= by hand"
+        rules = schedule.rules_of(node)
+        if rules.why:
+            code.why = f"schedule not translated to cron: {rules.why}"
+        else:
+            code.schedule = {"cron": rules.crons[0] if len(rules.crons) == 1 else list(rules.crons)}
+            code.why = "; ".join(rules.notes) or None
     return code
-
-
-_UNIT_FIELDS = {"minutes": "minutesInterval", "hours": "hoursInterval", "days": "daysInterval"}
-
-
-def schedule_of(node: Node) -> dict[str, Any] | None:
-    """Return ``{"cron": …}`` for a Schedule Trigger or Cron node's rule (None when unsupported)."""
-    params = node.parameters
-    if node.short_type.lower() == "cron":
-        items = (params.get("triggerTimes") or {}).get("item") or []
-        if len(items) == 1 and items[0].get("mode") == "custom" and items[0].get("cronExpression"):
-            return {"cron": str(items[0]["cronExpression"])}
-        if len(items) == 1 and items[0].get("mode") == "everyMinute":
-            return {"cron": "* * * * *"}
-        return None
-    rules = (params.get("rule") or {}).get("interval") or [{}]
-    if len(rules) != 1:
-        return None
-    rule = rules[0]
-    field_name = rule.get("field", "days")
-    if field_name == "cronExpression" and rule.get("expression"):
-        return {"cron": str(rule["expression"])}
-    if field_name == "minutes":
-        return {"cron": f"*/{int(rule.get('minutesInterval', 5))} * * * *"}
-    if field_name == "hours":
-        return {"cron": f"{int(rule.get('triggerAtMinute', 0))} */{int(rule.get('hoursInterval', 1))} * * *"}
-    if field_name == "days":
-        hour, minute = int(rule.get("triggerAtHour", 0)), int(rule.get("triggerAtMinute", 0))
-        every = int(rule.get("daysInterval", 1))
-        return {"cron": f"{minute} {hour} {'*' if every == 1 else f'*/{every}'} * *"}
-    return None
 
 
 def noop(node: Node, slot: Slot) -> NodeCode:
