@@ -71,7 +71,8 @@ def build(workflow: Workflow, automation: str, providers: dict[str, str]) -> Sca
         inputs = _inputs(workflow, name, outputs)
         if node.execute_once:
             inputs = tuple(_code.expr("$source[:1]", source=source) for source in inputs)
-        slot = Slot(names[name], inputs, unique(slug(name), steps_taken), slug(name), providers)
+        slot = Slot(names[name], inputs, unique(slug(name), steps_taken), slug(name), providers,
+                    timezone=_valid_zone(workflow.timezone()))
         code = _translate(node, slot, is_trigger=trigger is not None and name == trigger.name, looped=name in looped)
         outputs[name] = code.outputs
         body += [*code.lines, *_always_output(node, slot, code), _code.blank()]
@@ -133,19 +134,22 @@ def _translate(node: Node, slot: Slot, *, is_trigger: bool, looped: bool) -> Nod
         return nodes.todo(node, slot, exc.reason, verbatim=_verbatim(node))
 
 
-def _zone(scaffold: Scaffold[Workflow], node: Node, code: NodeCode) -> None:
-    """A schedule ticks in the workflow's timezone; with none set, n8n used its instance's."""
+def _valid_zone(tz: str | None) -> str | None:
     from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+    try:
+        return tz if tz is not None and ZoneInfo(tz) else None
+    except (ZoneInfoNotFoundError, ValueError):
+        return None
+
+
+def _zone(scaffold: Scaffold[Workflow], node: Node, code: NodeCode) -> None:
+    """A schedule ticks in the workflow's timezone; with none set, n8n used its instance's."""
     tz = scaffold.workflow.timezone()
     assert code.schedule is not None
-    try:
-        if tz is not None:
-            ZoneInfo(tz)
-            code.schedule["timezone"] = tz
-            return
-    except (ZoneInfoNotFoundError, ValueError):
-        pass
+    if _valid_zone(tz):
+        code.schedule["timezone"] = tz
+        return
     unset = (f"the workflow's timezone {tz!r} is not an IANA name" if tz else "the workflow sets no timezone")
     code.why = "; ".join(filter(None, [code.why, f"{unset}: n8n used the instance's GENERIC_TIMEZONE "
                                                   "(America/New_York unless set); the schedule is in UTC: set timezone="]))

@@ -32,6 +32,7 @@ class Slot:
     step: str
     decision: str
     providers: dict[str, str]  # host -> provider name
+    timezone: str | None = None  # the workflow's timezone setting (None: n8n's instance default)
 
 
 @dataclass
@@ -80,8 +81,9 @@ def trigger(node: Node, slot: Slot) -> NodeCode:
         lines = [comment(node), *_emit(slot, node, _code.expr("n8n.webhook_items(trigger)"))]
         path = node.parameters.get("path")
         return NodeCode(lines, [slot.var], source=f"webhook {node.parameters.get('httpMethod', 'GET')} /{path or ''}")
-    lines = [comment(node), *_emit(slot, node, _code.expr("n8n.trigger_items(trigger)"))]
-    code = NodeCode(lines, [slot.var])
+    items = (call("n8n.schedule_items", name("trigger"), slot.timezone or "UTC") if kind == "scheduletrigger"
+             else _code.expr("n8n.trigger_items(trigger)"))
+    code = NodeCode([comment(node), *_emit(slot, node, items)], [slot.var])
     if kind in ("scheduletrigger", "cron"):
         rules = schedule.rules_of(node)
         if rules.why:
