@@ -140,4 +140,4 @@ async def _settled(run: JobRun) -> list[dict[str, Any]] | None:
     rows = await children.children_settled(run.pool, run.job_id)
     if rows is None:
         return None
-    return [asdict(ChildOutcome(str(r[0]), r[1], r[2], r[3], r[4], r[5])) for r in rows]
+    return [asdict(ChildOutcome(str(r[0]), r[1], r[2], r[3], r[4], r[5], r[6])) for r in rows]

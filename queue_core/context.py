@@ -31,6 +31,8 @@ if TYPE_CHECKING:
     from .registry import Registry
 
 _MODES = tuple(m.value for m in Mode)
+# The step a job records what it returns to a waiting parent under (ctx.returns; children.sql reads it).
+RETURNED_STEP = "ctx:returned"
 
 Clock = Callable[[], datetime]
 Upcaster = Callable[[Any], Any]
@@ -270,6 +272,11 @@ class Context:
         """
         self._children_waits += 1
         return await _children.wait_for_children(self._run, policy, timeout, self._children_waits - 1)
+
+    async def returns(self, value: Any) -> None:
+        """Record ``value`` (JSON) as what this job returns to a parent waiting for it
+        (``ChildOutcome.returned``): a memoised step (``ctx:returned``), so a retry keeps the first."""
+        await self._run.step(RETURNED_STEP, lambda: value)
 
     async def poll_cursor(self, *, poller: str | None = None, default: Any = None) -> Any:
         """Return the poller's durable cursor (memoised: the same on every attempt of this job)."""

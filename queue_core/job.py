@@ -94,7 +94,8 @@ class Outcome(NamedTuple):
 
 @dataclass(frozen=True)
 class ChildOutcome:
-    """How one child job ended (``ctx.wait_for_children``): its id, key, automation, status, error and recorded outputs."""
+    """How one child job ended (``ctx.wait_for_children``): its id, key, automation, status, error, recorded
+    outputs and what it returned (``ctx.returns``)."""
 
     id: str
     key: str | None
@@ -102,6 +103,7 @@ class ChildOutcome:
     status: str
     error: str | None
     outputs: dict[str, Any] | None
+    returned: Any = None  # what the child gave ``ctx.returns`` (None when it returned nothing)
 
     @property
     def succeeded(self) -> bool:

@@ -104,8 +104,9 @@ SELECT 1 FROM fence
 -- name: children_settled
 -- A waiting parent's check in one query: while a child is unfinished, one row whose first column
 -- is true (and nothing else is read: the jobs_parent index makes it one probe); once none is, a
--- row per child with how it ended (id, key, automation, status, error, outputs), or one row of NULLs for a
--- parent without children. Outputs come from the child's stored decision trace.
+-- row per child with how it ended (id, key, automation, status, error, outputs, returned), or one row of
+-- NULLs for a parent without children. Outputs come from the child's stored decision trace; returned
+-- is the output of its `ctx:returned` step (ctx.returns), live or not: step rows exist in every mode.
 WITH unfinished AS MATERIALIZED (
     SELECT EXISTS (
         SELECT 1 FROM jobs
@@ -113,11 +114,14 @@ WITH unfinished AS MATERIALIZED (
           AND status NOT IN ('succeeded', 'failed', 'canceled', 'dead', 'compensation_failed')
     ) AS any
 )
-SELECT u.any, c.id, c.key, c.automation, c.status, c.last_error, c.outputs
+SELECT u.any, c.id, c.key, c.automation, c.status, c.last_error, c.outputs, c.returned
 FROM unfinished u
 LEFT JOIN LATERAL (
     SELECT j.id, j.trigger_meta->>'key' AS key, j.automation, j.status::text AS status, j.last_error,
-           d.trace->'outputs' AS outputs, j.created_at
+           d.trace->'outputs' AS outputs, j.created_at,
+           (SELECT s.output FROM steps s
+            WHERE s.job_id = j.id AND s.step_name = 'ctx:returned' AND s.status = 'done'
+            ORDER BY s.occurrence DESC LIMIT 1) AS returned
     FROM jobs j LEFT JOIN decisions d ON d.job_id = j.id
     WHERE j.parent_id = %(parent_id)s AND NOT u.any
 ) c ON true

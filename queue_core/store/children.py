@@ -33,7 +33,7 @@ async def link_child(conn: AsyncConnection[Any], params: dict[str, Any]) -> bool
 
 
 async def children_settled(pool: AsyncConnectionPool, parent_id: uuid.UUID) -> list[tuple[Any, ...]] | None:
-    """Every child's row (id, key, automation, status, error, outputs) once all of ``parent_id``'s
+    """Every child's row (id, key, automation, status, error, outputs, returned) once all of ``parent_id``'s
     children are finished; None while one is not. One query: check and read together."""
     async with pool.connection() as conn:
         rows = await (await conn.execute(q("children", "children_settled"), {"parent_id": parent_id})).fetchall()

@@ -40,9 +40,10 @@ def scaffold_n8n(path: Path, *, automation: str | None, into: Path, force: bool 
     many = len(workflows) > 1
     results = []
     used: set[str] = set()
-    for workflow in workflows:
-        name = checked_name(unique(_automation_name(workflow, automation, many), used))
-        results.append(build(workflow, name, providers or {}))
+    names = [checked_name(unique(_automation_name(workflow, automation, many), used)) for workflow in workflows]
+    callees = {workflow.id: name for workflow, name in zip(workflows, names, strict=True) if workflow.id}
+    for workflow, name in zip(workflows, names, strict=True):
+        results.append(build(workflow, name, providers or {}, callees))
     return [write(s, into, force) for s in results]
 
 

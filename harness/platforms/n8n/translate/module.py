@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from harness.errors import Untranslatable
 from harness.platforms.n8n.definition import Node, Workflow
-from harness.platforms.n8n.translate import calls, nodes
+from harness.platforms.n8n.translate import calls, nodes, sub
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot
 from harness.scaffold import _code, _credential
 from harness.scaffold._code import name, stmts
@@ -37,12 +37,13 @@ TRANSLATORS: dict[str, nodes.Translator] = {
     "if": nodes.if_node, "filter": nodes.filter_node, "switch": nodes.switch_node,
     "set": nodes.set_node, "noOp": nodes.noop, "merge": nodes.merge_node, "code": nodes.code_node,
     "wait": nodes.wait_node, "httpRequest": calls.http_node, "testData": nodes.test_data_node,
+    "executeWorkflow": sub.execute_workflow_node,
     **dict.fromkeys(calls.APP_TYPES, calls.app_node),  # GitHub, Slack, HubSpot, Stripe, Sheets, …
 }
 BRANCH_TYPES = ("if", "switch")
 # Node types translated from their parameters as n8n runs them: the export's, with every default it
 # left out put back from n8n's description of the type and version (harness.platforms.n8n.descriptions).
-READ_WITH_DEFAULTS = frozenset({"if", "filter", "switch", "set", "merge"})
+READ_WITH_DEFAULTS = frozenset({"if", "filter", "switch", "set", "merge", "executeWorkflow"})
 
 
 def _identifier(name: str, taken: set[str]) -> str:
@@ -56,8 +57,13 @@ def _identifier(name: str, taken: set[str]) -> str:
     return candidate
 
 
-def build(workflow: Workflow, automation: str, providers: dict[str, str]) -> Scaffold[Workflow]:
-    """Translate ``workflow`` into the source of one ``@automation`` module."""
+def build(workflow: Workflow, automation: str, providers: dict[str, str],
+          callees: dict[str, str] | None = None) -> Scaffold[Workflow]:
+    """Translate ``workflow`` into the source of one ``@automation`` module.
+
+    ``callees`` maps the workflow ids of the estate scaffolded with it to their automations, so an
+    Execute Workflow node of one becomes a child job of another.
+    """
     order, looped = workflow.order()
     taken: set[str] = set()
     names = {name: _identifier(name, taken) for name in order}
@@ -72,11 +78,13 @@ def build(workflow: Workflow, automation: str, providers: dict[str, str]) -> Sca
         if node.execute_once:
             inputs = tuple(_code.expr("$source[:1]", source=source) for source in inputs)
         slot = Slot(names[name], inputs, unique(slug(name), steps_taken), slug(name), providers,
-                    timezone=_valid_zone(workflow.timezone()))
+                    timezone=_valid_zone(workflow.timezone()), callees=dict(callees or {}))
         code = _translate(node, slot, is_trigger=trigger is not None and name == trigger.name, looped=name in looped)
         outputs[name] = code.outputs
         body += [*code.lines, *_always_output(node, slot, code), _code.blank()]
         _account(scaffold, node, code, is_trigger=trigger is not None and name == trigger.name)
+    if trigger is not None and trigger.short_type == "executeWorkflowTrigger" and trigger.name in outputs:
+        body += stmts("await n8n.sub_return(flow)")  # what the calling workflow's node outputs
     for name, node in workflow.nodes.items():
         if name not in outputs:
             scaffold.rows.append(NodeRow(name, node.type, "not reached",
@@ -118,7 +126,7 @@ def _inputs(workflow: Workflow, node: str, outputs: dict[str, list[str]]) -> tup
 
 def _translate(node: Node, slot: Slot, *, is_trigger: bool, looped: bool) -> NodeCode:
     if is_trigger:
-        return nodes.trigger(node, slot)
+        return sub.trigger_node(node, slot) if node.short_type == "executeWorkflowTrigger" else nodes.trigger(node, slot)
     if looped:
         return nodes.todo(node, slot, "this node is part of a loop (SplitInBatches / a connection back): "
                                        "write the loop in Python")

@@ -33,6 +33,7 @@ class Slot:
     decision: str
     providers: dict[str, str]  # host -> provider name
     timezone: str | None = None  # the workflow's timezone setting (None: n8n's instance default)
+    callees: dict[str, str] = field(default_factory=dict)  # workflow id -> automation, in the estate scaffolded
 
 
 @dataclass
