@@ -150,6 +150,7 @@ SOURCE_CHECKS: dict[str, Check] = {
     "max_body_bytes": _integer(1),
     "mode": _mode,
     "replay_window_s": _integer(0, 366 * 24 * 3600),  # seconds; 0 turns it off
+    "respond_timeout_s": _integer(0, 300),  # seconds a request is held for the automation's answer; 0: at once
 }
 """Value checks of source keys; the keys themselves are :data:`queue_core.server.source.KEYS`."""
 

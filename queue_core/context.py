@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 _MODES = tuple(m.value for m in Mode)
 # The step a job records what it returns to a waiting parent under (ctx.returns; children.sql reads it).
 RETURNED_STEP = "ctx:returned"
+# The step a job's answer to its webhook caller is recorded under (ctx.respond; ingress.sql reads it).
+RESPONSE_STEP = "ctx:response"
 
 Clock = Callable[[], datetime]
 Upcaster = Callable[[Any], Any]
@@ -277,6 +279,15 @@ class Context:
         """Record ``value`` (JSON) as what this job returns to a parent waiting for it
         (``ChildOutcome.returned``): a memoised step (``ctx:returned``), so a retry keeps the first."""
         await self._run.step(RETURNED_STEP, lambda: value)
+
+    async def respond(self, status: int = 200, body: Any = None, headers: dict[str, str] | None = None) -> None:
+        """Answer the webhook request that started this job (a source with ``respond_timeout_s``
+        holds it until this): ``status``, ``body`` (JSON, or text) and ``headers``. A memoised step
+        (``ctx:response``): a retry does not answer twice, and only the first answer counts."""
+        if not isinstance(status, int) or isinstance(status, bool) or not 100 <= status <= 599:
+            raise TerminalError(f"ctx.respond: status must be an HTTP status 100-599, got {status!r}")
+        answer = {"status": status, "headers": {str(k): str(v) for k, v in (headers or {}).items()}, "body": body}
+        await self._run.step(RESPONSE_STEP, lambda: answer)
 
     async def poll_cursor(self, *, poller: str | None = None, default: Any = None) -> Any:
         """Return the poller's durable cursor (memoised: the same on every attempt of this job)."""

@@ -25,6 +25,7 @@ from ._n8n_apps import (
 )
 from ._n8n_filter import check, if_v1
 from ._n8n_schedule import schedule_items
+from ._n8n_respond import respond, respond_last
 from ._n8n_sub import execute_workflow, sub_inputs, sub_return
 from ._n8n_js import (
     GLOBALS, METHODS, add, arith, as_list, both, call, coalesce, compare, concat, either, get, loose_eq, method, num, parse_float,
@@ -49,7 +50,7 @@ __all__ = [
     "loose_eq", "merge_append", "merge_by_fields", "merge_choose", "method", "now", "num", "parse_float", "parse_int",
     "properties", "quote_path", "response_items", "sheet_row", "sheet_rows", "sheet_updates", "strict_eq", "text",
     "recorded_outputs", "trigger_items", "truthy", "typed", "webhook_items", "with_fields",
-    "schedule_items", "execute_workflow", "sub_inputs", "sub_return",
+    "schedule_items", "execute_workflow", "sub_inputs", "sub_return", "respond", "respond_last",
 ]
 
 

@@ -42,3 +42,12 @@ GROUP BY j.automation ORDER BY 1
 -- On the first delivery's job: a replayed body was refused (ids and digest only, never the body).
 INSERT INTO ledger (job_id, kind, actor, detail)
 VALUES (%(job_id)s, 'webhook_replay_refused', %(actor)s, %(detail)s::jsonb)
+
+-- name: job_reply
+-- A held webhook request's check (source respond_timeout_s): the job's first answer (the output of its
+-- `ctx:response` step, ctx.respond; step rows exist in every mode, a shadow job's once it ends) and
+-- the job's status, in one probe of the steps primary key and one of the jobs primary key.
+SELECT (SELECT s.output FROM steps s
+        WHERE s.job_id = %(job_id)s AND s.step_name = 'ctx:response' AND s.status = 'done'
+        ORDER BY s.occurrence LIMIT 1),
+       (SELECT j.status::text FROM jobs j WHERE j.id = %(job_id)s)

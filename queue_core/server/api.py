@@ -15,7 +15,7 @@ from enum import StrEnum
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Request, Security
-from fastapi.responses import PlainTextResponse
+from fastapi.responses import PlainTextResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from psycopg_pool import AsyncConnectionPool
 
@@ -25,6 +25,7 @@ from ..queue import Queue
 from . import control, ingress, metrics, models, wait
 from .control import JobReplayer
 from .ingress import DeliveryHook
+from .reply import Reply
 from .problem import problem as problem_response
 from .source import Source
 from .token import Principal, Scope, authenticate
@@ -258,7 +259,11 @@ async def readyz(st: State) -> Any:
                                                              "timestamp did not verify (one answer for all)."},
                  413: {"model": models.Error, "description": "Body over the source's limit."},
                  422: {"model": models.Error, "description": "A job of the body was refused (e.g. its "
-                                                             "concurrency key is missing); names the field."}})
+                                                             "concurrency key is missing); names the field."},
+                 500: {"model": models.Error, "description": "A source that holds requests: the job failed "
+                                                             "before it answered."},
+                 "2XX": {"description": "A source that holds requests (respond_timeout_s): the automation's "
+                                        "own answer (ctx.respond), its status, headers and body."}})
 async def hook(source: str, request: Request, st: State) -> Any:
     """Receive a webhook delivery from a configured source; verified deliveries become jobs.
 
@@ -270,7 +275,12 @@ async def hook(source: str, request: Request, st: State) -> Any:
     try:
         if configured is None:
             await ingress.refuse_unknown(request, source)
-        return await ingress.receive(request, configured, pool=st.pool, queue=st.queue, now=st.clock(),
-                                     hook=st.on_verified_delivery)
+        answer = await ingress.receive(request, configured, pool=st.pool, queue=st.queue, now=st.clock(),
+                                       hook=st.on_verified_delivery)
+        if isinstance(answer, Reply):  # a held request: the automation's own answer (ctx.respond)
+            content, media_type = answer.rendered()
+            return Response(content, status_code=answer.status, headers=answer.headers,
+                            media_type=answer.headers.get("content-type", media_type))
+        return answer
     except IngressRejected as exc:
         return problem_response(exc.status, exc.message, field=exc.field)

@@ -40,6 +40,7 @@ from ..errors import (
 )
 from ..queue import Queue
 from ..store import ingress as store
+from .reply import Reply, wait_for_reply
 from .source import DEFAULT_MAX_BODY_BYTES, Source
 from .verify import Scheme, verify
 
@@ -151,8 +152,9 @@ def has_nul(value: Any) -> bool:
 async def receive(
     request: Request, source: Source, *, pool: AsyncConnectionPool, queue: Queue,
     now: float, hook: DeliveryHook | None,
-) -> dict[str, Any]:
-    """Verify and enqueue one delivery to ``source``; return the response body (status 202).
+) -> dict[str, Any] | Reply:
+    """Verify and enqueue one delivery to ``source``; return the response body (status 202), or the
+    automation's own answer (a ``Reply``) for a source that holds requests (``respond_timeout_s``).
 
     Raises IngressRejected (400/401), BodyTooLargeError (413). Nothing is enqueued unless verification
     passed; the hook runs only for a delivery that started at least one new job.
@@ -195,10 +197,18 @@ async def receive(
             await hook(delivery)
         except Exception:  # the jobs are enqueued; a failing tap must not make the sender retry
             log.exception("hook %s: on_verified_delivery failed for delivery %s", source.name, ident)
-    return {
+    answer = {
         "source": source.name, "delivery_id": ident, "duplicate": duplicate,
         "jobs": [{"automation": s.automation, "id": str(i)} for s, i in zip(specs, ids, strict=True)],
     }
+    if source.respond_timeout_s:  # held until the automation answers (ctx.respond): queue_core.server.reply
+        got = await wait_for_reply(pool, ids[0], source.respond_timeout_s)
+        if not isinstance(got, str):
+            return got
+        if got == "failed":
+            raise IngressRejected(500, f"job {ids[0]} of {source.automations[0]!r} failed before it answered")
+        answer["reply"] = got
+    return answer
 
 
 def _body_field(field: str | None) -> str:

@@ -236,6 +236,8 @@ class HookAccepted(BaseModel):
     delivery_id: str
     duplicate: bool = Field(description="True when a previous delivery with this id started the jobs.")
     jobs: list[Delivery]
+    reply: str | None = Field(None, description="A source that holds requests (respond_timeout_s): why no answer "
+                                                "came — 'none' (the job ended without one) or 'timed out'.")
 
 
 class Health(BaseModel):

@@ -30,7 +30,9 @@ DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 # Every key a source table may hold: the one list, which config.validate also checks against.
 KEYS = ("scheme", "secret_env", "automations", "delivery_id_header", "tolerance_s", "max_body_bytes", "mode",
-        "replay_window_s")
+        "replay_window_s", "respond_timeout_s")
+# The longest a held request may wait for its automation's answer (respond_timeout_s).
+MAX_RESPOND_TIMEOUT_S = 300
 _KEYS = frozenset(KEYS)
 DEFAULT_REPLAY_WINDOW_S = 24 * 3600
 # Schemes whose signature covers the body only: a replayed body under a new delivery id verifies,
@@ -52,6 +54,8 @@ class Source:
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
     mode: Mode = Mode.LIVE
     replay_window_s: int = 0
+    # > 0: the request is held until the automation answers (ctx.respond) or this many seconds pass.
+    respond_timeout_s: int = 0
 
     def __repr__(self) -> str:  # the secret stays out of reprs, logs and tracebacks
         return f"Source(name={self.name!r}, scheme={self.scheme.value!r}, automations={self.automations!r})"
@@ -111,7 +115,18 @@ def parse_source(name: str, table: Any, environ: Mapping[str, str], where: str |
         max_body_bytes=_positive_int(table, "max_body_bytes", DEFAULT_MAX_BODY_BYTES, fail),
         mode=mode,
         replay_window_s=_window(table, REPLAY_WINDOW_DEFAULTS.get(scheme, 0), fail),
+        respond_timeout_s=_respond_timeout(table, automations, fail),
     )
+
+
+def _respond_timeout(table: Mapping[str, Any], automations: list[str], fail: Any) -> int:
+    value = table.get("respond_timeout_s", 0)
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_RESPOND_TIMEOUT_S:
+        raise fail("respond_timeout_s", f"must be a number of seconds from 0 (answer at once) to "
+                                        f"{MAX_RESPOND_TIMEOUT_S}, got {value!r}")
+    if value and len(set(automations)) != 1:
+        raise fail("respond_timeout_s", "a held request is answered by one automation: the source must name exactly one")
+    return value
 
 
 def _window(table: Mapping[str, Any], default: int, fail: Any) -> int:

@@ -45,3 +45,11 @@ async def refuse_replay(pool: AsyncConnectionPool, keys: list[str], *, actor: st
         for job_id in found.values():
             await conn.execute(q("ingress", "ledger_replay_refused"), {"job_id": job_id, "actor": actor, "detail": detail})
     return found
+
+
+async def job_reply(pool: AsyncConnectionPool, job_id: uuid.UUID) -> tuple[Any, str | None]:
+    """The job's first answer to its webhook caller (None until it gives one) and its status."""
+    async with pool.connection() as conn:
+        row = await (await conn.execute(q("ingress", "job_reply"), {"job_id": job_id})).fetchone()
+    assert row is not None  # two scalar subqueries: always one row
+    return row[0], row[1]

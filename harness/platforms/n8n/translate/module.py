@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from harness.errors import Untranslatable
 from harness.platforms.n8n.definition import Node, Workflow
-from harness.platforms.n8n.translate import calls, nodes, sub
+from harness.platforms.n8n.translate import calls, nodes, respond, sub
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot
 from harness.scaffold import _code, _credential
 from harness.scaffold._code import name, stmts
@@ -37,13 +37,13 @@ TRANSLATORS: dict[str, nodes.Translator] = {
     "if": nodes.if_node, "filter": nodes.filter_node, "switch": nodes.switch_node,
     "set": nodes.set_node, "noOp": nodes.noop, "merge": nodes.merge_node, "code": nodes.code_node,
     "wait": nodes.wait_node, "httpRequest": calls.http_node, "testData": nodes.test_data_node,
-    "executeWorkflow": sub.execute_workflow_node,
+    "executeWorkflow": sub.execute_workflow_node, "respondToWebhook": respond.respond_node,
     **dict.fromkeys(calls.APP_TYPES, calls.app_node),  # GitHub, Slack, HubSpot, Stripe, Sheets, …
 }
 BRANCH_TYPES = ("if", "switch")
 # Node types translated from their parameters as n8n runs them: the export's, with every default it
 # left out put back from n8n's description of the type and version (harness.platforms.n8n.descriptions).
-READ_WITH_DEFAULTS = frozenset({"if", "filter", "switch", "set", "merge", "executeWorkflow"})
+READ_WITH_DEFAULTS = frozenset({"if", "filter", "switch", "set", "merge", "executeWorkflow", "respondToWebhook"})
 
 
 def _identifier(name: str, taken: set[str]) -> str:
@@ -85,6 +85,8 @@ def build(workflow: Workflow, automation: str, providers: dict[str, str],
         _account(scaffold, node, code, is_trigger=trigger is not None and name == trigger.name)
     if trigger is not None and trigger.short_type == "executeWorkflowTrigger" and trigger.name in outputs:
         body += stmts("await n8n.sub_return(flow)")  # what the calling workflow's node outputs
+    if trigger is not None and trigger.short_type == "webhook" and trigger.name in outputs:
+        body += respond.answers_when_done(trigger)  # "When Last Node Finishes": answer with its output
     for name, node in workflow.nodes.items():
         if name not in outputs:
             scaffold.rows.append(NodeRow(name, node.type, "not reached",

@@ -81,7 +81,10 @@ def trigger(node: Node, slot: Slot) -> NodeCode:
     if kind == "webhook":
         lines = [comment(node), *_emit(slot, node, _code.expr("n8n.webhook_items(trigger)"))]
         path = node.parameters.get("path")
-        return NodeCode(lines, [slot.var], source=f"webhook {node.parameters.get('httpMethod', 'GET')} /{path or ''}")
+        answers = node.parameters.get("responseMode") in ("lastNode", "responseNode")
+        return NodeCode(lines, [slot.var], source=f"webhook {node.parameters.get('httpMethod', 'GET')} /{path or ''}",
+                        why="answers its caller: give its source respond_timeout_s so the request is held for the "
+                            "answer" if answers else None)
     items = (call("n8n.schedule_items", name("trigger"), slot.timezone or "UTC") if kind == "scheduletrigger"
              else _code.expr("n8n.trigger_items(trigger)"))
     code = NodeCode([comment(node), *_emit(slot, node, items)], [slot.var])
