@@ -20,6 +20,7 @@ The executor calls the automation with its Context and maps what happens to an O
 
 from __future__ import annotations
 
+import logging
 import random
 import traceback
 from datetime import datetime
@@ -43,6 +44,7 @@ from .states import ErrorKind, JobStatus, Mode
 
 MAX_ERROR_CHARS = 2000
 FOREVER_S = 10 * 365 * 86400.0
+log = logging.getLogger("cutover.executor")
 Classified = tuple[JobStatus, str, int, float | None, str | None, ErrorKind | None]
 _LIVE = Mode.LIVE.value
 
@@ -111,8 +113,41 @@ async def execute(job: ClaimedJob, ctx: Context, registry: Registry, rng: random
     run = job_run(ctx)
     redactor = run.redactor()  # an automation's error may quote what a provider echoed
     error = None if error is None else redactor.text(error)
+    if status in _FAILED_FOR_GOOD and error is not None:
+        await _start_error_automation(job, ctx, registry, error)
     trace = redactor.data(_trace(job, ctx, exc))
     return Outcome(job.id, job.claim_count, status, event, inc, delay, error, kind, trace, run.deferred_writes())
+
+
+_FAILED_FOR_GOOD = frozenset({JobStatus.FAILED, JobStatus.DEAD, JobStatus.COMPENSATION_FAILED})
+ERROR_AUTOMATION_KEY = "error-automation"
+
+
+def failure_payload(job: ClaimedJob, ctx: Context, error: str) -> dict[str, Any]:
+    """The payload of an error automation's job, shaped as n8n's Error Trigger item: ``execution``
+    (``id``: the failed job, ``error.message``, ``lastNodeExecuted``: a scaffolded workflow's last
+    recorded node, ``mode``: the job's) and ``workflow`` (``id`` and ``name``: the automation)."""
+    nodes = list(ctx.trace.nodes)
+    return {"execution": {"id": str(job.id), "url": None, "retryOf": None, "error": {"message": error},
+                          "lastNodeExecuted": nodes[-1] if nodes else None, "mode": str(ctx.mode)},
+            "workflow": {"id": job.automation, "name": job.automation}}
+
+
+async def _start_error_automation(job: ClaimedJob, ctx: Context, registry: Registry, error: str) -> None:
+    """Start the failed job's error automation once (a child keyed ``error-automation``: a rerun of
+    this outcome finds the same child). A failure to start it is logged, never the job's outcome."""
+    try:
+        target = registry.get(job.automation).error_automation
+    except QueueError:
+        return
+    if target is None:
+        return
+    try:
+        await ctx.enqueue(target, failure_payload(job, ctx, error), key=ERROR_AUTOMATION_KEY)
+    except LeaseLostError:
+        raise
+    except Exception as exc:  # the job failed either way; its outcome must still be written
+        log.error("job %s: could not start its error automation %r: %s", job.id, target, type(exc).__name__)
 
 
 def _compensable(exc: TerminalError) -> bool:

@@ -42,6 +42,8 @@ class Automation:
     concurrency_key: KeySource | None = None
     concurrency_limit: int = 1
     requires: tuple[str, ...] = ()
+    # An automation a job of this one starts when it fails for good (n8n's errorWorkflow).
+    error_automation: str | None = None
 
     def key_of(self, payload: Any) -> str | None:
         """Return the concurrency key of a job of this automation with ``payload`` (None: unkeyed).
@@ -153,6 +155,7 @@ def automation(
     name: str, *, version: int = 1, registry: Registry | None = None, schedule: str | Sequence[str] | None = None,
     timezone: str = "UTC", catch_up: str = "latest", catch_up_max: int = 100,
     concurrency_key: KeySource | None = None, concurrency_limit: int = 1, requires: Sequence[str] = (),
+    error_automation: str | None = None,
 ) -> Callable[[AutomationFn], AutomationFn]:
     """Register the decorated ``async def fn(ctx, trigger)`` as automation ``name`` at ``version``.
 
@@ -160,16 +163,22 @@ def automation(
     schedule named ``name``, ``name#2``, …) makes workers enqueue a job of it on every tick; ``concurrency_key``/``concurrency_limit`` cap its running jobs per key (a job
     without its key is refused at enqueue). ``requires`` names the payload fields (names or JSON
     pointers) a job cannot run without: enqueue refuses a job lacking one, and a worker fails
-    such a job once, terminally, without running it. Raises ConfigError naming the automation
-    and the parameter at fault.
+    such a job once, terminally, without running it. ``error_automation`` names an automation
+    that a job of this one starts (once, as its child keyed ``error-automation``) when it fails for
+    good, with the failure as its payload (queue_core.executor.failure_payload). Raises
+    ConfigError naming the automation and the parameter at fault.
     """
     fields = _check_declaration(name, version, concurrency_key, concurrency_limit, requires)
 
     def decorate(fn: AutomationFn) -> AutomationFn:
         if not inspect.iscoroutinefunction(fn):
             raise ConfigError(f"automation {name!r}: {fn.__qualname__} must be an async function")
+        if error_automation is not None and (not isinstance(error_automation, str) or not error_automation
+                                             or error_automation == name):
+            raise ConfigError(f"automation {name!r}: error_automation must name another automation, "
+                              f"got {error_automation!r}")
         auto = Automation(name, version, fn, schedule, timezone, catch_up, catch_up_max, concurrency_key,
-                          concurrency_limit, fields)
+                          concurrency_limit, fields, error_automation)
         if schedule is not None:
             from .schedule import declared
 

@@ -52,6 +52,7 @@ class Scaffold(Generic[W]):
     proposals: dict[str, str] = field(default_factory=dict)
     trigger_kind: str = "manual"
     schedule: dict[str, Any] | None = None
+    error_automation: str | None = None  # started when a job fails for good (n8n's errorWorkflow setting)
     credentials: list[Credential] = field(default_factory=list)  # now read from the environment
 
     @property
@@ -119,6 +120,8 @@ def module_source(scaffold: Scaffold[Any], tool: Tool, body: list[ast.stmt], nam
     core = ["Context", "TerminalError", "Trigger", "automation"] if reader else ["Context", "Trigger", "automation"]
     imports = [*(["import os"] if reader else []), *tool.imports]
     decorator = call("automation", scaffold.automation, version=1)
+    if scaffold.error_automation:
+        decorator.keywords.append(ast.keyword("error_automation", ast.Constant(scaffold.error_automation)))
     if scaffold.schedule and registry_takes("schedule"):
         cron = scaffold.schedule["cron"]
         decorator.keywords.append(ast.keyword("schedule", lit(tuple(cron) if isinstance(cron, list) else cron)))

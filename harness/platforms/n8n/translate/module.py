@@ -91,6 +91,7 @@ def build(workflow: Workflow, automation: str, providers: dict[str, str],
         if name not in outputs:
             scaffold.rows.append(NodeRow(name, node.type, "not reached",
                                          "disabled" if node.disabled else "no path from the trigger"))
+    _error_workflow(scaffold, workflow, dict(callees or {}))
     scaffold.source = module_source(scaffold, TOOL, body, workflow.name)
     return scaffold
 
@@ -142,6 +143,20 @@ def _translate(node: Node, slot: Slot, *, is_trigger: bool, looped: bool) -> Nod
         return translator(node, slot)
     except Untranslatable as exc:
         return nodes.todo(node, slot, exc.reason, verbatim=_verbatim(node))
+
+
+def _error_workflow(scaffold: Scaffold[Workflow], workflow: Workflow, callees: dict[str, str]) -> None:
+    """The workflow's ``errorWorkflow`` setting: the estate's automation it names starts on a failure."""
+    wanted = workflow.settings.get("errorWorkflow")
+    if not isinstance(wanted, str) or not wanted:
+        return
+    scaffold.error_automation = callees.get(wanted)
+    if scaffold.error_automation is None:
+        note = (f"its error workflow {wanted} is not in the scaffolded estate: scaffold the directory holding "
+                "both, or set error_automation= by hand")
+        at = next((i for i, r in enumerate(scaffold.rows) if r.status == "trigger"), None)
+        if at is not None:
+            scaffold.rows[at] = replace(scaffold.rows[at], why="; ".join(filter(None, [scaffold.rows[at].why, note])))
 
 
 def _valid_zone(tz: str | None) -> str | None:
