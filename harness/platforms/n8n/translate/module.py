@@ -77,7 +77,11 @@ def build(workflow: Workflow, automation: str, providers: dict[str, str]) -> Sca
         body += [*code.lines, *_always_output(node, slot, code), _code.blank()]
         _account(scaffold, node, code, is_trigger=trigger is not None and name == trigger.name)
     for name, node in workflow.nodes.items():
-        if name not in outputs:
+        if name in outputs:
+            continue
+        if node.short_type == "stickyNote":
+            scaffold.rows.append(NodeRow(name, node.type, "note", "a sticky note on the canvas (never runs)"))
+        else:
             scaffold.rows.append(NodeRow(name, node.type, "not reached",
                                          "disabled" if node.disabled else "no path from the trigger"))
     scaffold.source = module_source(scaffold, TOOL, body, workflow.name)
@@ -131,6 +135,9 @@ def _translate(node: Node, slot: Slot, *, is_trigger: bool, looped: bool) -> Nod
         return translator(node, slot)
     except Untranslatable as exc:
         return nodes.todo(node, slot, exc.reason, verbatim=_verbatim(node))
+    except Exception as exc:  # noqa: BLE001 - parameters of a shape no translator expects: the estate run goes on
+        return nodes.todo(node, slot, f"its parameters could not be read ({type(exc).__name__}: {exc})",
+                          verbatim=_verbatim(node))
 
 
 def _verbatim(node: Node) -> str:
