@@ -12,8 +12,8 @@ import re
 from dataclasses import replace
 
 from harness.errors import Untranslatable
-from harness.platforms.n8n.definition import Node, Workflow
-from harness.platforms.n8n.translate import calls, nodes
+from harness.platforms.n8n.definition import Loop, Node, Plan, Workflow
+from harness.platforms.n8n.translate import calls, loops, nodes
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot
 from harness.scaffold import _code, _credential
 from harness.scaffold._code import name, stmts
@@ -58,26 +58,12 @@ def _identifier(name: str, taken: set[str]) -> str:
 
 def build(workflow: Workflow, automation: str, providers: dict[str, str]) -> Scaffold[Workflow]:
     """Translate ``workflow`` into the source of one ``@automation`` module."""
-    order, looped = workflow.order()
-    taken: set[str] = set()
-    names = {name: _identifier(name, taken) for name in order}
-    steps_taken: set[str] = set()
-    outputs: dict[str, list[str]] = {}
-    body: list[ast.stmt] = []
+    plan = workflow.plan()
     scaffold: Scaffold[Workflow] = Scaffold(automation, workflow, "", {}, {}, [])
-    trigger = workflow.trigger()
-    for name in order:
-        node = workflow.nodes[name]
-        inputs = _inputs(workflow, name, outputs)
-        if node.execute_once:
-            inputs = tuple(_code.expr("$source[:1]", source=source) for source in inputs)
-        slot = Slot(names[name], inputs, unique(slug(name), steps_taken), slug(name), providers)
-        code = _translate(node, slot, is_trigger=trigger is not None and name == trigger.name, looped=name in looped)
-        outputs[name] = code.outputs
-        body += [*code.lines, *_always_output(node, slot, code), _code.blank()]
-        _account(scaffold, node, code, is_trigger=trigger is not None and name == trigger.name)
+    builder = _Builder(workflow, _flat(plan), providers, scaffold)
+    body = builder.block(plan)
     for name, node in workflow.nodes.items():
-        if name in outputs:
+        if name in builder.outputs:
             continue
         if node.short_type == "stickyNote":
             scaffold.rows.append(NodeRow(name, node.type, "note", "a sticky note on the canvas (never runs)"))
@@ -86,6 +72,61 @@ def build(workflow: Workflow, automation: str, providers: dict[str, str]) -> Sca
                                          "disabled" if node.disabled else "no path from the trigger"))
     scaffold.source = module_source(scaffold, TOOL, body, workflow.name)
     return scaffold
+
+
+def _flat(plan: Plan) -> list[str]:
+    out: list[str] = []
+    for unit in plan:
+        out += [unit.header, *_flat(list(unit.body))] if isinstance(unit, Loop) else [unit]
+    return out
+
+
+class _Builder:
+    """One module being built: the nodes' Python names, the output variables so far, the table."""
+
+    def __init__(self, workflow: Workflow, order: list[str], providers: dict[str, str],
+                 scaffold: Scaffold[Workflow]) -> None:
+        self.workflow, self.providers, self.scaffold = workflow, providers, scaffold
+        taken: set[str] = set()
+        self.names = {name: _identifier(name, taken) for name in order}
+        self.steps_taken: set[str] = set()
+        self.outputs: dict[str, list[str]] = {}
+        self.trigger = workflow.trigger()
+        self.loop_states: dict[str, str] = {}  # a SplitInBatches node -> its state, in a loop
+        self.depth = 0
+
+    def block(self, plan: Plan) -> list[ast.stmt]:
+        """Return the code of ``plan``'s nodes and loops, in order."""
+        body: list[ast.stmt] = []
+        for unit in plan:
+            if isinstance(unit, Loop):
+                if self.depth == 0:
+                    body += loops.states(self, unit)
+                    self.loop_states.update({m: loops.state_var(self, m) for m in unit.members()
+                                             if self.workflow.nodes[m].short_type == loops.SPLIT_IN_BATCHES})
+                self.depth += 1
+                body += [*loops.loop_lines(self, unit), _code.blank()]
+                self.depth -= 1
+            else:
+                body += self.node(unit)
+        return body
+
+    def node(self, name: str, inputs: tuple[ast.expr, ...] | None = None) -> list[ast.stmt]:
+        """Return the code of one node (its inputs: from its parents' outputs, unless given)."""
+        node = self.workflow.nodes[name]
+        if inputs is None:
+            inputs = _inputs(self.workflow, name, self.outputs)
+        if node.execute_once:
+            inputs = tuple(_code.expr("$source[:1]", source=source) for source in inputs)
+        slot = Slot(self.names[name], inputs, unique(slug(name), self.steps_taken), slug(name), self.providers)
+        is_trigger = self.trigger is not None and name == self.trigger.name
+        if node.short_type == loops.SPLIT_IN_BATCHES and not is_trigger and node.type.startswith("n8n-nodes-base."):
+            code = loops.split_in_batches(node, slot, self.loop_states.get(name))
+        else:
+            code = _translate(node, slot, is_trigger=is_trigger)
+        self.outputs[name] = code.outputs
+        _account(self.scaffold, node, code, is_trigger=is_trigger)
+        return [*code.lines, *_always_output(node, slot, code), _code.blank()]
 
 
 def _always_output(node: Node, slot: Slot, code: NodeCode) -> list[ast.stmt]:
@@ -119,12 +160,9 @@ def _inputs(workflow: Workflow, node: str, outputs: dict[str, list[str]]) -> tup
     return tuple(joined)
 
 
-def _translate(node: Node, slot: Slot, *, is_trigger: bool, looped: bool) -> NodeCode:
+def _translate(node: Node, slot: Slot, *, is_trigger: bool) -> NodeCode:
     if is_trigger:
         return nodes.trigger(node, slot)
-    if looped:
-        return nodes.todo(node, slot, "this node is part of a loop (SplitInBatches / a connection back): "
-                                       "write the loop in Python")
     known = node.type.startswith(("n8n-nodes-base.", "n8n-nodes-testing."))
     translator = TRANSLATORS.get(node.short_type) if known else None
     if translator is None:
