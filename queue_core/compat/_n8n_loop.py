@@ -2,7 +2,7 @@
 
 n8n runs a node again each time items reach it, so a connection back to an earlier node is a
 loop: the scaffold writes it as a Python ``while`` loop whose body is the nodes of the cycle,
-run again for the items that came back to its first node. ``Loop.again`` is the loop's
+run again for the items that came back to its first node. ``LoopState.again`` is the loop's
 condition (items came back) and its guard: past ``max_iterations`` the run fails naming the
 node, where n8n would run on until the execution is stopped.
 
@@ -28,7 +28,7 @@ Items = list[Item]
 MAX_ITERATIONS = 10_000
 
 
-class Loop:
+class LoopState:
     """One loop of a workflow run: how often it ran, and (a SplitInBatches node) the items it keeps."""
 
     def __init__(self, flow: Any, node: str, *, batch_size: int | None = None, reset: bool = False,

@@ -24,7 +24,7 @@ from ._n8n_apps import (
     epoch_ms, form_fields, properties, quote_path, sheet_row, sheet_rows, sheet_updates, with_fields,
 )
 from ._n8n_filter import check, if_v1
-from ._n8n_loop import MAX_ITERATIONS, Loop
+from ._n8n_loop import MAX_ITERATIONS, LoopState
 from ._n8n_js import (
     GLOBALS, METHODS, add, arith, as_list, both, call, coalesce, compare, concat, either, get, loose_eq, method, num, parse_float,
     parse_int, strict_eq, text, truthy,
@@ -207,14 +207,14 @@ class Flow:
 
 
 def loop(flow: Flow, node: str, *, batch_size: int | None = None, reset: bool = False, version: float = 3,
-         max_iterations: int = MAX_ITERATIONS) -> Loop:
+         max_iterations: int = MAX_ITERATIONS) -> LoopState:
     """Return the state of one loop of the run: its guard and (a SplitInBatches node) its batches.
 
     ``loop.again(items)`` is the ``while`` condition of a loop whose first node is ``node``;
     ``loop.batches(items)`` runs a SplitInBatches node (``batch_size``, ``reset``, ``version``)
     as n8n does; see :mod:`queue_core.compat._n8n_loop`.
     """
-    return Loop(flow, node, batch_size=batch_size, reset=reset, version=version, max_iterations=max_iterations)
+    return LoopState(flow, node, batch_size=batch_size, reset=reset, version=version, max_iterations=max_iterations)
 
 
 def webhook_items(trigger: Any) -> Items:

@@ -68,7 +68,8 @@ def states(builder: Builder, loop: Loop) -> list[ast.stmt]:
 
 def _state(node: Node) -> ast.expr:
     settings = node.settings
-    options = settings.get("options") if isinstance(settings.get("options"), dict) else {}
+    raw = settings.get("options")
+    options: dict[str, object] = raw if isinstance(raw, dict) else {}
     return _code.call("n8n.loop", name("flow"), node.name, batch_size=settings.get("batchSize", 1),
                       reset=options.get("reset") is True, version=node.version)
 
