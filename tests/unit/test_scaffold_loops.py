@@ -179,3 +179,15 @@ def test_a_connection_back_to_an_earlier_node_runs_the_cycle_until_no_item_comes
     assert ctx.sleeps == [5, 5]  # the Wait ran in each of the two iterations
     assert [run[0] for run in flow.runs["Bump"]] == [[{"json": {"n": 1}}], [{"json": {"n": 2}}]]
     assert flow.outputs["Finished"] == [[{"json": {"n": 2}}]] and len(flow.runs["Finished"]) == 1
+
+
+def test_a_merge_that_heads_a_loop_from_two_inputs_is_a_todo_not_a_guess() -> None:
+    document = {"name": "Merge loop", "nodes": [
+        _node("Start", "manualTrigger"), _items_code("Items", [{"n": 0}]),
+        _node("Join", "merge", 400, 0, 3), _node("Again", "noOp", 600)],
+        "connections": {"Start": {"main": [_to("Items")]}, "Items": {"main": [_to("Join")]},
+                        "Join": {"main": [_to("Again")]},
+                        "Again": {"main": [[{"node": "Join", "type": "main", "index": 1}]]}}}
+    scaffold = build(parse_workflow(document, "merge-loop.json"), "merge-loop", {})
+    row = next(r for r in scaffold.rows if r.node == "Join")
+    assert row.status == "todo" and "several inputs" in row.why

@@ -42,7 +42,8 @@ class Builder(Protocol):
     names: dict[str, str]
     outputs: dict[str, list[str]]
 
-    def node(self, node: str, inputs: tuple[ast.expr, ...] | None = None) -> list[ast.stmt]: ...
+    def node(self, node: str, inputs: tuple[ast.expr, ...] | None = None, todo: str | None = None) -> list[ast.stmt]:
+        ...
 
     def block(self, plan: Plan) -> list[ast.stmt]: ...
 
@@ -87,7 +88,10 @@ def loop_lines(builder: Builder, loop: Loop) -> list[ast.stmt]:
     guard = state_var(builder, loop.header)
     if header.short_type != SPLIT_IN_BATCHES:
         lines += stmts("$guard = n8n.loop(flow, $node)", guard=name(guard), node=loop.header)
-    body = builder.node(loop.header, (inp,)) + builder.block(list(loop.body))
+    several = any(e.input for e in workflow.parents(loop.header))  # a Merge: which input came back matters
+    todo = ("the first node of a loop with several inputs (a Merge fed from inside and outside the loop) is not "
+            "translated: write which input each run reads") if several else None
+    body = builder.node(loop.header, (inp,), todo=todo) + builder.block(list(loop.body))
     back = _joined(list(loop.back), builder.outputs)
     exits = _exits(workflow, members, builder.outputs)
     accumulators = {var: f"{var}_all" for var in exits}

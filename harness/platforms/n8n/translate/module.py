@@ -111,8 +111,8 @@ class _Builder:
                 body += self.node(unit)
         return body
 
-    def node(self, name: str, inputs: tuple[ast.expr, ...] | None = None) -> list[ast.stmt]:
-        """Return the code of one node (its inputs: from its parents' outputs, unless given)."""
+    def node(self, name: str, inputs: tuple[ast.expr, ...] | None = None, todo: str | None = None) -> list[ast.stmt]:
+        """Return the code of one node (its inputs: from its parents' outputs, unless given; a TODO with ``todo``)."""
         node = self.workflow.nodes[name]
         if inputs is None:
             inputs = _inputs(self.workflow, name, self.outputs)
@@ -120,7 +120,9 @@ class _Builder:
             inputs = tuple(_code.expr("$source[:1]", source=source) for source in inputs)
         slot = Slot(self.names[name], inputs, unique(slug(name), self.steps_taken), slug(name), self.providers)
         is_trigger = self.trigger is not None and name == self.trigger.name
-        if node.short_type == loops.SPLIT_IN_BATCHES and not is_trigger and node.type.startswith("n8n-nodes-base."):
+        if todo is not None:
+            code = nodes.todo(node, slot, todo)
+        elif node.short_type == loops.SPLIT_IN_BATCHES and not is_trigger and node.type.startswith("n8n-nodes-base."):
             code = loops.split_in_batches(node, slot, self.loop_states.get(name))
         else:
             code = _translate(node, slot, is_trigger=is_trigger)
