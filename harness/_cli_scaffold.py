@@ -37,7 +37,11 @@ def translate_command(name: str, translator: Translator) -> click.Command:
                   help="Where automations/<name>.py is written.")
     @click.option("--set", "recording_set", type=click.Path(file_okay=False, path_type=Path), help=translator.set_help)
     @click.option("--force", is_flag=True, help="Overwrite a generated file even though it was edited since.")
-    def command(automation: str | None, into: Path, recording_set: Path | None, force: bool, **given: Path) -> None:
+    @click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+                  help="Also write the estate table (every workflow's counts and nodes, the totals) as JSON "
+                       "to this file, for CI; '-' writes it to stdout instead of the tables.")
+    def command(automation: str | None, into: Path, recording_set: Path | None, force: bool, json_out: Path | None,
+                **given: Path) -> None:
         from harness.scaffold import project_providers
         from queue_core.config import find_project
         from queue_core.errors import ConfigError
@@ -50,66 +54,80 @@ def translate_command(name: str, translator: Translator) -> click.Command:
             raise usage_error(str(exc)) from None
         except HarnessError as exc:
             raise click.ClickException(str(exc)) from None
+        quiet = json_out is not None and str(json_out) == "-"
         for file in skipped:
-            click.echo(f"skipped {file}: not a {translator.argument}")
-        _finish(results, recording_set, translator.maps_toml, translator.write_maps, translator.import_hint)
+            click.echo(f"skipped {file}: not a {translator.argument}", err=quiet)
+        _finish(results, recording_set, translator.maps_toml, translator.write_maps, translator.import_hint,
+                json_out)
 
     return click.command(name, help=translator.help)(command)
 
 
 def _finish(results: list[Written], recording_set: Path | None, render: Callable[[Any], str],
-            write: Callable[[Path, Any], None], hint: str) -> None:
-    """Print each scaffold's table and maps, write the maps into the set, print the estate table."""
+            write: Callable[[Path, Any], None], hint: str, json_out: Path | None = None) -> None:
+    """Print each scaffold's table and maps, write the maps into the set, print the estate table.
+
+    With ``json_out`` the estate table is also written as JSON (``-``: to stdout, the printed
+    tables going to stderr so the JSON stays parseable).
+    """
+    to_stderr = json_out is not None and str(json_out) == "-"
     for written in results:
-        _report(written, render)
+        _report(written, render, err=to_stderr)
         if recording_set is not None:
             write(recording_set / MANIFEST_FILE, written.scaffold)
-            click.echo(f"maps written to {recording_set / MANIFEST_FILE}")
+            click.echo(f"maps written to {recording_set / MANIFEST_FILE}", err=to_stderr)
     if len(results) > 1:
-        _estate(results, hint)
+        _estate(results, hint, err=to_stderr)
+    if json_out is not None:
+        from harness.scaffold._estate import estate_json
+
+        text = estate_json(results)
+        if to_stderr:
+            click.echo(text)
+        else:
+            json_out.write_text(text + "\n", encoding="utf-8")
+            click.echo(f"estate table written to {json_out}")
     if any(w.diff for w in results):
         raise SystemExit(1)
 
 
-def _report(written: Written, render: Callable[[Any], str]) -> None:
+def _report(written: Written, render: Callable[[Any], str], err: bool = False) -> None:
+    from harness.scaffold._estate import counts
+
+    def echo(text: str) -> None:
+        click.echo(text, err=err)
+
     s = written.scaffold
     if written.diff:
-        click.echo(f"{written.path}: edited since it was generated; not overwritten (use --force). The change:")
-        click.echo(written.diff)
+        echo(f"{written.path}: edited since it was generated; not overwritten (use --force). The change:")
+        echo(written.diff)
     else:
-        click.echo(f"{'wrote' if written.written else 'unchanged'} {written.path} "
-                   f"({s.translated} {s.unit}s translated, {s.todo} TODO)")
+        echo(f"{'wrote' if written.written else 'unchanged'} {written.path} ({counts(s)})")
     width = max([len(r.node) for r in s.rows] + [4])
     kinds = [r.type.rsplit('.', 1)[-1] for r in s.rows]
     kind_width = max([len(k) for k in kinds] + [16])
     for row, kind in zip(s.rows, kinds, strict=True):
-        click.echo(f"  {row.node:<{width}}  {kind:<{kind_width}} {row.status:<12} {row.why}".rstrip())
-    click.echo("manifest maps for the recording set:")
-    click.echo(render(s))
+        echo(f"  {row.node:<{width}}  {kind:<{kind_width}} {row.status:<12} {row.why}".rstrip())
+    echo("manifest maps for the recording set:")
+    echo(render(s))
     from harness.scaffold._credential import auth_envs
     from harness.scaffold._module import credential_lines
 
     for line in credential_lines(s.credentials):  # the variable's name only: never the value
-        click.echo(line)
+        echo(line)
     auth = auth_envs(s.credentials)
     for name, base in sorted(s.proposals.items()):
-        click.echo(f"proposed provider (add to pyproject.toml):\n  [tool.cutover.providers.{name}]\n"
+        echo(f"proposed provider (add to pyproject.toml):\n  [tool.cutover.providers.{name}]\n"
                    f'  base_url = "{base}"' + (f'\n  auth_env = "{auth[name]}"' if name in auth else ""))
     for name in sorted(set(auth) - set(s.proposals)):
-        click.echo(f'add to [tool.cutover.providers.{name}] in pyproject.toml:\n  auth_env = "{auth[name]}"')
+        echo(f'add to [tool.cutover.providers.{name}] in pyproject.toml:\n  auth_env = "{auth[name]}"')
 
 
-def _estate(results: list[Written], hint_template: str) -> None:
-    width = max(len(w.scaffold.automation) for w in results)
-    click.echo("\nestate:")
-    click.echo(f"  {'automation':<{width}} {'trigger':<9} {'translated':>10} {'TODO':>5}  import its executions")
-    for w in results:
-        s = w.scaffold
-        hint = hint_template.format(id=s.workflow.id or "<id>", name=s.automation, definition=s.workflow.path)
-        click.echo(f"  {s.automation:<{width}} {s.trigger_kind:<9} {s.translated:>10} {s.todo:>5}  {hint}")
-    total = sum(w.scaffold.translated for w in results), sum(w.scaffold.todo for w in results)
-    first = results[0].scaffold
-    click.echo(f"  {len(results)} {first.kind}s: {total[0]} {first.unit}s translated, {total[1]} TODO")
+def _estate(results: list[Written], hint_template: str, err: bool = False) -> None:
+    from harness.scaffold._estate import table
+
+    for line in table(results, hint_template):
+        click.echo(line, err=err)
 
 
 @scaffold.command("prove")

@@ -19,7 +19,7 @@ from typing import Any
 from harness.errors import ScaffoldError
 from harness.scaffold._module import NodeRow, Scaffold, edited
 
-__all__ = ["NodeRow", "Scaffold", "ScaffoldError", "Written", "checked_name", "project_providers"]
+__all__ = ["NodeRow", "Scaffold", "ScaffoldError", "Written", "automation_name", "checked_name", "project_providers"]
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,18 @@ def project_providers(pyproject: Path | None) -> dict[str, str]:
         if host:
             out[host] = name
     return out
+
+
+def automation_name(title: str, fallback: str = "workflow") -> str:
+    """Return an automation name for a workflow's title: lower case, dashes, starting with a letter.
+
+    A title with no letter or digit is ``fallback``; one that starts with a digit (``04 Trend
+    poster``) gets ``fallback-`` in front (``workflow-04-trend-poster``), so it can name a module.
+    """
+    stem = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
+    if not stem:
+        return fallback
+    return stem if stem[0].isalpha() else f"{fallback}-{stem}"
 
 
 def checked_name(name: str) -> str:

@@ -29,7 +29,7 @@ class NodeRow:
 
     node: str
     type: str
-    status: str  # translated | todo | trigger | not reached
+    status: str  # translated | todo | trigger | not reached | note
     why: str = ""
 
 
@@ -64,6 +64,21 @@ class Scaffold(Generic[W]):
     def todo(self) -> int:
         """Return how many nodes (modules) are left for a person."""
         return sum(1 for r in self.rows if r.status == "todo")
+
+    @property
+    def not_reached(self) -> int:
+        """Return how many nodes never run: disabled, or with no path from the trigger."""
+        return sum(1 for r in self.rows if r.status == "not reached")
+
+    @property
+    def notes(self) -> int:
+        """Return how many rows are sticky notes (canvas comments, never run)."""
+        return sum(1 for r in self.rows if r.status == "note")
+
+    @property
+    def whole(self) -> bool:
+        """Return whether nothing is left for a person (no TODO)."""
+        return self.todo == 0
 
 
 def slug(name: str) -> str:

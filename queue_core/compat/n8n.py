@@ -27,6 +27,7 @@ from ._n8n_filter import check, if_v1
 from ._n8n_schedule import schedule_items
 from ._n8n_respond import respond, respond_last
 from ._n8n_sub import execute_workflow, sub_inputs, sub_return
+from ._n8n_loop import MAX_ITERATIONS, LoopState
 from ._n8n_js import (
     GLOBALS, METHODS, add, arith, as_list, both, call, coalesce, compare, concat, either, get, loose_eq, method, num, parse_float,
     parse_int, strict_eq, text, truthy,
@@ -47,7 +48,7 @@ JS_METHODS: frozenset[str] = frozenset(METHODS)
 __all__ = [
     "JS_GLOBALS", "JS_METHODS", "N8nConditionError", "OUTPUT_ITEMS_CAP", "Flow", "Item", "Items", "NodeFailed", "TodoNode", "add", "arith", "as_list", "assign", "both",
     "call", "check", "coalesce", "compare", "concat", "either", "epoch_ms", "form_fields", "get", "if_v1", "json_body",
-    "loose_eq", "merge_append", "merge_by_fields", "merge_choose", "method", "now", "num", "parse_float", "parse_int",
+    "loop", "loose_eq", "merge_append", "merge_by_fields", "merge_choose", "method", "now", "num", "parse_float", "parse_int",
     "properties", "quote_path", "response_items", "sheet_row", "sheet_rows", "sheet_updates", "strict_eq", "text",
     "recorded_outputs", "trigger_items", "truthy", "typed", "webhook_items", "with_fields",
     "schedule_items", "execute_workflow", "sub_inputs", "sub_return", "respond", "respond_last",
@@ -109,7 +110,8 @@ class Flow:
 
     def __init__(self, ctx: Any) -> None:
         self.ctx = ctx
-        self.outputs: dict[str, list[Items]] = {}
+        self.outputs: dict[str, list[Items]] = {}  # each node's outputs of its latest run
+        self.runs: dict[str, list[list[Items]]] = {}  # each node's outputs, run by run (n8n's runData)
         self._last: tuple[str, str] | None = None
         watchers = getattr(ctx, "n8n_flows", None)  # a context that keeps the runs' flows (proofs)
         if isinstance(watchers, list):
@@ -125,6 +127,12 @@ class Flow:
         self._last = (node, kind)
         self._record(node)
         return items
+
+    def record(self, node: str, outputs: Sequence[Items], kind: str = "node") -> None:
+        """Record one run of ``node`` that gave ``outputs`` (one list of items per output index)."""
+        self.outputs[node] = [list(items) for items in outputs]
+        self._last = (node, kind)
+        self._record(node)
 
     def each(self, node: str, items: Items, fn: Callable[[Item, int], Item | Sequence[Item] | None]) -> Items:
         """Run ``fn`` for every item (a Set, a mapping); record and return the items it gave."""
@@ -177,6 +185,7 @@ class Flow:
             self.ctx.filter(f"filter {self._last[0]!r} kept no items")
 
     def _record(self, node: str) -> None:
+        self.runs.setdefault(node, []).append(self.outputs[node])
         nodes = getattr(getattr(self.ctx, "trace", None), "nodes", None)
         if isinstance(nodes, dict):  # a context without a trace (a proof's) records nothing
             nodes[node] = json.loads(json.dumps(recorded_outputs(self.outputs[node]), default=str))
@@ -199,6 +208,17 @@ class Flow:
             return fn()
         except N8nConditionError as exc:
             raise NodeFailed(f"{node}: {exc} [item {index}]") from None
+
+
+def loop(flow: Flow, node: str, *, batch_size: int | None = None, reset: bool = False, version: float = 3,
+         max_iterations: int = MAX_ITERATIONS) -> LoopState:
+    """Return the state of one loop of the run: its guard and (a SplitInBatches node) its batches.
+
+    ``loop.again(items)`` is the ``while`` condition of a loop whose first node is ``node``;
+    ``loop.batches(items)`` runs a SplitInBatches node (``batch_size``, ``reset``, ``version``)
+    as n8n does; see :mod:`queue_core.compat._n8n_loop`.
+    """
+    return LoopState(flow, node, batch_size=batch_size, reset=reset, version=version, max_iterations=max_iterations)
 
 
 def webhook_items(trigger: Any) -> Items:

@@ -402,14 +402,20 @@ def pinned() -> list[Case]:
     """Return the cases the committed conformance table measured (``cases.json``), or generate them."""
     if not PINNED.exists():
         return generate()
-    return [Case(c["id"], c["node_type"], float(c["version"]), c["parameters"], c["inputs"], c.get("settings") or {})
-            for c in json.loads(PINNED.read_text(encoding="utf-8"))]
+    from tests.oracle.loops import SPLIT_IN_BATCHES, split_in_batches_cases
+
+    drawn = [Case(c["id"], c["node_type"], float(c["version"]), c["parameters"], c["inputs"], c.get("settings") or {})
+             for c in json.loads(PINNED.read_text(encoding="utf-8")) if c["node_type"] != SPLIT_IN_BATCHES]
+    return drawn + split_in_batches_cases()  # enumerated, not drawn: nothing to pin
 
 
 def write_pinned(cases: list[Case]) -> None:
     """Write ``cases`` as the pinned set (``cases.json``)."""
+    from tests.oracle.loops import SPLIT_IN_BATCHES
+
     rows = [{"id": c.id, "node_type": c.node_type, "version": c.version, "parameters": c.parameters,
-             "inputs": c.inputs, **({"settings": c.settings} if c.settings else {})} for c in cases]
+             "inputs": c.inputs, **({"settings": c.settings} if c.settings else {})} for c in cases
+            if c.node_type != SPLIT_IN_BATCHES]  # the loop cases are enumerated (tests.oracle.loops)
     PINNED.write_text(json.dumps(rows, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
 
 
@@ -423,4 +429,6 @@ def generate(count: int | None = None) -> list[Case]:
             drawn = _collect(_case_data(strategy, version, inputs), count, short)
             for index, (params, items) in enumerate(drawn):
                 cases.append(Case(f"{short} #{index + 1}", node_type, float(version), params, items))
-    return cases
+    from tests.oracle.loops import split_in_batches_cases
+
+    return cases + split_in_batches_cases()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.oracle import cases
+from tests.oracle import cases, loops
 from tests.oracle.outcome import Outcome, differences, js_value
 from tests.oracle.scaffolded import run_one
 from tests.oracle.workflow import START, UNDER_TEST, Case, input_name, workflow
@@ -14,6 +14,7 @@ def test_generation_is_deterministic_and_covers_every_node_version() -> None:
     first, second = cases.generate(3), cases.generate(3)
     assert [c.describe() for c in first] == [c.describe() for c in second]
     expected = {f"{t.rsplit('.', 1)[-1]} v{v:g}" for t, versions, _, _ in cases.NODES for v in versions}
+    expected |= {f"splitInBatches v{v}" for v in loops.VERSIONS}  # the loop cases (tests.oracle.loops)
     assert {c.key for c in first} == expected
     assert len({c.id for c in first}) == len(first)
 

@@ -55,6 +55,10 @@ def _code_node(name: str, items: list[dict[str, Any]], position: list[int]) -> d
 
 def workflow(case: Case, workflow_id: str) -> dict[str, Any]:
     """Return the n8n workflow (export format) that runs ``case``, with id ``workflow_id``."""
+    if case.node_type == "n8n-nodes-base.splitInBatches":  # a loop: a workflow of its own shape
+        from tests.oracle.loops import loop_workflow
+
+        return loop_workflow(case, workflow_id)
     nodes: list[dict[str, Any]] = [{"name": START, "type": "n8n-nodes-base.manualTrigger", "typeVersion": 1,
                                     "position": [0, 0], "parameters": {}}]
     connections: dict[str, Any] = {START: {"main": [[]]}}

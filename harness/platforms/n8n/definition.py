@@ -77,6 +77,29 @@ class Edge:
 
 
 @dataclass(frozen=True)
+class Loop:
+    """A cycle of the graph: ``header`` runs first, then ``body``, again for the items that come back.
+
+    ``body`` is in run order; a cycle inside the cycle is a ``Loop`` of its own. ``back`` are the
+    connections from inside the cycle into the header (what makes it run again).
+    """
+
+    header: str
+    body: tuple[str | Loop, ...]
+    back: tuple[Edge, ...]
+
+    def members(self) -> set[str]:
+        """Return every node of the loop, nested loops' included."""
+        out = {self.header}
+        for unit in self.body:
+            out |= unit.members() if isinstance(unit, Loop) else {unit}
+        return out
+
+
+Plan = list["str | Loop"]
+
+
+@dataclass(frozen=True)
 class Workflow:
     """A parsed n8n workflow."""
 
@@ -130,6 +153,52 @@ class Workflow:
         looped = self._looped(reachable)
         first = self._depth_first(start.name, reachable, looped)
         return (first if looped else self._branch_order(first)), looped
+
+    def plan(self) -> Plan:
+        """Return the run order with each cycle as a ``Loop`` (:meth:`order` when there is none).
+
+        A cycle is a strongly connected set of reachable nodes; its header is the node it is
+        entered by (the first in run order with a connection from outside, the SplitInBatches
+        node of a "Loop Over Items"), and its body the other nodes in run order once the
+        connections back into the header are set aside (so a cycle inside it is a nested loop).
+        Nodes and loops follow each other as their connections require, else in run order.
+        """
+        order, looped = self.order()
+        if not looped:
+            return list(order)
+        rank = {name: index for index, name in enumerate(order)}
+        edges = [e for e in self.edges if e.source in rank and e.target in rank]
+        return self._plan(order, edges, rank)
+
+    def _plan(self, names: list[str], edges: list[Edge], rank: dict[str, int]) -> Plan:
+        inside = set(names)
+        edges = [e for e in edges if e.source in inside and e.target in inside]
+        components = _components(names, edges)
+        unit_of = {name: i for i, members in enumerate(components) for name in members}
+        after: dict[int, set[int]] = {i: set() for i in range(len(components))}
+        for edge in edges:
+            a, b = unit_of[edge.source], unit_of[edge.target]
+            if a != b:
+                after[b].add(a)
+        placed: list[int] = []
+        while len(placed) < len(components):
+            ready = [i for i in after if i not in placed and after[i] <= set(placed)]
+            placed.append(min(ready, key=lambda i: min(rank[n] for n in components[i])))
+        plan: Plan = []
+        for i in placed:
+            members = components[i]
+            cyclic = len(members) > 1 or any(e.source == e.target for e in edges if e.source in members)
+            plan.append(self._loop(sorted(members, key=rank.__getitem__), edges, rank) if cyclic else members.pop())
+        return plan
+
+    def _loop(self, members: list[str], edges: list[Edge], rank: dict[str, int]) -> Loop:
+        inside = set(members)
+        entered = [e.target for e in self.edges if e.target in inside and e.source not in inside and e.source in rank]
+        header = min(entered, key=rank.__getitem__) if entered else members[0]
+        back = tuple(e for e in edges if e.target == header and e.source in inside)
+        rest = [e for e in edges if e.source in inside and e.target in inside and e.target != header]
+        body = self._plan([n for n in members if n != header], rest, rank)
+        return Loop(header, tuple(body), back)
 
     def _depth_first(self, start: str, reachable: set[str], looped: set[str]) -> list[str]:
         done: list[str] = []
@@ -192,6 +261,49 @@ class Workflow:
         for edge in self.children(name):
             out |= self._reachable(edge.target)
         return out
+
+
+def _components(names: list[str], edges: list[Edge]) -> list[set[str]]:
+    """Return the strongly connected components of the graph (Tarjan's algorithm, iteratively)."""
+    children: dict[str, list[str]] = {name: [] for name in names}
+    for edge in edges:
+        children[edge.source].append(edge.target)
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[set[str]] = []
+    for root in names:
+        if root in index:
+            continue
+        work = [(root, 0)]
+        while work:
+            node, child = work.pop()
+            if child == 0:
+                index[node] = low[node] = len(index)
+                stack.append(node)
+                on_stack.add(node)
+            if child < len(children[node]):
+                work.append((node, child + 1))
+                target = children[node][child]
+                if target not in index:
+                    work.append((target, 0))
+                elif target in on_stack:
+                    low[node] = min(low[node], index[target])
+                continue
+            if low[node] == index[node]:
+                members = set()
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    members.add(member)
+                    if member == node:
+                        break
+                found.append(members)
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+    return found
 
 
 def is_workflow(document: Any) -> bool:

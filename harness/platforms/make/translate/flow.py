@@ -196,10 +196,16 @@ def _aggregated(aggregator: Module, feeder: Module, collected: ast.Name) -> tupl
 
 def _iterator(module: Module, rest: list[Module], lay: Layout, tail: Sequence[ast.stmt]) -> list[ast.stmt]:
     at = next((i for i, m in enumerate(rest) if m.app in AGGREGATORS and m.parameters.get("feeder") == module.id), None)
+    try:
+        bundles = _bundles(module)
+    except Untranslatable as exc:  # the array it loops over cannot be read: the loop is left to a person
+        code = todo(module, f"the bundles it outputs: {exc.reason}")
+        _row(lay, module, code)
+        return code.lines
     _row(lay, module, ModuleCode([], note="a loop over the bundles it outputs"))
     loop = "for $bundle in $bundles:\n    run.emit($id, $bundle)\n    $body"
     if at is None:
-        return stmts(loop, bundle=var(module), bundles=_bundles(module), id=module.id, body=flow(rest, lay, tail=tail))
+        return stmts(loop, bundle=var(module), bundles=bundles, id=module.id, body=flow(rest, lay, tail=tail))
     aggregator, inner, after = rest[at], rest[:at], rest[at + 1:]
     if any(m.routes or m.branches for m in inner) or aggregator.mapper.get("groupBy") or aggregator.parameters.get("groupBy"):
         code = todo(aggregator, "an Aggregator over routes, branches or with group-by is not translated")
@@ -216,7 +222,7 @@ def _iterator(module: Module, rest: list[Module], lay: Layout, tail: Sequence[as
             _row(lay, aggregator, code)
             return code.lines
         collect = _passes(test, f"filter {str(aggregator.filter.get('name') or '')!r}", collect)
-    looped = stmts(loop, bundle=var(module), bundles=_bundles(module), id=module.id,
+    looped = stmts(loop, bundle=var(module), bundles=bundles, id=module.id,
                    body=flow(inner, lay, tail=collect))
     _row(lay, aggregator, ModuleCode([], note=f"closes the loop of module {module.id}"))
     return stmts("$collected: list[Any] = []\n$looped\nif $collected:\n    $note\n    $head\n"

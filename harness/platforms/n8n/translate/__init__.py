@@ -10,13 +10,13 @@ n8n`` records for the same workflow. ``prove`` runs the generated code on a work
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
+from harness.errors import ExportFormatError
 from harness.platforms.n8n.definition import Workflow, iter_workflow_files, load_workflows
 from harness.platforms.n8n.translate.maps import maps_toml, write_maps
 from harness.platforms.n8n.translate.module import build
-from harness.scaffold import Written, checked_name, write
+from harness.scaffold import Written, automation_name, checked_name, write
 from harness.scaffold._module import unique
 
 __all__ = ["maps_toml", "scaffold", "scaffold_n8n", "write_maps"]
@@ -25,7 +25,7 @@ __all__ = ["maps_toml", "scaffold", "scaffold_n8n", "write_maps"]
 def _automation_name(workflow: Workflow, given: str | None, many: bool) -> str:
     if given and not many:
         return given
-    stem = re.sub(r"[^a-z0-9]+", "-", workflow.name.lower()).strip("-") or "workflow"
+    stem = automation_name(workflow.name)
     return f"{given}-{stem}" if given else stem
 
 
@@ -36,7 +36,27 @@ def scaffold_n8n(path: Path, *, automation: str | None, into: Path, force: bool 
     Raises ExportFormatError for a file that is not a workflow and ScaffoldError for a name that
     cannot be a module. Files are written only after every workflow was translated.
     """
-    workflows = [wf for file in iter_workflow_files(path) for wf in load_workflows(file)]
+    workflows, _ = _read(path)
+    return _scaffold_all(workflows, automation=automation, into=into, force=force, providers=providers)
+
+
+def _read(path: Path) -> tuple[list[Workflow], list[str]]:
+    """Return the workflows of ``path``; of a directory, also each file that is none, with why."""
+    if not path.is_dir():
+        return load_workflows(path), []
+    workflows, skipped = [], []
+    for file in iter_workflow_files(path):
+        try:
+            workflows += load_workflows(file)
+        except ExportFormatError as exc:  # one unreadable file of an estate does not stop the others
+            skipped.append(f"{file} ({exc})")
+    if not workflows:
+        raise ExportFormatError(str(path), None, None, "no n8n workflow found in the directory")
+    return workflows, skipped
+
+
+def _scaffold_all(workflows: list[Workflow], *, automation: str | None, into: Path, force: bool,
+                  providers: dict[str, str] | None) -> list[Written]:
     many = len(workflows) > 1
     results = []
     used: set[str] = set()
@@ -49,5 +69,6 @@ def scaffold_n8n(path: Path, *, automation: str | None, into: Path, force: bool 
 
 def scaffold(path: Path, *, automation: str | None, into: Path, force: bool = False,
               providers: dict[str, str] | None = None) -> tuple[list[Written], list[str]]:
-    """``scaffold_n8n`` as the CLI calls every translator: a directory's files are all workflows (none skipped)."""
-    return scaffold_n8n(path, automation=automation, into=into, force=force, providers=providers), []
+    """``scaffold_n8n`` as the CLI calls every translator; a directory's files that are no workflow are skipped and named."""
+    workflows, skipped = _read(path)
+    return _scaffold_all(workflows, automation=automation, into=into, force=force, providers=providers), skipped

@@ -12,8 +12,8 @@ import re
 from dataclasses import replace
 
 from harness.errors import Untranslatable
-from harness.platforms.n8n.definition import Node, Workflow
-from harness.platforms.n8n.translate import calls, nodes, respond, sub
+from harness.platforms.n8n.definition import Loop, Node, Plan, Workflow
+from harness.platforms.n8n.translate import calls, loops, nodes, respond, sub
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot
 from harness.scaffold import _code, _credential
 from harness.scaffold._code import name, stmts
@@ -64,36 +64,85 @@ def build(workflow: Workflow, automation: str, providers: dict[str, str],
     ``callees`` maps the workflow ids of the estate scaffolded with it to their automations, so an
     Execute Workflow node of one becomes a child job of another.
     """
-    order, looped = workflow.order()
-    taken: set[str] = set()
-    names = {name: _identifier(name, taken) for name in order}
-    steps_taken: set[str] = set()
-    outputs: dict[str, list[str]] = {}
-    body: list[ast.stmt] = []
+    plan = workflow.plan()
     scaffold: Scaffold[Workflow] = Scaffold(automation, workflow, "", {}, {}, [])
-    trigger = workflow.trigger()
-    for name in order:
-        node = workflow.nodes[name]
-        inputs = _inputs(workflow, name, outputs)
-        if node.execute_once:
-            inputs = tuple(_code.expr("$source[:1]", source=source) for source in inputs)
-        slot = Slot(names[name], inputs, unique(slug(name), steps_taken), slug(name), providers,
-                    timezone=_valid_zone(workflow.timezone()), callees=dict(callees or {}))
-        code = _translate(node, slot, is_trigger=trigger is not None and name == trigger.name, looped=name in looped)
-        outputs[name] = code.outputs
-        body += [*code.lines, *_always_output(node, slot, code), _code.blank()]
-        _account(scaffold, node, code, is_trigger=trigger is not None and name == trigger.name)
-    if trigger is not None and trigger.short_type == "executeWorkflowTrigger" and trigger.name in outputs:
+    builder = _Builder(workflow, _flat(plan), providers, scaffold, dict(callees or {}))
+    body = builder.block(plan)
+    trigger = builder.trigger
+    if trigger is not None and trigger.short_type == "executeWorkflowTrigger" and trigger.name in builder.outputs:
         body += stmts("await n8n.sub_return(flow)")  # what the calling workflow's node outputs
-    if trigger is not None and trigger.short_type == "webhook" and trigger.name in outputs:
+    if trigger is not None and trigger.short_type == "webhook" and trigger.name in builder.outputs:
         body += respond.answers_when_done(trigger)  # "When Last Node Finishes": answer with its output
     for name, node in workflow.nodes.items():
-        if name not in outputs:
+        if name in builder.outputs:
+            continue
+        if node.short_type == "stickyNote":
+            scaffold.rows.append(NodeRow(name, node.type, "note", "a sticky note on the canvas (never runs)"))
+        else:
             scaffold.rows.append(NodeRow(name, node.type, "not reached",
                                          "disabled" if node.disabled else "no path from the trigger"))
     _error_workflow(scaffold, workflow, dict(callees or {}))
     scaffold.source = module_source(scaffold, TOOL, body, workflow.name)
     return scaffold
+
+
+def _flat(plan: Plan) -> list[str]:
+    out: list[str] = []
+    for unit in plan:
+        out += [unit.header, *_flat(list(unit.body))] if isinstance(unit, Loop) else [unit]
+    return out
+
+
+class _Builder:
+    """One module being built: the nodes' Python names, the output variables so far, the table."""
+
+    def __init__(self, workflow: Workflow, order: list[str], providers: dict[str, str],
+                 scaffold: Scaffold[Workflow], callees: dict[str, str]) -> None:
+        self.workflow, self.providers, self.scaffold, self.callees = workflow, providers, scaffold, callees
+        self.timezone = _valid_zone(workflow.timezone())
+        taken: set[str] = set()
+        self.names = {name: _identifier(name, taken) for name in order}
+        self.steps_taken: set[str] = set()
+        self.outputs: dict[str, list[str]] = {}
+        self.trigger = workflow.trigger()
+        self.loop_states: dict[str, str] = {}  # a SplitInBatches node -> its state, in a loop
+        self.depth = 0
+
+    def block(self, plan: Plan) -> list[ast.stmt]:
+        """Return the code of ``plan``'s nodes and loops, in order."""
+        body: list[ast.stmt] = []
+        for unit in plan:
+            if isinstance(unit, Loop):
+                if self.depth == 0:
+                    body += loops.states(self, unit)
+                    self.loop_states.update({m: loops.state_var(self, m) for m in unit.members()
+                                             if self.workflow.nodes[m].short_type == loops.SPLIT_IN_BATCHES})
+                self.depth += 1
+                body += [*loops.loop_lines(self, unit), _code.blank()]
+                self.depth -= 1
+            else:
+                body += self.node(unit)
+        return body
+
+    def node(self, name: str, inputs: tuple[ast.expr, ...] | None = None, todo: str | None = None) -> list[ast.stmt]:
+        """Return the code of one node (its inputs: from its parents' outputs, unless given; a TODO with ``todo``)."""
+        node = self.workflow.nodes[name]
+        if inputs is None:
+            inputs = _inputs(self.workflow, name, self.outputs)
+        if node.execute_once:
+            inputs = tuple(_code.expr("$source[:1]", source=source) for source in inputs)
+        slot = Slot(self.names[name], inputs, unique(slug(name), self.steps_taken), slug(name), self.providers,
+                    timezone=self.timezone, callees=self.callees)
+        is_trigger = self.trigger is not None and name == self.trigger.name
+        if todo is not None:
+            code = nodes.todo(node, slot, todo)
+        elif node.short_type == loops.SPLIT_IN_BATCHES and not is_trigger and node.type.startswith("n8n-nodes-base."):
+            code = loops.split_in_batches(node, slot, self.loop_states.get(name))
+        else:
+            code = _translate(node, slot, is_trigger=is_trigger)
+        self.outputs[name] = code.outputs
+        _account(self.scaffold, node, code, is_trigger=is_trigger)
+        return [*code.lines, *_always_output(node, slot, code), _code.blank()]
 
 
 def _always_output(node: Node, slot: Slot, code: NodeCode) -> list[ast.stmt]:
@@ -127,12 +176,9 @@ def _inputs(workflow: Workflow, node: str, outputs: dict[str, list[str]]) -> tup
     return tuple(joined)
 
 
-def _translate(node: Node, slot: Slot, *, is_trigger: bool, looped: bool) -> NodeCode:
+def _translate(node: Node, slot: Slot, *, is_trigger: bool) -> NodeCode:
     if is_trigger:
         return sub.trigger_node(node, slot) if node.short_type == "executeWorkflowTrigger" else nodes.trigger(node, slot)
-    if looped:
-        return nodes.todo(node, slot, "this node is part of a loop (SplitInBatches / a connection back): "
-                                       "write the loop in Python")
     known = node.type.startswith(("n8n-nodes-base.", "n8n-nodes-testing."))
     translator = TRANSLATORS.get(node.short_type) if known else None
     if translator is None:
@@ -143,6 +189,9 @@ def _translate(node: Node, slot: Slot, *, is_trigger: bool, looped: bool) -> Nod
         return translator(node, slot)
     except Untranslatable as exc:
         return nodes.todo(node, slot, exc.reason, verbatim=_verbatim(node))
+    except Exception as exc:  # noqa: BLE001 - parameters of a shape no translator expects: the estate run goes on
+        return nodes.todo(node, slot, f"its parameters could not be read ({type(exc).__name__}: {exc})",
+                          verbatim=_verbatim(node))
 
 
 def _error_workflow(scaffold: Scaffold[Workflow], workflow: Workflow, callees: dict[str, str]) -> None:

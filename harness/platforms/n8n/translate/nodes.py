@@ -114,8 +114,13 @@ def _emit_if(slot: Slot, node: Node, items: ast.expr, test: ast.expr) -> list[as
 
 def _filter_options(node: Node) -> tuple[dict[str, Any], list[dict[str, Any]], str]:
     conditions = node.parameters.get("conditions") or {}
+    if not isinstance(conditions, dict):  # e.g. a rule's conditions written as a bare list
+        raise Untranslatable(f"conditions: expected an object with options and conditions, got a "
+                             f"{type(conditions).__name__}")
     options = conditions.get("options") or {}
     node_options = node.parameters.get("options") or {}
+    if not isinstance(options, dict) or not isinstance(node_options, dict):
+        raise Untranslatable("options: expected an object")
     case = options.get("caseSensitive")
     if case is None:
         case = not node_options.get("ignoreCase", False)

@@ -1,0 +1,77 @@
+"""The estate table: what scaffolding a directory of workflows produced, counted per workflow and in total.
+
+Every node is counted once: translated (the trigger included), TODO, not reached (disabled, or
+no path from the trigger) or a sticky note, so a workflow's four counts add up to its nodes. A
+workflow is *whole* when nothing is left for a person (no TODO). ``table`` is what ``cutover
+scaffold`` prints; ``estate_json`` is the same table for CI (``--json``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from harness.scaffold import Written
+    from harness.scaffold._module import Scaffold
+
+
+def counts(s: Scaffold[Any]) -> str:
+    """Return one scaffold's counts as the per-workflow line says them (the zero extras left out)."""
+    text = f"{s.translated} {s.unit}s translated, {s.todo} TODO"
+    if s.not_reached:
+        text += f", {s.not_reached} not reached"
+    if s.notes:
+        text += f", {s.notes} sticky note{'s' if s.notes != 1 else ''}"
+    return text
+
+
+def _totals(results: list[Written]) -> dict[str, int]:
+    scaffolds = [w.scaffold for w in results]
+    return {
+        "workflows": len(scaffolds), "whole": sum(1 for s in scaffolds if s.whole),
+        "translated": sum(s.translated for s in scaffolds), "todo": sum(s.todo for s in scaffolds),
+        "not_reached": sum(s.not_reached for s in scaffolds), "notes": sum(s.notes for s in scaffolds),
+        "nodes": sum(len(s.rows) for s in scaffolds),
+    }
+
+
+def _share(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.0f}%" if whole else "-"
+
+
+def table(results: list[Written], hint_template: str) -> list[str]:
+    """Return the estate table's lines: a header, one row per workflow, then the totals line."""
+    width = max([len(w.scaffold.automation) for w in results] + [10])
+    lines = ["", "estate:", f"  {'automation':<{width}} {'trigger':<9} {'translated':>10} {'TODO':>5} "
+             f"{'unreached':>9} {'notes':>5} {'whole':>5}  import its executions"]
+    for w in results:
+        s = w.scaffold
+        hint = hint_template.format(id=getattr(s.workflow, "id", None) or "<id>", name=s.automation,
+                                    definition=getattr(s.workflow, "path", ""))
+        lines.append(f"  {s.automation:<{width}} {s.trigger_kind:<9} {s.translated:>10} {s.todo:>5} "
+                     f"{s.not_reached:>9} {s.notes:>5} {'yes' if s.whole else 'no':>5}  {hint}")
+    t = _totals(results)
+    first = results[0].scaffold
+    reachable = t["translated"] + t["todo"]
+    lines.append(f"  {t['workflows']} {first.kind}s: {t['translated']} {first.unit}s translated, {t['todo']} TODO "
+                 f"({_share(t['translated'], reachable)} of the {reachable} that run); {t['whole']} of "
+                 f"{t['workflows']} {first.kind}s whole (no TODO); {t['not_reached']} not reached, "
+                 f"{t['notes']} sticky notes")
+    return lines
+
+
+def estate_json(results: list[Written]) -> str:
+    """Return the estate table as JSON: per workflow its counts, file and nodes; then the totals."""
+    rows = []
+    for w in results:
+        s = w.scaffold
+        rows.append({
+            "automation": s.automation, "name": getattr(s.workflow, "name", s.automation),
+            "definition": str(getattr(s.workflow, "path", "")), "module": str(w.path), "trigger": s.trigger_kind,
+            "translated": s.translated, "todo": s.todo, "not_reached": s.not_reached, "notes": s.notes,
+            "whole": s.whole, "nodes": [{"node": r.node, "type": r.type, "status": r.status, "why": r.why}
+                                       for r in s.rows],
+        })
+    unit = results[0].scaffold.unit if results else "node"
+    return json.dumps({"unit": unit, "workflows": rows, "totals": _totals(results)}, indent=2, ensure_ascii=False)
