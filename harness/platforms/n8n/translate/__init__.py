@@ -15,7 +15,7 @@ from pathlib import Path
 from harness.errors import ExportFormatError
 from harness.platforms.n8n.definition import Workflow, iter_workflow_files, load_workflows
 from harness.platforms.n8n.translate.maps import maps_toml, write_maps
-from harness.platforms.n8n.translate.module import build
+from harness.platforms.n8n.translate.module import build, unreadable
 from harness.scaffold import Written, automation_name, checked_name, write
 from harness.scaffold._module import unique
 
@@ -62,7 +62,10 @@ def _scaffold_all(workflows: list[Workflow], *, automation: str | None, into: Pa
     used: set[str] = set()
     for workflow in workflows:
         name = checked_name(unique(_automation_name(workflow, automation, many), used))
-        results.append(build(workflow, name, providers or {}))
+        try:
+            results.append(build(workflow, name, providers or {}))
+        except Exception as exc:  # noqa: BLE001 - one workflow the translator fails on does not stop the estate
+            results.append(unreadable(workflow, name, exc))
     return [write(s, into, force) for s in results]
 
 
