@@ -33,8 +33,10 @@ def scaffold_n8n(path: Path, *, automation: str | None, into: Path, force: bool 
                  providers: dict[str, str] | None = None) -> list[Written]:
     """Scaffold every workflow in ``path`` (a file or a directory) into ``into``.
 
-    Raises ExportFormatError for a file that is not a workflow and ScaffoldError for a name that
-    cannot be a module. Files are written only after every workflow was translated.
+    Raises ExportFormatError for a file that is not a workflow (a directory's such files are
+    skipped; one with no workflow at all raises) and ScaffoldError for a name that cannot be a
+    module. A workflow the translator fails on is scaffolded with every node a TODO naming the
+    error. Files are written only after every workflow was translated.
     """
     workflows, _ = _read(path)
     return _scaffold_all(workflows, automation=automation, into=into, force=force, providers=providers)
