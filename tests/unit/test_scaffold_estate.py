@@ -127,3 +127,26 @@ def test_a_make_iterator_whose_array_cannot_be_read_is_a_todo_not_a_crash(tmp_pa
     scaffold = build_make(load_blueprint(tmp_path / "cold.json"), "cold-email", {})
     row = next(r for r in scaffold.rows if r.type == "builtin:BasicFeeder")
     assert row.status == "todo" and "'`1`' is not a module path" in row.why
+
+
+def test_a_workflow_the_translator_fails_on_is_all_todo_and_the_estate_goes_on(tmp_path: Path,
+                                                                                monkeypatch: Any) -> None:
+    from harness.platforms.n8n.definition import Workflow
+
+    def broken(self: Workflow) -> Any:
+        if self.name == "Seven":
+            raise RecursionError("maximum recursion depth exceeded")
+        return original(self)
+
+    original = Workflow.plan
+    monkeypatch.setattr(Workflow, "plan", broken)
+    _write(tmp_path / "estate", "seven.json", SEVEN)
+    _write(tmp_path / "estate", "router.json", LIST_CONDITIONS)
+    written = {w.scaffold.automation: w for w in scaffold_n8n(tmp_path / "estate", automation=None,
+                                                               into=tmp_path / "out")}
+    seven = written["seven"].scaffold
+    assert seven.todo == 5 and seven.notes == 2 and seven.translated == 0
+    assert all("RecursionError" in r.why for r in seven.rows if r.status == "todo")
+    assert "raise n8n.TodoNode('Seven'" in written["seven"].path.read_text()
+    compile(written["seven"].path.read_text(), "seven.py", "exec")
+    assert written["github-router"].scaffold.translated == 2

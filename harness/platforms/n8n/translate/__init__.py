@@ -15,7 +15,7 @@ from pathlib import Path
 from harness.errors import ExportFormatError
 from harness.platforms.n8n.definition import Workflow, iter_workflow_files, load_workflows
 from harness.platforms.n8n.translate.maps import maps_toml, write_maps
-from harness.platforms.n8n.translate.module import build
+from harness.platforms.n8n.translate.module import build, unreadable
 from harness.scaffold import Written, automation_name, checked_name, write
 from harness.scaffold._module import unique
 
@@ -33,8 +33,10 @@ def scaffold_n8n(path: Path, *, automation: str | None, into: Path, force: bool 
                  providers: dict[str, str] | None = None) -> list[Written]:
     """Scaffold every workflow in ``path`` (a file or a directory) into ``into``.
 
-    Raises ExportFormatError for a file that is not a workflow and ScaffoldError for a name that
-    cannot be a module. Files are written only after every workflow was translated.
+    Raises ExportFormatError for a file that is not a workflow (a directory's such files are
+    skipped; one with no workflow at all raises) and ScaffoldError for a name that cannot be a
+    module. A workflow the translator fails on is scaffolded with every node a TODO naming the
+    error. Files are written only after every workflow was translated.
     """
     workflows, _ = _read(path)
     return _scaffold_all(workflows, automation=automation, into=into, force=force, providers=providers)
@@ -63,7 +65,10 @@ def _scaffold_all(workflows: list[Workflow], *, automation: str | None, into: Pa
     names = [checked_name(unique(_automation_name(workflow, automation, many), used)) for workflow in workflows]
     callees = {workflow.id: name for workflow, name in zip(workflows, names, strict=True) if workflow.id}
     for workflow, name in zip(workflows, names, strict=True):
-        results.append(build(workflow, name, providers or {}, callees))
+        try:
+            results.append(build(workflow, name, providers or {}, callees))
+        except Exception as exc:  # noqa: BLE001 - one workflow the translator fails on does not stop the estate
+            results.append(unreadable(workflow, name, exc))
     return [write(s, into, force) for s in results]
 
 

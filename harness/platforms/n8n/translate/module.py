@@ -86,6 +86,20 @@ def build(workflow: Workflow, automation: str, providers: dict[str, str],
     return scaffold
 
 
+def unreadable(workflow: Workflow, automation: str, error: Exception) -> Scaffold[Workflow]:
+    """Return the scaffold of a workflow the translator failed on: every node a TODO naming why.
+
+    The estate run goes on past it; the module's run fails at once, naming the workflow.
+    """
+    why = f"the workflow could not be translated ({type(error).__name__}: {error})"
+    rows = [NodeRow(name, node.type, "note" if node.short_type == "stickyNote" else "todo", why)
+            for name, node in workflow.nodes.items()]
+    scaffold: Scaffold[Workflow] = Scaffold(automation, workflow, "", {}, {}, rows)
+    body = stmts("raise n8n.TodoNode($name, $why)", name=workflow.name, why=why)
+    scaffold.source = module_source(scaffold, TOOL, body, workflow.name)
+    return scaffold
+
+
 def _flat(plan: Plan) -> list[str]:
     out: list[str] = []
     for unit in plan:
