@@ -127,7 +127,7 @@ def _call_lines(node: Node, slot: Slot, provider: str, method: str, url: ast.exp
 
 
 def app_node(node: Node, slot: Slot) -> NodeCode:
-    """An app node whose operation maps to one documented REST call (the table in ``apps.APPS``)."""
+    """An app node whose operation maps to a catalogue operation (``apps.N8N_APPS``, ``harness.catalogue``)."""
     return apps.app_node(node, slot)
 
 
