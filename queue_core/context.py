@@ -132,6 +132,12 @@ class Context:
         found = getattr(self._gateway, "redactor", None)
         return found if isinstance(found, Redactor) else NO_SECRETS
 
+    @property
+    def providers(self) -> dict[str, str]:
+        """Return {provider name: base_url} of the providers this worker calls (empty without a gateway)."""
+        configured = getattr(self._gateway, "providers", None) or {}
+        return {name: config.base_url for name, config in configured.items()}
+
     # -- time, keys, decisions -------------------------------------------------------------
 
     def now(self) -> datetime:

@@ -24,6 +24,7 @@ from ._n8n_apps import (
     epoch_ms, form_fields, properties, quote_path, sheet_row, sheet_rows, sheet_updates, with_fields,
 )
 from ._n8n_filter import check, if_v1
+from ._n8n_http import CALL_ERRORS, basic_auth, error_item, full_response, header_auth, provider_of
 from ._n8n_js import (
     GLOBALS, METHODS, add, arith, as_list, both, call, coalesce, compare, concat, either, get, loose_eq, method, num, parse_float,
     parse_int, strict_eq, text, truthy,
@@ -48,6 +49,7 @@ __all__ = [
     "properties", "quote_path", "response_items", "sheet_row", "sheet_rows", "sheet_updates", "strict_eq", "text",
     "recorded_outputs", "trigger_items", "truthy", "typed", "webhook_items", "with_fields",
 ]
+__all__ += ["CALL_ERRORS", "basic_auth", "error_item", "full_response", "header_auth", "provider_of"]  # HTTP Request (_n8n_http)
 
 
 def recorded_outputs(outputs: Sequence[Sequence[Any]], cap: int = OUTPUT_ITEMS_CAP) -> list[list[Any]]:
@@ -121,6 +123,13 @@ class Flow:
         self._last = (node, kind)
         self._record(node)
         return items
+
+    def emit_outputs(self, node: str, outputs: Sequence[Items]) -> list[Items]:
+        """Record a node's several outputs (a regular and an error output) and return them."""
+        self.outputs[node] = [list(items) for items in outputs]
+        self._last = (node, "node")
+        self._record(node)
+        return self.outputs[node]
 
     def each(self, node: str, items: Items, fn: Callable[[Item, int], Item | Sequence[Item] | None]) -> Items:
         """Run ``fn`` for every item (a Set, a mapping); record and return the items it gave."""
