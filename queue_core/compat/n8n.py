@@ -25,6 +25,7 @@ from ._n8n_apps import (
 )
 from ._n8n_data import aggregate_all, aggregate_fields, limit, sort_items, split_out
 from ._n8n_filter import check, if_v1
+from ._n8n_messages import mime_message, telegram_message
 from ._n8n_http import CALL_ERRORS, basic_auth, error_item, full_response, header_auth, provider_of
 from ._n8n_js import (
     GLOBALS, METHODS, add, arith, as_list, both, call, coalesce, compare, concat, either, get, loose_eq, method, num, parse_float,
@@ -52,6 +53,7 @@ __all__ = [
 ]
 __all__ += ["CALL_ERRORS", "basic_auth", "error_item", "full_response", "header_auth", "provider_of"]  # HTTP Request (_n8n_http)
 __all__ += ["aggregate_all", "aggregate_fields", "limit", "sort_items", "split_out"]  # data nodes (_n8n_data)
+__all__ += ["mime_message", "telegram_message"]  # Telegram, Gmail (_n8n_messages)
 
 
 def recorded_outputs(outputs: Sequence[Sequence[Any]], cap: int = OUTPUT_ITEMS_CAP) -> list[list[Any]]:

@@ -261,9 +261,7 @@ def test_notion_with_simplify_on_is_a_todo_since_n8n_reshapes_the_page() -> None
     assert row.status == "todo" and "Simplify is on" in row.why
 
 
-def test_telegram_fails_the_item_naming_the_node_and_the_call_it_makes() -> None:
-    ctx, _, error = _run_content({"Tell the channel"})
-    assert isinstance(error, n8n.TodoNode) and error.node == "Tell the channel"
-    assert "POST https://api.telegram.org/bot{token}/sendMessage" in str(error)
-    assert "bot token from $TELEGRAM_BOT_TOKEN as a URL path segment" in str(error)
-    assert ctx.sent == []
+def test_telegram_send_message_is_translated_with_the_token_as_the_gateways_path_placeholder() -> None:
+    scaffold = _scaffold(CONTENT)
+    assert {r.node: r.status for r in scaffold.rows}["Tell the channel"] == "translated"
+    assert "'https://api.telegram.org/bot', '__auth_env__', '/sendMessage'" in scaffold.source

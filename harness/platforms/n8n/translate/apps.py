@@ -3,7 +3,7 @@
 ``N8N_APPS`` maps an n8n node type (``n8n-nodes-base.<short type>``) to a catalogue app
 (``harness.catalogue``: provider, base URL, method, path, fields, secret) and, per n8n
 (resource, operation), the catalogue operation and the small translator that maps the node's
-parameters onto its fields (``app_request``, ``app_crm``, ``app_docs``). The
+parameters onto its fields (``app_request``, ``app_crm``, ``app_docs``, ``app_message``). The
 resource and operation an export leaves out are n8n's defaults for the node's typeVersion (the
 node's description, ``Node.settings``). An operation the catalogue knows but no translator fills
 in, or one it does not know, raises ``Untranslatable``: the node stays a TODO whose text is the
@@ -21,7 +21,7 @@ from typing import Any
 from harness import catalogue
 from harness.errors import Untranslatable
 from harness.platforms.n8n.definition import Node
-from harness.platforms.n8n.translate import app_crm, app_docs, expr
+from harness.platforms.n8n.translate import app_crm, app_docs, app_message, expr
 from harness.platforms.n8n.translate.app_request import Params, Request, fields
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot, comment
 from harness.scaffold import _code
@@ -111,16 +111,16 @@ N8N_APPS: dict[str, N8nApp] = {
         ("block", "append"): Mapping("block.append", None),
     }, {"": "page", "page": "create"}),
     "telegram": N8nApp("telegram", {
-        ("message", "sendMessage"): Mapping("message.sendMessage", None),
+        ("message", "sendMessage"): Mapping("message.sendMessage", app_message.telegram_send),
         ("message", "sendPhoto"): Mapping("message.sendPhoto", None),
         ("message", "sendDocument"): Mapping("message.sendDocument", None),
         ("message", "editMessageText"): Mapping("message.editMessageText", None),
         ("message", "deleteMessage"): Mapping("message.deleteMessage", None),
         ("chat", "get"): Mapping("chat.get", None),
         ("callback", "answerQuery"): Mapping("callback.answerQuery", None),
-    }, {"": "message", "message": "sendMessage"}, {"token": lambda raw: lit("__auth_env__")}),
+    }, {"": "message", "message": "sendMessage"}, {"token": app_message.telegram_token}),
     "gmail": N8nApp("gmail", {
-        ("message", "send"): Mapping("message.send", None),
+        ("message", "send"): Mapping("message.send", app_message.gmail_send, since=2),
         ("message", "reply"): Mapping("message.reply", None),
         ("message", "get"): Mapping("message.get", None),
         ("message", "getAll"): Mapping("message.getAll", None),
