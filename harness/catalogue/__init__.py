@@ -44,8 +44,11 @@ def operation(app_name: str, name: str) -> Operation:
 def skeleton(app_name: str, name: str) -> str:
     """Return the TODO text of an operation: the call it makes (provider, method, URL, fields) and its secret."""
     entry, op = app(app_name), operation(app_name, name)
-    parts = [f"{entry.provider}: {op.method} {entry.base_url}{op.path}"]
-    if op.body:
+    if op.method == "SQL":  # a database operation: no URL, the statement's parts
+        parts = [f"{entry.provider}: {op.name} on the database", f"fields {', '.join(op.body)}"]
+    else:
+        parts = [f"{entry.provider}: {op.method} {entry.base_url}{op.path}"]
+    if op.body and op.method != "SQL":
         parts.append(f"{'form' if op.form else 'JSON'} body fields {', '.join(op.body)}")
     if op.query:
         parts.append(f"query {', '.join(op.query)}")

@@ -82,3 +82,25 @@ def test_the_catalogue_describes_each_operation_once_with_its_secret() -> None:
     assert "$GMAIL_TOKEN" in text
     with pytest.raises(KeyError, match="known: "):
         catalogue.operation("slack", "message.fly")
+
+
+def test_headers_and_basic_auth_are_sent_together(tmp_path: Path) -> None:
+    source, row = _scaffold(tmp_path, {"url": "https://api.example.com/x", "authentication": "genericCredentialType",
+                                       "genericAuthType": "httpBasicAuth", "sendHeaders": True,
+                                       "headerParameters": {"parameters": [{"name": "X-Case", "value": "v"}]}})
+    assert row.status == "translated" and "{'X-Case': 'v'}.items()} | n8n.basic_auth(" in source
+
+
+def test_a_postgres_node_is_a_todo_naming_its_operation_table_and_secret(tmp_path: Path) -> None:
+    workflow = {"name": "p", "nodes": [
+        {"name": "Start", "type": "n8n-nodes-base.manualTrigger", "typeVersion": 1, "position": [0, 0], "parameters": {}},
+        {"name": "Save", "type": "n8n-nodes-base.postgres", "typeVersion": 2.5, "position": [1, 0],
+         "parameters": {"schema": {"__rl": True, "mode": "list", "value": "public"},
+                        "table": {"__rl": True, "mode": "list", "value": "orders"}}}],
+        "connections": {"Start": {"main": [[{"node": "Save", "type": "main", "index": 0}]]}}}
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(workflow), encoding="utf-8")
+    (written,) = scaffold_n8n(path, automation="p", into=tmp_path / "a", force=True)
+    row = {r.node: r for r in written.scaffold.rows}["Save"]
+    assert row.status == "todo" and "postgres: database.insert on the database" in row.why
+    assert "$POSTGRES_URL" in row.why and "table 'orders'" in row.why

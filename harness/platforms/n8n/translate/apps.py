@@ -141,6 +141,10 @@ N8N_APPS: dict[str, N8nApp] = {
         ("database", "executeQuery"): Mapping("database.executeQuery", None),
         ("database", "insert"): Mapping("record.create", None),
     }, {"": "database", "database": "executeQuery"}),
+    "postgres": N8nApp("postgres", {
+        ("database", op): Mapping(f"database.{op}", None)
+        for op in ("executeQuery", "insert", "update", "select", "upsert", "deleteTable")
+    }, {"": "database", "database": "insert"}),
 }
 APP_TYPES = tuple(sorted(N8N_APPS))
 
@@ -170,11 +174,25 @@ def _operation(node: Node) -> tuple[N8nApp, catalogue.App, str, str, Mapping, ca
     op = app.operations[found.operation]
     if found.request is None and found.whole is None:
         raise Untranslatable(f"{node.short_type} {resource}.{operation} parameters are not translated; the call: "
-                             f"{catalogue.skeleton(entry.app, found.operation)}")
+                             f"{catalogue.skeleton(entry.app, found.operation)}{_detail(node, op)}")
     if node.version < found.since:
         raise Untranslatable(f"{node.short_type} v{node.version:g} {resource}.{operation} parameters are not "
                              f"translated (v{found.since:g}+ are); the call: {catalogue.skeleton(entry.app, found.operation)}")
     return entry, app, resource, operation, found, op
+
+
+def _detail(node: Node, op: catalogue.Operation) -> str:
+    """Return what this node fills in of a skeleton's fields (a Postgres query, a table), from its parameters."""
+    params = node.settings if node.described else node.parameters
+    shown = []
+    for key in ("query", "table", "schema", "operation"):
+        value = params.get(key)
+        if isinstance(value, dict):  # a resource locator
+            value = value.get("cachedResultName") or value.get("value")
+        if value not in (None, "") and (key != "operation" or op.method == "SQL"):
+            text = " ".join(str(value).split())
+            shown.append(f"{key} {text[:160]!r}")
+    return f" (this node: {', '.join(shown)})" if shown else ""
 
 
 def _url(entry: N8nApp, app: catalogue.App, path: str, params: Params) -> ast.expr:

@@ -126,8 +126,7 @@ def http_node(node: Node, slot: Slot) -> NodeCode:
         if entries or not listed:  # none left when the only one was the provider's bearer token
             headers = _code.expr("{k: n8n.text(v) for k, v in $headers.items()}", headers=dict_of(entries))
     if authentication.headers is not None:
-        headers = authentication.headers if headers is None else _code.expr("{**$a, **$b}", a=headers,
-                                                                            b=authentication.headers)
+        headers = authentication.headers if headers is None else ast.BinOp(headers, ast.BitOr(), authentication.headers)
     if headers is not None:
         kwargs["headers"] = headers
     body = _body(params, node.name, pairs)
