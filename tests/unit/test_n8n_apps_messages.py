@@ -65,3 +65,23 @@ def test_gmail_raw_is_a_base64url_mime_message_built_by_the_email_package() -> N
     assert parsed.get_content_type() == "text/html" and parsed.get_content().strip() == "<p>hi</p>"
     with pytest.raises(ValueError, match="'nobody' in the 'To' field"):
         n8n.mime_message("nobody", "s", "m")
+
+
+@pytest.mark.parametrize(("operation", "extra", "body"), [
+    ("addLabels", {"labelIds": ["Label_1"]}, "json={'addLabelIds': ['Label_1']}"),
+    ("markAsRead", {}, "json={'removeLabelIds': ['UNREAD']}"),
+])
+def test_gmail_label_operations_modify_the_message(tmp_path: Path, operation: str, extra: dict[str, object],
+                                                   body: str) -> None:
+    workflow = {"name": "g", "nodes": [
+        {"name": "Start", "type": "n8n-nodes-base.manualTrigger", "typeVersion": 1, "position": [0, 0], "parameters": {}},
+        {"name": "Label", "type": "n8n-nodes-base.gmail", "typeVersion": 2.1, "position": [1, 0],
+         "parameters": {"operation": operation, "messageId": "={{ $json.id }}", **extra}}],
+        "connections": {"Start": {"main": [[{"node": "Label", "type": "main", "index": 0}]]}}}
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(workflow), encoding="utf-8")
+    (written,) = scaffold_n8n(path, automation="g", into=tmp_path / "a", force=True)
+    assert {r.node: r.status for r in written.scaffold.rows}["Label"] == "translated"
+    source = written.path.read_text(encoding="utf-8")
+    assert "'https://gmail.googleapis.com/gmail/v1/users/me/messages/', n8n.get(item['json'], 'id'), '/modify')" in source
+    assert body in source

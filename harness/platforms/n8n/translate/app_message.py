@@ -10,6 +10,7 @@ log ever holds the token. Gmail's ``messages/send`` takes the message as base64u
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 from harness.errors import Untranslatable
 from harness.platforms.n8n.definition import Node
@@ -66,3 +67,18 @@ def gmail_send(node: Node) -> Request:
                expr.value(params.get("message", "")), html=html)
     raw.keywords += [ast.keyword(k, v) for k, v in kwargs.items()]
     return Request(body=dict_of([("raw", raw)]))
+
+
+def gmail_labels(field: str) -> Callable[[Node], Request]:
+    """messages/{id}/modify with the node's ``labelIds`` as ``addLabelIds`` or ``removeLabelIds``."""
+    def build(node: Node) -> Request:
+        params = node.settings if node.described else node.parameters
+        return Request(body=dict_of([(field, expr.value(params.get("labelIds", [])))]))
+    return build
+
+
+def gmail_unread(field: str) -> Callable[[Node], Request]:
+    """messages/{id}/modify taking (mark as read) or giving (mark as unread) the UNREAD label."""
+    def build(node: Node) -> Request:
+        return Request(body=dict_of([(field, ["UNREAD"])]))
+    return build

@@ -124,8 +124,10 @@ N8N_APPS: dict[str, N8nApp] = {
         ("message", "reply"): Mapping("message.reply", None),
         ("message", "get"): Mapping("message.get", None),
         ("message", "getAll"): Mapping("message.getAll", None),
-        ("message", "addLabels"): Mapping("message.addLabels", None),
-        ("message", "markAsRead"): Mapping("message.markAsRead", None),
+        ("message", "addLabels"): Mapping("message.addLabels", app_message.gmail_labels("addLabelIds"), since=2),
+        ("message", "removeLabels"): Mapping("message.removeLabels", app_message.gmail_labels("removeLabelIds"), since=2),
+        ("message", "markAsRead"): Mapping("message.markAsRead", app_message.gmail_unread("removeLabelIds"), since=2),
+        ("message", "markAsUnread"): Mapping("message.markAsUnread", app_message.gmail_unread("addLabelIds"), since=2),
         ("draft", "create"): Mapping("draft.create", None),
     }, {"": "message", "message": "send"}),
     "asana": N8nApp("asana", {
