@@ -91,6 +91,7 @@ class Context:
     durable across retries and reclaims:
 
     - ``call``: an outbound HTTP call through the provider gateway (budget, key, signing, modes);
+      ``providers``: the providers it can call (name -> base URL);
     - ``step``: run a function once and memoise its output; ``checkpoint``/``last_checkpoint``
       keep a long step's progress;
     - ``decide``, ``filter``: a branch decision for the trace; stop the run as ``filtered``;

@@ -57,7 +57,8 @@ class N8nApp:
     placeholders: dict[str, Callable[[Any], ast.expr]] = field(default_factory=dict)
 
 
-_SHEET_PATH = {"documentId": app_docs.sheet_document, "sheetName": app_docs.sheet_title}
+_SHEET_PATH: dict[str, Callable[[Any], ast.expr]] = {"documentId": app_docs.sheet_document,
+                                                    "sheetName": app_docs.sheet_title}
 N8N_APPS: dict[str, N8nApp] = {
     "github": N8nApp("github", {
         ("issue", "create"): Mapping("issue.create", fields("title", "body")),

@@ -32,7 +32,7 @@ _OPTIONS = frozenset({"response", "timeout", "batching", "redirect", "allowUnaut
 
 
 @dataclass
-class Auth:
+class HttpAuth:
     """What one node's authentication adds to its call."""
 
     headers: ast.expr | None = None  # a dict expression merged into the headers
@@ -48,13 +48,13 @@ def _reader(provider: str, stem: str, was: str, where: str) -> tuple[ast.expr, _
     return _credential.source(found), found
 
 
-def auth(node: Node, provider: str) -> Auth:
+def auth(node: Node, provider: str) -> HttpAuth:
     """Return the headers and credentials of the node's authentication; raise Untranslatable for one not carried."""
     params = node.parameters
     mode = params.get("authentication", "none")
     where = f'node "{node.name}"'
     if mode in (None, "none"):
-        return Auth()
+        return HttpAuth()
     if mode == "genericCredentialType":
         kind = str(params.get("genericAuthType") or "")
     elif mode == "predefinedCredentialType":
@@ -65,18 +65,18 @@ def auth(node: Node, provider: str) -> Auth:
     if kind in _BEARER_TYPES or kind.endswith("OAuth2Api") or kind == "oAuth2Api":
         token = _credential.Credential(_env(provider, "TOKEN"), provider, f"the n8n credential {kind}", where,
                                        bearer=True)
-        return Auth(credentials=[token])
+        return HttpAuth(credentials=[token])
     if kind == "httpBasicAuth":
         user, user_cred = _reader(provider, "USER", "the n8n Basic Auth credential's user", where)
         password, password_cred = _reader(provider, "PASSWORD", "the n8n Basic Auth credential's password", where)
-        return Auth(call("n8n.basic_auth", user, password), [user_cred, password_cred])
+        return HttpAuth(call("n8n.basic_auth", user, password), [user_cred, password_cred])
     if kind in _HEADER_TYPES:
         fixed = _HEADER_TYPES[kind]
         header, header_cred = _reader(provider, "HEADER_NAME", f"the n8n credential {kind}'s header name", where)
         value, value_cred = _reader(provider, "HEADER_VALUE", f"the n8n credential {kind}'s value", where)
         if fixed:
-            return Auth(call("n8n.header_auth", fixed, value), [value_cred])
-        return Auth(call("n8n.header_auth", header, value), [header_cred, value_cred])
+            return HttpAuth(call("n8n.header_auth", fixed, value), [value_cred])
+        return HttpAuth(call("n8n.header_auth", header, value), [header_cred, value_cred])
     if kind == "httpQueryAuth":
         raise Untranslatable("Query Auth puts the secret in the URL, which every call record keeps: move the key "
                              "into a header the provider accepts, or give the provider its auth_env")
