@@ -1,4 +1,4 @@
-"""n8n's pure data nodes as functions of items: Limit, Sort (simple), Split Out, Aggregate.
+"""n8n's pure data nodes as functions of items: Limit, Sort (simple), Split Out, Aggregate, Crypto (hash, HMAC).
 
 Each takes the node's input items and its parameters (defaults already applied by the scaffold,
 from n8n's description of the node) and returns the output items, as n8n 1.123's node does:
@@ -8,8 +8,11 @@ Field names use n8n's dot notation (``a.b`` reads ``{"a": {"b": …}}``) unless 
 
 from __future__ import annotations
 
+import base64
 import copy
 import functools
+import hashlib
+import hmac
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -220,3 +223,28 @@ def aggregate_all(items: Sequence[Item], destination: str = "data", include: str
                 kept.append(part)
         records = kept
     return [{"json": {destination: records}}]
+
+
+_HASHES = {"MD5": "md5", "SHA256": "sha256", "SHA384": "sha384", "SHA512": "sha512", "SHA3-256": "sha3_256",
+           "SHA3-384": "sha3_384", "SHA3-512": "sha3_512"}
+
+
+def crypto_item(item: Item, field: str, value: Any, kind: str = "MD5", encoding: str = "hex", *,
+                action: str = "hash", secret: Any = "", node: str = "Crypto") -> Item:
+    """Return Crypto's hash (``action`` "hmac": HMAC keyed by ``secret``) of a text value, set as ``field`` of a copy.
+
+    Raises NodeFailed for a value or key that is not text (n8n's crypto takes strings) or an unknown type.
+    """
+    if action == "hmac" and not isinstance(secret, str):
+        raise NodeFailed(f'{node}: The "key" argument must be of type string (got {type(secret).__name__})')
+    if not isinstance(value, str):
+        raise NodeFailed(f'{node}: The "data" argument must be of type string (got {type(value).__name__})')
+    algorithm = _HASHES.get(kind)
+    if algorithm is None:
+        raise NodeFailed(f"{node}: Digest method not supported: {kind}")
+    if action == "hash":
+        digest = hashlib.new(algorithm, value.encode()).digest()
+    else:
+        digest = hmac.new(secret.encode(), value.encode(), algorithm).digest()
+    encoded = base64.b64encode(digest).decode("ascii") if encoding == "base64" else digest.hex()
+    return {"json": {**(item.get("json") or {}), field: encoded}}

@@ -1,4 +1,4 @@
-"""Data-node cases (Limit, Sort, Split Out, Aggregate): drawn parameters and items, proved like every node.
+"""Data-node cases (Limit, Sort, Split Out, Aggregate, Crypto): drawn parameters and items, proved like every node.
 
 ``data_cases()`` draws each node's parameters as an export holds them (any parameter may be left
 out: n8n's default then applies) with a fixed seed per node version, over the items of
@@ -83,11 +83,29 @@ def aggregate_v1(version: float) -> st.SearchStrategy[dict[str, Any]]:
     return draw()
 
 
+def crypto_v1(version: float) -> st.SearchStrategy[dict[str, Any]]:
+    @st.composite
+    def draw(draw: st.DrawFn) -> dict[str, Any]:
+        params: dict[str, Any] = {}
+        _omittable(draw, params, "action", st.sampled_from(["hash", "hmac"]))
+        _omittable(draw, params, "type", st.sampled_from(["MD5", "SHA256", "SHA3-256", "SHA384", "SHA512"]))
+        # value is required (n8n refuses a workflow without it); a template of a list field is left out:
+        # the scaffold's templates write a list as JSON where n8n writes String(list) (expr, a known difference)
+        params["value"] = draw(st.sampled_from(["abc", "={{ $json.a }}", "=v{{ 1 + 2 }}", "Grüße"]))
+        _omittable(draw, params, "dataPropertyName", st.sampled_from(["data", "a", "h.x"]))
+        _omittable(draw, params, "encoding", st.sampled_from(["hex", "base64"]))
+        if params.get("action") == "hmac":
+            params["secret"] = draw(st.sampled_from(["s3cret", "={{ $json.c }}"]))  # required by n8n
+        return params
+    return draw()
+
+
 DATA_NODES: list[tuple[str, tuple[float, ...], ParamStrategy]] = [
     ("n8n-nodes-base.limit", (1,), limit_v1),
     ("n8n-nodes-base.sort", (1,), sort_v1),
     ("n8n-nodes-base.splitOut", (1,), split_out_v1),
     ("n8n-nodes-base.aggregate", (1,), aggregate_v1),
+    ("n8n-nodes-base.crypto", (1,), crypto_v1),
 ]
 
 

@@ -40,3 +40,12 @@ def test_aggregate_lists_each_fields_values_dropping_nulls_unless_kept() -> None
     assert n8n.aggregate_fields(items, [("a", "all")], merge_lists=True, keep_missing=True) == \
         _items({"all": [1, None, 2, None, None]})
     assert n8n.aggregate_all(items, "rows", "allFieldsExcept", fields_to_exclude="a") == _items({"rows": []})
+
+
+def test_crypto_hashes_or_hmacs_text_into_the_field_and_refuses_other_values() -> None:
+    item = {"json": {"a": 1}}
+    assert n8n.crypto_item(item, "h", "abc") == {"json": {"a": 1, "h": "900150983cd24fb0d6963f7d28e17f72"}}
+    assert n8n.crypto_item(item, "h", "abc", "SHA256", "base64", action="hmac", secret="k")["json"]["h"] == \
+        "NC5RnOCtbAOja5jus/HRMNtIE7nfTRFg7aSI1xLceO4="
+    with pytest.raises(NodeFailed, match='"data" argument must be of type string'):
+        n8n.crypto_item(item, "h", 1)

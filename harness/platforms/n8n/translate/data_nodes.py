@@ -1,4 +1,4 @@
-"""Translate n8n's pure data nodes (Limit, Sort, Split Out, Aggregate) into calls of their runtime functions.
+"""Translate n8n's pure data nodes (Limit, Sort, Split Out, Aggregate, Crypto) into calls of their runtime functions.
 
 Each node's parameters are read with n8n's defaults for its typeVersion (``Node.settings``) and
 become literal arguments of one ``queue_core.compat.n8n`` function (``_n8n_data``); a parameter
@@ -112,4 +112,24 @@ def aggregate_node(node: Node, slot: Slot) -> NodeCode:
                                   dotted=not options.get("disableDotNotation", False), node=node.name))
 
 
-TRANSLATORS = {"limit": limit_node, "sort": sort_node, "splitOut": split_out_node, "aggregate": aggregate_node}
+def crypto_node(node: Node, slot: Slot) -> NodeCode:
+    """Crypto hash and HMAC of a text value (per item; the value may be an expression)."""
+    node = _described(node)
+    action, kind, encoding, field = _plain(node, "action", "type", "encoding", "dataPropertyName")
+    if action not in ("hash", "hmac"):
+        raise Untranslatable(f"Crypto {action!r} is not translated (hash and hmac are; generate is random, sign needs a key)")
+    if node.parameters.get("binaryData"):
+        raise Untranslatable("Crypto of binary data is not translated")
+    secret = {"action": ast.Constant("hmac"), "secret": expr.value(node.parameters.get("secret", ""))} \
+        if action == "hmac" else {}
+    value = call("n8n.crypto_item", name("item"), str(field), expr.value(node.parameters.get("value", "")),
+                 str(kind), str(encoding), node=node.name)
+    value.keywords += [ast.keyword(k, v) for k, v in secret.items()]
+    inp = slot.inputs[0] if slot.inputs else ast.List([], ast.Load())
+    lines = [comment(node), *stmts("items = $inp\n$var = flow.emit($node, [$value for i, item in enumerate(items)]) "
+                                   "if items else []", inp=inp, var=name(slot.var), node=node.name, value=value)]
+    return NodeCode(lines, [slot.var])
+
+
+TRANSLATORS = {"limit": limit_node, "sort": sort_node, "splitOut": split_out_node, "aggregate": aggregate_node,
+               "crypto": crypto_node}
