@@ -24,6 +24,7 @@ from ._n8n_apps import (
     epoch_ms, form_fields, properties, quote_path, sheet_row, sheet_rows, sheet_updates, with_fields,
 )
 from ._n8n_data import aggregate_all, aggregate_fields, crypto_item, limit, sort_items, split_out
+from ._n8n_dedupe import remove_duplicates
 from ._n8n_filter import check, if_v1
 from ._n8n_messages import mime_message, telegram_message
 from ._n8n_http import CALL_ERRORS, basic_auth, error_item, full_response, header_auth, provider_of
@@ -52,7 +53,7 @@ __all__ = [
     "recorded_outputs", "trigger_items", "truthy", "typed", "webhook_items", "with_fields",
 ]
 __all__ += ["CALL_ERRORS", "basic_auth", "error_item", "full_response", "header_auth", "provider_of"]  # HTTP Request (_n8n_http)
-__all__ += ["aggregate_all", "aggregate_fields", "crypto_item", "limit", "sort_items", "split_out"]  # data nodes (_n8n_data)
+__all__ += ["aggregate_all", "aggregate_fields", "crypto_item", "limit", "remove_duplicates", "sort_items", "split_out"]  # data nodes
 __all__ += ["mime_message", "telegram_message"]  # Telegram, Gmail (_n8n_messages)
 
 

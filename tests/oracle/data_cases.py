@@ -100,12 +100,26 @@ def crypto_v1(version: float) -> st.SearchStrategy[dict[str, Any]]:
     return draw()
 
 
+def remove_duplicates_v1(version: float) -> st.SearchStrategy[dict[str, Any]]:
+    @st.composite
+    def draw(draw: st.DrawFn) -> dict[str, Any]:
+        params: dict[str, Any] = {}
+        _omittable(draw, params, "compare", st.sampled_from(["allFields", "allFieldsExcept", "selectedFields"]))
+        if params.get("compare") == "allFieldsExcept":
+            params["fieldsToExclude"] = draw(_FIELD_LIST)
+        if params.get("compare") == "selectedFields":
+            params["fieldsToCompare"] = draw(_FIELD_LIST)
+        return params
+    return draw()
+
+
 DATA_NODES: list[tuple[str, tuple[float, ...], ParamStrategy]] = [
     ("n8n-nodes-base.limit", (1,), limit_v1),
     ("n8n-nodes-base.sort", (1,), sort_v1),
     ("n8n-nodes-base.splitOut", (1,), split_out_v1),
     ("n8n-nodes-base.aggregate", (1,), aggregate_v1),
     ("n8n-nodes-base.crypto", (1,), crypto_v1),
+    ("n8n-nodes-base.removeDuplicates", (1, 1.1, 2), remove_duplicates_v1),
 ]
 
 

@@ -49,3 +49,13 @@ def test_crypto_hashes_or_hmacs_text_into_the_field_and_refuses_other_values() -
         "NC5RnOCtbAOja5jus/HRMNtIE7nfTRFg7aSI1xLceO4="
     with pytest.raises(NodeFailed, match='"data" argument must be of type string'):
         n8n.crypto_item(item, "h", 1)
+
+
+def test_remove_duplicates_keeps_the_first_of_items_equal_on_the_compared_fields() -> None:
+    items = _items({"a": 1, "b": "x"}, {"a": 1, "b": "y"}, {"a": 1, "b": "x"}, {"a": 2, "b": "x"})
+    assert n8n.remove_duplicates(items) == [items[0], items[1], items[3]]
+    assert n8n.remove_duplicates(items, "selectedFields", "a") == [items[0], items[3]]
+    with pytest.raises(NodeFailed, match="'a' isn't always the same type"):
+        n8n.remove_duplicates(_items({"a": 1}, {"a": "1"}), "selectedFields", "a")
+    with pytest.raises(NodeFailed, match="'b' field is missing from some input items"):
+        n8n.remove_duplicates(_items({"a": 1, "b": 1}, {"a": 1}))

@@ -131,5 +131,20 @@ def crypto_node(node: Node, slot: Slot) -> NodeCode:
     return NodeCode(lines, [slot.var])
 
 
+def remove_duplicates_node(node: Node, slot: Slot) -> NodeCode:
+    """Remove Duplicates v1-v2: items repeated within the input (all fields, all but some, or the named ones)."""
+    node = _described(node)
+    if node.parameters.get("operation", "removeDuplicateInputItems") != "removeDuplicateInputItems":
+        raise Untranslatable("removing items seen in earlier executions keeps n8n's history: not translated")
+    (compare,) = _plain(node, "compare")
+    fields = _plain(node, "fieldsToExclude" if compare == "allFieldsExcept" else "fieldsToCompare")[0] \
+        if compare != "allFields" else ""
+    options = _options(node, {"disableDotNotation", "removeOtherFields"})
+    if options.get("disableDotNotation") or options.get("removeOtherFields"):
+        raise Untranslatable("options disableDotNotation and removeOtherFields are not translated")
+    return _emit(node, slot, call("n8n.remove_duplicates", name("items"), str(compare), str(fields or ""),
+                                  version=node.version, node=node.name))
+
+
 TRANSLATORS = {"limit": limit_node, "sort": sort_node, "splitOut": split_out_node, "aggregate": aggregate_node,
-               "crypto": crypto_node}
+               "crypto": crypto_node, "removeDuplicates": remove_duplicates_node}
