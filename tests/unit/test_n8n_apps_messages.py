@@ -85,3 +85,20 @@ def test_gmail_label_operations_modify_the_message(tmp_path: Path, operation: st
     source = written.path.read_text(encoding="utf-8")
     assert "'https://gmail.googleapis.com/gmail/v1/users/me/messages/', n8n.get(item['json'], 'id'), '/modify')" in source
     assert body in source
+
+
+def test_slack_channel_invite_posts_the_channel_and_joined_users_and_outputs_the_channel(tmp_path: Path) -> None:
+    workflow = {"name": "s", "nodes": [
+        {"name": "Start", "type": "n8n-nodes-base.manualTrigger", "typeVersion": 1, "position": [0, 0], "parameters": {}},
+        {"name": "Invite", "type": "n8n-nodes-base.slack", "typeVersion": 2.2, "position": [1, 0],
+         "parameters": {"resource": "channel", "operation": "invite", "userIds": ["U1", "U2"],
+                        "channelId": {"__rl": True, "mode": "id", "value": "C9"}}}],
+        "connections": {"Start": {"main": [[{"node": "Invite", "type": "main", "index": 0}]]}}}
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(workflow), encoding="utf-8")
+    (written,) = scaffold_n8n(path, automation="s", into=tmp_path / "a", force=True)
+    assert {r.node: r.status for r in written.scaffold.rows}["Invite"] == "translated"
+    source = written.path.read_text(encoding="utf-8")
+    assert "'https://slack.com/api/conversations.invite'" in source
+    assert "json={'channel': 'C9', 'users': ','.join((n8n.text(u) for u in ['U1', 'U2']))}" in source
+    assert "n8n.get(response.json(), 'channel')" in source

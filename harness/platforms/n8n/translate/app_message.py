@@ -1,4 +1,4 @@
-"""Telegram (the bot token as a secret path segment) and Gmail send (a MIME message) as n8n's nodes call them.
+"""Telegram (the bot token as a secret path segment), Gmail (a MIME message) and Slack channels as n8n's nodes call them.
 
 Telegram's Bot API takes the token in the path (``/bot<token>/sendMessage``): the generated URL
 holds the gateway's placeholder ``__auth_env__`` there, which the gateway replaces with the
@@ -82,3 +82,31 @@ def gmail_unread(field: str) -> Callable[[Node], Request]:
     def build(node: Node) -> Request:
         return Request(body=dict_of([(field, ["UNREAD"])]))
     return build
+
+
+_CHANNEL = _code.expr("[{'json': n8n.get(response.json(), 'channel') or {}}]")  # n8n outputs the response's channel
+
+
+def _locator(raw: object) -> object:
+    return raw.get("value") if isinstance(raw, dict) else raw
+
+
+def slack_invite(node: Node) -> Request:
+    """conversations.invite (Slack v2): the channel and the users, comma-joined."""
+    params = node.parameters
+    users = params.get("userIds") or []
+    if expr.is_expression(users):
+        joined: ast.expr = call("n8n.text", expr.value(users))
+    else:
+        joined = _code.expr("','.join(n8n.text(u) for u in $users)", users=[expr.value(u) for u in users])
+    return Request(body=dict_of([("channel", expr.value(_locator(params.get("channelId", "")))), ("users", joined)]),
+                   items=_CHANNEL)
+
+
+def slack_create(node: Node) -> Request:
+    """conversations.create (Slack v2): the name (a leading '#' dropped) and whether it is private."""
+    params = node.settings if node.described else node.parameters
+    name = expr.value(_locator(params.get("channelId", "")))
+    private = params.get("channelVisibility", "public") == "private"
+    return Request(body=dict_of([("name", _code.expr("n8n.text($n).removeprefix('#')", n=name)),
+                                 ("is_private", private)]), items=_CHANNEL)

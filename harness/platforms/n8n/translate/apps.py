@@ -75,6 +75,8 @@ N8N_APPS: dict[str, N8nApp] = {
         ("reaction", "add"): Mapping("reaction.add", None),
         ("channel", "history"): Mapping("channel.history", None),
         ("user", "info"): Mapping("user.info", None),
+        ("channel", "invite"): Mapping("channel.invite", app_message.slack_invite, since=2),
+        ("channel", "create"): Mapping("channel.create", app_message.slack_create, since=2),
     }, {"": "message", "message": "post"}),
     "hubspot": N8nApp("hubspot", {
         ("contact", "upsert"): Mapping("contact.upsert", app_crm.hubspot_upsert),
