@@ -95,6 +95,7 @@ class Context:
     durable across retries and reclaims:
 
     - ``call``: an outbound HTTP call through the provider gateway (budget, key, signing, modes);
+      ``providers``: the providers it can call (name -> base URL);
     - ``step``: run a function once and memoise its output; ``checkpoint``/``last_checkpoint``
       keep a long step's progress;
     - ``decide``, ``filter``: a branch decision for the trace; stop the run as ``filtered``;
@@ -135,6 +136,12 @@ class Context:
         """The redaction of every secret the gateway knows (none without a gateway)."""
         found = getattr(self._gateway, "redactor", None)
         return found if isinstance(found, Redactor) else NO_SECRETS
+
+    @property
+    def providers(self) -> dict[str, str]:
+        """Return {provider name: base_url} of the providers this worker calls (empty without a gateway)."""
+        configured = getattr(self._gateway, "providers", None) or {}
+        return {name: config.base_url for name, config in configured.items()}
 
     # -- time, keys, decisions -------------------------------------------------------------
 

@@ -73,9 +73,7 @@ async def respond(flow: Any, node: str, items: Items, respond_with: str = "first
     outputs = [list(items)]
     if response_output:
         outputs.append([{"json": {"response": {"body": value, "headers": sent, "statusCode": status}}}])
-    flow.outputs[node] = outputs
-    flow._last = (node, "node")
-    flow._record(node)
+    flow.record(node, outputs)
     return outputs
 
 

@@ -23,11 +23,15 @@ from ..errors import N8nConditionError, NodeFailed, TodoNode
 from ._n8n_apps import (
     epoch_ms, form_fields, properties, quote_path, sheet_row, sheet_rows, sheet_updates, with_fields,
 )
+from ._n8n_data import aggregate_all, aggregate_fields, crypto_item, limit, sort_items, split_out
+from ._n8n_dedupe import remove_duplicates
 from ._n8n_filter import check, if_v1
 from ._n8n_schedule import schedule_items
 from ._n8n_respond import respond, respond_last
 from ._n8n_sub import execute_workflow, sub_inputs, sub_return
 from ._n8n_loop import MAX_ITERATIONS, LoopState
+from ._n8n_messages import mime_message, telegram_message
+from ._n8n_http import CALL_ERRORS, basic_auth, error_item, full_response, header_auth, provider_of
 from ._n8n_js import (
     GLOBALS, METHODS, add, arith, as_list, both, call, coalesce, compare, concat, either, get, loose_eq, method, num, parse_float,
     parse_int, strict_eq, text, truthy,
@@ -53,6 +57,9 @@ __all__ = [
     "recorded_outputs", "trigger_items", "truthy", "typed", "webhook_items", "with_fields",
     "schedule_items", "execute_workflow", "sub_inputs", "sub_return", "respond", "respond_last",
 ]
+__all__ += ["CALL_ERRORS", "basic_auth", "error_item", "full_response", "header_auth", "provider_of"]  # HTTP Request (_n8n_http)
+__all__ += ["aggregate_all", "aggregate_fields", "crypto_item", "limit", "remove_duplicates", "sort_items", "split_out"]  # data nodes
+__all__ += ["mime_message", "telegram_message"]  # Telegram, Gmail (_n8n_messages)
 
 
 def recorded_outputs(outputs: Sequence[Sequence[Any]], cap: int = OUTPUT_ITEMS_CAP) -> list[list[Any]]:
@@ -133,6 +140,11 @@ class Flow:
         self.outputs[node] = [list(items) for items in outputs]
         self._last = (node, kind)
         self._record(node)
+
+    def emit_outputs(self, node: str, outputs: Sequence[Items]) -> list[Items]:
+        """Record a node's several outputs (a regular and an error output) and return them."""
+        self.record(node, outputs)
+        return self.outputs[node]
 
     def each(self, node: str, items: Items, fn: Callable[[Item, int], Item | Sequence[Item] | None]) -> Items:
         """Run ``fn`` for every item (a Set, a mapping); record and return the items it gave."""

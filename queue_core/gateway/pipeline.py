@@ -14,6 +14,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 from typing import Any
+from urllib.parse import quote
 
 import httpx
 from psycopg_pool import AsyncConnectionPool
@@ -37,7 +38,9 @@ from ..redaction import Redactor, credential_values
 from ..signing import standard_webhooks_headers
 from ..states import Mode
 from .record import Answer, CallJob, CallRecord, Spend
-from .request import OutboundRequest, ResponseSource, StoredCall, idempotency_names, prepare, redact_headers
+from .request import (
+    SECRET_SEGMENT, OutboundRequest, ResponseSource, StoredCall, idempotency_names, prepare, redact_headers,
+)
 
 READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 PAUSE_RECHECK_S = 1.0
@@ -330,14 +333,20 @@ class Gateway:
     async def _send(self, client: httpx.AsyncClient, config: ProviderConfig, req: OutboundRequest,
                     credential: str | None) -> tuple[httpx.Response | None, Classification]:
         headers = dict(req.headers)
-        if credential:
+        url = req.url
+        if SECRET_SEGMENT in url:  # the secret is a path segment (Telegram): on the wire only, never a header
+            if not credential:
+                raise ConfigError(f"provider {config.name!r}: the URL takes its secret in the path; set auth_env",
+                                  source="pyproject.toml", field=f"tool.cutover.providers.{config.name}.auth_env")
+            url = url.replace(SECRET_SEGMENT, quote(credential, safe=":"))
+        elif credential:
             headers["Authorization"] = f"Bearer {credential}"
         if config.signing_scheme is SigningScheme.STANDARD_WEBHOOKS:
             secret = self._secret(config, "signing_secret_env") or ""
             headers.update(standard_webhooks_headers(secret, f"msg_{req.idempotency_key}", int(self._clock()),
                                                      req.body or b""))
         try:
-            response = await client.request(req.method, req.url, content=req.body, headers=headers,
+            response = await client.request(req.method, url, content=req.body, headers=headers,
                                             timeout=config.timeout)
         except Exception as exc:
             verdict = classify_exception(exc)

@@ -19,6 +19,9 @@ from ..errors import ForeignURLError, StandInURLError
 from ..provider import ProviderConfig
 from ..redaction import Redactor, mask_headers
 
+# A URL holding this text takes the provider's ``auth_env`` secret there (Telegram's /bot<token>/):
+# the gateway puts the secret in only on the wire, so every record, intent and log keeps this text.
+SECRET_SEGMENT = "__auth_env__"
 
 
 @dataclass(frozen=True)

@@ -261,7 +261,7 @@ def test_notion_with_simplify_on_is_a_todo_since_n8n_reshapes_the_page() -> None
     assert row.status == "todo" and "Simplify is on" in row.why
 
 
-def test_telegram_fails_the_item_naming_the_node_and_why() -> None:
-    ctx, _, error = _run_content({"Tell the channel"})
-    assert isinstance(error, n8n.TodoNode) and error.node == "Tell the channel" and "bot token in the URL path" in str(error)
-    assert ctx.sent == []
+def test_telegram_send_message_is_translated_with_the_token_as_the_gateways_path_placeholder() -> None:
+    scaffold = _scaffold(CONTENT)
+    assert {r.node: r.status for r in scaffold.rows}["Tell the channel"] == "translated"
+    assert "'https://api.telegram.org/bot', '__auth_env__', '/sendMessage'" in scaffold.source

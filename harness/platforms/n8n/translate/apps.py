@@ -1,12 +1,13 @@
-"""App nodes as data: each (resource, operation) an n8n app node offers, as the REST call it makes.
+"""n8n's app nodes onto the app catalogue: each (resource, operation) as the catalogue operation it calls.
 
-``APPS`` maps an n8n node type (``n8n-nodes-base.<short type>``) to its provider, base URL and a
-table of operations; each operation names the method, the path (``{param}`` placeholders are
-node parameters, resource locators included) and a small translator that returns the Python
-source of the body and query. The calls are the ones the n8n node itself sends (read from the
-node's source), so the generated code's effect and items match the workflow's. Sources are
-``ast`` nodes (``harness.scaffold._code``). An operation or
-a parameter not in the table raises ``Untranslatable`` naming it: the node stays a TODO.
+``N8N_APPS`` maps an n8n node type (``n8n-nodes-base.<short type>``) to a catalogue app
+(``harness.catalogue``: provider, base URL, method, path, fields, secret) and, per n8n
+(resource, operation), the catalogue operation and the small translator that maps the node's
+parameters onto its fields (``app_request``, ``app_crm``, ``app_docs``, ``app_message``). The
+resource and operation an export leaves out are n8n's defaults for the node's typeVersion (the
+node's description, ``Node.settings``). An operation the catalogue knows but no translator fills
+in, or one it does not know, raises ``Untranslatable``: the node stays a TODO whose text is the
+call's skeleton (provider, method, URL, body fields) and the secret it needs.
 """
 
 from __future__ import annotations
@@ -16,406 +17,198 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import quote
 
+from harness import catalogue
 from harness.errors import Untranslatable
 from harness.platforms.n8n.definition import Node
-from harness.platforms.n8n.translate import expr
+from harness.platforms.n8n.translate import app_crm, app_docs, app_message, expr
+from harness.platforms.n8n.translate.app_request import Params, Request, fields
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot, comment
 from harness.scaffold import _code
-from harness.scaffold._code import call, dict_of, lit, name, stmts
+from harness.scaffold._code import call, lit, name, stmts
 
-Params = dict[str, Any]
+Whole = Callable[[Node, Slot, str], list[ast.stmt]]
 
 
-@dataclass(frozen=True)
-class Request:
-    """The Python expressions of one call's parts (None: not sent) and how its items come out."""
-
-    body: ast.expr | None = None
-    query: ast.expr | None = None
-    headers: ast.expr | None = None
-    items: ast.expr = field(default_factory=lambda: _code.expr("n8n.response_items(response)"))  # for one call
-    form: bool = False  # Stripe: the body is form-encoded
+def _no_request(node: Node) -> Request:
+    return Request()
 
 
 @dataclass(frozen=True)
-class Operation:
-    """One app operation: method, path under the app's base URL, and its request translator."""
+class Mapping:
+    """One n8n (resource, operation): the catalogue operation and how the node's parameters fill it.
 
-    method: str
-    path: str
-    request: Callable[[Node], Request] = lambda node: Request()
-    whole: Callable[[Node, Slot, str], list[ast.stmt]] | None = None  # the node's lines, when not one call per item
+    ``request`` None: the catalogue knows the call but its parameters are not translated yet.
+    """
+
+    operation: str
+    request: Callable[[Node], Request] | None = _no_request
+    whole: Whole | None = None  # the node's lines, when not one call per item
+    since: float = 0  # the first typeVersion whose parameters the translator reads
 
 
 @dataclass(frozen=True)
-class App:
-    """An app node type: its provider, base URL, default resource/operation, and operations."""
+class N8nApp:
+    """An n8n app node type: its catalogue app, operations, and defaults for exports older than descriptions."""
 
-    provider: str
-    base: str
-    operations: dict[tuple[str, str], Operation]
+    app: str
+    operations: dict[tuple[str, str], Mapping]
     defaults: dict[str, str] = field(default_factory=dict)  # "" -> resource; resource -> operation
-    unsupported: str | None = None  # why no operation of the app is translated
+    placeholders: dict[str, Callable[[Any], ast.expr]] = field(default_factory=dict)
 
 
-# -- small translators -------------------------------------------------------------------------
-
-def _fields(*names: str, aliases: dict[str, str] | None = None) -> Callable[[Node], Request]:
-    """A JSON body of the named parameters (a missing one is sent as ``""``)."""
-    def build(node: Node) -> Request:
-        params = node.parameters
-        pairs = []
-        for key in names:
-            raw = params.get(key, params.get((aliases or {}).get(key, ""), ""))
-            pairs.append((key, expr.value(raw)))
-        return Request(body=dict_of(pairs))
-    return build
-
-
-def _collection(node: Node, collection: str, known: dict[str, str]) -> list[tuple[str, ast.expr]]:
-    """Return (API name, value) for each set option of a collection; raise on an unknown one."""
-    chosen = node.parameters.get(collection) or {}
-    unknown = sorted(set(chosen) - set(known))
-    if unknown:
-        raise Untranslatable(f"{collection}.{unknown[0]} is not translated (translated: {', '.join(sorted(known))})")
-    return [(known[key], expr.value(chosen[key])) for key in known if key in chosen]
-
-
-def _pairs_source(pairs: list[tuple[str, ast.expr]]) -> ast.expr:
-    return lit(pairs)
-
-
-def _check_version(node: Node, at_least: float, app: str) -> None:
-    if node.version < at_least:
-        raise Untranslatable(f"{app} v{node.version:g} parameters are not translated (v{at_least:g}+ are)")
-
-
-# -- HubSpot (v2 node: HubSpot's v1 contacts/deals API, as n8n calls it) ------------------------
-
-_HUBSPOT_CONTACT_FIELDS = {
-    "city": "city", "companyName": "company", "country": "country", "description": "description",
-    "firstName": "firstname", "industry": "industry", "jobTitle": "jobtitle", "lastName": "lastname",
-    "leadStatus": "hs_lead_status", "lifeCycleStage": "lifecyclestage", "message": "message",
-    "mobilePhoneNumber": "mobilephone", "phoneNumber": "phone", "postalCode": "zip", "stateRegion": "state",
-    "streetAddress": "address", "websiteUrl": "website", "workEmail": "work_email", "contactOwner": "hubspot_owner_id",
-}
-
-
-def _custom_properties(node: Node, collection: str) -> list[tuple[str, ast.expr]]:
-    ui = (node.parameters.get(collection) or {}).get("customPropertiesUi") or {}
-    return [(str(p.get("property", "")), expr.value(p.get("value"))) for p in ui.get("customPropertiesValues") or []]
-
-
-def _hubspot_upsert(node: Node) -> Request:
-    _check_version(node, 2, "HubSpot")
-    extra = dict(node.parameters.get("additionalFields") or {})
-    extra.pop("customPropertiesUi", None)
-    pairs = _collection(Node(node.name, node.type, node.version, {"additionalFields": extra}),
-                        "additionalFields", _HUBSPOT_CONTACT_FIELDS)
-    custom = _custom_properties(node, "additionalFields")
-    listed = _code.expr("$a + $b", a=lit(pairs), b=lit(custom)) if custom else lit(pairs)
-    return Request(body=_code.expr("{'properties': n8n.properties($listed)}", listed=listed))
-
-
-def _hubspot_get(node: Node) -> Request:
-    _check_version(node, 2, "HubSpot")
-    query = _collection(node, "additionalFields", {"formSubmissionMode": "formSubmissionMode",
-                                                   "listMemberships": "showListMemberships"})
-    return Request(query=dict_of(query) if query else None)
-
-
-def _hubspot_deal(node: Node) -> Request:
-    _check_version(node, 2, "HubSpot")
-    extra = dict(node.parameters.get("additionalFields") or {})
-    owner = extra.pop("dealOwner", None)
-    close = extra.pop("closeDate", None)
-    links = {k: extra.pop(k) for k in ("associatedCompany", "associatedVids") if k in extra}
-    extra.pop("customPropertiesUi", None)
-    name = extra.pop("dealName", None)
-    plain = _collection(Node(node.name, node.type, node.version, {"additionalFields": extra}), "additionalFields",
-                        {"amount": "amount", "dealType": "dealtype", "pipeline": "pipeline", "description": "description"})
-    # n8n's order: stage, name, owner, close date, amount, type, pipeline, description, custom
-    pairs: list[tuple[str, ast.expr]] = [("dealstage", expr.value(node.parameters.get("stage", "")))]
-    if name is not None:
-        pairs.append(("dealname", expr.value(name)))
-    if owner is not None:
-        pairs.append(("hubspot_owner_id", expr.value(owner.get("value") if isinstance(owner, dict) else owner)))
-    if close is not None:
-        pairs.append(("closedate", call("n8n.epoch_ms", expr.value(close))))
-    pairs += plain + _custom_properties(node, "additionalFields")
-    names = {"associatedCompany": "associatedCompanyIds", "associatedVids": "associatedVids"}
-    associations = dict_of((names[k], expr.value(v)) for k, v in links.items())
-    return Request(body=_code.expr("{'properties': n8n.properties($pairs, key='name'), 'associations': $links}",
-                                   pairs=_pairs_source(pairs), links=associations))
-
-
-# -- Stripe (form-encoded bodies, as Stripe's API takes them) ----------------------------------
-
-def _stripe_form(pairs: list[tuple[str, ast.expr]]) -> Request:
-    return Request(body=dict_of(pairs), form=True)
-
-
-def _stripe_customer(node: Node) -> Request:
-    plain = _collection(node, "additionalFields", {"description": "description", "email": "email", "phone": "phone"})
-    return _stripe_form([("name", expr.value(node.parameters.get("name", "")))] + plain)
-
-
-def _stripe_charge(node: Node) -> Request:
-    params = node.parameters
-    plain = _collection(node, "additionalFields", {"description": "description", "receipt_email": "receipt_email"})
-    return _stripe_form([("customer", expr.value(params.get("customerId", ""))),
-                         ("currency", _code.expr("n8n.text($c).lower()", c=expr.value(params.get("currency", "")))),
-                         ("amount", expr.value(params.get("amount", 0))),
-                         ("source", expr.value(params.get("source", "")))] + plain)
-
-
-# -- Google Sheets v4 (spreadsheets.values) ----------------------------------------------------
-
-_SHEET_OPTIONS = {"cellFormat"}
-
-
-def _value_input(node: Node) -> str:
-    options = node.parameters.get("options") or {}
-    unknown = sorted(set(options) - _SHEET_OPTIONS)
-    if unknown:
-        raise Untranslatable(f"options.{unknown[0]} is not translated (translated: cellFormat)")
-    return str(options.get("cellFormat") or ("RAW" if node.version < 4.1 else "USER_ENTERED"))
-
-
-def _mapped(columns: dict[str, Any]) -> tuple[str, ast.expr]:
-    """Return a node's ``columns`` mapping mode and the fields it sends: those it defines, or the item's."""
-    mode = columns.get("mappingMode", "defineBelow")
-    if mode == "defineBelow":
-        return mode, expr.value(columns.get("value") or {})
-    if mode == "autoMapInputData":
-        return mode, _code.expr("n8n.get(item, 'json') or {}")
-    raise Untranslatable(f"columns.mappingMode {mode!r} is not translated")
-
-
-def _sheet_append(node: Node) -> Request:
-    _check_version(node, 4, "Google Sheets")
-    columns = node.parameters.get("columns") or {}
-    ids = [str(c.get("id")) for c in columns.get("schema") or [] if not c.get("removed")]
-    if not ids:
-        raise Untranslatable("the node's column schema is empty: n8n reads the header row at run time")
-    _, values = _mapped(columns)
-    return Request(body=_code.expr("{'values': [n8n.sheet_row($ids, $values)]}", ids=ids, values=values),
-                   query=lit({"valueInputOption": _value_input(node)}),
-                   items=_code.expr("[{'json': dict($values)}]", values=values))
-
-
-def _sheet_read(node: Node) -> Request:
-    _check_version(node, 4, "Google Sheets")
-    filters = (node.parameters.get("filtersUI") or {}).get("values")
-    if filters:
-        raise Untranslatable("row filters (filtersUI) are not translated: filter the read rows in Python")
-    options = dict(node.parameters.get("options") or {})
-    formatting = ((options.pop("outputFormatting", None) or {}).get("values")) or {}
-    if options:
-        raise Untranslatable(f"options.{sorted(options)[0]} is not translated (translated: outputFormatting)")
-    query = {"valueRenderOption": formatting.get("general", "UNFORMATTED_VALUE"),
-             "dateTimeRenderOption": formatting.get("date", "FORMATTED_STRING")}
-    return Request(query=lit(query), items=_code.expr("n8n.sheet_rows(response)"))
-
-
-_DOC_URL = re.compile(r"/spreadsheets/d/([0-9A-Za-z_-]+)")
-
-
-def _sheet_document(raw: Any) -> ast.expr:
-    """Return the expression of a spreadsheet id from ``documentId`` (id, list or URL mode)."""
-    locator = raw if isinstance(raw, dict) else {"mode": "id", "value": raw}
-    value = locator.get("value")
-    if locator.get("mode") == "url":
-        match = _DOC_URL.search(str(value)) if not expr.is_expression(value) else None
-        if match is None:
-            raise Untranslatable("documentId is a URL computed by an expression: give the spreadsheet id")
-        return lit(match.group(1))
-    return expr.value(value)
-
-
-def _sheet_choice(raw: Any) -> Any:
-    """Return a sheet's title parameter (text or an expression): the values API takes a title, not a gid."""
-    locator = raw if isinstance(raw, dict) else {"mode": "name", "value": raw}
-    mode, value = locator.get("mode"), locator.get("value")
-    if mode == "name" and value not in (None, ""):
-        return value
-    if locator.get("cachedResultName"):
-        return str(locator["cachedResultName"])
-    raise Untranslatable(f"sheetName is chosen by {mode} ({value!r}) with no sheet title recorded: "
-                         "n8n looks the title up; choose the sheet by name")
-
-
-def _sheet_name(raw: Any) -> ast.expr:
-    """Return the expression of a sheet's title."""
-    return expr.value(_sheet_choice(raw))
-
-
-def _sheet_title(raw: Any) -> ast.expr:
-    """Return the expression of a sheet's title as one URL path segment."""
-    title = _sheet_choice(raw)
-    return call("n8n.quote_path", expr.value(title)) if expr.is_expression(title) else lit(quote(str(title), safe=""))
-
-
-def _sheet_update(node: Node, slot: Slot, provider: str) -> list[ast.stmt]:
-    """n8n's *Update Row* (all items at once): read the sheet, match rows on the column, one batchUpdate."""
-    _check_version(node, 4, "Google Sheets")
-    params = node.parameters
-    columns = params.get("columns") or {}
-    match = list(columns.get("matchingColumns") or [])
-    if len(match) != 1:
-        raise Untranslatable("update matches on one column in n8n; this node names "
-                             f"{len(match)} (columns.matchingColumns)")
-    mode, values = _mapped(columns)
-    record = (_code.expr("{k: '' if v is None else v for k, v in $values.items()}", values=values)
-              if mode == "defineBelow" else call("dict", values))
-    document, title = _sheet_document(params.get("documentId")), _sheet_name(params.get("sheetName"))
-    var = name(slot.var)
-    # n8n outputs the written values when any row changed (Define Below), the input items always (Auto-Map)
-    written = stmts("$var = [{'json': r} for r in records]", var=var) if mode == "defineBelow" else []
-    always = stmts("$var = list(items)", var=var) if mode != "defineBelow" else []
-    return stmts("""
-items = $inp
-$var: n8n.Items = []
-if items:
-    records = [$record for i, item in enumerate(items)]
-    response = await ctx.call($provider, 'GET', n8n.concat($base, $document, '/values/', $path), params={'valueRenderOption': 'UNFORMATTED_VALUE', 'dateTimeRenderOption': 'FORMATTED_STRING'}, step=$step)
-    data = n8n.sheet_updates(response, n8n.text($title), $match, records)
-    if data:
-        await ctx.call($provider, 'POST', n8n.concat($base, $document, '/values:batchUpdate'), json={'data': data, 'valueInputOption': $input_option}, step=$step)
-        $written
-    $always
-    flow.emit($node, $var)
-""", inp=slot.inputs[0] if slot.inputs else [], var=var, record=record, provider=provider,
-                 base="https://sheets.googleapis.com/v4/spreadsheets/", document=document,
-                 path=_sheet_title(params.get("sheetName")), step=slot.step, title=title, match=match[0],
-                 input_option=_value_input(node), written=written, always=always, node=node.name)
-
-
-# -- Airtable v2 (records) and Notion v2 (pages) ----------------------------------------------
-
-def _airtable_create(node: Node) -> Request:
-    _check_version(node, 2, "Airtable")
-    options = dict(node.parameters.get("options") or {})
-    typecast = bool(options.pop("typecast", False))
-    if options:
-        raise Untranslatable(f"options.{sorted(options)[0]} is not translated (translated: typecast)")
-    _, fields = _mapped(node.parameters.get("columns") or {})
-    return Request(body=dict_of([("typecast", typecast), ("fields", fields)]))
-
-
-_NOTION_TEXT_BLOCKS = {"paragraph", "heading_1", "heading_2", "heading_3", "toggle", "to_do", "bulleted_list_item",
-                       "numbered_list_item"}
-
-
-def _notion_block(block: dict[str, Any]) -> ast.expr:
-    kind = str(block.get("type", "paragraph"))
-    if kind not in _NOTION_TEXT_BLOCKS or block.get("richText"):
-        raise Untranslatable(f"a {kind!r} block{' with rich text' if block.get('richText') else ''} is not translated "
-                             "(plain-text blocks are)")
-    inner = [("text", _code.expr("[{'text': {'content': $text}}]", text=expr.value(block.get("textContent", ""))))]
-    if kind == "to_do":
-        inner.insert(0, ("checked", expr.value(block.get("checked"))))
-    return dict_of([("object", "block"), ("type", kind), (kind, dict_of(inner))])
-
-
-def _notion_page(node: Node) -> Request:
-    _check_version(node, 2, "Notion")
-    params = node.parameters
-    if params.get("simple", True) is not False:
-        raise Untranslatable("Simplify is on: n8n reshapes the created page (simplifyObjects); "
-                             "turn Simplify off in the workflow, or write the reshaping")
-    page = params.get("pageId")
-    if not isinstance(page, dict) or page.get("mode") != "id":
-        raise Untranslatable("the parent page is chosen by URL or from a list: n8n reads its id from the URL; "
-                             "choose it by id")
-    options = dict(params.get("options") or {})
-    icon = options.pop("icon", None)
-    if options.pop("iconType", "emoji") != "emoji" or options:
-        raise Untranslatable("a file icon or another option is not translated (translated: an emoji icon)")
-    blocks = [_notion_block(b) for b in (params.get("blockUi") or {}).get("blockValues") or []]
-    body = [("parent", dict_of([("page_id", expr.value(page.get("value")))])),
-            ("properties", _code.expr("{'title': [{'text': {'content': $title}}]}",
-                                      title=expr.value(params.get("title", "")))),
-            ("children", blocks)]
-    if icon:
-        body.append(("icon", dict_of([("emoji", expr.value(icon))])))
-    return Request(body=dict_of(body), headers=lit({"Notion-Version": "2021-08-16"}))
-
-
-# -- the table ---------------------------------------------------------------------------------
-
-_GITHUB = "/repos/{owner}/{repository}/issues"
-APPS: dict[str, App] = {
-    "github": App("github", "https://api.github.com", {
-        ("issue", "create"): Operation("POST", _GITHUB, _fields("title", "body")),
-        ("issue", "createComment"): Operation("POST", _GITHUB + "/{issueNumber}/comments", _fields("body")),
-        ("issue", "get"): Operation("GET", _GITHUB + "/{issueNumber}"),
-        ("issue", "lock"): Operation("PUT", _GITHUB + "/{issueNumber}/lock"),
+_SHEET_PATH: dict[str, Callable[[Any], ast.expr]] = {"documentId": app_docs.sheet_document,
+                                                    "sheetName": app_docs.sheet_title}
+N8N_APPS: dict[str, N8nApp] = {
+    "github": N8nApp("github", {
+        ("issue", "create"): Mapping("issue.create", fields("title", "body")),
+        ("issue", "createComment"): Mapping("issue.createComment", fields("body")),
+        ("issue", "get"): Mapping("issue.get"),
+        ("issue", "lock"): Mapping("issue.lock"),
+        ("issue", "edit"): Mapping("issue.edit", None),
+        ("repository", "getIssues"): Mapping("repository.getIssues", None),
     }, {"": "issue", "issue": "create"}),
-    "slack": App("slack", "https://slack.com", {
-        ("message", "post"): Operation("POST", "/api/chat.postMessage",
-                                       _fields("channel", "text", aliases={"channel": "channelId"})),
+    "slack": N8nApp("slack", {
+        ("message", "post"): Mapping("message.post", fields("channel", "text", aliases={"channel": "channelId"})),
+        ("message", "update"): Mapping("message.update", None),
+        ("message", "delete"): Mapping("message.delete", None),
+        ("reaction", "add"): Mapping("reaction.add", None),
+        ("channel", "history"): Mapping("channel.history", None),
+        ("user", "info"): Mapping("user.info", None),
+        ("channel", "invite"): Mapping("channel.invite", app_message.slack_invite, since=2),
+        ("channel", "create"): Mapping("channel.create", app_message.slack_create, since=2),
     }, {"": "message", "message": "post"}),
-    "hubspot": App("hubspot", "https://api.hubapi.com", {
-        ("contact", "upsert"): Operation("POST", "/contacts/v1/contact/createOrUpdate/email/{email}", _hubspot_upsert),
-        ("contact", "get"): Operation("GET", "/contacts/v1/contact/vid/{contactId}/profile", _hubspot_get),
-        ("deal", "create"): Operation("POST", "/deals/v1/deal", _hubspot_deal),
+    "hubspot": N8nApp("hubspot", {
+        ("contact", "upsert"): Mapping("contact.upsert", app_crm.hubspot_upsert),
+        ("contact", "get"): Mapping("contact.get", app_crm.hubspot_get),
+        ("deal", "create"): Mapping("deal.create", app_crm.hubspot_deal),
+        ("contact", "search"): Mapping("contact.search", None),
     }, {"": "contact", "contact": "upsert"}),
-    "stripe": App("stripe", "https://api.stripe.com", {
-        ("customer", "create"): Operation("POST", "/v1/customers", _stripe_customer),
-        ("customer", "get"): Operation("GET", "/v1/customers/{customerId}"),
-        ("charge", "create"): Operation("POST", "/v1/charges", _stripe_charge),
+    "stripe": N8nApp("stripe", {
+        ("customer", "create"): Mapping("customer.create", app_crm.stripe_customer),
+        ("customer", "get"): Mapping("customer.get"),
+        ("charge", "create"): Mapping("charge.create", app_crm.stripe_charge),
     }, {"customer": "get"}),
-    "googleSheets": App("google-sheets", "https://sheets.googleapis.com", {
-        ("sheet", "append"): Operation("POST", "/v4/spreadsheets/{documentId}/values/{sheetName}:append", _sheet_append),
-        ("sheet", "read"): Operation("GET", "/v4/spreadsheets/{documentId}/values/{sheetName}", _sheet_read),
-        ("sheet", "update"): Operation("POST", "/v4/spreadsheets/{documentId}/values:batchUpdate", whole=_sheet_update),
-    }, {"": "sheet", "sheet": "read"}),
-    "airtable": App("airtable", "https://api.airtable.com", {
-        ("record", "create"): Operation("POST", "/v0/{base}/{table}", _airtable_create),
+    "googleSheets": N8nApp("google-sheets", {
+        ("sheet", "append"): Mapping("sheet.append", app_docs.sheet_append),
+        ("sheet", "read"): Mapping("sheet.read", app_docs.sheet_read),
+        ("sheet", "update"): Mapping("sheet.update", whole=app_docs.sheet_update),
+        ("sheet", "appendOrUpdate"): Mapping("sheet.appendOrUpdate", None),
+        ("sheet", "clear"): Mapping("sheet.clear", None),
+        ("sheet", "delete"): Mapping("sheet.delete", None),
+        ("spreadsheet", "create"): Mapping("spreadsheet.create", None),
+    }, {"": "sheet", "sheet": "read"}, _SHEET_PATH),
+    "airtable": N8nApp("airtable", {
+        ("record", "create"): Mapping("record.create", app_docs.airtable_create),
+        ("record", "get"): Mapping("record.get", None),
+        ("record", "search"): Mapping("record.search", None),
+        ("record", "update"): Mapping("record.update", None),
+        ("record", "upsert"): Mapping("record.upsert", None),
+        ("record", "deleteRecord"): Mapping("record.deleteRecord", None),
     }, {"": "record"}),
-    "notion": App("notion", "https://api.notion.com", {
-        ("page", "create"): Operation("POST", "/v1/pages", _notion_page),
+    "notion": N8nApp("notion", {
+        ("page", "create"): Mapping("page.create", app_docs.notion_page),
+        ("databasePage", "create"): Mapping("databasePage.create", None),
+        ("databasePage", "getAll"): Mapping("databasePage.getAll", None),
+        ("databasePage", "update"): Mapping("databasePage.update", None),
+        ("block", "append"): Mapping("block.append", None),
     }, {"": "page", "page": "create"}),
-    "telegram": App("telegram", "https://api.telegram.org", {}, unsupported=(
-        "Telegram's Bot API takes the bot token in the URL path (/bot<token>/sendMessage) and the gateway keeps "
-        "credentials in headers: write the call with the token from configuration")),
-    "gmail": App("gmail", "https://gmail.googleapis.com", {}, unsupported=(
-        "Gmail sends a MIME message n8n composes (base64url in 'raw'): build the message and POST "
-        "/gmail/v1/users/me/messages/send by hand")),
+    "telegram": N8nApp("telegram", {
+        ("message", "sendMessage"): Mapping("message.sendMessage", app_message.telegram_send),
+        ("message", "sendPhoto"): Mapping("message.sendPhoto", None),
+        ("message", "sendDocument"): Mapping("message.sendDocument", None),
+        ("message", "editMessageText"): Mapping("message.editMessageText", None),
+        ("message", "deleteMessage"): Mapping("message.deleteMessage", None),
+        ("chat", "get"): Mapping("chat.get", None),
+        ("callback", "answerQuery"): Mapping("callback.answerQuery", None),
+    }, {"": "message", "message": "sendMessage"}, {"token": app_message.telegram_token}),
+    "gmail": N8nApp("gmail", {
+        ("message", "send"): Mapping("message.send", app_message.gmail_send, since=2),
+        ("message", "reply"): Mapping("message.reply", None),
+        ("message", "get"): Mapping("message.get", None),
+        ("message", "getAll"): Mapping("message.getAll", None),
+        ("message", "addLabels"): Mapping("message.addLabels", app_message.gmail_labels("addLabelIds"), since=2),
+        ("message", "removeLabels"): Mapping("message.removeLabels", app_message.gmail_labels("removeLabelIds"), since=2),
+        ("message", "markAsRead"): Mapping("message.markAsRead", app_message.gmail_unread("removeLabelIds"), since=2),
+        ("message", "markAsUnread"): Mapping("message.markAsUnread", app_message.gmail_unread("addLabelIds"), since=2),
+        ("draft", "create"): Mapping("draft.create", None),
+    }, {"": "message", "message": "send"}),
+    "asana": N8nApp("asana", {
+        ("task", "create"): Mapping("task.create", None), ("task", "get"): Mapping("task.get", None),
+        ("task", "getAll"): Mapping("task.getAll", None), ("task", "update"): Mapping("task.update", None),
+    }, {"": "task", "task": "create"}),
+    "googleDrive": N8nApp("google-drive", {
+        ("file", "upload"): Mapping("file.upload", None), ("file", "download"): Mapping("file.download", None),
+        ("fileFolder", "search"): Mapping("fileFolder.search", None),
+    }, {"": "file", "file": "upload"}),
+    "googleBigQuery": N8nApp("bigquery", {
+        ("record", "create"): Mapping("record.create", None),
+        ("database", "executeQuery"): Mapping("database.executeQuery", None),
+        ("database", "insert"): Mapping("record.create", None),
+    }, {"": "database", "database": "executeQuery"}),
+    "postgres": N8nApp("postgres", {
+        ("database", op): Mapping(f"database.{op}", None)
+        for op in ("executeQuery", "insert", "update", "select", "upsert", "deleteTable")
+    }, {"": "database", "database": "insert"}),
 }
-APP_TYPES = tuple(sorted(APPS))
-_PLACEHOLDERS: dict[str, Callable[[Any], ast.expr]] = {"documentId": _sheet_document, "sheetName": _sheet_title}
+APP_TYPES = tuple(sorted(N8N_APPS))
 
 
-def _operation(node: Node) -> tuple[App, str, str, Operation]:
-    app = APPS[node.short_type]
-    if app.unsupported:
-        raise Untranslatable(app.unsupported)
-    params = node.parameters
-    resource = str(params.get("resource") or app.defaults.get("", ""))
-    operation = str(params.get("operation") or app.defaults.get(resource, ""))
+def _choice(node: Node, entry: N8nApp) -> tuple[str, str]:
+    """Return the node's (resource, operation): the export's, else n8n's default for its version."""
+    params, described = node.parameters, node.settings if node.described else {}
+    resource = str(params.get("resource") or described.get("resource") or entry.defaults.get("", ""))
+    operation = str(params.get("operation") or (described.get("operation") if not params.get("resource")
+                                                or described.get("resource") == resource else None)
+                    or entry.defaults.get(resource, ""))
     if not resource or not operation:
-        raise Untranslatable(f"{node.short_type}: the workflow file names no {'resource' if not resource else 'operation'}"
-                             " (n8n leaves a default out): set it in the workflow and scaffold again")
-    found = app.operations.get((resource, operation))
+        missing = "resource" if not resource else "operation"
+        raise Untranslatable(f"{node.short_type}: the workflow file names no {missing} (n8n leaves a default out)"
+                             " and no description of this version says it: set it in the workflow")
+    return resource, operation
+
+
+def _operation(node: Node) -> tuple[N8nApp, catalogue.App, str, str, Mapping, catalogue.Operation]:
+    entry = N8N_APPS[node.short_type]
+    app = catalogue.app(entry.app)
+    resource, operation = _choice(node, entry)
+    found = entry.operations.get((resource, operation))
     if found is None:
-        mapped = ", ".join(f"{r}.{o}" for r, o in app.operations)
-        raise Untranslatable(f"{node.short_type} {resource}.{operation} has no REST mapping here (mapped: {mapped})")
-    return app, resource, operation, found
+        mapped = ", ".join(f"{r}.{o}" for r, o in entry.operations)
+        raise Untranslatable(f"{node.short_type} {resource}.{operation} has no REST mapping here (the app catalogue maps: {mapped})")
+    op = app.operations[found.operation]
+    if found.request is None and found.whole is None:
+        raise Untranslatable(f"{node.short_type} {resource}.{operation} parameters are not translated; the call: "
+                             f"{catalogue.skeleton(entry.app, found.operation)}{_detail(node, op)}")
+    if node.version < found.since:
+        raise Untranslatable(f"{node.short_type} v{node.version:g} {resource}.{operation} parameters are not "
+                             f"translated (v{found.since:g}+ are); the call: {catalogue.skeleton(entry.app, found.operation)}")
+    return entry, app, resource, operation, found, op
 
 
-def _url(app: App, path: str, params: Params) -> ast.expr:
+def _detail(node: Node, op: catalogue.Operation) -> str:
+    """Return what this node fills in of a skeleton's fields (a Postgres query, a table), from its parameters."""
+    params = node.settings if node.described else node.parameters
+    shown = []
+    for key in ("query", "table", "schema", "operation"):
+        value = params.get(key)
+        if isinstance(value, dict):  # a resource locator
+            value = value.get("cachedResultName") or value.get("value")
+        if value not in (None, "") and (key != "operation" or op.method == "SQL"):
+            text = " ".join(str(value).split())
+            shown.append(f"{key} {text[:160]!r}")
+    return f" (this node: {', '.join(shown)})" if shown else ""
+
+
+def _url(entry: N8nApp, app: catalogue.App, path: str, params: Params) -> ast.expr:
     """Return the call's URL: the base and path, each ``{param}`` from the node's parameters."""
     parts: list[ast.expr] = []
     pos = 0
     for match in re.finditer(r"\{(\w+)\}", path):
-        parts.append(lit((app.base if not parts else "") + path[pos:match.start()]))
+        parts.append(lit((app.base_url if not parts else "") + path[pos:match.start()]))
         key, raw = match.group(1), params.get(match.group(1))
-        if key in _PLACEHOLDERS:
-            parts.append(_PLACEHOLDERS[key](raw))
+        if key in entry.placeholders:
+            parts.append(entry.placeholders[key](raw))
         else:
             if isinstance(raw, dict):  # resource locator {"__rl": true, "mode": …, "value": …}
                 if raw.get("mode") == "url":
@@ -425,31 +218,28 @@ def _url(app: App, path: str, params: Params) -> ast.expr:
                 raise Untranslatable(f"the {key} parameter is missing")
             parts.append(expr.value(raw))
         pos = match.end()
-    parts.append(lit((app.base if not parts else "") + path[pos:]))
+    parts.append(lit((app.base_url if not parts else "") + path[pos:]))
     return call("n8n.concat", *parts)
 
 
 def app_node(node: Node, slot: Slot) -> NodeCode:
-    """Translate an app node whose operation is in ``APPS``: one call (or n8n's two) per item."""
-    app, resource, operation, op = _operation(node)
-    host = app.base.split("://", 1)[1]
-    provider = slot.providers.get(host, app.provider)
-    proposals = {} if host in slot.providers else {provider: app.base}
-    heading = [comment(node), _code.comment(f"{app.provider}: {resource}.{operation} → {op.method} {app.base}{op.path}")]
-    if op.whole is not None:
-        lines = heading + op.whole(node, slot, provider)
+    """Translate an app node whose operation is in ``N8N_APPS``: one call (or n8n's two) per item."""
+    entry, app, resource, operation, found, op = _operation(node)
+    provider = slot.providers.get(app.host, app.provider)
+    proposals = {} if app.host in slot.providers else {provider: app.base_url}
+    heading = [comment(node), _code.comment(f"{app.provider}: {resource}.{operation} → {op.method} {app.base_url}{op.path}")]
+    if found.whole is not None:
+        lines = heading + found.whole(node, slot, provider)
         return NodeCode(lines, [slot.var], call_step=slot.step, provider_proposals=proposals)
-    request = op.request(node)
+    assert found.request is not None
+    request = found.request(node)
     kwargs: dict[str, ast.expr] = {}
     if request.query is not None:
         kwargs["params"] = request.query
     if request.headers is not None:
         kwargs["headers"] = request.headers
     if request.body is not None:
-        if request.form:
-            kwargs["data"] = call("n8n.form_fields", request.body)
-        else:
-            kwargs["json"] = request.body
+        kwargs["data" if request.form else "json"] = call("n8n.form_fields", request.body) if request.form else request.body
     upsert = (resource, operation) == ("contact", "upsert") and not (node.parameters.get("options") or {}).get("resolveData")
     lines = [*heading, *stmts("""
 items = $inp
@@ -461,16 +251,7 @@ for i, item in enumerate(items):
 if items:
     flow.emit($node, $var)
 """, inp=slot.inputs[0] if slot.inputs else [], var=name(slot.var), provider=provider, method=op.method,
-        url=_url(app, op.path, node.parameters), kwargs=kwargs, step=slot.step,
-        profile=_hubspot_profile(provider, app.base, slot.step) if upsert else [], items=request.items,
+        url=_url(entry, app, op.path, node.parameters), kwargs=kwargs, step=slot.step,
+        profile=app_crm.hubspot_profile(provider, app.base_url, slot.step) if upsert else [], items=request.items,
         node=node.name)]
     return NodeCode(lines, [slot.var], call_step=slot.step, provider_proposals=proposals)
-
-
-def _hubspot_profile(provider: str, base: str, step: str) -> list[ast.stmt]:
-    """n8n's HubSpot upsert without "resolve data" reads the contact's profile back (and keeps ``isNew``)."""
-    return stmts("""
-upserted = response.json()
-response = await ctx.call($provider, 'GET', n8n.concat($url, upserted.get('vid'), '/profile'), step=$step)
-response = n8n.with_fields(response, {'isNew': upserted.get('isNew')})
-""", provider=provider, url=base + "/contacts/v1/contact/vid/", step=step)

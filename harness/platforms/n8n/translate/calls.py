@@ -12,11 +12,12 @@ from __future__ import annotations
 import ast
 import json
 import re
+from dataclasses import replace
 from typing import Any
 
 from harness.errors import Untranslatable
 from harness.platforms.n8n.definition import Node
-from harness.platforms.n8n.translate import apps, expr
+from harness.platforms.n8n.translate import apps, expr, http_options
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot, comment
 from harness.scaffold import _code, _credential
 from harness.scaffold._code import call, dict_of, name, stmts
@@ -63,12 +64,18 @@ def _listed(params: dict[str, Any], collection: str, json_flag: str, json_fields
     return [(str(p.get("name", "")), p.get("value")) for p in entries if isinstance(p, dict)]
 
 
-def _body(params: dict[str, Any], node: str, pairs: _Pairs) -> ast.expr | None:
+def _body(params: dict[str, Any], node: str, pairs: _Pairs) -> tuple[str, ast.expr] | None:
+    """Return the call's body keyword (``json`` or ``data``, a form) and its expression, or None."""
     if not params.get("sendBody"):
         return None
     content = params.get("contentType", "json")
+    if content == "form-urlencoded":
+        listed = _listed(params, "bodyParameters", "specifyBody", ("bodyParametersJson",), "form fields")
+        return "data", _code.expr("{k: n8n.text(v) for k, v in $fields.items()}",
+                                  fields=dict_of(pairs.entries(listed, "body field")))
     if content not in ("json", None):
-        raise Untranslatable(f"an HTTP body of type {content!r} is not translated")
+        raise Untranslatable(f"an HTTP body of type {content!r} is not translated (json and form-urlencoded are): "
+                             "the gateway sends a JSON or a form body")
     if params.get("specifyBody") == "json":
         # n8n sends a JSON body parameter that evaluates to text parsed (`{{ JSON.stringify(…) }}`
         # sends the object, not a string), and fails the node when the text is not JSON.
@@ -77,57 +84,93 @@ def _body(params: dict[str, Any], node: str, pairs: _Pairs) -> ast.expr | None:
             inner = str(raw)[1:].strip()
             whole = re.fullmatch(r"\{\{(.*)\}\}", inner, re.S)
             source = expr.expression(whole.group(1)) if whole else expr.template(inner)
-            return call("n8n.json_body", source, node=node)
+            return "json", call("n8n.json_body", source, node=node)
         if _credential.holds_credential(raw):
             raise Untranslatable("a JSON body holding a credential is not translated: read it from the environment")
-        return call("n8n.json_body", raw, node=node)
+        return "json", call("n8n.json_body", raw, node=node)
     listed = _listed(params, "bodyParameters", "specifyBody", ("bodyParametersJson",), "body fields")
-    return dict_of(pairs.entries(listed, "body field"))
+    return "json", dict_of(pairs.entries(listed, "body field"))
 
 
 def http_node(node: Node, slot: Slot) -> NodeCode:
     """HTTP Request v3/v4: one ``ctx.call`` per item; the response JSON becomes the items.
 
-    A credential among its headers, query or body is not copied (``_credential``).
+    A credential among its headers, query or body is not copied (``_credential``); its
+    authentication is the provider's (``http_options.auth``). A URL whose host an expression
+    computes is sent to the configured provider its value starts with, chosen at run time.
     """
     if node.version < 3:
         raise Untranslatable(f"HTTP Request v{node.version:g} parameters are not translated (v3+ are)")
+    node = replace(node, parameters=node.settings)  # the defaults the export left out, from n8n's description
     params = node.parameters
-    provider, _, proposals = provider_for(params.get("url"), slot.providers)
+    try:
+        provider, _, proposals = provider_for(params.get("url"), slot.providers)
+        provider_source: ast.expr = ast.Constant(provider)
+    except Untranslatable:  # the host is computed: the configured provider for the URL, at run time
+        provider, proposals = "url", {}
+        provider_source = call("n8n.provider_of", name("ctx"), name("url"), node.name)
     method = str(params.get("method", "GET")).upper()
     pairs = _Pairs(node, provider)
+    authentication = http_options.auth(node, provider)
+    chosen = http_options.options(node)
+    if params.get("pagination") or (params.get("options") or {}).get("pagination"):
+        raise Untranslatable("pagination is not translated: loop over the pages in Python")
     kwargs: dict[str, ast.expr] = {}
     if params.get("sendQuery"):
         query = _listed(params, "queryParameters", "specifyQuery", ("jsonQuery", "queryParametersJson"), "query parameters")
         kwargs["params"] = dict_of(pairs.entries(query, "query parameter"))
+    headers: ast.expr | None = None
     if params.get("sendHeaders"):
-        headers = _listed(params, "headerParameters", "specifyHeaders", ("jsonHeaders", "headerParametersJson"), "headers")
-        entries = pairs.entries(headers, "header")
-        if entries or not headers:  # none left when the only one was the provider's bearer token
-            kwargs["headers"] = _code.expr("{k: n8n.text(v) for k, v in $headers.items()}", headers=dict_of(entries))
+        listed = _listed(params, "headerParameters", "specifyHeaders", ("jsonHeaders", "headerParametersJson"), "headers")
+        entries = pairs.entries(listed, "header")
+        if entries or not listed:  # none left when the only one was the provider's bearer token
+            headers = _code.expr("{k: n8n.text(v) for k, v in $headers.items()}", headers=dict_of(entries))
+    if authentication.headers is not None:
+        headers = authentication.headers if headers is None else ast.BinOp(headers, ast.BitOr(), authentication.headers)
+    if headers is not None:
+        kwargs["headers"] = headers
     body = _body(params, node.name, pairs)
     if body is not None:
-        kwargs["json"] = body
+        kwargs[body[0]] = body[1]
     url = call("n8n.text", expr.value(params.get("url")))
-    code = _call_lines(node, slot, provider, method, url, kwargs, proposals)
-    code.credentials = pairs.credentials
+    code = _call_lines(node, slot, provider_source, method, url, kwargs, proposals, chosen)
+    code.credentials = pairs.credentials + authentication.credentials
     return code
 
 
-def _call_lines(node: Node, slot: Slot, provider: str, method: str, url: ast.expr, kwargs: dict[str, ast.expr],
-                proposals: dict[str, str]) -> NodeCode:
+def _call_lines(node: Node, slot: Slot, provider: ast.expr, method: str, url: ast.expr, kwargs: dict[str, ast.expr],
+                proposals: dict[str, str], chosen: http_options.Options) -> NodeCode:
     inp = slot.inputs[0] if slot.inputs else ast.List([], ast.Load())
-    lines = [comment(node), *stmts(
-        "items = $inp\n$var: n8n.Items = []\nfor i, item in enumerate(items):\n"
-        "    response = await ctx.call($provider, $method, $url, **$kwargs, step=$step)\n"
-        "    $var.extend(n8n.response_items(response))\nif items:\n    flow.emit($node, $var)",
-        inp=inp, var=name(slot.var), provider=provider, method=method, url=url, kwargs=kwargs, step=slot.step,
-        node=node.name)]
-    return NodeCode(lines, [slot.var], call_step=slot.step, provider_proposals=proposals)
+    items = "n8n.full_response(response)" if chosen.full_response else "n8n.response_items(response)"
+    send = "response = await ctx.call($provider, $method, url, **$kwargs, step=$step)"
+    outputs = [slot.var]
+    if node.on_error == "stop":
+        loop = f"    url = $url\n    {send}\n    $var.extend({items})"
+        tail = "if items:\n    flow.emit($node, $var)"
+        head = "items = $inp\n$var: n8n.Items = []\n"
+    else:
+        # n8n's "continue": a failed call's item goes on (the error output, or the regular one)
+        keep = node.on_error == "error_output"
+        errors = f"{slot.var}_error" if keep else slot.var
+        outputs = [slot.var, errors] if keep else [slot.var]
+        head = "items = $inp\n$var: n8n.Items = []\n" + ("$errors: n8n.Items = []\n" if keep else "")
+        loop = (f"    url = $url\n    try:\n        {send}\n    except n8n.CALL_ERRORS as exc:\n"
+                f"        $errors.append(n8n.error_item(item, exc, keep_item=$keep))\n        continue\n"
+                f"    $var.extend({items})")
+        tail = ("if items:\n    flow.emit_outputs($node, [$var, $errors])" if keep else "if items:\n    flow.emit($node, $var)")
+        return NodeCode([comment(node), *stmts(head + "for i, item in enumerate(items):\n" + loop + "\n" + tail,
+                                               inp=inp, var=name(slot.var), errors=name(errors), provider=provider,
+                                               method=method, url=url, kwargs=kwargs, step=slot.step, node=node.name,
+                                               keep=keep)],
+                        outputs, call_step=slot.step, provider_proposals=proposals)
+    lines = [comment(node), *stmts(head + "for i, item in enumerate(items):\n" + loop + "\n" + tail,
+                                   inp=inp, var=name(slot.var), provider=provider, method=method, url=url,
+                                   kwargs=kwargs, step=slot.step, node=node.name)]
+    return NodeCode(lines, outputs, call_step=slot.step, provider_proposals=proposals)
 
 
 def app_node(node: Node, slot: Slot) -> NodeCode:
-    """An app node whose operation maps to one documented REST call (the table in ``apps.APPS``)."""
+    """An app node whose operation maps to a catalogue operation (``apps.N8N_APPS``, ``harness.catalogue``)."""
     return apps.app_node(node, slot)
 
 

@@ -1,0 +1,63 @@
+"""The app catalogue: every app operation a legacy tool's steps call, described once, as data.
+
+An :class:`App` is a provider (its name in ``[tool.cutover.providers]``, its base URL and the
+secret it needs); each of its :class:`Operation` rows is one REST call: method, path template
+(``{name}`` placeholders are the operation's path fields), the JSON (or form) body fields, the
+query fields, and how its results page. Nothing here knows n8n, Make or Zapier: each tool's
+translator maps its own step parameters onto these fields (``harness.platforms.n8n.translate.apps``
+for n8n), so a new tool reuses the table, and a new app operation is a new row in ``_apps``.
+
+:func:`skeleton` writes the precise TODO of an operation a translator cannot (yet) fill in: the
+call it makes and the secret it needs.
+"""
+
+from __future__ import annotations
+
+from harness.catalogue._apps import APPS
+from harness.catalogue._model import App, Auth, Operation, Pagination, Secret
+
+__all__ = ["App", "Auth", "Operation", "Pagination", "Secret", "app", "apps", "operation", "skeleton"]
+
+
+def apps() -> dict[str, App]:
+    """Return every app of the catalogue by name."""
+    return APPS
+
+
+def app(name: str) -> App:
+    """Return the app ``name``; raise KeyError naming the known apps."""
+    table = apps()
+    if name not in table:
+        raise KeyError(f"the app catalogue has no app {name!r} (known: {', '.join(sorted(table))})")
+    return table[name]
+
+
+def operation(app_name: str, name: str) -> Operation:
+    """Return the operation ``name`` of app ``app_name``; raise KeyError naming the app's operations."""
+    found = app(app_name).operations.get(name)
+    if found is None:
+        known = ", ".join(app(app_name).operations)
+        raise KeyError(f"app {app_name!r} has no operation {name!r} (known: {known})")
+    return found
+
+
+def skeleton(app_name: str, name: str) -> str:
+    """Return the TODO text of an operation: the call it makes (provider, method, URL, fields) and its secret."""
+    entry, op = app(app_name), operation(app_name, name)
+    if op.method == "SQL":  # a database operation: no URL, the statement's parts
+        parts = [f"{entry.provider}: {op.name} on the database", f"fields {', '.join(op.body)}"]
+    else:
+        parts = [f"{entry.provider}: {op.method} {entry.base_url}{op.path}"]
+    if op.body and op.method != "SQL":
+        parts.append(f"{'form' if op.form else 'JSON'} body fields {', '.join(op.body)}")
+    if op.query:
+        parts.append(f"query {', '.join(op.query)}")
+    if op.note:
+        parts.append(op.note)
+    if entry.secret is not None:
+        secret = entry.secret
+        where = {Auth.BEARER: "as a bearer token (the provider's auth_env)", Auth.PATH: "as a URL path segment",
+                 Auth.BASIC: "as basic auth", Auth.HEADER: f"in header {secret.name}",
+                 Auth.QUERY: f"in query parameter {secret.name}", Auth.DSN: "as the connection string"}[secret.auth]
+        parts.append(f"needs {secret.what or 'its credential'} from ${secret.env} {where}")
+    return "; ".join(parts)

@@ -1,0 +1,112 @@
+"""Telegram (the bot token as a secret path segment), Gmail (a MIME message) and Slack channels as n8n's nodes call them.
+
+Telegram's Bot API takes the token in the path (``/bot<token>/sendMessage``): the generated URL
+holds the gateway's placeholder ``__auth_env__`` there, which the gateway replaces with the
+provider's ``auth_env`` value only on the wire (``queue_core.gateway``), so no record, trace or
+log ever holds the token. Gmail's ``messages/send`` takes the message as base64url MIME text in
+``raw``, which ``n8n.mime_message`` builds with Python's ``email`` package.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+
+from harness.errors import Untranslatable
+from harness.platforms.n8n.definition import Node
+from harness.platforms.n8n.translate import expr
+from harness.platforms.n8n.translate.app_request import Request, collection
+from harness.scaffold import _code
+from harness.scaffold._code import call, dict_of, lit
+
+SECRET_SEGMENT = "__auth_env__"  # queue_core.gateway.request.SECRET_SEGMENT
+_TELEGRAM_FIELDS = {"disable_notification": "disable_notification", "disable_web_page_preview": "disable_web_page_preview",
+                    "parse_mode": "parse_mode", "reply_to_message_id": "reply_to_message_id",
+                    "message_thread_id": "message_thread_id", "appendAttribution": "appendAttribution"}
+
+
+def telegram_token(raw: object) -> ast.expr:
+    """Return the path segment of the bot token: the gateway's placeholder, never the token."""
+    return lit(SECRET_SEGMENT)
+
+
+def telegram_send(node: Node) -> Request:
+    """sendMessage: chat_id, text and the additional fields, with n8n's defaults per version.
+
+    n8n sends ``parse_mode`` Markdown unless one is chosen, turns the link preview off for text
+    with no URL (and, from v1.2, unless the option says otherwise), and from v1.1 appends its
+    attribution line unless ``appendAttribution`` is off (the link without the n8n instance id,
+    which only the n8n instance knows).
+    """
+    params = node.settings if node.described else node.parameters
+    if params.get("replyMarkup", "none") not in ("none", None):
+        raise Untranslatable("a reply keyboard (replyMarkup) is not translated")
+    chosen = dict(collection(node if not node.described else Node(node.name, node.type, node.version, params),
+                             "additionalFields", _TELEGRAM_FIELDS))
+    fields = [(k, v) for k, v in chosen.items() if k != "appendAttribution"]
+    attribution = chosen.get("appendAttribution", ast.Constant(node.version >= 1.1))
+    body = _code.expr("n8n.telegram_message($chat, $text, $fields, attribution=$attribution, version=$version)",
+                      chat=expr.value(params.get("chatId", "")), text=expr.value(params.get("text", "")),
+                      fields=dict_of(fields), attribution=attribution, version=node.version)
+    return Request(body=body)
+
+
+def gmail_send(node: Node) -> Request:
+    """messages/send (Gmail v2): To, Subject, a text or HTML message, Cc/Bcc/sender name and reply-to."""
+    params = node.settings if node.described else node.parameters
+    options = dict(params.get("options") or {})
+    # senderName is left out: n8n reads the account's address first (GET /gmail/v1/users/me/profile)
+    known = {"ccList": "cc", "bccList": "bcc", "replyTo": "reply_to", "appendAttribution": "attribution"}
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        raise Untranslatable(f"options.{unknown[0]} is not translated (translated: {', '.join(sorted(known))})")
+    kwargs = {known[k]: expr.value(v) for k, v in options.items()}
+    kwargs.setdefault("attribution", ast.Constant(node.version >= 2.1))
+    html = params.get("emailType", "html") == "html"
+    raw = call("n8n.mime_message", expr.value(params.get("sendTo", "")), expr.value(params.get("subject", "")),
+               expr.value(params.get("message", "")), html=html)
+    raw.keywords += [ast.keyword(k, v) for k, v in kwargs.items()]
+    return Request(body=dict_of([("raw", raw)]))
+
+
+def gmail_labels(field: str) -> Callable[[Node], Request]:
+    """messages/{id}/modify with the node's ``labelIds`` as ``addLabelIds`` or ``removeLabelIds``."""
+    def build(node: Node) -> Request:
+        params = node.settings if node.described else node.parameters
+        return Request(body=dict_of([(field, expr.value(params.get("labelIds", [])))]))
+    return build
+
+
+def gmail_unread(field: str) -> Callable[[Node], Request]:
+    """messages/{id}/modify taking (mark as read) or giving (mark as unread) the UNREAD label."""
+    def build(node: Node) -> Request:
+        return Request(body=dict_of([(field, ["UNREAD"])]))
+    return build
+
+
+_CHANNEL = _code.expr("[{'json': n8n.get(response.json(), 'channel') or {}}]")  # n8n outputs the response's channel
+
+
+def _locator(raw: object) -> object:
+    return raw.get("value") if isinstance(raw, dict) else raw
+
+
+def slack_invite(node: Node) -> Request:
+    """conversations.invite (Slack v2): the channel and the users, comma-joined."""
+    params = node.parameters
+    users = params.get("userIds") or []
+    if expr.is_expression(users):
+        joined: ast.expr = call("n8n.text", expr.value(users))
+    else:
+        joined = _code.expr("','.join(n8n.text(u) for u in $users)", users=[expr.value(u) for u in users])
+    return Request(body=dict_of([("channel", expr.value(_locator(params.get("channelId", "")))), ("users", joined)]),
+                   items=_CHANNEL)
+
+
+def slack_create(node: Node) -> Request:
+    """conversations.create (Slack v2): the name (a leading '#' dropped) and whether it is private."""
+    params = node.settings if node.described else node.parameters
+    name = expr.value(_locator(params.get("channelId", "")))
+    private = params.get("channelVisibility", "public") == "private"
+    return Request(body=dict_of([("name", _code.expr("n8n.text($n).removeprefix('#')", n=name)),
+                                 ("is_private", private)]), items=_CHANNEL)

@@ -1,0 +1,74 @@
+"""Message bodies n8n's Telegram and Gmail nodes send: sendMessage's fields, and Gmail's MIME ``raw``.
+
+The MIME message is built with Python's ``email`` package (``EmailMessage``), never by hand:
+headers are encoded as RFC 2047 where needed, the body as UTF-8. Gmail's API takes it as
+base64url text in ``raw``.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+from email.message import EmailMessage
+from email.policy import SMTP
+from typing import Any
+
+from ._n8n_js import text
+
+_URL = re.compile(r"(https?|ftp|file)://\S+|www\.\S+|\S+\.\S+")
+_TELEGRAM_LINK = "https://n8n.io/?utm_source=n8n-internal&utm_medium=powered_by&utm_campaign=n8n-nodes-base.telegram"
+_GMAIL_LINK = "https://n8n.io/?utm_source=n8n-internal&utm_medium=powered_by&utm_campaign=n8n-nodes-base.gmail"
+
+
+def telegram_message(chat: Any, message: Any, fields: dict[str, Any], *, attribution: Any = True,
+                     version: float = 1.2) -> dict[str, Any]:
+    """Return sendMessage's body as n8n's Telegram node builds it.
+
+    ``parse_mode`` is Markdown unless given; the link preview is off for text with no URL (and,
+    from v1.2, unless ``disable_web_page_preview`` is given); from v1.1 the attribution line is
+    appended in the parse mode's markup (the link without the n8n instance's id).
+    """
+    body: dict[str, Any] = {"chat_id": chat, "text": text(message)}
+    extra = dict(fields)
+    extra.setdefault("parse_mode", "Markdown")
+    if not _URL.search(body["text"]):
+        body["disable_web_page_preview"] = True
+    if version >= 1.1 and attribution:
+        words = "This message was sent automatically with "
+        if extra["parse_mode"] == "Markdown":
+            body["text"] = f"{body['text']}\n\n_{words}_[n8n]({_TELEGRAM_LINK})"
+        elif extra["parse_mode"] == "HTML":
+            body["text"] = f"{body['text']}\n\n<em>{words}</em><a href=\"{_TELEGRAM_LINK}\" target=\"_blank\">n8n</a>"
+    if version >= 1.2 and "disable_web_page_preview" not in extra:
+        body["disable_web_page_preview"] = True
+    body.update(extra)
+    return body
+
+
+def _addresses(value: Any) -> str:
+    return ", ".join(part.strip() for part in text(value).split(",") if part.strip())
+
+
+def mime_message(to: Any, subject: Any, message: Any, *, html: bool = True, cc: Any = "", bcc: Any = "",
+                 reply_to: Any = "", attribution: Any = False, sender_name: Any = "") -> str:
+    """Return the base64url MIME text of a Gmail message (``raw`` of users.messages.send).
+
+    Raises ValueError naming the field for an address without ``@`` (n8n refuses it too).
+    """
+    for field, value in (("To", to), ("CC", cc), ("BCC", bcc), ("ReplyTo", reply_to)):
+        for part in (p.strip() for p in text(value).split(",") if p.strip()):
+            if "@" not in part:
+                raise ValueError(f"The email address '{part}' in the '{field}' field isn't valid")
+    body = text(message).strip()
+    if attribution:
+        words = "This email was sent automatically with "
+        body = (f"\n\t\t\t{body}\n\t\t\t<br>\n\t\t\t<br>\n\t\t\t---\n\t\t\t<br>\n\t\t\t<em>{words}<a href=\"{_GMAIL_LINK}\" "
+                f"target=\"_blank\">n8n</a></em>\n\t\t\t") if html else f"{body}\n\n---\n{words}n8n\nhttps://n8n.io"
+    email = EmailMessage(policy=SMTP)
+    email["To"] = _addresses(to)
+    for header, value in (("Cc", cc), ("Bcc", bcc), ("Reply-To", reply_to)):
+        if text(value):
+            email[header] = _addresses(value)
+    email["Subject"] = text(subject)
+    email.set_content(body, subtype="html" if html else "plain")
+    return base64.urlsafe_b64encode(email.as_bytes()).decode("ascii")

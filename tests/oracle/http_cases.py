@@ -1,0 +1,181 @@
+"""HTTP Request cases: drawn node parameters, run in n8n and in the scaffold against one loopback server.
+
+``http_cases(base)`` draws HTTP Request v3 and v4.x nodes with Hypothesis (a fixed seed per
+version) over what the translator claims: methods, query and header parameters (fields or
+JSON), JSON and form-urlencoded bodies, full response, batching, a URL given whole or computed by
+an expression, and ``onError`` stop / continue (regular output) / continue (error output)
+against routes that answer 200, a JSON array, text, 404 and 500 (``http_server``). ``measure``
+runs every case in n8n (one batch) and scaffolds and runs each one with a context whose
+``ctx.call`` sends the request to the same server and classifies the answer as the gateway does
+(``queue_core.classify``): 4xx terminal, 5xx retryable.
+
+Compared as the conformance suite compares (``outcome.differences``), with one normalisation,
+named: an error item's ``error`` is compared by its HTTP ``status`` only; n8n's message, name,
+code and stack are its HTTP client's words (axios), not the node's output.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import tempfile
+import uuid
+import zlib
+from pathlib import Path
+from typing import Any
+
+import httpx
+from hypothesis import HealthCheck, Phase, given, seed, settings
+from hypothesis import strategies as st
+
+from queue_core import registry as registry_module
+from queue_core.classify import Kind, classify_response
+from queue_core.context import Trigger
+from queue_core.errors import RetryableError, TerminalError
+from queue_core.registry import Registry
+
+from harness.platforms.n8n.translate import scaffold_n8n
+
+from tests.oracle import runner
+from tests.oracle.outcome import Outcome, differences
+from tests.oracle.workflow import UNDER_TEST, Case, workflow
+
+NODE = "n8n-nodes-base.httpRequest"
+VERSIONS = (3.0, 4.0, 4.1, 4.2)
+_PAIRS = st.lists(st.tuples(st.sampled_from(["q", "x", "X-Case"]), st.sampled_from(["1", "a b", "={{ $json.a }}"])),
+                  min_size=1, max_size=2, unique_by=lambda p: p[0])
+
+
+def _pairs(pairs: list[tuple[str, str]]) -> dict[str, Any]:
+    return {"parameters": [{"name": k, "value": v} for k, v in pairs]}
+
+
+@st.composite
+def http_parameters(draw: st.DrawFn, base: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Return (parameters, node settings) of one HTTP Request node as an export holds them."""
+    route = draw(st.sampled_from(["/echo", "/echo", "/echo", "/list", "/text", "/status/404", "/status/500"]))
+    params: dict[str, Any] = {"url": draw(st.sampled_from([base + route, f"={{{{ $json.base }}}}{route}",
+                                                          f"={base}{route}"])), "options": {}}
+    method = draw(st.sampled_from([None, "GET", "POST", "PUT", "DELETE"]))
+    if method:
+        params["method"] = method
+    if draw(st.booleans()):
+        params["sendQuery"] = True
+        params["queryParameters"] = _pairs(draw(_PAIRS))
+    if draw(st.booleans()):
+        params["sendHeaders"] = True
+        params["headerParameters"] = _pairs([("X-Case", draw(st.sampled_from(["v", "={{ $json.a }}"])))])
+    if method in ("POST", "PUT") and draw(st.booleans()):
+        params["sendBody"] = True
+        kind = draw(st.sampled_from(["json-fields", "json-text", "form"]))
+        if kind == "form":
+            params["contentType"] = "form-urlencoded"
+            params["bodyParameters"] = _pairs(draw(_PAIRS))
+        elif kind == "json-text":
+            params["specifyBody"] = "json"
+            params["jsonBody"] = draw(st.sampled_from(['{"k": 1}', '={{ JSON.stringify({k: $json.a}) }}']))
+        else:
+            params["bodyParameters"] = _pairs(draw(_PAIRS))
+    if draw(st.booleans()):
+        params["options"]["response"] = {"response": {"fullResponse": True}}
+    if draw(st.booleans()):
+        params["options"]["batching"] = {"batch": {"batchSize": draw(st.sampled_from([1, 2])), "batchInterval": 0}}
+    on_error = draw(st.sampled_from([None, None, "continueRegularOutput", "continueErrorOutput"]))
+    return params, ({"onError": on_error} if on_error else {})
+
+
+def http_cases(base: str, count: int = 12) -> list[Case]:
+    """Return the drawn HTTP Request cases for the server at ``base``, the same ones for one Hypothesis release."""
+    items = st.lists(st.fixed_dictionaries({"a": st.sampled_from([1, "x", "a b"]), "base": st.just(base)}),
+                     min_size=1, max_size=2)
+    cases: list[Case] = []
+    for version in VERSIONS:
+        found: list[Any] = []
+
+        @seed(zlib.crc32(f"httpRequest v{version:g}".encode()))
+        @settings(max_examples=count, database=None, phases=[Phase.generate], deadline=None,
+                  suppress_health_check=list(HealthCheck))
+        @given(http_parameters(base), items)
+        def draw_one(drawn: tuple[dict[str, Any], dict[str, Any]], inputs: list[dict[str, Any]]) -> None:
+            found.append((drawn, inputs))
+
+        draw_one()
+        for index, ((params, node_settings), inputs) in enumerate(found):
+            cases.append(Case(f"httpRequest v{version:g} #{index + 1}", NODE, version, params, [inputs], node_settings))
+    return cases
+
+
+class _LoopbackContext:
+    """A context whose calls go to the loopback server, answered and classified as the gateway does."""
+
+    def __init__(self, base: str) -> None:
+        self.job_id = uuid.UUID(int=0)
+        self.n8n_flows: list[Any] = []
+        self.providers = {"oracle": base}
+        self.calls: list[tuple[str, str]] = []
+
+    def decide(self, name: str, value: Any) -> None:
+        return None
+
+    async def call(self, provider: str, method: str, url: str, *, step: str, json: Any = None,
+                   data: Any = None, params: Any = None, headers: Any = None) -> httpx.Response:
+        self.calls.append((provider, url))
+        async with httpx.AsyncClient() as client:
+            response = await client.request(method, url, json=json, data=data, params=params, headers=headers)
+        verdict = classify_response(response.status_code, response.headers, response.text, now=0.0,
+                                     rng=random.Random(0))
+        if verdict.kind is Kind.OK:
+            return response
+        message = f"{provider} {method} {url} (step {step!r}): {verdict.reason}; {verdict.summary}"
+        raise RetryableError(message) if verdict.kind is Kind.RETRYABLE else TerminalError(message)
+
+
+def _scaffold_run(document: dict[str, Any], workdir: Path, base: str) -> Outcome:
+    workdir.mkdir(parents=True, exist_ok=True)
+    path = workdir / "workflow.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    (written,) = scaffold_n8n(path, automation="oracle", into=workdir / "automations", force=True)
+    status = {row.node: row.status for row in written.scaffold.rows}
+    saved = registry_module.default_registry
+    registry_module.default_registry = Registry()
+    try:
+        namespace: dict[str, Any] = {}
+        exec(compile(written.path.read_text(encoding="utf-8"), str(written.path), "exec"), namespace)
+        function = registry_module.default_registry.get("oracle").fn
+    finally:
+        registry_module.default_registry = saved
+    ctx = _LoopbackContext(base)
+    outcome = Outcome(translated=status.get(UNDER_TEST) == "translated")
+    try:
+        asyncio.run(function(ctx, Trigger("oracle", None, {}, {}, "oracle")))
+    except Exception as exc:  # noqa: BLE001 - a crash of generated code is an outcome, compared
+        outcome.error, outcome.error_node = f"{type(exc).__name__}: {exc}", UNDER_TEST
+    if ctx.n8n_flows:
+        outcome.nodes = {n: [[i.get("json") for i in items] for items in outs]
+                         for n, outs in ctx.n8n_flows[0].outputs.items()}
+    return outcome
+
+
+def _error_status(outcome: Outcome) -> Outcome:
+    """Reduce every item's ``error`` object to its HTTP status (see the module docstring)."""
+    for outputs in outcome.nodes.values():
+        for items in outputs:
+            for item in items:
+                if isinstance(item, dict) and isinstance(item.get("error"), dict):
+                    item["error"] = {"status": item["error"].get("status")}
+    return outcome
+
+
+def measure(cases: list[Case], base: str) -> list[tuple[Case, Outcome, Outcome, list[str]]]:
+    """Run every case on both sides (the server at ``base`` must be serving); return each with its differences."""
+    documents = [workflow(case, runner.workflow_id(i)) for i, case in enumerate(cases)]
+    oracle, _ = runner.cached_run(documents)
+    results = []
+    with tempfile.TemporaryDirectory(prefix="cutover-oracle-http-") as tmp:
+        for index, (case, document, expected) in enumerate(zip(cases, documents, oracle, strict=True)):
+            got = _scaffold_run(document, Path(tmp) / str(index), base)
+            expected, got = _error_status(expected), _error_status(got)
+            found = differences(expected, got, [n["name"] for n in document["nodes"]]) if got.translated else []
+            results.append((case, expected, got, found))
+    return results

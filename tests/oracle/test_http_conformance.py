@@ -1,0 +1,46 @@
+"""HTTP Request v3/v4.x against the real n8n: both sides call one loopback server (``http_cases``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.oracle import http_cases, http_server
+from tests.oracle.conftest import require_oracle
+from tests.oracle.workflow import UNDER_TEST
+
+Results = list[tuple[Any, Any, Any, list[str]]]
+
+
+@pytest.fixture(scope="module")
+def results() -> Iterator[Results]:
+    require_oracle()
+    with http_server.serving() as base:
+        yield http_cases.measure(http_cases.http_cases(base), base)
+
+
+@pytest.mark.parametrize("version", http_cases.VERSIONS)
+def test_every_translated_http_request_case_equals_n8n(version: float, results: Results) -> None:
+    mine = [r for r in results if r[0].version == version]
+    translated = [r for r in mine if r[2].translated]
+    assert len(translated) == len(mine) > 0, [r[0].id for r in mine if not r[2].translated]
+    differing = [f"{case.id}: {case.describe()}\n    {found}" for case, _, got, found in translated if found]
+    assert not differing, "\n".join(differing[:3])
+
+
+def test_an_error_output_carries_the_failed_items_in_n8n_and_in_the_scaffold(results: Results) -> None:
+    with_errors = [(case, expected, got) for case, expected, got, _ in results
+                   if case.settings.get("onError") == "continueErrorOutput"
+                   and len(expected.nodes.get(UNDER_TEST, [])) > 1 and expected.nodes[UNDER_TEST][1]]
+    assert with_errors, "no drawn case sent an item down the error output"
+    for case, expected, got in with_errors:
+        assert got.nodes[UNDER_TEST][1] == expected.nodes[UNDER_TEST][1], case.id
+        assert all(item["error"]["status"] in (404, 500) for item in got.nodes[UNDER_TEST][1])
+
+
+def test_a_url_computed_by_an_expression_is_drawn_and_proved(results: Results) -> None:
+    computed = [case for case, _, got, found in results if "$json.base" in str(case.parameters["url"])
+                and got.translated and not found]
+    assert computed
