@@ -36,7 +36,8 @@ _RESERVED = {"flow", "ctx", "trigger", "items", "item", "i", "n8n", "response", 
 TRANSLATORS: dict[str, nodes.Translator] = {
     "if": nodes.if_node, "filter": nodes.filter_node, "switch": nodes.switch_node,
     "set": nodes.set_node, "noOp": nodes.noop, "merge": nodes.merge_node, "code": nodes.code_node,
-    "wait": nodes.wait_node, "httpRequest": calls.http_node, "testData": nodes.test_data_node,
+    "wait": nodes.wait_node,
+    "function": nodes.code_node, "functionItem": nodes.code_node, "httpRequest": calls.http_node, "testData": nodes.test_data_node,
     **dict.fromkeys(calls.APP_TYPES, calls.app_node),  # GitHub, Slack, HubSpot, Stripe, Sheets, …
 }
 BRANCH_TYPES = ("if", "switch")
