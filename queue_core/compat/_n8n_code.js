@@ -23,6 +23,11 @@
   Object.defineProperty(RealDate.prototype, 'constructor', { value: CutoverDate, writable: true, configurable: true });
   global.Date = CutoverDate;
 
+  // No timers: a callback would run after the timed call. mini-racer's are writable, not deletable.
+  for (const name of ['setTimeout', 'setInterval', 'clearTimeout', 'clearInterval', 'setImmediate']) {
+    if (name in global) global[name] = undefined;
+  }
+
   const ITEM_KEYS = new Set(['json', 'binary', 'pairedItem', 'error', 'index']);
   const AsyncFunction = (async function () {}).constructor;
   const NAMES = ['$input', '$json', '$binary', 'items', 'item', '$', '$node', '$items', '$execution', '$workflow',
@@ -64,8 +69,7 @@
     const outputs = payload.nodes || {};
     const known = new Set(payload.known || []);
     function itemsOf(name, output) {
-      if (!known.has(name)) throw new NodeError(`Referenced node doesn't exist: ${name}`);
-      if (!(name in outputs)) throw new NodeError(`Node '${name}' hasn't been executed`);
+      if (!known.has(name)) throw new NodeError(`Node '${name}' hasn't been executed (or does not exist)`);
       return (outputs[name] || [])[output || 0] || [];
     }
     function pick(name, at) {
@@ -78,12 +82,7 @@
         all: (output) => itemsOf(name, output),
         first: (output) => itemsOf(name, output)[0],
         last: (output) => { const l = itemsOf(name, output); return l[l.length - 1]; },
-        get item() {
-          if (mode === 'runOnceForAllItems') {
-            throw new NodeError("Can't use .item here", "In 'Run Once for All Items' mode use .first(), .last() or .all()[index]");
-          }
-          return pick(name, index);
-        },
+        get item() { return pick(name, index); },  // all items: the first item's pair, as n8n gives
         itemMatching: (at) => pick(name, at),
         pairedItem: (at) => pick(name, at === undefined ? index : at),
         isExecuted: name in outputs,
@@ -110,8 +109,12 @@
     const access = nodeAccess(payload, mode, index);
     const today = DateTime.now().startOf('day');
     const legacyItem = payload.kind === 'functionItem' ? (current || {}).json : current;
-    const $input = { all: () => items, first: () => items[0], last: () => items[items.length - 1], item: current,
-      params: {}, context: { noItemsLeft: false } };
+    const forAll = (fn) => (...args) => {
+      if (mode === 'runOnceForEachItem' && payload.kind === 'code') throw new NodeError("This is only available in 'Run Once for All Items' mode");
+      return fn(...args);
+    };
+    const $input = { all: forAll(() => items), first: forAll(() => items[0]), last: forAll(() => items[items.length - 1]),
+      item: current, params: {}, context: { noItemsLeft: false } };
     const values = {
       $input, $json: (current || {}).json, $binary: (current || {}).binary || {}, items, item: legacyItem,
       $: access.$, $node: access.$node, $items: access.$items, $execution: { id: payload.execution.id, mode: payload.execution.mode,
@@ -181,7 +184,7 @@
     return out.map((it) => keep(it));
   }
   function eachItem(result, index) {
-    if (result === undefined || result === null) return null;
+    if (result === null) return null;
     if (typeof result !== 'object') {
       throw new NodeError("Code doesn't return an object", `Please return an object representing the output item. ('${result}' was returned instead.)`, index);
     }
@@ -241,6 +244,8 @@
     return { message: String(error), description: null, item: null };
   }
 
+  Object.defineProperty(global, '__cutoverRestore', { value() { clockMs = null; restoreGlobals(); } });
+  baseline.set('__cutoverRestore', Object.getOwnPropertyDescriptor(global, '__cutoverRestore'));
   Object.defineProperty(global, '__cutoverCode', {
     value(payloadJSON) {
       const payload = JSON.parse(payloadJSON);

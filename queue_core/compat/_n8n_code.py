@@ -143,10 +143,11 @@ def _call(payload: str, node: str, timeout_ms: int, max_memory: int) -> dict[str
             text = _engine.eval(f"__cutoverCode({json.dumps(payload)})", timeout_sec=timeout_ms / 1000,
                                 max_memory=max_memory)
         except JSTimeoutException:
-            _engine = None  # a run stopped midway may leave its globals: start clean
+            _engine.eval("__cutoverRestore()", timeout_sec=1)  # the run stopped midway: undo its globals
             raise NodeFailed(f"{node}: the Code node ran past its time limit ({timeout_ms} ms)") from None
         except JSOOMException:
-            _engine = None
+            dead, _engine = _engine, None  # an isolate past its heap limit is not used again
+            dead.close()
             raise NodeFailed(f"{node}: the Code node ran past its memory limit ({max_memory // 2**20} MiB)") from None
     return json.loads(text)  # type: ignore[no-any-return]
 

@@ -374,7 +374,7 @@ def code_node(node: Node, slot: Slot) -> NodeCode:
         return _code_to_write(node, slot, str(params.get("pythonCode") or ""), "Python")
     source = code.js_source(node)
     literal = _literal_return(source) if node.short_type == "code" else None
-    if literal is not None:
+    if _plain_items(literal) and node.parameters.get("mode", "runOnceForAllItems") == "runOnceForAllItems":
         items = literal if isinstance(literal, list) else [literal]
         wrapped = [i if isinstance(i, dict) and "json" in i else {"json": i} for i in items]
         lines = [comment(node), _code.comment("The node returned literal items (its JavaScript, translated):"),
@@ -409,6 +409,17 @@ def _code_to_write(node: Node, slot: Slot, source: str, language: str, why: str 
                     fn=fn, doc=ast.Expr(ast.Constant(text)), node=node.name, why=why),
              *_emit_if(slot, node, call(fn, _input(slot)), _input(slot))]
     return NodeCode(lines, [slot.var], translated=False, why=why)
+
+
+def _plain_items(literal: Any) -> bool:
+    """Whether a literal return is items n8n takes as they are: objects, each ``{"json": {...}}`` or
+    holding no item key at all (any other value goes to the runtime, which fails as n8n does)."""
+    values = literal if isinstance(literal, list) else [literal]
+    if literal is None or not all(isinstance(v, dict) for v in values):
+        return False
+    enveloped = [set(v) == {"json"} and isinstance(v["json"], dict) for v in values]
+    bare = [not set(v) & {"json", "binary", "pairedItem", "error", "index"} for v in values]
+    return all(enveloped) or all(bare)
 
 
 def _literal_return(source: str) -> Any:
