@@ -41,7 +41,11 @@ _lock = threading.Lock()
 _engine: Any = None
 _AWAIT = re.compile(r"\bawait\b")
 # V8's natives syntax (``%Name(``) where an operand cannot stand before it: refused in user code.
-_NATIVES = re.compile(r"(?:^|[;{}(,=!&|?:\[\n])\s*%\s*[A-Za-z_$]")
+# Quoted strings and comments are blanked first ('(%d)' is text); template literals are kept whole,
+# since ``${…}`` inside one is code.
+_NATIVES = re.compile(r"(?:^|[;{}(,=!&|?:\[\n+\-*/<>~^%]|\b(?:return|throw|typeof|void|delete|in|of|new|await|yield|"
+                      r"case|else|do))\s*%\s*[A-Za-z_$][\w$]*\s*\(")
+_TEXT = re.compile(r"""'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*.*?\*/""", re.S)
 _NODE_NAME = re.compile(r"""\$\(\s*(['"`])(.+?)\1\s*\)|\$node\[\s*(['"`])(.+?)\3\s*\]|\$items\(\s*(['"`])(.+?)\5""")
 _ENV_NAME = re.compile(r"""\$env(?:\.([A-Za-z_$][\w$]*)|\[\s*['"]([^'"]+)['"]\s*\])""")
 
@@ -78,6 +82,11 @@ def _started_engine() -> Any:
         return pool.submit(_new_engine).result()
 
 
+def natives_syntax(source: str) -> bool:
+    """Return whether ``source`` uses V8's natives syntax (``%Name(…)``), which no Code node may."""
+    return bool(_NATIVES.search(_TEXT.sub(" ", source)))
+
+
 def referenced_nodes(source: str) -> set[str]:
     """Return the node names ``source`` reads literally (``$('X')``, ``$node["X"]``, ``$items('X')``)."""
     return {m.group(2) or m.group(4) or m.group(6) for m in _NODE_NAME.finditer(source)}
@@ -102,7 +111,7 @@ def run_js(source: str, items: list[dict[str, Any]], *, node: str, mode: str = "
     """
     if mode not in MODES or kind not in KINDS:
         raise ValueError(f"{node}: mode must be one of {MODES} and kind one of {KINDS}")
-    if _NATIVES.search(source):
+    if natives_syntax(source):
         raise NodeFailed(f"{node}: V8 natives syntax (%Name) is not allowed in a Code node")
     outputs = outputs or {}
     wanted = referenced_nodes(source)

@@ -172,3 +172,10 @@ def test_the_entry_point_runs_in_a_flow_records_the_output_and_reads_the_jobs_cl
     flow, out = asyncio.run(scaffolded())
     assert out == [{"json": {"s": 1, "now": "2024-02-03T04:05:06.000Z", "w": "orders", "e": str(uuid.UUID(int=5))}}]
     assert flow.outputs["Code"] == [out]
+
+
+def test_v8_natives_syntax_is_refused_but_a_percent_in_text_or_modulo_is_not() -> None:
+    for source in ("%DebugPrint(1); return []", "return %Abort()", "const f = () => %Foo(); return []"):
+        with pytest.raises(NodeFailed, match="natives syntax"):
+            js(source)
+    assert js("return {t: '(%d items)', m: 7 % parseInt('4')}") == [{"json": {"t": "(%d items)", "m": 3}}]

@@ -13,6 +13,8 @@ from __future__ import annotations
 import ast
 import re
 
+from queue_core.compat._n8n_code import natives_syntax
+
 from harness.platforms.n8n.definition import Node
 from harness.scaffold import _code
 from harness.scaffold._code import name, stmts
@@ -24,7 +26,6 @@ _UNAVAILABLE = (
     (re.compile(r"\$http\b|\bthis\.helpers\b|\bhelpers\.(?:request|httpRequest)"), "makes HTTP calls from code"),
     (re.compile(r"\bBuffer\b"), "uses Node.js's Buffer"),
     (re.compile(r"\$evaluateExpression\b|\$secrets\b|\$vars\b"), "uses $evaluateExpression, $secrets or $vars"),
-    (re.compile(r"(?:^|[;{}(,=!&|?:\[\n])\s*%\s*[A-Za-z_$]"), "uses V8 natives syntax"),
 )
 KINDS = {"code": "code", "function": "function", "functionItem": "functionItem"}
 
@@ -35,6 +36,8 @@ def unavailable(source: str) -> str | None:
     if modules or re.search(r"\brequire\s*\(", source):
         shown = ", ".join(repr(m) for m in modules) or "a module"
         return f"Code node requires {shown}: the sandbox has no Node.js modules, write this part in Python"
+    if natives_syntax(source):
+        return "Code node uses V8 natives syntax (%Name): the sandbox refuses it, write this part in Python"
     for pattern, why in _UNAVAILABLE:
         if pattern.search(source):
             return f"Code node {why}: the sandbox cannot, write this part in Python"
