@@ -51,7 +51,7 @@ JS_METHODS: frozenset[str] = frozenset(METHODS)
 
 __all__ = [
     "JS_GLOBALS", "JS_METHODS", "N8nConditionError", "OUTPUT_ITEMS_CAP", "Flow", "Item", "Items", "NodeFailed", "TodoNode", "add", "arith", "as_list", "assign", "both",
-    "call", "check", "coalesce", "compare", "concat", "either", "epoch_ms", "form_fields", "get", "if_v1", "json_body",
+    "call", "check", "coalesce", "code", "compare", "concat", "either", "epoch_ms", "form_fields", "get", "if_v1", "json_body",
     "loop", "loose_eq", "merge_append", "merge_by_fields", "merge_choose", "method", "now", "num", "parse_float", "parse_int",
     "properties", "quote_path", "response_items", "sheet_row", "sheet_rows", "sheet_updates", "strict_eq", "text",
     "recorded_outputs", "trigger_items", "truthy", "typed", "webhook_items", "with_fields",
@@ -424,3 +424,15 @@ def _combined(first: Item, second: Item, clash: str) -> Item:
 def now(ctx: Any) -> datetime:
     """Return ``$now``: the job's clock (the trigger's time in a shadow replay)."""
     return ctx.now()  # type: ignore[no-any-return]
+
+
+def code(flow: Flow, node: str, source: str, items: Items, *, mode: str = "runOnceForAllItems", kind: str = "code",
+         workflow: dict[str, Any] | None = None, zone: str | None = None) -> Items:
+    """Run a Code / Function / Function Item node's own JavaScript over ``items``; record and return its items.
+
+    The source runs unchanged in a V8 sandbox with n8n's Code node data model (``_n8n_code``);
+    raises NodeFailed naming the node when the code fails or returns what n8n refuses.
+    """
+    from ._n8n_code import run_node
+
+    return flow.emit(node, run_node(flow, node, source, items, mode=mode, kind=kind, workflow=workflow, zone=zone))

@@ -151,7 +151,8 @@ async def test_a_scaffolded_respond_to_webhook_node_answers_the_held_request(poo
 async def test_a_scaffolded_webhook_answering_when_the_last_node_finishes_sends_its_first_item(pool, tmp_path) -> None:
     mark = {"name": "Mark", "type": "n8n-nodes-base.set", "typeVersion": 3.4, "position": [200, 0], "parameters": {
         "assignments": {"assignments": [{"id": "a", "name": "seen", "value": "={{ $json.body.name }}", "type": "string"}]}}}
-    registry = _scaffolded(tmp_path, {"name": "Hook", "nodes": [_webhook("lastNode"), mark],
+    registry = _scaffolded(tmp_path, {"name": "Hook", "nodes": [_webhook("lastNode", options={"responseCode": {
+        "values": {"responseCode": "customCode", "customCode": 203}}}), mark],
                                       "connections": {"Hook": {"main": [[{"node": "Mark", "type": "main", "index": 0}]]}}})
     response = await _post(pool, registry, _held("hook"), {"name": "bob"})
-    assert response.status_code == 200 and response.json() == {"seen": "bob"}
+    assert response.status_code == 203 and response.json() == {"seen": "bob"}

@@ -123,12 +123,13 @@ def test_nasty_names_and_values_compile_and_compute_what_n8n_pinned() -> None:
     tree = ast.parse(source)
     assert NAMES["workflow"].split("\n")[0][:10] in (ast.get_docstring(tree) or "")
     assert not edited(source)  # the digest line still tells a generated file
-    code_fn = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name.endswith("_code"))
-    assert 'const s = """\'\'\' \\\\ "\\n";' in (ast.get_docstring(code_fn, clean=False) or "")
+    kept = [n.value.value for n in ast.walk(tree) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Constant)
+            and getattr(n.targets[0], "id", "").endswith("_js")]  # the Code node's JavaScript, kept exactly
+    assert kept == [_workflow(NAMES)["nodes"][3]["parameters"]["jsCode"]]
     assert {p.node: p.outcome for p in prove(workflow)} == {NAMES["set"]: "proved"}, prove(workflow)
     flow, error, _ = run(workflow)
     assert error is None and flow is not None
-    assert [len(out) for out in flow.outputs[NAMES["if"]]] == [1, 0]  # the Code node (a TODO) got no item
+    assert [len(out) for out in flow.outputs[NAMES["if"]]] == [1, 0]  # the Code node got no item
 
 
 def test_js_precedence_and_scopes_evaluate_as_javascript_does() -> None:

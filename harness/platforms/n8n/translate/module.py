@@ -37,6 +37,7 @@ TRANSLATORS: dict[str, nodes.Translator] = {
     "if": nodes.if_node, "filter": nodes.filter_node, "switch": nodes.switch_node,
     "set": nodes.set_node, "noOp": nodes.noop, "merge": nodes.merge_node, "code": nodes.code_node,
     "wait": nodes.wait_node, "httpRequest": calls.http_node, "testData": nodes.test_data_node,
+    "function": nodes.code_node, "functionItem": nodes.code_node,
     "executeWorkflow": sub.execute_workflow_node, "respondToWebhook": respond.respond_node,
     **dict.fromkeys(calls.APP_TYPES, calls.app_node),  # GitHub, Slack, HubSpot, Stripe, Sheets, …
     **data_nodes.TRANSLATORS,  # Limit, Sort, Split Out, Aggregate

@@ -16,7 +16,7 @@ from typing import Any
 
 from harness.errors import Untranslatable
 from harness.platforms.n8n.definition import Node
-from harness.platforms.n8n.translate import expr, schedule
+from harness.platforms.n8n.translate import code, expr, schedule
 from harness.platforms.n8n.translate.js import parse_expression
 from harness.scaffold import _code
 from harness.scaffold._code import call, lit, name, stmts
@@ -349,19 +349,24 @@ def _merge_by_fields(params: dict[str, Any], first: ast.expr, second: ast.expr) 
 
 
 def code_node(node: Node, slot: Slot) -> NodeCode:
-    """Code: a literal ``return [...]`` is translated; any other JavaScript is kept for a person."""
+    """Code / Function / Function Item: a literal ``return [...]`` becomes its items; other
+    JavaScript is kept as written and run by ``n8n.code`` ("translated (JavaScript kept)", see
+    ``translate.code``); what the sandbox cannot run, and Python code, is kept for a person."""
     params = node.parameters
-    if params.get("language") in ("python", "pythonNative"):
+    if node.short_type == "code" and params.get("language") in ("python", "pythonNative"):
         return _code_to_write(node, slot, str(params.get("pythonCode") or ""), "Python")
-    source = str(params.get("jsCode") or params.get("functionCode") or "")
-    literal = _literal_return(source)
-    if literal is None:
-        return _code_to_write(node, slot, source, "JavaScript")
-    items = literal if isinstance(literal, list) else [literal]
-    wrapped = [i if isinstance(i, dict) and "json" in i else {"json": i} for i in items]
-    lines = [comment(node), _code.comment("The node returned literal items (its JavaScript, translated):"),
-             *_emit_if(slot, node, lit(wrapped), _input(slot))]
-    return NodeCode(lines, [slot.var])
+    source = code.js_source(node)
+    literal = _literal_return(source) if node.short_type == "code" else None
+    if _plain_items(literal) and node.parameters.get("mode", "runOnceForAllItems") == "runOnceForAllItems":
+        items = literal if isinstance(literal, list) else [literal]
+        wrapped = [i if isinstance(i, dict) and "json" in i else {"json": i} for i in items]
+        lines = [comment(node), _code.comment("The node returned literal items (its JavaScript, translated):"),
+                 *_emit_if(slot, node, lit(wrapped), _input(slot))]
+        return NodeCode(lines, [slot.var])
+    why = code.unavailable(source)
+    if why is not None:
+        return _code_to_write(node, slot, source, "JavaScript", why)
+    return NodeCode([comment(node), *code.kept(node, slot.var, _input(slot), source)], [slot.var], why=code.KEPT)
 
 
 def test_data_node(node: Node, slot: Slot) -> NodeCode:
@@ -373,10 +378,10 @@ def test_data_node(node: Node, slot: Slot) -> NodeCode:
                     [slot.var])
 
 
-def _code_to_write(node: Node, slot: Slot, source: str, language: str) -> NodeCode:
+def _code_to_write(node: Node, slot: Slot, source: str, language: str, why: str | None = None) -> NodeCode:
     """A Code node's source, kept as the docstring of the Python function a person writes."""
-    why = "Code node: JavaScript to rewrite in Python" if language == "JavaScript" else (
-        "Code node: its Python (n8n's items API) to rewrite over the items")
+    why = why or ("Code node: JavaScript to rewrite in Python" if language == "JavaScript" else
+                  "Code node: its Python (n8n's items API) to rewrite over the items")
     mode = node.parameters.get("mode", "runOnceForAllItems")
     fn = f"{slot.var}_code"
     inner = " " * 8  # the function stands in the automation's body: its docstring's lines line up under it
@@ -387,6 +392,17 @@ def _code_to_write(node: Node, slot: Slot, source: str, language: str) -> NodeCo
                     fn=fn, doc=ast.Expr(ast.Constant(text)), node=node.name, why=why),
              *_emit_if(slot, node, call(fn, _input(slot)), _input(slot))]
     return NodeCode(lines, [slot.var], translated=False, why=why)
+
+
+def _plain_items(literal: Any) -> bool:
+    """Whether a literal return is items n8n takes as they are: objects, each ``{"json": {...}}`` or
+    holding no item key at all (any other value goes to the runtime, which fails as n8n does)."""
+    values = literal if isinstance(literal, list) else [literal]
+    if literal is None or not all(isinstance(v, dict) for v in values):
+        return False
+    enveloped = [set(v) == {"json"} and isinstance(v["json"], dict) for v in values]
+    bare = [not set(v) & {"json", "binary", "pairedItem", "error", "index"} for v in values]
+    return all(enveloped) or all(bare)
 
 
 def _literal_return(source: str) -> Any:

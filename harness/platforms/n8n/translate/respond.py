@@ -66,8 +66,17 @@ def answers_when_done(node: Node) -> list[ast.stmt]:
     if params.get("responseMode") != "lastNode":
         return []
     options = params.get("options") or {}
-    code = params.get("responseCode") if node.version < 2 else options.get("responseCode", 200)
+    code = params.get("responseCode") if node.version < 2 else _code_of(options.get("responseCode"))
     field = options.get("responsePropertyName")
     return stmts("await n8n.respond_last(flow, $data, $code, $field)", data=str(params.get("responseData",
                  "firstEntryJson")), code=int(code) if isinstance(code, int) else 200,
                  field=field if isinstance(field, str) and field else None)
+
+
+def _code_of(chosen: object) -> object:
+    """Webhook v2's ``options.responseCode``: ``{"values": {"responseCode": 201}}``, or ``customCode``."""
+    values = chosen.get("values") if isinstance(chosen, dict) else None
+    if not isinstance(values, dict):
+        return 200
+    code = values.get("responseCode", 200)
+    return values.get("customCode", 200) if code == "customCode" else code

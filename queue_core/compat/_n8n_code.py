@@ -1,0 +1,187 @@
+"""Run an n8n Code node's own JavaScript, unchanged, in V8 (``mini-racer``), with n8n's data model.
+
+One V8 isolate and context per process (created on first use, guarded by a lock) holds the
+prelude: ``_n8n_luxon.js`` (cutover's Luxon ``DateTime``/``Duration`` subset),
+``_n8n_jmespath.js`` (a ``$jmespath`` subset) and ``_n8n_code.js`` (``$input``, ``$json``,
+``items``/``item``, ``$('Node')``, ``$node``, ``$execution``, ``$workflow``, ``$now``/``$today``,
+``require`` that fails naming the module, a captured ``console``, and n8n's return-value
+normalisation and messages). A run is one call into that context with the node's source, its mode
+and its items as JSON: the source is compiled once into a function (its own scope per run) and
+the globals a run adds or replaces are undone after it.
+
+The sandbox: V8 without Node.js has no network, no file system, no timers and no ``process``;
+every run has a time limit and a heap limit (an isolate that hits the heap limit is dropped and
+made anew). ``Date`` and ``$now`` read the run's clock: the job's (the trigger's recorded time in
+a shadow replay).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import datetime
+from importlib import resources
+from typing import Any
+
+from ..errors import NodeFailed
+
+TIMEOUT_MS = 2000  # per run
+MAX_MEMORY = 128 * 1024 * 1024  # bytes of V8 heap per run
+PRELUDE = ("_n8n_luxon.js", "_n8n_jmespath.js", "_n8n_code.js")
+MODES = ("runOnceForAllItems", "runOnceForEachItem")
+KINDS = ("code", "function", "functionItem")
+
+_log = logging.getLogger("queue_core.compat.n8n.code")
+_lock = threading.Lock()
+_engine: Any = None
+_AWAIT = re.compile(r"\bawait\b")
+# V8's natives syntax (``%Name(``) where an operand cannot stand before it: refused in user code.
+# Quoted strings and comments are blanked first ('(%d)' is text); template literals are kept whole,
+# since ``${…}`` inside one is code.
+_NATIVES = re.compile(r"(?:^|[;{}(,=!&|?:\[\n+\-*/<>~^%]|\b(?:return|throw|typeof|void|delete|in|of|new|await|yield|"
+                      r"case|else|do))\s*%\s*[A-Za-z_$][\w$]*\s*\(")
+_TEXT = re.compile(r"""'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*.*?\*/""", re.S)
+_NODE_NAME = re.compile(r"""\$\(\s*(['"`])(.+?)\1\s*\)|\$node\[\s*(['"`])(.+?)\3\s*\]|\$items\(\s*(['"`])(.+?)\5""")
+_ENV_NAME = re.compile(r"""\$env(?:\.([A-Za-z_$][\w$]*)|\[\s*['"]([^'"]+)['"]\s*\])""")
+
+
+@dataclass(frozen=True)
+class CodeRun:
+    """What one run of a Code node gave: its output items and what it logged."""
+
+    items: list[dict[str, Any]]
+    logs: list[str] = field(default_factory=list)
+
+
+def _source(name: str) -> str:
+    return resources.files("queue_core.compat").joinpath(name).read_text(encoding="utf-8")
+
+
+def _new_engine() -> Any:
+    from py_mini_racer import LibAlreadyInitializedError, MiniRacer, init_mini_racer
+
+    try:  # natives syntax lets the prelude drain awaited promises inside the timed call
+        init_mini_racer(flags=("--single-threaded", "--allow-natives-syntax"))
+    except LibAlreadyInitializedError:
+        pass  # someone else started V8 first: async Code nodes then fail with a clear message
+    engine = MiniRacer()
+    for name in PRELUDE:
+        engine.eval(_source(name))
+    return engine
+
+
+def _started_engine() -> Any:
+    """Make the engine on a thread with no running event loop: mini-racer adopts a running loop as
+    its own, and then refuses timeouts from it; made there, it keeps a loop thread of its own."""
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="cutover-n8n-code") as pool:
+        return pool.submit(_new_engine).result()
+
+
+def natives_syntax(source: str) -> bool:
+    """Return whether ``source`` uses V8's natives syntax (``%Name(…)``), which no Code node may."""
+    return bool(_NATIVES.search(_TEXT.sub(" ", source)))
+
+
+def referenced_nodes(source: str) -> set[str]:
+    """Return the node names ``source`` reads literally (``$('X')``, ``$node["X"]``, ``$items('X')``)."""
+    return {m.group(2) or m.group(4) or m.group(6) for m in _NODE_NAME.finditer(source)}
+
+
+def referenced_env(source: str) -> set[str]:
+    """Return the environment variables ``source`` reads literally (``$env.NAME``, ``$env['NAME']``)."""
+    return {m.group(1) or m.group(2) for m in _ENV_NAME.finditer(source)}
+
+
+def run_js(source: str, items: list[dict[str, Any]], *, node: str, mode: str = "runOnceForAllItems",
+           kind: str = "code", outputs: dict[str, list[list[dict[str, Any]]]] | None = None,
+           execution_id: str = "", workflow: dict[str, Any] | None = None, now: datetime | None = None,
+           zone: str = "UTC", env: dict[str, str] | None = None, previous: str | None = None,
+           timeout_ms: int = TIMEOUT_MS, max_memory: int = MAX_MEMORY) -> CodeRun:
+    """Run one Code (``kind="code"``), Function or Function Item node's JavaScript over ``items``.
+
+    ``outputs`` holds the earlier nodes' outputs (node -> output index -> items) for ``$('X')``
+    and ``$node``; ``now`` is the run's clock (``None``: the wall clock). Returns the node's
+    items, normalised as n8n normalises them. Raises NodeFailed naming ``node`` when the code
+    throws, returns what n8n refuses, runs past ``timeout_ms`` or past ``max_memory`` bytes.
+    """
+    if mode not in MODES or kind not in KINDS:
+        raise ValueError(f"{node}: mode must be one of {MODES} and kind one of {KINDS}")
+    if natives_syntax(source):
+        raise NodeFailed(f"{node}: V8 natives syntax (%Name) is not allowed in a Code node")
+    outputs = outputs or {}
+    wanted = referenced_nodes(source)
+    dynamic = bool(re.search(r"\$\(\s*[^'\"`\s]|\$node\[\s*[^'\"`\s]|\$items\(\s*[^'\"`\s)]", source))
+    payload = {
+        "source": source, "mode": mode, "kind": kind, "items": [_item(i) for i in items],
+        "nodes": {k: v for k, v in outputs.items() if dynamic or k in wanted}, "known": list(outputs),
+        "execution": {"id": execution_id, "mode": "production"}, "workflow": workflow or {},
+        "now": None if now is None else now.timestamp() * 1000, "zone": zone, "env": env or {},
+        "previous": previous, "async": bool(_AWAIT.search(source)),
+    }
+    result = _call(json.dumps(payload, default=str, ensure_ascii=False), node, timeout_ms, max_memory)
+    if "error" in result:
+        error = result["error"]
+        where = f" [item {error['item']}]" if error.get("item") is not None else ""
+        detail = f": {error['description']}" if error.get("description") else ""
+        raise NodeFailed(f"{node}: {error['message']}{where}{detail}")
+    return CodeRun(result["items"], result.get("logs") or [])
+
+
+def _item(item: Any) -> dict[str, Any]:
+    if isinstance(item, dict) and "json" in item:
+        kept = {"json": item["json"]}
+        if item.get("binary") is not None:
+            kept["binary"] = item["binary"]
+        return kept
+    return {"json": item}
+
+
+def _call(payload: str, node: str, timeout_ms: int, max_memory: int) -> dict[str, Any]:
+    from py_mini_racer import JSOOMException, JSTimeoutException
+
+    global _engine
+    with _lock:
+        if _engine is None:
+            _engine = _started_engine()
+        try:
+            text = _engine.eval(f"__cutoverCode({json.dumps(payload)})", timeout_sec=timeout_ms / 1000,
+                                max_memory=max_memory)
+        except JSTimeoutException:
+            _engine.eval("__cutoverRestore()", timeout_sec=1)  # the run stopped midway: undo its globals
+            raise NodeFailed(f"{node}: the Code node ran past its time limit ({timeout_ms} ms)") from None
+        except JSOOMException:
+            dead, _engine = _engine, None  # an isolate past its heap limit is not used again
+            dead.close()
+            raise NodeFailed(f"{node}: the Code node ran past its memory limit ({max_memory // 2**20} MiB)") from None
+    return json.loads(text)  # type: ignore[no-any-return]
+
+
+def run_node(flow: Any, node: str, source: str, items: list[dict[str, Any]], *, mode: str = "runOnceForAllItems",
+             kind: str = "code", workflow: dict[str, Any] | None = None, zone: str | None = None) -> list[dict[str, Any]]:
+    """Run a Code node inside a scaffolded workflow's ``Flow``: its clock, job id and earlier outputs.
+
+    ``$now`` and ``Date`` read ``flow.ctx.now()`` (the trigger's recorded time in shadow);
+    ``$execution.id`` is the job id; ``$workflow`` (unless given) is the automation's name for id
+    and name, ``active`` when the job runs live; ``$env.NAME`` reads only the variables the source names;
+    the time zone is ``zone`` (the workflow's setting), else ``GENERIC_TIMEZONE``, else n8n's
+    default ``America/New_York``. What the code logs goes to the ``queue_core.compat.n8n.code``
+    logger at DEBUG (never printed). Returns the node's items; raises NodeFailed as ``run_js``.
+    """
+    ctx = flow.ctx
+    clock = getattr(ctx, "now", None)
+    env = {name: os.environ[name] for name in referenced_env(source) if name in os.environ}
+    if workflow is None:  # the automation stands in for the workflow it was scaffolded from
+        name = getattr(ctx, "automation", None)
+        workflow = {"id": name, "name": name, "active": getattr(ctx, "mode", "live") == "live"}
+    result = run_js(source, items, node=node, mode=mode, kind=kind, outputs=flow.outputs,
+                    execution_id=str(getattr(ctx, "job_id", "") or ""), workflow=workflow,
+                    now=clock() if callable(clock) else None,
+                    zone=zone or os.environ.get("GENERIC_TIMEZONE") or "America/New_York", env=env)
+    for line in result.logs:
+        _log.debug("%s: %s", node, line)
+    return result.items

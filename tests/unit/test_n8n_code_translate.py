@@ -1,0 +1,77 @@
+"""The translator keeps a Code node's JavaScript and calls the runtime; what it cannot run stays a TODO."""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from harness.platforms.n8n.definition import parse_workflow
+from harness.platforms.n8n.translate.module import build
+from harness.platforms.n8n.translate.prove import prove, run
+
+
+def _workflow(code: dict[str, Any], pinned: list[dict[str, Any]] | None = None) -> Any:
+    document = {
+        "name": "Code flow", "nodes": [
+            {"name": "Start", "type": "n8n-nodes-base.manualTrigger", "typeVersion": 1, "parameters": {}},
+            {"name": "Code", "typeVersion": 2, "type": "n8n-nodes-base.code", **code},
+        ],
+        "connections": {"Start": {"main": [[{"node": "Code", "type": "main", "index": 0}]]}},
+        "pinData": {"Start": [{"json": {"name": "ada", "n": 2}}, {"json": {"name": "bob", "n": 3}}],
+                    **({"Code": pinned} if pinned is not None else {})},
+    }
+    return parse_workflow(document, "code.json")
+
+
+def _row(workflow: Any) -> tuple[str, str]:
+    row = next(r for r in build(workflow, "code-flow", {}).rows if r.node == "Code")
+    return row.status, row.why
+
+
+def test_a_javascript_code_node_is_translated_with_its_source_kept_exactly() -> None:
+    source = "// sum\nconst total = $input.all().reduce((s, i) => s + i.json.n, 0);\nreturn [{json: {total, q: \"'\\\\\"}}];"
+    workflow = _workflow({"parameters": {"jsCode": source}})
+    assert _row(workflow) == ("translated", "JavaScript kept")
+    tree = ast.parse(build(workflow, "code-flow", {}).source)
+    kept = [n.value.value for n in ast.walk(tree) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Constant)
+            and isinstance(n.value.value, str) and getattr(n.targets[0], "id", "").endswith("_js")]
+    assert kept == [source]
+    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "n8n.code"]
+    assert [{k.arg: ast.literal_eval(k.value) for k in c.keywords} for c in calls] == [
+        {"mode": "runOnceForAllItems", "kind": "code"}]
+
+
+def test_the_kept_javascript_reproduces_what_n8n_pinned() -> None:
+    workflow = _workflow({"parameters": {"mode": "runOnceForEachItem",
+                                         "jsCode": "return {json: {greeting: `hi ${$json.name}`, twice: $json.n * 2}};"}},
+                         pinned=[{"json": {"greeting": "hi ada", "twice": 4}}, {"json": {"greeting": "hi bob", "twice": 6}}])
+    assert {p.node: p.outcome for p in prove(workflow)} == {"Code": "proved"}
+
+
+def test_a_failing_code_node_fails_the_run_naming_the_node() -> None:
+    flow, error, _ = run(_workflow({"parameters": {"jsCode": "return 5;"}}))
+    assert error is not None and "Code: Code doesn't return items properly" in error
+
+
+def test_code_the_sandbox_cannot_run_stays_a_todo_naming_why() -> None:
+    status, why = _row(_workflow({"parameters": {"jsCode": "const c = require('crypto');\nreturn [];"}}))
+    assert (status, why) == ("todo", "Code node requires 'crypto': the sandbox has no Node.js modules, "
+                                     "write this part in Python")
+    status, why = _row(_workflow({"parameters": {"jsCode": "const s = $getWorkflowStaticData('global');\nreturn [];"}}))
+    assert status == "todo" and "static data" in why
+    status, why = _row(_workflow({"parameters": {"language": "python", "pythonCode": "return _input.all()"}}))
+    assert status == "todo" and "Python" in why
+
+
+def test_a_literal_return_n8n_would_refuse_is_run_not_taken_as_items() -> None:
+    assert _row(_workflow({"parameters": {"jsCode": "return [{json: 1}];"}})) == ("translated", "JavaScript kept")
+    assert _row(_workflow({"parameters": {"jsCode": "return [{json: {a: 1}}];"}})) == ("translated", "")
+
+
+def test_legacy_function_and_function_item_nodes_are_translated() -> None:
+    for node_type, source in (("function", "return items;"), ("functionItem", "item.x = 1;\nreturn item;")):
+        workflow = _workflow({"type": f"n8n-nodes-base.{node_type}", "typeVersion": 1,
+                              "parameters": {"functionCode": source}})
+        assert _row(workflow) == ("translated", "JavaScript kept"), node_type
+        flow, error, _ = run(workflow)
+        assert error is None and flow is not None and len(flow.outputs["Code"][0]) == 2, node_type
