@@ -133,6 +133,15 @@ def unflatten(value: Any, separator: str = "__") -> Any:
     return nested
 
 
+def _base_of(url: Any, base_urls: Mapping[str, str]) -> str | None:
+    """The base URL of the configured provider an absolute ``url`` is under (the longest that
+    prefixes it), for a call whose provider the legacy export does not name (n8n's, Make's)."""
+    if not isinstance(url, str):
+        return None
+    under = [b for b in base_urls.values() if b and (url == b or url.startswith((b + "/", b + "?")))]
+    return max(under, key=len) if under else None
+
+
 def relative_url(url: str | None, base_url: str | None) -> str | None:
     """Strip ``base_url`` from ``url`` and sort its query parameters (None stays None)."""
     if url is None:
@@ -158,7 +167,8 @@ def _calls(calls: list[dict[str, Any]], rules: Rules) -> dict[str, dict[str, Any
         out[key] = {
             "provider": provider,
             "method": method.upper() if isinstance(method, str) else method,
-            "url": relative_url(call.get("url"), rules.base_urls.get(str(provider)) if provider else None),
+            "url": relative_url(call.get("url"), rules.base_urls.get(str(provider)) if provider
+                                else _base_of(call.get("url"), rules.base_urls)),
             "body": _scrub(call.get("body"), rules),
         }
     return out

@@ -116,3 +116,20 @@ def test_a_decision_that_took_several_outputs_counts_for_each_of_them_once() -> 
     assert branches(legacy, Coercion.MAKE) == ["size-router=enterprise", "size-router=no domain"]
     nested = reduce_new({"status": "succeeded", "decisions": {"shape": [{"a": 1}], "rows": {"a": 1}}}, Rules())
     assert branches(nested, Coercion.STRICT) == []
+
+
+def test_a_legacy_call_without_a_provider_is_read_relative_to_the_provider_whose_base_url_it_is_under() -> None:
+    rules = Rules(base_urls={"github": "https://api.github.com", "gh-uploads": "https://api.github.com/uploads"})
+    legacy = LegacyTrace(trigger_id="t", platform=Platform.N8N, status=TraceStatus.SUCCEEDED, calls=[
+        {"step": "search", "provider": None, "method": "get",
+         "url": "https://api.github.com/search/issues?q=bug&sort=created&order=desc"},
+        {"step": "upload", "provider": None, "method": "POST", "url": "https://api.github.com/uploads/x"},
+        {"step": "other", "provider": None, "method": "GET", "url": "https://example.com/a?b=1"}])
+    new = {"status": "succeeded", "calls": [
+        {"step": "search", "provider": "github", "method": "GET",
+         "url": "https://api.github.com/search/issues?order=desc&q=bug&sort=created"},
+        {"step": "upload", "provider": "gh-uploads", "method": "POST", "url": "https://api.github.com/uploads/x"},
+        {"step": "other", "provider": None, "method": "GET", "url": "https://example.com/a?b=1"}]}
+    left, right = reduce_legacy(legacy, rules)["calls"], reduce_new(new, rules)["calls"]
+    assert {k: v["url"] for k, v in left.items()} == {k: v["url"] for k, v in right.items()} == {
+        "search": "/search/issues?order=desc&q=bug&sort=created", "upload": "/x", "other": "https://example.com/a?b=1"}
