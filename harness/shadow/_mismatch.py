@@ -29,6 +29,15 @@ def _items_line(outcome: TriggerOutcome) -> str:
     return text + (f"; differing: {', '.join(keys)}" if keys else "")
 
 
+def _class_line(found: dict[str, Any]) -> str:
+    """Say how the error classes of two failed runs compared, or why they were not."""
+    legacy, new = found.get("legacy") or "none recorded", found.get("new") or "none recorded"
+    if not found.get("compared"):
+        return f"error class not compared ({found.get('not_compared')}): legacy {legacy}, new {new}"
+    verdict = "agree" if found["legacy"] == found["new"] else "differ"
+    return f"error class compared: legacy {legacy}, new {new} ({verdict})"
+
+
 def headline(outcome: TriggerOutcome) -> str:
     """Say in one line why a trigger fails: its first unexplained field (and how many more), a TODO, an error."""
     if outcome.kind == "error":
@@ -61,6 +70,8 @@ def describe(outcome: TriggerOutcome, triggers_file: Path | None, entries: Seque
     if outcome.unfinished is not None:
         lines.append(f"unfinished: the new run reached node {outcome.unfinished!r}, which is not translated yet "
                      "(a TODO): never agreement, whatever the legacy run did")
+    if outcome.error_class is not None:  # both runs failed: say whether why they failed was compared
+        lines.append(_class_line(outcome.error_class))
     if set(outcome.evidence) != set(FULL_EVIDENCE):  # a shallow export: say what the item could check
         lines.append(compared_phrase(outcome.evidence))
     if outcome.items is not None:

@@ -20,7 +20,7 @@ from typing import Any
 
 import pandas as pd
 
-from harness.shadow import _evidence as _compared, _html
+from harness.shadow import _error_class, _evidence as _compared, _html
 from harness.shadow.accepted import Entry, Usage, usage
 from harness.shadow.cluster import Cluster, clusters, frame
 from harness.shadow.gate import FULL_EVIDENCE, AutomationStats, GateConfig, Verdict, compared_phrase, evidence_depth, judge
@@ -113,14 +113,15 @@ def _items(rows: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
     return out
 
 
-def _evidence_entry(fields: tuple[str, ...], required: str, nodes: Mapping[str, Any] | None) -> dict[str, Any]:
+def _evidence_entry(fields: tuple[str, ...], required: str, nodes: Mapping[str, Any] | None,
+                    classes: Mapping[str, Any] | None = None) -> dict[str, Any]:
     depth = evidence_depth(fields)
     phrase = compared_phrase(fields)
-    outputs = _compared.outputs_phrase(nodes)
+    extra = [p for p in (_compared.outputs_phrase(nodes), _error_class.class_phrase(dict(classes or {}))) if p]
     return {"held": list(fields), "missing": [f for f in FULL_EVIDENCE if f not in fields],
             "depth": None if depth is None else str(depth), "required": required,
-            "compared": phrase + (f"; {outputs}" if outputs else ""),
-            **({"nodes": dict(nodes)} if nodes else {})}
+            "compared": "; ".join([phrase, *extra]),
+            **({"nodes": dict(nodes)} if nodes else {}), **({"error_class": dict(classes)} if classes else {})}
 
 
 def _traffic(manifest: Manifest, automation: str, index_span: tuple[str | None, str | None]) -> dict[str, Any]:
@@ -198,6 +199,7 @@ def build_summary(info: RunInfo, manifest: Manifest, spans: Mapping[str, tuple[s
     items = _items(result_rows)
     todo = _compared.unfinished_counts(result_rows)
     node_cov = _compared.node_coverage(result_rows, manifest)
+    classes = _error_class.class_counts(result_rows)
     for name in sorted(set(spans) | set(df["automation"]) if not df.empty else spans):
         c = {v: int(counts.loc[name].get(v, 0)) if name in counts.index else 0
              for v in ("agreed", "accepted", "disagreed", "unfinished", "unpaired", "error")}
@@ -235,7 +237,8 @@ def build_summary(info: RunInfo, manifest: Manifest, spans: Mapping[str, tuple[s
             "definition_branches": definition,
             **({"definition_problem": read.problem} if read is not None and read.problem else {}),
             "traffic": _traffic(manifest, name, spans.get(name, (None, None))),
-            "evidence": _evidence_entry(evidence.get(name, ()), str(gate.rules_for(name).evidence), node_cov.get(name)),
+            "evidence": _evidence_entry(evidence.get(name, ()), str(gate.rules_for(name).evidence), node_cov.get(name),
+                                        classes.get(name)),
             **({"unfinished_nodes": todo[name]} if name in todo else {}),
             "verdict": verdict.as_dict(),
             **({"items": items[name]} if name in items else {}),
