@@ -251,13 +251,38 @@ def _extras(summary: Mapping[str, Any]) -> str:
     return "".join(out)
 
 
-def render(summary: Mapping[str, Any], traces: Mapping[str, Mapping[str, Any]]) -> str:
-    """Return the report page for ``summary`` (exemplar ``traces`` keyed ``automation/trigger``)."""
+def _mutation(summary: Mapping[str, Any], measurements: Sequence[Mapping[str, Any]]) -> str:
+    """The set's mutation measurements: score, survivors by line, and whether each measured the current code."""
+    if not measurements:
+        return ""
+    from harness.mutate.store import html_section
+
+    current = {a["name"]: a.get("code_version") for a in summary["automations"]}
+    notes = []
+    for d in measurements:
+        name, version = str(d["automation"]), d.get("code_version")
+        link = f' (<a href="{_e(d["href"])}">its page</a>)' if d.get("href") else ""
+        if name not in current:
+            state = "an automation this run did not replay"
+        elif current[name] == version:
+            state = "the code this run replayed"
+        else:
+            state = (f"code version <code>{_e(version)}</code>, not the code this run replayed "
+                     f"(<code>{_e(current[name])}</code>): measure again with <code>cutover shadow mutate</code>")
+        notes.append(f"<li>{_e(name)}: measured {_e(d.get('measured_at', '?'))} on {state}{link}</li>")
+    section = html_section(measurements)
+    return section.replace("</h2>", "</h2><ul class=\"muted\">" + "".join(notes) + "</ul>", 1)
+
+
+def render(summary: Mapping[str, Any], traces: Mapping[str, Mapping[str, Any]],
+           mutation: Sequence[Mapping[str, Any]] = ()) -> str:
+    """Return the report page for ``summary`` (exemplar ``traces`` keyed ``automation/trigger``; the set's
+    ``mutation`` measurements, when there are any, get a section of their own)."""
     rec = summary["recording"]
     ready, not_ready = summary["gate"]["ready"], summary["gate"]["not_ready"]
     lede = (f'{_e(rec["description"] or "")} Mode: {_e(summary["mode"])}. READY: '
             f'{_e(", ".join(ready) or "none")}. NOT READY: {_e(", ".join(not_ready) or "none")}.')
     body = "".join((_verdicts(summary), _agreement(summary), _branches(summary), _clusters(summary, traces),
-                    _accepted(summary), _traffic(summary), _extras(summary)))
+                    _accepted(summary), _mutation(summary, mutation), _traffic(summary), _extras(summary)))
     page = Template(_t("report.html"))
     return page.substitute(title=_e(f'Shadow report: {rec["name"]}'), lede=lede, css=_t("report.css"), body=body)

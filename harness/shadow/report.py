@@ -288,7 +288,12 @@ def exemplar_traces(result_rows: Sequence[Mapping[str, Any]], summary: Mapping[s
 
 def write_reports(out_dir: Path, summary: Mapping[str, Any], dis_rows: Sequence[Mapping[str, Any]],
                   traces: Mapping[str, Mapping[str, Any]]) -> list[Path]:
-    """Write summary.json, disagreements.csv and index.html into ``out_dir``; return their paths."""
+    """Write summary.json, disagreements.csv and index.html into ``out_dir``; return their paths.
+
+    The ``cutover shadow mutate`` measurements under ``out_dir`` (``mutation/<NAME>/``, where the
+    command writes them for ``reports/<set name>``) get a section of index.html, linking their
+    pages; summary.json never holds them, so it stays byte-identical for the same set and code.
+    """
     out_dir.mkdir(parents=True, exist_ok=True)
     summary_path = out_dir / "summary.json"
     summary_path.write_text(json.dumps(summary, indent=2, sort_keys=True, ensure_ascii=False) + "\n", "utf-8")
@@ -304,8 +309,19 @@ def write_reports(out_dir: Path, summary: Mapping[str, Any], dis_rows: Sequence[
         )
         table[CSV_COLUMNS].to_csv(csv_path, index=False, lineterminator="\n")
     html_path = out_dir / "index.html"
-    html_path.write_text(_html.render(summary, traces), "utf-8")
+    html_path.write_text(_html.render(summary, traces, _mutation(out_dir)), "utf-8")
     return [html_path, summary_path, csv_path]
+
+
+def _mutation(out_dir: Path) -> list[dict[str, Any]]:
+    """The measurements written under ``out_dir``, each with ``href``: its page, relative to ``out_dir``."""
+    from harness.mutate.store import MUTATION_DIR, MUTATION_PAGE, measurements
+
+    found = []
+    for data in measurements(out_dir):
+        page = Path(MUTATION_DIR, str(data["automation"]), MUTATION_PAGE)
+        found.append({**data, "href": page.as_posix() if (out_dir / page).is_file() else None})
+    return found
 
 
 def _json(value: Any) -> str:
