@@ -121,6 +121,9 @@ class Context:
         self._children_waits = 0
         self._run = JobRun(job, pool, worker=worker, mode=self.mode, clock=clock, redactor=self._redactor,
                            registry=registry, trigger_id=self.trigger_id, received_at=self.trigger.received_at)
+        if self.mode != Mode.LIVE.value:  # shadow/dry-run: note the fields each decision read
+            body, headers = self._run.watch(self.trigger.body, self.trigger.headers)
+            self.trigger = self.trigger._replace(body=body, headers=headers)
 
     @property
     def trace(self) -> Trace:
@@ -149,7 +152,7 @@ class Context:
 
     def decide(self, name: str, value: Any) -> None:
         """Record an explicit branch decision in the trace (last value wins for a repeated name)."""
-        self._run.trace.decisions[name] = value
+        self._run.decide(name, value)
 
     def filter(self, reason: str) -> None:
         """Stop the run here as ``filtered``, as a legacy filter step would."""

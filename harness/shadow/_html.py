@@ -181,7 +181,7 @@ def _clusters(summary: Mapping[str, Any], traces: Mapping[str, Mapping[str, Any]
         tags = ('<span class="tag side">side effect</span> ' if c["side_effect"] else "")
         tags += f'<span class="tag acc">{c["accepted"]} accepted</span> ' if c["accepted"] else ""
         rows = "".join(
-            f'<tr><td><code>{_e(x["trigger_id"])}</code><br><code>{_e(x["path"])}</code></td>'
+            f'<tr><td><code>{_e(x["trigger_id"])}</code><br><code>{_e(x["path"])}</code>{_reads(x)}</td>'
             f'<td><pre>{_j(x["legacy"])}</pre></td><td><pre>{_j(x["new"])}</pre></td></tr>' for x in c["exemplars"])
         first = c["exemplars"][0]["trigger_id"] if c["exemplars"] else None
         full = traces.get(f'{c["automation"]}/{first}')
@@ -195,6 +195,18 @@ def _clusters(summary: Mapping[str, Any], traces: Mapping[str, Mapping[str, Any]
                    f'{c["triggers"]} triggers · {c["unexplained"]} unexplained {tags}</p>'
                    f'<table><tr><th>trigger / field</th><th>legacy</th><th>new</th></tr>{rows}</table>{detail}</section>')
     return "".join(out)
+
+
+def _reads(exemplar: Mapping[str, Any]) -> str:
+    """The trigger fields the new code read before the differing decision (redacted), under the exemplar's path."""
+    fields = exemplar.get("reads")
+    if not isinstance(fields, Mapping):
+        return ""
+    if not fields:
+        return '<p class="reads muted">decided before reading any trigger field</p>'
+    items = "".join(f"<li><code>{_e(path)}</code> = <code>{_e(json.dumps(value, ensure_ascii=False))}</code></li>"
+                    for path, value in fields.items())
+    return f'<div class="reads"><span class="muted">trigger fields read before this decision:</span><ul>{items}</ul></div>'
 
 
 def _accepted(summary: Mapping[str, Any]) -> str:

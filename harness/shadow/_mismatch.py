@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from harness.shadow._reads import reads_text
 from harness.shadow.accepted import Entry
 from harness.shadow.gate import FULL_EVIDENCE, compared_phrase
 from harness.shadow.outcome import TriggerOutcome
@@ -83,6 +84,9 @@ def describe(outcome: TriggerOutcome, triggers_file: Path | None, entries: Seque
     widths = [max(len(r[i]) for r in [("field path", "legacy", "new", "kind"), *rows]) for i in range(3)]
     for field_path, old, new, kind in [("field path", "legacy", "new", "kind"), *rows]:
         lines.append(f"  {field_path:<{widths[0]}}  {old:<{widths[1]}}  {new:<{widths[2]}}  {kind}")
+    for d, _ in outcome.unexplained:
+        if d.path in outcome.reads:  # the cause: what the new code had read when it decided
+            lines.append(f"  {d.path}: decided having read {reads_text(outcome.reads[d.path])}")
     for d, j in outcome.unexplained:
         if j.expired_by is not None:
             entry = entries[j.expired_by]

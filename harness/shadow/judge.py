@@ -20,6 +20,7 @@ from harness.recording import Evidence, LegacyTrace, TraceStatus
 from harness.shadow import _nodes
 from harness.shadow import accepted as _accepted
 from harness.shadow._error_class import ClassCompared, compare_classes
+from harness.shadow._reads import decision_reads
 from harness.shadow._items import compare_items, item_noise, without_child_steps
 from harness.shadow.cases import Replayed
 from harness.shadow.diff import diff_traces
@@ -78,6 +79,7 @@ def judge(ref: TriggerRef, legacy: LegacyTrace, runs: Sequence[Replayed], rules:
         unfinished=_nodes.unfinished(trace.get("error")) if new_norm["status"] == "failed" else None,
         nodes=nodes.row() if nodes is not None else None,
         error_class=error_class.row() if error_class is not None else None,
+        reads=decision_reads(trace.get("reads"), found) if found else {},
         items=items.counts(judged[own:]) if items is not None else None,
         children=0 if items is not None else len(first.children), item_errors=items.errors if items else {},
     )

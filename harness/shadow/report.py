@@ -220,7 +220,8 @@ def build_summary(info: RunInfo, manifest: Manifest, spans: Mapping[str, tuple[s
                                 branches_countable=countable, definition_problem=read.problem if read else None,
                                 unreadable=read.unreadable if read and countable else (),
                                 definition_total=None if read is None or read.problem else len(read.rows),
-                                unfinished=todo.get(name, {}))
+                                unfinished=todo.get(name, {}),
+                                accepted_entries=sum(e.automation == name for e in entries))
         verdict = judge(stats, gate.rules_for(name), info.code_versions.get(name, "unregistered"))
         if name not in info.code_versions:
             verdict = Verdict(name, (f"automation {name!r} is not registered in the automations module",
