@@ -151,7 +151,11 @@ class Context:
         return self._run.key(step, occurrence)
 
     def decide(self, name: str, value: Any) -> None:
-        """Record an explicit branch decision in the trace (last value wins for a repeated name)."""
+        """Record an explicit branch decision in the trace (last value wins for a repeated name).
+
+        In shadow and dry-run mode the trace also keeps the trigger fields read before it
+        (``trace.reads[name]``, see queue_core._reads): what a report shows as its cause.
+        """
         self._run.decide(name, value)
 
     def filter(self, reason: str) -> None:

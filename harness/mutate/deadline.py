@@ -59,4 +59,5 @@ class _Guard(ast.NodeTransformer):
 
 def guard_loops(tree: ast.Module) -> ast.Module:
     """Return ``tree`` with a deadline check at the top of every loop body (changed in place)."""
-    return ast.fix_missing_locations(_Guard().visit(tree))
+    _Guard().visit(tree)
+    return ast.fix_missing_locations(tree)

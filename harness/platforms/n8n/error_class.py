@@ -12,7 +12,7 @@ error is not an object records no class (``None``: not compared). Pure.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness.error_class import ErrorClass, of_http_status, of_message
@@ -33,8 +33,13 @@ def _status(value: Any) -> int | None:
     return int(text) if text.isdigit() and 100 <= int(text) <= 599 else None
 
 
+def _context(error: Mapping[str, Any]) -> Mapping[str, Any]:
+    context = error.get("context")
+    return context if isinstance(context, Mapping) else {}
+
+
 def _words(error: Mapping[str, Any]) -> str:
-    context = error.get("context") if isinstance(error.get("context"), dict) else {}
+    context = _context(error)
     parts = [error.get("message"), error.get("description"), error.get("code"), context.get("messageTemplate")]
     return " ".join(str(p) for p in parts if isinstance(p, str))
 
@@ -53,7 +58,7 @@ def classify(error: Any) -> ErrorClass | None:
         return ErrorClass.TIMEOUT
     if any(code in words for code in _CONNECTION_CODES) or lowered.startswith(_CONNECTION_MESSAGES):
         return ErrorClass.CONNECTION
-    context = error.get("context") if isinstance(error.get("context"), dict) else {}
+    context = _context(error)
     name = str(error.get("name") or "")
     if name.startswith("Expression") or context.get("functionality") == "pairedItem" \
             or str(context.get("type", "")).startswith("paired_item"):
@@ -61,7 +66,7 @@ def classify(error: Any) -> ErrorClass | None:
     return of_message(words) or ErrorClass.OTHER
 
 
-def execution_error_class(result: Mapping[str, Any], failing_tasks: list[Mapping[str, Any]]) -> str | None:
+def execution_error_class(result: Mapping[str, Any], failing_tasks: Sequence[Mapping[str, Any]]) -> str | None:
     """Return the class of the error that ended an execution (``resultData.error``, else the last
     failing node's), as a string of the vocabulary; None when neither is recorded."""
     error = result.get("error") or (failing_tasks[-1].get("error") if failing_tasks else None)
