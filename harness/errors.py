@@ -25,7 +25,8 @@ Outside the root, each because of what must catch it:
     ConnectionRefusedError
     └── ReplayNetworkBlockedError   a replayed automation opened a socket (HTTP clients fail as on a refusal)
     queue_core.errors.TerminalError
-    └── NotOffline                  a proof's scaffolded code tried to call out: its job fails terminally
+    ├── NotOffline                  a proof's scaffolded code tried to call out: its job fails terminally
+    └── MutantTimeout               a mutant's run outlived its deadline (an endless loop): killed by timeout
     Exception (internal: the scaffold translators catch it and write a TODO)
     └── Untranslatable              an expression (or part of one) the translation does not cover
         └── UntranslatableBareWord  a bare Make IML word that is no module path, keyword or function
@@ -188,6 +189,17 @@ class BranchesUnreadable(HarnessError):
 
 class NotOffline(TerminalError):
     """The scaffolded code tried to call out; a proof runs offline."""
+
+
+# Mutation analysis (harness.mutate.deadline)
+
+
+class MutantTimeout(TerminalError):
+    """A mutant's run was still looping when its deadline passed: the mutant is killed by timeout."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(f"the mutant's run did not end within {seconds:g} s (stopped in a loop of the mutated module)")
+        self.seconds = seconds
 
 
 # Expression translation (harness.platforms.n8n.translate.expr, harness.platforms.make.translate.iml)

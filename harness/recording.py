@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from harness._field import FieldReader, JSONObject, format_timestamp, type_name
+from harness.error_class import ERROR_CLASSES
 from harness.errors import RecordingError
 
 TRIGGERS_FILE = "triggers.jsonl"
@@ -144,6 +145,7 @@ class LegacyTrace:
     items: list[ItemTrace] = field(default_factory=list)
     nodes: dict[str, Any] = field(default_factory=dict)
     failed_node: str | None = None  # the legacy node a failed run stopped at (n8n), compared as failed_at
+    error_class: str | None = None  # why a failed run failed (harness.error_class), compared as error_class
 
 
 CALL_KEYS = ("step", "provider", "method", "url", "body")
@@ -219,6 +221,7 @@ def trace_to_json(trace: LegacyTrace) -> JSONObject:
         "error": trace.error,
         "failed_step": trace.failed_step,
         "failed_node": trace.failed_node,
+        "error_class": trace.error_class,
         "raw_run_id": trace.raw_run_id,
         "workflow": trace.workflow,
         "started_at": format_timestamp(trace.started_at) if trace.started_at else None,
@@ -328,7 +331,15 @@ def trace_from_json(obj: JSONObject, path: str, line: int | None) -> LegacyTrace
         items=_items_from_json(read),
         nodes=_nodes_from_json(read),
         failed_node=read.string("failed_node", required=False),
+        error_class=_error_class_from_json(read),
     )
+
+
+def _error_class_from_json(read: FieldReader) -> str | None:
+    """Read ``error_class`` (absent: not recorded, so not compared): one of harness.error_class's."""
+    if read.obj.get("error_class") is None:
+        return None
+    return str(read.choice("error_class", ERROR_CLASSES))
 
 
 def _nodes_from_json(read: FieldReader) -> dict[str, Any]:

@@ -27,6 +27,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from .errors import LeaseLostError, StepMismatchError, TerminalError
 from .job import ClaimedJob
+from ._reads import ReadLog, watch
 from .keys import child_key
 from .redaction import Redactor
 from .states import Mode, StepStatus
@@ -56,6 +57,9 @@ class Trace:
     # A scaffolded workflow's node outputs (queue_core.compat.n8n.Flow): node -> one list of item
     # json per output index. Absent from as_dict() when empty, so other traces read as before.
     nodes: dict[str, Any] = field(default_factory=dict)
+    # Per decision, the trigger fields the run had read when it decided (queue_core._reads):
+    # decision -> {"body.issue.title": value}. Shadow and dry-run only; absent when empty.
+    reads: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         out = {
@@ -64,6 +68,8 @@ class Trace:
         }
         if self.nodes:
             out["nodes"] = self.nodes
+        if self.reads:
+            out["reads"] = self.reads
         return out
 
 
@@ -104,6 +110,7 @@ class JobRun:
         self.wait_secret: str | None = None  # the wait-token secret, read once (queue_core._waits)
         self._occurrences: defaultdict[str, int] = defaultdict(int)
         self._position = 0
+        self.read_log: ReadLog | None = None  # the trigger fields read (shadow/dry-run; see watch)
 
     # The trace and the step store are made on first use: a job that takes no step and makes
     # no decision (most live runs of a simple automation) never pays for either.
@@ -119,6 +126,20 @@ class JobRun:
 
     def now(self) -> datetime:
         return self.clock()
+
+    # -- decisions and the trigger fields behind them ----------------------------------------
+
+    def watch(self, body: Any, headers: dict[str, str]) -> tuple[Any, dict[str, str]]:
+        """Return read-noting views of the trigger's body and headers (queue_core._reads), from
+        which each later decision records the fields read before it; the Context uses it off live."""
+        self.read_log = ReadLog()
+        return watch(body, headers, self.read_log)
+
+    def decide(self, name: str, value: Any) -> None:
+        """Record a branch decision (last value wins) with the trigger fields read before it."""
+        self.trace.decisions[name] = value
+        if self.read_log is not None:
+            self.trace.reads[name] = self.read_log.snapshot()
 
     def key(self, name: str, occurrence: int = 0) -> str:
         """Return the child key of (name, occurrence) in the job's key generation."""

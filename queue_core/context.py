@@ -126,6 +126,9 @@ class Context:
         self._children_waits = 0
         self._run = JobRun(job, pool, worker=worker, mode=self.mode, clock=clock, redactor=self._redactor,
                            registry=registry, trigger_id=self.trigger_id, received_at=self.trigger.received_at)
+        if self.mode != Mode.LIVE.value:  # shadow/dry-run: note the fields each decision read
+            body, headers = self._run.watch(self.trigger.body, self.trigger.headers)
+            self.trigger = self.trigger._replace(body=body, headers=headers)
 
     @property
     def trace(self) -> Trace:
@@ -159,8 +162,12 @@ class Context:
         return self._run.key(step, occurrence)
 
     def decide(self, name: str, value: Any) -> None:
-        """Record an explicit branch decision in the trace (last value wins for a repeated name)."""
-        self._run.trace.decisions[name] = value
+        """Record an explicit branch decision in the trace (last value wins for a repeated name).
+
+        In shadow and dry-run mode the trace also keeps the trigger fields read before it
+        (``trace.reads[name]``, see queue_core._reads): what a report shows as its cause.
+        """
+        self._run.decide(name, value)
 
     def filter(self, reason: str) -> None:
         """Stop the run here as ``filtered``, as a legacy filter step would."""

@@ -11,8 +11,9 @@ automation anywhere but in the registry the measurement replays with.
 from __future__ import annotations
 
 import types
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from typing import Any
 
 from queue_core import registry as _registry
 from queue_core.registry import Automation, Registry
@@ -29,14 +30,18 @@ def _own_default_registry() -> Iterator[Registry]:
         _registry.default_registry = saved
 
 
-def load_mutant(code: types.CodeType, module_name: str, filename: str) -> list[Automation]:
+def load_mutant(code: types.CodeType, module_name: str, filename: str,
+                names: Mapping[str, Any] | None = None) -> list[Automation]:
     """Execute ``code`` as a fresh module ``module_name``; return the automations it declares.
 
-    The module's own exceptions propagate (a mutant that cannot even be imported is killed).
+    ``names`` are put in the module's globals first (the deadline its guarded loops call, see
+    :mod:`harness.mutate.deadline`). The module's own exceptions propagate (a mutant that cannot
+    even be imported is killed).
     """
     module = types.ModuleType(module_name)
     module.__file__ = filename
     module.__package__ = module_name.rpartition(".")[0]
+    module.__dict__.update(names or {})
     with _own_default_registry() as scratch:
         exec(code, module.__dict__)  # noqa: S102 - the project's own module, changed by one mutation
     return scratch.automations()

@@ -17,8 +17,11 @@
 
 The score is killed / mutants. A mutant that behaves exactly like the original (an equivalent
 mutant, e.g. a changed default nobody reads) survives too: a survivor is a place to look, not
-proof of a gap. A mutant whose code never ends (a negated ``while`` condition) would hold its
-replay until the replay's settle timeout; the demo automations have no ``while`` loop.
+proof of a gap. A mutant whose code never ends (a negated ``while`` condition, a step that jumps
+past its stop) is stopped by a deadline its loops check (:mod:`harness.mutate.deadline`): each
+replay of a chunk may take ``max(timeout, 20 × the baseline's seconds per trigger × the chunk's
+triggers)``; a run still looping then fails, and the mutant is *killed by timeout*, counted and
+reported as such.
 """
 
 from __future__ import annotations
@@ -33,10 +36,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from harness.errors import HarnessError
+from harness.errors import HarnessError, MutantTimeout
+from harness.mutate.deadline import NAME as DEADLINE, Deadline, guard_loops
 from harness.mutate.lines import LineRecorder
 from harness.mutate.load import SwappableRegistry, load_mutant
-from harness.mutate.mutator import Mutant, compile_mutant, mutants
+from harness.mutate.mutator import Mutant, mutants, mutated_tree
 from harness.shadow import accepted as _accepted
 from harness.shadow.batch import BatchReplayer
 from harness.shadow.index import SetIndex, TriggerRef
@@ -45,6 +49,9 @@ from harness.shadow.settings import ShadowSettings
 
 FIRST_CHUNK = 8  # triggers replayed against a mutant first; each later chunk is four times larger
 BATCH = 1000  # triggers per replay call in the baseline
+TIMEOUT_S = 10.0  # the least a chunk's replay against a mutant may take before its loops are stopped
+SLOWDOWN = 20.0  # ...or this many times the baseline's time for as many triggers, if longer
+TIMED_OUT = "MutantTimeout"  # the class name a run stopped by the deadline fails with
 
 
 class _Replayer(BatchReplayer):
@@ -70,10 +77,11 @@ class MutantResult:
     replayed: int  # of those, how many were replayed before the verdict
     killed_by: str | None = None  # the trigger id that told the mutant apart
     reason: str = ""
+    timeout: bool = False  # killed by timeout: the run of ``killed_by`` never ended (an endless loop)
 
     def as_dict(self) -> dict[str, Any]:
         return {**self.mutant.as_dict(), "status": self.status, "reached": self.reached, "replayed": self.replayed,
-                "killed_by": self.killed_by, "reason": self.reason}
+                "killed_by": self.killed_by, "reason": self.reason, "timeout": self.timeout}
 
 
 def _first_line(text: str | None) -> str:
@@ -85,11 +93,13 @@ class Measurement:
     """One automation of one set, measured (see the module docstring). Use as a context manager."""
 
     def __init__(self, set_dir: Path, automation: str, *, project_root: Path | None = None,
-                 progress: Callable[[str], None] = lambda line: None) -> None:
+                 progress: Callable[[str], None] = lambda line: None, timeout_s: float = TIMEOUT_S) -> None:
         from harness.shadow.project import load_project
         from queue_core import discover
 
         self.progress = progress
+        self.timeout_s = timeout_s
+        self.per_trigger_s = 0.0  # the baseline's seconds per trigger (set by baseline())
         self.project = load_project((project_root or Path.cwd()).resolve())
         root = self.project.root
         self.set_dir = set_dir.resolve()
@@ -172,34 +182,52 @@ class Measurement:
         """Replay every trigger against the code as it is; return the agreeing ones and each one's lines."""
         recorder = LineRecorder(self.filename, self.automation.fn.__code__, [r.trigger_id for r in self.refs])
         agreeing: list[TriggerRef] = []
+        started = time.monotonic()
         for start in range(0, len(self.refs), BATCH):
             chunk = self.refs[start:start + BATCH]
             with recorder:
                 results = self.replay(chunk)
             agreeing += [ref for ref, r in zip(chunk, results, strict=True) if r.kind == "compared" and r.failure is None]
             self.progress(f"baseline: {start + len(chunk)}/{len(self.refs)} triggers replayed")
+        self.per_trigger_s = (time.monotonic() - started) / max(1, len(self.refs))
         return agreeing, recorder.hits
+
+    def chunk_timeout(self, triggers: int) -> float:
+        """Return how long a replay of ``triggers`` triggers against a mutant may run before its loops stop."""
+        return max(self.timeout_s, SLOWDOWN * self.per_trigger_s * triggers)
 
     def judge_mutant(self, mutant: Mutant, reaching: list[TriggerRef]) -> MutantResult:
         """Replay ``reaching`` against ``mutant`` until one tells it apart."""
+        deadline = Deadline()
         try:
-            code = compile_mutant(self.source, mutant.number, self.filename)
-            loaded = load_mutant(code, self.module_name, self.filename)
+            tree = guard_loops(mutated_tree(self.source, mutant.number, self.filename))
+            code = compile(tree, self.filename, "exec", dont_inherit=True)
+            with deadline.armed(self.timeout_s):  # module-level code runs now: a loop there may not end either
+                loaded = load_mutant(code, self.module_name, self.filename, {DEADLINE: deadline})
         except Exception as exc:  # noqa: BLE001 - a module that cannot load is told apart by every trigger
             return MutantResult(mutant, "killed", len(reaching), 0, None,
-                                f"the mutated module fails to load: {type(exc).__name__}: {exc}")
+                                f"the mutated module fails to load: {type(exc).__name__}: {exc}",
+                                timeout=isinstance(exc, MutantTimeout))
         if not reaching:
             return MutantResult(mutant, "survived", 0, 0, None, "no agreeing recorded trigger reaches this line")
         replayed, size = 0, FIRST_CHUNK
         with self.registry.swapped(loaded):
             while replayed < len(reaching):
                 chunk = reaching[replayed:replayed + size]
-                results = self.replay(chunk)
+                limit = self.chunk_timeout(len(chunk))
+                with deadline.armed(limit):
+                    results = self.replay(chunk)
                 replayed += len(chunk)
-                for ref, result in zip(chunk, results, strict=True):
-                    if result.failure is not None:
+                failing = [(ref, r) for ref, r in zip(chunk, results, strict=True) if r.failure is not None]
+                # a run stopped by the deadline decides first: it is why the others may have failed too
+                failing.sort(key=lambda pair: TIMED_OUT not in (pair[1].failure or ""))
+                for ref, result in failing[:1]:
+                    if TIMED_OUT in (result.failure or "") and deadline.fired:
                         return MutantResult(mutant, "killed", len(reaching), replayed, ref.trigger_id,
-                                            _first_line(result.failure))
+                                            f"killed by timeout: its run did not end within {limit:g} s "
+                                            "(an endless loop)", timeout=True)
+                    return MutantResult(mutant, "killed", len(reaching), replayed, ref.trigger_id,
+                                        _first_line(result.failure))
                 size *= 4
         where = (f"reaching line {mutant.line}" if mutant.in_function
                  else "that ran the module (this line runs at import)")
@@ -223,8 +251,9 @@ class Measurement:
             results.append(result)
             self.progress(f"[{i}/{len(found)}] line {mutant.line} {mutant.kind}: {mutant.before} → {mutant.after}: "
                           f"{result.status}" + (f" by {result.killed_by}" if result.killed_by else "")
-                          + f" ({result.replayed} of {result.reached} replayed)")
+                          + (" (timeout)" if result.timeout else "") + f" ({result.replayed} of {result.reached} replayed)")
         killed = sum(r.status == "killed" for r in results)
+        timed_out = sum(r.timeout for r in results)
         return {
             "automation": self.automation.name, "code_version": self.automation.source_hash,
             "module": self.shown(Path(self.filename)), "set": self.index.name,
@@ -232,7 +261,7 @@ class Measurement:
             "measured_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
             "seconds": round(time.monotonic() - started, 1), "baseline_seconds": round(baseline_s, 1),
             "triggers": len(self.refs), "agreeing": len(agreeing), "reaching_module": len(module_reach),
-            "mutants": len(found), "killed": killed, "survived": len(found) - killed,
+            "mutants": len(found), "killed": killed, "killed_by_timeout": timed_out, "survived": len(found) - killed,
             "score": round(killed / len(found), 4) if found else None,
             "by_kind": _by_kind(results),
             "results": [r.as_dict() for r in results],

@@ -67,6 +67,8 @@ def summary_line(data: Mapping[str, Any]) -> str:
     """One line: ``github-triage: 73 of 95 mutants killed (76.8%), 22 not pinned down …``."""
     score = data.get("score")
     shown = "no mutants" if score is None else f"{data['killed']} of {data['mutants']} mutants killed ({100 * score:.1f}%)"
+    if data.get("killed_by_timeout"):
+        shown += f", {data['killed_by_timeout']} of them by timeout (an endless loop)"
     return (f"{data['automation']}: {shown}, {data['survived']} not pinned down by the recordings "
             f"(code version {data['code_version']}, {data['agreeing']} of {data['triggers']} triggers agreeing "
             f"at baseline, {data['seconds']:.0f} s)")
@@ -89,14 +91,23 @@ def html_section(items: Sequence[Mapping[str, Any]]) -> str:
              "trigger whose run reaches the changed line disagrees with the legacy run against it; a surviving "
              "mutant is a change the recordings cannot tell from the real code: <strong>not pinned down by the "
              "recordings</strong>.</p>",
+             "<p>A mutant whose run never ends (an endless loop) is stopped at a deadline and counted "
+             "<em>killed by timeout</em>.</p>"
              "<table><thead><tr><th>automation</th><th>code version</th><th>mutants</th><th>killed</th>"
-             "<th>survived</th><th>score</th><th>measured</th></tr></thead><tbody>"]
+             "<th>of them by timeout</th><th>survived</th><th>score</th><th>measured</th></tr></thead><tbody>"]
     for d in items:
         score = "—" if d.get("score") is None else f"{100 * d['score']:.1f}%"
         parts.append(f"<tr><td>{_e(d['automation'])}</td><td><code>{_e(d['code_version'])}</code></td>"
-                     f"<td>{_e(d['mutants'])}</td><td>{_e(d['killed'])}</td><td>{_e(d['survived'])}</td>"
-                     f"<td>{score}</td><td>{_e(d.get('measured_at', ''))}</td></tr>")
+                     f"<td>{_e(d['mutants'])}</td><td>{_e(d['killed'])}</td><td>{_e(d.get('killed_by_timeout', 0))}</td>"
+                     f"<td>{_e(d['survived'])}</td><td>{score}</td><td>{_e(d.get('measured_at', ''))}</td></tr>")
     parts.append("</tbody></table>")
+    for d in items:
+        timed = [r for r in d.get("results", []) if r.get("timeout")]
+        if timed:
+            parts.append(f"<h3>{_e(d['automation'])}: {len(timed)} mutant(s) killed by timeout</h3><ul>"
+                         + "".join(f"<li>line {_e(r['line'])} ({_e(r['kind'])}): <code>{_e(r['before'])}</code> → "
+                                   f"<code>{_e(r['after'])}</code> — {_e(r.get('reason', ''))} "
+                                   f"(trigger <code>{_e(r.get('killed_by'))}</code>)</li>" for r in timed) + "</ul>")
     for d in items:
         left = survivors(d)
         if not left:

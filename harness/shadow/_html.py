@@ -181,7 +181,7 @@ def _clusters(summary: Mapping[str, Any], traces: Mapping[str, Mapping[str, Any]
         tags = ('<span class="tag side">side effect</span> ' if c["side_effect"] else "")
         tags += f'<span class="tag acc">{c["accepted"]} accepted</span> ' if c["accepted"] else ""
         rows = "".join(
-            f'<tr><td><code>{_e(x["trigger_id"])}</code><br><code>{_e(x["path"])}</code></td>'
+            f'<tr><td><code>{_e(x["trigger_id"])}</code><br><code>{_e(x["path"])}</code>{_reads(x)}</td>'
             f'<td><pre>{_j(x["legacy"])}</pre></td><td><pre>{_j(x["new"])}</pre></td></tr>' for x in c["exemplars"])
         first = c["exemplars"][0]["trigger_id"] if c["exemplars"] else None
         full = traces.get(f'{c["automation"]}/{first}')
@@ -195,6 +195,18 @@ def _clusters(summary: Mapping[str, Any], traces: Mapping[str, Mapping[str, Any]
                    f'{c["triggers"]} triggers · {c["unexplained"]} unexplained {tags}</p>'
                    f'<table><tr><th>trigger / field</th><th>legacy</th><th>new</th></tr>{rows}</table>{detail}</section>')
     return "".join(out)
+
+
+def _reads(exemplar: Mapping[str, Any]) -> str:
+    """The trigger fields the new code read before the differing decision (redacted), under the exemplar's path."""
+    fields = exemplar.get("reads")
+    if not isinstance(fields, Mapping):
+        return ""
+    if not fields:
+        return '<p class="reads muted">decided before reading any trigger field</p>'
+    items = "".join(f"<li><code>{_e(path)}</code> = <code>{_e(json.dumps(value, ensure_ascii=False))}</code></li>"
+                    for path, value in fields.items())
+    return f'<div class="reads"><span class="muted">trigger fields read before this decision:</span><ul>{items}</ul></div>'
 
 
 def _accepted(summary: Mapping[str, Any]) -> str:
@@ -251,13 +263,38 @@ def _extras(summary: Mapping[str, Any]) -> str:
     return "".join(out)
 
 
-def render(summary: Mapping[str, Any], traces: Mapping[str, Mapping[str, Any]]) -> str:
-    """Return the report page for ``summary`` (exemplar ``traces`` keyed ``automation/trigger``)."""
+def _mutation(summary: Mapping[str, Any], measurements: Sequence[Mapping[str, Any]]) -> str:
+    """The set's mutation measurements: score, survivors by line, and whether each measured the current code."""
+    if not measurements:
+        return ""
+    from harness.mutate.store import html_section
+
+    current = {a["name"]: a.get("code_version") for a in summary["automations"]}
+    notes = []
+    for d in measurements:
+        name, version = str(d["automation"]), d.get("code_version")
+        link = f' (<a href="{_e(d["href"])}">its page</a>)' if d.get("href") else ""
+        if name not in current:
+            state = "an automation this run did not replay"
+        elif current[name] == version:
+            state = "the code this run replayed"
+        else:
+            state = (f"code version <code>{_e(version)}</code>, not the code this run replayed "
+                     f"(<code>{_e(current[name])}</code>): measure again with <code>cutover shadow mutate</code>")
+        notes.append(f"<li>{_e(name)}: measured {_e(d.get('measured_at', '?'))} on {state}{link}</li>")
+    section = html_section(measurements)
+    return section.replace("</h2>", "</h2><ul class=\"muted\">" + "".join(notes) + "</ul>", 1)
+
+
+def render(summary: Mapping[str, Any], traces: Mapping[str, Mapping[str, Any]],
+           mutation: Sequence[Mapping[str, Any]] = ()) -> str:
+    """Return the report page for ``summary`` (exemplar ``traces`` keyed ``automation/trigger``; the set's
+    ``mutation`` measurements, when there are any, get a section of their own)."""
     rec = summary["recording"]
     ready, not_ready = summary["gate"]["ready"], summary["gate"]["not_ready"]
     lede = (f'{_e(rec["description"] or "")} Mode: {_e(summary["mode"])}. READY: '
             f'{_e(", ".join(ready) or "none")}. NOT READY: {_e(", ".join(not_ready) or "none")}.')
     body = "".join((_verdicts(summary), _agreement(summary), _branches(summary), _clusters(summary, traces),
-                    _accepted(summary), _traffic(summary), _extras(summary)))
+                    _accepted(summary), _mutation(summary, mutation), _traffic(summary), _extras(summary)))
     page = Template(_t("report.html"))
     return page.substitute(title=_e(f'Shadow report: {rec["name"]}'), lede=lede, css=_t("report.css"), body=body)

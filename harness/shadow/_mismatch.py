@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from harness.shadow._reads import reads_text
 from harness.shadow.accepted import Entry
 from harness.shadow.gate import FULL_EVIDENCE, compared_phrase
 from harness.shadow.outcome import TriggerOutcome
@@ -27,6 +28,15 @@ def _items_line(outcome: TriggerOutcome) -> str:
     if counts["extra"]:
         text += f", {counts['extra']} child job(s) with no legacy item"
     return text + (f"; differing: {', '.join(keys)}" if keys else "")
+
+
+def _class_line(found: dict[str, Any]) -> str:
+    """Say how the error classes of two failed runs compared, or why they were not."""
+    legacy, new = found.get("legacy") or "none recorded", found.get("new") or "none recorded"
+    if not found.get("compared"):
+        return f"error class not compared ({found.get('not_compared')}): legacy {legacy}, new {new}"
+    verdict = "agree" if found["legacy"] == found["new"] else "differ"
+    return f"error class compared: legacy {legacy}, new {new} ({verdict})"
 
 
 def headline(outcome: TriggerOutcome) -> str:
@@ -61,6 +71,8 @@ def describe(outcome: TriggerOutcome, triggers_file: Path | None, entries: Seque
     if outcome.unfinished is not None:
         lines.append(f"unfinished: the new run reached node {outcome.unfinished!r}, which is not translated yet "
                      "(a TODO): never agreement, whatever the legacy run did")
+    if outcome.error_class is not None:  # both runs failed: say whether why they failed was compared
+        lines.append(_class_line(outcome.error_class))
     if set(outcome.evidence) != set(FULL_EVIDENCE):  # a shallow export: say what the item could check
         lines.append(compared_phrase(outcome.evidence))
     if outcome.items is not None:
@@ -72,6 +84,9 @@ def describe(outcome: TriggerOutcome, triggers_file: Path | None, entries: Seque
     widths = [max(len(r[i]) for r in [("field path", "legacy", "new", "kind"), *rows]) for i in range(3)]
     for field_path, old, new, kind in [("field path", "legacy", "new", "kind"), *rows]:
         lines.append(f"  {field_path:<{widths[0]}}  {old:<{widths[1]}}  {new:<{widths[2]}}  {kind}")
+    for d, _ in outcome.unexplained:
+        if d.path in outcome.reads:  # the cause: what the new code had read when it decided
+            lines.append(f"  {d.path}: decided having read {reads_text(outcome.reads[d.path])}")
     for d, j in outcome.unexplained:
         if j.expired_by is not None:
             entry = entries[j.expired_by]

@@ -4,7 +4,8 @@ A cluster's signature is ``"<automation> <pattern> <kind>"`` — the automation,
 with list indices generalised to ``[*]``, and the kind of difference — the same string an
 accepted-differences entry may name. Each cluster counts its disagreements and the distinct
 triggers they come from, says whether it touches a side-effecting call and how many of its rows
-are accepted, and keeps a few exemplars (legacy value against new value) in trigger order.
+are accepted, and keeps a few exemplars (legacy value against new value, and for a decision the
+trigger fields the new code read before it) in trigger order.
 Aggregation is pandas'; the input order decides exemplars, so callers pass rows in set order.
 """
 
@@ -17,7 +18,7 @@ from typing import Any
 import pandas as pd
 
 COLUMNS = ("automation", "trigger_id", "seq", "path", "pattern", "kind", "legacy", "new",
-           "side_effect", "accepted_by", "expired_by", "noisy")
+           "side_effect", "accepted_by", "expired_by", "noisy", "reads")
 
 
 @dataclass(frozen=True)
@@ -76,8 +77,10 @@ def clusters(df: pd.DataFrame, *, exemplars: int = 3) -> list[Cluster]:
     heads = grouped.head(exemplars)
     examples: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
     for row in heads.itertuples(index=False):
-        examples.setdefault((row.automation, row.pattern, row.kind), []).append(
-            {"trigger_id": row.trigger_id, "path": row.path, "legacy": row.legacy, "new": row.new})
+        example = {"trigger_id": row.trigger_id, "path": row.path, "legacy": row.legacy, "new": row.new}
+        if isinstance(row.reads, dict):  # the trigger fields the differing decision read (harness.shadow._reads)
+            example["reads"] = row.reads
+        examples.setdefault((row.automation, row.pattern, row.kind), []).append(example)
     out = [
         Cluster(signature(r.automation, r.pattern, r.kind), r.automation, r.pattern, r.kind, int(r.count),
                 int(r.triggers), int(r.accepted), bool(r.side_effect),

@@ -19,6 +19,8 @@ from harness.manifest import Coercion, Manifest
 from harness.recording import Evidence, LegacyTrace, TraceStatus
 from harness.shadow import _nodes
 from harness.shadow import accepted as _accepted
+from harness.shadow._error_class import ClassCompared, compare_classes
+from harness.shadow._reads import decision_reads
 from harness.shadow._items import compare_items, item_noise, without_child_steps
 from harness.shadow.cases import Replayed
 from harness.shadow.diff import diff_traces
@@ -49,6 +51,8 @@ def judge(ref: TriggerRef, legacy: LegacyTrace, runs: Sequence[Replayed], rules:
     nodes = _compare_nodes(legacy, trace, rules)
     found += nodes.disagreements if nodes is not None else []
     found += _failed_at(legacy, trace, new_norm["status"])
+    error_class = _error_class(legacy, trace, new_norm["status"])
+    found += error_class.disagreements() if error_class is not None else []
     own = len(found)
     items = compare_items(legacy, first.children, rules) if legacy.items else None
     found += items.disagreements if items is not None else []
@@ -74,6 +78,8 @@ def judge(ref: TriggerRef, legacy: LegacyTrace, runs: Sequence[Replayed], rules:
         legacy_error=legacy.error, evidence=tuple(compared),
         unfinished=_nodes.unfinished(trace.get("error")) if new_norm["status"] == "failed" else None,
         nodes=nodes.row() if nodes is not None else None,
+        error_class=error_class.row() if error_class is not None else None,
+        reads=decision_reads(trace.get("reads"), found) if found else {},
         items=items.counts(judged[own:]) if items is not None else None,
         children=0 if items is not None else len(first.children), item_errors=items.errors if items else {},
     )
@@ -93,3 +99,10 @@ def _failed_at(legacy: LegacyTrace, trace: Mapping[str, Any], new_status: str) -
         return []
     known = set(legacy.nodes) | set(trace.get("nodes") or {}) | {legacy.failed_node}
     return _nodes.failure_disagreement(legacy.failed_node, _nodes.failed_node(trace.get("error"), known))
+
+
+def _error_class(legacy: LegacyTrace, trace: Mapping[str, Any], new_status: str) -> ClassCompared | None:
+    """Why two failed runs failed, in one vocabulary (harness.error_class); None unless both failed."""
+    if legacy.status is not TraceStatus.FAILED or new_status != "failed":
+        return None
+    return compare_classes(legacy.error_class, trace.get("error"))

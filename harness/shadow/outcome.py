@@ -36,6 +36,8 @@ class TriggerOutcome:
     item_errors: dict[str, str] = field(default_factory=dict)  # key -> error of a compared child that failed
     unfinished: str | None = None  # the untranslated node (a TODO) the new run reached: never agreement
     nodes: dict[str, Any] | None = None  # the node comparison: compared, excluded, one_side, differing
+    error_class: dict[str, Any] | None = None  # both failed: legacy, new, compared (harness.shadow._error_class)
+    reads: dict[str, dict[str, Any]] = field(default_factory=dict)  # disagreement path -> trigger fields its decision read
 
     @property
     def unexplained(self) -> list[tuple[Disagreement, Judgement]]:
@@ -92,6 +94,8 @@ def result_lines(outcome: TriggerOutcome) -> tuple[str, str]:
         row["unfinished"] = outcome.unfinished
     if outcome.nodes is not None:
         row["nodes"] = outcome.nodes
+    if outcome.error_class is not None:  # only when both runs failed
+        row["error_class"] = outcome.error_class
     if outcome.items is not None:  # both absent for a run over one item: rows as before
         row["items"] = outcome.items
     elif outcome.children:
@@ -99,6 +103,6 @@ def result_lines(outcome: TriggerOutcome) -> tuple[str, str]:
     lines = "".join(json.dumps({
         "automation": ref.automation, "trigger_id": ref.trigger_id, "seq": ref.seq,
         **d.as_dict(), "accepted_by": j.accepted_by, "expired_by": j.expired_by,
-        "noisy": d.pattern in outcome.noisy,
+        "noisy": d.pattern in outcome.noisy, **({"reads": outcome.reads[d.path]} if d.path in outcome.reads else {}),
     }, sort_keys=True, default=str) + "\n" for d, j in zip(outcome.disagreements, outcome.judgements, strict=True))
     return json.dumps(row, sort_keys=True, default=str) + "\n", lines

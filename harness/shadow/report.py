@@ -20,7 +20,7 @@ from typing import Any
 
 import pandas as pd
 
-from harness.shadow import _evidence as _compared, _html
+from harness.shadow import _error_class, _evidence as _compared, _html
 from harness.shadow.accepted import Entry, Usage, usage
 from harness.shadow.cluster import Cluster, clusters, frame
 from harness.shadow.gate import FULL_EVIDENCE, AutomationStats, GateConfig, Verdict, compared_phrase, evidence_depth, judge
@@ -113,14 +113,15 @@ def _items(rows: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
     return out
 
 
-def _evidence_entry(fields: tuple[str, ...], required: str, nodes: Mapping[str, Any] | None) -> dict[str, Any]:
+def _evidence_entry(fields: tuple[str, ...], required: str, nodes: Mapping[str, Any] | None,
+                    classes: Mapping[str, Any] | None = None) -> dict[str, Any]:
     depth = evidence_depth(fields)
     phrase = compared_phrase(fields)
-    outputs = _compared.outputs_phrase(nodes)
+    extra = [p for p in (_compared.outputs_phrase(nodes), _error_class.class_phrase(dict(classes or {}))) if p]
     return {"held": list(fields), "missing": [f for f in FULL_EVIDENCE if f not in fields],
             "depth": None if depth is None else str(depth), "required": required,
-            "compared": phrase + (f"; {outputs}" if outputs else ""),
-            **({"nodes": dict(nodes)} if nodes else {})}
+            "compared": "; ".join([phrase, *extra]),
+            **({"nodes": dict(nodes)} if nodes else {}), **({"error_class": dict(classes)} if classes else {})}
 
 
 def _traffic(manifest: Manifest, automation: str, index_span: tuple[str | None, str | None]) -> dict[str, Any]:
@@ -198,6 +199,7 @@ def build_summary(info: RunInfo, manifest: Manifest, spans: Mapping[str, tuple[s
     items = _items(result_rows)
     todo = _compared.unfinished_counts(result_rows)
     node_cov = _compared.node_coverage(result_rows, manifest)
+    classes = _error_class.class_counts(result_rows)
     for name in sorted(set(spans) | set(df["automation"]) if not df.empty else spans):
         c = {v: int(counts.loc[name].get(v, 0)) if name in counts.index else 0
              for v in ("agreed", "accepted", "disagreed", "unfinished", "unpaired", "error")}
@@ -218,7 +220,8 @@ def build_summary(info: RunInfo, manifest: Manifest, spans: Mapping[str, tuple[s
                                 branches_countable=countable, definition_problem=read.problem if read else None,
                                 unreadable=read.unreadable if read and countable else (),
                                 definition_total=None if read is None or read.problem else len(read.rows),
-                                unfinished=todo.get(name, {}))
+                                unfinished=todo.get(name, {}),
+                                accepted_entries=sum(e.automation == name for e in entries))
         verdict = judge(stats, gate.rules_for(name), info.code_versions.get(name, "unregistered"))
         if name not in info.code_versions:
             verdict = Verdict(name, (f"automation {name!r} is not registered in the automations module",
@@ -235,7 +238,8 @@ def build_summary(info: RunInfo, manifest: Manifest, spans: Mapping[str, tuple[s
             "definition_branches": definition,
             **({"definition_problem": read.problem} if read is not None and read.problem else {}),
             "traffic": _traffic(manifest, name, spans.get(name, (None, None))),
-            "evidence": _evidence_entry(evidence.get(name, ()), str(gate.rules_for(name).evidence), node_cov.get(name)),
+            "evidence": _evidence_entry(evidence.get(name, ()), str(gate.rules_for(name).evidence), node_cov.get(name),
+                                        classes.get(name)),
             **({"unfinished_nodes": todo[name]} if name in todo else {}),
             "verdict": verdict.as_dict(),
             **({"items": items[name]} if name in items else {}),
@@ -285,7 +289,12 @@ def exemplar_traces(result_rows: Sequence[Mapping[str, Any]], summary: Mapping[s
 
 def write_reports(out_dir: Path, summary: Mapping[str, Any], dis_rows: Sequence[Mapping[str, Any]],
                   traces: Mapping[str, Mapping[str, Any]]) -> list[Path]:
-    """Write summary.json, disagreements.csv and index.html into ``out_dir``; return their paths."""
+    """Write summary.json, disagreements.csv and index.html into ``out_dir``; return their paths.
+
+    The ``cutover shadow mutate`` measurements under ``out_dir`` (``mutation/<NAME>/``, where the
+    command writes them for ``reports/<set name>``) get a section of index.html, linking their
+    pages; summary.json never holds them, so it stays byte-identical for the same set and code.
+    """
     out_dir.mkdir(parents=True, exist_ok=True)
     summary_path = out_dir / "summary.json"
     summary_path.write_text(json.dumps(summary, indent=2, sort_keys=True, ensure_ascii=False) + "\n", "utf-8")
@@ -301,8 +310,19 @@ def write_reports(out_dir: Path, summary: Mapping[str, Any], dis_rows: Sequence[
         )
         table[CSV_COLUMNS].to_csv(csv_path, index=False, lineterminator="\n")
     html_path = out_dir / "index.html"
-    html_path.write_text(_html.render(summary, traces), "utf-8")
+    html_path.write_text(_html.render(summary, traces, _mutation(out_dir)), "utf-8")
     return [html_path, summary_path, csv_path]
+
+
+def _mutation(out_dir: Path) -> list[dict[str, Any]]:
+    """The measurements written under ``out_dir``, each with ``href``: its page, relative to ``out_dir``."""
+    from harness.mutate.store import MUTATION_DIR, MUTATION_PAGE, measurements
+
+    found = []
+    for data in measurements(out_dir):
+        page = Path(MUTATION_DIR, str(data["automation"]), MUTATION_PAGE)
+        found.append({**data, "href": page.as_posix() if (out_dir / page).is_file() else None})
+    return found
 
 
 def _json(value: Any) -> str:

@@ -64,6 +64,8 @@ def test_the_report_renders_its_verdicts_and_a_cluster_in_chromium(browser: str,
     cluster = dom.split('data-signature="github-triage decisions.route value_changed"', 1)[1].split("</section>", 1)[0]
     assert "<th>legacy</th><th>new</th>" in cluster
     assert '<pre>"other"</pre>' in cluster and '<pre>"bug"</pre>' in cluster
+    assert "trigger fields read before this decision:" in cluster  # the cause: what the new code read
+    assert "<code>body.issue.title</code>" in cluster
     assert "http://" not in dom.replace("http://www.w3.org/2000/svg", "")  # nothing to fetch
 
 

@@ -32,10 +32,11 @@ from harness.importer.pairing import delivery_id
 from harness.manifest import AutomationEntry
 from harness.platforms.n8n import items as by_item
 from harness.platforms.n8n.definition import Node, read_nodes
+from harness.platforms.n8n.error_class import execution_error_class
 from harness.platforms.n8n.runs import (
     SCHEDULE_SOURCE, NodeRun, build_trace, find_trigger, is_schedule, ordered_runs, received_at, run_status,
 )
-from harness.recording import Evidence, RecordedTrigger
+from harness.recording import Evidence, LegacyTrace, RecordedTrigger, TraceStatus
 
 TYPED_EVIDENCE = (Evidence.STATUS, Evidence.PATH, Evidence.DECISIONS, Evidence.CALLS, Evidence.OUTPUTS)
 UNTYPED_EVIDENCE = (Evidence.STATUS, Evidence.PATH, Evidence.OUTPUTS)
@@ -147,7 +148,8 @@ def parse_execution_runs(execution: Any, entry: AutomationEntry, path: str, reco
     trigger_run = find_trigger(runs)
     evidence = TYPED_EVIDENCE if nodes else UNTYPED_EVIDENCE
     if trigger_run is not None and by_item.is_polling(trigger_run):
-        return by_item.poll_runs(execution, result, runs, trigger_run, entry, path, record, evidence)
+        polled = by_item.poll_runs(execution, result, runs, trigger_run, entry, path, record, evidence)
+        return [replace(r, trace=_with_error_class(r.trace, result, runs)) for r in polled]
     trigger = _trigger(trigger_run, execution, path, record) if trigger_run else None
     if entry.items is not None and entry.items.from_node is not None:
         _check_node(entry.items.from_node, nodes, path, record)
@@ -156,11 +158,19 @@ def parse_execution_runs(execution: Any, entry: AutomationEntry, path: str, reco
         status = run_status(execution, result, runs)
         trace = None if status is None else build_trace(execution, result, runs, trigger_run, status, entry, record)
     if trace is not None:
-        trace = replace(trace, evidence=evidence)
+        trace = _with_error_class(replace(trace, evidence=evidence), result, runs)
     warnings = () if nodes or trace is None else (
         f"execution {record}: no workflowData, so IF/Switch decisions and HTTP calls are guessed from output "
         "indexes and not compared (pass the workflow with --definition)",)
     return [ImportedRun(record, trigger, trace, delivery_id(trigger) if trigger else None, warnings)]
+
+
+def _with_error_class(trace: LegacyTrace | None, result: dict[str, Any], runs: list[NodeRun]) -> LegacyTrace | None:
+    """A failed trace with the class of the error that ended it (harness.error_class), where n8n recorded one."""
+    if trace is None or trace.status is not TraceStatus.FAILED:
+        return trace
+    failing = [r.task for r in runs if r.task.get("executionStatus") == "error"]
+    return replace(trace, error_class=execution_error_class(result, failing))
 
 
 def _check_node(name: str, nodes: dict[str, Node], path: str, record: str) -> None:
