@@ -31,7 +31,8 @@ if TYPE_CHECKING:
     from .registry import Registry
 
 _MODES = tuple(m.value for m in Mode)
-# The step a job records what it returns to a waiting parent under (ctx.returns; children.sql reads it).
+# The step whose output is what a child returns to its waiting parent (``await ctx.step(RETURNED_STEP,
+# lambda: value)``; children.sql reads it as ChildOutcome.returned).
 RETURNED_STEP = "ctx:returned"
 # The step a job's answer to its webhook caller is recorded under (ctx.respond; ingress.sql reads it).
 RESPONSE_STEP = "ctx:response"
@@ -102,6 +103,7 @@ class Context:
     - ``sleep``, ``sleep_until``, ``create_token``, ``wait_for_token``, ``wait_for``: wait
       without holding a worker, for a time, a person's decision or a SQL condition;
     - ``enqueue``, ``wait_for_children``: fan out child jobs and wait for them;
+    - ``respond``: answer the webhook request that started the job (a source holding it);
     - ``poll_cursor``, ``start_new``: a polling trigger's cursor and its new items;
     - ``on_failure``: register a compensation; ``ledger``: append an event to the job's history;
     - ``now``, ``idempotency_key``: the job's clock (the trigger's time in a replay) and the key
@@ -288,11 +290,6 @@ class Context:
         """
         self._children_waits += 1
         return await _children.wait_for_children(self._run, policy, timeout, self._children_waits - 1)
-
-    async def returns(self, value: Any) -> None:
-        """Record ``value`` (JSON) as what this job returns to a parent waiting for it
-        (``ChildOutcome.returned``): a memoised step (``ctx:returned``), so a retry keeps the first."""
-        await self._run.step(RETURNED_STEP, lambda: value)
 
     async def respond(self, status: int = 200, body: Any = None, headers: dict[str, str] | None = None) -> None:
         """Answer the webhook request that started this job (a source with ``respond_timeout_s``

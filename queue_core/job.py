@@ -95,7 +95,7 @@ class Outcome(NamedTuple):
 @dataclass(frozen=True)
 class ChildOutcome:
     """How one child job ended (``ctx.wait_for_children``): its id, key, automation, status, error, recorded
-    outputs and what it returned (``ctx.returns``)."""
+    outputs and what it returned (its ``ctx:returned`` step)."""
 
     id: str
     key: str | None
@@ -103,7 +103,7 @@ class ChildOutcome:
     status: str
     error: str | None
     outputs: dict[str, Any] | None
-    returned: Any = None  # what the child gave ``ctx.returns`` (None when it returned nothing)
+    returned: Any = None  # the output of the child's ``ctx:returned`` step (None when it returned nothing)
 
     @property
     def succeeded(self) -> bool:

@@ -16,13 +16,15 @@ worker, and a retry of the parent finds the same children by their keys):
 
 The callee's side: its Execute Workflow Trigger outputs the items it was given (trimmed to its
 declared fields, a missing one null, unless it passes everything through), and its automation ends
-with :func:`sub_return`, which records the last node's output with ``ctx.returns``.
+with :func:`sub_return`, which records the last node's output as its ``ctx:returned`` step.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from typing import Any
+
+from ..context import RETURNED_STEP
 
 Items = list[dict[str, Any]]
 # A child's payload is a JSON object (as every job's): the passed items' json under this field.
@@ -82,4 +84,5 @@ async def sub_return(flow: Any) -> None:
     last = getattr(flow, "_last", None)
     outputs = flow.outputs.get(last[0]) if last else None
     items = list(outputs[0]) if outputs else []
-    await flow.ctx.returns([{"json": item.get("json", {})} for item in items])
+    returned = [{"json": item.get("json", {})} for item in items]
+    await flow.ctx.step(RETURNED_STEP, lambda: returned)

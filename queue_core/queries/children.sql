@@ -106,7 +106,7 @@ SELECT 1 FROM fence
 -- is true (and nothing else is read: the jobs_parent index makes it one probe); once none is, a
 -- row per child with how it ended (id, key, automation, status, error, outputs, returned), or one row of
 -- NULLs for a parent without children. Outputs come from the child's stored decision trace; returned
--- is the output of its `ctx:returned` step (ctx.returns), live or not: step rows exist in every mode.
+-- is the output of its `ctx:returned` step (ctx.step), live or not: step rows exist in every mode.
 WITH unfinished AS MATERIALIZED (
     SELECT EXISTS (
         SELECT 1 FROM jobs

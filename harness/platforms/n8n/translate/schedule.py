@@ -35,7 +35,7 @@ RANDOM_SECOND = "n8n adds a random second to each tick; here ticks are at second
 
 
 @dataclass
-class Rules:
+class ScheduleRules:
     """The cron expressions of a trigger's rules, what was approximated, or why there are none."""
 
     crons: list[str] = field(default_factory=list)
@@ -43,7 +43,7 @@ class Rules:
     why: str | None = None  # set when the rules are not translated
 
 
-def rules_of(node: Node) -> Rules:
+def rules_of(node: Node) -> ScheduleRules:
     """Return the cron expressions of a Schedule Trigger or Cron node (``why`` set when untranslatable)."""
     params = node.settings
     if node.short_type.lower() == "cron":
@@ -53,14 +53,14 @@ def rules_of(node: Node) -> Rules:
     return _all([_interval(rule) for rule in intervals if isinstance(rule, dict)], "the Schedule Trigger has no rule")
 
 
-def _all(parts: list[tuple[str | None, str]], empty: str) -> Rules:
+def _all(parts: list[tuple[str | None, str]], empty: str) -> ScheduleRules:
     if not parts:
-        return Rules(why=empty)
-    rules = Rules()
+        return ScheduleRules(why=empty)
+    rules = ScheduleRules()
     for position, (cron, note) in enumerate(parts, start=1):
         where = f"rule {position}: " if len(parts) > 1 else ""
         if cron is None:
-            return Rules(why=f"{where}{note}: set schedule= by hand")
+            return ScheduleRules(why=f"{where}{note}: set schedule= by hand")
         if cron not in rules.crons:
             rules.crons.append(cron)
         if note and note not in rules.notes:
