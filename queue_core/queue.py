@@ -318,7 +318,8 @@ def _job_number(outcome: Outcome) -> int:
     return outcome.job_id.int
 
 
-_PLAIN_SUCCESS = '{"id":"%s","claim_count":%d,"status":"succeeded","attempt_inc":%d,"event":"succeeded"}'
+# The id as 32 hex digits straight from its integer (UUID.hex is a Python property call).
+_PLAIN_SUCCESS = '{"id":"%032x","claim_count":%d,"status":"succeeded","attempt_inc":%d,"event":"succeeded"}'
 _NOTHING_MORE = (None, None, None, None, None)
 
 
@@ -333,7 +334,7 @@ def outcomes_json(outcomes: Sequence[Outcome]) -> str:
     parts = []
     for o in outcomes:
         if o[5:] == _NOTHING_MORE and o.status is JobStatus.SUCCEEDED and o.event == "succeeded":
-            parts.append(_PLAIN_SUCCESS % (o.job_id.hex, o.claim_count, o.attempt_inc))
+            parts.append(_PLAIN_SUCCESS % (o.job_id.int, o.claim_count, o.attempt_inc))
             continue
         # status and kind are StrEnums: json writes them as their values.
         row: dict[str, Any] = {"id": o.job_id.hex, "claim_count": o.claim_count, "status": o.status,
