@@ -356,7 +356,9 @@ def outcomes_json(outcomes: Sequence[Outcome]) -> str:
 _MODES = {m.value: m for m in Mode}
 _COMPACT = json.JSONEncoder(separators=(",", ":"))  # json.dumps makes an encoder per call
 _DECODER = json.JSONDecoder()
-_SCAN = _DECODER.scan_once  # the decoder's own scanner (C), without decode()'s whitespace passes
+# The decoder's own scanner (C), without decode()'s whitespace passes; typeshed leaves the
+# attribute out of JSONDecoder's stub.
+_SCAN: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once  # type: ignore[attr-defined]
 
 
 def load_json(data: str | bytes) -> Any:
