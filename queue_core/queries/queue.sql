@@ -511,8 +511,10 @@ c AS MATERIALIZED (
                       WHERE s.key = jobs.concurrency_key AND s.slot < jobs.concurrency_limit
                         AND (s.job_id IS NULL OR s.until <= t.now)))
       -- Not the jobs this statement completes (their lease may have run out): one statement
-      -- must not update a row twice.
-      AND jobs.id <> ALL(ARRAY(SELECT id FROM o))
+      -- must not update a row twice. NOT IN is a hashed subplan, one probe per row walked;
+      -- id <> ALL(array) compared each row with every outcome (a turn of 1,280 outcomes that
+      -- walked 3,840 rows spent 88 ms of its 195 there).
+      AND jobs.id NOT IN (SELECT id FROM o)
     ORDER BY jobs.priority DESC, jobs.created_at
     LIMIT %(limit)s
     FOR UPDATE OF jobs SKIP LOCKED
@@ -725,8 +727,10 @@ c AS MATERIALIZED (
                       WHERE s.key = jobs.concurrency_key AND s.slot < jobs.concurrency_limit
                         AND (s.job_id IS NULL OR s.until <= t.now)))
       -- Not the jobs this statement completes (their lease may have run out): one statement
-      -- must not update a row twice.
-      AND jobs.id <> ALL(ARRAY(SELECT id FROM o))
+      -- must not update a row twice. NOT IN is a hashed subplan, one probe per row walked;
+      -- id <> ALL(array) compared each row with every outcome (a turn of 1,280 outcomes that
+      -- walked 3,840 rows spent 88 ms of its 195 there).
+      AND jobs.id NOT IN (SELECT id FROM o)
     ORDER BY jobs.priority DESC, jobs.created_at
     LIMIT %(limit)s
     FOR UPDATE OF jobs SKIP LOCKED

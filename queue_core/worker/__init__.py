@@ -17,6 +17,7 @@ finish for ``shutdown_grace_s``, and releases the rest without using an attempt.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import random
 import time
@@ -142,6 +143,8 @@ class Worker:
         """Run until ``stop()`` (or, with ``drain``, until nothing is due and nothing is running)."""
         if self._owns_pool:
             await self._own.open(wait=True)
+        if self.config.freeze_gc:
+            _freeze_heap()
         try:
             await self._run(drain)
         finally:
@@ -210,6 +213,19 @@ class Worker:
                 self.stats["vacuums"] += 1
             except psycopg.Error as exc:
                 log.warning("vacuuming jobs failed (autovacuum will do it): %s", describe(exc))
+
+
+_heap_frozen = False
+
+
+def _freeze_heap() -> None:
+    """Freeze the heap the process has built so far, the first time a worker runs (see
+    ``WorkerConfig.freeze_gc``). Later workers of the process (the shadow replay runs one per
+    batch) freeze nothing more: what they leave behind stays collectable."""
+    global _heap_frozen
+    if not _heap_frozen:
+        _heap_frozen = True
+        gc.freeze()
 
 
 async def _cancel_all(tasks: list[asyncio.Task[Any]]) -> None:

@@ -36,6 +36,13 @@ class WorkerConfig:
     # versions pile up at queue speed between autovacuum runs and slow every claim down.
     vacuum_every: int = 20_000
     shutdown_grace_s: float = 10.0
+    # Move everything alive when the first worker of the process starts (modules, classes, the
+    # automations, pools) out of the cyclic collector's reach (gc.freeze), once per process.
+    # A busy worker makes a few tracked objects per job and keeps thousands in flight, so the
+    # collector runs often; its full passes walked the whole startup heap each time (a fifth of
+    # a busy worker's time in the throughput bench). Objects frozen are still freed by reference
+    # counting; only reference cycles among them stay until exit.
+    freeze_gc: bool = True
     modes: tuple[str, ...] = ALL_MODES
     # Automations whose live jobs may be claimed; None means all registered (library use). The
     # CLI passes those whose current code has a passing go-live verdict.

@@ -69,12 +69,16 @@ class Executor:
             return None
 
     def _ended(self, job: ClaimedJob, completer: Completer, task: asyncio.Task[Outcome | None]) -> None:
-        entry = self.inflight.get(job.id)
-        if entry is not None and entry[0] is job:
-            del self.inflight[job.id]
-            self.renewed.pop(job.id, None)
-        lost = (job.id, job.claim_count) in self._lost
-        self._lost.discard((job.id, job.claim_count))
+        entry = self.inflight.pop(job.id, None)
+        if entry is not None:
+            if entry[0] is job:
+                self.renewed.pop(job.id, None)
+            else:  # another claim of the same job runs now: it keeps its place
+                self.inflight[job.id] = entry
+        lost = False
+        if self._lost:  # almost always empty: no key to build and hash per job
+            lost = (job.id, job.claim_count) in self._lost
+            self._lost.discard((job.id, job.claim_count))
         outcome: Outcome | None = None
         if task.cancelled():
             if not lost and self._stopping.is_set():  # a graceful stop: back to pending, no attempt used

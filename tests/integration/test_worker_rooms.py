@@ -89,3 +89,17 @@ async def test_a_draining_worker_finishes_when_each_claim_outlasts_the_lease_hor
     worker.queue.claim = slow_claim  # type: ignore[method-assign]
     await asyncio.wait_for(worker.run(drain=True), 10)
     assert turns[0] == 1 and (await queue.get(job_id))["status"] == "succeeded"
+
+
+async def test_a_worker_freezes_the_heap_once_per_process_unless_told_not_to(pool, monkeypatch):
+    import queue_core.worker as worker_module
+
+    calls: list[int] = []
+    monkeypatch.setattr(worker_module.gc, "freeze", lambda: calls.append(1))
+    monkeypatch.setattr(worker_module, "_heap_frozen", False)
+    config = dict(concurrency=1, lanes=1, poll_s=0.01)
+    await Worker(pool, registry, WorkerConfig(**config, freeze_gc=False)).run(drain=True)
+    assert calls == []
+    await Worker(pool, registry, WorkerConfig(**config)).run(drain=True)
+    await Worker(pool, registry, WorkerConfig(**config)).run(drain=True)
+    assert calls == [1], "only the first worker of a process freezes what the process holds"
