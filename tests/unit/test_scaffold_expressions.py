@@ -33,7 +33,24 @@ def test_json_paths_templates_and_string_methods() -> None:
     assert _run("={{ $json.user?.name }}", item) == "Ada LOVELACE"
     assert _run("={{ $json.n + 1 }}", item) == 5
     assert _run("={{ $json.n + '1' }}", item) == "41"
-    assert _run("=n={{ $json.n }}, obj={{ $json.user }}", item) == 'n=4, obj={"name":"Ada LOVELACE"}'
+
+
+def test_a_template_renders_its_parts_as_n8n_joins_them() -> None:
+    # Measured in n8n 1.123 (Set v3.2, oracle case "set v3.2 #6"): an object inside a larger
+    # string is "[object Object]", an array its items joined by "," (null as nothing); a
+    # falsy part other than 0 and false (null, NaN, "") renders as nothing.
+    item = {"user": {"name": "Ada"}, "tags": ["false", None, 2], "n": 0, "off": False, "none": None}
+    assert _run("=obj={{ $json.user }}", item) == "obj=[object Object]"
+    assert _run("=tags={{ $json.tags }};", item) == "tags=false,,2;"
+    assert _run("=[{{ $json.n }}|{{ $json.off }}|{{ $json.none }}|{{ $json.x / 0 }}]", item) == "[0|false||]"
+    assert _run("={{ $json.user }}", item) == {"name": "Ada"}  # a whole expression keeps its type
+    assert _run("={{ $json.user + '!' }}", item) == "[object Object]!"
+    assert _run("={{ $json.tags.join('-') }}", {"tags": [{"a": 1}, [1, 2]]}) == "[object Object]-1,2"
+
+
+def test_set_makes_a_whole_expression_object_a_json_string() -> None:
+    assert n8n.typed("f", {"k": [1, None]}, "string") == '{"k":[1,null]}'
+    assert n8n.typed("f", [1, "a"], "string") == '[1,"a"]'
 
 
 def test_ternaries_logic_and_comparisons_follow_javascript_truthiness() -> None:
