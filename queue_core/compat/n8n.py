@@ -24,6 +24,9 @@ from ._n8n_apps import (
     epoch_ms, form_fields, properties, quote_path, sheet_row, sheet_rows, sheet_updates, with_fields,
 )
 from ._n8n_filter import check, if_v1
+from ._n8n_merge import (
+    merge_append, merge_by_fields, merge_by_position, merge_by_position_v2, merge_choose, merge_multiplex,
+)
 from ._n8n_js import (
     GLOBALS, METHODS, add, arith, as_list, both, call, coalesce, compare, concat, either, get, loose_eq, method, num, parse_float,
     parse_int, strict_eq, text, truthy,
@@ -44,7 +47,8 @@ JS_METHODS: frozenset[str] = frozenset(METHODS)
 __all__ = [
     "JS_GLOBALS", "JS_METHODS", "N8nConditionError", "OUTPUT_ITEMS_CAP", "Flow", "Item", "Items", "NodeFailed", "TodoNode", "add", "arith", "as_list", "assign", "both",
     "call", "check", "coalesce", "compare", "concat", "either", "epoch_ms", "form_fields", "get", "if_v1", "json_body",
-    "loose_eq", "merge_append", "merge_by_fields", "merge_choose", "method", "now", "num", "parse_float", "parse_int",
+    "loose_eq", "merge_append", "merge_by_fields", "merge_by_position", "merge_by_position_v2",
+    "merge_choose", "merge_multiplex", "method", "now", "num", "parse_float", "parse_int",
     "properties", "quote_path", "response_items", "sheet_row", "sheet_rows", "sheet_updates", "strict_eq", "text",
     "recorded_outputs", "trigger_items", "truthy", "typed", "webhook_items", "with_fields",
 ]
@@ -306,83 +310,6 @@ def _convert(value: Any, kind: str) -> Any:
             return _INVALID
         return parsed if isinstance(parsed, list if kind == "array" else dict) else _INVALID
     return value
-
-
-def merge_append(*inputs: Items) -> Items:
-    """Return a Merge in append mode: input 1's items, then input 2's."""
-    return [item for items in inputs for item in items]
-
-
-def merge_choose(inputs: Sequence[Items], which: int) -> Items:
-    """Return a Merge in "choose branch" mode: the items of input ``which`` (0-based)."""
-    return list(inputs[which]) if which < len(inputs) else []
-
-
-def merge_by_fields(first: Items, second: Items, fields: Sequence[tuple[str, str]], *, join: str = "keepMatches",
-                    output_from: str = "both", clash: str = "preferInput2") -> Items:
-    """Return a Merge combining items whose fields match (n8n's "combine by matching fields").
-
-    ``join`` is keepMatches, keepNonMatches, keepEverything, enrichInput1 or enrichInput2;
-    ``output_from`` (keepMatches: input1, input2 or both; keepNonMatches: also both, each item
-    then tagged with its ``_source``). Matched pairs are merged with ``clash``: preferInput2 (the
-    default: input 2's value wins), preferInput1, or addSuffix (every field of input 1 gets
-    ``_1`` and of input 2 ``_2``). Matches come first, in input 1's order, then unmatched items.
-    """
-    def key(item: Item, side: int) -> tuple[str, ...]:
-        return tuple(text(get(item.get("json"), *f[side].split("."))) for f in fields)
-
-    index: dict[tuple[str, ...], list[int]] = {}
-    for position, item in enumerate(second):
-        index.setdefault(key(item, 1), []).append(position)
-    pairs: list[tuple[Item, Item]] = []
-    unmatched_first: Items = []
-    matched_second: set[int] = set()
-    for item in first:
-        found = index.get(key(item, 0), [])
-        matched_second.update(found)
-        pairs.extend((item, second[p]) for p in found)
-        if not found:
-            unmatched_first.append(item)
-    unmatched_second = [item for p, item in enumerate(second) if p not in matched_second]
-    return _join(join, output_from, clash, pairs, unmatched_first, unmatched_second)
-
-
-def _join(join: str, output_from: str, clash: str, pairs: list[tuple[Item, Item]], lone_first: Items,
-          lone_second: Items) -> Items:
-    merged = [_combined(a, b, clash) for a, b in pairs]
-    if join == "keepMatches":
-        if output_from == "input1":
-            return _unique([a for a, _ in pairs])
-        if output_from == "input2":
-            return [b for _, b in pairs]
-        return merged
-    if join == "keepNonMatches":
-        tagged = [{"json": {**(i.get("json") or {}), "_source": "input1"}} for i in lone_first]
-        tagged += [{"json": {**(i.get("json") or {}), "_source": "input2"}} for i in lone_second]
-        if output_from == "input1":
-            return lone_first
-        if output_from == "input2":
-            return lone_second
-        return tagged
-    if join == "enrichInput1":
-        return merged + lone_first
-    if join == "enrichInput2":
-        return merged + lone_second
-    return merged + lone_first + lone_second  # keepEverything
-
-
-def _unique(items: Items) -> Items:
-    """Return ``items`` with repeats of the same object dropped, in first-seen order."""
-    return list({id(item): item for item in items}.values())
-
-
-def _combined(first: Item, second: Item, clash: str) -> Item:
-    a, b = dict(first.get("json") or {}), dict(second.get("json") or {})
-    if clash == "addSuffix":
-        return {"json": {**{f"{k}_1": v for k, v in a.items()}, **{f"{k}_2": v for k, v in b.items()}}}
-    if clash == "preferInput1":
-        return {"json": {**b, **a}}
-    return {"json": {**a, **b}}
 
 
 def now(ctx: Any) -> datetime:

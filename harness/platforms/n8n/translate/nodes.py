@@ -321,7 +321,7 @@ def _set_v3_fields(params: dict[str, Any]) -> list[tuple[str, ast.expr]]:
 
 
 def merge_node(node: Node, slot: Slot) -> NodeCode:
-    """Merge: append, choose a branch, or combine by matching fields.
+    """Merge: append, choose a branch, or combine (by matching fields, by position, every pair).
 
     Merge v3 has ``numberInputs`` inputs (2 by default); v1/v2 have two. "Choose branch" waits for
     every input, so it runs only when each has items, and outputs the chosen input's items (v2:
@@ -346,23 +346,54 @@ def merge_node(node: Node, slot: Slot) -> NodeCode:
         else:
             which = int(params.get("useDataOfInput") or 1) - 1 if node.version >= 3 else (1 if output.endswith("2") else 0)
             body = call("n8n.merge_choose", inputs[:count], which)
-    elif mode in ("combine", "mergeByKey") and params.get("combinationMode", params.get("combineBy", "mergeByFields")) in (
-            "mergeByFields", "combineByFields"):
-        body = _merge_by_fields(params, first, second)
-    else:
+    elif mode == "combine" and node.version >= 2:
+        body = _merge_combine(node, inputs[:count], first, second)
+    else:  # Merge v1's key modes (mergeByKey, keepKeyMatches, …) are not proved against n8n: not claimed
         raise Untranslatable(f"Merge mode {mode!r} is not translated")
     return NodeCode([comment(node), *_emit_if(slot, node, body, reached)], [slot.var])
 
 
-def _merge_by_fields(params: dict[str, Any], first: ast.expr, second: ast.expr) -> ast.expr:
+def _merge_combine(node: Node, inputs: list[ast.expr], first: ast.expr, second: ast.expr) -> ast.expr:
+    """Merge v2/v3 "combine": by matching fields, by position, or every pair (multiplex / combine all)."""
+    params = node.parameters
+    how = str(params.get("combinationMode") if node.version < 3 else params.get("combineBy"))
+    options = params.get("options") or {}
+    clash_options = dict((options.get("clashHandling") or {}).get("values") or {})
+    clash = clash_options.pop("resolveClash", None)
+    extra = {"clash_options": clash_options} if clash_options else {}
+    if how in ("mergeByFields", "combineByFields"):
+        return _merge_by_fields(node, first, second)
+    if how in ("multiplex", "combineAll"):
+        return call("n8n.merge_multiplex", first, second, clash=clash, **extra)
+    unpaired = {"include_unpaired": True} if options.get("includeUnpaired") is True else {}
+    if how == "mergeByPosition":
+        return call("n8n.merge_by_position_v2", first, second, clash=clash, **extra, **unpaired)
+    if how == "combineByPosition":
+        return call("n8n.merge_by_position", ast.List(list(inputs), ast.Load()), clash=clash, **extra, **unpaired)
+    raise Untranslatable(f"Merge combine mode {how!r} is not translated")
+
+
+def _merge_by_fields(node: Node, first: ast.expr, second: ast.expr) -> ast.expr:
+    """Merge "combine by matching fields" with n8n's checks, join modes, clash handling and order."""
+    params = node.parameters
+    options = params.get("options") or {}
+    if options.get("fuzzyCompare") is True:
+        raise Untranslatable("Merge's fuzzy compare option is not translated")
     values = ((params.get("mergeByFields") or params.get("fieldsToMatch") or {}).get("values")) or []
     pairs = [(str(v.get("field1", "")), str(v.get("field2", ""))) for v in values]
-    if not params.get("advanced") and isinstance(params.get("fieldsToMatchString"), str):  # v3: "id, email"
-        pairs = [(f.strip(), f.strip()) for f in params["fieldsToMatchString"].split(",") if f.strip()]
-    options = params.get("options") or {}
-    clash = ((options.get("clashHandling") or {}).get("values") or {}).get("resolveClash", "preferInput2")
+    if node.version >= 3 and not params.get("advanced"):  # "id, email": each name on both sides
+        pairs = [(f.strip(), f.strip()) for f in str(params.get("fieldsToMatchString") or "").split(",")]
+    clash_options = dict((options.get("clashHandling") or {}).get("values") or {})
+    clash = clash_options.pop("resolveClash", None)
+    extra: dict[str, Any] = {"clash_options": clash_options} if clash_options else {}
+    if node.version < 2.1:
+        extra["check_fields"] = True
+    if options.get("disableDotNotation") is True:
+        extra["dot_notation"] = False
+    if options.get("multipleMatches") == "first":
+        extra["first_match_only"] = True
     return call("n8n.merge_by_fields", first, second, pairs, join=params.get("joinMode", "keepMatches"),
-                output_from=params.get("outputDataFrom", "both"), clash=clash)
+                output_from=params.get("outputDataFrom", "both"), clash=clash, **extra, node=node.name)
 
 
 def code_node(node: Node, slot: Slot) -> NodeCode:
