@@ -38,6 +38,42 @@ def get(value: Any, *path: Any) -> Any:
     return value
 
 
+class _Missing:
+    """A field that is not there (JavaScript's undefined), where a node tells it from null."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "undefined"
+
+
+MISSING = _Missing()
+
+
+def field(value: Any, *path: Any) -> Any:
+    """Return ``get(value, *path)``, or MISSING when a step of the path finds no field.
+
+    Only a node that treats undefined and null differently reads a field this way (Edit Fields
+    v3.0 writes ``"undefined"`` for the one and ``"null"`` for the other).
+    """
+    for key in path:
+        if isinstance(value, dict):
+            name = key if isinstance(key, str) else text(key)
+            if name not in value:
+                return MISSING
+            value = value[name]
+        elif isinstance(value, list | str) and key != "length":
+            index = _index(key)
+            if index is None or not 0 <= index < len(value):
+                return MISSING
+            value = value[index]
+        elif isinstance(value, list | str):
+            value = len(value)
+        else:
+            return MISSING
+    return value
+
+
 def _index(key: Any) -> int | None:
     if isinstance(key, bool):
         return None

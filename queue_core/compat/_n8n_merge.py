@@ -9,6 +9,7 @@ n8n's: matches in input 1's order, then the unmatched items.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from typing import Any
 
@@ -38,7 +39,8 @@ def deep_merge(*objects: Any) -> dict[str, Any]:
     return result
 
 
-def _merge_into(target: dict[Any, Any] | list[Any], source: dict[Any, Any] | list[Any]) -> None:
+def _merge_into(target: dict[Any, Any] | list[Any], source: dict[Any, Any] | list[Any], skip_empty: bool = False) -> None:
+    """Merge ``source`` into ``target`` in place, as lodash ``merge`` (``mergeWith`` skipping empties)."""
     keys = range(len(source)) if isinstance(source, list) else list(source)
     for key in keys:
         value = source[key]  # type: ignore[index]
@@ -46,13 +48,15 @@ def _merge_into(target: dict[Any, Any] | list[Any], source: dict[Any, Any] | lis
             existing = target[key] if isinstance(key, int) and key < len(target) else _MISSING
         else:
             existing = target.get(key, _MISSING)
+        if skip_empty and existing is not _MISSING and value in (None, ""):
+            continue  # "Minimize Empty Fields": an empty value keeps the one already there
         if isinstance(value, list):
             merged: Any = existing if isinstance(existing, list) else []
-            _merge_into(merged, value)
+            _merge_into(merged, value, skip_empty)
         elif isinstance(value, dict):
             merged = existing if isinstance(existing, dict | list) else {}
             if isinstance(merged, dict):
-                _merge_into(merged, value)
+                _merge_into(merged, value, skip_empty)
         else:
             merged = value
         _put(target, key, merged)
@@ -67,22 +71,35 @@ def _put(target: dict[Any, Any] | list[Any], key: Any, value: Any) -> None:
 
 
 def _merger(clash_options: dict[str, Any]) -> Any:
-    """Return n8n's ``selectMergeMethod``: deep (the default) or shallow, optionally skipping empties."""
+    """Return n8n's ``selectMergeMethod``: deep (the default) or shallow, optionally skipping empties.
+
+    With "Minimize Empty Fields" n8n merges into a shallow copy of the first object, so its
+    nested objects are merged into in place: a later pair sees what an earlier one wrote there.
+    The callers give such a merge copies of their inputs (``_private``) where n8n gives the node
+    copies (v3), so only the node's own items change.
+    """
     shallow = clash_options.get("mergeMode") == "shallowMerge"
     skip_empty = bool(clash_options.get("overrideEmpty"))
 
     def merge(*objects: Any) -> dict[str, Any]:
         if not shallow and not skip_empty:
             return deep_merge(*objects)
-        result: dict[str, Any] = {}
-        for source in objects:
+        result: dict[str, Any] = dict(objects[0] or {}) if objects else {}
+        for source in objects[1:]:
+            if not shallow:
+                _merge_into(result, source or {}, skip_empty)
+                continue
             for key, value in (source or {}).items():
-                if skip_empty and key in result and value in (None, ""):
-                    continue
-                result[key] = deep_merge(result.get(key) or {}, value) if (
-                    not shallow and isinstance(value, dict)) else value
+                if not (skip_empty and key in result and value in (None, "")):
+                    result[key] = value
         return result
     return merge
+
+
+def _private(items: Items, clash_options: dict[str, Any]) -> Items:
+    """Return ``items`` copied when the merge writes into nested objects in place (see ``_merger``)."""
+    in_place = bool(clash_options.get("overrideEmpty")) and clash_options.get("mergeMode") != "shallowMerge"
+    return copy.deepcopy(items) if in_place else items
 
 
 def _suffixed(items: Items, suffix: str) -> Items:
@@ -133,18 +150,23 @@ def _check_present(items: Items, paths: Sequence[str], label: str, dot_notation:
 def merge_by_fields(first: Items, second: Items, fields: Sequence[tuple[str, str]], *, join: str = "keepMatches",
                     output_from: str = "both", clash: str | None = None, clash_options: dict[str, Any] | None = None,
                     check_fields: bool = False, dot_notation: bool = True, first_match_only: bool = False,
-                    node: str = "Merge") -> Items:
+                    node: str = "Merge", in_place: bool = False) -> Items:
     """Return a Merge combining items whose fields match (n8n's "combine by matching fields").
 
     ``join`` is keepMatches, keepNonMatches, keepEverything, enrichInput1 or enrichInput2;
     ``output_from`` input1, input2 or both (keepNonMatches ``both`` tags each item with its
     ``_source``). ``clash``: preferInput2, preferInput1 or addSuffix; None is n8n's default
-    (preferInput1 when enriching input 2, else preferInput2). ``check_fields`` (Merge v2.0)
+    (preferInput1 when enriching input 2, else preferInput2); ``""`` (what n8n reads when the
+    clash settings are written without a choice of side) merges each pair into an empty item. ``check_fields`` (Merge v2.0)
     fails the node, as n8n does, when no item of an input has a field to match. Raises NodeFailed
     for an empty "Fields to Match" pair, its message starting with ``node``. The order is n8n's: matches in input 1's order (each
-    item once per match it has, where items are merged), then the unmatched ones.
+    item once per match it has, where items are merged), then the unmatched ones. ``in_place``
+    (Merge v2, whose inputs are n8n's own items): a "Minimize Empty Fields" deep merge writes into
+    the input items' nested objects, which the node before shows changed in n8n too.
     """
     check_match_fields(fields, node)
+    if not in_place:
+        first, second = _private(first, clash_options or {}), _private(second, clash_options or {})
     if check_fields:
         _check_present(first, [f for f, _ in fields], "Input 1", dot_notation, node)
         _check_present(second, [f for _, f in fields], "Input 2", dot_notation, node)
@@ -160,7 +182,7 @@ def merge_by_fields(first: Items, second: Items, fields: Sequence[tuple[str, str
     if join in ("keepMatches", "keepEverything"):
         output = ([entry for entry, _ in matched] if output_from == "input1" else
                   matched_second if output_from == "input2" else
-                  _merged(matched, clash or "preferInput2", options) if output_from == "both" else [])
+                  _merged(matched, "preferInput2" if clash is None else clash, options) if output_from == "both" else [])
         if join == "keepEverything":
             lone = (_suffixed(unmatched_first, "1") + _suffixed(unmatched_second, "2") if clash == "addSuffix"
                     else unmatched_first + unmatched_second)
@@ -174,7 +196,7 @@ def merge_by_fields(first: Items, second: Items, fields: Sequence[tuple[str, str
         return ([{**i, "json": {**(i.get("json") or {}), "_source": "input1"}} for i in unmatched_first]
                 + [{**i, "json": {**(i.get("json") or {}), "_source": "input2"}} for i in unmatched_second])
     default = "preferInput1" if join == "enrichInput2" else "preferInput2"
-    merged = _merged(matched, clash or default, options)
+    merged = _merged(matched, default if clash is None else clash, options)
     lone, suffix = (unmatched_first, "1") if join == "enrichInput1" else (unmatched_second, "2")
     return merged + (_suffixed(lone, suffix) if clash == "addSuffix" else lone)
 
@@ -222,8 +244,10 @@ def _merged(matched: list[tuple[Item, Items]], clash: str, options: dict[str, An
             json = merge(suffixed["json"], *(m["json"] for m in _suffixed(matches, "2")))
         elif clash == "preferInput1":
             json = merge(*(m.get("json") or {} for m in matches), entry.get("json") or {})
-        else:
+        elif clash == "preferInput2":
             json = merge(entry.get("json") or {}, *(m.get("json") or {} for m in matches))
+        else:  # n8n merges nothing for a clash setting it has no branch for ("" when only the merge mode is set)
+            json = {}
         out.append({"json": json})
     return out
 
@@ -236,6 +260,7 @@ def merge_multiplex(first: Items, second: Items, clash: str | None = None,
     if clash == "addSuffix":
         first, second = _suffixed(first, "1"), _suffixed(second, "2")
     merge = _merger(clash_options or {})
+    first, second = _private(first, clash_options or {}), _private(second, clash_options or {})
     return [{"json": merge(a.get("json") or {}, b.get("json") or {})} for a in first for b in second]
 
 

@@ -28,8 +28,8 @@ from ._n8n_merge import (
     merge_append, merge_by_fields, merge_by_position, merge_by_position_v2, merge_choose, merge_multiplex,
 )
 from ._n8n_js import (
-    GLOBALS, METHODS, add, arith, as_list, both, call, coalesce, compare, concat, either, get, loose_eq, method, num, parse_float,
-    parse_int, strict_eq, text, truthy,
+    GLOBALS, MISSING, METHODS, add, arith, as_list, both, call, coalesce, compare, concat, either, field, get, json_text, loose_eq,
+    method, num, parse_float, parse_int, strict_eq, text, truthy,
 )
 
 Item = dict[str, Any]
@@ -45,8 +45,8 @@ JS_GLOBALS: frozenset[str] = frozenset(GLOBALS)
 JS_METHODS: frozenset[str] = frozenset(METHODS)
 
 __all__ = [
-    "JS_GLOBALS", "JS_METHODS", "N8nConditionError", "OUTPUT_ITEMS_CAP", "Flow", "Item", "Items", "NodeFailed", "TodoNode", "add", "arith", "as_list", "assign", "both",
-    "call", "check", "coalesce", "compare", "concat", "either", "epoch_ms", "form_fields", "get", "if_v1", "json_body",
+    "JS_GLOBALS", "JS_METHODS", "MISSING", "N8nConditionError", "OUTPUT_ITEMS_CAP", "Flow", "Item", "Items", "NodeFailed", "TodoNode", "add", "arith", "as_list", "assign", "both",
+    "call", "check", "coalesce", "compare", "concat", "either", "epoch_ms", "field", "form_fields", "get", "if_v1", "json_body",
     "loose_eq", "merge_append", "merge_by_fields", "merge_by_position", "merge_by_position_v2",
     "merge_choose", "merge_multiplex", "method", "now", "num", "parse_float", "parse_int",
     "properties", "quote_path", "response_items", "sheet_row", "sheet_rows", "sheet_updates", "strict_eq", "text",
@@ -266,20 +266,27 @@ def assign(item: Item, fields: Sequence[tuple[str, Any]], *, keep_only_set: bool
     return {"json": base}
 
 
-def typed(name: str, value: Any, kind: str, ignore_errors: bool = False) -> Any:
+def typed(name: str, value: Any, kind: str, ignore_errors: bool = False, version: float = 3.0) -> Any:
     """Return an Edit Fields (Set v3) value converted to its declared type, as n8n converts it.
 
-    ``string``: ``String(value)`` (objects and arrays as JSON; a missing value is ``"undefined"``);
-    ``number``/``boolean``/``array``/``object``: converted, or NodeFailed naming the field; with
-    ``ignore_errors`` (the node's "Ignore Type Conversion Errors") a value that does not convert
-    is kept as it is, as n8n keeps it.
+    ``string``: ``String(value)``, objects and arrays as JSON. A null or missing (``MISSING``)
+    value: from v3.2 null; in v3.1 NodeFailed ("expects a string"), null with ``ignore_errors``;
+    in v3.0 ``"null"`` for null and ``"undefined"`` for a missing field (n8n's ``JSON.stringify``
+    of null, ``String`` of undefined). ``number``/``boolean``/``array``/``object``: converted, or
+    NodeFailed naming the field; with ``ignore_errors`` (the node's "Ignore Type Conversion
+    Errors") a value that does not convert is kept as it is, as n8n keeps it.
     """
+    missing = value is MISSING
+    if missing or value is None:
+        if kind != "string" or version >= 3.2:
+            return None
+        if version > 3:
+            if ignore_errors:
+                return None
+            raise NodeFailed(f"'{name}' expects a string but we got {'undefined' if missing else 'null'}")
+        return "undefined" if missing else "null"
     if kind == "string":
-        if isinstance(value, dict | list):
-            return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-        return "undefined" if value is None else text(value)
-    if value is None:
-        return None
+        return json_text(value)
     converted = _convert(value, kind)
     if converted is _INVALID and ignore_errors:
         return value

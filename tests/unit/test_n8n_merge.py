@@ -83,3 +83,9 @@ def test_merge_by_position_pairs_the_nth_items() -> None:  # merge v3.2 #6
                                                              {"a": None, "b": "x", "c": 0.5}]
     assert n8n.merge_by_position([[], second]) == []
     assert _json(n8n.merge_by_position_v2([], second)) == _json(second)  # v2: the input that has items
+
+
+def test_clash_settings_written_without_a_side_merge_each_pair_into_an_empty_item() -> None:  # merge v3 t3
+    got = n8n.merge_by_fields(_items({"a": 1, "s": "l"}), _items({"a": 1, "s": "r"}), [("a", "a")], clash="",
+                              clash_options={"mergeMode": "shallowMerge"})
+    assert _json(got) == [{}]

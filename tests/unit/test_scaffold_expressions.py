@@ -87,3 +87,22 @@ def test_array_callbacks_with_one_parameter_become_comprehensions() -> None:
 def test_what_is_not_translated_says_so(param: str) -> None:
     with pytest.raises(Untranslatable):
         value(param)
+
+
+@pytest.mark.parametrize(("version", "null", "missing"), [(3, "null", "undefined"), (3.2, None, None), (3.4, None, None)])
+def test_edit_fields_string_of_null_and_of_a_missing_field_per_version(version: float, null: Any, missing: Any) -> None:
+    # Measured in n8n 1.123: oracle cases "set v3 t2" … "set v3.4 t3".
+    assert n8n.typed("w", None, "string", version=version) == null
+    assert n8n.typed("w", n8n.MISSING, "string", version=version) == missing
+
+
+def test_edit_fields_v3_1_fails_on_a_null_string_unless_conversion_errors_are_ignored() -> None:
+    with pytest.raises(n8n.NodeFailed, match="'w' expects a string but we got null"):
+        n8n.typed("w", None, "string", version=3.1)
+    assert n8n.typed("w", None, "string", ignore_errors=True, version=3.1) is None
+
+
+def test_a_whole_expression_field_read_by_edit_fields_tells_missing_from_null() -> None:
+    assert n8n.field({"a": None}, "a") is None
+    assert n8n.field({}, "a") is n8n.MISSING
+    assert n8n.field({"a": [5]}, "a", 0) == 5

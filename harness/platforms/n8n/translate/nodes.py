@@ -294,7 +294,7 @@ def set_node(node: Node, slot: Slot) -> NodeCode:
     else:
         if params.get("mode") == "raw":
             raise Untranslatable("Edit Fields in JSON mode is not translated")
-        fields = _set_v3_fields(params)
+        fields = _set_v3_fields(params, node.version)
         include = params.get("include", "all")
         keep_only = include == "none" if node.version < 3.3 else not params.get("includeOtherFields", False)
         if include in ("selected", "except"):
@@ -306,7 +306,7 @@ def set_node(node: Node, slot: Slot) -> NodeCode:
     return NodeCode(lines, [slot.var])
 
 
-def _set_v3_fields(params: dict[str, Any]) -> list[tuple[str, ast.expr]]:
+def _set_v3_fields(params: dict[str, Any], version: float) -> list[tuple[str, ast.expr]]:
     assignments = (params.get("assignments") or {}).get("assignments")
     if assignments is not None:
         entries = [(str(a.get("name", "")), a.get("value"), str(a.get("type", "string"))) for a in assignments]
@@ -317,7 +317,16 @@ def _set_v3_fields(params: dict[str, Any]) -> list[tuple[str, ast.expr]]:
             key = kind if kind in _SET_TYPES else "stringValue"
             entries.append((str(entry.get("name", "")), entry.get(key), kind.replace("Value", "")))
     lenient = {"ignore_errors": True} if (params.get("options") or {}).get("ignoreConversionErrors") is True else {}
-    return [(name_, call("n8n.typed", name_, expr.value(raw), kind, **lenient)) for name_, raw, kind in entries]
+    return [(name_, call("n8n.typed", name_, _missing_told(expr.value(raw)), kind, **lenient, version=version))
+            for name_, raw, kind in entries]
+
+
+def _missing_told(value: ast.expr) -> ast.expr:
+    """Read a whole-expression field so a missing one is told from null (``n8n.field``): Edit Fields does."""
+    func = value.func if isinstance(value, ast.Call) else None
+    if isinstance(func, ast.Attribute) and func.attr == "get" and isinstance(func.value, ast.Name) and func.value.id == "n8n":
+        return ast.Call(ast.Attribute(func.value, "field", ast.Load()), value.args, value.keywords)
+    return value
 
 
 def merge_node(node: Node, slot: Slot) -> NodeCode:
@@ -358,8 +367,7 @@ def _merge_combine(node: Node, inputs: list[ast.expr], first: ast.expr, second: 
     params = node.parameters
     how = str(params.get("combinationMode") if node.version < 3 else params.get("combineBy"))
     options = params.get("options") or {}
-    clash_options = dict((options.get("clashHandling") or {}).get("values") or {})
-    clash = clash_options.pop("resolveClash", None)
+    clash, clash_options = _clash_handling(options)
     extra = {"clash_options": clash_options} if clash_options else {}
     if how in ("mergeByFields", "combineByFields"):
         return _merge_by_fields(node, first, second)
@@ -373,6 +381,15 @@ def _merge_combine(node: Node, inputs: list[ast.expr], first: ast.expr, second: 
     raise Untranslatable(f"Merge combine mode {how!r} is not translated")
 
 
+def _clash_handling(options: dict[str, Any]) -> tuple[str | None, dict[str, Any]]:
+    """Return (resolveClash, the other clash settings); n8n reads a written ``values`` without a side as ""."""
+    values = (options.get("clashHandling") or {}).get("values")
+    if not isinstance(values, dict):
+        return None, {}
+    rest = {k: v for k, v in values.items() if k != "resolveClash"}
+    return str(values.get("resolveClash", "")), rest
+
+
 def _merge_by_fields(node: Node, first: ast.expr, second: ast.expr) -> ast.expr:
     """Merge "combine by matching fields" with n8n's checks, join modes, clash handling and order."""
     params = node.parameters
@@ -383,11 +400,14 @@ def _merge_by_fields(node: Node, first: ast.expr, second: ast.expr) -> ast.expr:
     pairs = [(str(v.get("field1", "")), str(v.get("field2", ""))) for v in values]
     if node.version >= 3 and not params.get("advanced"):  # "id, email": each name on both sides
         pairs = [(f.strip(), f.strip()) for f in str(params.get("fieldsToMatchString") or "").split(",")]
-    clash_options = dict((options.get("clashHandling") or {}).get("values") or {})
-    clash = clash_options.pop("resolveClash", None)
+    clash, clash_options = _clash_handling(options)
+    if node.version >= 3 and clash is not None:  # v3 names input 2 winning "preferLast"; "preferInput2" is no side there
+        clash = {"preferLast": "preferInput2", "preferInput2": ""}.get(clash, clash)
     extra: dict[str, Any] = {"clash_options": clash_options} if clash_options else {}
     if node.version < 2.1:
         extra["check_fields"] = True
+    if node.version < 3:
+        extra["in_place"] = True
     if options.get("disableDotNotation") is True:
         extra["dot_notation"] = False
     if options.get("multipleMatches") == "first":
