@@ -43,7 +43,7 @@ def _merge_into(target: dict[Any, Any] | list[Any], source: dict[Any, Any] | lis
     """Merge ``source`` into ``target`` in place, as lodash ``merge`` (``mergeWith`` skipping empties)."""
     keys = range(len(source)) if isinstance(source, list) else list(source)
     for key in keys:
-        value = source[key]  # type: ignore[index]
+        value = source[key]
         if isinstance(target, list):
             existing = target[key] if isinstance(key, int) and key < len(target) else _MISSING
         else:

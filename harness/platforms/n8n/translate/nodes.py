@@ -16,6 +16,7 @@ from typing import Any
 
 from harness.errors import Untranslatable
 from harness.platforms.n8n.definition import Node
+from harness.platforms.n8n.runs import output_names
 from harness.platforms.n8n.translate import expr
 from harness.platforms.n8n.translate.js import parse_expression
 from harness.scaffold import _code
@@ -232,13 +233,12 @@ def switch_node(node: Node, slot: Slot) -> NodeCode:
     if node.version < 3:
         return todo(node, slot, f"Switch v{node.version:g} (rules of the older model) is not translated")
     params = node.parameters
+    names = output_names(node)
     if params.get("mode") == "expression":
-        count = int(params.get("numberOutputs", 4))
-        names = [str(i) for i in range(count)]
         chooser = stmts(_CHOOSER, fn=f"{slot.var}_choose",
                         body=stmts("return [int(n8n.num($output))]", output=expr.value(params.get("output"))))
     else:
-        names, chooser = _switch_rules(node, slot)
+        chooser = _switch_rules(node, slot)
     outs = [f"{slot.var}_{i}" for i in range(len(names))]
     route = stmts("$outs = flow.route($node, $decision, items, $fn, $names) if items else $empty",
                   outs=ast.Tuple([name(o) for o in outs], ast.Store()), node=node.name, decision=slot.decision,
@@ -247,12 +247,10 @@ def switch_node(node: Node, slot: Slot) -> NodeCode:
     return NodeCode(lines, outs, decision=slot.decision)
 
 
-def _switch_rules(node: Node, slot: Slot) -> tuple[list[str], list[ast.stmt]]:
+def _switch_rules(node: Node, slot: Slot) -> list[ast.stmt]:
     params = node.parameters
     rules = ((params.get("rules") or {}).get("values")) or []
     options = params.get("options") or {}
-    names = [str(r.get("outputKey")) if r.get("renameOutput") and r.get("outputKey") else str(i)
-             for i, r in enumerate(rules)]
     fallback = options.get("fallbackOutput", "none")
     constants: list[ast.stmt] = []
     body = stmts("chosen = []")
@@ -268,13 +266,12 @@ def _switch_rules(node: Node, slot: Slot) -> tuple[list[str], list[ast.stmt]]:
             chosen += stmts("return chosen")
         body += stmts("if $test:\n    $chosen", test=test, chosen=chosen)
     if fallback == "extra":
-        names.append(str(options.get("renameFallbackOutput") or "Fallback"))
         body += stmts("return chosen or [$n]", n=len(rules))
     elif isinstance(fallback, int):
         body += stmts("return chosen or [$n]", n=fallback)
     else:
         body += stmts("return chosen")
-    return names, [*constants, *stmts(_CHOOSER, fn=f"{slot.var}_choose", body=body)]
+    return [*constants, *stmts(_CHOOSER, fn=f"{slot.var}_choose", body=body)]
 
 
 # -- data ------------------------------------------------------------------------------------
@@ -323,7 +320,9 @@ def _set_v3_fields(params: dict[str, Any], version: float) -> list[tuple[str, as
 
 def _missing_told(value: ast.expr) -> ast.expr:
     """Read a whole-expression field so a missing one is told from null (``n8n.field``): Edit Fields does."""
-    func = value.func if isinstance(value, ast.Call) else None
+    if not isinstance(value, ast.Call):
+        return value
+    func = value.func
     if isinstance(func, ast.Attribute) and func.attr == "get" and isinstance(func.value, ast.Name) and func.value.id == "n8n":
         return ast.Call(ast.Attribute(func.value, "field", ast.Load()), value.args, value.keywords)
     return value
