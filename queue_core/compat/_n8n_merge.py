@@ -253,14 +253,18 @@ def _merged(matched: list[tuple[Item, Items]], clash: str, options: dict[str, An
 
 
 def merge_multiplex(first: Items, second: Items, clash: str | None = None,
-                    clash_options: dict[str, Any] | None = None) -> Items:
-    """Return a Merge of every pair (v2 "multiplex", v3 "combine all"): input 1 × input 2."""
+                    clash_options: dict[str, Any] | None = None, in_place: bool = False) -> Items:
+    """Return a Merge of every pair (v2 "multiplex", v3 "combine all"): input 1 × input 2.
+
+    ``in_place`` as for ``merge_by_fields`` (v2: n8n merges into its own input items).
+    """
     if clash == "preferInput1":
         first, second = second, first
     if clash == "addSuffix":
         first, second = _suffixed(first, "1"), _suffixed(second, "2")
     merge = _merger(clash_options or {})
-    first, second = _private(first, clash_options or {}), _private(second, clash_options or {})
+    if not in_place:
+        first, second = _private(first, clash_options or {}), _private(second, clash_options or {})
     return [{"json": merge(a.get("json") or {}, b.get("json") or {})} for a in first for b in second]
 
 

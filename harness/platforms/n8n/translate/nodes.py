@@ -371,7 +371,8 @@ def _merge_combine(node: Node, inputs: list[ast.expr], first: ast.expr, second: 
     if how in ("mergeByFields", "combineByFields"):
         return _merge_by_fields(node, first, second)
     if how in ("multiplex", "combineAll"):
-        return call("n8n.merge_multiplex", first, second, clash=clash, **extra)
+        return call("n8n.merge_multiplex", first, second, clash=clash, **extra,
+                    **({"in_place": True} if node.version < 3 else {}))
     unpaired = {"include_unpaired": True} if options.get("includeUnpaired") is True else {}
     if how == "mergeByPosition":
         return call("n8n.merge_by_position_v2", first, second, clash=clash, **extra, **unpaired)
