@@ -48,7 +48,7 @@ __all__ = [
     "JS_GLOBALS", "JS_METHODS", "MISSING", "N8nConditionError", "OUTPUT_ITEMS_CAP", "Flow", "Item", "Items", "NodeFailed", "TodoNode", "add", "arith", "as_list", "assign", "both",
     "call", "check", "coalesce", "compare", "concat", "either", "epoch_ms", "field", "form_fields", "get", "if_v1", "json_body",
     "loose_eq", "merge_append", "merge_by_fields", "merge_by_position", "merge_by_position_v2",
-    "merge_choose", "merge_multiplex", "method", "now", "num", "parse_float", "parse_int",
+    "merge_choose", "merge_multiplex", "method", "now", "num", "output_index", "parse_float", "parse_int",
     "properties", "quote_path", "response_items", "sheet_row", "sheet_rows", "sheet_updates", "strict_eq", "text",
     "recorded_outputs", "trigger_items", "truthy", "typed", "webhook_items", "with_fields",
 ]
@@ -244,26 +244,52 @@ def json_body(value: Any, node: str = "HTTP Request") -> Any:
 
 
 def assign(item: Item, fields: Sequence[tuple[str, Any]], *, keep_only_set: bool = False,
-           dot_notation: bool = True) -> Item:
+           dot_notation: bool = True, by_name: bool = False) -> Item:
     """Return a Set / Edit Fields node's item: ``fields`` written onto a copy of the item's json.
 
     ``keep_only_set`` starts from an empty object (n8n's "Keep Only Set" / "include: none");
-    ``dot_notation`` writes ``a.b`` as a nested field, as n8n does by default.
+    ``dot_notation`` writes ``a.b`` as a nested field, as lodash ``set`` does (through an array
+    only by index: a name under an array is lost, as JSON drops it); ``by_name`` (Edit Fields
+    v3) collects the fields by name first, as n8n does: a repeated name keeps its first place
+    and its last value.
     """
     base = {} if keep_only_set else json.loads(json.dumps(item.get("json") or {}))
-    for name, value in fields:
+    for name, value in (dict(fields).items() if by_name else fields):
         if dot_notation and "." in name:
-            node = base
-            parts = name.split(".")
-            for part in parts[:-1]:
-                child = node.get(part)
-                if not isinstance(child, dict):
-                    child = node[part] = {}
-                node = child
-            node[parts[-1]] = value
+            _set_path(base, name.split("."), value)
         else:
             base[name] = value
     return {"json": base}
+
+
+def _set_path(base: dict[str, Any], parts: list[str], value: Any) -> None:
+    node: Any = base
+    for position, part in enumerate(parts):
+        last = position == len(parts) - 1
+        if isinstance(node, list):
+            if not part.isdigit():
+                return  # a named property of an array: JSON keeps none
+            index = int(part)
+            node.extend([None] * (index + 1 - len(node)))
+            key: Any = index
+        else:
+            key = part
+        if last:
+            node[key] = value
+            return
+        child = node[key] if isinstance(node, list) else node.get(key)
+        if not isinstance(child, dict | list):
+            child = [] if parts[position + 1].isdigit() else {}
+            node[key] = child
+        node = child
+
+
+def output_index(value: Any, count: int) -> int:
+    """Return Switch's expression-mode output index; NodeFailed, as n8n fails, when the node has no such output."""
+    index = num(value)
+    if isinstance(index, float) and (index != index or not index.is_integer()) or index < 0 or index >= count:
+        raise NodeFailed(f"The output {text(value)} is not allowed: it has to be between 0 and {count - 1}")
+    return int(index)
 
 
 def typed(name: str, value: Any, kind: str, ignore_errors: bool = False, version: float = 3.0) -> Any:

@@ -6,11 +6,14 @@ how Merge resolves clashes (prefer input 1, add suffix, shallow against deep mer
 it keeps with "first match only", how it merges by position with a third input or unpaired
 items, and what Switch names an output whose rule has an output key but no "rename output".
 They are run and compared exactly as the generated ones (``cases.generate`` appends them), and
-their ids end in ``t<n>`` so a table row's cases can be told apart.
+their ids end in ``t<n>`` (``f<n>``: found by a larger random draw, ``found.json``) so a
+table row's cases can be told apart.
 """
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 from tests.oracle.workflow import Case
@@ -141,6 +144,22 @@ def writes_into_inputs(case: Case) -> bool:
             and values.get("mergeMode", "deepMerge") == "deepMerge")
 
 
+FOUND = Path(__file__).with_name("found.json")
+
+
+def _found_cases() -> list[Case]:
+    """The cases a larger random draw (40 per version, another seed) found differing, kept once fixed.
+
+    Each is kept as drawn (``found.json``): Edit Fields collecting repeated names (first place,
+    last value) and writing a dotted name under an array; Switch's expression mode failing on an
+    output it does not have and a rule's filter read as version 1 when it has none; Merge's
+    "Output Data From" ignored for keepEverything.
+    """
+    rows = json.loads(FOUND.read_text(encoding="utf-8"))
+    return [Case(f"{row['found_as'].rsplit(' ', 1)[0]} f{i + 1}", row["node_type"], float(row["version"]),
+                 row["parameters"], row["inputs"]) for i, row in enumerate(rows)]
+
+
 def cases() -> list[Case]:
     """Return every hand-written case, in a fixed order."""
-    return [*_set_cases(), *_merge_cases(), *_switch_cases()]
+    return [*_set_cases(), *_merge_cases(), *_switch_cases(), *_found_cases()]

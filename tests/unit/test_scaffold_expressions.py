@@ -106,3 +106,19 @@ def test_a_whole_expression_field_read_by_edit_fields_tells_missing_from_null() 
     assert n8n.field({"a": None}, "a") is None
     assert n8n.field({}, "a") is n8n.MISSING
     assert n8n.field({"a": [5]}, "a", 0) == 5
+
+
+def test_edit_fields_collects_repeated_names_first_place_last_value() -> None:  # oracle case "set v3 f1"
+    got = n8n.assign({"json": {}}, [("a", True), ("a.z", None), ("a", 0)], keep_only_set=True, by_name=True)
+    assert got == {"json": {"a": {"z": None}}}  # "a" is written first (with 0), then "a.z" over it
+
+
+def test_a_dotted_name_under_an_array_is_lost_as_json_drops_it() -> None:  # oracle case "set v3.1 f2"
+    assert n8n.assign({"json": {"a": []}}, [("a.z", {})]) == {"json": {"a": []}}
+    assert n8n.assign({"json": {}}, [("x.0", 5)]) == {"json": {"x": [5]}}
+
+
+def test_switch_expression_mode_fails_on_an_output_it_does_not_have() -> None:  # oracle case "switch v3.3 f4"
+    assert n8n.output_index("1", 2) == 1
+    with pytest.raises(n8n.NodeFailed, match="between 0 and 0"):
+        n8n.output_index(1, 1)

@@ -236,7 +236,8 @@ def switch_node(node: Node, slot: Slot) -> NodeCode:
     names = output_names(node)
     if params.get("mode") == "expression":
         chooser = stmts(_CHOOSER, fn=f"{slot.var}_choose",
-                        body=stmts("return [int(n8n.num($output))]", output=expr.value(params.get("output"))))
+                        body=stmts("return [n8n.output_index($output, $count)]", output=expr.value(params.get("output")),
+                                   count=len(names)))
     else:
         chooser = _switch_rules(node, slot)
     outs = [f"{slot.var}_{i}" for i in range(len(names))]
@@ -255,7 +256,11 @@ def _switch_rules(node: Node, slot: Slot) -> list[ast.stmt]:
     constants: list[ast.stmt] = []
     body = stmts("chosen = []")
     for index, rule in enumerate(rules):
-        fake = Node(node.name, node.type, node.version, {"conditions": rule.get("conditions") or {},
+        conditions = dict(rule.get("conditions") or {})
+        # n8n reads a rule's filter without a version as filter version 1 (it fills the version
+        # of a top-level filter parameter, as IF's, not of one inside Switch's rule list)
+        conditions["options"] = {"version": 1, **(conditions.get("options") or {})}
+        fake = Node(node.name, node.type, node.version, {"conditions": conditions,
                                                        "options": options, "looseTypeValidation":
                                                        params.get("looseTypeValidation")})
         prefix = f"{slot.var.upper()}_{index}_"
@@ -298,8 +303,8 @@ def set_node(node: Node, slot: Slot) -> NodeCode:
             raise Untranslatable(f"Edit Fields with include={include!r} is not translated")
     lines = [comment(node), *stmts("items = $inp", inp=_input(slot)),
              *stmts("$var = flow.each($node, items, lambda item, i: n8n.assign(item, $pairs, keep_only_set=$keep, "
-                    "dot_notation=$dot)) if items else []", var=name(slot.var), node=node.name, pairs=fields,
-                    keep=keep_only, dot=dot)]
+                    "dot_notation=$dot, by_name=$by_name)) if items else []", var=name(slot.var), node=node.name,
+                    pairs=fields, keep=keep_only, dot=dot, by_name=node.version >= 3)]
     return NodeCode(lines, [slot.var])
 
 
@@ -412,8 +417,11 @@ def _merge_by_fields(node: Node, first: ast.expr, second: ast.expr) -> ast.expr:
         extra["dot_notation"] = False
     if options.get("multipleMatches") == "first":
         extra["first_match_only"] = True
-    return call("n8n.merge_by_fields", first, second, pairs, join=params.get("joinMode", "keepMatches"),
-                output_from=params.get("outputDataFrom", "both"), clash=clash, **extra, node=node.name)
+    join = params.get("joinMode", "keepMatches")
+    # n8n shows "Output Data From" only for these joins and drops a parameter it does not show
+    output_from = params.get("outputDataFrom", "both") if join in ("keepMatches", "keepNonMatches") else "both"
+    return call("n8n.merge_by_fields", first, second, pairs, join=join, output_from=output_from, clash=clash, **extra,
+                node=node.name)
 
 
 def code_node(node: Node, slot: Slot) -> NodeCode:
