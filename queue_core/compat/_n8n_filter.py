@@ -21,7 +21,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ..errors import N8nConditionError
-from ._n8n_js import num, strict_eq, text, truthy
+from ._n8n_js import json_text, num, strict_eq, text, truthy
 
 _MISSING = object()
 
@@ -90,7 +90,7 @@ def _validate(value: Any, kind: str, strict: bool) -> Any:
     if kind == "string":
         if strict and not isinstance(value, str):
             return _MISSING
-        return value if isinstance(value, str) else text(value)
+        return value if isinstance(value, str) else json_text(value)
     if kind == "number":
         if strict and (isinstance(value, bool) or not isinstance(value, int | float)):
             return _MISSING

@@ -38,6 +38,42 @@ def get(value: Any, *path: Any) -> Any:
     return value
 
 
+class _Missing:
+    """A field that is not there (JavaScript's undefined), where a node tells it from null."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "undefined"
+
+
+MISSING = _Missing()
+
+
+def field(value: Any, *path: Any) -> Any:
+    """Return ``get(value, *path)``, or MISSING when a step of the path finds no field.
+
+    Only a node that treats undefined and null differently reads a field this way (Edit Fields
+    v3.0 writes ``"undefined"`` for the one and ``"null"`` for the other).
+    """
+    for key in path:
+        if isinstance(value, dict):
+            name = key if isinstance(key, str) else text(key)
+            if name not in value:
+                return MISSING
+            value = value[name]
+        elif isinstance(value, list | str) and key != "length":
+            index = _index(key)
+            if index is None or not 0 <= index < len(value):
+                return MISSING
+            value = value[index]
+        elif isinstance(value, list | str):
+            value = len(value)
+        else:
+            return MISSING
+    return value
+
+
 def _index(key: Any) -> int | None:
     if isinstance(key, bool):
         return None
@@ -71,7 +107,11 @@ def truthy(value: Any) -> bool:
 
 
 def text(value: Any) -> str:
-    """Return ``String(value)`` as n8n renders it inside a template (objects as JSON)."""
+    """Return JavaScript's ``String(value)``: an object is ``[object Object]``, an array its items
+    joined by ``,`` (a null item as nothing), as ``+``, ``join`` and a template's parts render them.
+
+    ``None`` (JavaScript's null and undefined alike) is ``""``, as a template renders both.
+    """
     if value is None:
         return ""
     if value is True:
@@ -80,9 +120,18 @@ def text(value: Any) -> str:
         return "false"
     if isinstance(value, float):
         return _number_text(value)
+    if isinstance(value, dict):
+        return "[object Object]"
+    if isinstance(value, list):
+        return ",".join(text(item) for item in value)
+    return str(value)
+
+
+def json_text(value: Any) -> str:
+    """Return a value as n8n's type validation makes a string of it: objects and arrays as JSON."""
     if isinstance(value, dict | list):
         return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-    return str(value)
+    return text(value)
 
 
 def _number_text(value: float) -> str:
@@ -204,8 +253,14 @@ def coalesce(left: Any, right: Callable[[], Any]) -> Any:
 
 
 def concat(*parts: Any) -> str:
-    """Return a template's text: each part rendered as n8n renders values in a string."""
-    return "".join(text(part) for part in parts)
+    """Return a template's text as n8n's expression engine joins its parts.
+
+    Each ``{{ … }}`` part that is falsy, other than ``0`` and ``false`` (null, undefined, NaN,
+    ``""``), renders as nothing; every other part as ``String(part)`` (``text``), so an object
+    is ``[object Object]`` and an array ``a,b``. A whole-expression value (``={{ $json.obj }}``)
+    is not a template: it keeps its type, and a node converts it (Set: objects as JSON).
+    """
+    return "".join(text(part) if truthy(part) or part == 0 or part is False else "" for part in parts)
 
 
 def method(value: Any, name: str, *args: Any) -> Any:

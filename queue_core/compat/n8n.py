@@ -32,9 +32,12 @@ from ._n8n_sub import execute_workflow, sub_inputs, sub_return
 from ._n8n_loop import MAX_ITERATIONS, LoopState
 from ._n8n_messages import mime_message, telegram_message
 from ._n8n_http import CALL_ERRORS, basic_auth, error_item, full_response, header_auth, provider_of
+from ._n8n_merge import (
+    merge_append, merge_by_fields, merge_by_position, merge_by_position_v2, merge_choose, merge_multiplex,
+)
 from ._n8n_js import (
-    GLOBALS, METHODS, add, arith, as_list, both, call, coalesce, compare, concat, either, get, loose_eq, method, num, parse_float,
-    parse_int, strict_eq, text, truthy,
+    GLOBALS, MISSING, METHODS, add, arith, as_list, both, call, coalesce, compare, concat, either, field, get, json_text, loose_eq,
+    method, num, parse_float, parse_int, strict_eq, text, truthy,
 )
 
 Item = dict[str, Any]
@@ -50,9 +53,10 @@ JS_GLOBALS: frozenset[str] = frozenset(GLOBALS)
 JS_METHODS: frozenset[str] = frozenset(METHODS)
 
 __all__ = [
-    "JS_GLOBALS", "JS_METHODS", "N8nConditionError", "OUTPUT_ITEMS_CAP", "Flow", "Item", "Items", "NodeFailed", "TodoNode", "add", "arith", "as_list", "assign", "both",
-    "call", "check", "coalesce", "code", "compare", "concat", "either", "epoch_ms", "form_fields", "get", "if_v1", "json_body",
-    "loop", "loose_eq", "merge_append", "merge_by_fields", "merge_choose", "method", "now", "num", "parse_float", "parse_int",
+    "JS_GLOBALS", "JS_METHODS", "MISSING", "N8nConditionError", "OUTPUT_ITEMS_CAP", "Flow", "Item", "Items", "NodeFailed", "TodoNode", "add", "arith", "as_list", "assign", "both",
+    "call", "check", "coalesce", "code", "compare", "concat", "either", "epoch_ms", "field", "form_fields", "get", "if_v1", "json_body",
+    "loop", "loose_eq", "merge_append", "merge_by_fields", "merge_by_position", "merge_by_position_v2",
+    "merge_choose", "merge_multiplex", "method", "now", "num", "output_index", "parse_float", "parse_int",
     "properties", "quote_path", "response_items", "sheet_row", "sheet_rows", "sheet_updates", "strict_eq", "text",
     "recorded_outputs", "trigger_items", "truthy", "typed", "webhook_items", "with_fields",
     "schedule_items", "execute_workflow", "sub_inputs", "sub_return", "respond", "respond_last",
@@ -276,42 +280,75 @@ def json_body(value: Any, node: str = "HTTP Request") -> Any:
 
 
 def assign(item: Item, fields: Sequence[tuple[str, Any]], *, keep_only_set: bool = False,
-           dot_notation: bool = True) -> Item:
+           dot_notation: bool = True, by_name: bool = False) -> Item:
     """Return a Set / Edit Fields node's item: ``fields`` written onto a copy of the item's json.
 
     ``keep_only_set`` starts from an empty object (n8n's "Keep Only Set" / "include: none");
-    ``dot_notation`` writes ``a.b`` as a nested field, as n8n does by default.
+    ``dot_notation`` writes ``a.b`` as a nested field, as lodash ``set`` does (through an array
+    only by index: a name under an array is lost, as JSON drops it); ``by_name`` (Edit Fields
+    v3) collects the fields by name first, as n8n does: a repeated name keeps its first place
+    and its last value.
     """
     base = {} if keep_only_set else json.loads(json.dumps(item.get("json") or {}))
-    for name, value in fields:
+    for name, value in (dict(fields).items() if by_name else fields):
         if dot_notation and "." in name:
-            node = base
-            parts = name.split(".")
-            for part in parts[:-1]:
-                child = node.get(part)
-                if not isinstance(child, dict):
-                    child = node[part] = {}
-                node = child
-            node[parts[-1]] = value
+            _set_path(base, name.split("."), value)
         else:
             base[name] = value
     return {"json": base}
 
 
-def typed(name: str, value: Any, kind: str, ignore_errors: bool = False) -> Any:
+def _set_path(base: dict[str, Any], parts: list[str], value: Any) -> None:
+    node: Any = base
+    for position, part in enumerate(parts):
+        last = position == len(parts) - 1
+        if isinstance(node, list):
+            if not part.isdigit():
+                return  # a named property of an array: JSON keeps none
+            index = int(part)
+            node.extend([None] * (index + 1 - len(node)))
+            key: Any = index
+        else:
+            key = part
+        if last:
+            node[key] = value
+            return
+        child = node[key] if isinstance(node, list) else node.get(key)
+        if not isinstance(child, dict | list):
+            child = [] if parts[position + 1].isdigit() else {}
+            node[key] = child
+        node = child
+
+
+def output_index(value: Any, count: int) -> int:
+    """Return Switch's expression-mode output index; NodeFailed, as n8n fails, when the node has no such output."""
+    index = num(value)
+    if isinstance(index, float) and (index != index or not index.is_integer()) or index < 0 or index >= count:
+        raise NodeFailed(f"The output {text(value)} is not allowed: it has to be between 0 and {count - 1}")
+    return int(index)
+
+
+def typed(name: str, value: Any, kind: str, ignore_errors: bool = False, version: float = 3.0) -> Any:
     """Return an Edit Fields (Set v3) value converted to its declared type, as n8n converts it.
 
-    ``string``: ``String(value)`` (objects and arrays as JSON; a missing value is ``"undefined"``);
-    ``number``/``boolean``/``array``/``object``: converted, or NodeFailed naming the field; with
-    ``ignore_errors`` (the node's "Ignore Type Conversion Errors") a value that does not convert
-    is kept as it is, as n8n keeps it.
+    ``string``: ``String(value)``, objects and arrays as JSON. A null or missing (``MISSING``)
+    value: from v3.2 null; in v3.1 NodeFailed ("expects a string"), null with ``ignore_errors``;
+    in v3.0 ``"null"`` for null and ``"undefined"`` for a missing field (n8n's ``JSON.stringify``
+    of null, ``String`` of undefined). ``number``/``boolean``/``array``/``object``: converted, or
+    NodeFailed naming the field; with ``ignore_errors`` (the node's "Ignore Type Conversion
+    Errors") a value that does not convert is kept as it is, as n8n keeps it.
     """
+    missing = value is MISSING
+    if missing or value is None:
+        if kind != "string" or version >= 3.2:
+            return None
+        if version > 3:
+            if ignore_errors:
+                return None
+            raise NodeFailed(f"'{name}' expects a string but we got {'undefined' if missing else 'null'}")
+        return "undefined" if missing else "null"
     if kind == "string":
-        if isinstance(value, dict | list):
-            return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-        return "undefined" if value is None else text(value)
-    if value is None:
-        return None
+        return json_text(value)
     converted = _convert(value, kind)
     if converted is _INVALID and ignore_errors:
         return value
@@ -342,83 +379,6 @@ def _convert(value: Any, kind: str) -> Any:
             return _INVALID
         return parsed if isinstance(parsed, list if kind == "array" else dict) else _INVALID
     return value
-
-
-def merge_append(*inputs: Items) -> Items:
-    """Return a Merge in append mode: input 1's items, then input 2's."""
-    return [item for items in inputs for item in items]
-
-
-def merge_choose(inputs: Sequence[Items], which: int) -> Items:
-    """Return a Merge in "choose branch" mode: the items of input ``which`` (0-based)."""
-    return list(inputs[which]) if which < len(inputs) else []
-
-
-def merge_by_fields(first: Items, second: Items, fields: Sequence[tuple[str, str]], *, join: str = "keepMatches",
-                    output_from: str = "both", clash: str = "preferInput2") -> Items:
-    """Return a Merge combining items whose fields match (n8n's "combine by matching fields").
-
-    ``join`` is keepMatches, keepNonMatches, keepEverything, enrichInput1 or enrichInput2;
-    ``output_from`` (keepMatches: input1, input2 or both; keepNonMatches: also both, each item
-    then tagged with its ``_source``). Matched pairs are merged with ``clash``: preferInput2 (the
-    default: input 2's value wins), preferInput1, or addSuffix (every field of input 1 gets
-    ``_1`` and of input 2 ``_2``). Matches come first, in input 1's order, then unmatched items.
-    """
-    def key(item: Item, side: int) -> tuple[str, ...]:
-        return tuple(text(get(item.get("json"), *f[side].split("."))) for f in fields)
-
-    index: dict[tuple[str, ...], list[int]] = {}
-    for position, item in enumerate(second):
-        index.setdefault(key(item, 1), []).append(position)
-    pairs: list[tuple[Item, Item]] = []
-    unmatched_first: Items = []
-    matched_second: set[int] = set()
-    for item in first:
-        found = index.get(key(item, 0), [])
-        matched_second.update(found)
-        pairs.extend((item, second[p]) for p in found)
-        if not found:
-            unmatched_first.append(item)
-    unmatched_second = [item for p, item in enumerate(second) if p not in matched_second]
-    return _join(join, output_from, clash, pairs, unmatched_first, unmatched_second)
-
-
-def _join(join: str, output_from: str, clash: str, pairs: list[tuple[Item, Item]], lone_first: Items,
-          lone_second: Items) -> Items:
-    merged = [_combined(a, b, clash) for a, b in pairs]
-    if join == "keepMatches":
-        if output_from == "input1":
-            return _unique([a for a, _ in pairs])
-        if output_from == "input2":
-            return [b for _, b in pairs]
-        return merged
-    if join == "keepNonMatches":
-        tagged = [{"json": {**(i.get("json") or {}), "_source": "input1"}} for i in lone_first]
-        tagged += [{"json": {**(i.get("json") or {}), "_source": "input2"}} for i in lone_second]
-        if output_from == "input1":
-            return lone_first
-        if output_from == "input2":
-            return lone_second
-        return tagged
-    if join == "enrichInput1":
-        return merged + lone_first
-    if join == "enrichInput2":
-        return merged + lone_second
-    return merged + lone_first + lone_second  # keepEverything
-
-
-def _unique(items: Items) -> Items:
-    """Return ``items`` with repeats of the same object dropped, in first-seen order."""
-    return list({id(item): item for item in items}.values())
-
-
-def _combined(first: Item, second: Item, clash: str) -> Item:
-    a, b = dict(first.get("json") or {}), dict(second.get("json") or {})
-    if clash == "addSuffix":
-        return {"json": {**{f"{k}_1": v for k, v in a.items()}, **{f"{k}_2": v for k, v in b.items()}}}
-    if clash == "preferInput1":
-        return {"json": {**b, **a}}
-    return {"json": {**a, **b}}
 
 
 def now(ctx: Any) -> datetime:

@@ -149,8 +149,9 @@ def shadow(tmp_path_factory: pytest.TempPathFactory, env: dict[str, str]) -> dic
         assert done.returncode == 0, done.stdout + done.stderr
     module = project / "silentflows" / "set_flow.py"
     source = module.read_text()
-    assert "n8n.typed('code', '3456', 'string')" in source
-    module.write_text(source.replace("n8n.typed('code', '3456', 'string')", "n8n.typed('code', 'WRONG', 'string')"))
+    value = "n8n.typed('code', '3456', 'string', version=3.4)"
+    assert value in source
+    module.write_text(source.replace(value, value.replace("'3456'", "'WRONG'")))
     result = _run([sys.executable, "-m", "pytest", "--shadow", "rec", "-q", "-p", "no:cacheprovider",
                    "-p", "no:benchmark"], project, env)
     assert "cutover shadow verdict" in result.stdout, result.stdout[-3000:] + result.stderr[-3000:]

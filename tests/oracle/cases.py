@@ -29,6 +29,7 @@ from typing import Any
 from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 
+from tests.oracle import targeted
 from tests.oracle.workflow import Case
 
 FIELDS = ("a", "b", "c")
@@ -399,14 +400,20 @@ PINNED = Path(__file__).with_name("cases.json")
 
 
 def pinned() -> list[Case]:
-    """Return the cases the committed conformance table measured (``cases.json``), or generate them."""
+    """Return the cases the committed conformance table measured (``cases.json``), or generate them.
+
+    The hand-written cases (``targeted.cases``) are code, not drawn: any of them not yet in
+    ``cases.json`` is appended, so a new one runs before the file is written again.
+    """
     if not PINNED.exists():
         return generate()
     from tests.oracle.loops import SPLIT_IN_BATCHES, split_in_batches_cases
 
-    drawn = [Case(c["id"], c["node_type"], float(c["version"]), c["parameters"], c["inputs"], c.get("settings") or {})
+    found = [Case(c["id"], c["node_type"], float(c["version"]), c["parameters"], c["inputs"], c.get("settings") or {})
              for c in json.loads(PINNED.read_text(encoding="utf-8")) if c["node_type"] != SPLIT_IN_BATCHES]
-    return drawn + split_in_batches_cases()  # enumerated, not drawn: nothing to pin
+    known = {case.id for case in found}
+    # hand-written cases are code, and SplitInBatches' are enumerated: neither is drawn, nothing to pin
+    return found + [case for case in targeted.cases() if case.id not in known] + split_in_batches_cases()
 
 
 def write_pinned(cases: list[Case]) -> None:
@@ -431,4 +438,4 @@ def generate(count: int | None = None) -> list[Case]:
                 cases.append(Case(f"{short} #{index + 1}", node_type, float(version), params, items))
     from tests.oracle.loops import split_in_batches_cases
 
-    return cases + split_in_batches_cases()
+    return cases + targeted.cases() + split_in_batches_cases()

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.oracle import conformance
+from tests.oracle import conformance, targeted
 from tests.oracle.conftest import committed_table
 from tests.oracle.workflow import START, input_name
 
@@ -35,6 +35,8 @@ def test_n8n_ran_every_case_on_the_items_it_was_given(measured: tuple[list[confo
     for result in finished:
         # The oracle's own plumbing: the trigger's one empty item, and each Code node's literal items.
         assert result.oracle.nodes[START] == [[{}]], result.case.id
+        if targeted.writes_into_inputs(result.case):
+            continue
         for index, items in enumerate(result.case.inputs):
             produced = result.oracle.nodes.get(input_name(index), [[]])
             assert produced == [items] or (not items and produced in ([[]], [])), (result.case.id, index)

@@ -125,8 +125,8 @@ def test_switch_v2_has_one_output_per_rule_labelled_by_its_output_key() -> None:
                                         "rules": {"rules": [{"operation": "larger", "value2": 5, "outputKey": "big"},
                                                             {"value2": 1, "outputKey": "small"}]}})
     document = _workflow(node, [["Big"], ["Small"]])
-    # the importer records a v2 output by its index: the output key is only the label
-    assert _listed(document) == [("switch", "big", "0"), ("switch", "small", "1")]
+    # n8n names a v2 output by its rule's output key, and the importer records that name
+    assert _listed(document) == [("switch", "big", "big"), ("switch", "small", "small")]
     assert _taken(document, _imported(document, {"Route": [[], ITEM], "Small": [ITEM]})) == {"Route:small"}
     expression = _node("Route", "switch", 2, {"mode": "expression", "output": "={{ 1 }}", "outputsAmount": 2})
     assert [o for _, o, _ in _listed(_workflow(expression, [["A"]]))] == ["0", "1"]

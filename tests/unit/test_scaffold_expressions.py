@@ -33,7 +33,24 @@ def test_json_paths_templates_and_string_methods() -> None:
     assert _run("={{ $json.user?.name }}", item) == "Ada LOVELACE"
     assert _run("={{ $json.n + 1 }}", item) == 5
     assert _run("={{ $json.n + '1' }}", item) == "41"
-    assert _run("=n={{ $json.n }}, obj={{ $json.user }}", item) == 'n=4, obj={"name":"Ada LOVELACE"}'
+
+
+def test_a_template_renders_its_parts_as_n8n_joins_them() -> None:
+    # Measured in n8n 1.123 (Set v3.2, oracle case "set v3.2 #6"): an object inside a larger
+    # string is "[object Object]", an array its items joined by "," (null as nothing); a
+    # falsy part other than 0 and false (null, NaN, "") renders as nothing.
+    item = {"user": {"name": "Ada"}, "tags": ["false", None, 2], "n": 0, "off": False, "none": None}
+    assert _run("=obj={{ $json.user }}", item) == "obj=[object Object]"
+    assert _run("=tags={{ $json.tags }};", item) == "tags=false,,2;"
+    assert _run("=[{{ $json.n }}|{{ $json.off }}|{{ $json.none }}|{{ $json.x / 0 }}]", item) == "[0|false||]"
+    assert _run("={{ $json.user }}", item) == {"name": "Ada"}  # a whole expression keeps its type
+    assert _run("={{ $json.user + '!' }}", item) == "[object Object]!"
+    assert _run("={{ $json.tags.join('-') }}", {"tags": [{"a": 1}, [1, 2]]}) == "[object Object]-1,2"
+
+
+def test_set_makes_a_whole_expression_object_a_json_string() -> None:
+    assert n8n.typed("f", {"k": [1, None]}, "string") == '{"k":[1,null]}'
+    assert n8n.typed("f", [1, "a"], "string") == '[1,"a"]'
 
 
 def test_ternaries_logic_and_comparisons_follow_javascript_truthiness() -> None:
@@ -70,3 +87,38 @@ def test_array_callbacks_with_one_parameter_become_comprehensions() -> None:
 def test_what_is_not_translated_says_so(param: str) -> None:
     with pytest.raises(Untranslatable):
         value(param)
+
+
+@pytest.mark.parametrize(("version", "null", "missing"), [(3, "null", "undefined"), (3.2, None, None), (3.4, None, None)])
+def test_edit_fields_string_of_null_and_of_a_missing_field_per_version(version: float, null: Any, missing: Any) -> None:
+    # Measured in n8n 1.123: oracle cases "set v3 t2" … "set v3.4 t3".
+    assert n8n.typed("w", None, "string", version=version) == null
+    assert n8n.typed("w", n8n.MISSING, "string", version=version) == missing
+
+
+def test_edit_fields_v3_1_fails_on_a_null_string_unless_conversion_errors_are_ignored() -> None:
+    with pytest.raises(n8n.NodeFailed, match="'w' expects a string but we got null"):
+        n8n.typed("w", None, "string", version=3.1)
+    assert n8n.typed("w", None, "string", ignore_errors=True, version=3.1) is None
+
+
+def test_a_whole_expression_field_read_by_edit_fields_tells_missing_from_null() -> None:
+    assert n8n.field({"a": None}, "a") is None
+    assert n8n.field({}, "a") is n8n.MISSING
+    assert n8n.field({"a": [5]}, "a", 0) == 5
+
+
+def test_edit_fields_collects_repeated_names_first_place_last_value() -> None:  # oracle case "set v3 f1"
+    got = n8n.assign({"json": {}}, [("a", True), ("a.z", None), ("a", 0)], keep_only_set=True, by_name=True)
+    assert got == {"json": {"a": {"z": None}}}  # "a" is written first (with 0), then "a.z" over it
+
+
+def test_a_dotted_name_under_an_array_is_lost_as_json_drops_it() -> None:  # oracle case "set v3.1 f2"
+    assert n8n.assign({"json": {"a": []}}, [("a.z", {})]) == {"json": {"a": []}}
+    assert n8n.assign({"json": {}}, [("x.0", 5)]) == {"json": {"x": [5]}}
+
+
+def test_switch_expression_mode_fails_on_an_output_it_does_not_have() -> None:  # oracle case "switch v3.3 f4"
+    assert n8n.output_index("1", 2) == 1
+    with pytest.raises(n8n.NodeFailed, match="between 0 and 0"):
+        n8n.output_index(1, 1)

@@ -41,7 +41,7 @@ from harness.importer._run import decision, step_name
 from harness.manifest import AutomationEntry
 from harness.platforms.adapter import Branch, BranchesUnreadable
 from harness.platforms.n8n.definition import Node, Workflow, load_workflows
-from harness.platforms.n8n.runs import ERROR_OUTPUT, NodeRun, branch_of
+from harness.platforms.n8n.runs import ERROR_OUTPUT, NodeRun, branch_of, output_names
 
 VERSIONS: dict[str, tuple[float, ...]] = {
     "if": (1, 2, 2.1, 2.2, 2.3),
@@ -66,7 +66,7 @@ def _index(node: Node, value: Any, what: str, low: int, high: int | None) -> int
 
 
 def _rules(node: Node, key: str) -> list[dict[str, Any]]:
-    rules = node.parameters.get("rules")
+    rules = node.settings.get("rules")
     if rules is None:
         return []
     listed = rules.get(key) if isinstance(rules, dict) else None
@@ -78,33 +78,34 @@ def _rules(node: Node, key: str) -> list[dict[str, Any]]:
 
 
 def _switch(node: Node) -> list[tuple[int, str]]:
-    """(output index, output name) of each output a Switch can send items to."""
-    params = node.parameters
+    """(output index, output name) of each output a Switch can send items to.
+
+    Parameters are read from ``node.settings`` (n8n's defaults put back, e.g. a v1 rule's
+    ``output`` 0 that exports omit); names are ``runs.output_names``, the importer's own.
+    """
+    params = node.settings
     version = int(node.version)
+    names = output_names(node)
     expression = params.get("mode") == "expression"
     if version == 1:
         if expression:
-            return [(i, str(i)) for i in range(4)]
-        used = {_index(node, r.get("output", 0), f"rule {i}'s output", 0, 3) for i, r in enumerate(_rules(node, "rules"))}
-        fallback = _index(node, params.get("fallbackOutput", -1), "fallbackOutput", -1, 3)
-        return [(i, str(i)) for i in sorted(used | ({fallback} - {-1}))]
+            return [(i, names[i]) for i in range(4)]
+        used = {_index(node, r.get("output"), f"rule {i}'s output", 0, 3) for i, r in enumerate(_rules(node, "rules"))}
+        fallback = _index(node, params.get("fallbackOutput"), "fallbackOutput", -1, 3)
+        return [(i, names[i]) for i in sorted(used | ({fallback} - {-1}))]
     if expression:
-        amount = params.get("outputsAmount" if version == 2 else "numberOutputs", 4)
+        amount = params.get("outputsAmount" if version == 2 else "numberOutputs")
         return [(i, str(i)) for i in range(_index(node, amount, "the number of outputs", 1, None))]
     if version == 2:
         rules = _rules(node, "rules")
-        _index(node, params.get("fallbackOutput", -1), "fallbackOutput", -1, len(rules) - 1)
-        return [(i, str(r.get("outputKey") or i)) for i, r in enumerate(rules)]
+        _index(node, params.get("fallbackOutput"), "fallbackOutput", -1, len(rules) - 1)
+        return list(enumerate(names))
     rules = _rules(node, "values")
-    names = [(i, str(r["outputKey"]) if r.get("renameOutput") and r.get("outputKey") else str(i))
-             for i, r in enumerate(rules)]
     options: dict[str, Any] = params["options"] if isinstance(params.get("options"), dict) else {}
-    fallback = options.get("fallbackOutput", "none")
-    if fallback == "extra":
-        names.append((len(rules), str(options.get("renameFallbackOutput") or "Fallback")))
-    elif fallback != "none":
+    fallback = options.get("fallbackOutput", "none")  # an option of a collection: n8n fills no default there
+    if fallback not in ("none", "extra"):
         _index(node, fallback, "options.fallbackOutput", 0, len(rules) - 1)
-    return names
+    return list(enumerate(names))
 
 
 def _recorded(node: Node, index: int, count: int) -> str:

@@ -155,14 +155,42 @@ def _only_error_items(outputs: list[list[dict[str, Any]]], chosen: list[int]) ->
 
 
 def _output_names(run: NodeRun) -> list[str]:
-    if run.type in IF_TYPES:
+    return output_names(run.node) if run.type in IF_TYPES + SWITCH_TYPES else []
+
+
+def output_names(node: Node) -> list[str]:
+    """Return the names of a branching node's outputs, in output order (empty for other nodes).
+
+    The one reading of these names: the importer records a decision by them, branch coverage
+    counts them, and the scaffold routes to them. Read from ``node.settings`` (n8n's defaults
+    put back). IF: ``true``, ``false``. Switch v1: ``0``-``3``. v2: each rule of ``rules.rules``
+    by its ``outputKey``, else its index. v3+: each rule of ``rules.values`` by its ``outputKey``
+    only when ``renameOutput`` is on, else its index — as n8n names them: its Workflow drops the
+    parameters a node does not display, and ``outputKey`` shows only with ``renameOutput``
+    (measured with n8n 1.123's ``NodeHelpers.getNodeOutputs``: a rule with a key and no rename
+    is output ``"0"``) — plus the fallback output when ``options.fallbackOutput`` is ``"extra"``
+    (``renameFallbackOutput``, else ``Fallback``). Expression mode: the indices of
+    ``numberOutputs`` (v2: ``outputsAmount``).
+    """
+    if node.type in IF_TYPES:
         return ["true", "false"]
-    rules = obj(run.node.parameters.get("rules")).get("values")
-    if not isinstance(rules, list):
+    if node.type not in SWITCH_TYPES:
         return []
-    names = [str(r.get("outputKey") or i) for i, r in enumerate(rules) if isinstance(r, dict)]
-    options = obj(run.node.parameters.get("options"))
-    if options.get("fallbackOutput") == "extra":  # Switch v3's extra output, named as the scaffold names it
+    params = node.settings
+    version = int(node.version)
+    if version == 1:
+        return [str(i) for i in range(4)]
+    if params.get("mode") == "expression":
+        amount = params.get("outputsAmount" if version == 2 else "numberOutputs")
+        return [str(i) for i in range(int(amount))] if isinstance(amount, int | float) and not isinstance(amount, bool) else []
+    rules = obj(params.get("rules")).get("rules" if version == 2 else "values")
+    rules = [r for r in rules if isinstance(r, dict)] if isinstance(rules, list) else []
+    if version == 2:
+        return [str(r.get("outputKey") or i) for i, r in enumerate(rules)]
+    names = [str(r["outputKey"]) if r.get("renameOutput") is True and r.get("outputKey") else str(i)
+             for i, r in enumerate(rules)]
+    options = obj(params.get("options"))
+    if options.get("fallbackOutput") == "extra":
         names.append(str(options.get("renameFallbackOutput") or "Fallback"))
     return names
 

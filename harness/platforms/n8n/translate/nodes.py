@@ -16,6 +16,7 @@ from typing import Any
 
 from harness.errors import Untranslatable
 from harness.platforms.n8n.definition import Node
+from harness.platforms.n8n.runs import output_names
 from harness.platforms.n8n.translate import code, expr, schedule
 from harness.platforms.n8n.translate.js import parse_expression
 from harness.scaffold import _code
@@ -108,6 +109,9 @@ def _emit_if(slot: Slot, node: Node, items: ast.expr, test: ast.expr) -> list[as
     """``var = flow.emit(node, items) if test else []``: a node emits only when items reached it."""
     return stmts("$var = flow.emit($node, $items) if $test else []", var=name(slot.var), node=node.name,
                  items=items, test=test)
+
+
+emit_if = _emit_if  # the same, for the translators in sibling modules (``merge``)
 
 
 # -- conditions ------------------------------------------------------------------------------
@@ -215,13 +219,13 @@ def switch_node(node: Node, slot: Slot) -> NodeCode:
     if node.version < 3:
         return todo(node, slot, f"Switch v{node.version:g} (rules of the older model) is not translated")
     params = node.parameters
+    names = output_names(node)
     if params.get("mode") == "expression":
-        count = int(params.get("numberOutputs", 4))
-        names = [str(i) for i in range(count)]
         chooser = stmts(_CHOOSER, fn=f"{slot.var}_choose",
-                        body=stmts("return [int(n8n.num($output))]", output=expr.value(params.get("output"))))
+                        body=stmts("return [n8n.output_index($output, $count)]", output=expr.value(params.get("output")),
+                                   count=len(names)))
     else:
-        names, chooser = _switch_rules(node, slot)
+        chooser = _switch_rules(node, slot)
     outs = [f"{slot.var}_{i}" for i in range(len(names))]
     route = stmts("$outs = flow.route($node, $decision, items, $fn, $names) if items else $empty",
                   outs=ast.Tuple([name(o) for o in outs], ast.Store()), node=node.name, decision=slot.decision,
@@ -230,17 +234,19 @@ def switch_node(node: Node, slot: Slot) -> NodeCode:
     return NodeCode(lines, outs, decision=slot.decision)
 
 
-def _switch_rules(node: Node, slot: Slot) -> tuple[list[str], list[ast.stmt]]:
+def _switch_rules(node: Node, slot: Slot) -> list[ast.stmt]:
     params = node.parameters
     rules = ((params.get("rules") or {}).get("values")) or []
     options = params.get("options") or {}
-    names = [str(r.get("outputKey")) if r.get("renameOutput") and r.get("outputKey") else str(i)
-             for i, r in enumerate(rules)]
     fallback = options.get("fallbackOutput", "none")
     constants: list[ast.stmt] = []
     body = stmts("chosen = []")
     for index, rule in enumerate(rules):
-        fake = Node(node.name, node.type, node.version, {"conditions": rule.get("conditions") or {},
+        conditions = dict(rule.get("conditions") or {})
+        # n8n reads a rule's filter without a version as filter version 1 (it fills the version
+        # of a top-level filter parameter, as IF's, not of one inside Switch's rule list)
+        conditions["options"] = {"version": 1, **(conditions.get("options") or {})}
+        fake = Node(node.name, node.type, node.version, {"conditions": conditions,
                                                        "options": options, "looseTypeValidation":
                                                        params.get("looseTypeValidation")})
         prefix = f"{slot.var.upper()}_{index}_"
@@ -251,13 +257,12 @@ def _switch_rules(node: Node, slot: Slot) -> tuple[list[str], list[ast.stmt]]:
             chosen += stmts("return chosen")
         body += stmts("if $test:\n    $chosen", test=test, chosen=chosen)
     if fallback == "extra":
-        names.append(str(options.get("renameFallbackOutput") or "Fallback"))
         body += stmts("return chosen or [$n]", n=len(rules))
     elif isinstance(fallback, int):
         body += stmts("return chosen or [$n]", n=fallback)
     else:
         body += stmts("return chosen")
-    return names, [*constants, *stmts(_CHOOSER, fn=f"{slot.var}_choose", body=body)]
+    return [*constants, *stmts(_CHOOSER, fn=f"{slot.var}_choose", body=body)]
 
 
 # -- data ------------------------------------------------------------------------------------
@@ -277,19 +282,19 @@ def set_node(node: Node, slot: Slot) -> NodeCode:
     else:
         if params.get("mode") == "raw":
             raise Untranslatable("Edit Fields in JSON mode is not translated")
-        fields = _set_v3_fields(params)
+        fields = _set_v3_fields(params, node.version)
         include = params.get("include", "all")
         keep_only = include == "none" if node.version < 3.3 else not params.get("includeOtherFields", False)
         if include in ("selected", "except"):
             raise Untranslatable(f"Edit Fields with include={include!r} is not translated")
     lines = [comment(node), *stmts("items = $inp", inp=_input(slot)),
              *stmts("$var = flow.each($node, items, lambda item, i: n8n.assign(item, $pairs, keep_only_set=$keep, "
-                    "dot_notation=$dot)) if items else []", var=name(slot.var), node=node.name, pairs=fields,
-                    keep=keep_only, dot=dot)]
+                    "dot_notation=$dot, by_name=$by_name)) if items else []", var=name(slot.var), node=node.name,
+                    pairs=fields, keep=keep_only, dot=dot, by_name=node.version >= 3)]
     return NodeCode(lines, [slot.var])
 
 
-def _set_v3_fields(params: dict[str, Any]) -> list[tuple[str, ast.expr]]:
+def _set_v3_fields(params: dict[str, Any], version: float) -> list[tuple[str, ast.expr]]:
     assignments = (params.get("assignments") or {}).get("assignments")
     if assignments is not None:
         entries = [(str(a.get("name", "")), a.get("value"), str(a.get("type", "string"))) for a in assignments]
@@ -300,52 +305,18 @@ def _set_v3_fields(params: dict[str, Any]) -> list[tuple[str, ast.expr]]:
             key = kind if kind in _SET_TYPES else "stringValue"
             entries.append((str(entry.get("name", "")), entry.get(key), kind.replace("Value", "")))
     lenient = {"ignore_errors": True} if (params.get("options") or {}).get("ignoreConversionErrors") is True else {}
-    return [(name_, call("n8n.typed", name_, expr.value(raw), kind, **lenient)) for name_, raw, kind in entries]
+    return [(name_, call("n8n.typed", name_, _missing_told(expr.value(raw)), kind, **lenient, version=version))
+            for name_, raw, kind in entries]
 
 
-def merge_node(node: Node, slot: Slot) -> NodeCode:
-    """Merge: append, choose a branch, or combine by matching fields.
-
-    Merge v3 has ``numberInputs`` inputs (2 by default); v1/v2 have two. "Choose branch" waits for
-    every input, so it runs only when each has items, and outputs the chosen input's items (v2:
-    ``output`` input1/input2; v3: ``useDataOfInput``) or one empty item (``output: empty``).
-    """
-    params = node.parameters
-    count = max(2, int(params.get("numberInputs") or 2)) if node.version >= 3 else 2
-    empty = ast.List([], ast.Load())
-    inputs = [slot.inputs[i] if i < len(slot.inputs) else empty for i in range(max(count, len(slot.inputs)))]
-    first, second = inputs[0], inputs[1]
-    mode = params.get("mode", "append")
-    body: ast.expr
-    reached = _code.expr("$first or $second", first=first, second=second)
-    if mode == "append":
-        body = call("n8n.merge_append", *inputs[:count])
-        reached = ast.BoolOp(ast.Or(), inputs[:count])
-    elif mode == "chooseBranch":
-        reached = ast.BoolOp(ast.And(), inputs[:count])
-        output = str(params.get("output", "input1"))
-        if output == "empty":
-            body = _code.expr("[{'json': {}}]")
-        else:
-            which = int(params.get("useDataOfInput") or 1) - 1 if node.version >= 3 else (1 if output.endswith("2") else 0)
-            body = call("n8n.merge_choose", inputs[:count], which)
-    elif mode in ("combine", "mergeByKey") and params.get("combinationMode", params.get("combineBy", "mergeByFields")) in (
-            "mergeByFields", "combineByFields"):
-        body = _merge_by_fields(params, first, second)
-    else:
-        raise Untranslatable(f"Merge mode {mode!r} is not translated")
-    return NodeCode([comment(node), *_emit_if(slot, node, body, reached)], [slot.var])
-
-
-def _merge_by_fields(params: dict[str, Any], first: ast.expr, second: ast.expr) -> ast.expr:
-    values = ((params.get("mergeByFields") or params.get("fieldsToMatch") or {}).get("values")) or []
-    pairs = [(str(v.get("field1", "")), str(v.get("field2", ""))) for v in values]
-    if not params.get("advanced") and isinstance(params.get("fieldsToMatchString"), str):  # v3: "id, email"
-        pairs = [(f.strip(), f.strip()) for f in params["fieldsToMatchString"].split(",") if f.strip()]
-    options = params.get("options") or {}
-    clash = ((options.get("clashHandling") or {}).get("values") or {}).get("resolveClash", "preferInput2")
-    return call("n8n.merge_by_fields", first, second, pairs, join=params.get("joinMode", "keepMatches"),
-                output_from=params.get("outputDataFrom", "both"), clash=clash)
+def _missing_told(value: ast.expr) -> ast.expr:
+    """Read a whole-expression field so a missing one is told from null (``n8n.field``): Edit Fields does."""
+    if not isinstance(value, ast.Call):
+        return value
+    func = value.func
+    if isinstance(func, ast.Attribute) and func.attr == "get" and isinstance(func.value, ast.Name) and func.value.id == "n8n":
+        return ast.Call(ast.Attribute(func.value, "field", ast.Load()), value.args, value.keywords)
+    return value
 
 
 def code_node(node: Node, slot: Slot) -> NodeCode:
