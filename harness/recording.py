@@ -14,12 +14,15 @@ specification is ``docs/recordings.md``.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 from harness._field import FieldReader, JSONObject, format_timestamp, type_name
 from harness.error_class import ERROR_CLASSES
@@ -27,6 +30,31 @@ from harness.errors import RecordingError
 
 TRIGGERS_FILE = "triggers.jsonl"
 LEGACY_FILE = "legacy.jsonl"
+
+_UNSURE = object()
+_LONG_DIGITS = re.compile(rb"\d{19,}")  # an integer orjson may not keep exact (past 64 bits)
+
+
+def fast_json(raw: bytes) -> Any:
+    """Decode one UTF-8 JSON document with orjson where it reads it as ``json.loads`` does.
+
+    Returns ``_UNSURE`` (the caller then decodes with :mod:`json`, for its values and its error
+    messages) for what orjson refuses (invalid UTF-8 or JSON, a blank line, NaN, a lone
+    surrogate) and for any run of 19 digits or more: orjson reads integers past 64 bits as
+    floats. Everything else decodes to the same values, several times faster.
+    """
+    if _LONG_DIGITS.search(raw) is not None:
+        return _UNSURE
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return _UNSURE
+
+
+def loads_json(raw: bytes) -> Any:
+    """Decode one JSON document exactly as ``json.loads`` does (values and errors), quickly (:func:`fast_json`)."""
+    value = fast_json(raw)
+    return json.loads(raw) if value is _UNSURE else value
 
 
 class TraceStatus(StrEnum):
@@ -373,19 +401,28 @@ def iter_json_lines(path: Path) -> Iterator[tuple[int, JSONObject]]:
 
 
 def _parse_line(raw: bytes, name: str, number: int) -> Iterator[tuple[int, JSONObject]]:
+    value = fast_json(raw)
+    if value is _UNSURE:
+        value = _slow_line(raw, name, number)
+        if value is _UNSURE:
+            return
+    if not isinstance(value, dict):
+        raise RecordingError(name, number, None, f"expected an object, got {type_name(value)}")
+    yield number, value
+
+
+def _slow_line(raw: bytes, name: str, number: int) -> Any:
+    """Decode a line :func:`fast_json` left to :mod:`json` (``_UNSURE`` for a blank line)."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise RecordingError(name, number, None, "not valid UTF-8") from None
     if not text.strip():
-        return
+        return _UNSURE
     try:
-        value = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as exc:
         raise RecordingError(name, number, None, f"not valid JSON ({exc.msg})") from None
-    if not isinstance(value, dict):
-        raise RecordingError(name, number, None, f"expected an object, got {type_name(value)}")
-    yield number, value
 
 
 def iter_triggers(path: Path) -> Iterator[RecordedTrigger]:
@@ -394,10 +431,17 @@ def iter_triggers(path: Path) -> Iterator[RecordedTrigger]:
         yield trigger_from_json(obj, str(path), number)
 
 
-def iter_traces(path: Path) -> Iterator[LegacyTrace]:
-    """Stream the legacy traces of a ``legacy.jsonl`` file, validating each line."""
+def iter_traces(path: Path, *, outline: bool = False) -> Iterator[LegacyTrace]:
+    """Stream the legacy traces of a ``legacy.jsonl`` file, validating each line.
+
+    With ``outline`` each trace is yielded without what its run sent and got (``calls``,
+    ``outputs``, ``nodes``, ``items`` are empty): its status, path, decisions and evidence are
+    what a reader that holds many traces at once needs (branch coverage), and node outputs are
+    most of a trace's memory. Every line is still validated in full.
+    """
     for number, obj in iter_json_lines(path):
-        yield trace_from_json(obj, str(path), number)
+        trace = trace_from_json(obj, str(path), number)
+        yield replace(trace, calls=[], outputs={}, nodes={}, items=[]) if outline else trace
 
 
 def iter_pairs(directory: Path) -> Iterator[tuple[RecordedTrigger, LegacyTrace | None]]:

@@ -41,6 +41,7 @@ class BatchReplayer:
         self._registry: Any = None
         self._session: ReplaySession | None = None
         self._failure: str | None = None
+        self._rules: dict[str, Rules] = {}
 
     @property
     def registry(self) -> Any:
@@ -55,8 +56,11 @@ class BatchReplayer:
         return self._registry
 
     def rules(self, automation: str) -> Rules:
-        """Return the normalisation rules of ``automation`` (coercion from the manifest)."""
-        return rules_for(self.index.manifest, automation, self._providers())
+        """Return the normalisation rules of ``automation`` (coercion from the manifest), worked out once."""
+        rules = self._rules.get(automation)
+        if rules is None:
+            rules = self._rules[automation] = rules_for(self.index.manifest, automation, self._providers())
+        return rules
 
     def _providers(self) -> dict[str, Any]:
         return shadow_providers(self.settings.providers, sorted(self.index.providers))

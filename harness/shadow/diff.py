@@ -108,13 +108,11 @@ def diff_traces(legacy: dict[str, Any], new: dict[str, Any], coercion: Coercion 
     """
     if equivalent(legacy, new, coercion):
         return []
-    from deepdiff import DeepDiff  # heavy import, only when something differs
-
-    tree = DeepDiff(legacy, new, view="tree", ignore_order=False, verbose_level=2)
     found: list[tuple[list[Any], Disagreement]] = []
+    subtrees = _subtrees(legacy, new)
     for report, kind in _REPORT_KINDS.items():
-        for level in tree.get(report, ()):
-            parts = level.path(output_format="list")
+        for prefix, level in ((prefix, level) for prefix, tree in subtrees for level in tree.get(report, ())):
+            parts = prefix + level.path(output_format="list")
             old, value = _value(level.t1), _value(level.t2)
             this = kind
             if kind == "type_changed":
@@ -126,6 +124,38 @@ def diff_traces(legacy: dict[str, Any], new: dict[str, Any], coercion: Coercion 
             found.append((parts, Disagreement(format_path(parts), this, old, value, side_effect)))
     found.sort(key=lambda item: (_sort_key(item[0]), item[1].kind))
     return [d for _, d in found]
+
+
+def _subtrees(legacy: Any, new: Any) -> list[tuple[list[Any], Any]]:
+    """Return deepdiff's tree view of each smallest subtree where the traces differ, with its path.
+
+    deepdiff costs about a millisecond per trace but a tenth of that per small value, so the
+    walk goes down objects with the same keys (where deepdiff, too, compares key by key, so the
+    same levels come out) and skips the values that are the same in value and type; a subtree
+    of any other kind (objects with different keys, lists, scalars) is handed to deepdiff whole.
+    """
+    from deepdiff import DeepDiff  # heavy import, only when something differs
+
+    out: list[tuple[list[Any], Any]] = []
+    stack: list[tuple[list[Any], Any, Any]] = [([], legacy, new)]
+    while stack:
+        prefix, old, value = stack.pop()
+        if type(old) is dict and type(value) is dict and old.keys() == value.keys():
+            stack.extend((prefix + [k], old[k], value[k]) for k in reversed(list(old)) if not same(old[k], value[k]))
+        else:
+            out.append((prefix, DeepDiff(old, value, view="tree", ignore_order=False, verbose_level=2)))
+    return out
+
+
+def same(legacy: Any, new: Any) -> bool:
+    """Tell whether two JSON values are equal in value and in type, all the way down (``True`` is not ``1``)."""
+    if type(legacy) is not type(new):
+        return False
+    if type(legacy) is dict:
+        return legacy.keys() == new.keys() and all(same(v, new[k]) for k, v in legacy.items())
+    if type(legacy) is list:
+        return len(legacy) == len(new) and all(same(a, b) for a, b in zip(legacy, new))
+    return bool(legacy == new)
 
 
 def _value(value: Any) -> Any:

@@ -7,7 +7,6 @@ re-reads only its own lines (a 100,000-trigger set is never in memory at once).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,7 +14,8 @@ from typing import IO, Any
 
 from harness.errors import RecordingError
 from harness.manifest import MANIFEST_FILE, Manifest, load_manifest
-from harness.recording import LEGACY_FILE, TRIGGERS_FILE, LegacyTrace, RecordedTrigger, trace_from_json, trigger_from_json
+from harness.recording import (LEGACY_FILE, TRIGGERS_FILE, LegacyTrace, RecordedTrigger, loads_json, trace_from_json,
+                               trigger_from_json)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,16 +81,18 @@ class SetIndex:
     def load(self, refs: Sequence[TriggerRef]) -> list[tuple[TriggerRef, RecordedTrigger, LegacyTrace | None]]:
         """Read and validate the triggers and legacy traces of ``refs`` from their files."""
         out = []
-        handles: dict[Path, IO[bytes]] = {}
+        handles: dict[str, IO[bytes]] = {}
+        files: dict[str, tuple[str, str]] = {}  # automation -> its triggers and legacy file names
         try:
             for ref in refs:
-                auto = self.automations[ref.automation]
-                trigger = trigger_from_json(_read_at(handles, auto.directory / TRIGGERS_FILE, ref.offset),
-                                            str(auto.directory / TRIGGERS_FILE), ref.line)
+                names = files.get(ref.automation)
+                if names is None:
+                    directory = self.automations[ref.automation].directory
+                    names = files[ref.automation] = (str(directory / TRIGGERS_FILE), str(directory / LEGACY_FILE))
+                trigger = trigger_from_json(_read_at(handles, names[0], ref.offset), names[0], ref.line)
                 legacy = None
                 if ref.paired:
-                    legacy = trace_from_json(_read_at(handles, auto.directory / LEGACY_FILE, ref.legacy_offset),
-                                             str(auto.directory / LEGACY_FILE), ref.legacy_line)
+                    legacy = trace_from_json(_read_at(handles, names[1], ref.legacy_offset), names[1], ref.legacy_line)
                 out.append((ref, trigger, legacy))
         finally:
             for handle in handles.values():
@@ -98,12 +100,12 @@ class SetIndex:
         return out
 
 
-def _read_at(handles: dict[Path, IO[bytes]], path: Path, offset: int) -> dict[str, Any]:
+def _read_at(handles: dict[str, IO[bytes]], path: str, offset: int) -> dict[str, Any]:
     handle = handles.get(path)
     if handle is None:
-        handle = handles[path] = path.open("rb")
+        handle = handles[path] = open(path, "rb")  # noqa: SIM115 - closed by the caller
     handle.seek(offset)
-    value: dict[str, Any] = json.loads(handle.readline())
+    value: dict[str, Any] = loads_json(handle.readline())
     return value
 
 
@@ -118,7 +120,7 @@ def _lines(path: Path) -> Iterator[tuple[int, int, dict[str, Any]]]:
             if not raw.strip():
                 continue
             try:
-                value = json.loads(raw)
+                value = loads_json(raw)
             except (ValueError, UnicodeDecodeError) as exc:
                 raise RecordingError(str(path), number, None, f"not valid JSON ({exc})") from None
             if not isinstance(value, dict):

@@ -86,8 +86,18 @@ def canonical_timestamp(text: str) -> str | None:
     return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
+_UNCHANGED = frozenset({int, float, bool, type(None)})  # JSON scalars _scrub returns as they are
+
+
 def _scrub(value: Any, rules: Rules) -> Any:
     """Canonicalise timestamps and mask generated ids, recursively."""
+    kind = type(value)
+    if kind in _UNCHANGED:  # the exact types first: isinstance against Mapping is slow for a scalar
+        return value
+    if kind is dict:
+        ids = rules.id_keys
+        return {str(k): GENERATED if str(k).lower() in ids and v is not None else _scrub(v, rules)
+                for k, v in value.items()}
     if isinstance(value, str):
         return canonical_timestamp(value) or value
     if isinstance(value, Mapping):

@@ -145,13 +145,10 @@ class ShadowReplayer:
             return []
         assert self._pool is not None, "use ShadowReplayer as an async context manager"
         queue = Queue(self._pool, registry=self.registry)
-        refused = self._refused(cases)
-        runnable = [c for i, c in enumerate(cases) if i not in refused]
-        self._remember_outputs(runnable)
+        self._remember_outputs(cases)
         try:
             with network_guard(database_hosts(self.db_url), self.blocked):
-                specs = [self._spec(c) for c in runnable]
-                ids = await queue.enqueue_many(specs, actor="cutover-shadow") if specs else []
+                refused, ids = await self._enqueue(queue, cases)
                 rows = await self._drain(ids) if ids else []
                 if self.options.scratch:  # nothing later needs these rows: no dead versions either
                     await queue.clear()
@@ -161,7 +158,8 @@ class ShadowReplayer:
                         self._since_vacuum = 0
                         await queue.vacuum()
         finally:
-            self._forget_outputs(runnable)
+            self._forget_outputs(cases)
+        runnable = [c for i, c in enumerate(cases) if i not in refused]
         by_parent: dict[Any, list[dict[str, Any]]] = {}
         for row in rows:
             by_parent.setdefault(row["parent_id"], []).append(row)
@@ -176,14 +174,29 @@ class ShadowReplayer:
             out.append(self._result(case, roots.get(job_id), _descendants(job_id, by_parent)))
         return out
 
-    def _refused(self, cases: Sequence[Case]) -> dict[int, str]:
+    async def _enqueue(self, queue: Queue, cases: Sequence[Case]) -> tuple[dict[int, str], list[uuid.UUID]]:
+        """Enqueue the cases' jobs in one statement; return the refused cases (by position, why)
+        and the ids of the others' jobs, in order.
+
+        The queue checks every job as it enqueues them; only when it refuses one is each case
+        checked on its own (:meth:`_refused`), so a valid batch is checked once.
+        """
+        specs = [self._spec(c) for c in cases]
+        try:
+            return {}, await queue.enqueue_many(specs, actor="cutover-shadow")
+        except EnqueueError:
+            refused = self._refused(specs)
+            kept = [spec for i, spec in enumerate(specs) if i not in refused]
+            return refused, (await queue.enqueue_many(kept, actor="cutover-shadow") if kept else [])
+
+    def _refused(self, specs: Sequence[JobSpec]) -> dict[int, str]:
         """Return, by position, why the queue would refuse a case's job (its door refuses the
         trigger in production too: a keyed automation's trigger without its key, a missing
         required field); that trigger fails alone instead of failing its whole batch."""
         refused: dict[int, str] = {}
-        for i, case in enumerate(cases):
+        for i, spec in enumerate(specs):
             try:
-                check_spec(self._spec(case), self.registry)
+                check_spec(spec, self.registry)
             except EnqueueError as exc:
                 refused[i] = f"refused at enqueue: {exc}"
         return refused

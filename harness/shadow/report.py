@@ -177,7 +177,7 @@ def _definition_branches(manifest: Manifest, set_path: str | None, name: str, co
     from harness.recording import LEGACY_FILE, iter_traces
 
     legacy = Path(set_path or ".") / name / LEGACY_FILE
-    traces = [t for t in iter_traces(legacy) if t.trigger_id in compared] if legacy.is_file() and compared else []
+    traces = [t for t in iter_traces(legacy, outline=True) if t.trigger_id in compared] if legacy.is_file() and compared else []
     return definition_rows(Path(set_path or ".") / entry.definition, entry, traces)
 
 

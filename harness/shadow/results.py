@@ -9,11 +9,11 @@ for ``cutover report merge``.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import IO, Any
 
+from harness.recording import loads_json
 from harness.shadow.outcome import ItemResult
 
 RESULTS_PREFIX = "results-"
@@ -59,8 +59,8 @@ def read_rows(results_dir: Path, prefix: str) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     shared: dict[Any, Any] = {}
     for path in sorted(results_dir.glob(f"{prefix}*.jsonl")):
-        with path.open(encoding="utf-8") as handle:
-            rows.extend(_shared_row(json.loads(line), shared) for line in handle if line.strip())
+        with path.open("rb") as handle:
+            rows.extend(_shared_row(loads_json(line), shared) for line in handle if line.strip())
     return rows
 
 
