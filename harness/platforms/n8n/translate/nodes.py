@@ -242,7 +242,11 @@ def _switch_rules(node: Node, slot: Slot) -> list[ast.stmt]:
     constants: list[ast.stmt] = []
     body = stmts("chosen = []")
     for index, rule in enumerate(rules):
-        conditions = dict(rule.get("conditions") or {})
+        conditions = rule.get("conditions") or {}
+        if not isinstance(conditions, dict):  # e.g. a rule's conditions written as a bare list
+            raise Untranslatable(f"rule {index}: conditions: expected an object with options and conditions, "
+                                 f"got a {type(conditions).__name__}")
+        conditions = dict(conditions)
         # n8n reads a rule's filter without a version as filter version 1 (it fills the version
         # of a top-level filter parameter, as IF's, not of one inside Switch's rule list)
         conditions["options"] = {"version": 1, **(conditions.get("options") or {})}
