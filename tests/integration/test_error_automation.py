@@ -4,18 +4,17 @@ for good, with the failure as an n8n Error Trigger item; the scaffold writes it 
 from __future__ import annotations
 
 import asyncio
-import json
 import time
-from pathlib import Path
 
 import pytest
 
 import queue_core.registry as reg
 from harness.platforms.n8n.definition import parse_workflow
 from harness.platforms.n8n.translate.module import build
-from queue_core import JobSpec, Queue, Worker, WorkerConfig
+from queue_core import JobSpec, Queue
 from queue_core.errors import ConfigError, TerminalError
 from queue_core.registry import Registry
+from tests.support.scaffolded import worker_running
 
 
 def _registry() -> Registry:
@@ -37,9 +36,7 @@ def _registry() -> Registry:
 
 async def _drain(pool, registry: Registry, spec: JobSpec) -> list[tuple]:
     job = await Queue(pool, registry=registry).enqueue(spec)
-    worker = Worker(pool, registry, WorkerConfig(concurrency=2, lease_s=5, poll_s=0.05))
-    task = asyncio.create_task(worker.run())
-    try:
+    async with worker_running(pool, registry):
         deadline = time.monotonic() + 30
         while True:
             async with pool.connection() as conn:
@@ -50,9 +47,6 @@ async def _drain(pool, registry: Registry, spec: JobSpec) -> list[tuple]:
                 return rows
             assert time.monotonic() < deadline, rows
             await asyncio.sleep(0.05)
-    finally:
-        worker.stop()
-        await asyncio.wait_for(task, 15)
 
 
 async def test_a_job_failing_terminally_starts_its_error_automation_once_with_the_failure(pool) -> None:

@@ -4,9 +4,7 @@ as n8n's Respond to Webhook does; scaffolded Respond to Webhook nodes and "When 
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -14,10 +12,10 @@ import pytest
 
 import queue_core.registry as reg
 from harness.platforms.n8n.translate import scaffold_n8n
-from queue_core import Worker, WorkerConfig
 from queue_core.errors import ConfigError
 from queue_core.registry import Registry
 from tests.support.control import app_for, client, sources
+from tests.support.scaffolded import registry_of, worker_running
 
 SECRET = "shared-bearer-secret"
 ENV = {"BEARER": SECRET}
@@ -55,16 +53,10 @@ def reg_terminal(message: str) -> Exception:
 async def _post(pool: Any, registry: Registry, config: dict[str, Any], body: dict[str, Any],
                 delivery: str = "d-1") -> Any:
     app = app_for(pool, sources=sources(config, ENV), registry=registry)
-    worker = Worker(pool, registry, WorkerConfig(concurrency=2, lease_s=5, poll_s=0.05))
-    task = asyncio.create_task(worker.run())
-    try:
-        async with client(app) as c:
-            return await c.post(f"/hooks/{next(iter(config))}", content=json.dumps(body).encode(),
-                                headers={"content-type": "application/json", "authorization": f"Bearer {SECRET}",
-                                         "idempotency-key": delivery})
-    finally:
-        worker.stop()
-        await asyncio.wait_for(task, 15)
+    async with worker_running(pool, registry), client(app) as c:
+        return await c.post(f"/hooks/{next(iter(config))}", content=json.dumps(body).encode(),
+                            headers={"content-type": "application/json", "authorization": f"Bearer {SECRET}",
+                                     "idempotency-key": delivery})
 
 
 def _held(automation: str, timeout: int = 10) -> dict[str, Any]:
@@ -118,17 +110,7 @@ def _scaffolded(tmp_path: Path, workflow: dict[str, Any]) -> Registry:
     (tmp_path / "wf" / "hook.json").write_text(json.dumps(workflow))
     into = tmp_path / "automations"
     scaffold_n8n(tmp_path / "wf" / "hook.json", automation="hook", into=into)
-    registry = Registry()
-    saved, reg.default_registry = reg.default_registry, registry
-    try:
-        spec = importlib.util.spec_from_file_location("reply_hook", into / "hook.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[spec.name] = module
-        spec.loader.exec_module(module)
-    finally:
-        reg.default_registry = saved
-    return registry
+    return registry_of([into / "hook.py"], "reply")
 
 
 def _webhook(mode: str, **extra: Any) -> dict[str, Any]:

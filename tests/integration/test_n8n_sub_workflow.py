@@ -5,19 +5,17 @@ waited for or not."""
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import json
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-import queue_core.registry as reg
 from harness.platforms.n8n.translate import scaffold_n8n
-from queue_core import JobSpec, Queue, Worker, WorkerConfig, db
+from queue_core import JobSpec, Queue, db
 from queue_core.registry import Registry
+from tests.support.scaffolded import registry_of, worker_running
 
 
 def _node(name: str, kind: str, version: float, parameters: dict[str, Any], x: int) -> dict[str, Any]:
@@ -56,26 +54,13 @@ def _estate(tmp_path: Path, names: list[dict[str, Any]], *, mode: str = "once", 
 
 
 def _registry(into: Path) -> Registry:
-    registry = Registry()
-    saved, reg.default_registry = reg.default_registry, registry
-    try:
-        for path in sorted(into.glob("*.py")):
-            spec = importlib.util.spec_from_file_location(f"sub_{path.stem}", path)
-            assert spec is not None and spec.loader is not None
-            module = importlib.util.module_from_spec(spec)
-            sys.modules[spec.name] = module
-            spec.loader.exec_module(module)
-    finally:
-        reg.default_registry = saved
-    return registry
+    return registry_of(sorted(into.glob("*.py")), "sub")
 
 
 async def _run(url: str, registry: Registry, payload: dict[str, Any], mode: str = "dry_run") -> tuple[Any, list[tuple]]:
     async with db.pool(url, max_size=6) as pool:
         job = await Queue(pool, registry=registry).enqueue(JobSpec("caller", payload, mode=mode))
-        worker = Worker(pool, registry, WorkerConfig(concurrency=4, lease_s=5, poll_s=0.05))
-        task = asyncio.create_task(worker.run())
-        try:
+        async with worker_running(pool, registry, concurrency=4):
             deadline = time.monotonic() + 30
             while True:
                 async with pool.connection() as conn:
@@ -86,9 +71,6 @@ async def _run(url: str, registry: Registry, payload: dict[str, Any], mode: str 
                     break
                 assert time.monotonic() < deadline, f"timed out: caller {state}, children {children}"
                 await asyncio.sleep(0.05)
-        finally:
-            worker.stop()
-            await asyncio.wait_for(task, 15)
         async with pool.connection() as conn:
             if mode == "live":  # a live job keeps no trace: what its children returned is in its wait's step
                 (state,) = await (await conn.execute("SELECT status::text FROM jobs WHERE id = %s", (job,))).fetchone()

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -12,8 +10,8 @@ import pytest
 from harness.platforms.n8n.definition import parse_workflow
 from harness.platforms.n8n.translate.module import build
 from harness.platforms.n8n.translate.schedule import rules_of
-from queue_core.registry import Registry
 from queue_core.schedule import declared
+from tests.support.scaffolded import registry_of
 
 
 def _workflow(node: dict[str, Any], settings: dict[str, Any] | None = None) -> Any:
@@ -132,39 +130,4 @@ def test_a_workflow_without_a_timezone_says_n8n_used_the_instances() -> None:
 def _load(tmp_path: Path, source: str) -> Any:
     path = tmp_path / "ticks_module.py"
     path.write_text(source)
-    registry = Registry()
-    import queue_core.registry as reg
-
-    saved = reg.default_registry
-    reg.default_registry = registry
-    try:
-        spec = importlib.util.spec_from_file_location("ticks_module", path)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["ticks_module"] = module
-        spec.loader.exec_module(module)
-    finally:
-        reg.default_registry = saved
-        sys.modules.pop("ticks_module", None)
-    return {a.name: a for a in registry.automations()}
-
-
-def test_a_live_tick_emits_the_item_n8ns_schedule_trigger_emits_in_the_workflows_timezone() -> None:
-    from queue_core.compat.n8n import schedule_items
-    from queue_core.context import Trigger
-
-    live = Trigger("t", "2024-03-31T07:05:09+00:00", {}, {}, "schedule")
-    (item,) = schedule_items(live, "Europe/Berlin")
-    assert item["json"] == {
-        "timestamp": "2024-03-31T09:05:09.000+02:00", "Readable date": "March 31st 2024, 9:05:09 am",
-        "Readable time": "9:05:09 am", "Day of week": "Sunday", "Year": "2024", "Month": "March",
-        "Day of month": "31", "Hour": "09", "Minute": "05", "Second": "09", "Timezone": "Europe/Berlin (UTC+02:00)"}
-    (noon,) = schedule_items(Trigger("t", "2024-01-12T12:00:00+00:00", {}, {}, "schedule"), "UTC")
-    assert noon["json"]["Readable time"] == "12:00:00 pm" and noon["json"]["Readable date"].startswith("January 12th")
-    recorded = {"timestamp": "2024-06-03T02:30:00.004+02:00", "Hour": "02"}
-    assert schedule_items(Trigger("t", "2024-06-03T00:30:00+00:00", {}, recorded, "schedule")) == [{"json": recorded}]
-
-
-def test_the_scaffolded_trigger_builds_its_tick_item_in_the_workflows_timezone() -> None:
-    scaffold = build(_workflow(_schedule({"field": "minutes"}), settings={"timezone": "Asia/Tokyo"}), "ticks", {})
-    assert "n8n.schedule_items(trigger, 'Asia/Tokyo')" in scaffold.source
+    return {a.name: a for a in registry_of([path], "ticks").automations()}
