@@ -131,3 +131,24 @@ def _load(tmp_path: Path, source: str) -> Any:
     path = tmp_path / "ticks_module.py"
     path.write_text(source)
     return {a.name: a for a in registry_of([path], "ticks").automations()}
+
+
+def test_a_live_tick_emits_the_item_n8ns_schedule_trigger_emits_in_the_workflows_timezone() -> None:
+    from queue_core.compat.n8n import schedule_items
+    from queue_core.context import Trigger
+
+    live = Trigger("t", "2024-03-31T07:05:09+00:00", {}, {}, "schedule")
+    (item,) = schedule_items(live, "Europe/Berlin")
+    assert item["json"] == {
+        "timestamp": "2024-03-31T09:05:09.000+02:00", "Readable date": "March 31st 2024, 9:05:09 am",
+        "Readable time": "9:05:09 am", "Day of week": "Sunday", "Year": "2024", "Month": "March",
+        "Day of month": "31", "Hour": "09", "Minute": "05", "Second": "09", "Timezone": "Europe/Berlin (UTC+02:00)"}
+    (noon,) = schedule_items(Trigger("t", "2024-01-12T12:00:00+00:00", {}, {}, "schedule"), "UTC")
+    assert noon["json"]["Readable time"] == "12:00:00 pm" and noon["json"]["Readable date"].startswith("January 12th")
+    recorded = {"timestamp": "2024-06-03T02:30:00.004+02:00", "Hour": "02"}
+    assert schedule_items(Trigger("t", "2024-06-03T00:30:00+00:00", {}, recorded, "schedule")) == [{"json": recorded}]
+
+
+def test_the_scaffolded_trigger_builds_its_tick_item_in_the_workflows_timezone() -> None:
+    scaffold = build(_workflow(_schedule({"field": "minutes"}), settings={"timezone": "Asia/Tokyo"}), "ticks", {})
+    assert "n8n.schedule_items(trigger, 'Asia/Tokyo')" in scaffold.source
