@@ -79,9 +79,7 @@ async def respond(flow: Any, node: str, items: Items, respond_with: str = "first
 
 async def respond_last(flow: Any, data: str = "firstEntryJson", code: int = 200, field: str | None = None) -> None:
     """A Webhook set to answer when the last node finishes: answer with that node's first output."""
-    last = getattr(flow, "_last", None)
-    outputs = flow.outputs.get(last[0]) if last else None
-    items = list(outputs[0]) if outputs else []
+    items = flow.last_output()
     value: Any = None
     if data == "allEntries":
         value = [item.get("json", {}) for item in items]

@@ -81,8 +81,5 @@ def sub_inputs(trigger: Any, fields: Sequence[str] | None = None) -> Items:
 
 async def sub_return(flow: Any) -> None:
     """End a sub-workflow's run: return the first output of the last node that ran to the caller."""
-    last = getattr(flow, "_last", None)
-    outputs = flow.outputs.get(last[0]) if last else None
-    items = list(outputs[0]) if outputs else []
-    returned = [{"json": item.get("json", {})} for item in items]
+    returned = [{"json": item.get("json", {})} for item in flow.last_output()]
     await flow.ctx.step(RETURNED_STEP, lambda: returned)

@@ -145,6 +145,12 @@ class Flow:
         self._last = (node, kind)
         self._record(node)
 
+    def last_output(self) -> Items:
+        """The first output of the node that ran last (what a sub-workflow returns, what a webhook answering
+        "when the last node finishes" sends); empty before any node ran."""
+        outputs = self.outputs.get(self._last[0]) if self._last else None
+        return list(outputs[0]) if outputs else []
+
     def emit_outputs(self, node: str, outputs: Sequence[Items]) -> list[Items]:
         """Record a node's several outputs (a regular and an error output) and return them."""
         self.record(node, outputs)

@@ -76,6 +76,10 @@ def _emit(slot: Slot, node: Node, items: ast.expr) -> list[ast.stmt]:
     return stmts("$var = flow.emit($node, $items)", var=name(slot.var), node=node.name, items=items)
 
 
+# The note of a node that answers its webhook caller (a Webhook's responseMode, Respond to Webhook).
+ANSWERS_CALLER = "answers its caller: give its source respond_timeout_s so the request is held for the answer"
+
+
 def trigger(node: Node, slot: Slot) -> NodeCode:
     """The trigger: a Webhook's delivery item, a schedule's tick, or the trigger body's items."""
     kind = node.short_type.lower()
@@ -84,8 +88,7 @@ def trigger(node: Node, slot: Slot) -> NodeCode:
         path = node.parameters.get("path")
         answers = node.parameters.get("responseMode") in ("lastNode", "responseNode")
         return NodeCode(lines, [slot.var], source=f"webhook {node.parameters.get('httpMethod', 'GET')} /{path or ''}",
-                        why="answers its caller: give its source respond_timeout_s so the request is held for the "
-                            "answer" if answers else None)
+                        why=ANSWERS_CALLER if answers else None)
     items = (call("n8n.schedule_items", name("trigger"), slot.timezone or "UTC") if kind == "scheduletrigger"
              else _code.expr("n8n.trigger_items(trigger)"))
     code = NodeCode([comment(node), *_emit(slot, node, items)], [slot.var])

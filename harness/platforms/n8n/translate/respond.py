@@ -11,11 +11,10 @@ import ast
 from harness.errors import Untranslatable
 from harness.platforms.n8n.definition import Node
 from harness.platforms.n8n.translate import expr
-from harness.platforms.n8n.translate.nodes import NodeCode, Slot, _input, comment
+from harness.platforms.n8n.translate.nodes import ANSWERS_CALLER, NodeCode, Slot, _input, comment
 from harness.scaffold import _code
 from harness.scaffold._code import call, dict_of, name, stmts
 
-NOTE = "answers its caller: give its source respond_timeout_s so the request is held for the answer"
 
 
 def _per_item(value: object) -> ast.expr:
@@ -57,7 +56,7 @@ def respond_node(node: Node, slot: Slot) -> NodeCode:
              *stmts("$both = (await $answer) if items else $empty", both=both, answer=answer, empty=empty)]
     for index, out in enumerate(outs):
         lines += stmts("$out = $both[$index]", out=name(out), both=both, index=index)
-    return NodeCode(lines, outs, why=NOTE)
+    return NodeCode(lines, outs, why=ANSWERS_CALLER)
 
 
 def answers_when_done(node: Node) -> list[ast.stmt]:
