@@ -19,6 +19,11 @@ command -v node >/dev/null || { echo "node not found: install Node.js >= 20 and 
 command -v npm >/dev/null || { echo "npm not found: install npm" >&2; exit 3; }
 
 bin="$dir/node_modules/.bin/n8n"
+# One install at a time into one directory: two npm installs into the same node_modules clobber
+# each other (ENOTEMPTY), so a second caller waits here for the first and then finds it installed.
+mkdir -p "$(dirname "$dir")"
+exec 9>"$dir.lock"
+if command -v flock >/dev/null; then flock 9; fi
 if [ -x "$bin" ] && [ -f "$dir/.installed" ] && [ "$(cat "$dir/.installed")" = "$version" ]; then
   echo "n8n $version already installed"
   echo "$dir"
