@@ -113,3 +113,16 @@ def test_a_file_that_is_not_json_names_the_line() -> None:
 def test_unflatted_rebuilds_shared_and_circular_references() -> None:
     value = unflatted([{"a": "1", "self": "0", "n": 3}, "text"])
     assert value["a"] == "text" and value["n"] == 3 and value["self"] is value
+
+
+def test_an_http_request_call_is_read_with_the_nodes_version_and_defaults() -> None:
+    from harness.platforms.n8n.definition import Node
+    from harness.platforms.n8n.runs import NodeRun, http_call
+
+    entry = AutomationEntry("x", Platform.N8N, Coercion.N8N, providers={"api.example.com": "example"})
+    v1 = Node("Old", "n8n-nodes-base.httpRequest", 1.0, {"url": "https://api.example.com/v1/orders",
+                                                            "requestMethod": "POST"})
+    v4 = Node("New", "n8n-nodes-base.httpRequest", 4.2, {"url": "https://api.example.com/v1/orders"})
+    old, new = http_call(NodeRun("Old", {}, v1), "old", entry), http_call(NodeRun("New", {}, v4), "new", entry)
+    assert old is not None and (old["method"], old["provider"], old["url"]) == ("POST", "example", "/v1/orders")
+    assert new is not None and new["method"] == "GET"  # v4.2's default, left out of the export

@@ -263,11 +263,12 @@ def http_call(run: NodeRun, step: str, entry: AutomationEntry) -> dict[str, Any]
     """Return the call an HTTP Request node with literal parameters made; ``None`` for other nodes.
 
     The URL keeps the node's query parameters (``/todos?limit=2&skip=10``); one that is an
-    expression makes the URL unknown (``None``: not compared).
+    expression makes the URL unknown (``None``: not compared). The parameters are read as n8n
+    runs the node's version (``Node.settings``): v1/v2 name the method ``requestMethod``.
     """
     if run.type not in HTTP_TYPES:
         return None
-    params = run.node.parameters
+    params = run.node.settings  # as n8n ran it: the defaults the export left out put back
     url = params.get("url")
     url = _with_query(url if isinstance(url, str) and _literal(url) else None, query_pairs(params))
     provider, target = split_url(entry, url) if url else (None, None)
@@ -279,7 +280,8 @@ def http_call(run: NodeRun, step: str, entry: AutomationEntry) -> dict[str, Any]
             pass
     elif isinstance(body, str):
         body = None
-    return {"step": step, "provider": provider, "method": str(params.get("method", "GET")).upper(),
+    method = params.get("method", params.get("requestMethod", "GET"))  # v3+: method; v1/v2: requestMethod
+    return {"step": step, "provider": provider, "method": str(method).upper(),
             "url": target, "body": body}
 
 
