@@ -3,8 +3,11 @@
 A JavaScript Code node becomes "translated (JavaScript kept)": the generated module holds the
 node's source as a constant and calls ``n8n.code(flow, node, source, items, mode=…, kind=…)``,
 which runs it unchanged in V8 with n8n's data model (``queue_core.compat._n8n_code``). What the
-sandbox cannot give is found here and left as a TODO naming it: ``require`` of a Node.js module,
-workflow static data, ``$http`` / ``this.helpers`` calls, Node's ``Buffer``. A Python Code node
+sandbox cannot give is found here and left as a TODO naming it: ``require`` of a Node.js module
+other than ``crypto`` (``fs``, ``https``, …), ``$http`` / ``this.helpers`` calls. Node's ``Buffer``
+and ``require('crypto')`` are the sandbox's (a subset, ``_n8n_node.js``); a node that uses
+``$getWorkflowStaticData`` runs through ``await n8n.code_static(...)``, which reads and writes the
+workflow's static data in Postgres (``queue_core.compat._n8n_static``). A Python Code node
 (``language: python``) is left as a TODO with its source kept for a person.
 """
 
@@ -21,10 +24,13 @@ from harness.scaffold._code import name, stmts
 
 KEPT = "JavaScript kept"
 _REQUIRE = re.compile(r"""\brequire\s*\(\s*(['"`])([^'"`]+)\1""")
+_STATIC = re.compile(r"\$?getWorkflowStaticData\b")
+SANDBOX_MODULES = frozenset({"crypto", "node:crypto"})  # what the sandbox's require gives (_n8n_node.js)
 _UNAVAILABLE = (
-    (re.compile(r"\$?getWorkflowStaticData\b"), "keeps workflow static data between runs"),
-    (re.compile(r"\$http\b|\bthis\.helpers\b|\bhelpers\.(?:request|httpRequest)"), "makes HTTP calls from code"),
-    (re.compile(r"\bBuffer\b"), "uses Node.js's Buffer"),
+    (re.compile(r"\$http\b|\bthis\.helpers\b|\bhelpers\.(?:request|httpRequest)"),
+     "makes HTTP calls from code ($http.request / this.helpers.httpRequest): the sandbox's V8 cannot call "
+     "back into Python synchronously (mini-racer's Python callbacks are async); write each call as "
+     "`await ctx.call(provider, method, url, step=...)` in Python, then the rest of the node over its response"),
     (re.compile(r"\$evaluateExpression\b|\$secrets\b|\$vars\b"), "uses $evaluateExpression, $secrets or $vars"),
 )
 KINDS = {"code": "code", "function": "function", "functionItem": "functionItem"}
@@ -32,15 +38,17 @@ KINDS = {"code": "code", "function": "function", "functionItem": "functionItem"}
 
 def unavailable(source: str) -> str | None:
     """Return why the sandbox cannot run ``source`` as n8n did (None: it can)."""
-    modules = sorted({m.group(2) for m in _REQUIRE.finditer(source)})
-    if modules or re.search(r"\brequire\s*\(", source):
-        shown = ", ".join(repr(m) for m in modules) or "a module"
-        return f"Code node requires {shown}: the sandbox has no Node.js modules, write this part in Python"
+    named = {m.group(2) for m in _REQUIRE.finditer(source)}
+    modules = sorted(named - SANDBOX_MODULES)
+    if modules or len(re.findall(r"\brequire\s*\(", source)) > len(_REQUIRE.findall(source)):
+        shown = ", ".join(repr(m) for m in modules) or "a module it names at run time"
+        return (f"Code node requires {shown}: the sandbox has no Node.js module but crypto (no file system, "
+                "no network), write this part in Python")
     if natives_syntax(source):
         return "Code node uses V8 natives syntax (%Name): the sandbox refuses it, write this part in Python"
     for pattern, why in _UNAVAILABLE:
         if pattern.search(source):
-            return f"Code node {why}: the sandbox cannot, write this part in Python"
+            return f"Code node {why}" if ":" in why else f"Code node {why}: the sandbox cannot, write this part in Python"
     return None
 
 
@@ -59,12 +67,21 @@ def mode_of(node: Node) -> str:
     return str(node.parameters.get("mode") or "runOnceForAllItems")
 
 
+def uses_static_data(source: str) -> bool:
+    """Whether ``source`` reads the workflow's static data (``$getWorkflowStaticData``)."""
+    return bool(_STATIC.search(source))
+
+
 def kept(node: Node, var: str, items: ast.expr, source: str) -> list[ast.stmt]:
-    """Return the statements that run ``source`` through ``n8n.code`` when items reached the node."""
+    """Return the statements that run ``source`` through ``n8n.code`` when items reached the node
+    (``await n8n.code_static`` when it uses the workflow's static data)."""
     const = f"{var}_js"
+    static = uses_static_data(source)
+    run = "await n8n.code_static" if static else "n8n.code"
+    note = "; the workflow's static data read from and written back to Postgres" if static else ""
     return [_code.comment(f"{KEPT}: the node's own code runs unchanged in V8 with n8n's data model "
-                          f"({mode_of(node)})"),
+                          f"({mode_of(node)}){note}"),
             *stmts("$const = $source", const=name(const), source=source),
-            *stmts("$var = n8n.code(flow, $node, $const, $items, mode=$mode, kind=$kind) if $items else []",
+            *stmts(f"$var = {run}(flow, $node, $const, $items, mode=$mode, kind=$kind) if $items else []",
                    var=name(var), node=node.name, const=name(const), items=items, mode=mode_of(node),
                    kind=KINDS[node.short_type])]
