@@ -97,7 +97,7 @@
       case 'utf8': return utf8Encode(text);
       case 'hex': return hexDecode(text);
       case 'base64': case 'base64url': return base64Decode(text);
-      default: return Array.from(text, (ch) => ch.charCodeAt(0) & 255);
+      default: return Array.from({ length: text.length }, (_, i) => text.charCodeAt(i) & 255);  // per UTF-16 unit, as Node
     }
   }
   function decode(bytes, encoding) {
@@ -149,6 +149,7 @@
       return out;
     }
     static isBuffer(value) { return value instanceof Buffer; }
+    static compare(a, b) { return Buffer.prototype.compare.call(a, b); }
     static isEncoding(name) { try { encodingOf(name); return typeof name === 'string'; } catch (e) { return false; } }
     toString(encoding, start, end) { return decode(this.subarray(start || 0, end === undefined ? this.length : end), encoding); }
     toJSON() { return { type: 'Buffer', data: Array.from(this) }; }
