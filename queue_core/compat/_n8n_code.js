@@ -1,6 +1,6 @@
 // The n8n Code node's data model around a node's own JavaScript (cutover's, written from n8n's docs).
 //
-// Loaded once per isolate after _n8n_luxon.js. Defines one global, __cutoverCode(payloadJSON),
+// Loaded once per isolate after _n8n_luxon.js and _n8n_node.js (Buffer, crypto). Defines one global, __cutoverCode(payloadJSON),
 // which runs a node's source once (all items) or once per item, and returns a JSON string:
 // {"items": [...], "logs": [...]} or {"error": {"message", "description", "item"}, "logs": [...]}.
 // Each run gets its own function scope; globals a run adds are deleted after it, and globals it
@@ -124,7 +124,8 @@
   function jmespath(data, expression) { return global.__cutoverJmespath(data, expression); }
 
   function scope(payload, index, logs) {
-    const workflowStatic = staticData(payload);
+    if (!payload.shared) payload.shared = { require: sandboxRequire(payload), static: staticData(payload) };  // once per run
+    const { require: requireModule, static: workflowStatic } = payload.shared;
     const mode = payload.kind === 'functionItem' ? 'runOnceForEachItem' : payload.mode;
     const items = payload.items;
     const current = mode === 'runOnceForEachItem' ? items[index] : items[0];
@@ -142,7 +143,7 @@
       $: access.$, $node: access.$node, $items: access.$items, $execution: { id: payload.execution.id, mode: payload.execution.mode,
         resumeUrl: undefined, customData: { set() {}, setAll() {}, get() { return undefined; }, getAll() { return {}; } } },
       $workflow: payload.workflow, $now: DateTime.now(), $today: today, $jmespath: jmespath, DateTime, Duration, Interval,
-      require: sandboxRequire(payload), console: makeConsole(logs), $env: payload.env || {}, $itemIndex: index, $runIndex: 0,
+      require: requireModule, console: makeConsole(logs), $env: payload.env || {}, $itemIndex: index, $runIndex: 0,
       $prevNode: { name: payload.previous, outputIndex: 0, runIndex: 0 },
       $getWorkflowStaticData: workflowStatic, getWorkflowStaticData: workflowStatic,
       $http: new Proxy({}, { get: (t, k) => refused(`$http.${String(k)}`) }), helpers: new Proxy({}, { get: (t, k) => refused(`helpers.${String(k)}`) }),

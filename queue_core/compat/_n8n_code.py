@@ -2,9 +2,11 @@
 
 One V8 isolate and context per process (created on first use, guarded by a lock) holds the
 prelude: ``_n8n_luxon.js`` (cutover's Luxon ``DateTime``/``Duration`` subset),
-``_n8n_jmespath.js`` (a ``$jmespath`` subset) and ``_n8n_code.js`` (``$input``, ``$json``,
-``items``/``item``, ``$('Node')``, ``$node``, ``$execution``, ``$workflow``, ``$now``/``$today``,
-``require`` that fails naming the module, a captured ``console``, and n8n's return-value
+``_n8n_jmespath.js`` (a ``$jmespath`` subset), ``_n8n_node.js`` (Node's ``Buffer`` and
+``crypto``, a subset) and ``_n8n_code.js`` (``$input``, ``$json``, ``items``/``item``,
+``$('Node')``, ``$node``, ``$execution``, ``$workflow``, ``$now``/``$today``,
+``$getWorkflowStaticData`` over the static data a run is given, ``require`` that gives
+``crypto`` when allowed and otherwise fails naming the module, a captured ``console``, and n8n's return-value
 normalisation and messages). A run is one call into that context with the node's source, its mode
 and its items as JSON: the source is compiled once into a function (its own scope per run) and
 the globals a run adds or replaces are undone after it.
