@@ -60,8 +60,8 @@ def test_code_the_sandbox_cannot_run_stays_a_todo_naming_why() -> None:
                                      "(no file system, no network), write this part in Python")
     status, why = _row(_workflow({"parameters": {"jsCode": "const r = await $http.request({url: 'x'});\nreturn [];"}}))
     assert status == "todo" and why.startswith("Code node makes HTTP calls from code") and "ctx.call(" in why
-    status, why = _row(_workflow({"parameters": {"language": "python", "pythonCode": "return _input.all()"}}))
-    assert status == "todo" and "Python" in why
+    status, why = _row(_workflow({"parameters": {"language": "python", "pythonCode": "return _jmespath(_json, 'a')"}}))
+    assert status == "todo" and "Python" in why and "_jmespath" in why
 
 
 def test_crypto_buffer_and_static_data_nodes_are_translated_and_static_data_is_awaited() -> None:

@@ -8,7 +8,10 @@ other than ``crypto`` (``fs``, ``https``, …), ``$http`` / ``this.helpers`` cal
 and ``require('crypto')`` are the sandbox's (a subset, ``_n8n_node.js``); a node that uses
 ``$getWorkflowStaticData`` runs through ``await n8n.code_static(...)``, which reads and writes the
 workflow's static data in Postgres (``queue_core.compat._n8n_static``). A Python Code node
-(``language: python``) is left as a TODO with its source kept for a person.
+(``language: python``, n8n's Pyodide one) becomes "translated (Python kept)": its code kept as
+written and run by ``n8n.python_code`` with n8n's ``_input``/``_json``/``_('Node')`` model
+(``queue_core.compat._n8n_python``); a native Python node (``pythonNative``, n8n's task runner)
+stays a TODO.
 """
 
 from __future__ import annotations
@@ -85,3 +88,36 @@ def kept(node: Node, var: str, items: ast.expr, source: str) -> list[ast.stmt]:
             *stmts(f"$var = {run}(flow, $node, $const, $items, mode=$mode, kind=$kind) if $items else []",
                    var=name(var), node=node.name, const=name(const), items=items, mode=mode_of(node),
                    kind=KINDS[node.short_type])]
+
+
+PYTHON_KEPT = "Python kept"
+_PY_UNAVAILABLE = (
+    (re.compile(r"\b_getWorkflowStaticData\b"), "keeps workflow static data between runs (_getWorkflowStaticData)"),
+    (re.compile(r"\b_jmespath\b|\b_items\s*\(|\b_node\b|\b_evaluateExpression\b|\b_vars\b|\b_secrets\b"),
+     "uses _jmespath, _items(), _evaluateExpression, _vars or _secrets, which cutover's Python model lacks"),
+    (re.compile(r"\bfrom\s+js\b|\bimport\s+js\b|\bpyodide\b"), "imports Pyodide's js or pyodide modules"),
+)
+
+
+def python_unavailable(node: Node) -> str | None:
+    """Return why a Python Code node stays a TODO (None: ``n8n.python_code`` runs it)."""
+    params = node.parameters
+    if params.get("language") == "pythonNative":
+        return ("Code node: native Python (n8n's Python task runner, `_items`/`_item`) to rewrite over the items; "
+                "cutover runs only the Pyodide model (language python)")
+    source = str(params.get("pythonCode") or "")
+    for pattern, why in _PY_UNAVAILABLE:
+        if pattern.search(source):
+            return f"Python Code node {why}: write this part by hand"
+    return None
+
+
+def python_kept(node: Node, var: str, items: ast.expr) -> list[ast.stmt]:
+    """Return the statements that run the node's Python through ``n8n.python_code`` when items reached it."""
+    const = f"{var}_py"
+    mode = str(node.parameters.get("mode") or "runOnceForAllItems")
+    return [_code.comment(f"{PYTHON_KEPT}: the node's own Python runs as n8n's Pyodide runs it, with _input, "
+                          f"_json and _('Node') ({mode})"),
+            *stmts("$const = $source", const=name(const), source=str(node.parameters.get("pythonCode") or "")),
+            *stmts("$var = n8n.python_code(flow, $node, $const, $items, mode=$mode) if $items else []",
+                   var=name(var), node=node.name, const=name(const), items=items, mode=mode)]
