@@ -57,7 +57,8 @@ def test_a_failing_code_node_fails_the_run_naming_the_node() -> None:
 def test_code_the_sandbox_cannot_run_stays_a_todo_naming_why() -> None:
     status, why = _row(_workflow({"parameters": {"jsCode": "const fs = require('fs');\nconst c = require('crypto');\nreturn [];"}}))
     assert (status, why) == ("todo", "Code node requires 'fs': the sandbox has no Node.js module but crypto "
-                                     "(no file system, no network), write this part in Python")
+                                     "(no file system, no network), write this part in Python: files on the n8n host "
+                                     "(fs) are read or written where the worker can reach them, with pathlib")
     status, why = _row(_workflow({"parameters": {"jsCode": "const r = await $http.request({url: 'x'});\nreturn [];"}}))
     assert status == "todo" and why.startswith("Code node makes HTTP calls from code") and "ctx.call(" in why
     status, why = _row(_workflow({"parameters": {"language": "python", "pythonCode": "return _jmespath(_json, 'a')"}}))

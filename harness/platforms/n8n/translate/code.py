@@ -27,6 +27,15 @@ from harness.scaffold._code import name, stmts
 
 KEPT = "JavaScript kept"
 _REQUIRE = re.compile(r"""\brequire\s*\(\s*(['"`])([^'"`]+)\1""")
+# What a person writes instead of a module the sandbox lacks (the TODO names it).
+_MODULE_HINTS = {
+    "fs": "files on the n8n host (fs) are read or written where the worker can reach them, with pathlib",
+    "https": "each HTTP request (https) becomes `await ctx.call(provider, method, url, step=...)`",
+    "http": "each HTTP request (http) becomes `await ctx.call(provider, method, url, step=...)`",
+    "url": "URL parsing (url) is urllib.parse",
+    "path": "path handling (path) is pathlib",
+    "child_process": "commands (child_process) are asyncio.create_subprocess_exec, if the worker may run them",
+}
 _STATIC = re.compile(r"\$?getWorkflowStaticData\b")
 SANDBOX_MODULES = frozenset({"crypto", "node:crypto"})  # what the sandbox's require gives (_n8n_node.js)
 _UNAVAILABLE = (
@@ -45,8 +54,9 @@ def unavailable(source: str) -> str | None:
     modules = sorted(named - SANDBOX_MODULES)
     if modules or len(re.findall(r"\brequire\s*\(", source)) > len(_REQUIRE.findall(source)):
         shown = ", ".join(repr(m) for m in modules) or "a module it names at run time"
+        hints = [_MODULE_HINTS[m.removeprefix("node:")] for m in modules if m.removeprefix("node:") in _MODULE_HINTS]
         return (f"Code node requires {shown}: the sandbox has no Node.js module but crypto (no file system, "
-                "no network), write this part in Python")
+                f"no network), write this part in Python{': ' + '; '.join(dict.fromkeys(hints)) if hints else ''}")
     if natives_syntax(source):
         return "Code node uses V8 natives syntax (%Name): the sandbox refuses it, write this part in Python"
     for pattern, why in _UNAVAILABLE:
