@@ -49,7 +49,6 @@ _NATIVES = re.compile(r"(?:^|[;{}(,=!&|?:\[\n+\-*/<>~^%]|\b(?:return|throw|typeo
                       r"case|else|do))\s*%\s*[A-Za-z_$][\w$]*\s*\(")
 _TEXT = re.compile(r"""'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*.*?\*/""", re.S)
 _NODE_NAME = re.compile(r"""\$\(\s*(['"`])(.+?)\1\s*\)|\$node\[\s*(['"`])(.+?)\3\s*\]|\$items\(\s*(['"`])(.+?)\5""")
-_RANDOM = re.compile(r"\brandom(?:Bytes|UUID)\b")
 # The Node.js modules the sandbox has, when NODE_FUNCTION_ALLOW_BUILTIN is not set: n8n's own
 # default allows none, but its task-runner image (n8nio/runners) allows crypto, and a workflow
 # that requires it ran where it was allowed.
@@ -133,7 +132,7 @@ def run_js(source: str, items: list[dict[str, Any]], *, node: str, mode: str = "
         "execution": {"id": execution_id, "mode": "production"}, "workflow": workflow or {},
         "now": None if now is None else now.timestamp() * 1000, "zone": zone, "env": env or {},
         "previous": previous, "async": bool(_AWAIT.search(source)), "node": node, "static": static,
-        "builtins": list(builtins), "entropy": os.urandom(32).hex() if _RANDOM.search(source) else None,
+        "builtins": list(builtins), "entropy": os.urandom(32).hex(),
     }
     result = _call(json.dumps(payload, default=str, ensure_ascii=False), node, timeout_ms, max_memory)
     if static is not None and isinstance(result.get("static"), dict):

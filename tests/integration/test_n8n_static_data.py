@@ -9,7 +9,7 @@ import time
 import uuid
 
 import queue_core.registry as reg
-from queue_core import JobSpec, Queue
+from queue_core import JobSpec, Queue, Worker, WorkerConfig
 from queue_core.compat import n8n
 from queue_core.registry import Registry
 from queue_core.store import static_data as store
@@ -43,6 +43,14 @@ def _registry() -> Registry:
         await n8n.code_static(flow, "Read", READ_ONLY, items)  # the run reads version 1 here
         async with ctx._run.pool.connection() as conn:  # another job of the automation writes meanwhile
             await conn.execute("UPDATE static_data SET version = version + 1 WHERE automation = 'race'")
+        await n8n.code_static(flow, "Count", COUNT, items)
+
+    @reg.automation("taken-over", registry=registry)
+    async def taken_over(ctx, trigger):  # noqa: ANN001, ANN202
+        flow = n8n.Flow(ctx)
+        items = flow.emit("Webhook", [{"json": trigger.body}])
+        async with ctx._run.pool.connection() as conn:  # another worker claims the job meanwhile
+            await conn.execute("UPDATE jobs SET claim_count = claim_count + 1 WHERE id = %s", (ctx.job_id,))
         await n8n.code_static(flow, "Count", COUNT, items)
 
     return registry
@@ -122,3 +130,22 @@ async def test_a_write_fenced_by_a_claim_that_is_not_running_writes_nothing(pool
     assert saved is None
     assert await _rows(pool, "SELECT * FROM static_data") == []
     assert (await store.read(pool, "counter")).version == 0
+
+
+async def test_a_run_whose_claim_was_taken_over_writes_no_static_data_and_no_outcome(pool) -> None:
+    await _rows(pool, "TRUNCATE static_data, replay_static_data")
+    registry = _registry()
+    queue = Queue(pool, registry=registry)
+    job = await queue.enqueue(JobSpec("taken-over", {"n": 1}, max_attempts=1))
+    worker = Worker(pool, registry, WorkerConfig(concurrency=1, lease_s=5, poll_s=0.05))
+    task = asyncio.create_task(worker.run())
+    try:
+        deadline = time.monotonic() + 30
+        while worker.stats["lost"] == 0:  # the fenced write was refused: the run stopped as lease-lost
+            assert time.monotonic() < deadline, worker.stats
+            await asyncio.sleep(0.05)
+    finally:
+        worker.stop()
+        await asyncio.wait_for(task, 15)
+    assert await _rows(pool, "SELECT * FROM static_data") == []
+    assert (await queue.get(job))["status"] == "running", "the lost claim wrote no outcome"
