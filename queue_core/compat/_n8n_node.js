@@ -250,29 +250,37 @@
   const SHA512_K = PRIMES.map((p) => frac64(p, 3));
   const SHA512_H = PRIMES.slice(0, 8).map((p) => frac64(p, 2));
   const SHA384_H = PRIMES.slice(8, 16).map((p) => frac64(p, 2));
-  const r64 = (x, n) => ((x >> n) | (x << (64n - n))) & MASK;
+  // 64-bit words as [high, low] 32-bit halves (BigInt arithmetic is several times slower).
+  const halves = (x) => [Number(x >> 32n), Number(x & 0xffffffffn)];
+  const K512 = SHA512_K.map(halves);
+  const hiR = (h, l, n) => (n < 32 ? (h >>> n) | (l << (32 - n)) : (l >>> (n - 32)) | (h << (64 - n))) >>> 0;
+  const loR = (h, l, n) => (n < 32 ? (l >>> n) | (h << (32 - n)) : (h >>> (n - 32)) | (l << (64 - n))) >>> 0;
+  function add64(...terms) {  // terms: [high, low] pairs; the sum mod 2**64
+    let hi = 0; let lo = 0;
+    for (const [h, l] of terms) { hi += h >>> 0; lo += l >>> 0; }
+    return [(hi + Math.floor(lo / 4294967296)) >>> 0, lo >>> 0];
+  }
+  const rot = ([h, l], a, b, c) => [hiR(h, l, a) ^ hiR(h, l, b) ^ hiR(h, l, c), loR(h, l, a) ^ loR(h, l, b) ^ loR(h, l, c)];
+  const sigma = ([h, l], a, b, shift) => [hiR(h, l, a) ^ hiR(h, l, b) ^ (h >>> shift),
+    loR(h, l, a) ^ loR(h, l, b) ^ ((l >>> shift) | (h << (32 - shift)))];
   function sha512(bytes, init, outWords) {
     const m = pad(bytes, false, 128, 16);
-    let h = init.slice();
+    let h = init.map(halves);
     for (let o = 0; o < m.length; o += 128) {
-      const w = [];
-      for (let i = 0; i < 16; i += 1) { let x = 0n; for (let j = 0; j < 8; j += 1) x = (x << 8n) | BigInt(m[o + 8 * i + j]); w.push(x); }
-      for (let i = 16; i < 80; i += 1) {
-        const s0 = r64(w[i - 15], 1n) ^ r64(w[i - 15], 8n) ^ (w[i - 15] >> 7n);
-        const s1 = r64(w[i - 2], 19n) ^ r64(w[i - 2], 61n) ^ (w[i - 2] >> 6n);
-        w.push((w[i - 16] + s0 + w[i - 7] + s1) & MASK);
-      }
+      const ws = words(m, o, 32);
+      const w = Array.from({ length: 16 }, (_, i) => [ws[2 * i] >>> 0, ws[2 * i + 1] >>> 0]);
+      for (let i = 16; i < 80; i += 1) w.push(add64(w[i - 16], sigma(w[i - 15], 1, 8, 7), w[i - 7], sigma(w[i - 2], 19, 61, 6)));
       let [a, b, c, d, e, f, g, hh] = h;
       for (let i = 0; i < 80; i += 1) {
-        const t1 = (hh + (r64(e, 14n) ^ r64(e, 18n) ^ r64(e, 41n)) + ((e & f) ^ (~e & MASK & g)) + SHA512_K[i] + w[i]) & MASK;
-        const t2 = ((r64(a, 28n) ^ r64(a, 34n) ^ r64(a, 39n)) + ((a & b) ^ (a & c) ^ (b & c))) & MASK;
-        hh = g; g = f; f = e; e = (d + t1) & MASK; d = c; c = b; b = a; a = (t1 + t2) & MASK;
+        const ch = [(e[0] & f[0]) ^ (~e[0] & g[0]), (e[1] & f[1]) ^ (~e[1] & g[1])];
+        const t1 = add64(hh, rot(e, 14, 18, 41), ch, K512[i], w[i]);
+        const maj = [(a[0] & b[0]) ^ (a[0] & c[0]) ^ (b[0] & c[0]), (a[1] & b[1]) ^ (a[1] & c[1]) ^ (b[1] & c[1])];
+        const t2 = add64(rot(a, 28, 34, 39), maj);
+        hh = g; g = f; f = e; e = add64(d, t1); d = c; c = b; b = a; a = add64(t1, t2);
       }
-      h = h.map((x, i) => (x + [a, b, c, d, e, f, g, hh][i]) & MASK);
+      h = h.map((x, i) => add64(x, [a, b, c, d, e, f, g, hh][i]));
     }
-    const out = [];
-    for (const x of h.slice(0, outWords)) for (let j = 7; j >= 0; j -= 1) out.push(Number((x >> BigInt(8 * j)) & 255n));
-    return out;
+    return bigEndian(h.slice(0, outWords).flat());
   }
   const HASHES = {
     md5: [md5, 64], sha1: [sha1, 64], sha256: [sha256, 64],
