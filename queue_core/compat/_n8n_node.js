@@ -326,8 +326,9 @@
 
   // randomBytes/randomUUID: SHA-256 over (the run's seed, a counter): the seed is 32 bytes of the
   // operating system's randomness, fresh per run.
-  let seed = null; let counter = 0;
+  let seed = null; let seedHex = null; let counter = 0;
   function randomBytes(size, callback) {
+    if (seed === null && seedHex !== null) seed = hexDecode(seedHex);
     if (seed === null) throw new Error("crypto.randomBytes: cutover's sandbox was given no entropy for this run");
     const out = [];
     while (out.length < size) { counter += 1; out.push(...sha256(seed.concat(utf8Encode(String(counter))))); }
@@ -355,6 +356,6 @@
   });
   global.__cutoverNode = {
     Buffer, crypto,
-    seed(hex) { seed = hex ? hexDecode(hex) : null; counter = 0; },
+    seed(hex) { seedHex = hex || null; seed = null; counter = 0; },  // decoded on first use
   };
 }(globalThis));
