@@ -258,18 +258,20 @@ def _globals(flow: Any, node: str, previous: str | None) -> dict[str, Any]:
         "_workflow": JsObject(id=name, name=name, active=getattr(ctx, "mode", "live") == "live"),
         "_prevNode": JsObject(name=previous, outputIndex=0, runIndex=0),
         "print": lambda *args, **kw: _log.debug("%s: %s", node, " ".join(str(a) for a in args)),
-        "_": lambda other: _node_items(flow, node, other),
     }
     if os.environ.get("N8N_BLOCK_ENV_ACCESS_IN_NODE") == "false":  # n8n blocks $env unless told not to
         names["_env"] = JsObject(os.environ)
     return names
 
 
-def _node_items(flow: Any, node: str, other: str) -> NodeItems:
-    """``_('Node')``: that node's first output in this run (n8n's error when it did not run)."""
+def _node_items(flow: Any, node: str, other: str, index: int) -> NodeItems:
+    """``_('Node')``: that node's first output in this run, ``.item`` the one paired with item
+    ``index`` (the same index, or the only one); n8n's error when the node did not run."""
     if other not in flow.outputs:
         raise NodeFailed(f"{node}: Node '{other}' hasn't been executed (or does not exist)")
-    return NodeItems(node, proxied(flow.outputs[other][0] if flow.outputs[other] else []))
+    items = proxied(flow.outputs[other][0] if flow.outputs[other] else [])
+    paired = items[index] if 0 <= index < len(items) else (items[0] if len(items) == 1 else None)
+    return NodeItems(node, items, paired)
 
 
 def _run_main(code: Any, names: dict[str, Any], node: str, where: str) -> Any:
@@ -303,7 +305,7 @@ def python_code(flow: Any, node: str, source: str, items: Items, *, mode: str = 
     for index in range(len(given)) if each else range(1):
         current = given[index] if given else None
         names = dict(shared, _input=NodeItems(node, given, current, each=each), _json=(current or {}).get("json"),
-                     _itemIndex=index)
+                     _itemIndex=index, _=lambda other, at=index: _node_items(flow, node, other, at))
         names["item" if each else "items"] = current if each else given
         result = to_js(_run_main(code, names, node, f" [item {index}]" if each else ""), node)
         if each:

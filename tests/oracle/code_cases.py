@@ -6,7 +6,8 @@ mode it names. They cover both modes, ``$input.all()/first()/last()/item``, ``$j
 ``items``, ``$('Node')`` and ``$node["Node"]`` (the node feeding the input is ``Input 1``),
 returns of item arrays, bare objects and non-wrapped values, the returns n8n refuses and code
 that throws, ``$jmespath`` and Luxon's ``DateTime``, Node's ``crypto`` and ``Buffer``, the
-workflow's static data within one execution, and the legacy Function and Function Item nodes. Nothing here reads a clock, so both sides compute the same values.
+workflow's static data within one execution, Python Code nodes (Pyodide's model), and the legacy
+Function and Function Item nodes. Nothing here reads a clock, so both sides compute the same values.
 """
 
 from __future__ import annotations
@@ -82,6 +83,25 @@ CODE: list[tuple[str, str]] = [
            "return {json: {seen: g.seen}};"),
     (ALL, "$getWorkflowStaticData('workflow');\nreturn [];"),
 ]
+# Python Code nodes (language python: n8n runs them in Pyodide, offline from its own stdlib).
+PYTHON: list[tuple[str, str]] = [
+    (ALL, "return [{'json': {**item.json, 'n': 1}} for item in _input.all()]"),
+    (ALL, "out = []\nfor item in _input.all():\n  out.append({'json': {'keys': len(item.json)}})\nreturn out"),
+    (ALL, "for item in _input.all():\n  item.json.seen = True\nreturn _input.all()"),
+    (ALL, "return {'x': 1}"),
+    (ALL, "return [{'json': {'first': _input.first().json.to_py(), 'n': len(items)}}]"),
+    (ALL, "return [{'json': {'a': None, 'b': 1, 'l': [None, 2]}}]"),
+    (ALL, "import json\nreturn [{'json': {'s': json.dumps(_input.last().json.to_py(), sort_keys=True)}}]"),
+    (ALL, "return [{'json': {'r': [i.json.get('a') for i in _input.all()], 'j': _json.to_py()}}]"),
+    (ALL, "return [{'json': {'other': _('Input 1').first().json.to_py()}}]"),
+    (ALL, "return 5"),
+    (ALL, "raise ValueError('stopped on purpose')"),
+    (EACH, "return {'a': _json.get('a'), 'i': _itemIndex}"),
+    (EACH, "item.json.added = True\nreturn item"),
+    (EACH, "return {'json': {'paired': _('Input 1').item.json.to_py()}}"),
+    (EACH, "return None"),
+    (EACH, "return [_json]"),
+]
 FUNCTION = [
     "return items.map(i => ({json: {...i.json, f: true}}));",
     "return items.length;",
@@ -101,6 +121,10 @@ def cases() -> list[Case]:
         for items in INPUTS:
             out.append(_case("n8n-nodes-base.code", 2, {"mode": mode, "jsCode": source} if mode == EACH
                              else {"jsCode": source}, items, len(out)))
+    for mode, source in PYTHON:
+        for items in INPUTS:
+            params = {"language": "python", "pythonCode": source, **({"mode": mode} if mode == EACH else {})}
+            out.append(_case("n8n-nodes-base.code", 2, params, items, len(out)))
     for source in FUNCTION:
         for items in INPUTS:
             out.append(_case("n8n-nodes-base.function", 1, {"functionCode": source}, items, len(out)))
