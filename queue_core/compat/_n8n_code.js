@@ -1,6 +1,6 @@
 // The n8n Code node's data model around a node's own JavaScript (cutover's, written from n8n's docs).
 //
-// Loaded once per isolate after _n8n_luxon.js. Defines one global, __cutoverCode(payloadJSON),
+// Loaded once per isolate after _n8n_luxon.js and _n8n_node.js (Buffer, crypto). Defines one global, __cutoverCode(payloadJSON),
 // which runs a node's source once (all items) or once per item, and returns a JSON string:
 // {"items": [...], "logs": [...]} or {"error": {"message", "description", "item"}, "logs": [...]}.
 // Each run gets its own function scope; globals a run adds are deleted after it, and globals it
@@ -10,6 +10,9 @@
   const RealDate = Date;
   const { DateTime, Duration, Interval, setDefaultZone, setClock } = global.__cutoverLuxon;
   delete global.__cutoverLuxon;
+  const { Buffer, crypto, seed: seedRandom } = global.__cutoverNode;  // _n8n_node.js
+  delete global.__cutoverNode;
+  const BUILTINS = { crypto };  // the Node.js modules the sandbox has (NODE_FUNCTION_ALLOW_BUILTIN)
   let clockMs = null;
   const now = () => (clockMs === null ? RealDate.now() : clockMs);
   setClock(now);
@@ -32,7 +35,8 @@
   const AsyncFunction = (async function () {}).constructor;
   const NAMES = ['$input', '$json', '$binary', 'items', 'item', '$', '$node', '$items', '$execution', '$workflow',
     '$now', '$today', '$jmespath', 'DateTime', 'Duration', 'Interval', 'require', 'console', '$env', '$itemIndex',
-    '$runIndex', '$prevNode', '$getWorkflowStaticData', 'getWorkflowStaticData', '$http', 'helpers', 'module', 'exports'];
+    '$runIndex', '$prevNode', '$getWorkflowStaticData', 'getWorkflowStaticData', '$http', 'helpers', 'module', 'exports',
+    'Buffer'];
   const compiled = new Map();
   let drain = () => {};
   try { drain = new Function('%PerformMicrotaskCheckpoint()'); } catch (e) { /* no natives: async code is refused */ }
@@ -56,8 +60,25 @@
   function refused(name) {
     return () => { throw new NodeError(`${name} is not available in cutover's Code sandbox`, 'the node needs rewriting in Python'); };
   }
-  function sandboxRequire(name) {
-    throw new NodeError(`Module '${name}' is disallowed`, "cutover's Code sandbox has no Node.js modules (no network, no file system)");
+  function sandboxRequire(payload) {
+    const allowed = payload.builtins || [];
+    return (name) => {
+      const bare = String(name).replace(/^node:/, '');
+      if (bare in BUILTINS && (allowed.includes(bare) || allowed.includes('*'))) return BUILTINS[bare];
+      throw new NodeError(`Module '${name}' is disallowed`, bare in BUILTINS ? 'NODE_FUNCTION_ALLOW_BUILTIN does not list it'
+        : "cutover's Code sandbox has no other Node.js module (no network, no file system)");
+    };
+  }
+  function staticData(payload) {  // n8n's Workflow.getStaticData: one object per 'global' and per node
+    if (!payload.static) return refused('$getWorkflowStaticData');
+    return (type) => {
+      let key;
+      if (type === 'global') key = 'global';
+      else if (type === 'node') key = `node:${payload.node}`;
+      else throw new NodeError('Unknown context type. Only `global` and `node` are supported.');
+      if (!isObject(payload.static[key])) payload.static[key] = {};
+      return payload.static[key];
+    };
   }
   function makeConsole(logs) {
     const text = (v) => { if (typeof v === 'string') return v; try { return JSON.stringify(v) ?? String(v); } catch (e) { return String(v); } };
@@ -103,6 +124,8 @@
   function jmespath(data, expression) { return global.__cutoverJmespath(data, expression); }
 
   function scope(payload, index, logs) {
+    if (!payload.shared) payload.shared = { require: sandboxRequire(payload), static: staticData(payload) };  // once per run
+    const { require: requireModule, static: workflowStatic } = payload.shared;
     const mode = payload.kind === 'functionItem' ? 'runOnceForEachItem' : payload.mode;
     const items = payload.items;
     const current = mode === 'runOnceForEachItem' ? items[index] : items[0];
@@ -120,11 +143,11 @@
       $: access.$, $node: access.$node, $items: access.$items, $execution: { id: payload.execution.id, mode: payload.execution.mode,
         resumeUrl: undefined, customData: { set() {}, setAll() {}, get() { return undefined; }, getAll() { return {}; } } },
       $workflow: payload.workflow, $now: DateTime.now(), $today: today, $jmespath: jmespath, DateTime, Duration, Interval,
-      require: sandboxRequire, console: makeConsole(logs), $env: payload.env || {}, $itemIndex: index, $runIndex: 0,
+      require: requireModule, console: makeConsole(logs), $env: payload.env || {}, $itemIndex: index, $runIndex: 0,
       $prevNode: { name: payload.previous, outputIndex: 0, runIndex: 0 },
-      $getWorkflowStaticData: refused('$getWorkflowStaticData'), getWorkflowStaticData: refused('getWorkflowStaticData'),
+      $getWorkflowStaticData: workflowStatic, getWorkflowStaticData: workflowStatic,
       $http: new Proxy({}, { get: (t, k) => refused(`$http.${String(k)}`) }), helpers: new Proxy({}, { get: (t, k) => refused(`helpers.${String(k)}`) }),
-      module: { exports: {} }, exports: {},
+      module: { exports: {} }, exports: {}, Buffer,
     };
     return NAMES.map((name) => values[name]);
   }
@@ -244,7 +267,7 @@
     return { message: String(error), description: null, item: null };
   }
 
-  Object.defineProperty(global, '__cutoverRestore', { value() { clockMs = null; restoreGlobals(); } });
+  Object.defineProperty(global, '__cutoverRestore', { value() { clockMs = null; seedRandom(null); restoreGlobals(); } });
   baseline.set('__cutoverRestore', Object.getOwnPropertyDescriptor(global, '__cutoverRestore'));
   Object.defineProperty(global, '__cutoverCode', {
     value(payloadJSON) {
@@ -252,12 +275,15 @@
       const logs = [];
       clockMs = payload.now;
       setDefaultZone(payload.zone);
+      seedRandom(payload.entropy);
+      const kept = (out) => (payload.static ? { ...out, static: payload.static } : out);  // saved even when it fails, as n8n
       try {
-        return JSON.stringify({ items: run(payload, logs), logs });
+        return JSON.stringify(kept({ items: run(payload, logs), logs }));
       } catch (error) {
-        return JSON.stringify({ error: describe(error), logs });
+        return JSON.stringify(kept({ error: describe(error), logs }));
       } finally {
         clockMs = null;
+        seedRandom(null);
         restoreGlobals();
       }
     },

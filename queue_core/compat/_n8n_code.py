@@ -2,9 +2,11 @@
 
 One V8 isolate and context per process (created on first use, guarded by a lock) holds the
 prelude: ``_n8n_luxon.js`` (cutover's Luxon ``DateTime``/``Duration`` subset),
-``_n8n_jmespath.js`` (a ``$jmespath`` subset) and ``_n8n_code.js`` (``$input``, ``$json``,
-``items``/``item``, ``$('Node')``, ``$node``, ``$execution``, ``$workflow``, ``$now``/``$today``,
-``require`` that fails naming the module, a captured ``console``, and n8n's return-value
+``_n8n_jmespath.js`` (a ``$jmespath`` subset), ``_n8n_node.js`` (Node's ``Buffer`` and
+``crypto``, a subset) and ``_n8n_code.js`` (``$input``, ``$json``, ``items``/``item``,
+``$('Node')``, ``$node``, ``$execution``, ``$workflow``, ``$now``/``$today``,
+``$getWorkflowStaticData`` over the static data a run is given, ``require`` that gives
+``crypto`` when allowed and otherwise fails naming the module, a captured ``console``, and n8n's return-value
 normalisation and messages). A run is one call into that context with the node's source, its mode
 and its items as JSON: the source is compiled once into a function (its own scope per run) and
 the globals a run adds or replaces are undone after it.
@@ -32,7 +34,7 @@ from ..errors import NodeFailed
 
 TIMEOUT_MS = 2000  # per run
 MAX_MEMORY = 128 * 1024 * 1024  # bytes of V8 heap per run
-PRELUDE = ("_n8n_luxon.js", "_n8n_jmespath.js", "_n8n_code.js")
+PRELUDE = ("_n8n_luxon.js", "_n8n_jmespath.js", "_n8n_node.js", "_n8n_code.js")
 MODES = ("runOnceForAllItems", "runOnceForEachItem")
 KINDS = ("code", "function", "functionItem")
 
@@ -47,6 +49,10 @@ _NATIVES = re.compile(r"(?:^|[;{}(,=!&|?:\[\n+\-*/<>~^%]|\b(?:return|throw|typeo
                       r"case|else|do))\s*%\s*[A-Za-z_$][\w$]*\s*\(")
 _TEXT = re.compile(r"""'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*.*?\*/""", re.S)
 _NODE_NAME = re.compile(r"""\$\(\s*(['"`])(.+?)\1\s*\)|\$node\[\s*(['"`])(.+?)\3\s*\]|\$items\(\s*(['"`])(.+?)\5""")
+# The Node.js modules the sandbox has, when NODE_FUNCTION_ALLOW_BUILTIN is not set: n8n's own
+# default allows none, but its task-runner image (n8nio/runners) allows crypto, and a workflow
+# that requires it ran where it was allowed.
+DEFAULT_BUILTINS = ("crypto",)
 _ENV_NAME = re.compile(r"""\$env(?:\.([A-Za-z_$][\w$]*)|\[\s*['"]([^'"]+)['"]\s*\])""")
 
 
@@ -101,11 +107,15 @@ def run_js(source: str, items: list[dict[str, Any]], *, node: str, mode: str = "
            kind: str = "code", outputs: dict[str, list[list[dict[str, Any]]]] | None = None,
            execution_id: str = "", workflow: dict[str, Any] | None = None, now: datetime | None = None,
            zone: str = "UTC", env: dict[str, str] | None = None, previous: str | None = None,
+           static: dict[str, Any] | None = None, builtins: tuple[str, ...] = DEFAULT_BUILTINS,
            timeout_ms: int = TIMEOUT_MS, max_memory: int = MAX_MEMORY) -> CodeRun:
     """Run one Code (``kind="code"``), Function or Function Item node's JavaScript over ``items``.
 
     ``outputs`` holds the earlier nodes' outputs (node -> output index -> items) for ``$('X')``
-    and ``$node``; ``now`` is the run's clock (``None``: the wall clock). Returns the node's
+    and ``$node``; ``now`` is the run's clock (``None``: the wall clock). ``static`` is the
+    workflow's static data (``$getWorkflowStaticData``; None: the code may not use it), updated
+    in place with what the code left in it, also when the code fails (n8n saves it either way).
+    ``builtins`` are the Node.js modules ``require`` gives (``crypto`` at most). Returns the node's
     items, normalised as n8n normalises them. Raises NodeFailed naming ``node`` when the code
     throws, returns what n8n refuses, runs past ``timeout_ms`` or past ``max_memory`` bytes.
     """
@@ -121,9 +131,13 @@ def run_js(source: str, items: list[dict[str, Any]], *, node: str, mode: str = "
         "nodes": {k: v for k, v in outputs.items() if dynamic or k in wanted}, "known": list(outputs),
         "execution": {"id": execution_id, "mode": "production"}, "workflow": workflow or {},
         "now": None if now is None else now.timestamp() * 1000, "zone": zone, "env": env or {},
-        "previous": previous, "async": bool(_AWAIT.search(source)),
+        "previous": previous, "async": bool(_AWAIT.search(source)), "node": node, "static": static,
+        "builtins": list(builtins), "entropy": os.urandom(32).hex(),
     }
     result = _call(json.dumps(payload, default=str, ensure_ascii=False), node, timeout_ms, max_memory)
+    if static is not None and isinstance(result.get("static"), dict):
+        static.clear()
+        static.update(result["static"])
     if "error" in result:
         error = result["error"]
         where = f" [item {error['item']}]" if error.get("item") is not None else ""
@@ -162,14 +176,16 @@ def _call(payload: str, node: str, timeout_ms: int, max_memory: int) -> dict[str
 
 
 def run_node(flow: Any, node: str, source: str, items: list[dict[str, Any]], *, mode: str = "runOnceForAllItems",
-             kind: str = "code", workflow: dict[str, Any] | None = None, zone: str | None = None) -> list[dict[str, Any]]:
+             kind: str = "code", workflow: dict[str, Any] | None = None, zone: str | None = None,
+             static: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """Run a Code node inside a scaffolded workflow's ``Flow``: its clock, job id and earlier outputs.
 
     ``$now`` and ``Date`` read ``flow.ctx.now()`` (the trigger's recorded time in shadow);
     ``$execution.id`` is the job id; ``$workflow`` (unless given) is the automation's name for id
     and name, ``active`` when the job runs live; ``$env.NAME`` reads only the variables the source names;
     the time zone is ``zone`` (the workflow's setting), else ``GENERIC_TIMEZONE``, else n8n's
-    default ``America/New_York``. What the code logs goes to the ``queue_core.compat.n8n.code``
+    default ``America/New_York``; ``static`` as ``run_js``; ``require`` gives the modules
+    ``NODE_FUNCTION_ALLOW_BUILTIN`` lists (comma-separated, ``*``: all), else ``crypto``. What the code logs goes to the ``queue_core.compat.n8n.code``
     logger at DEBUG (never printed). Returns the node's items; raises NodeFailed as ``run_js``.
     """
     ctx = flow.ctx
@@ -181,7 +197,16 @@ def run_node(flow: Any, node: str, source: str, items: list[dict[str, Any]], *, 
     result = run_js(source, items, node=node, mode=mode, kind=kind, outputs=flow.outputs,
                     execution_id=str(getattr(ctx, "job_id", "") or ""), workflow=workflow,
                     now=clock() if callable(clock) else None,
-                    zone=zone or os.environ.get("GENERIC_TIMEZONE") or "America/New_York", env=env)
+                    zone=zone or os.environ.get("GENERIC_TIMEZONE") or "America/New_York", env=env,
+                    static=static, builtins=allowed_builtins(os.environ.get("NODE_FUNCTION_ALLOW_BUILTIN")))
     for line in result.logs:
         _log.debug("%s: %s", node, line)
     return result.items
+
+
+def allowed_builtins(setting: str | None) -> tuple[str, ...]:
+    """Return the Node.js modules ``require`` may give, read as n8n reads ``NODE_FUNCTION_ALLOW_BUILTIN``
+    (comma-separated names, ``*`` for all); unset: ``DEFAULT_BUILTINS``."""
+    if setting is None:
+        return DEFAULT_BUILTINS
+    return tuple(name.strip() for name in setting.split(",") if name.strip())

@@ -29,6 +29,8 @@ from ._n8n_filter import check, if_v1
 from ._n8n_schedule import schedule_items
 from ._n8n_respond import respond, respond_last
 from ._n8n_sub import execute_workflow, sub_inputs, sub_return
+from ._n8n_static import code_static
+from ._n8n_python import python_code
 from ._n8n_loop import MAX_ITERATIONS, LoopState
 from ._n8n_messages import mime_message, telegram_message
 from ._n8n_http import CALL_ERRORS, basic_auth, error_item, full_response, header_auth, provider_of
@@ -64,6 +66,7 @@ __all__ = [
 __all__ += ["CALL_ERRORS", "basic_auth", "error_item", "full_response", "header_auth", "provider_of"]  # HTTP Request (_n8n_http)
 __all__ += ["aggregate_all", "aggregate_fields", "crypto_item", "limit", "remove_duplicates", "sort_items", "split_out"]  # data nodes
 __all__ += ["mime_message", "telegram_message"]  # Telegram, Gmail (_n8n_messages)
+__all__ += ["code_static", "python_code"]  # Code nodes: static data (_n8n_static), Python (_n8n_python)
 
 
 def recorded_outputs(outputs: Sequence[Sequence[Any]], cap: int = OUTPUT_ITEMS_CAP) -> list[list[Any]]:
@@ -124,6 +127,7 @@ class Flow:
         self.outputs: dict[str, list[Items]] = {}  # each node's outputs of its latest run
         self.runs: dict[str, list[list[Items]]] = {}  # each node's outputs, run by run (n8n's runData)
         self._last: tuple[str, str] | None = None
+        self.static_data: Any = None  # the workflow's static data, read on first use (_n8n_static)
         watchers = getattr(ctx, "n8n_flows", None)  # a context that keeps the runs' flows (proofs)
         if isinstance(watchers, list):
             watchers.append(self)

@@ -43,7 +43,7 @@ TODO_WORKFLOW = {"id": "31", "name": "Todo flow", "connections": _chain("Webhook
     _node("a1", "Webhook", "n8n-nodes-base.webhook", 2, WEBHOOK),
     _node("a2", "Compute", "n8n-nodes-base.code", 2, {
         # a Code node needing a Node.js module stays a TODO (the sandbox has none): the run is unfinished
-        "jsCode": "const crypto = require('crypto');\nfor (const item of $input.all()) { item.json.total = item.json.body.a + 1; }\nreturn $input.all();"}),
+        "jsCode": "const fs = require('fs');\nfor (const item of $input.all()) { item.json.total = item.json.body.a + 1; }\nreturn $input.all();"}),
     _node("a3", "Lookup", "n8n-nodes-base.set", 3.4, {"assignments": {"assignments": [
         {"id": "f1", "name": "ref", "value": "={{ $('Webhook').item.json.body.a }}", "type": "string"}]},
         "options": {}}),

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -22,8 +23,12 @@ TABLE = Path(__file__).with_name("code_conformance.json")
 COMMAND = "python -m tests.oracle.code_conformance --write"
 
 
+BUILTINS = "crypto"  # NODE_FUNCTION_ALLOW_BUILTIN on both sides: what n8n's task-runner image allows
+
+
 def measure() -> tuple[list[conformance.Result], dict[str, Any]]:
-    """Run every Code node case on both sides."""
+    """Run every Code node case on both sides, ``require('crypto')`` allowed on both."""
+    os.environ.setdefault("NODE_FUNCTION_ALLOW_BUILTIN", BUILTINS)
     return conformance.measure(code_cases.cases())
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import hashlib
 from typing import Any
 
 from harness.platforms.n8n.definition import parse_workflow
@@ -54,13 +55,27 @@ def test_a_failing_code_node_fails_the_run_naming_the_node() -> None:
 
 
 def test_code_the_sandbox_cannot_run_stays_a_todo_naming_why() -> None:
-    status, why = _row(_workflow({"parameters": {"jsCode": "const c = require('crypto');\nreturn [];"}}))
-    assert (status, why) == ("todo", "Code node requires 'crypto': the sandbox has no Node.js modules, "
-                                     "write this part in Python")
-    status, why = _row(_workflow({"parameters": {"jsCode": "const s = $getWorkflowStaticData('global');\nreturn [];"}}))
-    assert status == "todo" and "static data" in why
-    status, why = _row(_workflow({"parameters": {"language": "python", "pythonCode": "return _input.all()"}}))
-    assert status == "todo" and "Python" in why
+    status, why = _row(_workflow({"parameters": {"jsCode": "const fs = require('fs');\nconst c = require('crypto');\nreturn [];"}}))
+    assert (status, why) == ("todo", "Code node requires 'fs': the sandbox has no Node.js module but crypto "
+                                     "(no file system, no network), write this part in Python: files on the n8n host "
+                                     "(fs) are read or written where the worker can reach them, with pathlib")
+    status, why = _row(_workflow({"parameters": {"jsCode": "const r = await $http.request({url: 'x'});\nreturn [];"}}))
+    assert status == "todo" and why.startswith("Code node makes HTTP calls from code") and "ctx.call(" in why
+    status, why = _row(_workflow({"parameters": {"language": "python", "pythonCode": "return _jmespath(_json, 'a')"}}))
+    assert status == "todo" and "Python" in why and "_jmespath" in why
+
+
+def test_crypto_buffer_and_static_data_nodes_are_translated_and_static_data_is_awaited() -> None:
+    source = ("const c = require('crypto');\nconst d = $getWorkflowStaticData('global');\n"
+              "d.n = (d.n || 0) + 1;\nreturn [{json: {h: c.createHash('md5').update(Buffer.from('x')).digest('hex'), n: d.n}}];")
+    workflow = _workflow({"parameters": {"jsCode": source}})
+    assert _row(workflow) == ("translated", "JavaScript kept")
+    tree = ast.parse(build(workflow, "code-flow", {}).source)
+    awaited = [ast.unparse(n.value.func) for n in ast.walk(tree) if isinstance(n, ast.Await)]
+    assert awaited == ["n8n.code_static"]
+    flow, error, _ = run(workflow)  # a proof's context: the static data lives for the run only
+    assert error is None and flow is not None
+    assert flow.outputs["Code"][0] == [{"json": {"h": hashlib.md5(b"x").hexdigest(), "n": 1}}]
 
 
 def test_a_literal_return_n8n_would_refuse_is_run_not_taken_as_items() -> None:

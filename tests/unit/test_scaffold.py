@@ -87,7 +87,7 @@ def test_an_untranslated_node_fails_the_run_naming_it_when_items_reach_it() -> N
 
     workflow = _workflow({"id": 1, "status": "refunded", "total": 5, "country": "DE"})
     audit = workflow.nodes["Audit"]  # a Code node needing a Node.js module stays a TODO
-    workflow.nodes["Audit"] = replace(audit, parameters={"jsCode": "const c = require('crypto');\n" + audit.parameters["jsCode"]})
+    workflow.nodes["Audit"] = replace(audit, parameters={"jsCode": "const c = require('fs');\n" + audit.parameters["jsCode"]})
     flow, error, statuses = run(workflow)
     assert statuses["Audit"] == "todo"
     assert error is not None and "'Audit' is not translated yet" in error

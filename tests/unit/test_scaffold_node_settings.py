@@ -74,9 +74,10 @@ def test_always_output_data_turns_an_empty_output_into_one_empty_item_that_goes_
     assert flow.outputs["Only big"] == [[{"json": {}}]]
 
 
-def test_a_python_code_node_keeps_its_python_for_a_person_to_rewrite() -> None:
-    code = _node("Score", "code", 2, language="python", pythonCode="for item in _input.all():\n    item.json.score = 1")
+def test_a_native_python_code_node_keeps_its_python_for_a_person_to_rewrite() -> None:
+    # language "python" (Pyodide's) is run by n8n.python_code: tests/unit/test_n8n_code_python.py
+    code = _node("Score", "code", 2, language="pythonNative", pythonCode="for item in _items:\n    item['json']['score'] = 1")
     scaffold = build(_chain(code), "chain", {})
     (row,) = [r for r in scaffold.rows if r.node == "Score"]
     assert row.status == "todo" and "Python" in row.why
-    assert "item.json.score = 1" in scaffold.source and "its Python:" in scaffold.source
+    assert "item['json']['score'] = 1" in scaffold.source and "its Python:" in scaffold.source

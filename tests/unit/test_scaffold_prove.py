@@ -55,7 +55,7 @@ def test_a_node_that_differs_from_its_pin_exits_1(tmp_path: Path) -> None:
 
 
 def test_a_pinned_node_left_as_todo_is_not_proved(tmp_path: Path) -> None:
-    code = "const { createHash } = require('crypto');\n" \
+    code = "const { readFileSync } = require('fs');\n" \
            "for (const item of $input.all()) { item.json.greeting = item.json.greeting.toUpperCase(); }\n" \
            "return $input.all();"
     result = CliRunner().invoke(cli, ["scaffold", "prove", str(_write(tmp_path, _workflow("Hello Ada", code)))])

@@ -332,7 +332,10 @@ def code_node(node: Node, slot: Slot) -> NodeCode:
     ``translate.code``); what the sandbox cannot run, and Python code, is kept for a person."""
     params = node.parameters
     if node.short_type == "code" and params.get("language") in ("python", "pythonNative"):
-        return _code_to_write(node, slot, str(params.get("pythonCode") or ""), "Python")
+        why = code.python_unavailable(node)
+        if why is not None:
+            return _code_to_write(node, slot, str(params.get("pythonCode") or ""), "Python", why)
+        return NodeCode([comment(node), *code.python_kept(node, slot.var, _input(slot))], [slot.var], why=code.PYTHON_KEPT)
     source = code.js_source(node)
     literal = _literal_return(source) if node.short_type == "code" else None
     if _plain_items(literal) and node.parameters.get("mode", "runOnceForAllItems") == "runOnceForAllItems":
