@@ -21,7 +21,7 @@ from typing import Any
 from harness import catalogue
 from harness.errors import Untranslatable
 from harness.platforms.n8n.definition import Node
-from harness.platforms.n8n.translate import app_crm, app_docs, app_message, expr
+from harness.platforms.n8n.translate import app_crm, app_docs, app_message, app_tables, expr
 from harness.platforms.n8n.translate.app_request import Params, Request, fields
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot, comment
 from harness.scaffold import _code
@@ -100,9 +100,9 @@ N8N_APPS: dict[str, N8nApp] = {
     }, {"": "sheet", "sheet": "read"}, _SHEET_PATH),
     "airtable": N8nApp("airtable", {
         ("record", "create"): Mapping("record.create", app_docs.airtable_create),
-        ("record", "get"): Mapping("record.get", None),
-        ("record", "search"): Mapping("record.search", None),
-        ("record", "update"): Mapping("record.update", None),
+        ("record", "get"): Mapping("record.get", whole=app_tables.airtable_get),
+        ("record", "search"): Mapping("record.search", whole=app_tables.airtable_search),
+        ("record", "update"): Mapping("record.update", whole=app_tables.airtable_update),
         ("record", "upsert"): Mapping("record.upsert", None),
         ("record", "deleteRecord"): Mapping("record.deleteRecord", None),
     }, {"": "record"}),
