@@ -194,6 +194,27 @@ async def hubspot_pages(ctx: Any, provider: str, method: str, url: str, key: str
             return out
 
 
+def hubspot_search_body(groups: Sequence[Sequence[dict[str, Any]]], extra: dict[str, Any], *, filtered: bool,
+                        node: str) -> dict[str, Any]:
+    """Return a HubSpot v2 contact search's body as n8n builds it.
+
+    ``sorts`` by ``sortBy`` (``createdate``) and ``direction`` (``DESCENDING``); each filter group's
+    filters with the property name cut at ``|`` (n8n's options carry the type after it); then
+    the additional fields themselves (n8n ``Object.assign``s them onto the body). Raises
+    NodeFailed past 3 groups, as n8n does.
+    """
+    body: dict[str, Any] = {"sorts": [{"propertyName": extra.get("sortBy") or "createdate",
+                                       "direction": extra.get("direction") or "DESCENDING"}]}
+    if filtered:
+        body["filterGroups"] = [{"filters": [
+            {**f, "propertyName": text(f.get("propertyName")).split("|")[0]} if f.get("propertyName") is not None
+            else dict(f) for f in group]} for group in groups]
+        if len(body["filterGroups"]) > 3:
+            raise NodeFailed(f"{node}: You can only have 3 filter groups")
+    body.update(extra)
+    return body
+
+
 def listed(response: Any, key: str) -> list[Item]:
     """Return the items of one answer's ``key`` list (HubSpot's ``results``/``contacts``), or a recorded output."""
     answer = _body(response)

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import ast
+from typing import Any
 
+from harness.errors import Untranslatable
 from harness.platforms.n8n.definition import Node
 from harness.platforms.n8n.translate import expr
 from harness.platforms.n8n.translate.app_request import Request, check_version, collection, pairs_source
+from harness.platforms.n8n.translate.nodes import Slot
 from harness.scaffold import _code
-from harness.scaffold._code import call, dict_of, lit, stmts
+from harness.scaffold._code import call, dict_of, lit, name, stmts
 
 # -- HubSpot (v2 node: HubSpot's v1 contacts/deals API, as n8n calls it) ------------------------
 
@@ -96,3 +99,81 @@ upserted = response.json()
 response = await ctx.call($provider, 'GET', n8n.concat($url, upserted.get('vid'), '/profile'), step=$step)
 response = n8n.with_fields(response, {'isNew': upserted.get('isNew')})
 """, provider=provider, url=base + "/contacts/v1/contact/vid/", step=step)
+
+
+# -- HubSpot v2 contact search and list (every page, or ``limit`` of them) ---------------------
+
+_CONTACTS = "https://api.hubapi.com/contacts/v1/lists/all/contacts/all"
+_SEARCH = "https://api.hubapi.com/crm/v3/objects/contacts/search"
+
+
+def _listing(node: Node, slot: Slot, provider: str, method: str, url: str, key: str, prepare: str,
+             limit_into: str, **holes: Any) -> list[ast.stmt]:
+    """The lines of a HubSpot list: every page through ``n8n.hubspot_pages``, or one call with the limit."""
+    params = node.settings if node.described else node.parameters
+    sent = "json=body" if method == "POST" else "params=query"
+    paged = "body=body" if method == "POST" else "params=query"
+    return stmts(f"""
+items = $inp
+$var: n8n.Items = []
+for i, item in enumerate(items):
+{prepare}
+    if n8n.truthy($all):
+        $var.extend(await n8n.hubspot_pages(ctx, $provider, $method, $url, $key, {paged}, step=$step))
+    else:
+        {limit_into} = $limit
+        response = await ctx.call($provider, $method, $url, {sent}, step=$step)
+        $var.extend(n8n.listed(response, $key))
+if items:
+    flow.emit($node, $var)
+""", inp=slot.inputs[0] if slot.inputs else [], var=name(slot.var), provider=provider, method=method, url=url,
+                 key=key, all=expr.value(params.get("returnAll", False)), limit=expr.value(params.get("limit", 100)),
+                 step=slot.step, node=node.name, **holes)
+
+
+def hubspot_search(node: Node, slot: Slot, provider: str) -> list[ast.stmt]:
+    """contact.search (v2): POST crm/v3 search with n8n's sorts, filter groups and additional fields."""
+    check_version(node, 2, "HubSpot")
+    params = node.settings if node.described else node.parameters
+    extra = dict(params.get("additionalFields") or {})
+    unknown = sorted(set(extra) - {"direction", "properties", "query", "sortBy"})
+    if unknown:
+        raise Untranslatable(f"additionalFields.{unknown[0]} is not a HubSpot v2 contact search field (n8n's are "
+                             "direction, properties, query, sortBy)")
+    groups = []
+    for group in (params.get("filterGroupsUi") or {}).get("filterGroupsValues") or []:
+        if not isinstance(group, dict) or "filtersUi" not in group:
+            groups.append(None)  # n8n skips a group without filters
+            continue
+        values = (group.get("filtersUi") or {}).get("filterValues") or []
+        groups.append([expr.value({k: v for k, v in f.items() if k != "type"}) for f in values])  # n8n drops type
+    filtered = "filterGroupsValues" in (params.get("filterGroupsUi") or {})
+    return _listing(node, slot, provider, "POST", _SEARCH, "results",
+                    "    body = n8n.hubspot_search_body($groups, $extra, filtered=$filtered, node=$node)", "body['limit']",
+                    groups=lit([g for g in groups if g is not None]), extra=expr.value(extra), filtered=filtered)
+
+
+def hubspot_contacts(node: Node, slot: Slot, provider: str) -> list[ast.stmt]:
+    """contact.getAll (v2): GET the v1 list of all contacts (``count``; every page by ``vidOffset``)."""
+    check_version(node, 2, "HubSpot")
+    params = node.settings if node.described else node.parameters
+    foreign = sorted(set(params) - {"authentication", "resource", "operation", "returnAll", "limit", "additionalFields"})
+    extra = dict(params.get("additionalFields") or {})
+    foreign += [f"additionalFields.{k}" for k in sorted(set(extra) - {"formSubmissionMode", "listMemberships",
+                                                                     "propertiesCollection"})]
+    if foreign:
+        raise Untranslatable(f"{', '.join(foreign)} {'is' if len(foreign) == 1 else 'are'} not parameters of HubSpot v2 "
+                             "contact.getAll: n8n ignores them and lists every contact (a hand-written workflow?); "
+                             "remove them, or use contact.search")
+    query: list[tuple[str, ast.expr]] = []
+    if "formSubmissionMode" in extra:
+        query.append(("formSubmissionMode", expr.value(extra["formSubmissionMode"])))
+    if "listMemberships" in extra:
+        query.append(("showListMemberships", expr.value(extra["listMemberships"])))
+    chosen = ((extra.get("propertiesCollection") or {}).get("propertiesValues")) or None
+    if chosen is not None:
+        query.append(("property", _code.expr("n8n.listed_names($p)", p=expr.value(chosen.get("properties", [])))))
+        mode = {"valueAndHistory": "value_and_history", "valueOnly": "value_only"}
+        query.append(("propertyMode", lit(mode.get(str(chosen.get("propertyMode", "valueAndHistory")), ""))))
+    return _listing(node, slot, provider, "GET", _CONTACTS, "contacts",
+                    "    query = n8n.truthy_fields($query)", "query['count']", query=dict_of(query))

@@ -20,6 +20,7 @@ from typing import Any
 
 from harness import catalogue
 from harness.errors import Untranslatable
+from harness.platforms.n8n import descriptions
 from harness.platforms.n8n.definition import Node
 from harness.platforms.n8n.translate import app_crm, app_docs, app_message, app_tables, expr
 from harness.platforms.n8n.translate.app_request import Params, Request, fields
@@ -82,7 +83,8 @@ N8N_APPS: dict[str, N8nApp] = {
         ("contact", "upsert"): Mapping("contact.upsert", app_crm.hubspot_upsert),
         ("contact", "get"): Mapping("contact.get", app_crm.hubspot_get),
         ("deal", "create"): Mapping("deal.create", app_crm.hubspot_deal),
-        ("contact", "search"): Mapping("contact.search", None),
+        ("contact", "search"): Mapping("contact.search", whole=app_crm.hubspot_search),
+        ("contact", "getAll"): Mapping("contact.getAll", whole=app_crm.hubspot_contacts),
     }, {"": "contact", "contact": "upsert"}),
     "stripe": N8nApp("stripe", {
         ("customer", "create"): Mapping("customer.create", app_crm.stripe_customer),
@@ -173,6 +175,11 @@ def _operation(node: Node) -> tuple[N8nApp, catalogue.App, str, str, Mapping, ca
     app = catalogue.app(entry.app)
     resource, operation = _choice(node, entry)
     found = entry.operations.get((resource, operation))
+    offered = _described_operations(node, resource)
+    if offered is not None and operation not in offered:
+        raise Untranslatable(f"{node.short_type} v{node.version:g} has no {resource}.{operation} operation (n8n's "
+                             f"{resource} operations: {', '.join(offered) or 'none'}): n8n cannot run this node as "
+                             "exported; choose one of them in the workflow")
     if found is None:
         mapped = ", ".join(f"{r}.{o}" for r, o in entry.operations)
         raise Untranslatable(f"{node.short_type} {resource}.{operation} has no REST mapping here (the app catalogue maps: {mapped})")
@@ -184,6 +191,19 @@ def _operation(node: Node) -> tuple[N8nApp, catalogue.App, str, str, Mapping, ca
         raise Untranslatable(f"{node.short_type} v{node.version:g} {resource}.{operation} parameters are not "
                              f"translated (v{found.since:g}+ are); the call: {catalogue.skeleton(entry.app, found.operation)}")
     return entry, app, resource, operation, found, op
+
+
+def _described_operations(node: Node, resource: str) -> list[str] | None:
+    """Return the operations n8n's description of the node's version offers for ``resource`` (None: not described)."""
+    described = descriptions.properties(node.type, node.version)
+    if described is None:
+        return None
+    offered: list[str] = []
+    for prop in described:
+        shown = (prop.get("displayOptions") or {}).get("show") or {}
+        if prop.get("name") == "operation" and resource in (shown.get("resource") or [resource]):
+            offered += [str(o.get("value") if isinstance(o, dict) else o) for o in prop.get("options") or []]
+    return offered or None
 
 
 def _detail(node: Node, op: catalogue.Operation) -> str:
