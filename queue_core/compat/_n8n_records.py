@@ -42,6 +42,16 @@ def listed_names(value: Any) -> list[Any]:
     return list(value or [])
 
 
+def notion_page_id(value: Any) -> str:
+    """Return n8n's Notion ``extractPageId``: the part after ``p=``, or after the last ``-`` of an https URL."""
+    page = text(value)
+    if "p=" in page:
+        return page.split("p=")[1]
+    if "-" in page and "https" in page:
+        return page.split("-")[-1]
+    return page
+
+
 def _body(response: Any) -> Any:
     try:
         return response.json()

@@ -143,7 +143,7 @@ _NOTION_TEXT_BLOCKS = {"paragraph", "heading_1", "heading_2", "heading_3", "togg
                        "numbered_list_item"}
 
 
-def _notion_block(block: dict[str, Any]) -> ast.expr:
+def notion_block(block: dict[str, Any]) -> ast.expr:
     kind = str(block.get("type", "paragraph"))
     if kind not in _NOTION_TEXT_BLOCKS or block.get("richText"):
         raise Untranslatable(f"a {kind!r} block{' with rich text' if block.get('richText') else ''} is not translated "
@@ -168,7 +168,7 @@ def notion_page(node: Node) -> Request:
     icon = options.pop("icon", None)
     if options.pop("iconType", "emoji") != "emoji" or options:
         raise Untranslatable("a file icon or another option is not translated (translated: an emoji icon)")
-    blocks = [_notion_block(b) for b in (params.get("blockUi") or {}).get("blockValues") or []]
+    blocks = [notion_block(b) for b in (params.get("blockUi") or {}).get("blockValues") or []]
     body = [("parent", dict_of([("page_id", expr.value(page.get("value")))])),
             ("properties", _code.expr("{'title': [{'text': {'content': $title}}]}",
                                       title=expr.value(params.get("title", "")))),

@@ -22,7 +22,7 @@ from harness import catalogue
 from harness.errors import Untranslatable
 from harness.platforms.n8n import descriptions
 from harness.platforms.n8n.definition import Node
-from harness.platforms.n8n.translate import app_crm, app_docs, app_message, app_tables, expr
+from harness.platforms.n8n.translate import app_crm, app_docs, app_message, app_notion, app_tables, expr
 from harness.platforms.n8n.translate.app_request import Params, Request, fields
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot, comment
 from harness.scaffold import _code
@@ -55,11 +55,11 @@ class N8nApp:
     app: str
     operations: dict[tuple[str, str], Mapping]
     defaults: dict[str, str] = field(default_factory=dict)  # "" -> resource; resource -> operation
-    placeholders: dict[str, Callable[[Any], ast.expr]] = field(default_factory=dict)
+    placeholders: dict[str, Callable[[Any, Node], ast.expr]] = field(default_factory=dict)  # (raw value, node)
 
 
-_SHEET_PATH: dict[str, Callable[[Any], ast.expr]] = {"documentId": app_docs.sheet_document,
-                                                    "sheetName": app_docs.sheet_title}
+_SHEET_PATH: dict[str, Callable[[Any, Node], ast.expr]] = {"documentId": lambda raw, _: app_docs.sheet_document(raw),
+                                                          "sheetName": lambda raw, _: app_docs.sheet_title(raw)}
 N8N_APPS: dict[str, N8nApp] = {
     "github": N8nApp("github", {
         ("issue", "create"): Mapping("issue.create", fields("title", "body")),
@@ -113,8 +113,8 @@ N8N_APPS: dict[str, N8nApp] = {
         ("databasePage", "create"): Mapping("databasePage.create", None),
         ("databasePage", "getAll"): Mapping("databasePage.getAll", None),
         ("databasePage", "update"): Mapping("databasePage.update", None),
-        ("block", "append"): Mapping("block.append", None),
-    }, {"": "page", "page": "create"}),
+        ("block", "append"): Mapping("block.append", app_notion.notion_append),
+    }, {"": "page", "page": "create"}, {"blockId": lambda _, node: app_notion.block_id(node)}),
     "telegram": N8nApp("telegram", {
         ("message", "sendMessage"): Mapping("message.sendMessage", app_message.telegram_send),
         ("message", "sendPhoto"): Mapping("message.sendPhoto", None),
@@ -123,7 +123,7 @@ N8N_APPS: dict[str, N8nApp] = {
         ("message", "deleteMessage"): Mapping("message.deleteMessage", None),
         ("chat", "get"): Mapping("chat.get", None),
         ("callback", "answerQuery"): Mapping("callback.answerQuery", None),
-    }, {"": "message", "message": "sendMessage"}, {"token": app_message.telegram_token}),
+    }, {"": "message", "message": "sendMessage"}, {"token": lambda raw, _: app_message.telegram_token(raw)}),
     "gmail": N8nApp("gmail", {
         ("message", "send"): Mapping("message.send", app_message.gmail_send, since=2),
         ("message", "reply"): Mapping("message.reply", None),
@@ -220,7 +220,7 @@ def _detail(node: Node, op: catalogue.Operation) -> str:
     return f" (this node: {', '.join(shown)})" if shown else ""
 
 
-def _url(entry: N8nApp, app: catalogue.App, path: str, params: Params) -> ast.expr:
+def _url(entry: N8nApp, app: catalogue.App, path: str, params: Params, node: Node) -> ast.expr:
     """Return the call's URL: the base and path, each ``{param}`` from the node's parameters."""
     parts: list[ast.expr] = []
     pos = 0
@@ -228,7 +228,7 @@ def _url(entry: N8nApp, app: catalogue.App, path: str, params: Params) -> ast.ex
         parts.append(lit((app.base_url if not parts else "") + path[pos:match.start()]))
         key, raw = match.group(1), params.get(match.group(1))
         if key in entry.placeholders:
-            parts.append(entry.placeholders[key](raw))
+            parts.append(entry.placeholders[key](raw, node))
         else:
             if isinstance(raw, dict):  # resource locator {"__rl": true, "mode": …, "value": …}
                 if raw.get("mode") == "url":
@@ -271,7 +271,7 @@ for i, item in enumerate(items):
 if items:
     flow.emit($node, $var)
 """, inp=slot.inputs[0] if slot.inputs else [], var=name(slot.var), provider=provider, method=op.method,
-        url=_url(entry, app, op.path, node.parameters), kwargs=kwargs, step=slot.step,
+        url=_url(entry, app, op.path, node.parameters, node), kwargs=kwargs, step=slot.step,
         profile=app_crm.hubspot_profile(provider, app.base_url, slot.step) if upsert else [], items=request.items,
         node=node.name)]
     return NodeCode(lines, [slot.var], call_step=slot.step, provider_proposals=proposals)
