@@ -225,6 +225,17 @@ def hubspot_search_body(groups: Sequence[Sequence[dict[str, Any]]], extra: dict[
     return body
 
 
+def data_items(response: Any) -> list[Item]:
+    """Return the answer's ``data`` (Asana's envelope, also Notion's and others') as the node's items.
+
+    A list is one item per element; an answer without ``data`` is a recorded output (shadow).
+    """
+    answer = _body(response)
+    if isinstance(answer, dict) and "data" in answer:
+        return recorded_items(answer["data"])
+    return recorded_items(answer)
+
+
 def listed(response: Any, key: str) -> list[Item]:
     """Return the items of one answer's ``key`` list (HubSpot's ``results``/``contacts``), or a recorded output."""
     answer = _body(response)

@@ -22,7 +22,7 @@ from harness import catalogue
 from harness.errors import Untranslatable
 from harness.platforms.n8n import descriptions
 from harness.platforms.n8n.definition import Node
-from harness.platforms.n8n.translate import app_crm, app_docs, app_message, app_notion, app_tables, expr
+from harness.platforms.n8n.translate import app_crm, app_docs, app_message, app_notion, app_tables, app_tasks, expr
 from harness.platforms.n8n.translate.app_request import Params, Request, fields
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot, comment
 from harness.scaffold import _code
@@ -136,7 +136,8 @@ N8N_APPS: dict[str, N8nApp] = {
         ("draft", "create"): Mapping("draft.create", None),
     }, {"": "message", "message": "send"}),
     "asana": N8nApp("asana", {
-        ("task", "create"): Mapping("task.create", None), ("task", "get"): Mapping("task.get", None),
+        ("task", "create"): Mapping("task.create", app_tasks.asana_task), ("task", "get"): Mapping("task.get", None),
+        ("subtask", "create"): Mapping("subtask.create", app_tasks.asana_subtask),
         ("task", "getAll"): Mapping("task.getAll", None), ("task", "update"): Mapping("task.update", None),
     }, {"": "task", "task": "create"}),
     "googleDrive": N8nApp("google-drive", {
