@@ -143,3 +143,33 @@ def airtable_update(node: Node, slot: Slot, provider: str) -> list[ast.stmt]:
         $var.extend(await n8n.airtable_patch(ctx, $provider, url, records, typecast=$typecast, step=$step))
 """, provider=provider, fields=fields, kept=kept, keys=lit(keys), typecast=typecast,
                   update_all=expr.value(options.get("updateAllMatches", False)))
+
+
+# -- Google BigQuery v2 (database: execute query) ----------------------------------------------
+
+def bigquery_query(node: Node, slot: Slot, provider: str) -> list[ast.stmt]:
+    """*Execute Query*: one job per item, its results read (polled until done) as n8n does."""
+    check_version(node, 2, "Google BigQuery")
+    params = node.settings if node.described else node.parameters
+    raw = params.get("projectId")
+    locator = raw if isinstance(raw, dict) else {"mode": "id", "value": raw}
+    if locator.get("mode") == "url":
+        raise Untranslatable("the BigQuery project is given by URL (resource locator mode 'url'): give its id")
+    if locator.get("value") in (None, ""):
+        raise Untranslatable("the BigQuery projectId is not set")
+    sql = str(params.get("sqlQuery", ""))
+    # n8n evaluates each {{ … }} in the query text (the parameter itself takes no expression)
+    query = expr.template(sql) if "{{" in sql else lit(sql)
+    known = {"defaultDataset", "dryRun", "includeSchema", "location", "maximumBytesBilled", "maxResults",
+             "timeoutMs", "rawOutput", "useLegacySql", "returnAsNumbers", "queryParameters"}
+    _options(params, known)
+    return stmts("""
+items = $inp
+$var: n8n.Items = []
+if items:
+    queries = [($project, $query, $options) for i, item in enumerate(items)]
+    $var.extend(await n8n.bigquery_queries(ctx, $provider, queries, step=$step, node=$node))
+    flow.emit($node, $var)
+""", inp=slot.inputs[0] if slot.inputs else [], var=name(slot.var), project=expr.value(locator.get("value")),
+                 query=query, options=expr.value(params.get("options") or {}), provider=provider, step=slot.step,
+                 node=node.name)

@@ -146,7 +146,7 @@ N8N_APPS: dict[str, N8nApp] = {
     }, {"": "file", "file": "upload"}),
     "googleBigQuery": N8nApp("bigquery", {
         ("record", "create"): Mapping("record.create", None),
-        ("database", "executeQuery"): Mapping("database.executeQuery", None),
+        ("database", "executeQuery"): Mapping("database.executeQuery", whole=app_tables.bigquery_query),
         ("database", "insert"): Mapping("record.create", None),
     }, {"": "database", "database": "executeQuery"}),
     "postgres": N8nApp("postgres", {
