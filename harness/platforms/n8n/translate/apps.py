@@ -98,7 +98,7 @@ N8N_APPS: dict[str, N8nApp] = {
         ("sheet", "appendOrUpdate"): Mapping("sheet.appendOrUpdate", None),
         ("sheet", "clear"): Mapping("sheet.clear", None),
         ("sheet", "delete"): Mapping("sheet.delete", None),
-        ("spreadsheet", "create"): Mapping("spreadsheet.create", None),
+        ("spreadsheet", "create"): Mapping("spreadsheet.create", app_docs.spreadsheet_create),
     }, {"": "sheet", "sheet": "read"}, _SHEET_PATH),
     "airtable": N8nApp("airtable", {
         ("record", "create"): Mapping("record.create", app_docs.airtable_create),
