@@ -12,6 +12,8 @@ it is and no further page is asked for.
 
 from __future__ import annotations
 
+import base64
+import re
 from collections.abc import Sequence
 from typing import Any
 from urllib.parse import quote
@@ -234,6 +236,47 @@ def data_items(response: Any) -> list[Item]:
     if isinstance(answer, dict) and "data" in answer:
         return recorded_items(answer["data"])
     return recorded_items(answer)
+
+
+def drive_folder_body(name: Any, folder: Any, drive: Any, color: Any) -> dict[str, Any]:
+    """Return Google Drive v3 *Create Folder*'s body as n8n builds it (``setParentFolder``: the folder
+    unless it is ``root``, else the drive unless it is ``My Drive``, else ``root``)."""
+    parent = folder if folder != "root" else drive if drive and drive != "My Drive" else "root"
+    body: dict[str, Any] = {"name": name or "Untitled", "mimeType": "application/vnd.google-apps.folder",
+                            "parents": [parent]}
+    if color:
+        body["folderColorRgb"] = color
+    return body
+
+
+def encode_uri_component(value: Any) -> str:
+    """Return JavaScript's ``encodeURIComponent(value)`` (a GitHub file path: ``/`` becomes ``%2F``)."""
+    return quote(text(value), safe="-_.!~*'()")
+
+
+_BASE64 = re.compile(r"^([0-9a-zA-Z+/]{4})*(([0-9a-zA-Z+/]{2}==)|([0-9a-zA-Z+/]{3}=))?$")
+
+
+def github_content(value: Any) -> str:
+    """Return a GitHub file's ``content``: the text as it is when it already reads as base64 (n8n's
+    ``isBase64``), else its UTF-8 bytes base64-encoded."""
+    content = text(value)
+    if _BASE64.match(content):
+        return content
+    return base64.b64encode(content.encode("utf-8")).decode("ascii")
+
+
+def github_sha(response: Any, node: str) -> Any:
+    """Return the ``sha`` of a read file (n8n's ``getFileSha``); raise NodeFailed as n8n does without one.
+
+    A recorded output (shadow) is the written file's answer: its ``content.sha`` stands in.
+    """
+    answer = _body(response)
+    if isinstance(answer, dict) and answer.get("sha") is not None:
+        return answer["sha"]
+    if isinstance(answer, dict) and isinstance(answer.get("content"), dict) and answer["content"].get("sha"):
+        return answer["content"]["sha"]
+    raise NodeFailed(f"{node}: Could not get the SHA of the file.")
 
 
 def listed(response: Any, key: str) -> list[Item]:

@@ -68,6 +68,9 @@ N8N_APPS: dict[str, N8nApp] = {
         ("issue", "lock"): Mapping("issue.lock"),
         ("issue", "edit"): Mapping("issue.edit", None),
         ("repository", "getIssues"): Mapping("repository.getIssues", None),
+        ("user", "invite"): Mapping("user.invite", app_tasks.github_invite),
+        ("file", "create"): Mapping("file.create", whole=app_tasks.github_file),
+        ("file", "edit"): Mapping("file.edit", whole=app_tasks.github_file),
     }, {"": "issue", "issue": "create"}),
     "slack": N8nApp("slack", {
         ("message", "post"): Mapping("message.post", fields("channel", "text", aliases={"channel": "channelId"})),
@@ -143,6 +146,7 @@ N8N_APPS: dict[str, N8nApp] = {
     "googleDrive": N8nApp("google-drive", {
         ("file", "upload"): Mapping("file.upload", None), ("file", "download"): Mapping("file.download", None),
         ("fileFolder", "search"): Mapping("fileFolder.search", None),
+        ("folder", "create"): Mapping("folder.create", app_tasks.drive_folder, since=3),
     }, {"": "file", "file": "upload"}),
     "googleBigQuery": N8nApp("bigquery", {
         ("record", "create"): Mapping("record.create", None),
