@@ -126,6 +126,8 @@ N8N_APPS: dict[str, N8nApp] = {
         ("message", "deleteMessage"): Mapping("message.deleteMessage", None),
         ("chat", "get"): Mapping("chat.get", None),
         ("callback", "answerQuery"): Mapping("callback.answerQuery", None),
+        ("file", "get"): Mapping("file.get", app_message.telegram_file),
+        ("message", "sendAudio"): Mapping("message.sendAudio", app_message.telegram_binary),
     }, {"": "message", "message": "sendMessage"}, {"token": lambda raw, _: app_message.telegram_token(raw)}),
     "gmail": N8nApp("gmail", {
         ("message", "send"): Mapping("message.send", app_message.gmail_send, since=2),
@@ -136,7 +138,8 @@ N8N_APPS: dict[str, N8nApp] = {
         ("message", "removeLabels"): Mapping("message.removeLabels", app_message.gmail_labels("removeLabelIds"), since=2),
         ("message", "markAsRead"): Mapping("message.markAsRead", app_message.gmail_unread("removeLabelIds"), since=2),
         ("message", "markAsUnread"): Mapping("message.markAsUnread", app_message.gmail_unread("addLabelIds"), since=2),
-        ("draft", "create"): Mapping("draft.create", None),
+        ("draft", "create"): Mapping("draft.create", app_message.gmail_draft, since=2),
+        ("thread", "reply"): Mapping("thread.reply", None),
     }, {"": "message", "message": "send"}),
     "asana": N8nApp("asana", {
         ("task", "create"): Mapping("task.create", app_tasks.asana_task), ("task", "get"): Mapping("task.get", None),
