@@ -45,6 +45,15 @@ def full_response(response: Any) -> list[Item]:
                       "statusCode": response.status_code, "statusMessage": response.reason_phrase}}]
 
 
+def text_response(response: Any, name: str = "data", *, full: bool = False) -> list[Item]:
+    """Return n8n's response format "text" item: the body as text under ``name`` (with the full
+    response, before the headers, statusCode and statusMessage)."""
+    if not full:
+        return [{"json": {name: response.text}}]
+    return [{"json": {name: response.text, "headers": {k.lower(): v for k, v in response.headers.items()},
+                      "statusCode": response.status_code, "statusMessage": response.reason_phrase}}]
+
+
 def basic_auth(user: str, password: str) -> dict[str, str]:
     """Return the Authorization header of HTTP basic auth (none when both are empty: a shadow run)."""
     if not user and not password:

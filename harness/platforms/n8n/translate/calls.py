@@ -142,6 +142,8 @@ def _call_lines(node: Node, slot: Slot, provider: ast.expr, method: str, url: as
                 proposals: dict[str, str], chosen: http_options.Options) -> NodeCode:
     inp = slot.inputs[0] if slot.inputs else ast.List([], ast.Load())
     items = "n8n.full_response(response)" if chosen.full_response else "n8n.response_items(response)"
+    if chosen.text:
+        items = f"n8n.text_response(response, {chosen.output!r}, full={chosen.full_response})"
     send = "response = await ctx.call($provider, $method, url, **$kwargs, step=$step)"
     outputs = [slot.var]
     if node.on_error == "stop":
