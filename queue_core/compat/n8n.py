@@ -32,6 +32,7 @@ from ._n8n_sub import execute_workflow, sub_inputs, sub_return
 from ._n8n_loop import MAX_ITERATIONS, LoopState
 from ._n8n_messages import mime_message, telegram_message
 from ._n8n_bigquery import bigquery_queries
+from ._n8n_notion import notion_page_body, notion_title_key
 from ._n8n_records import (  # Airtable, HubSpot lists (_n8n_records)
     airtable_matches, airtable_pages, data_items, drive_folder_body, encode_uri_component, github_content, github_sha, airtable_patch, airtable_record, airtable_search, airtable_updated, encode_uri,
     flatten_record, hubspot_pages, hubspot_search_body, listed, listed_names, notion_page_id, recorded_items, truthy_fields, without,
@@ -69,7 +70,7 @@ __all__ = [
 __all__ += ["CALL_ERRORS", "basic_auth", "error_item", "full_response", "header_auth", "provider_of", "text_response"]  # HTTP Request (_n8n_http)
 __all__ += ["aggregate_all", "aggregate_fields", "crypto_item", "limit", "remove_duplicates", "sort_items", "split_out"]  # data nodes
 __all__ += ["mime_message", "telegram_message"]  # Telegram, Gmail (_n8n_messages)
-__all__ += ["bigquery_queries", "data_items", "drive_folder_body", "encode_uri_component", "github_content", "github_sha", "airtable_matches", "airtable_pages", "airtable_patch", "airtable_record", "airtable_search", "airtable_updated",
+__all__ += ["notion_page_body", "notion_title_key", "bigquery_queries", "data_items", "drive_folder_body", "encode_uri_component", "github_content", "github_sha", "airtable_matches", "airtable_pages", "airtable_patch", "airtable_record", "airtable_search", "airtable_updated",
             "encode_uri", "flatten_record", "hubspot_pages", "hubspot_search_body", "listed", "listed_names", "notion_page_id", "recorded_items", "truthy_fields",
             "without"]  # app records and pages (_n8n_records)
 

@@ -46,3 +46,34 @@ def test_a_block_chosen_by_url_or_with_rich_text_stays_a_todo() -> None:
     status, _ = scaffold_node(_node(2.2, {"__rl": True, "mode": "id", "value": "b"},
                                     [{"type": "paragraph", "richText": True}]))
     assert status.startswith("todo") and "rich text" in status
+
+
+@respx.mock
+def test_database_page_create_reads_the_title_key_once_then_posts_n8n_s_body_per_item() -> None:
+    db = "2ca31cc6-fd56-8079-8a58-d74ec1097a36"
+    respx.get(f"https://api.notion.com/v1/databases/{db}").mock(return_value=httpx.Response(200, json={
+        "properties": {"Name": {"type": "title"}, "Tags": {"type": "multi_select"}}}))
+    respx.post("https://api.notion.com/v1/pages").mock(return_value=httpx.Response(200, json={"object": "page"}))
+    node = {"name": "Page", "type": "n8n-nodes-base.notion", "typeVersion": 2.2, "parameters": {
+        "resource": "databasePage", "simple": False, "title": "={{ $json.t }}",
+        "databaseId": {"__rl": True, "mode": "list", "value": db},
+        "propertiesUi": {"propertyValues": [
+            {"key": "Tags|multi_select", "multiSelectValue": "a, b"}, {"key": "Stage|select", "selectValue": ""},
+            {"key": "Link|url", "urlValue": "", "ignoreIfEmpty": True}, {"key": "Note|rich_text", "textContent": "n"}]},
+        "options": {"icon": "👓", "iconType": "emoji"}}}
+    ctx, out, error = run_node(node, [{"t": "First"}, {"t": ""}], BASES)
+    assert error is None and [s[1] for s in ctx.sent] == ["GET", "POST", "POST"] and out == [{"object": "page"}] * 2
+    first, second = ctx.sent[1][3], ctx.sent[2][3]
+    assert first == {"parent": {"database_id": db}, "properties": {
+        "Name": {"title": [{"text": {"content": "First"}}]},
+        "Tags": {"type": "multi_select", "multi_select": [{"name": "a"}, {"name": "b"}]},
+        "Stage": {"type": "select", "select": None},
+        "Note": {"rich_text": [{"text": {"content": "n"}}]}}, "children": [], "icon": {"emoji": "👓"}}
+    assert "Name" not in second["properties"]  # an empty title is not sent
+
+
+def test_database_page_create_with_simplify_on_is_a_todo() -> None:
+    node = {"name": "Page", "type": "n8n-nodes-base.notion", "typeVersion": 2, "parameters": {
+        "resource": "databasePage", "databaseId": {"__rl": True, "mode": "id", "value": "d"}}}
+    status, _ = scaffold_node(node)
+    assert status.startswith("todo") and "Simplify is on" in status

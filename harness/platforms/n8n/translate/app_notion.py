@@ -43,3 +43,59 @@ def notion_append(node: Node) -> Request:
     params = node.settings if node.described else node.parameters
     blocks = [notion_block(b) for b in (params.get("blockUi") or {}).get("blockValues") or []]
     return Request(body=dict_of([("children", blocks)]), headers=lit({"Notion-Version": NOTION_VERSION}))
+
+
+_PROPERTY_TYPES = ("title", "rich_text", "number", "url", "checkbox", "multi_select", "email", "phone_number",
+                   "select", "status")
+
+
+def _property(value: dict[str, object]) -> ast.expr:
+    kind = str(value.get("key", "")).split("|")[1] if "|" in str(value.get("key", "")) else ""
+    if expr.is_expression(value.get("key")):
+        raise Untranslatable("a Notion property key given by an expression is not translated")
+    if kind not in _PROPERTY_TYPES:
+        raise Untranslatable(f"a Notion {kind or 'untyped'!r} property is not translated "
+                             f"(translated: {', '.join(_PROPERTY_TYPES)})")
+    if kind == "rich_text" and value.get("richText"):
+        raise Untranslatable("a rich-text property with formatted text (richText) is not translated")
+    return expr.value({k: v for k, v in value.items() if k != "type"})  # n8n's type is an expression of the key
+
+
+def database_page(node: Node, slot: object, provider: str) -> list[ast.stmt]:
+    """databasePage.create (v2): n8n reads the database's title property first (``GET /v1/databases/<id>``,
+    once), then ``POST /v1/pages`` per item with the title, the properties (``mapProperties``), the
+    blocks and an icon. Simplify (n8n's default) reshapes the page: a TODO."""
+    from harness.scaffold._code import name, stmts
+
+    check_version(node, 2, "Notion")
+    params = node.settings if node.described else node.parameters
+    if params.get("simple", True) is not False:
+        raise Untranslatable("Simplify is on (n8n's default): n8n reshapes the created page (simplifyObjects, keys "
+                             "'property_<snake_case name>'); turn Simplify off in the workflow, or write the reshaping")
+    raw = params.get("databaseId")
+    locator = raw if isinstance(raw, dict) else {"mode": "id", "value": raw}
+    if locator.get("mode") == "url" or locator.get("value") in (None, ""):
+        raise Untranslatable("the Notion database is given by URL or not at all: choose it by id")
+    options = dict(params.get("options") or {})
+    unknown = sorted(set(options) - {"icon", "iconType"})
+    if unknown:
+        raise Untranslatable(f"options.{unknown[0]} is not translated (translated: icon, iconType)")
+    properties = [_property(v) for v in (params.get("propertiesUi") or {}).get("propertyValues") or []]
+    blocks = [notion_block(b) for b in (params.get("blockUi") or {}).get("blockValues") or []]
+    return stmts("""
+items = $inp
+$var: n8n.Items = []
+if items:
+    i, item = 0, items[0]
+    answer = await ctx.call($provider, 'GET', n8n.concat('https://api.notion.com/v1/databases/', n8n.encode_uri_component($db)), headers=$headers, step=$step)
+    title_key = n8n.notion_title_key(answer)
+    for i, item in enumerate(items):
+        body = n8n.notion_page_body(title_key, $title, $db, $properties, $blocks, $icon, $icon_type)
+        response = await ctx.call($provider, 'POST', 'https://api.notion.com/v1/pages', json=body, headers=$headers, step=$step)
+        $var.extend(n8n.response_items(response))
+    flow.emit($node, $var)
+""", inp=slot.inputs[0] if slot.inputs else [], var=name(slot.var), provider=provider,  # type: ignore[attr-defined]
+        db=expr.value(locator.get("value")), headers=lit({"Notion-Version": NOTION_VERSION}), step=slot.step,  # type: ignore[attr-defined]
+        title=expr.value(params.get("title", "")), properties=ast.List(properties, ast.Load()),
+        blocks=ast.List(blocks, ast.Load()), icon=expr.value(options.get("icon", "")),
+        icon_type=expr.value(options.get("iconType", "emoji")), node=node.name)

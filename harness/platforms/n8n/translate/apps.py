@@ -113,7 +113,7 @@ N8N_APPS: dict[str, N8nApp] = {
     }, {"": "record"}),
     "notion": N8nApp("notion", {
         ("page", "create"): Mapping("page.create", app_docs.notion_page),
-        ("databasePage", "create"): Mapping("databasePage.create", None),
+        ("databasePage", "create"): Mapping("databasePage.create", whole=app_notion.database_page),
         ("databasePage", "getAll"): Mapping("databasePage.getAll", None),
         ("databasePage", "update"): Mapping("databasePage.update", None),
         ("block", "append"): Mapping("block.append", app_notion.notion_append),
