@@ -81,3 +81,28 @@ def test_more_than_three_filter_groups_fail_as_n8n_does() -> None:
     _, out, error = run_node(_node("search", filterGroupsUi=groups), [{"email": "a@x.test"}], BASES)
     assert error is not None and "You can only have 3 filter groups" in str(error) and out is None
     assert json.dumps(groups)  # the parameters themselves stay JSON
+
+
+@respx.mock
+def test_company_update_puts_the_set_fields_by_hubspot_name_then_the_custom_properties() -> None:
+    respx.put("https://api.hubapi.com/companies/v2/companies/77").mock(
+        return_value=httpx.Response(200, json={"companyId": 77}))
+    node = _node("update", version=2, resource="company", companyId="={{ $json.id }}", updateFields={
+        "companyDomainName": "acme.test", "city": "", "annualRevenue": 1200,
+        "customPropertiesUi": {"customPropertiesValues": [{"property": "tier", "value": ""}]}})
+    ctx, out, error = run_node(node, [{"id": 77}], BASES)
+    assert error is None and out == [{"companyId": 77}]
+    assert ctx.sent[0][3] == {"properties": [{"name": "annualrevenue", "value": "1200"},
+                                             {"name": "domain", "value": "acme.test"},
+                                             {"name": "tier", "value": ""}]}  # an empty city is not sent
+
+
+@respx.mock
+def test_company_create_sends_the_name_first_and_foreign_fields_are_a_todo() -> None:
+    respx.post("https://api.hubapi.com/companies/v2/companies").mock(return_value=httpx.Response(200, json={"ok": 1}))
+    ctx, _, error = run_node(_node("create", version=2, resource="company", name="Acme",
+                                   additionalFields={"industry": "Retail"}), [{}], BASES)
+    assert error is None and ctx.sent[0][3] == {"properties": [{"name": "name", "value": "Acme"},
+                                                               {"name": "industry", "value": "Retail"}]}
+    status, _ = scaffold_node(_node("create", version=2, resource="company", additionalFields={"domain": "x"}))
+    assert status.startswith("todo") and "additionalFields.domain is not" in status

@@ -177,3 +177,60 @@ def hubspot_contacts(node: Node, slot: Slot, provider: str) -> list[ast.stmt]:
         query.append(("propertyMode", lit(mode.get(str(chosen.get("propertyMode", "valueAndHistory")), ""))))
     return _listing(node, slot, provider, "GET", _CONTACTS, "contacts",
                     "    query = n8n.truthy_fields($query)", "query['count']", query=dict_of(query))
+
+
+# -- HubSpot v2 company create and update (v2 companies API: a list of {name, value}) ---------
+
+_COMPANY_FIELDS = {
+    "name": "name", "aboutUs": "about_us", "annualRevenue": "annualrevenue", "city": "city", "closeDate": "closedate",
+    "companyDomainName": "domain", "companyOwner": "hubspot_owner_id", "countryRegion": "country",
+    "description": "description", "facebookFans": "facebookfans", "googlePlusPage": "googleplus_page",
+    "industry": "industry", "isPublic": "is_public", "leadStatus": "hs_lead_status", "lifecycleStatus": "lifecyclestage",
+    "linkedinBio": "linkedinbio", "linkedInCompanyPage": "linkedin_company_page", "numberOfEmployees": "numberofemployees",
+    "originalSourceType": "hs_analytics_source", "phoneNumber": "phone", "postalCode": "zip", "stateRegion": "state",
+    "streetAddress": "address", "streetAddress2": "address2", "targetAccount": "hs_target_account",
+    "timezone": "timezone", "totalMoneyRaised": "total_money_raised", "twitterBio": "twitterbio",
+    "twitterFollowers": "twitterfollowers", "twitterHandle": "twitterhandle", "type": "type", "websiteUrl": "website",
+    "webTechnologies": "web_technologies", "yearFounded": "founded_year",
+}
+
+
+def _company_properties(node: Node, collection_name: str, first: list[tuple[str, ast.expr]]) -> ast.expr:
+    """n8n's list: ``first`` as it is, each set field (truthy) by its HubSpot name, then the custom properties."""
+    params = node.settings if node.described else node.parameters
+    fields = dict(params.get(collection_name) or {})
+    custom = ((fields.pop("customPropertiesUi", None) or {}).get("customPropertiesValues")) or []
+    known = dict(_COMPANY_FIELDS) if collection_name == "updateFields" else {
+        k: v for k, v in _COMPANY_FIELDS.items() if k != "name"}
+    foreign = sorted(set(fields) - set(known))
+    if foreign:
+        raise Untranslatable(f"{collection_name}.{', '.join(foreign[:4])}{' …' if len(foreign) > 4 else ''} "
+                             f"{'is' if len(foreign) == 1 else 'are'} not fields of HubSpot v2 company "
+                             "(n8n ignores them; a hand-written workflow?): use n8n's field names or custom properties")
+    pairs: list[tuple[str, ast.expr]] = []
+    for key, api in known.items():
+        if key in fields:
+            value = expr.value(fields[key])
+            if key == "annualRevenue":
+                value = call("n8n.text", value)
+            elif key == "closeDate":
+                value = call("n8n.epoch_ms", value)
+            pairs.append((api, value))
+    extra = [dict_of([("name", expr.value(p.get("property", ""))), ("value", expr.value(p.get("value")))])
+             for p in custom if isinstance(p, dict)]
+    head = [dict_of([("name", k), ("value", v)]) for k, v in first]
+    return _code.expr("{'properties': $head + n8n.properties($pairs, key='name') + $extra}",
+                      head=ast.List(head, ast.Load()), pairs=pairs_source(pairs), extra=ast.List(extra, ast.Load()))
+
+
+def hubspot_company_create(node: Node) -> Request:
+    """company.create (v2): ``POST /companies/v2/companies`` with the name first, then the set fields."""
+    check_version(node, 2, "HubSpot")
+    params = node.settings if node.described else node.parameters
+    return Request(body=_company_properties(node, "additionalFields", [("name", expr.value(params.get("name", "")))]))
+
+
+def hubspot_company_update(node: Node) -> Request:
+    """company.update (v2): ``PUT /companies/v2/companies/<id>`` with the set fields."""
+    check_version(node, 2, "HubSpot")
+    return Request(body=_company_properties(node, "updateFields", []))

@@ -88,6 +88,8 @@ N8N_APPS: dict[str, N8nApp] = {
         ("deal", "create"): Mapping("deal.create", app_crm.hubspot_deal),
         ("contact", "search"): Mapping("contact.search", whole=app_crm.hubspot_search),
         ("contact", "getAll"): Mapping("contact.getAll", whole=app_crm.hubspot_contacts),
+        ("company", "create"): Mapping("company.create", app_crm.hubspot_company_create),
+        ("company", "update"): Mapping("company.update", app_crm.hubspot_company_update),
     }, {"": "contact", "contact": "upsert"}),
     "stripe": N8nApp("stripe", {
         ("customer", "create"): Mapping("customer.create", app_crm.stripe_customer),
