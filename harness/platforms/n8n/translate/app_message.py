@@ -154,3 +154,10 @@ def telegram_binary(node: Node) -> Request:
                              "this runtime carries no binary data: send a file id or URL instead")
     raise Untranslatable(f"{operation} parameters are not translated; the call: telegram: POST "
                          f"https://api.telegram.org/bot<token>/{operation} with chat_id and the file id or URL")
+
+
+def slack_send_and_wait(node: Node) -> Request:
+    """message.sendAndWait: a message with a form or buttons, then a wait for the person's answer: a precise TODO."""
+    raise Untranslatable("message.sendAndWait posts the message (chat.postMessage) with a link to n8n's own form and "
+                         "then waits for a person's answer on n8n's resume webhook, which no REST call carries: post "
+                         "the message with ctx.call and resume on your own webhook automation")

@@ -139,3 +139,13 @@ if items:
         base=base, first=ast.Dict([ast.Constant(k) for k, _ in first], [v for _, v in first]),
         message=expr.value(params.get("commitMessage", "")), content=expr.value(params.get("fileContent", "")),
         provider=provider, step=slot.step, node=node.name)
+
+
+def drive_upload(node: Node) -> Request:
+    """file.upload (v3) sends the item's binary data: a precise TODO (this runtime carries no binary data)."""
+    from harness.errors import Untranslatable
+
+    prop = str(_settings(node).get("inputDataFieldName", "data")).lstrip("=")
+    raise Untranslatable(f"file.upload sends the item's binary property {prop!r} (a multipart/related or resumable "
+                         "upload to /upload/drive/v3/files), and this runtime carries no binary data: upload the bytes "
+                         "with ctx.call in Python")

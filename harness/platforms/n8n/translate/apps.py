@@ -75,6 +75,7 @@ N8N_APPS: dict[str, N8nApp] = {
     "slack": N8nApp("slack", {
         ("message", "post"): Mapping("message.post", fields("channel", "text", aliases={"channel": "channelId"})),
         ("message", "update"): Mapping("message.update", None),
+        ("message", "sendAndWait"): Mapping("message.post", app_message.slack_send_and_wait),
         ("message", "delete"): Mapping("message.delete", None),
         ("reaction", "add"): Mapping("reaction.add", None),
         ("channel", "history"): Mapping("channel.history", None),
@@ -149,7 +150,7 @@ N8N_APPS: dict[str, N8nApp] = {
         ("task", "getAll"): Mapping("task.getAll", None), ("task", "update"): Mapping("task.update", None),
     }, {"": "task", "task": "create"}),
     "googleDrive": N8nApp("google-drive", {
-        ("file", "upload"): Mapping("file.upload", None), ("file", "download"): Mapping("file.download", None),
+        ("file", "upload"): Mapping("file.upload", app_tasks.drive_upload), ("file", "download"): Mapping("file.download", None),
         ("fileFolder", "search"): Mapping("fileFolder.search", None),
         ("folder", "create"): Mapping("folder.create", app_tasks.drive_folder, since=3),
     }, {"": "file", "file": "upload"}),
@@ -190,6 +191,10 @@ def _operation(node: Node) -> tuple[N8nApp, catalogue.App, str, str, Mapping, ca
         raise Untranslatable(f"{node.short_type} v{node.version:g} has no {resource}.{operation} operation (n8n's "
                              f"{resource} operations: {', '.join(offered) or 'none'}): n8n cannot run this node as "
                              "exported; choose one of them in the workflow")
+    if found is None and not node.described and descriptions.described_versions(node.type):
+        known = ", ".join(f"v{v:g}" for v in descriptions.described_versions(node.type))
+        raise Untranslatable(f"{node.short_type} v{node.version:g} is newer than the n8n whose node descriptions this "
+                             f"translator reads ({known}): its {resource}.{operation} is not mapped")
     if found is None:
         mapped = ", ".join(f"{r}.{o}" for r, o in entry.operations)
         raise Untranslatable(f"{node.short_type} {resource}.{operation} has no REST mapping here (the app catalogue maps: {mapped})")
