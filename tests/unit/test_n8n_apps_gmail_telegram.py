@@ -47,3 +47,13 @@ def test_telegram_file_get_without_download_posts_get_file_and_with_download_is_
     del node["parameters"]["download"]  # type: ignore[attr-defined]
     status, _ = scaffold_node(node)
     assert status.startswith("todo") and "binary property 'data'" in status
+
+
+def test_gmail_message_get_is_a_todo_naming_what_n8n_does_with_the_message() -> None:
+    node = {"name": "Get", "type": "n8n-nodes-base.gmail", "typeVersion": 2.1, "parameters": {
+        "operation": "get", "messageId": "={{ $json.id }}", "simple": False, "options": {"downloadAttachments": True}}}
+    status, _ = scaffold_node(node)
+    assert status.startswith("todo") and "attachment_0" in status
+    node["parameters"] = {"operation": "get", "messageId": "m1"}
+    status, _ = scaffold_node(node)
+    assert "format=metadata" in status and "$GMAIL_TOKEN" in status

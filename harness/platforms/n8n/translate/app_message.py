@@ -161,3 +161,17 @@ def slack_send_and_wait(node: Node) -> Request:
     raise Untranslatable("message.sendAndWait posts the message (chat.postMessage) with a link to n8n's own form and "
                          "then waits for a person's answer on n8n's resume webhook, which no REST call carries: post "
                          "the message with ctx.call and resume on your own webhook automation")
+
+
+def gmail_get(node: Node) -> Request:
+    """message.get: n8n parses the message (format raw, with its mail parser) or simplifies its metadata: a TODO."""
+    params = node.settings if node.described else node.parameters
+    if (params.get("options") or {}).get("downloadAttachments"):
+        raise Untranslatable("message.get with Download Attachments puts each attachment into the item's binary "
+                             "properties ('attachment_0', …), and this runtime carries no binary data")
+    from harness import catalogue
+
+    simple = params.get("simple", True)
+    raise Untranslatable(f"message.get is not translated: n8n asks for format={'metadata' if simple else 'raw'} and "
+                         f"{'simplifies the headers' if simple else 'parses the MIME text with its mail parser'}; the "
+                         f"call: {catalogue.skeleton('gmail', 'message.get')}")

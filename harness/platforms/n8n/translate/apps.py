@@ -135,7 +135,7 @@ N8N_APPS: dict[str, N8nApp] = {
     "gmail": N8nApp("gmail", {
         ("message", "send"): Mapping("message.send", app_message.gmail_send, since=2),
         ("message", "reply"): Mapping("message.reply", None),
-        ("message", "get"): Mapping("message.get", None),
+        ("message", "get"): Mapping("message.get", app_message.gmail_get),
         ("message", "getAll"): Mapping("message.getAll", None),
         ("message", "addLabels"): Mapping("message.addLabels", app_message.gmail_labels("addLabelIds"), since=2),
         ("message", "removeLabels"): Mapping("message.removeLabels", app_message.gmail_labels("removeLabelIds"), since=2),
