@@ -140,17 +140,16 @@ def hubspot_search(node: Node, slot: Slot, provider: str) -> list[ast.stmt]:
     if unknown:
         raise Untranslatable(f"additionalFields.{unknown[0]} is not a HubSpot v2 contact search field (n8n's are "
                              "direction, properties, query, sortBy)")
-    groups = []
+    groups: list[list[ast.expr]] = []
     for group in (params.get("filterGroupsUi") or {}).get("filterGroupsValues") or []:
         if not isinstance(group, dict) or "filtersUi" not in group:
-            groups.append(None)  # n8n skips a group without filters
-            continue
+            continue  # n8n skips a group without filters
         values = (group.get("filtersUi") or {}).get("filterValues") or []
         groups.append([expr.value({k: v for k, v in f.items() if k != "type"}) for f in values])  # n8n drops type
     filtered = "filterGroupsValues" in (params.get("filterGroupsUi") or {})
     return _listing(node, slot, provider, "POST", _SEARCH, "results",
                     "    body = n8n.hubspot_search_body($groups, $extra, filtered=$filtered, node=$node)", "body['limit']",
-                    groups=lit([g for g in groups if g is not None]), extra=expr.value(extra), filtered=filtered)
+                    groups=lit(groups), extra=expr.value(extra), filtered=filtered)
 
 
 def hubspot_contacts(node: Node, slot: Slot, provider: str) -> list[ast.stmt]:
@@ -216,9 +215,9 @@ def _company_properties(node: Node, collection_name: str, first: list[tuple[str,
             elif key == "closeDate":
                 value = call("n8n.epoch_ms", value)
             pairs.append((api, value))
-    extra = [dict_of([("name", expr.value(p.get("property", ""))), ("value", expr.value(p.get("value")))])
-             for p in custom if isinstance(p, dict)]
-    head = [dict_of([("name", k), ("value", v)]) for k, v in first]
+    extra: list[ast.expr] = [dict_of([("name", expr.value(p.get("property", ""))), ("value", expr.value(p.get("value")))])
+                             for p in custom if isinstance(p, dict)]
+    head: list[ast.expr] = [dict_of([("name", k), ("value", v)]) for k, v in first]
     return _code.expr("{'properties': $head + n8n.properties($pairs, key='name') + $extra}",
                       head=ast.List(head, ast.Load()), pairs=pairs_source(pairs), extra=ast.List(extra, ast.Load()))
 

@@ -15,6 +15,7 @@ from harness.platforms.n8n.definition import Node
 from harness.platforms.n8n.translate import expr
 from harness.platforms.n8n.translate.app_docs import notion_block
 from harness.platforms.n8n.translate.app_request import Request, check_version
+from harness.platforms.n8n.translate.nodes import Slot
 from harness.scaffold import _code
 from harness.scaffold._code import dict_of, lit
 
@@ -61,7 +62,7 @@ def _property(value: dict[str, object]) -> ast.expr:
     return expr.value({k: v for k, v in value.items() if k != "type"})  # n8n's type is an expression of the key
 
 
-def database_page(node: Node, slot: object, provider: str) -> list[ast.stmt]:
+def database_page(node: Node, slot: Slot, provider: str) -> list[ast.stmt]:
     """databasePage.create (v2): n8n reads the database's title property first (``GET /v1/databases/<id>``,
     once), then ``POST /v1/pages`` per item with the title, the properties (``mapProperties``), the
     blocks and an icon. Simplify (n8n's default) reshapes the page: a TODO."""
@@ -94,8 +95,8 @@ if items:
         response = await ctx.call($provider, 'POST', 'https://api.notion.com/v1/pages', json=body, headers=$headers, step=$step)
         $var.extend(n8n.response_items(response))
     flow.emit($node, $var)
-""", inp=slot.inputs[0] if slot.inputs else [], var=name(slot.var), provider=provider,  # type: ignore[attr-defined]
-        db=expr.value(locator.get("value")), headers=lit({"Notion-Version": NOTION_VERSION}), step=slot.step,  # type: ignore[attr-defined]
+""", inp=slot.inputs[0] if slot.inputs else [], var=name(slot.var), provider=provider,
+        db=expr.value(locator.get("value")), headers=lit({"Notion-Version": NOTION_VERSION}), step=slot.step,
         title=expr.value(params.get("title", "")), properties=ast.List(properties, ast.Load()),
         blocks=ast.List(blocks, ast.Load()), icon=expr.value(options.get("icon", "")),
         icon_type=expr.value(options.get("iconType", "emoji")), node=node.name)

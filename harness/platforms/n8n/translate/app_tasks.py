@@ -9,20 +9,22 @@ the other properties as they are (``Object.assign``); *subtask create* is
 from __future__ import annotations
 
 import ast
+from typing import Any
 
 from harness.platforms.n8n.definition import Node
 from harness.platforms.n8n.translate import expr
 from harness.platforms.n8n.translate.app_request import Request
+from harness.platforms.n8n.translate.nodes import Slot
 from harness.scaffold import _code
 
 _ITEMS = _code.expr("n8n.data_items(response)")
 
 
-def _settings(node: Node) -> dict[str, object]:
+def _settings(node: Node) -> dict[str, Any]:
     return node.settings if node.described else node.parameters
 
 
-def _fields(node: Node, first: list[tuple[str, object]]) -> ast.expr:
+def _fields(node: Node, first: list[tuple[str, Any]]) -> ast.expr:
     other = _settings(node).get("otherProperties") or {}
     return _code.expr("{'data': $first | $other}", first=ast.Dict([ast.Constant(k) for k, _ in first],
                                                                        [expr.value(v) for _, v in first]),
@@ -51,7 +53,7 @@ def github_invite(node: Node) -> Request:
 _DRIVE_ROOT, _MY_DRIVE = "root", "My Drive"  # n8n's RLC_FOLDER_DEFAULT, RLC_DRIVE_DEFAULT
 
 
-def _value(raw: object) -> object:
+def _value(raw: Any) -> Any:
     return raw.get("value") if isinstance(raw, dict) else raw
 
 
@@ -80,7 +82,7 @@ def drive_folder(node: Node) -> Request:
     return Request(body=body, query=query)
 
 
-def _locator_value(params: dict[str, object], key: str) -> ast.expr:
+def _locator_value(params: dict[str, Any], key: str) -> ast.expr:
     from harness.errors import Untranslatable
 
     raw = params.get(key)
@@ -92,7 +94,7 @@ def _locator_value(params: dict[str, object], key: str) -> ast.expr:
     return expr.value(value)
 
 
-def github_file(node: Node, slot: object, provider: str) -> list[ast.stmt]:
+def github_file(node: Node, slot: Slot, provider: str) -> list[ast.stmt]:
     """file.create / file.edit: ``PUT /repos/<owner>/<repo>/contents/<path>`` with the commit message and
     the content base64-encoded (as it is when it already is base64, as n8n does); an edit first reads the
     file's ``sha`` (``GET`` the same path, ``encodeURI``'d, at the branch when one is set)."""
@@ -109,7 +111,7 @@ def github_file(node: Node, slot: object, provider: str) -> list[ast.stmt]:
     unknown = sorted(set(extra) - {"author", "committer", "branch"})
     if unknown:
         raise Untranslatable(f"additionalParameters.{unknown[0]} is not translated (translated: author, branch, committer)")
-    first = []
+    first: list[tuple[str, ast.expr]] = []
     for key in ("author", "committer"):
         if extra.get(key):
             first.append((key, expr.value(extra[key])))
