@@ -14,14 +14,18 @@ call it makes and the secret it needs.
 from __future__ import annotations
 
 from harness.catalogue._apps import APPS
+from harness.catalogue._apps_more import MORE
 from harness.catalogue._model import App, Auth, Operation, Pagination, Secret
 
 __all__ = ["App", "Auth", "Operation", "Pagination", "Secret", "app", "apps", "operation", "skeleton"]
 
 
+_ALL: dict[str, App] = {**APPS, **{a.name: a for a in MORE}}
+
+
 def apps() -> dict[str, App]:
     """Return every app of the catalogue by name."""
-    return APPS
+    return _ALL
 
 
 def app(name: str) -> App:

@@ -5,6 +5,7 @@ n8n's full response, auth headers from credentials, and the error item an error 
 from __future__ import annotations
 
 import base64
+import json
 import re
 from typing import Any
 
@@ -42,6 +43,29 @@ def full_response(response: Any) -> list[Item]:
     except ValueError:
         body, key = response.text, "data"  # n8n names a text body "data", as without the full response
     return [{"json": {key: body, "headers": {k.lower(): v for k, v in response.headers.items()},
+                      "statusCode": response.status_code, "statusMessage": response.reason_phrase}}]
+
+
+def _as_text(response: Any) -> Any:
+    """Return the body as n8n's ``toText`` leaves it: a JSON answer is parsed by n8n's HTTP client first,
+    so an object or array comes back as ``JSON.stringify`` writes it (compact), any other value as it is."""
+    if "json" not in str(response.headers.get("content-type", "")).lower():
+        return response.text
+    try:
+        body = response.json()
+    except ValueError:
+        return response.text
+    if isinstance(body, dict | list):
+        return json.dumps(body, separators=(",", ":"), ensure_ascii=False)
+    return body
+
+
+def text_response(response: Any, name: str = "data", *, full: bool = False) -> list[Item]:
+    """Return n8n's response format "text" item: the body as text under ``name`` (with the full
+    response, before the headers, statusCode and statusMessage)."""
+    if not full:
+        return [{"json": {name: _as_text(response)}}]
+    return [{"json": {name: _as_text(response), "headers": {k.lower(): v for k, v in response.headers.items()},
                       "statusCode": response.status_code, "statusMessage": response.reason_phrase}}]
 
 

@@ -65,7 +65,8 @@ def mime_message(to: Any, subject: Any, message: Any, *, html: bool = True, cc: 
         body = (f"\n\t\t\t{body}\n\t\t\t<br>\n\t\t\t<br>\n\t\t\t---\n\t\t\t<br>\n\t\t\t<em>{words}<a href=\"{_GMAIL_LINK}\" "
                 f"target=\"_blank\">n8n</a></em>\n\t\t\t") if html else f"{body}\n\n---\n{words}n8n\nhttps://n8n.io"
     email = EmailMessage(policy=SMTP)
-    email["To"] = _addresses(to)
+    if text(to):  # a draft may have no recipient yet (no empty To header, as nodemailer leaves it out)
+        email["To"] = _addresses(to)
     for header, value in (("Cc", cc), ("Bcc", bcc), ("Reply-To", reply_to)):
         if text(value):
             email[header] = _addresses(value)

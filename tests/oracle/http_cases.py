@@ -106,6 +106,19 @@ def http_cases(base: str, count: int = 12) -> list[Case]:
     return cases
 
 
+def text_cases(base: str) -> list[Case]:
+    """Return the fixed cases of response format "text" (not drawn, so the drawn cases and their cached
+    n8n outcomes stay as they were): a text body, a JSON body read as text, a named output field with the
+    full response, on v3 and v4.x."""
+    def text(version: float, route: str, **response: Any) -> Case:
+        params = {"url": base + route, "options": {"response": {"response": {"responseFormat": "text", **response}}}}
+        label = "+".join(f"{k}={v}" for k, v in response.items()) or "plain"
+        return Case(f"httpRequest v{version:g} text {route} {label}", NODE, version, params, [[{"a": 1}]], {})
+
+    return [text(3.0, "/text"), text(4.2, "/text"), text(4.2, "/echo"), text(4.1, "/list", outputPropertyName="page"),
+            text(4.2, "/text", fullResponse=True, outputPropertyName="body")]
+
+
 class _LoopbackContext:
     """A context whose calls go to the loopback server, answered and classified as the gateway does."""
 

@@ -8,7 +8,9 @@ Routes (every answer JSON unless said):
 - ``/status/<code>``: ``{"status": code}`` with that status;
 - ``/redirect``: 302 to ``/echo?from=redirect``;
 - ``/text``: a text/plain body;
-- ``/list``: a JSON array of two objects.
+- ``/list``: a JSON array of two objects;
+- ``/bot<token>/<method>``: Telegram's Bot API shape, ``{"ok": true, "result": {method, token, body}}``
+  (an app node whose credential's base URL is this server calls it).
 
 It binds 127.0.0.1 only, on ``PORT`` when free (so the oracle's cached outcomes, keyed by the
 workflow and so by its URLs, are reused) else on a free port.
@@ -64,6 +66,10 @@ class _Handler(BaseHTTPRequestHandler):
             self._answer(200, "plain words", "text/plain")
         elif parts.path == "/list":
             self._answer(200, [{"n": 1}, {"n": 2}])
+        elif parts.path.startswith("/bot") and parts.path.count("/") == 2:  # Telegram's Bot API shape
+            token, method = parts.path[len("/bot"):].split("/")
+            sent = json.loads(body) if body and "json" in (self.headers.get("content-type") or "") else body
+            self._answer(200, {"ok": True, "result": {"method": method, "token": token, "body": sent}})
         else:
             self._answer(404, {"error": "no such route"})
 

@@ -119,7 +119,8 @@ def _digest(document: dict[str, Any]) -> str:
     return hashlib.sha256(f"{VERSION}\n{json.dumps(body, sort_keys=True)}".encode()).hexdigest()
 
 
-def cached_run(documents: list[dict[str, Any]], *, fresh: bool = False) -> tuple[list[Outcome], dict[str, Any]]:
+def cached_run(documents: list[dict[str, Any]], *, fresh: bool = False,
+               credentials: list[dict[str, Any]] | None = None) -> tuple[list[Outcome], dict[str, Any]]:
     """``run`` the documents n8n has not run before; reuse the outcomes of those it has.
 
     n8n's output for a workflow is a function of the workflow and n8n's version (the nodes under
@@ -139,7 +140,7 @@ def cached_run(documents: list[dict[str, Any]], *, fresh: bool = False) -> tuple
     todo = [i for i, key in enumerate(keys) if key not in known]
     info: dict[str, Any] = {"cached": len(documents) - len(todo), "ran_in_n8n": len(todo)}
     if todo:
-        outcomes, ran = run([documents[i] for i in todo])
+        outcomes, ran = run([documents[i] for i in todo], credentials=credentials)
         info.update(ran)
         for i, outcome in zip(todo, outcomes, strict=True):
             known[keys[i]] = outcome
@@ -147,7 +148,8 @@ def cached_run(documents: list[dict[str, Any]], *, fresh: bool = False) -> tuple
     return [known[key] for key in keys], info
 
 
-def run(documents: list[dict[str, Any]], *, timeout: float = 900) -> tuple[list[Outcome], dict[str, Any]]:
+def run(documents: list[dict[str, Any]], *, timeout: float = 900,
+        credentials: list[dict[str, Any]] | None = None) -> tuple[list[Outcome], dict[str, Any]]:
     """Run every workflow of ``documents`` in one n8n batch; return one Outcome each, in order.
 
     Each document's ``id`` is replaced by ``workflow_id(i)``. The second value says how the run
@@ -171,6 +173,9 @@ def run(documents: list[dict[str, Any]], *, timeout: float = 900) -> tuple[list[
         _admin(database, sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
         try:
             started = time.monotonic()
+            if credentials:  # n8n encrypts a credential's plain data on import
+                (folder / "credentials.json").write_text(json.dumps(credentials), encoding="utf-8")
+                _n8n(["import:credentials", f"--input={folder / 'credentials.json'}"], env, timeout)
             _n8n(["import:workflow", "--separate", f"--input={workflows}"], env, timeout)
             imported = time.monotonic()
             (folder / "ids.txt").write_text(",".join(ids), encoding="utf-8")

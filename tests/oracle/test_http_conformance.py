@@ -44,3 +44,14 @@ def test_a_url_computed_by_an_expression_is_drawn_and_proved(results: Results) -
     computed = [case for case, _, got, found in results if "$json.base" in str(case.parameters["url"])
                 and got.translated and not found]
     assert computed
+
+
+def test_response_format_text_equals_n8n() -> None:
+    require_oracle()
+    with http_server.serving() as base:
+        results = http_cases.measure(http_cases.text_cases(base), base)
+    assert all(got.translated for _, _, got, _ in results), [case.id for case, _, got, _ in results if not got.translated]
+    differing = [f"{case.id}: {found}" for case, _, _, found in results if found]
+    assert not differing, "\n".join(differing)
+    assert any(isinstance((expected.nodes[UNDER_TEST][0][0] or {}).get("page"), str) for _, expected, _, _ in results
+               if expected.nodes.get(UNDER_TEST))

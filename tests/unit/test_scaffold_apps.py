@@ -175,7 +175,7 @@ def test_sheets_update_of_a_row_that_is_not_there_writes_nothing_and_outputs_not
 
 
 @pytest.mark.parametrize(("node", "changes", "why"), [
-    ("Create company", {}, "hubspot company.create has no REST mapping here"),
+    ("Create company", {"operation": "searchByDomain"}, "hubspot company.searchByDomain has no REST mapping here"),
     ("Get customer", {"operation": "delete"}, "stripe customer.delete has no REST mapping here"),
 ])
 def test_an_unmapped_operation_fails_the_item_naming_the_node(node: str, changes: dict[str, Any], why: str) -> None:
@@ -203,7 +203,7 @@ def test_each_app_gets_its_provider_and_a_proposed_base_url_unless_configured() 
     assert scaffold.proposals == BASES
     configured = build(load_workflows(WORKFLOW)[0], "crm-apps", {"api.hubapi.com": "crm"})
     assert "hubspot" not in configured.proposals and "ctx.call('crm', 'GET'" in configured.source
-    assert scaffold.steps["Log signup"] == "log-signup" and scaffold.steps["Create company"] == ""
+    assert scaffold.steps["Log signup"] == "log-signup" and scaffold.steps["Create company"] == "create-company"
 
 
 def test_stripe_form_fields_flatten_nested_values_as_stripe_reads_them() -> None:

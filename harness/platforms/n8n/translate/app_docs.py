@@ -47,6 +47,11 @@ def sheet_read(node: Node) -> Request:
         raise Untranslatable("row filters (filtersUI) are not translated: filter the read rows in Python")
     options = dict(node.parameters.get("options") or {})
     formatting = ((options.pop("outputFormatting", None) or {}).get("values")) or {}
+    foreign = sorted(set(options) - {"dataLocationOnSheet", "returnFirstMatch", "returnAllMatches"})
+    if foreign:  # n8n reads none of these: its read ignores them
+        raise Untranslatable(f"options.{', options.'.join(foreign)} {'is' if len(foreign) == 1 else 'are'} not "
+                             "options of n8n's Google Sheets read (a range is options.dataLocationOnSheet): n8n ignores "
+                             "them and reads the whole sheet; remove them or set the range there")
     if options:
         raise Untranslatable(f"options.{sorted(options)[0]} is not translated (translated: outputFormatting)")
     query = {"valueRenderOption": formatting.get("general", "UNFORMATTED_VALUE"),
@@ -77,6 +82,9 @@ def _sheet_choice(raw: Any) -> Any:
         return value
     if locator.get("cachedResultName"):
         return str(locator["cachedResultName"])
+    if value in (None, ""):
+        raise Untranslatable("sheetName is empty (no sheet chosen in the export): n8n cannot run this node as "
+                             "exported; choose the sheet, by name")
     raise Untranslatable(f"sheetName is chosen by {mode} ({value!r}) with no sheet title recorded: "
                          "n8n looks the title up; choose the sheet by name")
 
@@ -143,7 +151,7 @@ _NOTION_TEXT_BLOCKS = {"paragraph", "heading_1", "heading_2", "heading_3", "togg
                        "numbered_list_item"}
 
 
-def _notion_block(block: dict[str, Any]) -> ast.expr:
+def notion_block(block: dict[str, Any]) -> ast.expr:
     kind = str(block.get("type", "paragraph"))
     if kind not in _NOTION_TEXT_BLOCKS or block.get("richText"):
         raise Untranslatable(f"a {kind!r} block{' with rich text' if block.get('richText') else ''} is not translated "
@@ -168,7 +176,7 @@ def notion_page(node: Node) -> Request:
     icon = options.pop("icon", None)
     if options.pop("iconType", "emoji") != "emoji" or options:
         raise Untranslatable("a file icon or another option is not translated (translated: an emoji icon)")
-    blocks = [_notion_block(b) for b in (params.get("blockUi") or {}).get("blockValues") or []]
+    blocks = [notion_block(b) for b in (params.get("blockUi") or {}).get("blockValues") or []]
     body = [("parent", dict_of([("page_id", expr.value(page.get("value")))])),
             ("properties", _code.expr("{'title': [{'text': {'content': $title}}]}",
                                       title=expr.value(params.get("title", "")))),
@@ -177,3 +185,17 @@ def notion_page(node: Node) -> Request:
         body.append(("icon", dict_of([("emoji", expr.value(icon))])))
     return Request(body=dict_of(body), headers=lit({"Notion-Version": "2021-08-16"}))
 
+
+
+def spreadsheet_create(node: Node) -> Request:
+    """spreadsheet.create (v2+ node): the title, each sheet's properties, and the locale/recalculation options."""
+    check_version(node, 2, "Google Sheets")
+    params = node.settings if node.described else node.parameters
+    options = dict(params.get("options") or {})
+    unknown = sorted(set(options) - {"autoRecalc", "locale"})
+    if unknown:
+        raise Untranslatable(f"options.{unknown[0]} is not translated (translated: autoRecalc, locale)")
+    properties = [("title", expr.value(params.get("title", "")))]
+    properties += [(k, expr.value(options[k])) for k in ("autoRecalc", "locale") if options.get(k)]
+    sheets = [dict_of([("properties", expr.value(s))]) for s in (params.get("sheetsUi") or {}).get("sheetValues") or []]
+    return Request(body=dict_of([("properties", dict_of(properties)), ("sheets", sheets)]))

@@ -110,3 +110,68 @@ def slack_create(node: Node) -> Request:
     private = params.get("channelVisibility", "public") == "private"
     return Request(body=dict_of([("name", _code.expr("n8n.text($n).removeprefix('#')", n=name)),
                                  ("is_private", private)]), items=_CHANNEL)
+
+
+def gmail_draft(node: Node) -> Request:
+    """drafts.create (Gmail v2): the MIME message (``n8n.mime_message``) as ``message.raw``; Gmail's draft is the item.
+
+    A draft in a thread (options.threadId: n8n reads the thread's last Message-ID first), a sender
+    alias and attachments are not translated.
+    """
+    params = node.settings if node.described else node.parameters
+    options = dict(params.get("options") or {})
+    known = {"sendTo": "to", "ccList": "cc", "bccList": "bcc", "replyTo": "reply_to"}
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        raise Untranslatable(f"options.{unknown[0]} is not translated (translated: {', '.join(sorted(known))})")
+    raw = call("n8n.mime_message", expr.value(options.get("sendTo", "")), expr.value(params.get("subject", "")),
+               expr.value(params.get("message", "")), html=params.get("emailType", "text") == "html")
+    raw.keywords += [ast.keyword(known[k], expr.value(v)) for k, v in options.items() if k != "sendTo"]
+    return Request(body=dict_of([("message", dict_of([("raw", raw)]))]))
+
+
+def telegram_file(node: Node) -> Request:
+    """file.get: ``getFile`` with the file id; without *Download* the answer is the item.
+
+    With *Download* (n8n's default) n8n then fetches the file into the item's binary ``data``,
+    which this runtime does not carry: a TODO saying so.
+    """
+    params = node.settings if node.described else node.parameters
+    if params.get("download", True):
+        raise Untranslatable("file.get with Download on (n8n's default) fetches the file into the item's binary "
+                             "property 'data' (GET <base>/file/bot<token>/<file_path>), and this runtime carries no "
+                             "binary data: turn Download off to get the file's path, then fetch it in Python")
+    return Request(body=dict_of([("file_id", expr.value(params.get("fileId", "")))]))
+
+
+def telegram_binary(node: Node) -> Request:
+    """sendAudio and the other uploads: a binary upload is a precise TODO; a file id or URL is not translated yet."""
+    params = node.settings if node.described else node.parameters
+    operation = params.get("operation", "sendAudio")
+    if params.get("binaryData"):
+        raise Untranslatable(f"{operation} with Binary File uploads the item's binary property "
+                             f"{str(params.get('binaryPropertyName', 'data')).lstrip('=')!r} as a multipart form, and "
+                             "this runtime carries no binary data: send a file id or URL instead")
+    raise Untranslatable(f"{operation} parameters are not translated; the call: telegram: POST "
+                         f"https://api.telegram.org/bot<token>/{operation} with chat_id and the file id or URL")
+
+
+def slack_send_and_wait(node: Node) -> Request:
+    """message.sendAndWait: a message with a form or buttons, then a wait for the person's answer: a precise TODO."""
+    raise Untranslatable("message.sendAndWait posts the message (chat.postMessage) with a link to n8n's own form and "
+                         "then waits for a person's answer on n8n's resume webhook, which no REST call carries: post "
+                         "the message with ctx.call and resume on your own webhook automation")
+
+
+def gmail_get(node: Node) -> Request:
+    """message.get: n8n parses the message (format raw, with its mail parser) or simplifies its metadata: a TODO."""
+    params = node.settings if node.described else node.parameters
+    if (params.get("options") or {}).get("downloadAttachments"):
+        raise Untranslatable("message.get with Download Attachments puts each attachment into the item's binary "
+                             "properties ('attachment_0', …), and this runtime carries no binary data")
+    from harness import catalogue
+
+    simple = params.get("simple", True)
+    raise Untranslatable(f"message.get is not translated: n8n asks for format={'metadata' if simple else 'raw'} and "
+                         f"{'simplifies the headers' if simple else 'parses the MIME text with its mail parser'}; the "
+                         f"call: {catalogue.skeleton('gmail', 'message.get')}")

@@ -20,8 +20,9 @@ from typing import Any
 
 from harness import catalogue
 from harness.errors import Untranslatable
+from harness.platforms.n8n import descriptions
 from harness.platforms.n8n.definition import Node
-from harness.platforms.n8n.translate import app_crm, app_docs, app_message, expr
+from harness.platforms.n8n.translate import app_crm, app_docs, app_message, app_notion, app_tables, app_tasks, expr
 from harness.platforms.n8n.translate.app_request import Params, Request, fields
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot, comment
 from harness.scaffold import _code
@@ -54,11 +55,11 @@ class N8nApp:
     app: str
     operations: dict[tuple[str, str], Mapping]
     defaults: dict[str, str] = field(default_factory=dict)  # "" -> resource; resource -> operation
-    placeholders: dict[str, Callable[[Any], ast.expr]] = field(default_factory=dict)
+    placeholders: dict[str, Callable[[Any, Node], ast.expr]] = field(default_factory=dict)  # (raw value, node)
 
 
-_SHEET_PATH: dict[str, Callable[[Any], ast.expr]] = {"documentId": app_docs.sheet_document,
-                                                    "sheetName": app_docs.sheet_title}
+_SHEET_PATH: dict[str, Callable[[Any, Node], ast.expr]] = {"documentId": lambda raw, _: app_docs.sheet_document(raw),
+                                                          "sheetName": lambda raw, _: app_docs.sheet_title(raw)}
 N8N_APPS: dict[str, N8nApp] = {
     "github": N8nApp("github", {
         ("issue", "create"): Mapping("issue.create", fields("title", "body")),
@@ -67,10 +68,14 @@ N8N_APPS: dict[str, N8nApp] = {
         ("issue", "lock"): Mapping("issue.lock"),
         ("issue", "edit"): Mapping("issue.edit", None),
         ("repository", "getIssues"): Mapping("repository.getIssues", None),
+        ("user", "invite"): Mapping("user.invite", app_tasks.github_invite),
+        ("file", "create"): Mapping("file.create", whole=app_tasks.github_file),
+        ("file", "edit"): Mapping("file.edit", whole=app_tasks.github_file),
     }, {"": "issue", "issue": "create"}),
     "slack": N8nApp("slack", {
         ("message", "post"): Mapping("message.post", fields("channel", "text", aliases={"channel": "channelId"})),
         ("message", "update"): Mapping("message.update", None),
+        ("message", "sendAndWait"): Mapping("message.post", app_message.slack_send_and_wait),
         ("message", "delete"): Mapping("message.delete", None),
         ("reaction", "add"): Mapping("reaction.add", None),
         ("channel", "history"): Mapping("channel.history", None),
@@ -82,7 +87,10 @@ N8N_APPS: dict[str, N8nApp] = {
         ("contact", "upsert"): Mapping("contact.upsert", app_crm.hubspot_upsert),
         ("contact", "get"): Mapping("contact.get", app_crm.hubspot_get),
         ("deal", "create"): Mapping("deal.create", app_crm.hubspot_deal),
-        ("contact", "search"): Mapping("contact.search", None),
+        ("contact", "search"): Mapping("contact.search", whole=app_crm.hubspot_search),
+        ("contact", "getAll"): Mapping("contact.getAll", whole=app_crm.hubspot_contacts),
+        ("company", "create"): Mapping("company.create", app_crm.hubspot_company_create),
+        ("company", "update"): Mapping("company.update", app_crm.hubspot_company_update),
     }, {"": "contact", "contact": "upsert"}),
     "stripe": N8nApp("stripe", {
         ("customer", "create"): Mapping("customer.create", app_crm.stripe_customer),
@@ -96,23 +104,23 @@ N8N_APPS: dict[str, N8nApp] = {
         ("sheet", "appendOrUpdate"): Mapping("sheet.appendOrUpdate", None),
         ("sheet", "clear"): Mapping("sheet.clear", None),
         ("sheet", "delete"): Mapping("sheet.delete", None),
-        ("spreadsheet", "create"): Mapping("spreadsheet.create", None),
+        ("spreadsheet", "create"): Mapping("spreadsheet.create", app_docs.spreadsheet_create),
     }, {"": "sheet", "sheet": "read"}, _SHEET_PATH),
     "airtable": N8nApp("airtable", {
         ("record", "create"): Mapping("record.create", app_docs.airtable_create),
-        ("record", "get"): Mapping("record.get", None),
-        ("record", "search"): Mapping("record.search", None),
-        ("record", "update"): Mapping("record.update", None),
+        ("record", "get"): Mapping("record.get", whole=app_tables.airtable_get),
+        ("record", "search"): Mapping("record.search", whole=app_tables.airtable_search),
+        ("record", "update"): Mapping("record.update", whole=app_tables.airtable_update),
         ("record", "upsert"): Mapping("record.upsert", None),
         ("record", "deleteRecord"): Mapping("record.deleteRecord", None),
     }, {"": "record"}),
     "notion": N8nApp("notion", {
         ("page", "create"): Mapping("page.create", app_docs.notion_page),
-        ("databasePage", "create"): Mapping("databasePage.create", None),
+        ("databasePage", "create"): Mapping("databasePage.create", whole=app_notion.database_page),
         ("databasePage", "getAll"): Mapping("databasePage.getAll", None),
         ("databasePage", "update"): Mapping("databasePage.update", None),
-        ("block", "append"): Mapping("block.append", None),
-    }, {"": "page", "page": "create"}),
+        ("block", "append"): Mapping("block.append", app_notion.notion_append),
+    }, {"": "page", "page": "create"}, {"blockId": lambda _, node: app_notion.block_id(node)}),
     "telegram": N8nApp("telegram", {
         ("message", "sendMessage"): Mapping("message.sendMessage", app_message.telegram_send),
         ("message", "sendPhoto"): Mapping("message.sendPhoto", None),
@@ -121,29 +129,34 @@ N8N_APPS: dict[str, N8nApp] = {
         ("message", "deleteMessage"): Mapping("message.deleteMessage", None),
         ("chat", "get"): Mapping("chat.get", None),
         ("callback", "answerQuery"): Mapping("callback.answerQuery", None),
-    }, {"": "message", "message": "sendMessage"}, {"token": app_message.telegram_token}),
+        ("file", "get"): Mapping("file.get", app_message.telegram_file),
+        ("message", "sendAudio"): Mapping("message.sendAudio", app_message.telegram_binary),
+    }, {"": "message", "message": "sendMessage"}, {"token": lambda raw, _: app_message.telegram_token(raw)}),
     "gmail": N8nApp("gmail", {
         ("message", "send"): Mapping("message.send", app_message.gmail_send, since=2),
         ("message", "reply"): Mapping("message.reply", None),
-        ("message", "get"): Mapping("message.get", None),
+        ("message", "get"): Mapping("message.get", app_message.gmail_get),
         ("message", "getAll"): Mapping("message.getAll", None),
         ("message", "addLabels"): Mapping("message.addLabels", app_message.gmail_labels("addLabelIds"), since=2),
         ("message", "removeLabels"): Mapping("message.removeLabels", app_message.gmail_labels("removeLabelIds"), since=2),
         ("message", "markAsRead"): Mapping("message.markAsRead", app_message.gmail_unread("removeLabelIds"), since=2),
         ("message", "markAsUnread"): Mapping("message.markAsUnread", app_message.gmail_unread("addLabelIds"), since=2),
-        ("draft", "create"): Mapping("draft.create", None),
+        ("draft", "create"): Mapping("draft.create", app_message.gmail_draft, since=2),
+        ("thread", "reply"): Mapping("thread.reply", None),
     }, {"": "message", "message": "send"}),
     "asana": N8nApp("asana", {
-        ("task", "create"): Mapping("task.create", None), ("task", "get"): Mapping("task.get", None),
+        ("task", "create"): Mapping("task.create", app_tasks.asana_task), ("task", "get"): Mapping("task.get", None),
+        ("subtask", "create"): Mapping("subtask.create", app_tasks.asana_subtask),
         ("task", "getAll"): Mapping("task.getAll", None), ("task", "update"): Mapping("task.update", None),
     }, {"": "task", "task": "create"}),
     "googleDrive": N8nApp("google-drive", {
-        ("file", "upload"): Mapping("file.upload", None), ("file", "download"): Mapping("file.download", None),
+        ("file", "upload"): Mapping("file.upload", app_tasks.drive_upload), ("file", "download"): Mapping("file.download", None),
         ("fileFolder", "search"): Mapping("fileFolder.search", None),
+        ("folder", "create"): Mapping("folder.create", app_tasks.drive_folder, since=3),
     }, {"": "file", "file": "upload"}),
     "googleBigQuery": N8nApp("bigquery", {
         ("record", "create"): Mapping("record.create", None),
-        ("database", "executeQuery"): Mapping("database.executeQuery", None),
+        ("database", "executeQuery"): Mapping("database.executeQuery", whole=app_tables.bigquery_query),
         ("database", "insert"): Mapping("record.create", None),
     }, {"": "database", "database": "executeQuery"}),
     "postgres": N8nApp("postgres", {
@@ -173,6 +186,15 @@ def _operation(node: Node) -> tuple[N8nApp, catalogue.App, str, str, Mapping, ca
     app = catalogue.app(entry.app)
     resource, operation = _choice(node, entry)
     found = entry.operations.get((resource, operation))
+    offered = _described_operations(node, resource)
+    if offered is not None and operation not in offered:
+        raise Untranslatable(f"{node.short_type} v{node.version:g} has no {resource}.{operation} operation (n8n's "
+                             f"{resource} operations: {', '.join(offered) or 'none'}): n8n cannot run this node as "
+                             "exported; choose one of them in the workflow")
+    if found is None and not node.described and descriptions.described_versions(node.type):
+        known = ", ".join(f"v{v:g}" for v in descriptions.described_versions(node.type))
+        raise Untranslatable(f"{node.short_type} v{node.version:g} is newer than the n8n whose node descriptions this "
+                             f"translator reads ({known}): its {resource}.{operation} is not mapped")
     if found is None:
         mapped = ", ".join(f"{r}.{o}" for r, o in entry.operations)
         raise Untranslatable(f"{node.short_type} {resource}.{operation} has no REST mapping here (the app catalogue maps: {mapped})")
@@ -184,6 +206,19 @@ def _operation(node: Node) -> tuple[N8nApp, catalogue.App, str, str, Mapping, ca
         raise Untranslatable(f"{node.short_type} v{node.version:g} {resource}.{operation} parameters are not "
                              f"translated (v{found.since:g}+ are); the call: {catalogue.skeleton(entry.app, found.operation)}")
     return entry, app, resource, operation, found, op
+
+
+def _described_operations(node: Node, resource: str) -> list[str] | None:
+    """Return the operations n8n's description of the node's version offers for ``resource`` (None: not described)."""
+    described = descriptions.properties(node.type, node.version)
+    if described is None:
+        return None
+    offered: list[str] = []
+    for prop in described:
+        shown = (prop.get("displayOptions") or {}).get("show") or {}
+        if prop.get("name") == "operation" and resource in (shown.get("resource") or [resource]):
+            offered += [str(o.get("value") if isinstance(o, dict) else o) for o in prop.get("options") or []]
+    return offered or None
 
 
 def _detail(node: Node, op: catalogue.Operation) -> str:
@@ -200,7 +235,7 @@ def _detail(node: Node, op: catalogue.Operation) -> str:
     return f" (this node: {', '.join(shown)})" if shown else ""
 
 
-def _url(entry: N8nApp, app: catalogue.App, path: str, params: Params) -> ast.expr:
+def _url(entry: N8nApp, app: catalogue.App, path: str, params: Params, node: Node) -> ast.expr:
     """Return the call's URL: the base and path, each ``{param}`` from the node's parameters."""
     parts: list[ast.expr] = []
     pos = 0
@@ -208,7 +243,7 @@ def _url(entry: N8nApp, app: catalogue.App, path: str, params: Params) -> ast.ex
         parts.append(lit((app.base_url if not parts else "") + path[pos:match.start()]))
         key, raw = match.group(1), params.get(match.group(1))
         if key in entry.placeholders:
-            parts.append(entry.placeholders[key](raw))
+            parts.append(entry.placeholders[key](raw, node))
         else:
             if isinstance(raw, dict):  # resource locator {"__rl": true, "mode": …, "value": …}
                 if raw.get("mode") == "url":
@@ -251,7 +286,7 @@ for i, item in enumerate(items):
 if items:
     flow.emit($node, $var)
 """, inp=slot.inputs[0] if slot.inputs else [], var=name(slot.var), provider=provider, method=op.method,
-        url=_url(entry, app, op.path, node.parameters), kwargs=kwargs, step=slot.step,
+        url=_url(entry, app, op.path, node.parameters, node), kwargs=kwargs, step=slot.step,
         profile=app_crm.hubspot_profile(provider, app.base_url, slot.step) if upsert else [], items=request.items,
         node=node.name)]
     return NodeCode(lines, [slot.var], call_step=slot.step, provider_proposals=proposals)

@@ -73,6 +73,13 @@ def _body(params: dict[str, Any], node: str, pairs: _Pairs) -> tuple[str, ast.ex
         listed = _listed(params, "bodyParameters", "specifyBody", ("bodyParametersJson",), "form fields")
         return "data", _code.expr("{k: n8n.text(v) for k, v in $fields.items()}",
                                   fields=dict_of(pairs.entries(listed, "body field")))
+    if content == "multipart-form-data":
+        parts = [p for p in (params.get("bodyParameters") or {}).get("parameters") or [] if isinstance(p, dict)]
+        binary = [f"{p.get('name')!r} (the item's binary property {str(p.get('inputDataFieldName', 'data')).lstrip('=')!r})"
+                  for p in parts if p.get("parameterType") == "formBinaryData"]
+        if binary:
+            raise Untranslatable(f"a multipart form body with the file part {', '.join(binary)} is not translated: "
+                                 "this runtime carries no binary data; send the bytes with ctx.call in Python")
     if content not in ("json", None):
         raise Untranslatable(f"an HTTP body of type {content!r} is not translated (json and form-urlencoded are): "
                              "the gateway sends a JSON or a form body")
@@ -142,6 +149,8 @@ def _call_lines(node: Node, slot: Slot, provider: ast.expr, method: str, url: as
                 proposals: dict[str, str], chosen: http_options.Options) -> NodeCode:
     inp = slot.inputs[0] if slot.inputs else ast.List([], ast.Load())
     items = "n8n.full_response(response)" if chosen.full_response else "n8n.response_items(response)"
+    if chosen.text:
+        items = f"n8n.text_response(response, {chosen.output!r}, full={chosen.full_response})"
     send = "response = await ctx.call($provider, $method, url, **$kwargs, step=$step)"
     outputs = [slot.var]
     if node.on_error == "stop":

@@ -89,6 +89,8 @@ class Options:
     """The node's options the generated call honours."""
 
     full_response: bool = False
+    text: bool = False  # response format 'text': the body as text under ``output``
+    output: str = "data"
 
 
 def options(node: Node) -> Options:
@@ -101,10 +103,16 @@ def options(node: Node) -> Options:
     if response.get("neverError"):
         raise Untranslatable("Never Error: the gateway fails a call answered 4xx/5xx; classify those statuses as ok "
                              "for the provider ([[tool.cutover.providers.<name>.classify]] kind = \"ok\")")
-    if response.get("responseFormat") not in (None, "autodetect", "json"):
-        raise Untranslatable(f"response format {response['responseFormat']!r} is not translated (autodetect, json are)")
-    if response.get("outputPropertyName") not in (None, "data"):
-        raise Untranslatable("a response output field other than 'data' is not translated")
+    fmt = response.get("responseFormat")
+    if fmt == "file":
+        raise Untranslatable("response format 'file' puts the answer into the item's binary property "
+                             f"{response.get('outputPropertyName') or 'data'!r}, and this runtime carries no binary "
+                             "data: read the bytes with ctx.call in Python (response.content)")
+    if fmt not in (None, "autodetect", "json", "text"):
+        raise Untranslatable(f"response format {fmt!r} is not translated (autodetect, json, text are)")
+    output = response.get("outputPropertyName")
+    if fmt != "text" and output not in (None, "data"):
+        raise Untranslatable("a response output field other than 'data' is not translated (but for text)")
     if chosen.get("allowUnauthorizedCerts"):
         raise Untranslatable("Ignore SSL Issues is not translated: the gateway verifies certificates")
-    return Options(full_response=bool(response.get("fullResponse")))
+    return Options(full_response=bool(response.get("fullResponse")), text=fmt == "text", output=str(output or "data"))
