@@ -197,7 +197,9 @@ def parse_provider(name: str, body: Any, *, source: str = "pyproject.toml") -> P
             source=source, field=f"{prefix}.{unknown[0]}",
         )
     get = _Getter(body, prefix, source)
-    kind = get.choice("kind", ProviderKind, ProviderKind.HTTP) or ProviderKind.HTTP
+    base = body.get("base_url")
+    sql = isinstance(base, str) and base.startswith("sql://")  # a sql:// origin can only be a database
+    kind = get.choice("kind", ProviderKind, ProviderKind.SQL if sql else ProviderKind.HTTP) or ProviderKind.HTTP
     if kind is ProviderKind.SQL:
         return replace(parse_provider(name, {k: v for k, v in body.items() if k not in ("kind", "dsn_env")}
                                       | {"base_url": f"https://{name}.sql"}, source=source),

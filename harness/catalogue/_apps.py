@@ -138,7 +138,7 @@ APPS: dict[str, App] = {a.name: a for a in (
          Operation("database.executeQuery", "POST", "/bigquery/v2/projects/{projectId}/queries",
                    body=("query", "useLegacySql"),
                    pagination=Pagination("cursor", "pageToken", "pageToken", "maxResults"))),
-    _app("postgres", "postgres", "postgresql://", Secret(Auth.DSN, "POSTGRES_URL", what="the database's connection string"),
+    _app("postgres", "postgres", "sql://postgres", Secret(Auth.DSN, "POSTGRES_URL", what="the database's connection string"),
          Operation("database.executeQuery", "SQL", "", body=("query", "queryReplacement")),
          Operation("database.insert", "SQL", "", body=("schema", "table", "columns")),
          Operation("database.update", "SQL", "", body=("schema", "table", "columns", "matchingColumns")),

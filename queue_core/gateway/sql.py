@@ -11,7 +11,8 @@ The body of a call (``batch``)::
 
     {"batching": "single" | "transaction" | "independently",   # how the statements are run
      "continue": false,                                         # keep going past a failed one
-     "statements": [{"query": "UPDATE t SET a = $1 WHERE id = $2", "values": ["x", 7]}, …]}
+     "statements": [{"query": "UPDATE t SET a = $1 WHERE id = $2", "values": ["x", 7],
+                     "require_rows": "no such row"}, …]}        # optional: no row back fails it
 
 Values are bound as parameters (``$1``, ``$2``: PostgreSQL's own placeholders), never written
 into the statement's text. ``single`` runs every statement in one transaction (all or nothing);
@@ -26,7 +27,8 @@ oid], …], "rows": [[text or null, …], …], "command": "INSERT 0 1"}, …], 
 per statement, each of its result sets with every value in PostgreSQL's text form (the caller
 parses them as its platform did). A failed statement that stops the call answers 400 (503 when
 it is worth retrying: serialization failures, deadlocks, the server going away) with
-``{"error": {"message", "sqlstate", "detail", "hint", "statement"}}``. A database that cannot
+``{"error": {"message", "sqlstate", "detail", "hint", "statement"}}``; with ``continue`` it is
+200 and that error is in the answer (``error`` beside the results, or the statement's own). A database that cannot
 be reached raises ``httpx.ConnectError`` (retryable), naming the provider, never the DSN.
 """
 
@@ -100,7 +102,8 @@ async def _run(conn: psycopg.AsyncConnection[Any], batch: dict[str, Any]) -> tup
     if batch["batching"] == "independently":
         for i, statement in enumerate(statements):
             try:
-                results.append({"sets": await _execute(conn, statement), "error": None})
+                async with conn.transaction():
+                    results.append({"sets": await _execute(conn, statement), "error": None})
             except psycopg.Error as exc:
                 if not keep_going:
                     return _failed(exc, i)
@@ -121,6 +124,8 @@ async def _run(conn: psycopg.AsyncConnection[Any], batch: dict[str, Any]) -> tup
         return 200, {"results": results}
     if batch["batching"] == "transaction" and keep_going:  # the ones before it ran, and were rolled back
         return 200, {"results": [*results, {"sets": [], "error": _error(*failed)}], "rolled_back": True}
+    if keep_going:  # single: nothing of the batch was kept
+        return 200, {"results": [], "error": _error(*failed)}
     return _failed(*failed)
 
 
@@ -133,7 +138,11 @@ async def _execute(conn: psycopg.AsyncConnection[Any], statement: dict[str, Any]
         while True:
             sets.append(_result_set(cur))
             if not cur.nextset():
-                return sets
+                break
+    if statement.get("require_rows") and not any(s["rows"] for s in sets):
+        # the statement's own message (an update of a row that is not there): rolled back with the rest
+        raise psycopg.errors.NoDataFound(str(statement["require_rows"]))
+    return sets
 
 
 def _result_set(cur: psycopg.AsyncCursor[Any]) -> dict[str, Any]:
