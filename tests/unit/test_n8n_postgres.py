@@ -167,3 +167,42 @@ def test_postgres_v1_and_an_error_output_stay_todos_naming_the_call_and_its_secr
     rows, _ = _workflow(tmp_path, {"typeVersion": 2.5, "parameters": {"operation": "executeQuery", "query": "SELECT 1"}},
                         onError="continueErrorOutput")
     assert rows["DB"].startswith("todo: On Error 'continue (using error output)' is not translated")
+
+
+def _execution(node: dict[str, Any], inputs: list[dict[str, Any]], output: list[dict[str, Any]]) -> dict[str, Any]:
+    nodes = [{"name": "Hook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "parameters": {"path": "p"}},
+             {"name": "Make", "type": "n8n-nodes-base.set", "typeVersion": 3.4, "parameters": {}},
+             {"name": "DB", "type": "n8n-nodes-base.postgres", **node}]
+    run_data = {
+        "Hook": [{"startTime": 1, "executionIndex": 0, "data": {"main": [[{"json": {"body": {}}}]]}}],
+        "Make": [{"startTime": 2, "executionIndex": 1, "source": [{"previousNode": "Hook"}],
+                  "data": {"main": [[{"json": item} for item in inputs]]}}],
+        "DB": [{"startTime": 3, "executionIndex": 2, "source": [{"previousNode": "Make", "previousNodeOutput": 0}],
+                "data": {"main": [[{"json": item} for item in output]]}}],
+    }
+    return {"id": "9", "status": "success", "mode": "webhook", "startedAt": "2024-06-01T00:00:00.000Z",
+            "workflowData": {"name": "w", "nodes": nodes, "connections": {}},
+            "data": {"resultData": {"runData": run_data}}}
+
+
+def test_a_postgres_run_is_imported_as_its_sql_call_with_the_statements_of_its_input_items(tmp_path: Path) -> None:
+    from harness.manifest import AutomationEntry, Coercion
+    from harness.platforms.n8n.history import parse
+    from harness.recording import Platform
+
+    entry = AutomationEntry("w", Platform.N8N, Coercion.N8N, providers={"postgres": "postgres"})
+    insert = {"typeVersion": 2.6, "parameters": {"operation": "insert", "table": {"__rl": True, "value": "t"},
+                                                 "columns": {"mappingMode": "autoMapInputData", "value": {}}}}
+    query = {"typeVersion": 2.6, "parameters": {"operation": "executeQuery", "query": "SELECT $1 AS v",
+                                                "options": {"queryReplacement": "={{ $json.v }}"}}}
+    calls = []
+    for node in (insert, query):
+        path = tmp_path / "e.json"
+        path.write_text(json.dumps([_execution(node, [{"a": 1}, {"a": 2}], [{"id": 1}])]), encoding="utf-8")
+        [run] = list(parse(path, entry))
+        assert run.trace is not None  # type: ignore[union-attr]
+        calls.append(run.trace.calls[0])  # type: ignore[union-attr]
+    assert calls[0] == {"step": "DB", "provider": "postgres", "method": "SQL", "url": "/insert", "body": {
+        "batching": "single", "continue": False,
+        "statements": [n8n.pg_insert("public", "t", {"a": a}, version=2.6) for a in (1, 2)]}}
+    assert calls[1] == {"step": "DB", "provider": "postgres", "method": "SQL", "url": "/executeQuery", "body": None}
