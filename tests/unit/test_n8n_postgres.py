@@ -206,3 +206,11 @@ def test_a_postgres_run_is_imported_as_its_sql_call_with_the_statements_of_its_i
         "batching": "single", "continue": False,
         "statements": [n8n.pg_insert("public", "t", {"a": a}, version=2.6) for a in (1, 2)]}}
     assert calls[1] == {"step": "DB", "provider": "postgres", "method": "SQL", "url": "/executeQuery", "body": None}
+
+
+def test_a_data_table_node_is_a_todo_naming_its_table_and_the_postgres_operation_it_would_be(tmp_path: Path) -> None:
+    rows, _ = _workflow(tmp_path, {"type": "n8n-nodes-base.dataTable", "typeVersion": 1, "parameters": {
+        "operation": "get", "dataTableId": {"__rl": True, "value": "abc123", "mode": "list", "cachedResultName": "Seen"},
+        "filters": {"conditions": [{"keyName": "postId", "keyValue": "={{ $json.id }}"}]}}})
+    assert rows["DB"].startswith("todo: dataTable row.get on n8n's built-in table 'Seen' (id abc123)")
+    assert "postgres select (filters as Select Rows); filters on postId" in rows["DB"]

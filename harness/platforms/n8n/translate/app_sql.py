@@ -208,4 +208,31 @@ if items:
     return NodeCode(lines, [slot.var], call_step=slot.step, provider_proposals=proposals)
 
 
-TRANSLATORS = {"postgres": postgres_node}
+# n8n Data Table (row.<operation>) -> the Postgres operation it would be on a copy of the table
+_DATA_TABLE = {"get": "select (filters as Select Rows)", "insert": "insert", "update": "update (filters as the match)",
+               "upsert": "upsert", "deleteRows": "deleteTable with deleteCommand 'delete' (filters as Select Rows)",
+               "rowExists": "select, keeping the items it finds a row for",
+               "rowNotExists": "select, keeping the items it finds no row for"}
+
+
+def data_table_node(node: Node, slot: Slot) -> NodeCode:
+    """n8n's Data Table: a precise TODO. Its rows live in n8n's own database, which a migrated
+    automation cannot read: the table is to be copied into a SQL provider's database first, and
+    the node is then that table's Postgres operation (named here with the node's filters and columns)."""
+    params = node.parameters
+    table = params.get("dataTableId")
+    label = (table.get("cachedResultName") or table.get("value")) if isinstance(table, dict) else table
+    ident = table.get("value") if isinstance(table, dict) else table
+    operation = str(params.get("operation") or "<default> (the export names none: n8n's default for its version)")
+    conditions = ((params.get("filters") or {}).get("conditions") or []) if isinstance(params.get("filters"), dict) else []
+    keys = ", ".join(str(c.get("keyName")) for c in conditions if isinstance(c, dict)) or "none"
+    columns = ", ".join((params.get("columns") or {}).get("value") or {}) if isinstance(params.get("columns"), dict) else ""
+    raise Untranslatable(
+        f"dataTable row.{operation} on n8n's built-in table {label!r} (id {ident}): n8n keeps its rows in its own "
+        "database, out of the migrated automation's reach; copy the table (its columns plus id, createdAt, updatedAt) "
+        "into a table of a kind = \"sql\" provider and write this node as that table's postgres "
+        f"{_DATA_TABLE.get(operation.split()[0], operation)}; filters on {keys}"
+        + (f"; columns {columns}" if columns else "") + "; needs the database's connection string from $POSTGRES_URL")
+
+
+TRANSLATORS = {"postgres": postgres_node, "dataTable": data_table_node}
