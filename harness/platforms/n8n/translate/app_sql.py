@@ -162,9 +162,17 @@ def _statement(node: Node, operation: str, params: dict[str, Any], options: dict
     raise Untranslatable(f"postgres database.{operation} is not an operation of the node")
 
 
-def _skeleton(operation: str) -> str:
+def _skeleton(node: Node, operation: str) -> str:
+    """The call's skeleton (provider, operation, fields, secret) and what this node fills in of it."""
     known = f"database.{operation}"
-    return catalogue.skeleton("postgres", known) if known in catalogue.app("postgres").operations else "postgres"
+    call_text = catalogue.skeleton("postgres", known) if known in catalogue.app("postgres").operations else "postgres"
+    shown = []
+    for key in ("table", "query"):
+        value = node.parameters.get(key)
+        value = value.get("cachedResultName") or value.get("value") if isinstance(value, dict) else value
+        if value not in (None, ""):
+            shown.append(f"{key} {' '.join(str(value).split())[:160]!r}")
+    return call_text + (f" (this node: {', '.join(shown)})" if shown else "")
 
 
 def postgres_node(node: Node, slot: Slot) -> NodeCode:
@@ -172,10 +180,10 @@ def postgres_node(node: Node, slot: Slot) -> NodeCode:
     operation = str(node.settings.get("operation") or "")
     if node.version < 2 or not node.described:
         raise Untranslatable(f"postgres v{node.version:g} parameters are not translated (v2 … v2.6 are); "
-                             f"the call: {_skeleton(operation)}")
+                             f"the call: {_skeleton(node, operation)}")
     if node.on_error == "error_output":
         raise Untranslatable("On Error 'continue (using error output)' is not translated (continue, and stop, are); "
-                             f"the call: {_skeleton(operation)}")
+                             f"the call: {_skeleton(node, operation)}")
     node = replace(node, parameters=node.settings)
     params = node.parameters
     if params.get("resource", "database") != "database":
@@ -183,7 +191,7 @@ def postgres_node(node: Node, slot: Slot) -> NodeCode:
     options = dict(params.get("options") or {})
     unknown = sorted(set(options) - _OPTIONS)
     if unknown:
-        raise Untranslatable(f"options.{unknown[0]} is not translated; the call: {_skeleton(operation)}")
+        raise Untranslatable(f"options.{unknown[0]} is not translated; the call: {_skeleton(node, operation)}")
     statement = _statement(node, operation, params, options)
     batching = _literal_option(node, options, "queryBatching") or "single"
     large = _literal_option(node, options, "largeNumbersOutput") or "text"
