@@ -22,7 +22,8 @@ header): its items are the node's output as recorded.
 Not as n8n: the table's columns are not read first, so a column the table lacks, a null into a
 NOT NULL column and "the row you are trying to update doesn't exist" come from Postgres (or the
 call) instead of n8n's own pre-check messages; pg-promise's ``$1:name``/``:csv``/``^`` filters in
-a typed query are not understood (Postgres reports a syntax error).
+a typed query are not understood (Postgres reports a syntax error). The statements' parts are
+named queries (``queue_core/queries/n8n_postgres.sql``), composed with ``psycopg.sql``.
 """
 
 from __future__ import annotations
@@ -33,6 +34,9 @@ from collections.abc import Sequence
 from datetime import datetime, timezone
 from typing import Any
 
+from psycopg import sql
+
+from .._sql import q
 from ..errors import NodeFailed
 from ._n8n_js import MISSING, text
 from ._n8n_http import CALL_ERRORS
@@ -106,19 +110,34 @@ def pg_query(query: Any, values: list[Any], replacement: Any, *, quoted_as_text:
     return {"query": query, "values": values}
 
 
-def name(identifier: Any) -> str:
-    """Quote an identifier as pg-promise's ``:name`` does (``*`` stays as it is)."""
-    raw = text(identifier)
-    return raw if raw == "*" else '"' + raw.replace('"', '""') + '"'
+def _part(name: str, **parts: sql.Composable) -> sql.Composed:
+    return sql.SQL(q("n8n_postgres", name)).format(**parts)
 
 
-def _table(schema: Any, table: Any) -> str:
-    return f"{name(schema)}.{name(table)}"
+def _names(columns: Sequence[Any]) -> sql.Composable:
+    """Columns as pg-promise's ``:name`` quotes them: each a quoted identifier, ``*`` as it is."""
+    return sql.SQL("*") if "*" in columns else sql.SQL(",").join(sql.Identifier(text(c)) for c in columns)
 
 
-def _returning(output: Sequence[Any] | None) -> str:
-    columns = list(output) if output else ["*"]
-    return " RETURNING *" if "*" in columns else " RETURNING " + ",".join(name(c) for c in columns)
+def _table(schema: Any, table: Any) -> sql.Identifier:
+    return sql.Identifier(text(schema), text(table))
+
+
+def _marks(values: list[Any], added: Sequence[Any]) -> list[sql.Composable]:
+    """Bind ``added`` after ``values`` (appended to it); return their placeholders ``$n``."""
+    marks = []
+    for value in added:
+        values.append(value)
+        marks.append(sql.SQL("$" + str(len(values))))
+    return marks
+
+
+def _statement(parts: Sequence[sql.Composable], values: list[Any], **extra: Any) -> Statement:
+    return {"query": sql.SQL(" ").join(parts).as_string(), "values": values, **extra}
+
+
+def _returning(output: Sequence[Any] | None) -> sql.Composed:
+    return _part("returning", columns=_names(list(output) if output else ["*"]))
 
 
 def pg_row(version: float, mode: str, item: Item, values: Any, *, pairs: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
@@ -138,12 +157,19 @@ def pg_insert(schema: Any, table: Any, row: dict[str, Any], *, version: float, o
               skip_on_conflict: bool = False) -> Statement:
     """Return Insert's statement for one item's row (``RETURNING`` the output columns, all by default)."""
     if version >= 2.6 and not row:
-        return {"query": f"INSERT INTO {_table(schema, table)} DEFAULT VALUES{_returning(output)}", "values": []}
-    columns = ",".join(name(c) for c in row)
-    marks = ",".join(f"${n}" for n in range(1, len(row) + 1))
-    conflict = " ON CONFLICT DO NOTHING" if skip_on_conflict else ""
-    query = f"INSERT INTO {_table(schema, table)}({columns}) VALUES({marks}){conflict}{_returning(output)}"
-    return {"query": query, "values": list(row.values())}
+        return _statement([_part("insert_defaults", table=_table(schema, table)), _returning(output)], [])
+    values: list[Any] = []
+    marks = _marks(values, list(row.values()))
+    parts: list[sql.Composable] = [_part("insert", table=_table(schema, table), columns=_names(list(row)),
+                                         values=sql.SQL(",").join(marks))]
+    if skip_on_conflict:
+        parts.append(_part("skip_on_conflict"))
+    return _statement([*parts, _returning(output)], values)
+
+
+def _assignments(values: list[Any], row: dict[str, Any], columns: Sequence[str]) -> sql.Composable:
+    return sql.SQL(", ").join(_part("assignment", column=sql.Identifier(c), value=_marks(values, [row.get(c)])[0])
+                              for c in columns)
 
 
 def pg_update(schema: Any, table: Any, row: dict[str, Any], match: Sequence[str], *, node: str,
@@ -158,10 +184,11 @@ def pg_update(schema: Any, table: Any, row: dict[str, Any], match: Sequence[str]
         raise NodeFailed(f"{node}: Add values to update to the input item or set the 'Data Mode' to 'Define Below' "
                          "to define the values to update.")
     values: list[Any] = []
-    sets = [f"{name(c)} = ${_push(values, row[c])}" for c in updates]
-    where = [f"{name(c)} = ${_push(values, row.get(c))}" for c in match]
-    query = f"UPDATE {_table(schema, table)} SET {', '.join(sets)} WHERE {' AND '.join(where)}{_returning(output)}"
-    return {"query": query, "values": values, **({"require_rows": NO_ROW} if require else {})}
+    sets = _assignments(values, row, updates)
+    conditions = sql.SQL(" AND ").join(_part("assignment", column=sql.Identifier(c), value=_marks(values, [row.get(c)])[0])
+                                       for c in match)
+    parts = [_part("update", table=_table(schema, table), assignments=sets, conditions=conditions), _returning(output)]
+    return _statement(parts, values, **({"require_rows": NO_ROW} if require else {}))
 
 
 def pg_upsert(schema: Any, table: Any, row: dict[str, Any], match: Sequence[str], *, node: str,
@@ -174,70 +201,73 @@ def pg_upsert(schema: Any, table: Any, row: dict[str, Any], match: Sequence[str]
     if len(row) == 1:
         raise NodeFailed(f"{node}: Add values to update or insert to the input item or set the 'Data Mode' to "
                          "'Define Below' to define the values to insert or update.")
-    values = list(row.values())
-    marks = ",".join(f"${n}" for n in range(1, len(values) + 1))
-    updates = [f"{name(c)} = ${_push(values, row[c])}" for c in row if c not in match]
-    action = f" DO UPDATE  SET {', '.join(updates)}" if updates else " DO NOTHING "
-    query = (f"INSERT INTO {_table(schema, table)}({','.join(name(c) for c in row)}) VALUES({marks})"
-             f" ON CONFLICT ({','.join(name(c) for c in match)}){action}{_returning(output)}")
-    return {"query": query, "values": values}
+    values: list[Any] = []
+    marks = _marks(values, list(row.values()))
+    insert = _part("insert", table=_table(schema, table), columns=_names(list(row)), values=sql.SQL(",").join(marks))
+    others = [c for c in row if c not in match]
+    action = _part("upsert_update", columns=_names(match), assignments=_assignments(values, row, others)) if others \
+        else _part("upsert_nothing", columns=_names(match))
+    return _statement([insert, action, _returning(output)], values)
 
 
-def _push(values: list[Any], value: Any) -> int:
-    values.append(value)
-    return len(values)
+_OPERATORS = ("=", "!=", "LIKE", ">", "<", ">=", "<=", "IS NULL", "IS NOT NULL")
 
 
-def _where(query: str, values: list[Any], clauses: Sequence[dict[str, Any]], combine: str, node: str) -> str:
-    """Add Select Rows' conditions (``where.values``): column, condition (``equal`` by default), value."""
-    parts = []
+def _where(values: list[Any], clauses: Sequence[dict[str, Any]], combine: str, node: str) -> list[sql.Composable]:
+    """Select Rows' conditions (``where.values``: column, condition (``equal`` by default), value) as a WHERE part."""
+    conditions = []
     for index, clause in enumerate(clauses):
-        condition = str(clause.get("condition") or "equal")
-        condition = "=" if condition == "equal" else condition
+        operator = str(clause.get("condition") or "equal")
+        operator = "=" if operator == "equal" else operator
+        if operator not in _OPERATORS:
+            raise NodeFailed(f"{node}: the condition {operator!r} of entry {index + 1} of 'Select Rows' is not one of n8n's")
         value = clause.get("value")
-        if condition in (">", "<", ">=", "<="):
+        if operator in (">", "<", ">=", "<="):
             try:
                 value = float(value) if not isinstance(value, int | float) else value
             except (TypeError, ValueError):
                 raise NodeFailed(f"{node}: Operator in entry {index + 1} of 'Select Rows' works with numbers, but value "
                                  f"{text(value)} is not a number") from None
             value = int(value) if isinstance(value, float) and value.is_integer() else value
-        part = f"{name(clause.get('column'))} {condition}"
-        if condition not in ("IS NULL", "IS NOT NULL"):
-            part += f" ${_push(values, value)}"
-        parts.append(part)
-    joiner = " OR " if combine == "OR" else " AND "
-    return f"{query} WHERE {joiner.join(parts)}" if parts else query
+        column = sql.Identifier(text(clause.get("column")))
+        if operator in ("IS NULL", "IS NOT NULL"):
+            conditions.append(_part("null_condition", column=column, operator=sql.SQL(operator)))
+        else:
+            conditions.append(_part("condition", column=column, operator=sql.SQL(operator),
+                                    value=_marks(values, [value])[0]))
+    joiner = sql.SQL(" OR " if combine == "OR" else " AND ")
+    return [_part("where", conditions=joiner.join(conditions))] if conditions else []
 
 
 def pg_select(schema: Any, table: Any, *, node: str, where: Sequence[dict[str, Any]] = (), combine: str = "AND",
               sort: Sequence[dict[str, Any]] = (), return_all: bool = False, limit: Any = 50,
               output: Sequence[Any] | None = None) -> Statement:
     """Return Select's statement: its columns, conditions, sort rules and limit (50 unless Return All)."""
-    columns = list(output) if output else ["*"]
-    shown = "*" if "*" in columns else ",".join(name(c) for c in columns)
     values: list[Any] = []
-    query = _where(f"SELECT {shown} FROM {_table(schema, table)}", values, where, combine, node)
+    parts: list[sql.Composable] = [_part("select", columns=_names(list(output) if output else ["*"]),
+                                         table=_table(schema, table)), *_where(values, where, combine, node)]
     if sort:
-        query += " ORDER BY " + ", ".join(f"{name(r.get('column'))} {'DESC' if r.get('direction') == 'DESC' else 'ASC'}"
-                                         for r in sort)
+        rules = [_part("sort_rule", column=sql.Identifier(text(r.get("column"))),
+                       direction=sql.SQL("DESC" if r.get("direction") == "DESC" else "ASC")) for r in sort]
+        parts.append(_part("order_by", rules=sql.SQL(", ").join(rules)))
     if not return_all:
-        query += f" LIMIT {int(limit)}"
-    return {"query": query, "values": values}
+        parts.append(_part("limit", limit=sql.Literal(int(limit))))
+    return _statement(parts, values)
 
 
 def pg_delete(schema: Any, table: Any, command: str, *, node: str, where: Sequence[dict[str, Any]] = (),
               combine: str = "AND", restart_sequences: bool = False, cascade: bool = False) -> Statement:
     """Return Delete's statement: ``truncate`` (the default), ``delete`` (the rows Select Rows picks) or ``drop``."""
-    tail = " CASCADE" if cascade else ""
+    target = _table(schema, table)
+    tail = [_part("cascade")] if cascade else []
     if command == "drop":
-        return {"query": f"DROP TABLE IF EXISTS {_table(schema, table)}{tail}", "values": []}
+        return _statement([_part("drop", table=target), *tail], [])
     if command == "truncate":
-        identity = " RESTART IDENTITY" if restart_sequences else ""
-        return {"query": f"TRUNCATE TABLE {_table(schema, table)}{identity}{tail}", "values": []}
+        return _statement([_part("truncate", table=target), *([_part("restart_identity")] if restart_sequences else []),
+                           *tail], [])
     if command == "delete":
         values: list[Any] = []
-        return {"query": _where(f"DELETE FROM {_table(schema, table)}", values, where, combine, node), "values": values}
+        return _statement([_part("delete", table=target), *_where(values, where, combine, node)], values)
     raise NodeFailed(f"{node}: Invalid delete command, only drop, delete and truncate are supported ")
 
 

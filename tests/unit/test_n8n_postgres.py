@@ -49,7 +49,7 @@ def test_update_and_upsert_set_the_other_columns_and_match_on_the_matching_ones(
     assert update == {"query": 'UPDATE "s"."t" SET "name" = $1 WHERE "id" = $2 RETURNING *', "values": ["n", 3],
                       "require_rows": "The row you are trying to update doesn't exist"}
     upsert = n8n.pg_upsert("s", "t", {"id": 3, "name": "n"}, ["id"], node="U")
-    assert upsert["query"] == ('INSERT INTO "s"."t"("id","name") VALUES($1,$2) ON CONFLICT ("id") DO UPDATE  SET '
+    assert upsert["query"] == ('INSERT INTO "s"."t"("id","name") VALUES($1,$2) ON CONFLICT ("id") DO UPDATE SET '
                                '"name" = $3 RETURNING *') and upsert["values"] == [3, "n", "n"]
     with pytest.raises(NodeFailed, match="Column to match on not found"):
         n8n.pg_upsert("s", "t", {"name": "n"}, ["id"], node="U")
