@@ -35,9 +35,10 @@ def output_items(answer: dict[str, Any], statements: Sequence[dict[str, Any]], i
         if answer.get("error"):
             return [{"json": {"message": answer["error"]["message"], "error": answer["error"]}}]
         sets = [s for result in results for s in result["sets"]]
-        out = [{"json": row, "pairedItem": {"item": i}} for i, s in enumerate(sets) for row in _rows(s, parse)]
-        if out:
-            return out
+        found: list[Item] = [{"json": row, "pairedItem": {"item": i}} for i, s in enumerate(sets)
+                             for row in _rows(s, parse)]
+        if found:
+            return found
         paired = [{"item": i} for i in range(len(statements))]
         if version < 2.3:
             return [] if operation == "select" else [{"json": {"success": True}, "pairedItem": paired}]

@@ -125,7 +125,7 @@ def _table(schema: Any, table: Any) -> sql.Identifier:
 
 def _marks(values: list[Any], added: Sequence[Any]) -> list[sql.Composable]:
     """Bind ``added`` after ``values`` (appended to it); return their placeholders ``$n``."""
-    marks = []
+    marks: list[sql.Composable] = []
     for value in added:
         values.append(value)
         marks.append(sql.SQL("$" + str(len(values))))
@@ -221,14 +221,12 @@ def _where(values: list[Any], clauses: Sequence[dict[str, Any]], combine: str, n
         operator = "=" if operator == "equal" else operator
         if operator not in _OPERATORS:
             raise NodeFailed(f"{node}: the condition {operator!r} of entry {index + 1} of 'Select Rows' is not one of n8n's")
-        value = clause.get("value")
+        value = raw = clause.get("value")
         if operator in (">", "<", ">=", "<="):
-            try:
-                value = float(value) if not isinstance(value, int | float) else value
-            except (TypeError, ValueError):
+            value = _number(raw)
+            if value != value:  # NaN
                 raise NodeFailed(f"{node}: Operator in entry {index + 1} of 'Select Rows' works with numbers, but value "
-                                 f"{text(value)} is not a number") from None
-            value = int(value) if isinstance(value, float) and value.is_integer() else value
+                                 f"{text(raw)} is not a number")
         column = sql.Identifier(text(clause.get("column")))
         if operator in ("IS NULL", "IS NOT NULL"):
             conditions.append(_part("null_condition", column=column, operator=sql.SQL(operator)))
@@ -237,6 +235,19 @@ def _where(values: list[Any], clauses: Sequence[dict[str, Any]], combine: str, n
                                     value=_marks(values, [value])[0]))
     joiner = sql.SQL(" OR " if combine == "OR" else " AND ")
     return [_part("where", conditions=joiner.join(conditions))] if conditions else []
+
+
+def _number(value: Any) -> Any:
+    """JavaScript's ``Number(value)`` for a parameter (text, number, boolean, null); NaN when not a number."""
+    if value is None or isinstance(value, bool):
+        return int(bool(value))
+    if isinstance(value, int | float):
+        return value
+    try:
+        number = float(str(value).strip() or 0)
+    except ValueError:
+        return float("nan")
+    return int(number) if number.is_integer() else number
 
 
 def pg_select(schema: Any, table: Any, *, node: str, where: Sequence[dict[str, Any]] = (), combine: str = "AND",

@@ -108,7 +108,7 @@ def _row(node: Node, params: dict[str, Any]) -> ast.expr:
     """The row a write sends for one item (``pg_row``): mapped from the item or defined below."""
     if node.version < 2.2:
         mode = params.get("dataMode")
-        pairs = [dict_of((k, expr.value(v)) for k, v in p.items()) for p in
+        pairs: list[ast.expr] = [dict_of((k, expr.value(v)) for k, v in p.items()) for p in
                  ((params.get("valuesToSend") or {}).get("values") or []) if isinstance(p, dict)]
         return call("n8n.pg_row", node.version, mode, name("item"), None, pairs=ast.List(pairs, ast.Load()))
     columns = params.get("columns") or {}
@@ -145,11 +145,11 @@ def _statement(node: Node, operation: str, params: dict[str, Any], options: dict
         match, row = _matching(node, params, _row(node, params))
         extra = {"require": node.version >= 2.2} if operation == "update" else {}
         return call(f"n8n.pg_{operation}", schema, table, row, match, node=node.name, output=output, **extra)
-    where = [dict_of((k, expr.value(v)) for k, v in w.items())
+    where: list[ast.expr] = [dict_of((k, expr.value(v)) for k, v in w.items())
              for w in ((params.get("where") or {}).get("values") or []) if isinstance(w, dict)]
     combine = params.get("combineConditions", "AND")
     if operation == "select":
-        sort = [dict_of((k, expr.value(v)) for k, v in s.items())
+        sort: list[ast.expr] = [dict_of((k, expr.value(v)) for k, v in s.items())
                 for s in ((params.get("sort") or {}).get("values") or []) if isinstance(s, dict)]
         return call("n8n.pg_select", schema, table, node=node.name, where=ast.List(where, ast.Load()), combine=combine,
                     sort=ast.List(sort, ast.Load()), return_all=expr.value(params.get("returnAll", False)),
