@@ -22,7 +22,9 @@ header): its items are the node's output as recorded.
 Not as n8n: the table's columns are not read first, so a column the table lacks, a null into a
 NOT NULL column and "the row you are trying to update doesn't exist" come from Postgres (or the
 call) instead of n8n's own pre-check messages; pg-promise's ``$1:name``/``:csv``/``^`` filters in
-a typed query are not understood (Postgres reports a syntax error). The statements' parts are
+a typed query are not understood (Postgres reports a syntax error), and a query text holding
+several statements takes no Query Parameters (bound parameters go with one statement; n8n writes
+the values into the text). The statements' parts are
 named queries (``queue_core/queries/n8n_postgres.sql``), composed with ``psycopg.sql``.
 """
 
@@ -36,8 +38,8 @@ from typing import Any
 
 from psycopg import sql
 
-from .._sql import q
 from ..errors import NodeFailed
+from ..store.n8n_statements import part as _part
 from ._n8n_js import MISSING, text
 from ._n8n_http import CALL_ERRORS
 
@@ -108,10 +110,6 @@ def pg_query(query: Any, values: list[Any], replacement: Any, *, quoted_as_text:
             values.append(literal.replace("'", ""))
             query = query.replace(literal, f"${len(values)}", 1)
     return {"query": query, "values": values}
-
-
-def _part(name: str, **parts: sql.Composable) -> sql.Composed:
-    return sql.SQL(q("n8n_postgres", name)).format(**parts)
 
 
 def _names(columns: Sequence[Any]) -> sql.Composable:
