@@ -105,7 +105,7 @@ def parse_scalar(oid: int, value: str, *, numbers: bool, version: float) -> Any:
     if oid in (20, 1700):  # int8, numeric: text, unless the node outputs large numbers as numbers
         if not numbers:
             return value
-        return int(value) if oid == 20 else _float(value)
+        return _js_int(int(value)) if oid == 20 else _float(value)
     if oid in _JSON:
         return json.loads(value)
     if oid in _TIMES:
@@ -113,6 +113,11 @@ def parse_scalar(oid: int, value: str, *, numbers: bool, version: float) -> Any:
     if oid == 1082:
         return _date(value)
     return value
+
+
+def _js_int(value: int) -> int:
+    """``parseInt`` of an int8: past 2**53 a JavaScript number is the nearest double."""
+    return value if abs(value) <= 2 ** 53 else int(float(value))
 
 
 def _float(value: str) -> Any:

@@ -280,10 +280,16 @@ def pg_delete(schema: Any, table: Any, command: str, *, node: str, where: Sequen
     raise NodeFailed(f"{node}: Invalid delete command, only drop, delete and truncate are supported ")
 
 
-def pg_blank_to_null(items: Sequence[Item]) -> list[Item]:
-    """Option "Replace Empty Strings with NULL": each input field that is ``""`` read as null."""
-    return [{**item, "json": {k: (None if v == "" else v) for k, v in (item.get("json") or {}).items()}}
-            for item in items]
+def pg_blank_to_null(items: Sequence[Item]) -> Sequence[Item]:
+    """Option "Replace Empty Strings with NULL": each input field that is ``""`` becomes null.
+
+    In place, as n8n does it: the items are the previous node's, so its output shows the nulls too.
+    """
+    for item in items:
+        fields = item.get("json")
+        if isinstance(fields, dict):
+            fields.update({k: None for k, v in fields.items() if v == ""})
+    return items
 
 
 async def pg_run(ctx: Any, provider: str, step: str, operation: str, statements: list[Statement], items: Sequence[Item],

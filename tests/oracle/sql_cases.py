@@ -45,6 +45,7 @@ from tests.oracle.workflow import UNDER_TEST, Case, workflow
 
 NODE = "n8n-nodes-base.postgres"
 CREDENTIAL = {"id": "oraclepostgres01", "name": "oracle postgres"}
+CREDENTIAL_NUMBERS = {"id": "oraclepostgres02", "name": "oracle postgres (large numbers)"}
 COLUMNS = ("id int PRIMARY KEY, name text, score numeric, big bigint, tags text[], meta jsonb, seen timestamptz, "
            "day date, ok boolean")
 SEED = ("(1, 'ada', 1.5, 9007199254740993, '{a,b}', '{\"k\": 1}', '2024-01-02 03:04:05.678+00', '2024-01-02', true), "
@@ -67,6 +68,7 @@ def _columns(value: dict[str, Any], mode: str = "defineBelow", match: list[str] 
 
 
 _ROW = {"id": "={{ $json.id }}", "name": "={{ $json.name }}"}
+MISSING_ROW = {"id": 99, "name": "x"}  # the one case meant to fail: an update of a row that is not there
 # (versions, parameters, input items, node settings)
 _CASES: list[tuple[tuple[float, ...], dict[str, Any], list[dict[str, Any]], dict[str, Any]]] = [
     ((2.6, 2.4), _q("SELECT * FROM {table} ORDER BY id"), [{}], {}),
@@ -100,6 +102,27 @@ _CASES: list[tuple[tuple[float, ...], dict[str, Any], list[dict[str, Any]], dict
     ((2.6,), {"operation": "deleteTable", **_locators(deleteCommand="delete",
                                                       where={"values": [{"column": "name", "value": "bo"}]})}, [{}], {}),
     ((2.6,), {"operation": "deleteTable", **_locators()}, [{}], {}),
+    # n8n's own readings, kept: a rendered value with a comma is two parameters (2.5+)
+    ((2.6,), _q("SELECT $1::text AS a, $2::text AS b, $3::text AS c", queryReplacement="={{ $json.a }}, {{ $json.b }}"),
+     [{"a": "x, y", "b": 7}], {}),
+    ((2.6,), _q("{{ $json.q }}"), [{"q": "SELECT name FROM {table} WHERE id = 2"}], {}),
+    ((2.6,), _q("SELECT 1 AS one; SELECT id FROM {table} ORDER BY id"), [{}, {}], {}),
+    ((2.6,), _q("SELECT id FROM {table} WHERE id = $1", queryReplacement="={{ $json.id }}",
+                queryBatching="independently"), [{"id": 1}, {"id": "nope"}, {"id": 3}],
+     {"onError": "continueRegularOutput"}),
+    ((2.6,), {"operation": "insert", **_locators(columns=_columns({}, "autoMapInputData"),
+                                                 options={"replaceEmptyStrings": True, "skipOnConflict": True})},
+     [{"id": 1, "name": "dup"}, {"id": 40, "name": ""}], {}),
+    ((2.6,), {"operation": "update", **_locators(columns=_columns(_ROW, match=["id"]))}, [MISSING_ROW], {}),
+    ((2.6, 2.2), {"operation": "select", **_locators(
+        where={"values": [{"column": "ok", "condition": "IS NULL"}, {"column": "name", "condition": "LIKE", "value": "a%"}]},
+        combineConditions="OR", returnAll=True)}, [{}], {}),
+    ((2.2,), {"operation": "select", **_locators(where={"values": [{"column": "id", "value": "-1"}]})}, [{}], {}),
+    # Last, with a credential of its own: n8n sets its number parsers when it opens a credential's pool,
+    # for the whole process (node-postgres' parsers are global), so this case must open one, and after it
+    # every int8 and numeric n8n reads is a number.
+    ((2.6,), _q("SELECT big, score, big + 1 AS more FROM {table} WHERE id = 1", largeNumbersOutput="numbers"), [{}],
+     {"credentials": {"postgres": CREDENTIAL_NUMBERS}}),
 ]
 
 
@@ -119,8 +142,9 @@ def sql_cases() -> list[tuple[Case, str]]:
     for versions, params, inputs, node_settings in _CASES:
         for version in versions:
             table = f"oracle_t{len(out)}"
-            case = Case(f"postgres v{version:g} #{len(out) + 1}", NODE, version, _placed(params, table), [inputs],
-                        {**node_settings, "credentials": {"postgres": CREDENTIAL}})
+            case = Case(f"postgres v{version:g} #{len(out) + 1}", NODE, version, _placed(params, table),
+                        [_placed(inputs, table)],
+                        {"credentials": {"postgres": CREDENTIAL}, **node_settings})
             out.append((case, table))
     return out
 
@@ -128,8 +152,8 @@ def sql_cases() -> list[tuple[Case, str]]:
 def _seed(url: str, tables: list[str]) -> None:
     with psycopg.connect(url, autocommit=True) as conn:
         for table in tables:
-            conn.execute(sql.SQL("CREATE TABLE {} (" + COLUMNS + ")").format(sql.Identifier(table)))  # type: ignore[arg-type]
-            conn.execute(sql.SQL("INSERT INTO {} VALUES " + SEED).format(sql.Identifier(table)))  # type: ignore[arg-type]
+            conn.execute(sql.SQL("CREATE TABLE {} ").format(sql.Identifier(table)) + sql.SQL(f"({COLUMNS})"))  # type: ignore[arg-type]
+            conn.execute(sql.SQL("INSERT INTO {} VALUES ").format(sql.Identifier(table)) + sql.SQL(SEED))  # type: ignore[arg-type]
 
 
 def _contents(url: str, table: str) -> list[Any]:
@@ -146,10 +170,12 @@ def _run_n8n(documents: list[dict[str, Any]], data_url: str) -> list[Outcome]:
     database = runner.Database.from_env()
     name = f"n8n_oracle_sql_{os.getpid()}_{uuid.uuid4().hex[:8]}"
     target = conninfo_to_dict(data_url)
-    credential = {**CREDENTIAL, "type": "postgres", "data": {
-        "host": str(target.get("host") or "127.0.0.1"), "port": int(target.get("port") or 5432),
-        "database": str(target.get("dbname")), "user": str(target.get("user") or "postgres"),
-        "password": str(target.get("password") or ""), "ssl": "disable", "allowUnauthorizedCerts": False}}
+    data = {"host": str(target.get("host") or "127.0.0.1"), "port": int(target.get("port") or 5432),
+            "database": str(target.get("dbname")), "user": str(target.get("user") or "postgres"),
+            "password": str(target.get("password") or ""), "ssl": "disable", "allowUnauthorizedCerts": False}
+    # the pool n8n keeps is keyed by the credential's data: the second one differs in its pool size
+    credentials = [{**CREDENTIAL, "type": "postgres", "data": data},
+                   {**CREDENTIAL_NUMBERS, "type": "postgres", "data": {**data, "maxConnections": 7}}]
     with tempfile.TemporaryDirectory(prefix="cutover-n8n-sql-") as tmp:
         folder = Path(tmp)
         workflows, snapshots = folder / "workflows", folder / "snapshots"
@@ -158,7 +184,7 @@ def _run_n8n(documents: list[dict[str, Any]], data_url: str) -> list[Outcome]:
         ids = [runner.workflow_id(i) for i in range(len(documents))]
         for wid, document in zip(ids, documents, strict=True):
             (workflows / f"{wid}.json").write_text(json.dumps({**document, "id": wid}), encoding="utf-8")
-        (folder / "credentials.json").write_text(json.dumps([credential]), encoding="utf-8")
+        (folder / "credentials.json").write_text(json.dumps(credentials), encoding="utf-8")
         env = runner._environment(folder / "n8n", database, name)
         runner._admin(database, sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
         try:

@@ -86,6 +86,7 @@ def test_rows_are_parsed_as_node_postgres_parses_them() -> None:
                              "at": "2024-05-01T08:20:30.123Z", "d": "2024-05-01T00:00:00.000Z",
                              "tags": ["a", "b,c", None], "ns": [1, 2], "t": None}, "pairedItem": {"item": 0}}
     assert parse_scalar(20, "12", numbers=True, version=2.6) == 12
+    assert parse_scalar(20, "9007199254740993", numbers=True, version=2.6) == 9007199254740992  # a double, as parseInt
 
 
 def test_statements_without_rows_output_success_unless_every_one_is_a_select() -> None:
