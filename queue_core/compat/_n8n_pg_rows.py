@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Sequence
-from datetime import date, datetime
+from datetime import date, datetime, timezone
 from typing import Any
 
 from ..errors import NodeFailed
@@ -58,6 +58,12 @@ def output_items(answer: dict[str, Any], statements: Sequence[dict[str, Any]], i
                 rows = [] if is_select(statements[i]["query"]) else [{"success": True}]
         out += [{"json": row, "pairedItem": {"item": i}} for row in rows]
     return out
+
+
+def recorded_items(body: Any) -> list[Item]:
+    """The items of a recorded node output (a shadow or dry-run answer): a list is one item per row."""
+    rows = body if isinstance(body, list) else [body]
+    return [{"json": row if isinstance(row, dict) else {"value": row}} for row in rows]
 
 
 def is_select(query: str) -> bool:
@@ -127,8 +133,6 @@ def _float(value: str) -> Any:
 
 def _timestamp(value: str) -> str:
     """A timestamp as ``new Date(text).toISOString()`` (a text no Date reads, like infinity, stays)."""
-    from ._n8n_postgres import iso_utc
-
     text = re.sub(r"([+-]\d\d)$", r"\1:00", value)  # "+00" offsets are ISO's "+00:00"
     try:
         moment = datetime.fromisoformat(text)
@@ -184,3 +188,11 @@ def _array(value: str, element: Callable[[str], Any]) -> Any:
     if value.startswith("["):  # explicit bounds ("[0:1]={…}"): the elements, bounds dropped
         value = value[value.index("=") + 1:]
     return parse_list()
+
+
+def iso_utc(moment: datetime) -> str:
+    """JavaScript's ``Date.toISOString()`` of a moment (naive: UTC, as n8n's server clock reads it)."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    moment = moment.astimezone(timezone.utc)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"

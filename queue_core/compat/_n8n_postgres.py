@@ -33,13 +33,13 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from datetime import datetime, timezone
 from typing import Any
 
 from psycopg import sql
 
 from ..errors import NodeFailed
 from ..store.n8n_statements import part as _part
+from ._n8n_pg_rows import output_items, recorded_items
 from ._n8n_js import MISSING, text
 from ._n8n_http import CALL_ERRORS
 
@@ -300,8 +300,6 @@ async def pg_run(ctx: Any, provider: str, step: str, operation: str, statements:
     ``keep_going``: the node continues on fail (n8n's "On Error: Continue"): a failed statement
     is an item ``{"message", "error"}`` (with ``item`` when run one by one) instead of the node failing.
     """
-    from ._n8n_pg_rows import output_items  # the answer's parsing, kept beside this module
-
     body = {"batching": batching, "continue": keep_going, "statements": statements}
     try:
         response = await ctx.call(provider, "SQL", f"/{operation}", json=body, step=step)
@@ -310,16 +308,6 @@ async def pg_run(ctx: Any, provider: str, step: str, operation: str, statements:
             raise
         return [{"json": {"message": str(exc), "error": {"message": str(exc)}}}]
     if SQL_HEADER not in response.headers:  # a recording (shadow, dry-run): the node's output as recorded
-        from .n8n import response_items
-
-        return response_items(response)
+        return recorded_items(response.json())
     return output_items(response.json(), statements, items, operation=operation, batching=batching,
                         version=version, large_numbers=large_numbers)
-
-
-def iso_utc(moment: datetime) -> str:
-    """JavaScript's ``Date.toISOString()`` of a moment (naive: UTC, as n8n's server clock reads it)."""
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
-    moment = moment.astimezone(timezone.utc)
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"

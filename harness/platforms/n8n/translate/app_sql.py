@@ -227,11 +227,12 @@ def data_table_node(node: Node, slot: Slot) -> NodeCode:
     """n8n's Data Table: a precise TODO. Its rows live in n8n's own database, which a migrated
     automation cannot read: the table is to be copied into a SQL provider's database first, and
     the node is then that table's Postgres operation (named here with the node's filters and columns)."""
-    params = node.parameters
+    params = node.settings if node.described else node.parameters  # the default operation, where described
     table = params.get("dataTableId")
     label = (table.get("cachedResultName") or table.get("value")) if isinstance(table, dict) else table
     ident = table.get("value") if isinstance(table, dict) else table
-    operation = str(params.get("operation") or "<default> (the export names none: n8n's default for its version)")
+    operation = str(params.get("operation") or f"<default> (the export names none, and n8n {node.version:g}'s "
+                                                 "default is not described here)")
     conditions = ((params.get("filters") or {}).get("conditions") or []) if isinstance(params.get("filters"), dict) else []
     keys = ", ".join(str(c.get("keyName")) for c in conditions if isinstance(c, dict)) or "none"
     columns = ", ".join((params.get("columns") or {}).get("value") or {}) if isinstance(params.get("columns"), dict) else ""
