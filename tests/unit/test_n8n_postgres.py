@@ -215,3 +215,9 @@ def test_a_data_table_node_is_a_todo_naming_its_table_and_the_postgres_operation
         "filters": {"conditions": [{"keyName": "postId", "keyValue": "={{ $json.id }}"}]}}})
     assert rows["DB"].startswith("todo: dataTable row.get on n8n's built-in table 'Seen' (id abc123)")
     assert "postgres select (filters as Select Rows); filters on postId" in rows["DB"]
+
+
+def test_a_node_without_operation_is_read_as_n8ns_default_and_its_todo_says_so(tmp_path: Path) -> None:
+    rows, _ = _workflow(tmp_path, {"typeVersion": 2.4, "parameters": {"query": "SELECT 1"}})
+    assert rows["DB"].startswith("todo: the node names no table (or schema); the export names no operation, so it is "
+                                 "n8n's default for v2.4, insert; the call: postgres: database.insert on the database")

@@ -184,6 +184,7 @@ def postgres_node(node: Node, slot: Slot) -> NodeCode:
     if node.on_error == "error_output":
         raise Untranslatable("On Error 'continue (using error output)' is not translated (continue, and stop, are); "
                              f"the call: {_skeleton(node, operation)}")
+    raw_params = node.parameters
     node = replace(node, parameters=node.settings)
     params = node.parameters
     if params.get("resource", "database") != "database":
@@ -192,7 +193,12 @@ def postgres_node(node: Node, slot: Slot) -> NodeCode:
     unknown = sorted(set(options) - _OPTIONS)
     if unknown:
         raise Untranslatable(f"options.{unknown[0]} is not translated; the call: {_skeleton(node, operation)}")
-    statement = _statement(node, operation, params, options)
+    try:
+        statement = _statement(node, operation, params, options)
+    except Untranslatable as exc:
+        given = "" if "operation" in raw_params else (f"; the export names no operation, so it is n8n's default for "
+                                                      f"v{node.version:g}, {operation}")
+        raise Untranslatable(f"{exc.reason}{given}; the call: {_skeleton(node, operation)}") from None
     batching = _literal_option(node, options, "queryBatching") or "single"
     large = _literal_option(node, options, "largeNumbersOutput") or "text"
     blank = bool(_literal_option(node, options, "replaceEmptyStrings")) and operation != "select" \
