@@ -33,6 +33,10 @@ and is refused. A call counts from its grant until its answer, and for a window 
 sliding window (and closes each fixed window early) by that many seconds besides: for clocks
 that do not tick alike, and for calls whose answer is never recorded (a worker that died).
 
+A database is a provider too: ``base_url = "sql://<name>"`` (or ``kind = "sql"``) with ``dsn_env``,
+the NAME of the env var holding its connection string; its calls run SQL statements
+(``queue_core.gateway.sql``), and it takes no ``sandbox_url`` or ``auth_env``.
+
 Secrets never appear in config: only the names of the environment variables holding them, read
 at call time. Parsing is pure and every error is a ConfigError naming the file and field.
 """
