@@ -171,11 +171,15 @@ def _assignments(values: list[Any], row: dict[str, Any], columns: Sequence[str])
 
 
 def pg_update(schema: Any, table: Any, row: dict[str, Any], match: Sequence[str], *, node: str,
-              output: Sequence[Any] | None = None, require: bool = True) -> Statement:
+              output: Sequence[Any] | None = None, require: bool = True, unread: str | None = None) -> Statement:
     """Return Update's statement: ``SET`` every other column ``WHERE`` each matching column equals the row's.
 
     ``require`` (2.2+): no row updated fails the node ("The row you are trying to update doesn't exist").
+    ``unread``: a parameter n8n reads that the node's settings do not show (v2/v2.1's
+    ``valueToMatchOn`` with "Map Automatically"): n8n fails the node, and so does this.
     """
+    if unread is not None:
+        raise NodeFailed(f"{node}: Could not get parameter ({unread})")
     match = [str(m) for m in match]
     updates = [c for c in row if c not in match]
     if not updates:

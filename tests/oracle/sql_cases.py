@@ -1,6 +1,6 @@
-"""Postgres node cases: n8n's own node and the scaffold run the same statements on two copies of one database.
+"""Postgres node cases (v2 … 2.6): n8n's own node and the scaffold run the same statements on two copies of one database.
 
-Every case is a Postgres node (v2.2 … 2.6) over a table of its own (``oracle_t<n>``, the same
+Every case is a Postgres node over a table of its own (``oracle_t<n>``, the same
 three seeded rows in each), fed by a Code node's items. ``measure`` seeds two fresh databases
 alike: n8n runs every case's workflow in one batch against the first (a Postgres credential
 imported with ``n8n import:credentials``, its ``data`` given decrypted, which the command
@@ -68,7 +68,12 @@ def _columns(value: dict[str, Any], mode: str = "defineBelow", match: list[str] 
 
 
 _ROW = {"id": "={{ $json.id }}", "name": "={{ $json.name }}"}
-MISSING_ROW = {"id": 99, "name": "x"}  # the one case meant to fail: an update of a row that is not there
+# The cases meant to fail in n8n (and so in the scaffold), by their one input item: an update of a
+# row that is not there (2.2+), and v2's update with "Map Automatically" (it reads valueToMatchOn,
+# which that mode does not show: "Could not get parameter").
+MISSING_ROW = {"id": 99, "name": "x"}
+UNREAD_MATCH = {"id": 3, "name": "cee"}
+MEANT_TO_FAIL = (MISSING_ROW, UNREAD_MATCH)
 # (versions, parameters, input items, node settings)
 _CASES: list[tuple[tuple[float, ...], dict[str, Any], list[dict[str, Any]], dict[str, Any]]] = [
     ((2.6, 2.4), _q("SELECT * FROM {table} ORDER BY id"), [{}], {}),
@@ -118,6 +123,14 @@ _CASES: list[tuple[tuple[float, ...], dict[str, Any], list[dict[str, Any]], dict
         where={"values": [{"column": "ok", "condition": "IS NULL"}, {"column": "name", "condition": "LIKE", "value": "a%"}]},
         combineConditions="OR", returnAll=True)}, [{}], {}),
     ((2.2,), {"operation": "select", **_locators(where={"values": [{"column": "id", "value": "-1"}]})}, [{}], {}),
+    # v2 and v2.1: "Data Mode" (Map Automatically by default), valuesToSend, one column to match on
+    ((2.0, 2.1), {"operation": "insert", **_locators()}, [{"id": 50, "name": "auto"}, {"id": 51}], {}),
+    ((2.1,), {"operation": "insert", **_locators(dataMode="defineBelow", valuesToSend={"values": [
+        {"column": "id", "value": "={{ $json.n }}"}, {"column": "name", "value": "fixed"}]})}, [{"n": 52}], {}),
+    ((2.0,), {"operation": "update", **_locators(columnToMatchOn="id")}, [UNREAD_MATCH], {}),
+    ((2.1,), {"operation": "upsert", **_locators(columnToMatchOn="id", dataMode="defineBelow", valueToMatchOn="={{ $json.id }}",
+                                                 valuesToSend={"values": [{"column": "name", "value": "={{ $json.name }}"}]})},
+     [{"id": 2, "name": "bee"}, {"id": 60, "name": "sixty"}], {}),
     # Last, with a credential of its own: n8n sets its number parsers when it opens a credential's pool,
     # for the whole process (node-postgres' parsers are global), so this case must open one, and after it
     # every int8 and numeric n8n reads is a number.

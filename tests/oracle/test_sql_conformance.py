@@ -1,4 +1,4 @@
-"""The Postgres node (v2.2 … 2.6) against the real n8n: both sides run on copies of one seeded database (``sql_cases``)."""
+"""The Postgres node (v2 … 2.6) against the real n8n: both sides run on copies of one seeded database (``sql_cases``)."""
 
 from __future__ import annotations
 
@@ -25,9 +25,9 @@ def test_every_postgres_case_is_translated_and_equals_n8n_in_items_and_in_the_ta
     assert not differing, "\n".join(differing[:4])
 
 
-def test_n8n_really_ran_every_case_and_failed_only_the_update_of_a_missing_row(results: Results) -> None:
+def test_n8n_really_ran_every_case_and_failed_only_those_meant_to_fail(results: Results) -> None:
     # both sides failing at the node agrees (outcome.differences): the failures must be the meant ones
     failed = [case.inputs[0] for case, expected, _, _ in results if expected.error is not None]
-    assert failed == [[sql_cases.MISSING_ROW]]
-    assert all(got.error is not None for case, _, got, _ in results if case.inputs[0] == [sql_cases.MISSING_ROW])
+    assert failed == [[row] for row in sql_cases.MEANT_TO_FAIL]
+    assert all(got.error is not None for case, _, got, _ in results if case.inputs[0] in failed)
     assert all(expected.nodes for _, expected, _, _ in results if expected.error is None)

@@ -127,9 +127,8 @@ def _matching(node: Node, params: dict[str, Any], row: ast.expr) -> tuple[ast.ex
     column = params.get("columnToMatchOn")
     if expr.is_expression(column) or not column:
         raise Untranslatable("columnToMatchOn is an expression or missing: not translated")
-    if params.get("dataMode") == "defineBelow":
-        row = _code.expr("{**$row, $column: $value}", row=row, column=column,
-                         value=expr.value(params.get("valueToMatchOn")))
+    if params.get("dataMode") == "defineBelow":  # {**row, column: valueToMatchOn}
+        row = ast.Dict([None, lit(column)], [row, expr.value(params.get("valueToMatchOn"))])  # type: ignore[list-item]
     return lit([column]), row
 
 
@@ -143,7 +142,9 @@ def _statement(node: Node, operation: str, params: dict[str, Any], options: dict
                     skip_on_conflict=bool(_literal_option(node, options, "skipOnConflict")))
     if operation in ("update", "upsert"):
         match, row = _matching(node, params, _row(node, params))
-        extra = {"require": node.version >= 2.2} if operation == "update" else {}
+        extra: dict[str, Any] = {"require": node.version >= 2.2} if operation == "update" else {}
+        if operation == "update" and node.version < 2.2 and params.get("dataMode") != "defineBelow":
+            extra["unread"] = "valueToMatchOn"  # n8n reads it, and it is not shown: the node fails
         return call(f"n8n.pg_{operation}", schema, table, row, match, node=node.name, output=output, **extra)
     where: list[ast.expr] = [dict_of((k, expr.value(v)) for k, v in w.items())
              for w in ((params.get("where") or {}).get("values") or []) if isinstance(w, dict)]
