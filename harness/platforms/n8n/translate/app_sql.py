@@ -128,7 +128,7 @@ def _matching(node: Node, params: dict[str, Any], row: ast.expr) -> tuple[ast.ex
     if expr.is_expression(column) or not column:
         raise Untranslatable("columnToMatchOn is an expression or missing: not translated")
     if params.get("dataMode") == "defineBelow":  # {**row, column: valueToMatchOn}
-        row = ast.Dict([None, lit(column)], [row, expr.value(params.get("valueToMatchOn"))])  # type: ignore[list-item]
+        row = ast.Dict([None, lit(column)], [row, expr.value(params.get("valueToMatchOn"))])
     return lit([column]), row
 
 
