@@ -118,7 +118,8 @@ def _report(written: Written, render: Callable[[Any], str], err: bool = False) -
     auth = auth_envs(s.credentials)
     for name, base in sorted(s.proposals.items()):
         echo(f"proposed provider (add to pyproject.toml):\n  [tool.cutover.providers.{name}]\n"
-                   f'  base_url = "{base}"' + (f'\n  auth_env = "{auth[name]}"' if name in auth else ""))
+                   f'  base_url = "{base}"' + (f'\n  auth_env = "{auth[name]}"' if name in auth else "")
+             + (f'\n  dsn_env = "{name.upper()}_URL"' if base.startswith("sql://") else ""))
     for name in sorted(set(auth) - set(s.proposals)):
         echo(f'add to [tool.cutover.providers.{name}] in pyproject.toml:\n  auth_env = "{auth[name]}"')
 

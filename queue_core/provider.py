@@ -33,6 +33,10 @@ and is refused. A call counts from its grant until its answer, and for a window 
 sliding window (and closes each fixed window early) by that many seconds besides: for clocks
 that do not tick alike, and for calls whose answer is never recorded (a worker that died).
 
+A database is a provider too: ``base_url = "sql://<name>"`` (or ``kind = "sql"``) with ``dsn_env``,
+the NAME of the env var holding its connection string; its calls run SQL statements
+(``queue_core.gateway.sql``), and it takes no ``sandbox_url`` or ``auth_env``.
+
 Secrets never appear in config: only the names of the environment variables holding them, read
 at call time. Parsing is pure and every error is a ConfigError naming the file and field.
 """
@@ -42,7 +46,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from typing import Any
 
@@ -60,7 +64,7 @@ _KEYS = frozenset({
     "base_url", "sandbox_url", "rate", "scope", "max_in_flight", "auth_env", "signing_secret_env",
     "signing_scheme", "idempotency_header", "timeout", "max_retry_after", "classify",
     "algorithm", "burst", "guard", "max_rate_limited",
-    "external_ref",
+    "external_ref", "kind", "dsn_env",
 })
 _RULE_KEYS = frozenset({"status", "body_contains", "body_regex", "header", "header_regex", "kind", "reason"})
 
@@ -72,6 +76,13 @@ class BudgetScope(StrEnum):
 
 class SigningScheme(StrEnum):
     STANDARD_WEBHOOKS = "standard-webhooks"
+
+
+class ProviderKind(StrEnum):
+    """What a provider is: a REST API (calls are HTTP requests) or a database (calls run SQL)."""
+
+    HTTP = "http"
+    SQL = "sql"  # queue_core.gateway.sql runs each call's statements on the database at dsn_env
 
 
 class Algorithm(StrEnum):
@@ -113,6 +124,8 @@ class ProviderConfig:
     retry: RetryPolicy = RetryPolicy()
     external_ref: ExternalRefSpec | None = None  # where a response names the created object
     stand_in: bool = False  # a replay's stand-in for a provider pyproject.toml does not configure
+    kind: ProviderKind = ProviderKind.HTTP
+    dsn_env: str | None = None  # a SQL provider: NAME of the env var holding its connection string
 
     def secret_env_names(self) -> tuple[str, ...]:
         """Return the names of every environment variable holding a secret of this provider.
@@ -188,6 +201,13 @@ def parse_provider(name: str, body: Any, *, source: str = "pyproject.toml") -> P
             source=source, field=f"{prefix}.{unknown[0]}",
         )
     get = _Getter(body, prefix, source)
+    base = body.get("base_url")
+    sql = isinstance(base, str) and base.startswith("sql://")  # a sql:// origin can only be a database
+    kind = get.choice("kind", ProviderKind, ProviderKind.SQL if sql else ProviderKind.HTTP) or ProviderKind.HTTP
+    if kind is ProviderKind.SQL:
+        return replace(parse_provider(name, {k: v for k, v in body.items() if k not in ("kind", "dsn_env")}
+                                      | {"base_url": f"https://{name}.sql"}, source=source),
+                       kind=kind, base_url=_sql_base(name, get), dsn_env=_dsn_env(get))
     algorithm = get.choice("algorithm", Algorithm, Algorithm.SLIDING) or Algorithm.SLIDING
     scheme = get.choice("signing_scheme", SigningScheme, None)
     signing_env = get.env_name("signing_secret_env")
@@ -212,6 +232,25 @@ def parse_provider(name: str, body: Any, *, source: str = "pyproject.toml") -> P
         retry=RetryPolicy(max_delay=get.number("max_retry_after", 300.0, minimum=0.0)),
         external_ref=parse_external_ref(body.get("external_ref"), f"{prefix}.external_ref", source),
     )
+
+
+def _sql_base(name: str, get: _Getter) -> str:
+    """A SQL provider's base URL: ``sql://<name>`` (its calls' URLs name the operation under it)."""
+    value = get.string("base_url") or f"sql://{name}"
+    if not re.match(r"^sql://[A-Za-z0-9_.-]+$", value):
+        raise get.fail("base_url", "sql://<name> (or nothing) for a kind = \"sql\" provider")
+    if get.string("sandbox_url") is not None or get.string("auth_env") is not None:
+        key = "sandbox_url" if "sandbox_url" in get.table else "auth_env"
+        raise get.fail(key, "nothing: a SQL provider is never called in shadow, and its secret is dsn_env")
+    return value
+
+
+def _dsn_env(get: _Getter) -> str:
+    value = get.env_name("dsn_env")
+    if value is None:
+        raise ConfigError("a kind = \"sql\" provider needs dsn_env (the NAME of the env var holding its "
+                          "connection string)", source=get.source, field=f"{get.prefix}.dsn_env")
+    return value
 
 
 def _rates(body: Mapping[str, Any], prefix: str, algorithm: Algorithm, source: str) -> tuple[Rate, ...]:

@@ -39,6 +39,9 @@ from ._n8n_records import (  # Airtable, HubSpot lists (_n8n_records)
     airtable_matches, airtable_pages, data_items, drive_folder_body, encode_uri_component, github_content, github_sha, airtable_patch, airtable_record, airtable_search, airtable_updated, encode_uri,
     flatten_record, hubspot_pages, hubspot_search_body, listed, listed_names, notion_page_id, recorded_items, truthy_fields, without,
 )
+from ._n8n_postgres import (
+    pg_blank_to_null, pg_delete, pg_insert, pg_query, pg_row, pg_run, pg_select, pg_update, pg_upsert, pg_values,
+)
 from ._n8n_http import CALL_ERRORS, basic_auth, error_item, full_response, header_auth, provider_of, text_response
 from ._n8n_merge import (
     merge_append, merge_by_fields, merge_by_position, merge_by_position_v2, merge_choose, merge_multiplex,
@@ -76,6 +79,8 @@ __all__ += ["code_static", "python_code"]  # Code nodes: static data (_n8n_stati
 __all__ += ["notion_page_body", "notion_title_key", "bigquery_queries", "data_items", "drive_folder_body", "encode_uri_component", "github_content", "github_sha", "airtable_matches", "airtable_pages", "airtable_patch", "airtable_record", "airtable_search", "airtable_updated",
             "encode_uri", "flatten_record", "hubspot_pages", "hubspot_search_body", "listed", "listed_names", "notion_page_id", "recorded_items", "truthy_fields",
             "without"]  # app records and pages (_n8n_records)
+__all__ += ["pg_blank_to_null", "pg_delete", "pg_insert", "pg_query", "pg_row", "pg_run", "pg_select", "pg_update",
+            "pg_upsert", "pg_values"]  # Postgres (_n8n_postgres)
 
 
 def recorded_outputs(outputs: Sequence[Sequence[Any]], cap: int = OUTPUT_ITEMS_CAP) -> list[list[Any]]:

@@ -20,7 +20,7 @@ sandbox, so no code path of those modes can reach a real provider.
 
 Modules: ``request`` (the secret-free request, its fingerprint and stored form: pure),
 ``record`` (the CallRecord the job stores, and what the gateway needs of the job), ``pipeline``
-(the Gateway).
+(the Gateway), ``sql`` (the live transport of a database provider, ``base_url = "sql://…"``).
 """
 
 from __future__ import annotations

@@ -38,6 +38,7 @@ from ..redaction import Redactor, credential_values
 from ..signing import standard_webhooks_headers
 from ..states import Mode
 from .record import Answer, CallJob, CallRecord, Spend
+from .sql import mounts as sql_mounts
 from .request import (
     SECRET_SEGMENT, OutboundRequest, ResponseSource, StoredCall, idempotency_names, prepare, redact_headers,
 )
@@ -107,7 +108,9 @@ class Gateway:
         self._next_wake: dict[tuple[str, str], float] = {}
         self._paused: dict[str, str] = {}
         self._pauses_read_at = float("-inf")
-        self._live = httpx.AsyncClient(transport=transport or httpx.AsyncHTTPTransport())
+        # a SQL provider's sql:// origin is its database (queue_core.gateway.sql): on the live client only
+        self._live = httpx.AsyncClient(transport=transport or httpx.AsyncHTTPTransport(),
+                                       mounts=sql_mounts(providers, self._environ))
         sandboxes = frozenset(_origin(p.sandbox_url) for p in providers.values() if p.sandbox_url)
         sandbox_inner = transport or httpx.AsyncHTTPTransport()
         self._sandbox = httpx.AsyncClient(transport=_GuardedTransport(Mode.SHADOW, sandboxes, sandbox_inner))

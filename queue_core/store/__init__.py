@@ -27,6 +27,8 @@ caller holds, and turns rows into values; nothing above it calls ``_sql.q`` for 
   heartbeat; ``queue_core.queue.Queue`` builds their parameters and reads their rows;
 - ``provision``: the provisioner's synchronous statements (ping, the template's lock and flag,
   creating, copying and dropping databases), which run before any schema exists.
+- ``n8n_statements``: not the queue's: the parts of the statements migrated n8n Postgres nodes
+  send to their SQL provider (queue_core.compat._n8n_postgres).
 
 ``jobs`` also holds the enqueue statement and its wake-up, ``waits`` the waker's (due timers,
 open conditions, resolving a wait). No module outside this package calls ``_sql.q``

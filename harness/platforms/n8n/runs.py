@@ -21,6 +21,7 @@ from harness.importer._run import decision, epoch_ms, obj, split_url, status_wor
 from harness.manifest import AutomationEntry
 from harness.platforms.n8n.definition import Node
 from harness.recording import LegacyTrace, Platform, TraceStatus
+from harness.platforms.n8n.sql_runs import Inputs, input_items, sql_call
 from queue_core.compat.n8n import recorded_outputs
 
 FINISHED = {"success": TraceStatus.SUCCEEDED, "error": TraceStatus.FAILED, "crashed": TraceStatus.FAILED,
@@ -286,7 +287,7 @@ def http_call(run: NodeRun, step: str, entry: AutomationEntry) -> dict[str, Any]
 
 
 def add_run(run: NodeRun, entry: AutomationEntry, path: list[str], decisions: dict[str, Any],
-            calls: list[dict[str, Any]], outputs: dict[str, Any]) -> str | None:
+            calls: list[dict[str, Any]], outputs: dict[str, Any], inputs: Inputs | None = None) -> str | None:
     """Add one node run to a trace's parts (its decision, step, output, call); return its step.
 
     A branch node mapped to "" leaves the path but keeps its decision; None: no step.
@@ -299,7 +300,7 @@ def add_run(run: NodeRun, entry: AutomationEntry, path: list[str], decisions: di
         return None
     path.append(step)
     outputs[step] = items_json(run)
-    if (call := http_call(run, step, entry)) is not None:
+    if (call := http_call(run, step, entry) or sql_call(run, step, entry, inputs)) is not None:
         calls.append(call)
     return step
 
@@ -313,9 +314,10 @@ def build_trace(
     decisions: dict[str, Any] = {}
     calls: list[dict[str, Any]] = []
     outputs: dict[str, Any] = {}
+    inputs = input_items(runs)  # what a Postgres node's statements were made of
     for run in runs:
         if run is not trigger:
-            add_run(run, entry, path, decisions, calls, outputs)
+            add_run(run, entry, path, decisions, calls, outputs, inputs)
     error, failed, failed_node = run_error(result, runs, entry)
     nodes = node_outputs(runs, trigger)
     workflow = execution.get("workflowId") or (execution.get("workflowData") or {}).get("name")
