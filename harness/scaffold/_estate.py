@@ -33,7 +33,36 @@ def _totals(results: list[Written]) -> dict[str, int]:
         "translated": sum(s.translated for s in scaffolds), "todo": sum(s.todo for s in scaffolds),
         "not_reached": sum(s.not_reached for s in scaffolds), "notes": sum(s.notes for s in scaffolds),
         "nodes": sum(len(s.rows) for s in scaffolds),
+        "missing_callees": len(missing_callees(results)),
     }
+
+
+def missing_callees(results: list[Written]) -> dict[str, tuple[str, list[str]]]:
+    """Return the automations the estate calls but does not hold: name -> (its workflow, the callers).
+
+    A callee scaffolded in this estate after all (found by another of its callers) is not missing.
+    """
+    present = {w.scaffold.automation for w in results}
+    out: dict[str, tuple[str, list[str]]] = {}
+    for w in results:
+        for name, workflow in getattr(w.scaffold, "missing", {}).items():
+            if name not in present:
+                out.setdefault(name, (workflow, []))[1].append(w.scaffold.automation)
+    return out
+
+
+def missing_lines(results: list[Written]) -> list[str]:
+    """Return the estate's "missing sub-workflows" lines: each callee, its callers, how to export it."""
+    missing = missing_callees(results)
+    if not missing:
+        return []
+    lines = [f"  missing sub-workflows ({len(missing)}): called, not in this estate; the callers are not whole "
+             "until they are scaffolded with it:"]
+    for name, (workflow, callers) in sorted(missing.items()):
+        how = (f"n8n export:workflow --id={workflow} --output=<estate>/{name}.json" if "/" not in workflow
+               and not workflow.startswith("inline:") else f"copy {workflow} into the estate directory")
+        lines.append(f"    {name} (n8n workflow {workflow}), called by {', '.join(sorted(set(callers)))}: {how}")
+    return lines
 
 
 def _share(part: int, whole: int) -> str:
@@ -58,7 +87,7 @@ def table(results: list[Written], hint_template: str) -> list[str]:
                  f"({_share(t['translated'], reachable)} of the {reachable} that run); {t['whole']} of "
                  f"{t['workflows']} {first.kind}s whole (no TODO); {t['not_reached']} not reached, "
                  f"{t['notes']} sticky notes")
-    return lines
+    return lines + missing_lines(results)
 
 
 def estate_json(results: list[Written]) -> str:
@@ -70,8 +99,11 @@ def estate_json(results: list[Written]) -> str:
             "automation": s.automation, "name": getattr(s.workflow, "name", s.automation),
             "definition": str(getattr(s.workflow, "path", "")), "module": str(w.path), "trigger": s.trigger_kind,
             "translated": s.translated, "todo": s.todo, "not_reached": s.not_reached, "notes": s.notes,
-            "whole": s.whole, "nodes": [{"node": r.node, "type": r.type, "status": r.status, "why": r.why}
+            "whole": s.whole, "missing": dict(getattr(s, "missing", {})), "nodes": [{"node": r.node, "type": r.type, "status": r.status, "why": r.why}
                                        for r in s.rows],
         })
     unit = results[0].scaffold.unit if results else "node"
-    return json.dumps({"unit": unit, "workflows": rows, "totals": _totals(results)}, indent=2, ensure_ascii=False)
+    missing = [{"automation": name, "workflow": workflow, "callers": sorted(set(callers))}
+               for name, (workflow, callers) in sorted(missing_callees(results).items())]
+    return json.dumps({"unit": unit, "workflows": rows, "totals": _totals(results), "missing_callees": missing},
+                      indent=2, ensure_ascii=False)

@@ -257,6 +257,7 @@ def _account(scaffold: Scaffold[Workflow], node: Node, code: NodeCode, *, is_tri
         scaffold.decisions[node.name] = code.decision
     scaffold.proposals.update(code.provider_proposals)
     scaffold.credentials += code.credentials
+    scaffold.missing.update(code.needs)
     if is_trigger:
         kind = node.short_type.lower()
         scaffold.trigger_kind = "webhook" if code.source else ("schedule" if kind in ("scheduletrigger", "cron")

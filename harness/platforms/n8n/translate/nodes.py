@@ -51,6 +51,7 @@ class NodeCode:
     schedule: dict[str, Any] | None = None
     source: str | None = None
     credentials: list[Credential] = field(default_factory=list)  # read from the environment instead
+    needs: dict[str, str] = field(default_factory=dict)  # an automation it calls, not in the estate -> its workflow
 
 
 def comment(node: Node) -> ast.stmt:
