@@ -65,6 +65,9 @@ async def execute_workflow(flow: Any, node: str, automation: str, items: Items,
         return flow.emit(node, await _unregistered(ctx, node, automation, absent, key))
     passed = _passed(items, fields, removed)
     batches = [[p] for p in passed] if mode == "each" else [passed]
+    runs = len(getattr(flow, "runs", {}).get(node, []))
+    if runs:  # the node's next run (in a loop): children of their own, not the first run's again
+        key = f"{key}#{runs}"
     keys = [f"{key}:{index}" for index in range(len(batches))] if mode == "each" else [key]
     for batch, child_key in zip(batches, keys, strict=True):
         await ctx.enqueue(automation, {ITEMS_FIELD: batch}, key=child_key)
