@@ -32,6 +32,12 @@ _KEY = re.compile(r"[A-Za-z0-9_]*")
 Items = list[dict[str, Any]]
 
 
+def _emitted(flow: Any, node: str, items: Items) -> Items:
+    """Record ``items`` as ``node``'s output (``Flow.emit``) and return them."""
+    flow.emit(node, items)
+    return items
+
+
 def _number_text(value: int | float) -> str:
     return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
 
@@ -69,4 +75,4 @@ async def execution_data(flow: Any, node: str, items: Items,
     ledger = getattr(flow.ctx, "ledger", None)
     if saved and ledger is not None:
         await ledger("n8n_custom_data", {"node": node, "set": saved, "data": total})
-    return flow.emit(node, items)
+    return _emitted(flow, node, items)

@@ -28,6 +28,12 @@ from ..context import RETURNED_STEP
 from ..errors import TerminalError
 
 Items = list[dict[str, Any]]
+
+
+def _emitted(flow: Any, node: str, items: Items) -> Items:
+    """Record ``items`` as ``node``'s output (``Flow.emit``) and return them."""
+    flow.emit(node, items)
+    return items
 # A child's payload is a JSON object (as every job's): the passed items' json under this field.
 ITEMS_FIELD = "n8n_items"
 
@@ -62,7 +68,7 @@ async def execute_workflow(flow: Any, node: str, automation: str, items: Items,
     """
     ctx = flow.ctx
     if absent is not None and not _registered(ctx, automation):
-        return flow.emit(node, await _unregistered(ctx, node, automation, absent, key))
+        return _emitted(flow, node, await _unregistered(ctx, node, automation, absent, key))
     passed = _passed(items, fields, removed)
     batches = [[p] for p in passed] if mode == "each" else [passed]
     runs = len(getattr(flow, "runs", {}).get(node, []))
@@ -72,7 +78,7 @@ async def execute_workflow(flow: Any, node: str, automation: str, items: Items,
     for batch, child_key in zip(batches, keys, strict=True):
         await ctx.enqueue(automation, {ITEMS_FIELD: batch}, key=child_key)
     if not wait:
-        return flow.emit(node, items)
+        return _emitted(flow, node, items)
     outcomes = {o.key: o for o in await ctx.wait_for_children(policy="collect" if on_error == "continue" else "fail")}
     out: Items = []
     for index, child_key in enumerate(keys):
@@ -84,7 +90,7 @@ async def execute_workflow(flow: Any, node: str, automation: str, items: Items,
         returned = outcome.returned if outcome is not None else None
         for element in returned or []:
             out.append(element if isinstance(element, dict) and "json" in element else {"json": element})
-    return flow.emit(node, out)
+    return _emitted(flow, node, out)
 
 
 def _registered(ctx: Any, automation: str) -> bool:

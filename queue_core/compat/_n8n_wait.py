@@ -26,6 +26,12 @@ from zoneinfo import ZoneInfo
 from ..errors import NodeFailed, TerminalError, WaitTimeoutError
 
 Items = list[dict[str, Any]]
+
+
+def _emitted(flow: Any, node: str, items: Items) -> Items:
+    """Record ``items`` as ``node``'s output (``Flow.emit``) and return them."""
+    flow.emit(node, items)
+    return items
 UNITS = {"seconds": 1, "minutes": 60, "hours": 3600, "days": 86400}
 
 
@@ -76,20 +82,21 @@ async def wait_interval(flow: Any, node: str, items: Items, amount: Any, unit: A
     """Wait ``amount`` ``unit`` durably (values or functions of item 0); return the items."""
     seconds = interval_seconds(node, _first(items, amount), _first(items, unit))
     await flow.ctx.sleep(seconds)
-    return flow.emit(node, items)
+    return _emitted(flow, node, items)
 
 
 async def wait_until(flow: Any, node: str, items: Items, when: Any, timezone: str | None = None) -> Items:
     """Wait durably until ``when`` (a value or a function of item 0); return the items."""
     await flow.ctx.sleep_until(moment(node, _first(items, when), timezone))
-    return flow.emit(node, items)
+    return _emitted(flow, node, items)
 
 
 def _limit(flow: Any, node: str, items: Items, seconds: Any, unit: Any, until: Any,
            timezone: str | None) -> timedelta | None:
     """The webhook wait's limit (``limitWaitTime``) from now: an interval, or a time; None: no limit."""
     if until is not None:
-        return max(moment(node, _first(items, until), timezone) - flow.ctx.now(), timedelta(0))
+        now: datetime = flow.ctx.now()
+        return max(moment(node, _first(items, until), timezone) - now, timedelta(0))
     if seconds is not None:
         return timedelta(seconds=interval_seconds(node, _first(items, seconds), _first(items, unit)))
     return None
@@ -100,7 +107,7 @@ async def wait_webhook(flow: Any, node: str, items: Items, *, key: str, limit_am
     """Wait durably for the call that resumes ``node``; return its item (the input items past the limit)."""
     ctx = flow.ctx
     if getattr(ctx, "mode", "live") != "live":
-        return flow.emit(node, await _recorded(ctx, node, key))
+        return _emitted(flow, node, await _recorded(ctx, node, key))
     timeout = _limit(flow, node, items, limit_amount, limit_unit, limit_until, timezone)
     runs = len(getattr(flow, "runs", {}).get(node, []))
     name = f"{key}#{runs}"  # one token per run of the node: a Wait in a loop is resumed once per pass
@@ -112,9 +119,9 @@ async def wait_webhook(flow: Any, node: str, items: Items, *, key: str, limit_am
     try:
         resolution = await ctx.wait_for_token(name, timeout=timeout)
     except WaitTimeoutError:
-        return flow.emit(node, items)  # n8n resumes a timed-out Wait with its input items
+        return _emitted(flow, node, items)  # n8n resumes a timed-out Wait with its input items
     body = resolution.payload if resolution.payload is not None else {}
-    return flow.emit(node, [{"json": {"headers": {}, "params": {}, "query": {}, "body": body}}])
+    return _emitted(flow, node, [{"json": {"headers": {}, "params": {}, "query": {}, "body": body}}])
 
 
 async def _recorded(ctx: Any, node: str, key: str) -> Items:

@@ -10,3 +10,11 @@ def test_child_wait_and_sleep_steps_leave_the_new_path_and_the_automations_steps
                                              "sleep", "token:hold#0", "event:ready", "ctx:returned", "post-comment",
                                              "sleepy", "children-report"]}
     assert reduce_new(trace, Rules())["path"] == ["fetch", "post-comment", "sleepy", "children-report"]
+
+
+def test_a_legacy_path_that_holds_runtime_steps_loses_them_too() -> None:
+    from harness.recording import LegacyTrace, Platform, TraceStatus
+    from harness.shadow.normalize import reduce_legacy
+
+    trace = LegacyTrace("t", TraceStatus.SUCCEEDED, Platform.N8N, path=["split", "child:inv-1", "children:0"])
+    assert reduce_legacy(trace, Rules())["path"] == ["split"]

@@ -27,7 +27,7 @@ def execution_data_node(node: Node, slot: Slot) -> NodeCode:
     if node.on_error != "stop":
         raise Untranslatable("Execution Data continuing on error is not translated")
     entries = (params.get("dataToSave") or {}).get("values") or []
-    pairs = [ast.Tuple([expr.value(e.get("key", "")), expr.value(e.get("value", ""))], ast.Load())
+    pairs: list[ast.expr] = [ast.Tuple([expr.value(e.get("key", "")), expr.value(e.get("value", ""))], ast.Load())
              for e in entries if isinstance(e, dict)]
     fn = _code.expr("lambda item, i: $pairs", pairs=ast.List(pairs, ast.Load()))
     runs = call("n8n.execution_data", name("flow"), node.name, name("items"), fn, version=node.version)

@@ -92,7 +92,7 @@ def inline_workflows(workflows: list[Workflow]) -> list[Workflow]:
                 inline = parse_workflow(document, f"{workflow.path}#{node.name}")
             except (ValueError, ExportFormatError):
                 continue
-            named = document.get("name") if isinstance(document.get("name"), str) else None
+            named = document.get("name") if isinstance(document, dict) and isinstance(document.get("name"), str) else None
             found.setdefault(key, replace(inline, id=key, name=named or f"{workflow.name} {node.name}"))
     return list(found.values())
 
