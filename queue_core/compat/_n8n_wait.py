@@ -8,6 +8,8 @@ releases its worker; a retry or reclaim keeps the first attempt's wake time):
   with the first item, as n8n reads ``getNodeParameter(..., 0)``; then the input items pass on;
 - ``specificTime``: ``dateTime`` (ISO text, an expression's date) read in the workflow's timezone
   when it names none; a time past wakes at once;
+- in shadow and dry-run both are durable sleeps of no time (a replay's clock stands at the
+  trigger's time: a timer would never come due);
 - ``webhook``: the run waits for one HTTP call; it outputs one item ``{headers, params, query,
   body}`` as a Webhook node does. Here the call is the control plane's ``POST
   /waits/<token>/resolve`` (``ctx.create_token``: the resume URL is ``flow.resume_urls[node]``),
@@ -78,16 +80,29 @@ def moment(node: str, value: Any, timezone: str | None) -> datetime:
     return when
 
 
+def _replayed(ctx: Any) -> bool:
+    """A shadow or dry-run job: its clock stands at the trigger's time, so a timer would never come due."""
+    return getattr(ctx, "mode", "live") != "live"
+
+
 async def wait_interval(flow: Any, node: str, items: Items, amount: Any, unit: Any) -> Items:
-    """Wait ``amount`` ``unit`` durably (values or functions of item 0); return the items."""
+    """Wait ``amount`` ``unit`` durably (values or functions of item 0); return the items.
+
+    In shadow and dry-run the wait is a durable sleep of no time: a replay proves what the
+    workflow does, not its pacing, and its clock stands still at the trigger's time.
+    """
     seconds = interval_seconds(node, _first(items, amount), _first(items, unit))
-    await flow.ctx.sleep(seconds)
+    await flow.ctx.sleep(0 if _replayed(flow.ctx) else seconds)
     return _emitted(flow, node, items)
 
 
 async def wait_until(flow: Any, node: str, items: Items, when: Any, timezone: str | None = None) -> Items:
-    """Wait durably until ``when`` (a value or a function of item 0); return the items."""
-    await flow.ctx.sleep_until(moment(node, _first(items, when), timezone))
+    """Wait durably until ``when`` (a value or a function of item 0); return the items (a replay: no wait)."""
+    wake = moment(node, _first(items, when), timezone)
+    if _replayed(flow.ctx):
+        await flow.ctx.sleep(0)
+    else:
+        await flow.ctx.sleep_until(wake)
     return _emitted(flow, node, items)
 
 

@@ -2,7 +2,8 @@
 
 The estate (two workflows, written here): *Roster* is called by a webhook; its Code node (JavaScript,
 kept) turns the body's names into items; a Loop Over Items (SplitInBatches v3, one item per batch)
-sends each to an Execute Workflow node that calls *Shout*, the other workflow of the estate (an
+sends each through a Wait (a minute per position: an expression; in a replay a sleep of no time)
+to an Execute Workflow node that calls *Shout*, the other workflow of the estate (an
 Execute Workflow Trigger and a Set that adds ``shout``), and its done output ends at a NoOp. The
 executions are n8n's API export shape (``GET /executions?includeData=true``: ``runData`` with a run
 per loop pass, as the real n8n records a loop; see ``tests/fixtures/exports/n8n/
@@ -48,11 +49,13 @@ ROSTER = {
         _node("Names", "code", 2, 200, jsCode="return $input.first().json.body.names.map((n, i) => "
               "({ json: { name: n, position: i + 1 } }));"),
         _node("Loop Over Items", "splitInBatches", 3, 400, batchSize=1, options={}),
+        _node("Pause", "wait", 1.1, 500, amount="={{ $json.position * 60 }}", unit="seconds"),
         _node("Shout it", "executeWorkflow", 1.2, 600, options={},
               workflowId={"__rl": True, "value": "wf-shout", "mode": "list", "cachedResultName": "Shout"}),
         _node("Done", "noOp", 1, 800)],
     "connections": {"Hook": _to("Names"), "Names": _to("Loop Over Items"),
-                    "Loop Over Items": _to("Done", "Shout it"), "Shout it": _to("Loop Over Items")},
+                    "Loop Over Items": _to("Done", "Pause"), "Pause": _to("Shout it"),
+                    "Shout it": _to("Loop Over Items")},
 }
 SHOUT = {
     "id": "wf-shout", "name": "Shout", "settings": {"executionOrder": "v1"},
@@ -93,9 +96,9 @@ def _execution(number: int, names: list[str]) -> dict[str, Any]:
     for k, item in enumerate(items):
         source = {"previousNode": "Names"} if k == 0 else {"previousNode": "Shout it", "previousNodeRun": k - 1}
         runs.run("Loop Over Items", [[], [item]], source)
+        runs.run("Pause", [[item]], {"previousNode": "Loop Over Items", "previousNodeOutput": 1, "previousNodeRun": k})
         shouted = {**item, "shout": item["name"].upper() + "!"}
-        runs.run("Shout it", [[shouted]], {"previousNode": "Loop Over Items", "previousNodeOutput": 1,
-                                          "previousNodeRun": k})
+        runs.run("Shout it", [[shouted]], {"previousNode": "Pause", "previousNodeRun": k})
         done.append(shouted)
     runs.run("Loop Over Items", [done, []], {"previousNode": "Shout it", "previousNodeRun": len(items) - 1})
     runs.run("Done", [done], {"previousNode": "Loop Over Items", "previousNodeRun": len(items)})
@@ -151,8 +154,8 @@ def test_the_estate_scaffolds_whole_with_the_code_node_the_loop_and_the_sub_work
     assert estate["totals"]["todo"] == 0 and estate["totals"]["whole"] == 2 and estate["missing_callees"] == []
     roster = next(w for w in estate["workflows"] if w["automation"] == "roster")
     assert {n["node"]: n["status"] for n in roster["nodes"]} == {
-        "Hook": "trigger", "Names": "translated", "Loop Over Items": "translated", "Shout it": "translated",
-        "Done": "translated"}
+        "Hook": "trigger", "Names": "translated", "Loop Over Items": "translated", "Pause": "translated",
+        "Shout it": "translated", "Done": "translated"}
     assert "n8n.execute_workflow(flow, 'Shout it', 'shout'" in shadowed["module"]
     assert "paired (trigger + legacy run): 5" in shadowed["imported"]
 

@@ -2,8 +2,8 @@
 
 Parameters are read as n8n reads them (``Node.settings``: version 1 waits 1 hour by default,
 version 1.1 5 seconds); a parameter given by an expression is evaluated at run time with the
-first item (``expr.value``, as n8n reads ``getNodeParameter(name, 0)``). A literal interval is
-the plain ``await ctx.sleep(seconds)`` it always was. The runtime is ``queue_core.compat._n8n_wait``.
+first item (``expr.value``, as n8n reads ``getNodeParameter(name, 0)``). The runtime is
+``queue_core.compat._n8n_wait``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 from harness.errors import Untranslatable
 from harness.platforms.n8n.definition import Node
 from harness.platforms.n8n.translate import expr
-from harness.platforms.n8n.translate.nodes import NodeCode, Slot, _input, comment, emit_if
+from harness.platforms.n8n.translate.nodes import NodeCode, Slot, _input, comment
 from harness.scaffold import _code
 from harness.scaffold._code import call, name, stmts
 
@@ -55,18 +55,14 @@ def wait_node(node: Node, slot: Slot) -> NodeCode:
 
 
 def _interval(node: Node, slot: Slot, amount: Any, unit: Any) -> NodeCode:
-    inp = _input(slot)
-    if expr.is_expression(amount) or expr.is_expression(unit):
-        runs = call("n8n.wait_interval", name("flow"), node.name, name("items"), _param(amount), _param(unit))
-        return NodeCode([comment(node), *_awaited(slot, runs)], [slot.var], why="the interval is evaluated at run time")
-    factor = UNITS.get(str(unit))
-    if factor is None:
+    expressed = expr.is_expression(amount) or expr.is_expression(unit)
+    if not expressed and str(unit) not in UNITS:
         raise Untranslatable(f"Wait unit {unit!r} is not one n8n has")
-    seconds = float(amount) * factor
-    lines = [comment(node), *stmts("if $inp:\n    await ctx.sleep($seconds)", inp=inp,
-                                   seconds=int(seconds) if seconds.is_integer() else seconds),
-             *emit_if(slot, node, inp, inp)]
-    return NodeCode(lines, [slot.var])
+    if not expressed:
+        float(amount)  # a literal amount n8n could not multiply is the node's parameters not read
+    runs = call("n8n.wait_interval", name("flow"), node.name, name("items"), _param(amount), _param(unit))
+    return NodeCode([comment(node), *_awaited(slot, runs)], [slot.var],
+                    why="the interval is evaluated at run time" if expressed else None)
 
 
 def _webhook(node: Node, slot: Slot, params: dict[str, Any]) -> NodeCode:
