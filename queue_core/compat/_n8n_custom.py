@@ -5,9 +5,12 @@ What n8n does (``ExecutionData`` node, n8n-core's ``execution-metadata``): for e
 value — ``""``, ``0``, ``false``, null — is saved as ``""``) are set on the execution's custom data:
 
 - at most 10 keys: a new key past the tenth is ignored;
-- a key may hold only ``A-Za-z0-9_`` and a value must be text or a number, else the node fails
-  with n8n's message (``Custom data values must be a string (key "k")``), after setting the
-  item's other pairs;
+- a key may hold only ``A-Za-z0-9_`` and a value must be text or a number: a pair that does not is
+  not stored, with n8n's message (``Custom data values must be a string (key "k")``), and the
+  item's other pairs are; in a production execution (a trigger's, a webhook's: what is migrated)
+  n8n logs that message and the node goes on, only a manual test run fails on it
+  (``getAdditionalKeys``' ``customData.setAll``). Here the messages go in the ledger event
+  (``refused``);
 - keys are cut at 50 characters and values (as text) at 512.
 
 The node outputs its input items unchanged. Here the custom data goes to the job's ledger, one
@@ -21,8 +24,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from typing import Any
-
-from ..errors import NodeFailed
 
 KV_LIMIT = 10
 KEY_CHARS = 50
@@ -62,17 +63,16 @@ async def execution_data(flow: Any, node: str, items: Items,
     """Set each item's pairs on the execution's custom data (the job's ledger); return the items unchanged."""
     total: dict[str, str] = dict(getattr(flow, "custom_data", {}))
     saved: dict[str, str] = {}
+    refused: list[str] = []
     for index, item in enumerate(items):
         values: dict[Any, Any] = {}
         for key, value in flow._guard(node, index, lambda: pairs(item, index)):  # noqa: B023 - called at once
             values[key] = value if value or version < 1.1 else ""
-        errors = [e for e in (_set(total, k, v) for k, v in values.items()) if e]
+        refused += [e for e in (_set(total, k, v) for k, v in values.items()) if e and e not in refused]
         saved.update({k: total[k] for k in (str(k)[:KEY_CHARS] for k in values) if k in total})
-        if errors:
-            flow.custom_data = total
-            raise NodeFailed(f"{node}: {errors[0]} [item {index}]")
     flow.custom_data = total  # the execution's custom data so far (a later Execution Data node adds to it)
     ledger = getattr(flow.ctx, "ledger", None)
-    if saved and ledger is not None:
-        await ledger("n8n_custom_data", {"node": node, "set": saved, "data": total})
+    if (saved or refused) and ledger is not None:
+        await ledger("n8n_custom_data", {"node": node, "set": saved, "data": total,
+                                         **({"refused": refused} if refused else {})})
     return _emitted(flow, node, items)

@@ -6,8 +6,8 @@ The estate table (``cutover scaffold``) says per node whether its type and versi
 the real n8n; the package must not read ``tests/`` at run time, so this writes the proved
 (type, version) pairs of every oracle suite into the package: the conformance tables
 (``conformance.json``, ``code_conformance.json``: versions whose status is ``proved``) and the
-drawn HTTP Request and data-node suites (every version they draw, which they hold to "every
-case translated and equal"). ``tests/unit/test_n8n_proved_table.py`` fails when the copy and
+suites that hold every case they run to "translated and equal" (HTTP Request, the data nodes,
+Wait and Execution Data, Execute Workflow: every version they run). ``tests/unit/test_n8n_proved_table.py`` fails when the copy and
 the suites disagree.
 """
 
@@ -29,7 +29,7 @@ def _add(out: dict[str, set[float]], node_type: str, version: float) -> None:
 
 def table() -> dict[str, Any]:
     """Return the proved (type, version) pairs of every oracle suite, as the package stores them."""
-    from tests.oracle import data_cases, http_cases
+    from tests.oracle import data_cases, http_cases, sub_cases, wait_data_cases
 
     proved: dict[str, set[float]] = {}
     sources: dict[str, str] = {}
@@ -41,11 +41,14 @@ def table() -> dict[str, Any]:
                 _add(proved, row["type"], row["version"])
     for version in http_cases.VERSIONS:
         _add(proved, "n8n-nodes-base.httpRequest", version)
-    for node_type, versions, _ in data_cases.DATA_NODES:
+    for node_type, versions, _ in [*data_cases.DATA_NODES, *wait_data_cases.NODES]:
         for version in versions:
             _add(proved, node_type, version)
+    for case in sub_cases.sub_cases():
+        _add(proved, "n8n-nodes-base.executeWorkflow", case.version)
     return {"regenerate": COMMAND, "n8n": sorted(set(sources.values())),
-            "suites": ["conformance.json", "code_conformance.json", "http_cases.py", "data_cases.py"],
+            "suites": ["conformance.json", "code_conformance.json", "http_cases.py", "data_cases.py",
+                       "wait_data_cases.py", "sub_cases.py"],
             "proved": {t: sorted(v) for t, v in sorted(proved.items())}}
 
 

@@ -32,7 +32,6 @@ def test_every_wait_and_execution_data_case_is_translated_and_equals_n8n(key: st
     assert not differing, "\n".join(differing[:3])
 
 
-def test_n8n_refuses_the_custom_data_it_cannot_store_at_the_node_as_the_scaffold_does(
-        results: list[conformance.Result]) -> None:
-    failed = {r.case.id: r.oracle.error_node for r in results if r.oracle.error_node}
-    assert failed == {f"executionData v{v} #{n}": "Node under test" for v in ("1", "1.1") for n in (5, 6)}
+def test_custom_data_n8n_cannot_store_does_not_stop_a_production_run(results: list[conformance.Result]) -> None:
+    refused = [r for r in results if r.case.node_type.endswith("executionData") and r.case.id.endswith(("#5", "#6"))]
+    assert len(refused) == 4 and all(r.oracle.error is None and r.oracle.nodes for r in refused)

@@ -4,7 +4,7 @@ gives them (amounts and times by expressions, custom data keys and values that n
 Written out, not drawn: a Wait case must stay short in n8n (it really waits: 0 or 1 s, or a time
 already past), and the custom data rules have a few exact edges (a falsy value, a key with a
 space, a boolean value, an eleventh key). What is compared is every node's output items and the
-node a run stopped at (``tests/oracle/outcome.py``): the Wait's items after it resumed, not the
+node a run stopped at (``tests/oracle/outcome.py``; n8n runs them as a production execution, which logs and ignores custom data it cannot store): the Wait's items after it resumed, not the
 time it waited (the runner reads no timings), nor the custom data itself (the snapshot's
 ``resultData.metadata`` is not read), which ``queue_core.compat._n8n_custom`` follows from
 n8n-core's ``execution-metadata`` source.

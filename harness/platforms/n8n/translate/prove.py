@@ -174,6 +174,8 @@ def proved_by_oracle(node_type: str, version: float) -> bool:
 
 def proof_of(node_type: str, version: float, step: str) -> str:
     """Return what proves a translated node: ``oracle``, ``shadow`` (a call mapped to ``step``), or ``none``."""
+    if step and node_type == "n8n-nodes-base.executeWorkflow":
+        return "shadow"  # a callee not in the estate: its recorded output answers it, not proved code
     if proved_by_oracle(node_type, version):
         return "oracle"
     return "shadow" if step else "none"
