@@ -144,3 +144,29 @@ def test_execution_data_sets_custom_data_in_the_ledger_and_passes_the_items(tmp_
     assert state == "succeeded"
     assert detail == {"node": "Save", "set": {"who": "ada", "empty": ""}, "data": {"who": "ada", "empty": ""}}
     assert trace["nodes"]["Save"] == [[{"n": "ada"}]]
+
+
+def test_once_the_absent_callee_is_deployed_a_live_call_is_a_child_job_of_it(tmp_path: Path, fresh_db_url: str) -> None:
+    from queue_core import automation
+    from queue_core.context import RETURNED_STEP
+
+    call = _node("Ask", "executeWorkflow", 1.2, {"workflowId": {
+        "__rl": True, "value": "gone", "mode": "list", "cachedResultName": "Global Vars"}}, 200)
+    registry = _scaffold(tmp_path, "asker", call)
+
+    @automation("global-vars", version=1, registry=registry)
+    async def global_vars(ctx: Any, trigger: Any) -> None:  # written by hand, deployed after the scaffold
+        await ctx.step(RETURNED_STEP, lambda: [{"json": {"env": "prod", "asked": len(trigger.body["n8n_items"])}}])
+
+    async def scenario() -> tuple[str, Any, Any]:
+        async with db.pool(fresh_db_url, max_size=6) as pool:
+            job = await Queue(pool, registry=registry).enqueue(JobSpec("asker", {}, mode="live"))
+            async with worker_running(pool, registry, concurrency=3):
+                state = await _final(pool, job)
+            child = await _one(pool, "SELECT automation FROM jobs WHERE parent_id = %s", job)
+            waited = await _one(pool, "SELECT output FROM steps WHERE job_id = %s AND step_name = 'children:0'", job)
+        return state, child, waited
+
+    state, child, waited = asyncio.run(scenario())
+    assert (state, child) == ("succeeded", "global-vars")
+    assert waited["children"][0]["returned"] == [{"json": {"env": "prod", "asked": 1}}]
