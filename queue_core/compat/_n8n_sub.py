@@ -93,6 +93,22 @@ async def execute_workflow(flow: Any, node: str, automation: str, items: Items,
     return _emitted(flow, node, out)
 
 
+async def require_automations(flow: Any, automations: Sequence[str]) -> None:
+    """Refuse to start a live job whose workflow calls automations that are not deployed (not registered).
+
+    Before any node runs, so nothing the workflow does happens half-way: a TerminalError naming
+    them. A shadow or dry-run job goes on: its calls are answered from the recording.
+    """
+    ctx = flow.ctx
+    if getattr(ctx, "mode", None) != "live":
+        return
+    missing = [a for a in automations if not _registered(ctx, a)]
+    if missing:
+        raise TerminalError(f"this workflow calls automation(s) {', '.join(map(repr, missing))} (sub-workflows "
+                            "not in its scaffolded estate), which are not deployed: export those workflows, "
+                            "scaffold them with this estate and deploy them before this automation runs live")
+
+
 def _registered(ctx: Any, automation: str) -> bool:
     registry = getattr(getattr(ctx, "_run", None), "registry", None)
     return registry is not None and automation in registry

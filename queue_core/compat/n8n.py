@@ -28,7 +28,7 @@ from ._n8n_dedupe import remove_duplicates
 from ._n8n_filter import check, if_v1
 from ._n8n_schedule import schedule_items
 from ._n8n_respond import respond, respond_last
-from ._n8n_sub import execute_workflow, sub_inputs, sub_return
+from ._n8n_sub import execute_workflow, require_automations, sub_inputs, sub_return
 from ._n8n_custom import execution_data
 from ._n8n_wait import wait_interval, wait_until, wait_webhook
 from ._n8n_loop import MAX_ITERATIONS, LoopState
@@ -66,7 +66,7 @@ __all__ = [
 __all__ += ["CALL_ERRORS", "basic_auth", "error_item", "full_response", "header_auth", "provider_of"]  # HTTP Request (_n8n_http)
 __all__ += ["aggregate_all", "aggregate_fields", "crypto_item", "limit", "remove_duplicates", "sort_items", "split_out"]  # data nodes
 __all__ += ["mime_message", "telegram_message"]  # Telegram, Gmail (_n8n_messages)
-__all__ += ["execution_data", "wait_interval", "wait_until", "wait_webhook"]  # Execution Data, Wait
+__all__ += ["execution_data", "require_automations", "wait_interval", "wait_until", "wait_webhook"]  # Exec. Data, Wait
 
 
 def recorded_outputs(outputs: Sequence[Sequence[Any]], cap: int = OUTPUT_ITEMS_CAP) -> list[list[Any]]:

@@ -123,7 +123,8 @@ def test_an_absent_callee_is_answered_from_the_recording_in_shadow_and_refused_l
     assert trace["nodes"]["Ask"] == [[{"env": "prod"}, {"env": "dev"}]]
     assert trace["nodes"]["After"] == [[{"env": "prod"}, {"env": "dev"}]]
     assert live_state in ("failed", "dead")
-    assert "calls automation 'global-vars' (n8n workflow gone (Global Vars)), which is not deployed" in error
+    assert "this workflow calls automation(s) 'global-vars' (sub-workflows not in its scaffolded estate), which are " \
+        "not deployed" in error
 
 
 def test_execution_data_sets_custom_data_in_the_ledger_and_passes_the_items(tmp_path: Path, fresh_db_url: str) -> None:

@@ -69,6 +69,8 @@ def test_an_absent_callee_is_a_call_of_the_automation_named_after_it_and_the_cal
     assert "absent='Zx9 (Global Vars)'" in caller.source and "key='call-it'" in caller.source
     assert caller.missing == {"global-vars": "Zx9"} and not caller.whole
     assert caller.steps["Call it"] == "call-it"  # the node's recorded output lands under the step it reads
+    refusal = caller.source.index("await n8n.require_automations(flow, ['global-vars'])")
+    assert refusal < caller.source.index("# manualTrigger 'Start'")  # live: before any node runs
 
 
 def test_an_absent_callee_without_a_cached_name_is_named_after_its_id(tmp_path: Path) -> None:

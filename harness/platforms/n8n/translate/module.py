@@ -71,6 +71,7 @@ def build(workflow: Workflow, automation: str, providers: dict[str, str],
     scaffold: Scaffold[Workflow] = Scaffold(automation, workflow, "", {}, {}, [])
     builder = _Builder(workflow, _flat(plan), providers, scaffold, dict(callees or {}))
     body = builder.block(plan)
+    body = sub.refuse_without_callees(scaffold) + body  # live: no node runs while a callee is not deployed
     trigger = builder.trigger
     if trigger is not None and trigger.short_type == "executeWorkflowTrigger" and trigger.name in builder.outputs:
         body += stmts("await n8n.sub_return(flow)")  # what the calling workflow's node outputs

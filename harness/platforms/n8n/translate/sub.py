@@ -7,7 +7,8 @@ workflow (``source: parameter``) is scaffolded as an automation of its own (``in
 A callee found nowhere is still a child job, of the automation named after it (its cached name,
 else its id): the call is known, what the callee does is not. The node is translated, the
 workflow is not *whole* while the callee is missing (``NodeCode.needs``), and at run time a shadow
-job answers the node from its recorded output while a live one refuses to start it. Parameters are
+job answers the node from its recorded output while a live one refuses to start
+(:func:`refuse_without_callees`, the module's first statement). Parameters are
 read as n8n reads them (``Node.settings``: the description's defaults put back; ``workflowInputs``
 only from version 1.2, where n8n shows it, as n8n drops a parameter its version does not show).
 The runtime is ``queue_core.compat._n8n_sub``.
@@ -159,6 +160,15 @@ def execute_workflow_node(node: Node, slot: Slot) -> NodeCode:
     why = (f"calls automation {automation}, not in this estate (n8n workflow {callee.label}): the call is "
            "translated, what it does is not; in shadow its recorded output answers")
     return NodeCode(lines, [slot.var], why=why, call_step=slot.step, needs={automation: callee.key})
+
+
+def refuse_without_callees(scaffold: Any) -> list[ast.stmt]:
+    """The module's first statement when it calls automations not in the estate: live, refuse to start."""
+    if not scaffold.missing:
+        return []
+    return [_code.comment("Calls automations that are not in this estate: a live job refuses to start "
+                          "until they are deployed"),
+            *stmts("await n8n.require_automations(flow, $names)", names=sorted(scaffold.missing)), _code.blank()]
 
 
 def trigger_fields(node: Node) -> list[str] | None:
