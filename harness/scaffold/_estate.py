@@ -90,8 +90,12 @@ def missing_lines(results: list[Written]) -> list[str]:
     lines = [f"  missing sub-workflows ({len(missing)}): called, not in this estate; the callers are not whole "
              "until they are scaffolded with it:"]
     for name, (workflow, callers) in sorted(missing.items()):
-        how = (f"n8n export:workflow --id={workflow} --output=<estate>/{name}.json" if "/" not in workflow
-               and not workflow.startswith("inline:") else f"copy {workflow} into the estate directory")
+        if workflow.startswith(("http://", "https://")):
+            how = f"download {workflow} into the estate directory"
+        elif "/" in workflow or workflow.endswith(".json"):
+            how = f"copy {workflow} into the estate directory"
+        else:
+            how = f"n8n export:workflow --id={workflow} --output=<estate>/{name}.json"
         lines.append(f"    {name} (n8n workflow {workflow}), called by {', '.join(sorted(set(callers)))}: {how}")
     return lines
 

@@ -126,3 +126,21 @@ def test_the_estate_table_and_json_list_the_missing_sub_workflows_with_the_expor
     assert table["totals"]["missing_callees"] == 1
     caller = next(w for w in table["workflows"] if w["automation"] == "caller")
     assert caller["whole"] is False and caller["missing"] == {"global-vars": "Zx9"}
+
+
+def test_a_callee_read_from_a_file_or_url_is_named_after_it_and_the_table_says_where_to_get_it(
+        tmp_path: Path) -> None:
+    from harness.scaffold._estate import missing_lines
+
+    by_file = _node("Call it", "executeWorkflow", 200, 1, source="localFile", workflowPath="/flows/Enrich Lead.json")
+    by_url = _node("Call it", "executeWorkflow", 200, 1.1, source="url", workflowUrl="https://x.test/wf/notify.json")
+    estate = tmp_path / "estate"
+    estate.mkdir()
+    (estate / "a.json").write_text(json.dumps(_caller(by_file, "A")), encoding="utf-8")
+    (estate / "b.json").write_text(json.dumps({**_caller(by_url, "B"), "id": "wf-b"}), encoding="utf-8")
+    written = scaffold_n8n(estate, automation=None, into=tmp_path / "out")
+    missing = {n: k for w in written for n, k in w.scaffold.missing.items()}
+    assert missing == {"enrich-lead": "/flows/Enrich Lead.json", "notify": "https://x.test/wf/notify.json"}
+    lines = "\n".join(missing_lines(written))
+    assert "copy /flows/Enrich Lead.json into the estate directory" in lines
+    assert "download https://x.test/wf/notify.json into the estate directory" in lines

@@ -98,12 +98,6 @@ def inline_workflows(workflows: list[Workflow]) -> list[Workflow]:
     return list(found.values())
 
 
-def workflow_id(node: Node) -> tuple[str, str | None]:
-    """Return the callee's key and its cached name (raise Untranslatable when not fixed)."""
-    callee = callee_of(node)
-    return callee.key, callee.name
-
-
 def resolve(callee: Callee, callees: dict[str, str]) -> str | None:
     """Return the estate's automation for ``callee``: by id, else by its cached name (None: not in the estate)."""
     found = callees.get(callee.key)
