@@ -54,6 +54,7 @@ class Scaffold(Generic[W]):
     schedule: dict[str, Any] | None = None
     error_automation: str | None = None  # started when a job fails for good (n8n's errorWorkflow setting)
     credentials: list[Credential] = field(default_factory=list)  # now read from the environment
+    missing: dict[str, str] = field(default_factory=dict)  # automations it calls, not scaffolded -> their workflow
 
     @property
     def translated(self) -> int:
@@ -77,8 +78,8 @@ class Scaffold(Generic[W]):
 
     @property
     def whole(self) -> bool:
-        """Return whether nothing is left for a person (no TODO)."""
-        return self.todo == 0
+        """Return whether nothing is left for a person (no TODO, no automation it calls missing)."""
+        return self.todo == 0 and not self.missing
 
 
 def slug(name: str) -> str:

@@ -21,6 +21,9 @@ Rules applied to each side on its own (:func:`reduce_legacy`, :func:`reduce_new`
 * Values under generated-id keys (``idempotency_key``, ``request_id``, …) are masked: they are
   minted afresh on every run and would never agree.
 * Zapier (``coercion = "zapier"``) flattens nested keys as ``a__b``; legacy objects are unflattened.
+* The runtime's own steps leave the path, on both sides (:data:`RUNTIME_STEPS`: a child enqueued
+  or waited for, a durable sleep or wait, a returned value or webhook answer): they are how the
+  queue runs a node (an n8n sub-workflow call, a Wait), not steps a legacy tool records.
 
 Rules applied to the pair (:func:`align`): a legacy call field that is ``null`` means "the export
 did not show it" and is dropped from both sides; ``outputs`` keep only the steps both sides report
@@ -184,6 +187,14 @@ def _calls(calls: list[dict[str, Any]], rules: Rules) -> dict[str, dict[str, Any
     return out
 
 
+# Step names the runtime itself enters (queue_core: _children, _waits, poller, context), by prefix; "sleep" whole.
+RUNTIME_STEPS = ("child:", "children:", "token:", "event:", "ctx:", "start-new:")
+
+
+def _runtime_step(step: Any) -> bool:
+    return isinstance(step, str) and (step == "sleep" or step.startswith(RUNTIME_STEPS))
+
+
 def reduce_legacy(trace: LegacyTrace, rules: Rules) -> dict[str, Any]:
     """Return the canonical trace of a legacy run (see the module docstring)."""
     flat = rules.coercion is Coercion.ZAPIER
@@ -191,7 +202,7 @@ def reduce_legacy(trace: LegacyTrace, rules: Rules) -> dict[str, Any]:
     calls = [dict(c, body=fix(c.get("body"))) for c in trace.calls]
     return {
         "status": str(trace.status),
-        "path": list(trace.path),
+        "path": [step for step in trace.path if not _runtime_step(step)],
         "decisions": _scrub(fix(dict(trace.decisions)), rules),
         "calls": _calls(calls, rules),
         "outputs": _scrub(fix(dict(trace.outputs)), rules),
@@ -202,7 +213,7 @@ def reduce_new(trace: Mapping[str, Any], rules: Rules) -> dict[str, Any]:
     """Return the canonical trace of a replayed run from its stored decision trace."""
     return {
         "status": str(trace.get("status") or "failed"),
-        "path": list(trace.get("path") or []),
+        "path": [step for step in trace.get("path") or [] if not _runtime_step(step)],
         "decisions": _scrub(dict(trace.get("decisions") or {}), rules),
         "calls": _calls(list(trace.get("calls") or []), rules),
         "outputs": _scrub(dict(trace.get("outputs") or {}), rules),

@@ -28,7 +28,9 @@ from ._n8n_dedupe import remove_duplicates
 from ._n8n_filter import check, if_v1
 from ._n8n_schedule import schedule_items
 from ._n8n_respond import respond, respond_last
-from ._n8n_sub import execute_workflow, sub_inputs, sub_return
+from ._n8n_sub import execute_workflow, require_automations, sub_inputs, sub_return
+from ._n8n_custom import execution_data
+from ._n8n_wait import wait_interval, wait_until, wait_webhook
 from ._n8n_static import code_static
 from ._n8n_python import python_code
 from ._n8n_loop import MAX_ITERATIONS, LoopState
@@ -81,6 +83,7 @@ __all__ += ["notion_page_body", "notion_title_key", "bigquery_queries", "data_it
             "without"]  # app records and pages (_n8n_records)
 __all__ += ["pg_blank_to_null", "pg_delete", "pg_insert", "pg_query", "pg_row", "pg_run", "pg_select", "pg_update",
             "pg_upsert", "pg_values"]  # Postgres (_n8n_postgres)
+__all__ += ["execution_data", "require_automations", "wait_interval", "wait_until", "wait_webhook"]  # Exec. Data, Wait
 
 
 def recorded_outputs(outputs: Sequence[Sequence[Any]], cap: int = OUTPUT_ITEMS_CAP) -> list[list[Any]]:

@@ -40,7 +40,7 @@ from ..states import Mode
 from .record import Answer, CallJob, CallRecord, Spend
 from .sql import mounts as sql_mounts
 from .request import (
-    SECRET_SEGMENT, OutboundRequest, ResponseSource, StoredCall, idempotency_names, prepare, redact_headers,
+    SECRET_SEGMENT, OutboundRequest, RecordedResponse, ResponseSource, StoredCall, idempotency_names, prepare, redact_headers,
 )
 
 READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -142,6 +142,18 @@ class Gateway:
         if self._names_of[0] != configs:  # the same config objects compare equal by identity, cheaply
             self._names_of = (configs, tuple(name for config in configs for name in config.secret_env_names()))
         return self._names_of[1]
+
+    def recorded(self, automation: str, trigger_id: str | None, step: str) -> RecordedResponse | None:
+        """Return the recording's answer for ``step`` of a shadow/dry-run job, without a call.
+
+        For a runtime that replays a legacy node whose work is outside this project (an n8n
+        sub-workflow not in the scaffolded estate): the node's recorded output answers it, and no
+        intent is recorded, as nothing is sent. None without a recording or an entry for ``step``.
+        """
+        if self._source is None:
+            return None
+        request = OutboundRequest("", "GET", "", None, None, (), "", "")
+        return self._source(automation, trigger_id, step, request)
 
     def client_for(self, mode: str) -> httpx.AsyncClient:
         """Return the only HTTP client ``mode`` may use: the network guard lives here."""

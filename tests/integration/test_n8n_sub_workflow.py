@@ -123,7 +123,7 @@ def test_without_waiting_the_node_outputs_its_input_and_the_child_still_runs(tmp
 
 
 @pytest.mark.parametrize(("workflow_id", "reason"), [
-    ({"__rl": True, "value": "elsewhere", "mode": "id"}, "the sub-workflow elsewhere is not in the scaffolded estate"),
+    ({"__rl": True, "value": "={{ $json.wf }}", "mode": "id"}, "the sub-workflow is chosen at run time"),
     ("={{ $json.id }}", "the sub-workflow is chosen at run time"),
 ])
 def test_a_callee_that_cannot_be_named_is_a_todo_with_the_reason(tmp_path: Path, workflow_id: Any, reason: str) -> None:

@@ -47,6 +47,9 @@ class _OfflineContext:
     async def sleep(self, seconds: float) -> None:
         return None
 
+    async def sleep_until(self, when: datetime) -> None:
+        return None
+
     async def call(self, provider: str, method: str, url: str, **kwargs: Any) -> Any:
         raise RuntimeError(f"{method} {url}: a conformance case does not call {provider!r}")
 

@@ -98,13 +98,14 @@ def test_the_estate_table_ends_with_totals_and_json_writes_it_for_ci(tmp_path: P
     assert result.exit_code == 0, result.output
     assert "(2 nodes translated, 1 TODO, 2 not reached, 2 sticky notes)" in result.output
     assert "not-a-workflow.json" in result.output and "skipped" in result.output
-    totals = result.output.split("estate:")[1].strip().splitlines()[-2]
+    totals = result.output.split("estate:")[1].strip().splitlines()[-3]
     # seven: 2 + 1 TODO; router: Hook, Done + Route TODO; whole: 2
     assert totals.strip() == ("3 workflows: 6 nodes translated, 2 TODO (75% of the 8 that run); 1 of 3 workflows "
                               "whole (no TODO); 2 not reached, 2 sticky notes")
     table = json.loads((tmp_path / "estate.json").read_text())
     assert table["totals"] == {"workflows": 3, "whole": 1, "translated": 6, "todo": 2, "not_reached": 2, "notes": 2,
-                               "nodes": 12}
+                               "nodes": 12, "missing_callees": 0, "proved_oracle": 3, "proved_shadow": 0,
+                               "not_proved": 0}
     whole = next(w for w in table["workflows"] if w["automation"] == "whole")
     assert whole["whole"] is True and [n["status"] for n in whole["nodes"]] == ["trigger", "translated"]
 

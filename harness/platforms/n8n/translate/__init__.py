@@ -16,6 +16,7 @@ from harness.errors import ExportFormatError
 from harness.platforms.n8n.definition import Workflow, iter_workflow_files, load_workflows
 from harness.platforms.n8n.translate.maps import maps_toml, write_maps
 from harness.platforms.n8n.translate.module import build, unreadable
+from harness.platforms.n8n.translate.sub import NAME_PREFIX, inline_workflows
 from harness.scaffold import Written, automation_name, checked_name, write
 from harness.scaffold._module import unique
 
@@ -59,11 +60,14 @@ def _read(path: Path) -> tuple[list[Workflow], list[str]]:
 
 def _scaffold_all(workflows: list[Workflow], *, automation: str | None, into: Path, force: bool,
                   providers: dict[str, str] | None) -> list[Written]:
+    workflows = workflows + inline_workflows(workflows)
     many = len(workflows) > 1
     results = []
     used: set[str] = set()
     names = [checked_name(unique(_automation_name(workflow, automation, many), used)) for workflow in workflows]
     callees = {workflow.id: name for workflow, name in zip(workflows, names, strict=True) if workflow.id}
+    for workflow, name in zip(workflows, names, strict=True):  # a callee exported under another id: by name
+        callees.setdefault(NAME_PREFIX + workflow.name, name)
     for workflow, name in zip(workflows, names, strict=True):
         try:
             results.append(build(workflow, name, providers or {}, callees))

@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from harness.errors import Untranslatable
 from harness.platforms.n8n.definition import Loop, Node, Plan, Workflow
-from harness.platforms.n8n.translate import app_sql, calls, data_nodes, loops, merge, nodes, respond, sub
+from harness.platforms.n8n.translate import app_sql, calls, data_nodes, execution_data, loops, merge, nodes, respond, sub
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot
 from harness.scaffold import _code, _credential
 from harness.scaffold._code import name, stmts
@@ -41,6 +41,7 @@ TRANSLATORS: dict[str, nodes.Translator] = {
     "executeWorkflow": sub.execute_workflow_node, "respondToWebhook": respond.respond_node,
     **dict.fromkeys(calls.APP_TYPES, calls.app_node),  # GitHub, Slack, HubSpot, Stripe, Sheets, …
     **data_nodes.TRANSLATORS,  # Limit, Sort, Split Out, Aggregate
+    "executionData": execution_data.execution_data_node,
     **app_sql.TRANSLATORS,  # Postgres: one SQL provider call per run (after APP_TYPES: it replaces that entry)
 }
 BRANCH_TYPES = ("if", "switch")
@@ -71,6 +72,7 @@ def build(workflow: Workflow, automation: str, providers: dict[str, str],
     scaffold: Scaffold[Workflow] = Scaffold(automation, workflow, "", {}, {}, [])
     builder = _Builder(workflow, _flat(plan), providers, scaffold, dict(callees or {}))
     body = builder.block(plan)
+    body = sub.refuse_without_callees(scaffold) + body  # live: no node runs while a callee is not deployed
     trigger = builder.trigger
     if trigger is not None and trigger.short_type == "executeWorkflowTrigger" and trigger.name in builder.outputs:
         body += stmts("await n8n.sub_return(flow)")  # what the calling workflow's node outputs
@@ -258,6 +260,7 @@ def _account(scaffold: Scaffold[Workflow], node: Node, code: NodeCode, *, is_tri
         scaffold.decisions[node.name] = code.decision
     scaffold.proposals.update(code.provider_proposals)
     scaffold.credentials += code.credentials
+    scaffold.missing.update(code.needs)
     if is_trigger:
         kind = node.short_type.lower()
         scaffold.trigger_kind = "webhook" if code.source else ("schedule" if kind in ("scheduletrigger", "cron")

@@ -51,6 +51,7 @@ class NodeCode:
     schedule: dict[str, Any] | None = None
     source: str | None = None
     credentials: list[Credential] = field(default_factory=list)  # read from the environment instead
+    needs: dict[str, str] = field(default_factory=dict)  # an automation it calls, not in the estate -> its workflow
 
 
 def comment(node: Node) -> ast.stmt:
@@ -410,17 +411,10 @@ def _literal_value(node: Any) -> Any:
 
 
 def wait_node(node: Node, slot: Slot) -> NodeCode:
-    """Wait (an interval): a durable ``ctx.sleep``; other resume modes are left to a person."""
-    params = node.parameters
-    if params.get("resume", "timeInterval") != "timeInterval":
-        raise Untranslatable(f"Wait resuming on {params.get('resume')!r} is not translated")
-    factor = {"seconds": 1, "minutes": 60, "hours": 3600, "days": 86400}.get(str(params.get("unit", "hours")), 1)
-    seconds = float(params.get("amount", 1)) * factor
-    inp = _input(slot)
-    lines = [comment(node), *stmts("if $inp:\n    await ctx.sleep($seconds)", inp=inp,
-                                   seconds=int(seconds) if seconds.is_integer() else seconds),
-             *_emit_if(slot, node, inp, inp)]
-    return NodeCode(lines, [slot.var])
+    """Wait: a durable wait (an interval, a time, the call that resumes it); see ``translate.wait``."""
+    from harness.platforms.n8n.translate import wait  # it builds on this module's Slot and NodeCode
+
+    return wait.wait_node(node, slot)
 
 
 Translator = Callable[[Node, Slot], NodeCode]

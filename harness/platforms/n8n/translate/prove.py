@@ -11,11 +11,19 @@ A node with several outputs (IF, Switch) is compared on its first output, the on
 ``prove(workflow, module=FILE)`` runs an automation module a person may have edited, instead of
 scaffolding the workflow anew: the proof of the code that will run, not of the translator.
 This is what `cutover scaffold prove` prints; it exits 1 unless every pinned node is proved.
+
+``proof_of(node)`` says what proves a translated node for the estate table: ``oracle`` when its
+type and version are proved by the conformance suites against the real n8n (the package's copy,
+``descriptions/proved.json``, written by ``python -m tests.oracle.proved --write``), ``shadow``
+when it is a call whose proof is the shadow run (an app operation, a sub-workflow call, a wait
+resumed by a call: the node is mapped to a step), else ``none``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
+import json
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -145,3 +153,29 @@ def prove(workflow: Workflow, module: Path | None = None, automation: str | None
             outcome = "proved" if got == expected else "differs"
             proofs.append(NodeProof(name, node.type, outcome, "" if got == expected else f"got {got!r}"[:300]))
     return proofs
+
+
+PROVED_TABLE = Path(__file__).resolve().parents[1] / "descriptions" / "proved.json"
+
+
+@functools.cache
+def _proved() -> dict[str, frozenset[float]]:
+    try:
+        document = json.loads(PROVED_TABLE.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    return {t: frozenset(float(v) for v in versions) for t, versions in document.get("proved", {}).items()}
+
+
+def proved_by_oracle(node_type: str, version: float) -> bool:
+    """Tell whether the oracle suites prove ``node_type`` at ``version`` (the package's table)."""
+    return float(version) in _proved().get(node_type, frozenset())
+
+
+def proof_of(node_type: str, version: float, step: str) -> str:
+    """Return what proves a translated node: ``oracle``, ``shadow`` (a call mapped to ``step``), or ``none``."""
+    if step and node_type == "n8n-nodes-base.executeWorkflow":
+        return "shadow"  # a callee not in the estate: its recorded output answers it, not proved code
+    if proved_by_oracle(node_type, version):
+        return "oracle"
+    return "shadow" if step else "none"

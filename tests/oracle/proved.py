@@ -1,0 +1,66 @@
+"""The package's copy of what the oracle suites prove: ``harness/platforms/n8n/descriptions/proved.json``.
+
+    python -m tests.oracle.proved --write     # after `python -m tests.oracle.conformance --write`
+
+The estate table (``cutover scaffold``) says per node whether its type and version is proved by
+the real n8n; the package must not read ``tests/`` at run time, so this writes the proved
+(type, version) pairs of every oracle suite into the package: the conformance tables
+(``conformance.json``, ``code_conformance.json``: versions whose status is ``proved``) and the
+suites that hold every case they run to "translated and equal" (HTTP Request, the data nodes,
+Wait and Execution Data, Execute Workflow: every version they run). ``tests/unit/test_n8n_proved_table.py`` fails when the copy and
+the suites disagree.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+PACKAGE_TABLE = HERE.parents[1] / "harness" / "platforms" / "n8n" / "descriptions" / "proved.json"
+COMMAND = "python -m tests.oracle.proved --write"
+
+
+def _add(out: dict[str, set[float]], node_type: str, version: float) -> None:
+    out.setdefault(node_type, set()).add(float(version))
+
+
+def table() -> dict[str, Any]:
+    """Return the proved (type, version) pairs of every oracle suite, as the package stores them."""
+    from tests.oracle import data_cases, http_cases, sub_cases, wait_data_cases
+
+    proved: dict[str, set[float]] = {}
+    sources: dict[str, str] = {}
+    for name in ("conformance.json", "code_conformance.json"):
+        document = json.loads((HERE / name).read_text(encoding="utf-8"))
+        sources[name] = document["n8n"]
+        for row in document["nodes"].values():
+            if row.get("status") == "proved":
+                _add(proved, row["type"], row["version"])
+    for version in http_cases.VERSIONS:
+        _add(proved, "n8n-nodes-base.httpRequest", version)
+    for node_type, versions, _ in [*data_cases.DATA_NODES, *wait_data_cases.NODES]:
+        for version in versions:
+            _add(proved, node_type, version)
+    for case in sub_cases.sub_cases():
+        _add(proved, "n8n-nodes-base.executeWorkflow", case.version)
+    return {"regenerate": COMMAND, "n8n": sorted(set(sources.values())),
+            "suites": ["conformance.json", "code_conformance.json", "http_cases.py", "data_cases.py",
+                       "wait_data_cases.py", "sub_cases.py"],
+            "proved": {t: sorted(v) for t, v in sorted(proved.items())}}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--write", action="store_true", help=f"write {PACKAGE_TABLE}")
+    args = parser.parse_args()
+    text = json.dumps(table(), indent=1) + "\n"
+    if args.write:
+        PACKAGE_TABLE.write_text(text, encoding="utf-8")
+    print(text, end="")
+
+
+if __name__ == "__main__":
+    main()
