@@ -14,6 +14,7 @@ call it makes and the secret it needs.
 from __future__ import annotations
 
 from harness.catalogue._apps import APPS
+from harness.catalogue._ai import AI_APPS
 from harness.catalogue._model import App, Auth, Operation, Pagination, Secret
 
 __all__ = ["App", "Auth", "Operation", "Pagination", "Secret", "app", "apps", "operation", "skeleton"]
@@ -21,7 +22,7 @@ __all__ = ["App", "Auth", "Operation", "Pagination", "Secret", "app", "apps", "o
 
 def apps() -> dict[str, App]:
     """Return every app of the catalogue by name."""
-    return APPS
+    return {**APPS, **AI_APPS}  # the AI providers (harness.catalogue._ai) over _apps' first openai/gemini rows
 
 
 def app(name: str) -> App:

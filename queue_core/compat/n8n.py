@@ -29,6 +29,7 @@ from ._n8n_filter import check, if_v1
 from ._n8n_schedule import schedule_items
 from ._n8n_respond import respond, respond_last
 from ._n8n_sub import execute_workflow, sub_inputs, sub_return
+from . import _n8n_ai as ai, _n8n_ai_chain as ai_chain  # the AI nodes: n8n.ai.message, n8n.ai_chain.agent, …
 from ._n8n_loop import MAX_ITERATIONS, LoopState
 from ._n8n_messages import mime_message, telegram_message
 from ._n8n_http import CALL_ERRORS, basic_auth, error_item, full_response, header_auth, provider_of
@@ -64,6 +65,7 @@ __all__ = [
 __all__ += ["CALL_ERRORS", "basic_auth", "error_item", "full_response", "header_auth", "provider_of"]  # HTTP Request (_n8n_http)
 __all__ += ["aggregate_all", "aggregate_fields", "crypto_item", "limit", "remove_duplicates", "sort_items", "split_out"]  # data nodes
 __all__ += ["mime_message", "telegram_message"]  # Telegram, Gmail (_n8n_messages)
+__all__ += ["ai", "ai_chain"]  # OpenAI, Anthropic, Gemini, the LangChain chains (_n8n_ai)
 
 
 def recorded_outputs(outputs: Sequence[Sequence[Any]], cap: int = OUTPUT_ITEMS_CAP) -> list[list[Any]]:

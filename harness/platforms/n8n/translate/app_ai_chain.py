@@ -1,0 +1,144 @@
+"""n8n's LangChain roots (Basic LLM Chain, AI Agent) as the chat calls their model sub-node makes.
+
+A root reads its chat model from the ``ai_languageModel`` sub-node: the OpenAI Chat Model
+(``lmChatOpenAi``, LangChain's ChatOpenAI: ``/v1/chat/completions``) is translated; another
+model (Gemini, Anthropic, Azure through LangChain) is a TODO naming the call it would be. The
+runtime is ``queue_core.compat._n8n_ai_chain``.
+
+Not translated, each a TODO naming what it needs:
+
+- an output parser (``outputParserStructured``/``Autofixing``): LangChain adds its format
+  instructions (a JSON schema, in its own words) to the prompt and parses, retrying with the model;
+- memory (``memoryBufferWindow``): the window of earlier turns per session key needs a store
+  across executions (a table keyed by session id: read the last *k* turns before the call, append
+  the turn after it);
+- a tool other than the ones :func:`tools_of` reads, and the agents of v1.x (chosen by an
+  ``agent`` parameter) and v3 (its engine requests).
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from harness.errors import Untranslatable
+from harness.platforms.n8n.definition import Node, Workflow
+from harness.platforms.n8n.translate import expr
+from harness.platforms.n8n.translate.app_ai import OPENAI, _check_described, _provider, _secret
+from harness.platforms.n8n.translate.nodes import NodeCode, Slot, _input, comment
+from harness.scaffold import _code
+from harness.scaffold._code import call, dict_of, lit, name, stmts
+
+CHAT_OPENAI = "lmChatOpenAi"
+_MEMORY = ("the window of earlier turns per session needs a store across executions (a table keyed by session id: "
+           "read the last k turns before the call, append the turn after it)")
+_PARSER = ("LangChain adds the parser's format instructions (a JSON schema in its words) to the prompt and parses "
+           "the answer, retrying with the model")
+_OPTIONS = frozenset({"temperature", "maxTokens", "topP", "frequencyPenalty", "presencePenalty", "responseFormat",
+                      "reasoningEffort", "timeout", "maxRetries"})
+
+
+def chat_model(workflow: Workflow, root: Node) -> tuple[Node, ast.expr, dict[str, Any]]:
+    """Return the root's chat model sub-node, its model name and its options; Untranslatable otherwise."""
+    models = [workflow.nodes[s.source] for s in workflow.attached(root.name)
+              if s.kind == "languageModel" and not workflow.nodes[s.source].disabled]
+    if not models:
+        raise Untranslatable(f"{root.short_type} has no chat model connected (ai_languageModel)")
+    if len(models) > 1:
+        raise Untranslatable(f"{root.short_type} with a fallback model is not translated")
+    model = models[0]
+    if model.short_type != CHAT_OPENAI or not model.type.startswith("@n8n/"):
+        raise Untranslatable(f"the chat model {model.short_type} is not translated (the OpenAI Chat Model is; "
+                             "its call would be the provider's chat endpoint with the root's messages)")
+    params = _check_described(model)
+    options = dict(params.get("options") or {})
+    unknown = sorted(set(options) - _OPTIONS)
+    if unknown or params.get("responsesApiEnabled"):
+        raise Untranslatable(f"OpenAI Chat Model options {', '.join(unknown) or 'responsesApiEnabled'} are not "
+                             "translated")
+    raw = params.get("model")
+    raw = raw.get("value") if isinstance(raw, dict) else raw
+    if raw in (None, ""):
+        raise Untranslatable("the OpenAI Chat Model names no model")
+    return model, expr.value(raw), options
+
+
+def _others(workflow: Workflow, root: Node, allowed: tuple[str, ...]) -> None:
+    for sub in workflow.attached(root.name):
+        if sub.kind in allowed or workflow.nodes[sub.source].disabled:
+            continue
+        kind = workflow.nodes[sub.source].short_type
+        if sub.kind == "memory":
+            raise Untranslatable(f"memory ({kind}) is not translated: {_MEMORY}")
+        if sub.kind == "outputParser":
+            raise Untranslatable(f"an output parser ({kind}) is not translated: {_PARSER}")
+        raise Untranslatable(f"a {sub.kind} sub-node ({kind}) is not translated")
+
+
+def _prompt(node: Node, params: dict[str, Any]) -> ast.expr:
+    if node.version <= 1.3:
+        return expr.value(params.get("prompt"))
+    kind = params.get("promptType", "auto")
+    if kind not in ("auto", "define"):
+        raise Untranslatable(f"a prompt of type {kind!r} is not translated")
+    return expr.value(params.get("text"))
+
+
+def _lines(node: Node, slot: Slot, run: ast.expr, model: Node) -> NodeCode:
+    provider, proposals = _provider(OPENAI, slot)
+    lines = [comment(node), _code.comment(f"its chat model {model.name!r} ({model.type} v{model.version:g}): "
+                                          f"POST {OPENAI.base_url}/v1/chat/completions"),
+             *stmts("items = $inp", inp=_input(slot)), *stmts("$var = await $run", var=name(slot.var), run=run)]
+    return NodeCode(lines, [slot.var], call_step=slot.step, provider_proposals=proposals,
+                    credentials=[_secret(OPENAI, provider, model)],
+                    why=f"the chat calls of {model.name!r} to {provider} (proof: the shadow run and the oracle's "
+                        "stand-in provider)")
+
+
+def chain_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
+    """Basic LLM Chain v1.4+: its messages and prompt as one chat call per item, the answer as ``{text}``."""
+    params = _check_described(node)
+    model, model_name, options = chat_model(workflow, node)
+    _others(workflow, node, ("languageModel",))
+    if params.get("hasOutputParser") or params.get("needsFallback"):
+        raise Untranslatable("a chain with an output parser or a fallback model is not translated: " + _PARSER)
+    templates = []
+    for entry in (params.get("messages") or {}).get("messageValues") or []:
+        if entry.get("type") == "HumanMessagePromptTemplate" and entry.get("messageType", "text") != "text":
+            raise Untranslatable("an image message of a chain is not translated")
+        templates.append(dict_of([("type", entry.get("type", "SystemMessagePromptTemplate")),
+                                  ("message", expr.value(entry.get("message", "")))]))
+    provider, _ = _provider(OPENAI, slot)
+    messages = call("n8n.ai_chain.chain_messages", ast.List(templates, ast.Load()), _prompt(node, params))
+    body = call("n8n.ai_chain.chat_body", model_name, messages, lit(options))
+    run = call("n8n.ai_chain.chain", name("flow"), node.name, name("items"), provider=provider,
+               url=OPENAI.base_url + "/v1/chat/completions", step=slot.step,
+               body=_code.expr("lambda item, i: $body", body=body),
+               json_output=options.get("responseFormat") == "json_object", unwrap=node.version >= 1.6)
+    return _lines(node, slot, run, model)
+
+
+def agent_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
+    """AI Agent v2–v2.2 (the tools agent) without tools: system message and prompt, the answer as ``{output}``."""
+    if not 2 <= node.version < 3:
+        raise Untranslatable(f"AI Agent v{node.version:g} is not translated (v2–v2.2, the tools agent, are)")
+    params = _check_described(node)
+    model, model_name, options = chat_model(workflow, node)
+    _others(workflow, node, ("languageModel",))
+    if params.get("hasOutputParser") or params.get("needsFallback"):
+        raise Untranslatable("an agent with an output parser or a fallback model is not translated: " + _PARSER)
+    opts = params.get("options") or {}
+    if opts.get("returnIntermediateSteps"):
+        raise Untranslatable("an agent returning its intermediate steps is not translated")
+    system = expr.value(opts.get("systemMessage", "You are a helpful assistant"))
+    messages = ast.List([dict_of([("role", "system"), ("content", system)]),
+                         dict_of([("role", "user"), ("content", _prompt(node, params))])], ast.Load())
+    provider, _ = _provider(OPENAI, slot)
+    body = call("n8n.ai_chain.chat_body", model_name, messages, lit(options))
+    run = call("n8n.ai_chain.agent", name("flow"), node.name, name("items"), provider=provider,
+               url=OPENAI.base_url + "/v1/chat/completions", step=slot.step,
+               body=_code.expr("lambda item, i: $body", body=body), max_iterations=int(opts.get("maxIterations", 10)))
+    return _lines(node, slot, run, model)
+
+
+TRANSLATORS = {"chainLlm": chain_node, "agent": agent_node}

@@ -1,0 +1,164 @@
+"""n8n's LangChain roots at run time: a Basic LLM Chain and an AI Agent as the chat calls of their model sub-node.
+
+What n8n does, and what this does:
+
+- **Chat model** (the ``lmChatOpenAi`` sub-node, LangChain's ``ChatOpenAI``): a chat completion
+  posted to ``/chat/completions``; :func:`chat_body` is its body (the model, the messages as
+  ``{role, content}`` with LangChain's roles system/user/assistant, the sub-node's options under
+  the API's names, ``stream: false``).
+- **Basic LLM Chain** (:func:`chain`): the messages are the node's ``messages.messageValues``
+  (system, AI or human templates) then the prompt as the human message; the item is
+  ``{text: answer.trim()}``, or, when the model answers JSON (``responseFormat: json_object``), the
+  parsed object itself (v1.6+), an array as ``{data}``.
+- **AI Agent** (:func:`agent`): system message, the prompt as the human message, the tools
+  offered as functions; while the model answers with ``tool_calls``, each tool runs (an async
+  callable) and its result goes back as a ``role: tool`` message; the item is ``{output}``. After
+  ``max_iterations`` model calls that still asked for tools, n8n's executor stops with the output
+  "Agent stopped due to max iterations.".
+
+Every model call is ``ctx.call`` under the node's step (memoised by occurrence: a retried job
+reads the answers already stored and runs only what is left). In shadow, the call is answered with
+the node's recorded output (``_n8n_ai.answer``): that is the item, and no tool runs.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any
+
+from ._n8n_ai import Body, Items, answer
+
+Tool = Callable[[Any], Awaitable[Any]]
+ROLES = {"SystemMessagePromptTemplate": "system", "AIMessagePromptTemplate": "assistant",
+         "HumanMessagePromptTemplate": "user"}
+MAX_ITERATIONS_OUTPUT = "Agent stopped due to max iterations."
+_OPTIONS = {"temperature": "temperature", "maxTokens": "max_tokens", "topP": "top_p",
+            "frequencyPenalty": "frequency_penalty", "presencePenalty": "presence_penalty"}
+
+
+def chat_body(model: Any, messages: Sequence[Mapping[str, Any]], options: Mapping[str, Any],
+              tools: Sequence[Mapping[str, Any]] | None = None) -> dict[str, Any]:
+    """Return the body LangChain's ChatOpenAI posts for the ``lmChatOpenAi`` sub-node's ``options``."""
+    body: dict[str, Any] = {"model": model}
+    for option, field in _OPTIONS.items():
+        if options.get(option) is not None and not (option == "maxTokens" and options[option] == -1):
+            body[field] = options[option]
+    body["stream"] = False
+    if tools:
+        body["tools"] = [dict(t) for t in tools]
+    if options.get("responseFormat"):
+        body["response_format"] = {"type": options["responseFormat"]}
+    if options.get("reasoningEffort") in ("low", "medium", "high"):
+        body["reasoning_effort"] = options["reasoningEffort"]
+    body["messages"] = [dict(m) for m in messages]
+    return body
+
+
+def chain_messages(templates: Sequence[Mapping[str, Any]], prompt: Any) -> list[dict[str, Any]]:
+    """Return a Basic LLM Chain's messages: its message templates, then the prompt as the human message."""
+    out = [{"role": ROLES[str(t.get("type", "SystemMessagePromptTemplate"))], "content": str(t.get("message") or "")}
+           for t in templates]
+    return [*out, {"role": "user", "content": prompt if isinstance(prompt, str) else json.dumps(prompt)}]
+
+
+def chain_text(text: Any, *, json_output: bool, unwrap: bool = True) -> dict[str, Any]:
+    """Return a Basic LLM Chain's item json for the model's answer text (n8n's ``formatResponse``)."""
+    value: Any = text if isinstance(text, str) else ""
+    if json_output:
+        value = _json_answer(value)
+    if isinstance(value, str):
+        return {"text": value.strip()}
+    if isinstance(value, list):
+        return {"data": value}
+    if isinstance(value, dict):
+        return value if unwrap else {"text": json.dumps(value, separators=(",", ":"), ensure_ascii=False)}
+    return {"response": {"text": value}}
+
+
+def _json_answer(text: str) -> Any:
+    """Parse a JSON answer as LangChain's JsonOutputParser does: the text, else a fenced block in it."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        fenced = re.search(r"```(?:json)?\s*(.*?)```", text, re.S)
+        try:
+            return json.loads(fenced.group(1) if fenced else text.strip())
+        except ValueError:
+            return text
+
+
+def _content(got: Mapping[str, Any]) -> Any:
+    choices = got.get("choices") or [{}]
+    return (choices[0].get("message") or {}).get("content")
+
+
+async def chain(flow: Any, node: str, items: Items, *, provider: str, url: str, step: str, body: Body,
+                json_output: bool = False, unwrap: bool = True) -> Items:
+    """Run a Basic LLM Chain: one chat call per item, the answer as ``{text}`` (or the parsed JSON)."""
+    ctx, out = flow.ctx, []
+    for i, item in enumerate(items):
+        response = await ctx.call(provider, "POST", url, json=body(item, i), step=step)
+        got, recorded = answer(ctx, response, "chat", i, node)
+        out += recorded if got is None else [{"json": chain_text(_content(got), json_output=json_output,
+                                                                  unwrap=unwrap)}]
+    return flow.emit(node, out) if items else []
+
+
+def tool_message(call: Mapping[str, Any], result: Any) -> dict[str, Any]:
+    """Return the ``role: tool`` message that answers one tool call (an object as its JSON text)."""
+    content = result if isinstance(result, str) else json.dumps(result, ensure_ascii=False)
+    return {"role": "tool", "content": content, "tool_call_id": call.get("id")}
+
+
+async def tool_loop(ctx: Any, node: str, request: dict[str, Any], *, provider: str, url: str, step: str,
+                    tools: Mapping[str, Tool], max_iterations: int, index: int = 0) -> tuple[Any, Items | None]:
+    """Call the model until it answers without tool calls; return (its answer text, None).
+
+    Each answer's tool calls run in order and go back as tool messages. Returns (None, items)
+    when a call was answered with a recorded node output (shadow). After ``max_iterations`` calls
+    that still asked for tools the text is n8n's "Agent stopped due to max iterations.".
+    """
+    messages = request["messages"]
+    for _ in range(max(1, max_iterations)):
+        response = await ctx.call(provider, "POST", url, json=request, step=step)
+        got, recorded = answer(ctx, response, "chat", index, node)
+        if got is None:
+            return None, recorded
+        message = dict((got.get("choices") or [{}])[0].get("message") or {})
+        calls = message.get("tool_calls") or []
+        if not calls:
+            return message.get("content"), None
+        messages.append({"role": "assistant", "content": message.get("content") or "", "tool_calls": calls})
+        for call in calls:
+            function = call.get("function") or {}
+            tool = tools.get(str(function.get("name")))
+            arguments = _arguments(function.get("arguments"))
+            result = await tool(arguments) if tool is not None else f"{function.get('name')} is not a valid tool"
+            messages.append(tool_message(call, result))
+    return MAX_ITERATIONS_OUTPUT, None
+
+
+def _arguments(raw: Any) -> Any:
+    """Return a tool call's input as n8n hands it to the tool: the ``input`` field, else the object."""
+    try:
+        parsed = json.loads(raw) if isinstance(raw, str) else raw
+    except ValueError:
+        return raw
+    return parsed.get("input", parsed) if isinstance(parsed, dict) else parsed
+
+
+async def agent(flow: Any, node: str, items: Items, *, provider: str, url: str, step: str, body: Body,
+                tools: Mapping[str, Tool] | None = None, max_iterations: int = 10) -> Items:
+    """Run an AI Agent over its items: the tool loop per item, the answer as ``{output}``."""
+    ctx, out = flow.ctx, []
+    for i, item in enumerate(items):
+        text, recorded = await tool_loop(ctx, node, body(item, i), provider=provider, url=url, step=step,
+                                         tools=tools or {}, max_iterations=max_iterations, index=i)
+        out += recorded if recorded is not None else [{"json": {"output": text if text is not None else ""}}]
+    return flow.emit(node, out) if items else []
+
+
+__all__ = ["MAX_ITERATIONS_OUTPUT", "ROLES", "agent", "chain", "chain_messages", "chain_text", "chat_body",
+           "tool_loop", "tool_message"]

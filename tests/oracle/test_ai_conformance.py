@@ -1,0 +1,91 @@
+"""The AI nodes against the real n8n, its credentials pointed at a loopback stand-in provider (``ai_cases``).
+
+A translated case must give the node output n8n gives *and* send the stand-in the request bodies
+n8n sent it (every model call, in order).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.oracle import ai_cases, ai_server
+from tests.oracle.conftest import require_oracle
+from tests.oracle.outcome import differences
+from tests.oracle.workflow import UNDER_TEST, Case
+
+LC = ai_cases.LC
+MAIL = [{"text": "Please send the invoice for March.", "from": "ana@example.com"},
+        {"text": "Lunch on Friday?", "from": "bo@example.com"}]
+
+
+def _rl(value: str) -> dict[str, Any]:
+    return {"__rl": True, "value": value, "mode": "list", "cachedResultName": value}
+
+
+def _chat_model(tag: str, answer: str, **options: Any) -> dict[str, Any]:
+    return {"_kind": "languageModel", "name": "OpenAI Chat Model", "type": f"{LC}lmChatOpenAi", "typeVersion": 1.2,
+            "parameters": {"model": _rl(f"{tag}-{answer}"), "options": options},
+            "credentials": ai_cases._credential("openAiApi")}
+
+
+CASES: list[tuple[Case, list[dict[str, Any]], str | None]] = [
+    (Case("c1 openAi v1.8 text.message", f"{LC}openAi", 1.8, {
+        "modelId": _rl("c1-text"),
+        "messages": {"values": [{"content": "You sort mail.", "role": "system"},
+                                {"content": "=Mail from {{ $json.from }}: {{ $json.text }}"}]},
+        "options": {"temperature": 0.3, "maxTokens": 50, "topP": 0.9}}, [MAIL]), [], "openAiApi"),
+    (Case("c2 openAi v1.8 text.message json", f"{LC}openAi", 1.8, {
+        "modelId": _rl("c2-json"), "messages": {"values": [{"content": "=Answer {{ $json.text }}", "role": "system"}]},
+        "jsonOutput": True, "options": {}}, [MAIL]), [], "openAiApi"),
+    (Case("c3 openAi v1.8 text.message raw", f"{LC}openAi", 1.8, {
+        "modelId": _rl("c3-text"), "messages": {"values": [{"content": "Hello"}]}, "simplify": False,
+        "options": {"frequency_penalty": 0.5}}, [MAIL[:1]]), [], "openAiApi"),
+    (Case("c4 openAi v2 text.response json", f"{LC}openAi", 2, {
+        "modelId": _rl("c4-json"), "responses": {"values": [{"role": "system", "content": "=Reply to {{ $json.text }}"}]},
+        "builtInTools": {}, "options": {"textFormat": {"textOptions": {"type": "json_object"}}}}, [MAIL]), [],
+     "openAiApi"),
+    (Case("c5 anthropic v1 text.message", f"{LC}anthropic", 1, {
+        "modelId": _rl("c5-text"), "messages": {"values": [{"content": "=Summarise: {{ $json.text }}"}]},
+        "options": {"system": "You are brief.", "temperature": 0.2}}, [MAIL]), [], "anthropicApi"),
+    (Case("c6 googleGemini v1 text.message", f"{LC}googleGemini", 1, {
+        "modelId": {"__rl": True, "value": "models/c6-text", "mode": "id"},
+        "messages": {"values": [{"content": "=Classify: {{ $json.text }}"}]},
+        "options": {"systemMessage": "You classify mail.", "temperature": 0.1}}, [MAIL]), [], "googlePalmApi"),
+    (Case("c7 chainLlm v1.7 define", f"{LC}chainLlm", 1.7, {
+        "promptType": "define", "text": "=Mail: {{ $json.text }}",
+        "messages": {"messageValues": [{"message": "You are a mail assistant."}]}}, [MAIL]),
+     [_chat_model("c7", "text", temperature=0.4)], None),
+    (Case("c8 chainLlm v1.7 json", f"{LC}chainLlm", 1.7, {"promptType": "define", "text": "={{ $json.text }}"},
+          [MAIL[:1]]), [_chat_model("c8", "json", responseFormat="json_object")], None),
+    (Case("c9 textClassifier v1", f"{LC}textClassifier", 1, {
+        "inputText": "={{ $json.text }}",
+        "categories": {"categories": [{"category": "High", "description": "needs an answer today"},
+                                      {"category": "Low", "description": "can wait"}]}}, [MAIL]),
+     [_chat_model("c9", "classify")], None),
+    (Case("c10 agent v2.1 no tools", f"{LC}agent", 2.1, {
+        "promptType": "define", "text": "={{ $json.text }}", "options": {"systemMessage": "You answer mail."}},
+          [MAIL[:1]]), [_chat_model("c10", "text")], None),
+]
+
+
+@pytest.fixture(scope="module")
+def results() -> Iterator[list[dict[str, Any]]]:
+    require_oracle()
+    with ai_server.serving() as (base, seen):
+        yield ai_cases.measure(CASES, base, seen)
+
+
+@pytest.mark.parametrize("index", range(len(CASES)), ids=[c[0].id for c in CASES])
+def test_a_translated_ai_node_gives_n8n_s_output_and_sends_n8n_s_requests(index: int,
+                                                                           results: list[dict[str, Any]]) -> None:
+    result = results[index]
+    if not result["scaffold"].translated:
+        pytest.xfail(f"{result['case'].id} is a TODO of the scaffold: not claimed")
+    assert result["n8n"].error is None, result["n8n"].error
+    assert result["n8n_requests"], "n8n sent the stand-in nothing"
+    assert result["scaffold_requests"] == result["n8n_requests"]
+    found = differences(result["n8n"], result["scaffold"], [UNDER_TEST])
+    assert not found, found
