@@ -190,6 +190,7 @@ def test_a_basic_llm_chain_and_its_chat_model_translate_together_and_run_as_one_
     written = _workflow(tmp_path, [chain, model], wiring)
     rows = {r.node: (r.status, r.why) for r in written.scaffold.rows}
     assert rows["Chain"][0] == rows["Model"][0] == "translated" and "sub-node (languageModel)" in rows["Model"][1]
+    assert written.scaffold.steps["Model"] == ""  # its runs in n8n's history are the chain's call: no step
     outputs = _run(written, _Ctx(), {"country": "France"})
     assert outputs["Chain"] == [[{"text": "Paris."}]]
     assert json.loads(route.calls[0].request.content) == {"model": "gpt-4.1", "temperature": 0, "stream": False,

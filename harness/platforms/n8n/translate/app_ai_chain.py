@@ -72,6 +72,11 @@ def _others(workflow: Workflow, root: Node, allowed: tuple[str, ...]) -> None:
             raise Untranslatable(f"memory ({kind}) is not translated: {_MEMORY}")
         if sub.kind == "outputParser":
             raise Untranslatable(f"an output parser ({kind}) is not translated: {_PARSER}")
+        if sub.kind == "tool":
+            raise Untranslatable(f"the tool {kind} is not translated: the loop is n8n.ai_chain.agent(…, tools={{name: "
+                                 "async callable}}) with each tool's function schema in n8n.ai_chain.chat_body(…, "
+                                 "tools=[{type: function, function: {name, description, parameters}}]); a sub-workflow "
+                                 "tool is a child job (n8n.execute_workflow), an HTTP tool a ctx.call")
         raise Untranslatable(f"a {sub.kind} sub-node ({kind}) is not translated")
 
 

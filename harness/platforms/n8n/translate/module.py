@@ -80,6 +80,7 @@ def build(workflow: Workflow, automation: str, providers: dict[str, str],
             continue
         if (part := app_ai.sub_node_row(workflow, name, scaffold.rows)) is not None:  # an AI root's model, tool, …
             scaffold.rows.append(part)
+            scaffold.steps[name] = ""  # its runs in n8n's history are its root's calls: no step of its own
         elif node.short_type == "stickyNote":
             scaffold.rows.append(NodeRow(name, node.type, "note", "a sticky note on the canvas (never runs)"))
         else:
