@@ -215,7 +215,7 @@ async def message(flow: Any, node: str, items: Items, *, provider: str, url: str
                   shape: Callable[[dict[str, Any]], Items], headers: dict[str, str] | None = None,
                   params: dict[str, str] | None = None) -> Items:
     """Run a "message a model" node: one call per item, each answer shaped into the node's items."""
-    ctx, out = flow.ctx, []
+    ctx, out = flow.ctx, []  # type: Any, Items
     extra: dict[str, Any] = {k: v for k, v in (("headers", headers), ("params", params)) if v}
     for i, item in enumerate(items):
         response = await ctx.call(provider, "POST", url, json=body(item, i), step=step, **extra)

@@ -97,7 +97,7 @@ def _content(got: Mapping[str, Any]) -> Any:
 async def chain(flow: Any, node: str, items: Items, *, provider: str, url: str, step: str, body: Body,
                 json_output: bool = False, unwrap: bool = True) -> Items:
     """Run a Basic LLM Chain: one chat call per item, the answer as ``{text}`` (or the parsed JSON)."""
-    ctx, out = flow.ctx, []
+    ctx, out = flow.ctx, []  # type: Any, Items
     for i, item in enumerate(items):
         response = await ctx.call(provider, "POST", url, json=body(item, i), step=step)
         got, recorded = answer(ctx, response, "chat", i, node)
@@ -152,7 +152,7 @@ def _arguments(raw: Any) -> Any:
 async def agent(flow: Any, node: str, items: Items, *, provider: str, url: str, step: str, body: Body,
                 tools: Mapping[str, Tool] | None = None, max_iterations: int = 10) -> Items:
     """Run an AI Agent over its items: the tool loop per item, the answer as ``{output}``."""
-    ctx, out = flow.ctx, []
+    ctx, out = flow.ctx, []  # type: Any, Items
     for i, item in enumerate(items):
         text, recorded = await tool_loop(ctx, node, body(item, i), provider=provider, url=url, step=step,
                                          tools=tools or {}, max_iterations=max_iterations, index=i)

@@ -16,7 +16,6 @@ import asyncio
 import json
 import os
 import tempfile
-import time
 import uuid
 from pathlib import Path
 from typing import Any
@@ -29,7 +28,7 @@ from queue_core import registry as registry_module
 from queue_core.context import Trigger
 from queue_core.registry import Registry
 from tests.oracle import runner
-from tests.oracle.ai_server import Seen
+from tests.oracle.ai_server import StandInRequests
 from tests.oracle.outcome import Outcome
 from tests.oracle.workflow import UNDER_TEST, Case, workflow
 
@@ -83,10 +82,8 @@ def run_n8n(documents: list[dict[str, Any]], base: str, timeout: float = 900) ->
             runner._n8n(["import:workflow", "--separate", f"--input={folder / 'workflows'}"], env, timeout)
             (folder / "ids.txt").write_text(",".join(ids), encoding="utf-8")
             (folder / "snapshots").mkdir()
-            started = time.monotonic()
             runner._n8n(["execute-batch", f"--ids={folder / 'ids.txt'}", f"--snapshot={folder / 'snapshots'}",
                          f"--output={folder / 'output.json'}", "--concurrency=4"], env, timeout, ok=(0, 1))
-            del started
             results = json.loads((folder / "output.json").read_text(encoding="utf-8"))
         finally:
             runner._admin(database, sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
@@ -144,7 +141,7 @@ def run_scaffold(doc: dict[str, Any], workdir: Path, base: str) -> Outcome:
 
 
 def measure(cases: list[tuple[Case, list[dict[str, Any]], str | None]], base: str,
-            seen: Seen) -> list[dict[str, Any]]:
+            seen: StandInRequests) -> list[dict[str, Any]]:
     """Run every case in n8n, then scaffolded; return per case both outputs and both sides' request bodies."""
     documents = [document(case, i, [dict(s) for s in subs], credential)
                  for i, (case, subs, credential) in enumerate(cases)]

@@ -33,7 +33,7 @@ ANSWERS = {
 
 
 @dataclass
-class Seen:
+class StandInRequests:
     """The requests the stand-in answered: (case, path, body) in arrival order."""
 
     requests: list[tuple[str, str, Any]] = field(default_factory=list)
@@ -91,7 +91,7 @@ def answer(path: str, body: Any) -> dict[str, Any]:
             "modelVersion": model}
 
 
-def _handler(seen: Seen) -> type[BaseHTTPRequestHandler]:
+def _handler(seen: StandInRequests) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
             return None
@@ -119,9 +119,9 @@ def _handler(seen: Seen) -> type[BaseHTTPRequestHandler]:
 
 
 @contextmanager
-def serving() -> Iterator[tuple[str, Seen]]:
+def serving() -> Iterator[tuple[str, StandInRequests]]:
     """Serve on a free loopback port; yield its base URL and what it has seen."""
-    seen = Seen()
+    seen = StandInRequests()
     server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(seen))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -50,7 +50,7 @@ def model_id(node: Node, params: dict[str, Any], key: str = "modelId") -> ast.ex
 def messages(params: dict[str, Any], keys: tuple[str, ...] = ("content", "role")) -> ast.expr:
     """Return the node's ``messages.values`` as a list of message dicts (each value translated)."""
     entries = (params.get("messages") or {}).get("values") or []
-    out = []
+    out: list[ast.expr] = []
     for entry in entries:
         extra = sorted(set(entry) - set(keys) - {"type"})
         if extra or entry.get("type", "text") != "text":

@@ -107,7 +107,7 @@ def chain_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
     _others(workflow, node, ("languageModel",))
     if params.get("hasOutputParser") or params.get("needsFallback"):
         raise Untranslatable("a chain with an output parser or a fallback model is not translated: " + _PARSER)
-    templates = []
+    templates: list[ast.expr] = []
     for entry in (params.get("messages") or {}).get("messageValues") or []:
         if entry.get("type") == "HumanMessagePromptTemplate" and entry.get("messageType", "text") != "text":
             raise Untranslatable("an image message of a chain is not translated")
