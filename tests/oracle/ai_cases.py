@@ -76,6 +76,7 @@ def run_n8n(documents: list[dict[str, Any]], base: str, timeout: float = 900) ->
             (folder / "workflows" / f"{document_['id']}.json").write_text(json.dumps(document_), encoding="utf-8")
         (folder / "credentials.json").write_text(json.dumps(credentials(base)), encoding="utf-8")
         env = runner._environment(folder / "n8n", database, name)
+        env["NODE_OPTIONS"] = f"--require={Path(__file__).with_name('no_sqlite3.js')}"  # the Agent loads sqlite3
         runner._admin(database, sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
         try:
             runner._n8n(["import:credentials", f"--input={folder / 'credentials.json'}"], env, timeout)
@@ -129,6 +130,8 @@ def run_scaffold(doc: dict[str, Any], workdir: Path, base: str) -> Outcome:
     finally:
         registry_module.default_registry = saved
     ctx = _StandInContext(base)
+    for env in ("ANTHROPIC_API_KEY", "GEMINI_API_KEY"):  # the module reads these header/query secrets live
+        os.environ.setdefault(env, "oracle-key")
     outcome = Outcome(translated=status.get(UNDER_TEST) == "translated")
     try:
         asyncio.run(function(ctx, Trigger("oracle", None, {}, {}, "oracle")))

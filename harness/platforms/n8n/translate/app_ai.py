@@ -92,7 +92,25 @@ def _check_described(node: Node) -> dict[str, Any]:
     if not node.described:
         raise Untranslatable(f"{node.short_type} v{node.version:g} has no description in this n8n "
                              "(descriptions/langchain.json): its defaults are unknown")
-    return node.settings
+    return _nested_defaults(node, node.settings)
+
+
+def _nested_defaults(node: Node, params: dict[str, Any]) -> dict[str, Any]:
+    """Fill the fixed collections set inside an optional collection (``options.textFormat.textOptions``).
+
+    n8n leaves an optional collection's absent options out, but a fixed collection given in it gets
+    its values' defaults (the oracle shows ``verbosity: medium`` sent for a bare ``{type}``).
+    """
+    from harness.platforms.n8n.descriptions import _fill_fixed, properties
+
+    for prop in properties(node.type, node.version) or []:
+        given = params.get(prop["name"])
+        if prop.get("type") != "collection" or not isinstance(given, dict):
+            continue
+        for option in prop.get("options") or []:
+            if option.get("type") == "fixedCollection" and isinstance(given.get(option["name"]), dict):
+                given[option["name"]] = _fill_fixed(option, given[option["name"]], params, node.version)
+    return params
 
 
 def _message_node(node: Node, slot: Slot, app: catalogue.App, operation: str, api: str, path: ast.expr,
