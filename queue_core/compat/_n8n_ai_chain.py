@@ -130,6 +130,7 @@ async def tool_loop(ctx: Any, node: str, request: dict[str, Any], *, provider: s
         calls = message.get("tool_calls") or []
         if not calls:
             return message.get("content"), None
+        calls = [_sent_call(c) for c in calls]
         messages.append({"role": "assistant", "content": message.get("content") or "", "tool_calls": calls})
         for call in calls:
             function = call.get("function") or {}
@@ -138,6 +139,30 @@ async def tool_loop(ctx: Any, node: str, request: dict[str, Any], *, provider: s
             result = await tool(arguments) if tool is not None else f"{function.get('name')} is not a valid tool"
             messages.append(tool_message(call, result))
     return MAX_ITERATIONS_OUTPUT, None
+
+
+def _sent_call(call: Mapping[str, Any]) -> dict[str, Any]:
+    """Return a tool call as LangChain sends it back: its arguments parsed and written compactly."""
+    function = dict(call.get("function") or {})
+    try:
+        function["arguments"] = json.dumps(json.loads(function.get("arguments") or "{}"), separators=(",", ":"),
+                                          ensure_ascii=False)
+    except ValueError:
+        pass
+    return {"id": call.get("id"), "type": call.get("type", "function"), "function": function}
+
+
+async def http_tool(ctx: Any, provider: str, method: str, url: str, *, step: str) -> str:
+    """Run an HTTP Request tool (no parameters from the model): its answer as the tool result text.
+
+    n8n hands the model a JSON answer as ``JSON.stringify(body, null, 2)``, any other as its text.
+    """
+    response = await ctx.call(provider, method, url, step=step)
+    try:
+        body = response.json()
+    except ValueError:
+        return str(response.text)
+    return json.dumps(body, indent=2, ensure_ascii=False)
 
 
 def _arguments(raw: Any) -> Any:
@@ -161,4 +186,4 @@ async def agent(flow: Any, node: str, items: Items, *, provider: str, url: str, 
 
 
 __all__ = ["MAX_ITERATIONS_OUTPUT", "ROLES", "agent", "chain", "chain_messages", "chain_text", "chat_body",
-           "tool_loop", "tool_message"]
+           "http_tool", "tool_loop", "tool_message"]

@@ -146,7 +146,7 @@ def run_scaffold(doc: dict[str, Any], workdir: Path, base: str) -> Outcome:
 def measure(cases: list[tuple[Case, list[dict[str, Any]], str | None]], base: str,
             seen: StandInRequests) -> list[dict[str, Any]]:
     """Run every case in n8n, then scaffolded; return per case both outputs and both sides' request bodies."""
-    documents = [document(case, i, [dict(s) for s in subs], credential)
+    documents = [json.loads(json.dumps(document(case, i, [dict(s) for s in subs], credential)).replace("__BASE__", base))
                  for i, (case, subs, credential) in enumerate(cases)]
     seen.clear()
     oracle = run_n8n(documents, base)

@@ -7,7 +7,8 @@ this one). Routes, by what n8n's nodes call:
 - ``…/chat/completions`` (OpenAI chat, LangChain's ChatOpenAI): a chat completion;
 - ``…/responses`` (OpenAI v2 text.response): a response with one message;
 - ``/v1/messages`` (Anthropic): a message;
-- ``/v1beta/<model>:generateContent`` (Gemini): one candidate.
+- ``/v1beta/<model>:generateContent`` (Gemini): one candidate;
+- ``GET /tool?…&case=<case>`` (an agent's HTTP tool): a fixed reading, the query echoed.
 
 A case names its model ``<case>-<answer>``: ``<case>`` tells its requests apart from the other
 cases' (n8n runs cases concurrently), ``<answer>`` picks the answer's text from ``ANSWERS``
@@ -95,6 +96,19 @@ def _handler(seen: StandInRequests) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
             return None
+
+        def do_GET(self) -> None:  # noqa: N802 - http.server's name
+            """An HTTP tool's call: the query it was sent, and a fixed reading (kept, as a tool call)."""
+            path, _, query = self.path.partition("?")
+            with seen.lock:
+                seen.requests.append((query.rsplit("case=", 1)[-1].split("&", 1)[0], path, query))
+            data = json.dumps({"reading": 21, "query": query}).encode()
+            self.send_response_only(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.wfile.write(data)
 
         def do_POST(self) -> None:  # noqa: N802 - http.server's name
             length = int(self.headers.get("Content-Length") or 0)

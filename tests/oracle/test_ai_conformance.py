@@ -1,7 +1,8 @@
 """The AI nodes against the real n8n, its credentials pointed at a loopback stand-in provider (``ai_cases``).
 
 A translated case must give the node output n8n gives *and* send the stand-in the request bodies
-n8n sent it (every model call; as a multiset, since n8n runs a chain's items in concurrent batches).
+n8n sent it (every model and tool call, in order; for several items as a multiset, since n8n runs a
+chain's items in concurrent batches).
 """
 
 from __future__ import annotations
@@ -68,6 +69,12 @@ CASES: list[tuple[Case, list[dict[str, Any]], str | None]] = [
     (Case("c10 agent v2.1 no tools", f"{LC}agent", 2.1, {
         "promptType": "define", "text": "={{ $json.text }}", "options": {"systemMessage": "You answer mail."}},
           [MAIL[:1]]), [_chat_model("c10", "text")], None),
+    (Case("c11 agent v2.1 http tool", f"{LC}agent", 2.1, {
+        "promptType": "define", "text": "={{ $json.text }}", "options": {}}, [MAIL[:1]]),
+     [_chat_model("c11", "tool"), {"_kind": "tool", "name": "Weather", "type": f"{LC}toolHttpRequest",
+                                   "typeVersion": 1.1, "parameters": {
+                                       "toolDescription": "Reads the weather", "url": "__BASE__/tool?city=Paris&case=c11"}}],
+     None),
 ]
 
 
@@ -86,7 +93,9 @@ def test_a_translated_ai_node_gives_n8n_s_output_and_sends_n8n_s_requests(index:
         pytest.xfail(f"{result['case'].id} is a TODO of the scaffold: not claimed")
     assert result["n8n"].error is None, result["n8n"].error
     assert result["n8n_requests"], "n8n sent the stand-in nothing"
-    # n8n runs a chain's items in concurrent batches: the requests are compared as a multiset
-    assert sorted(map(repr, result["scaffold_requests"])) == sorted(map(repr, result["n8n_requests"]))
+    if len(result["case"].inputs[0]) == 1:  # one item: every call in n8n's order (an agent's loop)
+        assert result["scaffold_requests"] == result["n8n_requests"]
+    else:  # n8n runs a chain's items in concurrent batches: the requests compared as a multiset
+        assert sorted(map(repr, result["scaffold_requests"])) == sorted(map(repr, result["n8n_requests"]))
     found = differences(result["n8n"], result["scaffold"], [UNDER_TEST])
     assert not found, found

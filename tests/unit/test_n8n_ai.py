@@ -248,5 +248,4 @@ def test_in_shadow_the_generated_node_outputs_the_recorded_output_of_its_step(tm
     assert {r.node: r.status for r in written.scaffold.rows}["Agent"] == "translated"
     ctx = _Ctx("shadow", recorded={"output": "recorded answer"})
     assert _run(written, ctx, {"q": "hi?"})["Agent"] == [[{"output": "recorded answer"}]]
-    assert ctx.sent[0][1]["messages"] == [{"role": "system", "content": "You are a helpful assistant"},
-                                          {"role": "user", "content": "hi?"}]
+    assert ctx.sent[0][1]["messages"] == [{"role": "user", "content": "hi?"}]  # no system message unless set

@@ -12,13 +12,14 @@ Not translated, each a TODO naming what it needs:
 - memory (``memoryBufferWindow``): the window of earlier turns per session key needs a store
   across executions (a table keyed by session id: read the last *k* turns before the call, append
   the turn after it);
-- a tool other than the ones :func:`tools_of` reads, and the agents of v1.x (chosen by an
-  ``agent`` parameter) and v3 (its engine requests).
+- a tool other than the ones :func:`tools_of` reads (an HTTP Request tool with a fixed URL), and
+  the agents of v1.x (chosen by an ``agent`` parameter) and v3 (its engine requests).
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from typing import Any
 
 from harness.errors import Untranslatable
@@ -28,12 +29,17 @@ from harness.platforms.n8n.translate.app_ai import OPENAI, _check_described, _pr
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot, _input, comment
 from harness.scaffold import _code
 from harness.scaffold._code import call, dict_of, lit, name, stmts
+from harness.scaffold._module import slug
+from harness.scaffold._provider import provider_for
 
 CHAT_OPENAI = "lmChatOpenAi"
 _MEMORY = ("the window of earlier turns per session needs a store across executions (a table keyed by session id: "
            "read the last k turns before the call, append the turn after it)")
 _PARSER = ("LangChain adds the parser's format instructions (a JSON schema in its words) to the prompt and parses "
            "the answer, retrying with the model")
+_TOOLS = ("the loop is n8n.ai_chain.agent(…, tools={name: async callable}) with each tool's function schema in "
+          "n8n.ai_chain.chat_body(…, tools=[{type: function, function: {name, description, parameters}}]); a "
+          "sub-workflow tool is a child job (n8n.execute_workflow), an HTTP tool a ctx.call")
 _OPTIONS = frozenset({"temperature", "maxTokens", "topP", "frequencyPenalty", "presencePenalty", "responseFormat",
                       "reasoningEffort", "timeout", "maxRetries"})
 
@@ -73,11 +79,46 @@ def _others(workflow: Workflow, root: Node, allowed: tuple[str, ...]) -> None:
         if sub.kind == "outputParser":
             raise Untranslatable(f"an output parser ({kind}) is not translated: {_PARSER}")
         if sub.kind == "tool":
-            raise Untranslatable(f"the tool {kind} is not translated: the loop is n8n.ai_chain.agent(…, tools={{name: "
-                                 "async callable}}) with each tool's function schema in n8n.ai_chain.chat_body(…, "
-                                 "tools=[{type: function, function: {name, description, parameters}}]); a sub-workflow "
-                                 "tool is a child job (n8n.execute_workflow), an HTTP tool a ctx.call")
+            raise Untranslatable(f"the tool {kind} is not translated: {_TOOLS}")
         raise Untranslatable(f"a {sub.kind} sub-node ({kind}) is not translated")
+
+
+TOOL_SCHEMA = {"type": "object", "properties": {}, "additionalProperties": False,
+               "$schema": "http://json-schema.org/draft-07/schema#"}  # a tool the model gives no input (n8n's zod {})
+_HTTP_TOOL_OFF = ("sendQuery", "sendHeaders", "sendBody", "optimizeResponse")
+
+
+def tools_of(workflow: Workflow, root: Node, slot: Slot) -> tuple[list[ast.expr], list[tuple[str, ast.expr]],
+                                                                     dict[str, str]]:
+    """Return the agent's tools: their function specs, their callables by name, and provider proposals.
+
+    Read: an HTTP Request tool (``toolHttpRequest`` v1.1) with a fixed URL and nothing the model
+    fills in (no placeholders, query, headers or body), its answer handed back as n8n hands it.
+    Any other tool raises Untranslatable naming the loop's call.
+    """
+    specs: list[ast.expr] = []
+    calls: list[tuple[str, ast.expr]] = []
+    proposals: dict[str, str] = {}
+    for sub in workflow.attached(root.name):
+        tool = workflow.nodes[sub.source]
+        if sub.kind != "tool" or tool.disabled:
+            continue
+        params = _check_described(tool) if tool.short_type == "toolHttpRequest" else {}
+        if tool.short_type != "toolHttpRequest" or tool.version != 1.1 or any(params.get(k) for k in _HTTP_TOOL_OFF) \
+                or params.get("placeholderDefinitions") or params.get("authentication", "none") != "none" \
+                or "{" in str(params.get("url")) or expr.is_expression(params.get("url")):
+            raise Untranslatable(f"the tool {tool.name!r} ({tool.short_type} v{tool.version:g}) is not translated: "
+                                 + _TOOLS)
+        if not re.fullmatch(r"[A-Za-z0-9_-]+", tool.name):
+            raise Untranslatable(f"the tool name {tool.name!r} is not translated (n8n rewrites its characters)")
+        provider, _, proposed = provider_for(params.get("url"), slot.providers)
+        proposals.update(proposed)
+        specs.append(lit({"type": "function", "function": {"name": tool.name, "description": params.get(
+            "toolDescription", ""), "parameters": TOOL_SCHEMA}}))
+        calls.append((tool.name, _code.expr("lambda arg: n8n.ai_chain.http_tool(ctx, $provider, $method, $url, "
+                                            "step=$step)", provider=provider, method=params.get("method", "GET"),
+                                            url=params.get("url"), step=f"{slot.step}:{slug(tool.name)}")))
+    return specs, calls, proposals
 
 
 def _prompt(node: Node, params: dict[str, Any]) -> ast.expr:
@@ -129,21 +170,27 @@ def agent_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
         raise Untranslatable(f"AI Agent v{node.version:g} is not translated (v2–v2.2, the tools agent, are)")
     params = _check_described(node)
     model, model_name, options = chat_model(workflow, node)
-    _others(workflow, node, ("languageModel",))
+    _others(workflow, node, ("languageModel", "tool"))
     if params.get("hasOutputParser") or params.get("needsFallback"):
         raise Untranslatable("an agent with an output parser or a fallback model is not translated: " + _PARSER)
     opts = params.get("options") or {}
     if opts.get("returnIntermediateSteps"):
         raise Untranslatable("an agent returning its intermediate steps is not translated")
-    system = expr.value(opts.get("systemMessage", "You are a helpful assistant"))
-    messages = ast.List([dict_of([("role", "system"), ("content", system)]),
-                         dict_of([("role", "user"), ("content", _prompt(node, params))])], ast.Load())
+    specs, tools, proposals = tools_of(workflow, node, slot)
+    # n8n sends the system message only when the node sets one (the oracle: none for empty options)
+    system = [dict_of([("role", "system"), ("content", expr.value(opts["systemMessage"]))])] \
+        if opts.get("systemMessage") else []
+    messages = ast.List([*system, dict_of([("role", "user"), ("content", _prompt(node, params))])], ast.Load())
     provider, _ = _provider(OPENAI, slot)
-    body = call("n8n.ai_chain.chat_body", model_name, messages, lit(options))
+    body = call("n8n.ai_chain.chat_body", model_name, messages, lit(options),
+                **({"tools": ast.List(specs, ast.Load())} if specs else {}))
     run = call("n8n.ai_chain.agent", name("flow"), node.name, name("items"), provider=provider,
                url=OPENAI.base_url + "/v1/chat/completions", step=slot.step,
-               body=_code.expr("lambda item, i: $body", body=body), max_iterations=int(opts.get("maxIterations", 10)))
-    return _lines(node, slot, run, model)
+               body=_code.expr("lambda item, i: $body", body=body), max_iterations=int(opts.get("maxIterations", 10)),
+               **({"tools": dict_of(tools)} if tools else {}))
+    code = _lines(node, slot, run, model)
+    code.provider_proposals.update(proposals)
+    return code
 
 
 TRANSLATORS = {"chainLlm": chain_node, "agent": agent_node}
