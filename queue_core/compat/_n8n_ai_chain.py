@@ -28,6 +28,7 @@ import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
+from ..errors import NodeFailed
 from ._n8n_ai import Body, Items, answer
 
 Tool = Callable[[Any], Awaitable[Any]]
@@ -104,6 +105,81 @@ async def chain(flow: Any, node: str, items: Items, *, provider: str, url: str, 
         out += recorded if got is None else [{"json": chain_text(_content(got), json_output=json_output,
                                                                   unwrap=unwrap)}]
     return flow.emit(node, out) if items else []
+
+
+# LangChain's StructuredOutputParser instructions, as n8n's Text Classifier sends them (the oracle's
+# capture): the JSON schema of the categories follows, compact, in a ```json block.
+FORMAT_INSTRUCTIONS = (
+    'You must format your output as a JSON value that adheres to a given "JSON Schema" instance.\n\n'
+    '"JSON Schema" is a declarative language that allows you to annotate and validate JSON documents.\n\n'
+    'For example, the example "JSON Schema" instance {{"properties": {{"foo": {{"description": "a list of test words", '
+    '"type": "array", "items": {{"type": "string"}}}}}}, "required": ["foo"]}}}}\n'
+    'would match an object with one required property, "foo". The "type" property specifies "foo" must be an "array", '
+    'and the "description" property semantically describes it as "a list of test words". The items within "foo" must '
+    'be strings.\nThus, the object {{"foo": ["bar", "baz"]}} is a well-formatted instance of this example "JSON Schema". '
+    'The object {{"properties": {{"foo": ["bar", "baz"]}}}} is not well-formatted.\n\n'
+    "Your output will be parsed and type-checked according to the provided schema instance, so make sure all fields in "
+    "your output match the schema exactly and there are no trailing commas!\n\n"
+    "Here is the JSON Schema instance your output must adhere to. Include the enclosing markdown codeblock:\n"
+    "```json\n{schema}\n```\n")
+CLASSIFIER_PROMPT = ("Please classify the text provided by the user into one of the following categories: {categories}, "
+                     "and use the provided formatting instructions below. Don't explain, and only output the json.")
+_FALLBACK = {"other": 'If no categories apply, select the "fallback" option.',
+             "discard": "If there is not a very fitting category, select none of the categories."}
+
+
+def classifier_system(template: str, categories: Sequence[tuple[str, str]], *, multi_class: bool,
+                      fallback: str) -> str:
+    """Return the Text Classifier's system message: its template, the schema's instructions, the rules."""
+    properties = {name: {"type": "boolean", "description": f'Should be true if the input has category "{name}" '
+                                                          f"(description: {description})"}
+                  for name, description in categories}
+    if fallback == "other":
+        properties["fallback"] = {"type": "boolean", "description": "Should be true if none of the other categories apply"}
+    schema = {"type": "object", "properties": properties, "required": list(properties), "additionalProperties": False,
+              "$schema": "http://json-schema.org/draft-07/schema#"}
+    rules = ("Categories are not mutually exclusive, and multiple can be true" if multi_class
+             else "Categories are mutually exclusive, and only one can be true")
+    head = template.replace("{categories}", ", ".join(name for name, _ in categories))
+    instructions = FORMAT_INSTRUCTIONS.replace("{schema}", json.dumps(schema, separators=(",", ":"), ensure_ascii=False))
+    return f"{head}\n\t{instructions}\n\t{rules}\n\t{_FALLBACK.get(fallback, '')}"
+
+
+def classification(text: Any, names: Sequence[str], node: str) -> dict[str, bool]:
+    """Parse the model's answer as the StructuredOutputParser does: JSON (in a fence or not), booleans."""
+    raw = str(text or "").strip()
+    if "```" in raw:
+        raw = re.split(r"```(?:json)?", raw)[1]
+    try:
+        parsed = json.loads(raw, strict=False)
+    except ValueError:
+        raise NodeFailed(f"{node}: Failed to parse. Text: {str(text)[:200]}") from None
+    if not isinstance(parsed, dict) or any(not isinstance(parsed.get(n), bool) for n in names):
+        raise NodeFailed(f"{node}: Failed to parse: the answer is not a boolean per category: {str(text)[:200]}")
+    return {n: parsed[n] for n in names}
+
+
+async def classify(flow: Any, node: str, items: Items, *, provider: str, url: str, step: str, body: Body,
+                   categories: Sequence[str], fallback: str = "discard") -> list[Items]:
+    """Run a Text Classifier: one chat call per item, the item sent to each category's output it is true for.
+
+    In shadow the recorded output cannot say which category an item went to (the importer keeps a
+    node's items, not their outputs): the node fails naming that, rather than route by guess.
+    """
+    ctx = flow.ctx
+    names = [*categories, *(["fallback"] if fallback == "other" else [])]
+    outputs: list[Items] = [[] for _ in names]
+    for i, item in enumerate(items):
+        response = await ctx.call(provider, "POST", url, json=body(item, i), step=step)
+        got, _ = answer(ctx, response, "chat", i, node)
+        if got is None:
+            raise NodeFailed(f"{node}: the recorded output does not say which category each item went to "
+                             "(the history keeps the node's items, not its outputs): replay needs them per output")
+        chosen = classification(_content(got), names, node)
+        for index, category in enumerate(names):
+            if chosen[category]:
+                outputs[index].append(item)
+    return flow.emit_outputs(node, outputs) if items else outputs
 
 
 def tool_message(call: Mapping[str, Any], result: Any) -> dict[str, Any]:
@@ -185,5 +261,6 @@ async def agent(flow: Any, node: str, items: Items, *, provider: str, url: str, 
     return flow.emit(node, out) if items else []
 
 
-__all__ = ["MAX_ITERATIONS_OUTPUT", "ROLES", "agent", "chain", "chain_messages", "chain_text", "chat_body",
-           "http_tool", "tool_loop", "tool_message"]
+__all__ = ["CLASSIFIER_PROMPT", "FORMAT_INSTRUCTIONS", "MAX_ITERATIONS_OUTPUT", "ROLES", "agent", "chain",
+           "chain_messages", "chain_text", "chat_body", "classification", "classifier_system", "classify", "http_tool",
+           "tool_loop", "tool_message"]

@@ -29,6 +29,7 @@ ANSWERS = {
     "text": "  The stand-in model answers.  ",
     "json": '{"subject": "Re: your mail", "message": "Thank you."}',
     "classify": '{"High": true, "Low": false}',
+    "fallback": '{"High": true, "Low": true, "fallback": false}',
     "tool": "The tool said what it said.",
 }
 

@@ -66,6 +66,13 @@ CASES: list[tuple[Case, list[dict[str, Any]], str | None]] = [
         "categories": {"categories": [{"category": "High", "description": "needs an answer today"},
                                       {"category": "Low", "description": "can wait"}]}}, [MAIL]),
      [_chat_model("c9", "classify")], None),
+    (Case("c12 textClassifier v1.1 other", f"{LC}textClassifier", 1.1, {
+        "inputText": "={{ $json.text }}",
+        "categories": {"categories": [{"category": "High", "description": "urgent \"now\""},
+                                      {"category": "Low"}]},
+        "options": {"multiClass": True, "fallback": "other",
+                    "systemPromptTemplate": "Sort into {categories}. JSON only."}}, [MAIL]),
+     [_chat_model("c12", "fallback")], None),
     (Case("c10 agent v2.1 no tools", f"{LC}agent", 2.1, {
         "promptType": "define", "text": "={{ $json.text }}", "options": {"systemMessage": "You answer mail."}},
           [MAIL[:1]]), [_chat_model("c10", "text")], None),

@@ -249,3 +249,16 @@ def test_in_shadow_the_generated_node_outputs_the_recorded_output_of_its_step(tm
     ctx = _Ctx("shadow", recorded={"output": "recorded answer"})
     assert _run(written, ctx, {"q": "hi?"})["Agent"] == [[{"output": "recorded answer"}]]
     assert ctx.sent[0][1]["messages"] == [{"role": "user", "content": "hi?"}]  # no system message unless set
+
+
+def test_the_classifier_prompt_names_the_categories_and_their_schema_and_its_answer_routes_items() -> None:
+    system = n8n.ai_chain.classifier_system("Sort into {categories}.", [("Hot", "buy now"), ("Cold", "")],
+                                            multi_class=False, fallback="other")
+    assert system.startswith("Sort into Hot, Cold.\n\tYou must format your output as a JSON value")
+    assert '"Hot":{"type":"boolean","description":"Should be true if the input has category \\"Hot\\" (description: buy now)"}' in system
+    assert '"required":["Hot","Cold","fallback"]' in system
+    assert system.endswith("only one can be true\n\tIf no categories apply, select the \"fallback\" option.")
+    assert n8n.ai_chain.classification('```json\n{"Hot": true, "Cold": false}\n```', ["Hot", "Cold"], "C") == {
+        "Hot": True, "Cold": False}
+    with pytest.raises(NodeFailed, match="Failed to parse"):
+        n8n.ai_chain.classification('{"Hot": true}', ["Hot", "Cold"], "C")

@@ -193,4 +193,42 @@ def agent_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
     return code
 
 
-TRANSLATORS = {"chainLlm": chain_node, "agent": agent_node}
+def classifier_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
+    """Text Classifier v1/v1.1: one chat call per item, the item to the output of each category answered true."""
+    params = _check_described(node)
+    model, model_name, options = chat_model(workflow, node)
+    _others(workflow, node, ("languageModel",))
+    opts = params.get("options") or {}
+    if opts.get("enableAutoFixing"):
+        raise Untranslatable("auto-fixing is not translated: on a parse failure LangChain's OutputFixingParser asks "
+                             "the model again with the error")
+    categories = [(c.get("category"), c.get("description", "")) for c in (params.get("categories") or {}).get(
+        "categories") or []]
+    fixed = [opts.get("systemPromptTemplate", ""), opts.get("fallback", "discard"), *(v for c in categories for v in c)]
+    if not categories or any(expr.is_expression(v) or not isinstance(v, str) for v in fixed):
+        raise Untranslatable("a classifier whose categories or prompt an expression computes is not translated")
+    fallback = opts.get("fallback", "discard")
+    template = opts.get("systemPromptTemplate") or None
+    system = call("n8n.ai_chain.classifier_system", template if template else _code.expr("n8n.ai_chain.CLASSIFIER_PROMPT"),
+                  lit([list(c) for c in categories]), multi_class=bool(opts.get("multiClass")), fallback=fallback)
+    messages = ast.List([dict_of([("role", "system"), ("content", system)]),
+                         dict_of([("role", "user"), ("content", expr.value(params.get("inputText")))])], ast.Load())
+    provider, proposals = _provider(OPENAI, slot)
+    body = call("n8n.ai_chain.chat_body", model_name, messages, lit(options))
+    names = [c for c, _ in categories] + (["fallback"] if fallback == "other" else [])
+    run = call("n8n.ai_chain.classify", name("flow"), node.name, name("items"), provider=provider,
+               url=OPENAI.base_url + "/v1/chat/completions", step=slot.step,
+               body=_code.expr("lambda item, i: $body", body=body), categories=[c for c, _ in categories],
+               fallback=fallback)
+    outputs = [f"{slot.var}_{index}" for index in range(len(names))]
+    target = ast.Tuple([ast.Name(o, ast.Store()) for o in outputs], ast.Store())
+    lines = [comment(node), _code.comment(f"its chat model {model.name!r} ({model.type} v{model.version:g}): "
+                                          f"POST {OPENAI.base_url}/v1/chat/completions; outputs: {', '.join(names)}"),
+             *stmts("items = $inp", inp=_input(slot)), *stmts("$target = await $run", target=target, run=run)]
+    return NodeCode(lines, outputs, call_step=slot.step, provider_proposals=proposals,
+                    credentials=[_secret(OPENAI, provider, model)],
+                    why=f"the chat calls of {model.name!r} to {provider} (proof: the oracle's stand-in provider; in "
+                        "shadow the history does not say which output an item went to)")
+
+
+TRANSLATORS = {"chainLlm": chain_node, "agent": agent_node, "textClassifier": classifier_node}
