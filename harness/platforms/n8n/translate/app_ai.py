@@ -3,7 +3,7 @@
 The AI nodes live in ``@n8n/n8n-nodes-langchain``. A *root* node (Basic LLM Chain, AI Agent,
 Text Classifier) gets its chat model, memory, tools and output parser from *sub-nodes* wired to it
 by ``ai_*`` connections (``Workflow.sub_nodes``); a sub-node never runs on its own, so it is
-counted as part of its root's translation (:func:`sub_node_row`): translated when the root is,
+counted as part of its root's translation (``ai_roots.sub_node_row``): translated when the root is,
 a TODO when the root is. A root translates only when every sub-node it has is one it reads.
 
 The "message a model" nodes call their provider themselves (``openAi`` text.message →
@@ -11,7 +11,8 @@ The "message a model" nodes call their provider themselves (``openAi`` text.mess
 ``/v1/messages``; ``googleGemini`` → ``:generateContent``); their parameters are read as n8n runs
 them (``Node.settings``: the defaults of the node's description, ``descriptions/langchain.json``),
 so a version with no description stays a TODO. The runtime is ``queue_core.compat._n8n_ai``; the
-chains' half is :mod:`harness.platforms.n8n.translate.app_ai_chain`. The proof of a translated
+chains' half is :mod:`harness.platforms.n8n.translate.app_ai_chain`, the dispatch and the sub-nodes'
+accounting :mod:`harness.platforms.n8n.translate.ai_roots`. The proof of a translated
 version is the real n8n answering through a loopback stand-in provider
 (``tests/oracle/test_ai_conformance.py``) and the shadow run.
 """
@@ -26,10 +27,9 @@ from harness import catalogue
 from harness.errors import Untranslatable
 from harness.platforms.n8n.definition import Node, Workflow
 from harness.platforms.n8n.translate import expr
-from harness.platforms.n8n.translate.nodes import NodeCode, Slot, _input, comment, todo
+from harness.platforms.n8n.translate.nodes import NodeCode, Slot, _input, comment
 from harness.scaffold import _code, _credential
 from harness.scaffold._code import call, dict_of, lit, name, stmts
-from harness.scaffold._module import NodeRow
 
 PACKAGE = "@n8n/n8n-nodes-langchain."
 OPENAI, ANTHROPIC, GEMINI = catalogue.app("openai"), catalogue.app("anthropic"), catalogue.app("gemini")
@@ -212,54 +212,3 @@ def gemini_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
 
 Translator = Callable[[Node, Slot, Workflow], NodeCode]
 TRANSLATORS: dict[str, Translator] = {"openAi": openai_node, "anthropic": anthropic_node, "googleGemini": gemini_node}
-
-
-def is_root(node: Node) -> bool:
-    """Tell whether ``node`` is an AI node this module translates (the others stay n8n's TODO)."""
-    return node.type.startswith(PACKAGE) and node.short_type in _translators()
-
-
-def _translators() -> dict[str, Translator]:
-    from harness.platforms.n8n.translate import app_ai_chain
-
-    return {**TRANSLATORS, **app_ai_chain.TRANSLATORS}
-
-
-def root_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
-    """Translate an AI node (its sub-nodes read from ``workflow``); a TODO naming why when it cannot be."""
-    try:
-        return _translators()[node.short_type](node, slot, workflow)
-    except Untranslatable as exc:
-        return todo(node, slot, exc.reason)
-    except Exception as exc:  # noqa: BLE001 - parameters of a shape no translator expects: the estate run goes on
-        return todo(node, slot, f"its parameters could not be read ({type(exc).__name__}: {exc})")
-
-
-def root_of(workflow: Workflow, sub: str) -> tuple[str, str] | None:
-    """Return the root node a sub-node serves (through other sub-nodes: a parser's model) and its first kind."""
-    seen, current, kind = {sub}, sub, None
-    while True:
-        served = [s for s in workflow.sub_nodes if s.source == current]
-        if not served:
-            return (current, kind) if kind is not None else None
-        kind = kind or served[0].kind
-        current = served[0].target
-        if current in seen:
-            return None
-        seen.add(current)
-
-
-def sub_node_row(workflow: Workflow, name_: str, rows: list[NodeRow]) -> NodeRow | None:
-    """Return a sub-node's row: its root's status (translated or TODO), as part of the root's translation."""
-    found = root_of(workflow, name_)
-    if found is None:
-        return None
-    root, kind = found
-    row = next((r for r in rows if r.node == root), None)
-    if row is None or row.status not in ("translated", "todo"):
-        return None
-    node = workflow.nodes[name_]
-    why = f"a sub-node ({kind}) of {root!r}: part of its translation"
-    if row.status == "todo":
-        why += f" (a TODO with it: {row.why})"
-    return NodeRow(name_, node.type, row.status, why)
