@@ -90,18 +90,49 @@ def _json_answer(text: str) -> Any:
             return text
 
 
+_GEMINI_OPTIONS = ("maxOutputTokens", "temperature", "topK", "topP")
+
+
+def gemini_chat_body(messages: Sequence[Mapping[str, Any]], options: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the body LangChain's ChatGoogleGenerativeAI posts for the ``lmChatGoogleGemini`` sub-node.
+
+    A first system message is the ``systemInstruction``; the others are ``contents`` (an assistant
+    message as role ``model``); the sub-node's options go in ``generationConfig``.
+    """
+    config: dict[str, Any] = {"stopSequences": []}
+    config.update({k: options[k] for k in _GEMINI_OPTIONS if options.get(k) is not None})
+    safety = ((options.get("safetySettings") or {}).get("values")) or []
+    body: dict[str, Any] = {"generationConfig": config, "safetySettings": safety if isinstance(safety, list) else [safety]}
+    rest = list(messages)
+    if rest and rest[0].get("role") == "system":
+        body["systemInstruction"] = {"role": "system", "parts": [{"text": rest.pop(0).get("content")}]}
+    body["contents"] = [{"role": "model" if m.get("role") == "assistant" else "user", "parts": [{"text": m.get("content")}]}
+                        for m in rest]
+    return body
+
+
+def gemini_url(base: str, model: Any) -> str:
+    """Return the generateContent URL of a Gemini model (LangChain names it ``models/<name>`` either way)."""
+    return f"{base}/v1beta/models/{str(model).removeprefix('models/')}:generateContent"
+
+
 def _content(got: Mapping[str, Any]) -> Any:
+    if "candidates" in got:  # Gemini: the first candidate's text parts, joined
+        parts = ((got.get("candidates") or [{}])[0].get("content") or {}).get("parts") or []
+        return "".join(str(p.get("text", "")) for p in parts if isinstance(p, dict))
     choices = got.get("choices") or [{}]
     return (choices[0].get("message") or {}).get("content")
 
 
 async def chain(flow: Any, node: str, items: Items, *, provider: str, url: str, step: str, body: Body,
-                json_output: bool = False, unwrap: bool = True) -> Items:
+                json_output: bool = False, unwrap: bool = True, api: str = "chat",
+                headers: dict[str, str] | None = None) -> Items:
     """Run a Basic LLM Chain: one chat call per item, the answer as ``{text}`` (or the parsed JSON)."""
     ctx, out = flow.ctx, []  # type: Any, Items
+    extra = {"headers": headers} if headers else {}
     for i, item in enumerate(items):
-        response = await ctx.call(provider, "POST", url, json=body(item, i), step=step)
-        got, recorded = answer(ctx, response, "chat", i, node)
+        response = await ctx.call(provider, "POST", url, json=body(item, i), step=step, **extra)
+        got, recorded = answer(ctx, response, api, i, node)
         out += recorded if got is None else [{"json": chain_text(_content(got), json_output=json_output,
                                                                   unwrap=unwrap)}]
     return flow.emit(node, out) if items else []
@@ -262,5 +293,5 @@ async def agent(flow: Any, node: str, items: Items, *, provider: str, url: str, 
 
 
 __all__ = ["CLASSIFIER_PROMPT", "FORMAT_INSTRUCTIONS", "MAX_ITERATIONS_OUTPUT", "ROLES", "agent", "chain",
-           "chain_messages", "chain_text", "chat_body", "classification", "classifier_system", "classify", "http_tool",
+           "chain_messages", "chain_text", "chat_body", "classification", "gemini_chat_body", "gemini_url", "classifier_system", "classify", "http_tool",
            "tool_loop", "tool_message"]

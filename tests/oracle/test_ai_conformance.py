@@ -73,6 +73,12 @@ CASES: list[tuple[Case, list[dict[str, Any]], str | None]] = [
         "options": {"multiClass": True, "fallback": "other",
                     "systemPromptTemplate": "Sort into {categories}. JSON only."}}, [MAIL]),
      [_chat_model("c12", "fallback")], None),
+    (Case("c13 chainLlm v1.7 gemini", f"{LC}chainLlm", 1.7, {
+        "promptType": "define", "text": "=Mail: {{ $json.text }}",
+        "messages": {"messageValues": [{"message": "You sort mail."}]}}, [MAIL[:1]]),
+     [{"_kind": "languageModel", "name": "Gemini Chat Model", "type": f"{LC}lmChatGoogleGemini", "typeVersion": 1,
+       "parameters": {"modelName": "models/c13-text", "options": {"temperature": 0.2}},
+       "credentials": ai_cases._credential("googlePalmApi")}], None),
     (Case("c10 agent v2.1 no tools", f"{LC}agent", 2.1, {
         "promptType": "define", "text": "={{ $json.text }}", "options": {"systemMessage": "You answer mail."}},
           [MAIL[:1]]), [_chat_model("c10", "text")], None),

@@ -262,3 +262,15 @@ def test_the_classifier_prompt_names_the_categories_and_their_schema_and_its_ans
         "Hot": True, "Cold": False}
     with pytest.raises(NodeFailed, match="Failed to parse"):
         n8n.ai_chain.classification('{"Hot": true}', ["Hot", "Cold"], "C")
+
+
+def test_a_gemini_chat_models_body_has_the_system_instruction_apart_and_its_url_names_the_model() -> None:
+    messages = n8n.ai_chain.chain_messages([{"message": "Be brief."}, {"type": "AIMessagePromptTemplate",
+                                                                       "message": "Sure."}], "Hi")
+    assert n8n.ai_chain.gemini_chat_body(messages, {"temperature": 0.2}) == {
+        "generationConfig": {"stopSequences": [], "temperature": 0.2}, "safetySettings": [],
+        "systemInstruction": {"role": "system", "parts": [{"text": "Be brief."}]},
+        "contents": [{"role": "model", "parts": [{"text": "Sure."}]}, {"role": "user", "parts": [{"text": "Hi"}]}]}
+    base = "https://generativelanguage.googleapis.com"
+    assert n8n.ai_chain.gemini_url(base, "gemini-pro") == n8n.ai_chain.gemini_url(base, "models/gemini-pro") == \
+        f"{base}/v1beta/models/gemini-pro:generateContent"

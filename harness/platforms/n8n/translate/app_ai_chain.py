@@ -25,14 +25,14 @@ from typing import Any
 from harness.errors import Untranslatable
 from harness.platforms.n8n.definition import Node, Workflow
 from harness.platforms.n8n.translate import expr
-from harness.platforms.n8n.translate.app_ai import OPENAI, _check_described, _provider, _secret
+from harness.platforms.n8n.translate.app_ai import GEMINI, OPENAI, _check_described, _provider, _secret
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot, _input, comment
-from harness.scaffold import _code
+from harness.scaffold import _code, _credential
 from harness.scaffold._code import call, dict_of, lit, name, stmts
 from harness.scaffold._module import slug
 from harness.scaffold._provider import provider_for
 
-CHAT_OPENAI = "lmChatOpenAi"
+CHAT_OPENAI, CHAT_GEMINI = "lmChatOpenAi", "lmChatGoogleGemini"
 _MEMORY = ("the window of earlier turns per session needs a store across executions (a table keyed by session id: "
            "read the last k turns before the call, append the turn after it)")
 _PARSER = ("LangChain adds the parser's format instructions (a JSON schema in its words) to the prompt and parses "
@@ -44,8 +44,11 @@ _OPTIONS = frozenset({"temperature", "maxTokens", "topP", "frequencyPenalty", "p
                       "reasoningEffort", "timeout", "maxRetries"})
 
 
-def chat_model(workflow: Workflow, root: Node) -> tuple[Node, ast.expr, dict[str, Any]]:
-    """Return the root's chat model sub-node, its model name and its options; Untranslatable otherwise."""
+def chat_model(workflow: Workflow, root: Node, *, gemini: bool = False) -> tuple[Node, ast.expr, dict[str, Any]]:
+    """Return the root's chat model sub-node, its model name and its options; Untranslatable otherwise.
+
+    ``gemini``: the Google Gemini Chat Model is read too (a chain; an agent's tools are OpenAI's format here).
+    """
     models = [workflow.nodes[s.source] for s in workflow.attached(root.name)
               if s.kind == "languageModel" and not workflow.nodes[s.source].disabled]
     if not models:
@@ -53,6 +56,8 @@ def chat_model(workflow: Workflow, root: Node) -> tuple[Node, ast.expr, dict[str
     if len(models) > 1:
         raise Untranslatable(f"{root.short_type} with a fallback model is not translated")
     model = models[0]
+    if gemini and model.short_type == CHAT_GEMINI and model.type.startswith("@n8n/"):
+        return _gemini_model(model)
     if model.short_type != CHAT_OPENAI or not model.type.startswith("@n8n/"):
         raise Untranslatable(f"the chat model {model.short_type} is not translated (the OpenAI Chat Model is; "
                              "its call would be the provider's chat endpoint with the root's messages)")
@@ -67,6 +72,17 @@ def chat_model(workflow: Workflow, root: Node) -> tuple[Node, ast.expr, dict[str
     if raw in (None, ""):
         raise Untranslatable("the OpenAI Chat Model names no model")
     return model, expr.value(raw), options
+
+
+def _gemini_model(model: Node) -> tuple[Node, ast.expr, dict[str, Any]]:
+    params = _check_described(model)
+    options = dict(params.get("options") or {})
+    unknown = sorted(set(options) - {"maxOutputTokens", "temperature", "topK", "topP", "safetySettings"})
+    if unknown:
+        raise Untranslatable(f"Google Gemini Chat Model options {', '.join(unknown)} are not translated")
+    if params.get("modelName") in (None, ""):
+        raise Untranslatable("the Google Gemini Chat Model names no model")
+    return model, expr.value(params.get("modelName")), options
 
 
 def _others(workflow: Workflow, root: Node, allowed: tuple[str, ...]) -> None:
@@ -130,13 +146,14 @@ def _prompt(node: Node, params: dict[str, Any]) -> ast.expr:
     return expr.value(params.get("text"))
 
 
-def _lines(node: Node, slot: Slot, run: ast.expr, model: Node) -> NodeCode:
-    provider, proposals = _provider(OPENAI, slot)
+def _lines(node: Node, slot: Slot, run: ast.expr, model: Node, app: Any = OPENAI,
+           path: str = "/v1/chat/completions") -> NodeCode:
+    provider, proposals = _provider(app, slot)
     lines = [comment(node), _code.comment(f"its chat model {model.name!r} ({model.type} v{model.version:g}): "
-                                          f"POST {OPENAI.base_url}/v1/chat/completions"),
+                                          f"POST {app.base_url}{path}"),
              *stmts("items = $inp", inp=_input(slot)), *stmts("$var = await $run", var=name(slot.var), run=run)]
     return NodeCode(lines, [slot.var], call_step=slot.step, provider_proposals=proposals,
-                    credentials=[_secret(OPENAI, provider, model)],
+                    credentials=[_secret(app, provider, model)],
                     why=f"the chat calls of {model.name!r} to {provider} (proof: the shadow run and the oracle's "
                         "stand-in provider)")
 
@@ -144,7 +161,7 @@ def _lines(node: Node, slot: Slot, run: ast.expr, model: Node) -> NodeCode:
 def chain_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
     """Basic LLM Chain v1.4+: its messages and prompt as one chat call per item, the answer as ``{text}``."""
     params = _check_described(node)
-    model, model_name, options = chat_model(workflow, node)
+    model, model_name, options = chat_model(workflow, node, gemini=True)
     _others(workflow, node, ("languageModel",))
     if params.get("hasOutputParser") or params.get("needsFallback"):
         raise Untranslatable("a chain with an output parser or a fallback model is not translated: " + _PARSER)
@@ -154,8 +171,20 @@ def chain_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
             raise Untranslatable("an image message of a chain is not translated")
         templates.append(dict_of([("type", entry.get("type", "SystemMessagePromptTemplate")),
                                   ("message", expr.value(entry.get("message", "")))]))
-    provider, _ = _provider(OPENAI, slot)
     messages = call("n8n.ai_chain.chain_messages", ast.List(templates, ast.Load()), _prompt(node, params))
+    if model.short_type == CHAT_GEMINI:  # LangChain's ChatGoogleGenerativeAI: the key as x-goog-api-key
+        if any(e.get("type", "SystemMessagePromptTemplate") == "SystemMessagePromptTemplate"
+               for e in ((params.get("messages") or {}).get("messageValues") or [])[1:]):
+            raise Untranslatable("a Gemini chain with a system message after its first message is not translated")
+        provider, _ = _provider(GEMINI, slot)
+        key = dict_of([("x-goog-api-key", _credential.source(_secret(GEMINI, provider, model)))])
+        run = call("n8n.ai_chain.chain", name("flow"), node.name, name("items"), provider=provider,
+                   url=call("n8n.ai_chain.gemini_url", GEMINI.base_url, model_name), step=slot.step,
+                   body=_code.expr("lambda item, i: $body", body=call("n8n.ai_chain.gemini_chat_body", messages,
+                                                                       lit(options))),
+                   unwrap=node.version >= 1.6, api="gemini", headers=key)
+        return _lines(node, slot, run, model, GEMINI, "/v1beta/{model}:generateContent")
+    provider, _ = _provider(OPENAI, slot)
     body = call("n8n.ai_chain.chat_body", model_name, messages, lit(options))
     run = call("n8n.ai_chain.chain", name("flow"), node.name, name("items"), provider=provider,
                url=OPENAI.base_url + "/v1/chat/completions", step=slot.step,
