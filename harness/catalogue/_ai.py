@@ -2,8 +2,9 @@
 
 These are the calls n8n's AI nodes make (``@n8n/n8n-nodes-langchain``): the OpenAI node's
 ``text.message`` posts ``/v1/chat/completions`` and its v2 ``text.response`` posts
-``/v1/responses``; the Gemini node posts ``/v1beta/models/{modelId}:generateContent`` with the
-key as the query parameter ``key`` (n8n's ``googlePalmApi`` credential); the Anthropic node posts
+``/v1/responses``; the Gemini node posts ``/v1beta/models/{modelId}:generateContent`` (n8n sends
+the key as the query parameter ``key``; here it is the header ``x-goog-api-key``, which Google
+accepts alike and which keeps it out of every recorded URL); the Anthropic node posts
 ``/v1/messages`` with ``x-api-key`` and ``anthropic-version: 2023-06-01``. A chain or an agent
 calls the same endpoints through its chat model sub-node (LangChain's ChatOpenAI and friends).
 The body fields are the providers' documented ones, in the order n8n builds them.
@@ -43,7 +44,7 @@ AI_APPS: dict[str, App] = {a.name: a for a in (
          Operation("audio.translate", "POST", "/v1/audio/translations", body=("file", "model", "temperature"),
                    note="a multipart form with the audio file (the item's binary data)")),
     _app("gemini", "https://generativelanguage.googleapis.com",
-         Secret(Auth.QUERY, "GEMINI_API_KEY", name="key", what="a Gemini API key (n8n's googlePalmApi)"),
+         Secret(Auth.HEADER, "GEMINI_API_KEY", name="x-goog-api-key", what="a Gemini API key (n8n's googlePalmApi)"),
          Operation("text.message", "POST", "/v1beta/{modelId}:generateContent",
                    body=("tools", "contents", "generationConfig", "systemInstruction"),
                    note="modelId is 'models/<name>'; the answer's candidates[] are the items"),

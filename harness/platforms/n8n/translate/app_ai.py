@@ -203,11 +203,11 @@ def gemini_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
         raise Untranslatable("Gemini built-in tools and code execution are not translated")
     options = expr.value(params.get("options") or {})
     provider, _ = _provider(GEMINI, slot)
-    key = dict_of([("key", _credential.source(_secret(GEMINI, provider, node)))])
+    key = dict_of([("x-goog-api-key", _credential.source(_secret(GEMINI, provider, node)))])  # not the query: records
     url = call("n8n.concat", GEMINI.base_url + "/v1beta/", model_id(node, params), ":generateContent")
     body = call("n8n.ai.gemini_body", messages(params), options, json_output=flag(node, params, "jsonOutput"))
     shape = call("n8n.ai.gemini_items", name("answer"), simplify=flag(node, params, "simplify"))
-    return _message_node(node, slot, GEMINI, "text.message", "gemini", url, body, shape, params=key)
+    return _message_node(node, slot, GEMINI, "text.message", "gemini", url, body, shape, headers=key)
 
 
 Translator = Callable[[Node, Slot, Workflow], NodeCode]
