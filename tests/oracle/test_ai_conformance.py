@@ -79,6 +79,14 @@ CASES: list[tuple[Case, list[dict[str, Any]], str | None]] = [
      [{"_kind": "languageModel", "name": "Gemini Chat Model", "type": f"{LC}lmChatGoogleGemini", "typeVersion": 1,
        "parameters": {"modelName": "models/c13-text", "options": {"temperature": 0.2}},
        "credentials": ai_cases._credential("googlePalmApi")}], None),
+    (Case("c14 openAi v1.3 text.message", f"{LC}openAi", 1.3, {
+        "modelId": _rl("c14-text"), "messages": {"values": [{"content": "=Hello {{ $json.from }}"}]},
+        "options": {"maxTokens": 20}}, [MAIL[:1]]), [], "openAiApi"),
+    (Case("c15 chainLlm v1.5 auto", f"{LC}chainLlm", 1.5, {"promptType": "define", "text": "={{ $json.text }}"},
+          [MAIL[:1]]), [_chat_model("c15", "text", maxTokens=64, topP=0.5)], None),
+    (Case("c16 agent v2.2 system", f"{LC}agent", 2.2, {
+        "promptType": "define", "text": "={{ $json.text }}", "options": {"systemMessage": "=You help {{ $json.from }}"}},
+          [MAIL[:1]]), [_chat_model("c16", "text", frequencyPenalty=0.1)], None),
     (Case("c10 agent v2.1 no tools", f"{LC}agent", 2.1, {
         "promptType": "define", "text": "={{ $json.text }}", "options": {"systemMessage": "You answer mail."}},
           [MAIL[:1]]), [_chat_model("c10", "text")], None),
