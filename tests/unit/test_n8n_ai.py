@@ -274,10 +274,3 @@ def test_a_gemini_chat_models_body_has_the_system_instruction_apart_and_its_url_
     base = "https://generativelanguage.googleapis.com"
     assert n8n.ai_chain.gemini_url(base, "gemini-pro") == n8n.ai_chain.gemini_url(base, "models/gemini-pro") == \
         f"{base}/v1beta/models/gemini-pro:generateContent"
-
-
-def test_the_older_openai_node_is_a_todo_naming_the_chat_call(tmp_path: Path) -> None:
-    node = {"name": "Score", "type": "n8n-nodes-base.openAi", "typeVersion": 1, "position": [1, 0],
-            "parameters": {"model": "gpt-4o-mini", "messages": {"values": [{"role": "user", "content": "hi"}]}}}
-    rows = {r.node: (r.status, r.why) for r in _workflow(tmp_path, [node], {}).scaffold.rows}
-    assert rows["Score"][0] == "todo" and "POST https://api.openai.com/v1/chat/completions" in rows["Score"][1]

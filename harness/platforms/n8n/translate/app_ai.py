@@ -210,14 +210,5 @@ def gemini_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
     return _message_node(node, slot, GEMINI, "text.message", "gemini", url, body, shape, headers=key)
 
 
-def base_openai_node(node: Node, slot: Slot) -> NodeCode:
-    """n8n-nodes-base.openAi (the older, declarative OpenAI node): a TODO naming the call it makes."""
-    params = node.parameters
-    operation = f"{params.get('resource', '(its default resource)')}.{params.get('operation', '(its default operation)')}"
-    raise Untranslatable(f"n8n-nodes-base.openAi {operation} is not translated (its description is not in "
-                         "descriptions/nodes.json, so its defaults are unknown); the chat call: "
-                         f"{catalogue.skeleton('openai', 'chat.complete')}; its items are the answer's choices")
-
-
 Translator = Callable[[Node, Slot, Workflow], NodeCode]
 TRANSLATORS: dict[str, Translator] = {"openAi": openai_node, "anthropic": anthropic_node, "googleGemini": gemini_node}

@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from harness.errors import Untranslatable
 from harness.platforms.n8n.definition import Loop, Node, Plan, Workflow
-from harness.platforms.n8n.translate import ai_roots, app_ai, calls, data_nodes, loops, merge, nodes, respond, sub
+from harness.platforms.n8n.translate import ai_roots, calls, data_nodes, loops, merge, nodes, respond, sub
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot
 from harness.scaffold import _code, _credential
 from harness.scaffold._code import name, stmts
@@ -41,7 +41,6 @@ TRANSLATORS: dict[str, nodes.Translator] = {
     "executeWorkflow": sub.execute_workflow_node, "respondToWebhook": respond.respond_node,
     **dict.fromkeys(calls.APP_TYPES, calls.app_node),  # GitHub, Slack, HubSpot, Stripe, Sheets, …
     **data_nodes.TRANSLATORS,  # Limit, Sort, Split Out, Aggregate
-    "openAi": app_ai.base_openai_node,  # n8n-nodes-base.openAi: a TODO naming its call (the AI nodes: ai_roots)
 }
 BRANCH_TYPES = ("if", "switch")
 # Node types translated from their parameters as n8n runs them: the export's, with every default it
