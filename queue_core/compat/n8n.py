@@ -33,6 +33,7 @@ from ._n8n_custom import execution_data
 from ._n8n_wait import wait_interval, wait_until, wait_webhook
 from ._n8n_static import code_static
 from ._n8n_python import python_code
+from . import _n8n_ai as ai, _n8n_ai_chain as ai_chain  # the AI nodes: n8n.ai.message, n8n.ai_chain.agent, …
 from ._n8n_loop import MAX_ITERATIONS, LoopState
 from ._n8n_messages import mime_message, telegram_message
 from ._n8n_bigquery import bigquery_queries
@@ -84,6 +85,7 @@ __all__ += ["notion_page_body", "notion_title_key", "bigquery_queries", "data_it
 __all__ += ["pg_blank_to_null", "pg_delete", "pg_insert", "pg_query", "pg_row", "pg_run", "pg_select", "pg_update",
             "pg_upsert", "pg_values"]  # Postgres (_n8n_postgres)
 __all__ += ["execution_data", "require_automations", "wait_interval", "wait_until", "wait_webhook"]  # Exec. Data, Wait
+__all__ += ["ai", "ai_chain"]  # OpenAI, Anthropic, Gemini, the LangChain chains (_n8n_ai)
 
 
 def recorded_outputs(outputs: Sequence[Sequence[Any]], cap: int = OUTPUT_ITEMS_CAP) -> list[list[Any]]:

@@ -77,6 +77,19 @@ class Edge:
 
 
 @dataclass(frozen=True)
+class SubNode:
+    """An AI sub-node connection: ``source`` (a chat model, memory, tool, output parser) serves ``target``.
+
+    ``kind`` is the connection type without its ``ai_`` prefix (``languageModel``, ``memory``,
+    ``tool``, ``outputParser``, …). A sub-node never runs on its own: its root node calls it.
+    """
+
+    source: str
+    kind: str
+    target: str
+
+
+@dataclass(frozen=True)
 class Loop:
     """A cycle of the graph: ``header`` runs first, then ``body``, again for the items that come back.
 
@@ -110,6 +123,11 @@ class Workflow:
     pin_data: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     path: str = ""
     settings: dict[str, Any] = field(default_factory=dict)  # the workflow's settings: timezone, errorWorkflow, …
+    sub_nodes: tuple[SubNode, ...] = ()  # the ai_* connections (not main): sub-nodes and the root nodes they serve
+
+    def attached(self, root: str) -> list[SubNode]:
+        """Return the sub-nodes connected to ``root`` (its model, memory, tools, parser), in the export's order."""
+        return [s for s in self.sub_nodes if s.target == root]
 
     def children(self, name: str) -> list[Edge]:
         """Return the edges out of ``name`` by output index, then top to bottom, left to right."""
@@ -353,7 +371,7 @@ def parse_workflow(document: Any, path: str, index: int = 0) -> Workflow:
     pins = document.get("pinData") if isinstance(document.get("pinData"), dict) else {}
     settings = document.get("settings") if isinstance(document.get("settings"), dict) else {}
     return Workflow(str(document.get("name") or Path(path).stem), _text(document.get("id")), nodes, edges,
-                    pins, path, settings)
+                    pins, path, settings, tuple(_sub_nodes(document.get("connections"), nodes)))
 
 
 def _is_execution(document: Any) -> bool:
@@ -411,3 +429,14 @@ def _edges(connections: Any, nodes: dict[str, Node], path: str, record: str) -> 
             for target in targets or []:
                 if isinstance(target, dict) and target.get("node") in nodes and source in nodes:
                     yield Edge(source, output, str(target["node"]), int(target.get("index") or 0))
+
+
+def _sub_nodes(connections: Any, nodes: dict[str, Node]) -> Iterator[SubNode]:
+    for source, kinds in (connections or {}).items() if isinstance(connections, dict) else ():
+        for kind, outputs in (kinds or {}).items() if isinstance(kinds, dict) else ():
+            if not (isinstance(kind, str) and kind.startswith("ai_")) or source not in nodes:
+                continue
+            for targets in outputs if isinstance(outputs, list) else ():
+                for target in targets or []:
+                    if isinstance(target, dict) and target.get("node") in nodes:
+                        yield SubNode(source, kind[3:], str(target["node"]))

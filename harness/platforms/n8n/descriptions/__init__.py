@@ -29,13 +29,20 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "nodes.json"
+# The AI nodes (@n8n/n8n-nodes-langchain) in a table of their own: their short names (openAi)
+# would collide with n8n-nodes-base's. Written by extract.js with N8N_NODES_PACKAGE set.
+LANGCHAIN, LANGCHAIN_DATA = "@n8n/n8n-nodes-langchain.", HERE / "langchain.json"
 PREFIXES = ("n8n-nodes-base.", "@n8n/n8n-nodes-langchain.")
 
 
 @functools.cache
-def _table() -> dict[str, dict[str, Any]]:
-    loaded: dict[str, dict[str, Any]] = json.loads(DATA.read_text(encoding="utf-8"))
+def _table(data: Path = DATA) -> dict[str, dict[str, Any]]:
+    loaded: dict[str, dict[str, Any]] = json.loads(data.read_text(encoding="utf-8"))
     return loaded
+
+
+def _of(node_type: str) -> dict[str, Any]:
+    return _table(LANGCHAIN_DATA if node_type.startswith(LANGCHAIN) else DATA).get(short_type(node_type), {})
 
 
 def short_type(node_type: str) -> str:
@@ -48,12 +55,12 @@ def short_type(node_type: str) -> str:
 
 def described_versions(node_type: str) -> tuple[float, ...]:
     """Return the versions of ``node_type`` whose description is known (empty when none is)."""
-    return tuple(sorted(float(v) for v in _table().get(short_type(node_type), {})))
+    return tuple(sorted(float(v) for v in _of(node_type)))
 
 
 def properties(node_type: str, version: float) -> list[dict[str, Any]] | None:
     """Return the parameter descriptions of ``node_type`` at ``version`` (None when not described)."""
-    versions = _table().get(short_type(node_type))
+    versions = _of(node_type)
     if not versions:
         return None
     for key, described in versions.items():

@@ -3,6 +3,9 @@
 //
 //   node extract.js N8N_NODE_MODULES TYPE...   (TYPE: the short type, e.g. if, httpRequest)
 //
+// N8N_NODES_PACKAGE names the package to read (default n8n-nodes-base; @n8n/n8n-nodes-langchain
+// for the AI nodes, written to langchain.json).
+//
 // These are public facts of n8n's node definitions (which parameters exist, their defaults and
 // options); the translator reads them so that an export, which leaves out every parameter equal
 // to its default, is read as n8n reads it. Run by harness/platforms/n8n/descriptions/__init__.py's
@@ -11,7 +14,15 @@
 const path = require('path');
 
 const [root, ...wanted] = process.argv.slice(2);
-const base = path.join(root, 'n8n-nodes-base');
+// The oracle's install skips native builds (--ignore-scripts): a node that loads sqlite3 at require
+// time (the AI Agent, through its memory helpers) gets an empty stand-in; no description needs it.
+const Module = require('module');
+const resolve = Module._resolveFilename;
+Module._resolveFilename = function (request, ...rest) {
+  return request === 'sqlite3' ? __filename + '#sqlite3' : resolve.call(this, request, ...rest);
+};
+require.cache[__filename + '#sqlite3'] = { id: 'sqlite3', loaded: true, exports: {} };
+const base = path.join(root, process.env.N8N_NODES_PACKAGE || 'n8n-nodes-base');
 const pkg = require(path.join(base, 'package.json'));
 
 function trim(prop) {
@@ -42,7 +53,8 @@ function versionsOf(instance) {
 
 const result = {};
 for (const file of pkg.n8n.nodes) {
-  const mod = require(path.join(base, file));
+  let mod;
+  try { mod = require(path.join(base, file)); } catch (e) { continue; } // a native module not built here
   for (const cls of Object.values(mod)) {
     if (typeof cls !== 'function') continue;
     let instance;

@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from harness.errors import Untranslatable
 from harness.platforms.n8n.definition import Loop, Node, Plan, Workflow
-from harness.platforms.n8n.translate import app_sql, calls, data_nodes, execution_data, loops, merge, nodes, respond, sub
+from harness.platforms.n8n.translate import ai_roots, app_sql, calls, data_nodes, execution_data, loops, merge, nodes, respond, sub
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot
 from harness.scaffold import _code, _credential
 from harness.scaffold._code import name, stmts
@@ -81,7 +81,10 @@ def build(workflow: Workflow, automation: str, providers: dict[str, str],
     for name, node in workflow.nodes.items():
         if name in builder.outputs:
             continue
-        if node.short_type == "stickyNote":
+        if (part := ai_roots.sub_node_row(workflow, name, scaffold.rows)) is not None:  # an AI root's model, tool, …
+            scaffold.rows.append(part)
+            scaffold.steps[name] = ""  # its runs in n8n's history are its root's calls: no step of its own
+        elif node.short_type == "stickyNote":
             scaffold.rows.append(NodeRow(name, node.type, "note", "a sticky note on the canvas (never runs)"))
         else:
             scaffold.rows.append(NodeRow(name, node.type, "not reached",
@@ -157,6 +160,8 @@ class _Builder:
             code = nodes.todo(node, slot, todo)
         elif node.short_type == loops.SPLIT_IN_BATCHES and not is_trigger and node.type.startswith("n8n-nodes-base."):
             code = loops.split_in_batches(node, slot, self.loop_states.get(name))
+        elif not is_trigger and ai_roots.is_root(node):  # @n8n/n8n-nodes-langchain: its sub-nodes are the workflow's
+            code = ai_roots.root_node(node, slot, self.workflow)
         else:
             code = _translate(node, slot, is_trigger=is_trigger)
         self.outputs[name] = code.outputs

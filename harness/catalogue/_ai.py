@@ -1,0 +1,58 @@
+"""The catalogue's AI providers: OpenAI, Google Gemini and Anthropic, the REST calls their models answer.
+
+These are the calls n8n's AI nodes make (``@n8n/n8n-nodes-langchain``): the OpenAI node's
+``text.message`` posts ``/v1/chat/completions`` and its v2 ``text.response`` posts
+``/v1/responses``; the Gemini node posts ``/v1beta/models/{modelId}:generateContent`` (n8n sends
+the key as the query parameter ``key``; here it is the header ``x-goog-api-key``, which Google
+accepts alike and which keeps it out of every recorded URL); the Anthropic node posts
+``/v1/messages`` with ``x-api-key`` and ``anthropic-version: 2023-06-01``. A chain or an agent
+calls the same endpoints through its chat model sub-node (LangChain's ChatOpenAI and friends).
+The body fields are the providers' documented ones, in the order n8n builds them.
+
+Merged over ``_apps``'s first rows of ``openai`` and ``gemini`` (``harness.catalogue``): the rows
+here are the AI nodes' whole set.
+"""
+
+from __future__ import annotations
+
+from harness.catalogue._model import App, Auth, Operation, Secret
+
+_CHAT = ("model", "messages", "tools", "response_format", "frequency_penalty", "max_completion_tokens", "n",
+         "presence_penalty", "temperature", "top_p", "reasoning_effort")
+_RESPONSE = ("model", "input", "parallel_tool_calls", "store", "instructions", "max_output_tokens", "temperature",
+             "top_p", "tools", "background", "text", "reasoning", "conversation", "include", "metadata")
+
+
+def _app(name: str, base_url: str, secret: Secret, *operations: Operation) -> App:
+    return App(name, name, base_url, secret, {op.name: op for op in operations})
+
+
+AI_APPS: dict[str, App] = {a.name: a for a in (
+    _app("openai", "https://api.openai.com", Secret(Auth.BEARER, "OPENAI_API_KEY", what="an OpenAI API key"),
+         Operation("chat.complete", "POST", "/v1/chat/completions", body=_CHAT,
+                   note="the answer's choices[].message; tool_calls ask for tools, answered by role 'tool' messages"),
+         Operation("response.create", "POST", "/v1/responses", body=_RESPONSE,
+                   note="the answer's output[] items of type 'message'; 'function_call' items ask for tools"),
+         Operation("image.generate", "POST", "/v1/images/generations",
+                   body=("model", "prompt", "n", "size", "quality", "style", "response_format")),
+         Operation("audio.speech", "POST", "/v1/audio/speech", body=("model", "input", "voice", "response_format",
+                                                                       "speed"),
+                   note="the answer is the audio file (binary data)"),
+         Operation("audio.transcribe", "POST", "/v1/audio/transcriptions", body=("file", "model", "language",
+                                                                                "temperature"),
+                   note="a multipart form with the audio file (the item's binary data)"),
+         Operation("audio.translate", "POST", "/v1/audio/translations", body=("file", "model", "temperature"),
+                   note="a multipart form with the audio file (the item's binary data)")),
+    _app("gemini", "https://generativelanguage.googleapis.com",
+         Secret(Auth.HEADER, "GEMINI_API_KEY", name="x-goog-api-key", what="a Gemini API key (n8n's googlePalmApi)"),
+         Operation("text.message", "POST", "/v1beta/{modelId}:generateContent",
+                   body=("tools", "contents", "generationConfig", "systemInstruction"),
+                   note="modelId is 'models/<name>'; the answer's candidates[] are the items"),
+         Operation("audio.analyze", "POST", "/v1beta/{modelId}:generateContent", body=("contents",),
+                   note="the audio as inlineData (base64) or a file uploaded first to /upload/v1beta/files")),
+    _app("anthropic", "https://api.anthropic.com",
+         Secret(Auth.HEADER, "ANTHROPIC_API_KEY", name="x-api-key", what="an Anthropic API key"),
+         Operation("text.message", "POST", "/v1/messages",
+                   body=("model", "messages", "tools", "max_tokens", "system", "temperature", "top_p", "top_k"),
+                   note="headers anthropic-version: 2023-06-01, anthropic-beta: files-api-2025-04-14")),
+)}

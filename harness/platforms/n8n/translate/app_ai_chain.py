@@ -1,0 +1,263 @@
+"""n8n's LangChain roots (Basic LLM Chain, AI Agent) as the chat calls their model sub-node makes.
+
+A root reads its chat model from the ``ai_languageModel`` sub-node: the OpenAI Chat Model
+(``lmChatOpenAi``, LangChain's ChatOpenAI: ``/v1/chat/completions``) is translated; another
+model (Gemini, Anthropic, Azure through LangChain) is a TODO naming the call it would be. The
+runtime is ``queue_core.compat._n8n_ai_chain``.
+
+Not translated, each a TODO naming what it needs:
+
+- an output parser (``outputParserStructured``/``Autofixing``): LangChain adds its format
+  instructions (a JSON schema, in its own words) to the prompt and parses, retrying with the model;
+- memory (``memoryBufferWindow``): the window of earlier turns per session key needs a store
+  across executions (a table keyed by session id: read the last *k* turns before the call, append
+  the turn after it);
+- a tool other than the ones :func:`tools_of` reads (an HTTP Request tool with a fixed URL), and
+  the agents of v1.x (chosen by an ``agent`` parameter) and v3 (its engine requests).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import Any
+
+from harness.errors import Untranslatable
+from harness.platforms.n8n.definition import Node, Workflow
+from harness.platforms.n8n.translate import expr
+from harness.platforms.n8n.translate.app_ai import GEMINI, OPENAI, _check_described, _provider, _secret
+from harness.platforms.n8n.translate.nodes import NodeCode, Slot, _input, comment
+from harness.scaffold import _code, _credential
+from harness.scaffold._code import call, dict_of, lit, name, stmts
+from harness.scaffold._module import slug
+from harness.scaffold._provider import provider_for
+
+CHAT_OPENAI, CHAT_GEMINI = "lmChatOpenAi", "lmChatGoogleGemini"
+_MEMORY = ("the window of earlier turns per session needs a store across executions (a table keyed by session id: "
+           "read the last k turns before the call, append the turn after it)")
+_PARSER = ("LangChain adds the parser's format instructions (a JSON schema in its words) to the prompt and parses "
+           "the answer, retrying with the model")
+_TOOLS = ("the loop is n8n.ai_chain.agent(…, tools={name: async callable}) with each tool's function schema in "
+          "n8n.ai_chain.chat_body(…, tools=[{type: function, function: {name, description, parameters}}]); a "
+          "sub-workflow tool is a child job (n8n.execute_workflow), an HTTP tool a ctx.call")
+_OPTIONS = frozenset({"temperature", "maxTokens", "topP", "frequencyPenalty", "presencePenalty", "responseFormat",
+                      "reasoningEffort", "timeout", "maxRetries"})
+
+
+def chat_model(workflow: Workflow, root: Node, *, gemini: bool = False) -> tuple[Node, ast.expr, dict[str, Any]]:
+    """Return the root's chat model sub-node, its model name and its options; Untranslatable otherwise.
+
+    ``gemini``: the Google Gemini Chat Model is read too (a chain; an agent's tools are OpenAI's format here).
+    """
+    models = [workflow.nodes[s.source] for s in workflow.attached(root.name)
+              if s.kind == "languageModel" and not workflow.nodes[s.source].disabled]
+    if not models:
+        raise Untranslatable(f"{root.short_type} has no chat model connected (ai_languageModel)")
+    if len(models) > 1:
+        raise Untranslatable(f"{root.short_type} with a fallback model is not translated")
+    model = models[0]
+    if gemini and model.short_type == CHAT_GEMINI and model.type.startswith("@n8n/"):
+        return _gemini_model(model)
+    if model.short_type != CHAT_OPENAI or not model.type.startswith("@n8n/"):
+        raise Untranslatable(f"the chat model {model.short_type} is not translated (the OpenAI Chat Model is; "
+                             "its call would be the provider's chat endpoint with the root's messages)")
+    params = _check_described(model)
+    options = dict(params.get("options") or {})
+    unknown = sorted(set(options) - _OPTIONS)
+    if unknown or params.get("responsesApiEnabled"):
+        raise Untranslatable(f"OpenAI Chat Model options {', '.join(unknown) or 'responsesApiEnabled'} are not "
+                             "translated")
+    raw = params.get("model")
+    raw = raw.get("value") if isinstance(raw, dict) else raw
+    if raw in (None, ""):
+        raise Untranslatable("the OpenAI Chat Model names no model")
+    return model, expr.value(raw), options
+
+
+def _gemini_model(model: Node) -> tuple[Node, ast.expr, dict[str, Any]]:
+    params = _check_described(model)
+    options = dict(params.get("options") or {})
+    unknown = sorted(set(options) - {"maxOutputTokens", "temperature", "topK", "topP", "safetySettings"})
+    if unknown:
+        raise Untranslatable(f"Google Gemini Chat Model options {', '.join(unknown)} are not translated")
+    if params.get("modelName") in (None, ""):
+        raise Untranslatable("the Google Gemini Chat Model names no model")
+    return model, expr.value(params.get("modelName")), options
+
+
+def _others(workflow: Workflow, root: Node, allowed: tuple[str, ...]) -> None:
+    for sub in workflow.attached(root.name):
+        if sub.kind in allowed or workflow.nodes[sub.source].disabled:
+            continue
+        kind = workflow.nodes[sub.source].short_type
+        if sub.kind == "memory":
+            raise Untranslatable(f"memory ({kind}) is not translated: {_MEMORY}")
+        if sub.kind == "outputParser":
+            raise Untranslatable(f"an output parser ({kind}) is not translated: {_PARSER}")
+        if sub.kind == "tool":
+            raise Untranslatable(f"the tool {kind} is not translated: {_TOOLS}")
+        raise Untranslatable(f"a {sub.kind} sub-node ({kind}) is not translated")
+
+
+TOOL_SCHEMA = {"type": "object", "properties": {}, "additionalProperties": False,
+               "$schema": "http://json-schema.org/draft-07/schema#"}  # a tool the model gives no input (n8n's zod {})
+_HTTP_TOOL_OFF = ("sendQuery", "sendHeaders", "sendBody", "optimizeResponse")
+
+
+def tools_of(workflow: Workflow, root: Node, slot: Slot) -> tuple[list[ast.expr], list[tuple[str, ast.expr]],
+                                                                     dict[str, str]]:
+    """Return the agent's tools: their function specs, their callables by name, and provider proposals.
+
+    Read: an HTTP Request tool (``toolHttpRequest`` v1.1) with a fixed URL and nothing the model
+    fills in (no placeholders, query, headers or body), its answer handed back as n8n hands it.
+    Any other tool raises Untranslatable naming the loop's call.
+    """
+    specs: list[ast.expr] = []
+    calls: list[tuple[str, ast.expr]] = []
+    proposals: dict[str, str] = {}
+    for sub in workflow.attached(root.name):
+        tool = workflow.nodes[sub.source]
+        if sub.kind != "tool" or tool.disabled:
+            continue
+        params = _check_described(tool) if tool.short_type == "toolHttpRequest" else {}
+        if tool.short_type != "toolHttpRequest" or tool.version != 1.1 or any(params.get(k) for k in _HTTP_TOOL_OFF) \
+                or params.get("placeholderDefinitions") or params.get("authentication", "none") != "none" \
+                or "{" in str(params.get("url")) or expr.is_expression(params.get("url")):
+            raise Untranslatable(f"the tool {tool.name!r} ({tool.short_type} v{tool.version:g}) is not translated: "
+                                 + _TOOLS)
+        if not re.fullmatch(r"[A-Za-z0-9_-]+", tool.name):
+            raise Untranslatable(f"the tool name {tool.name!r} is not translated (n8n rewrites its characters)")
+        provider, _, proposed = provider_for(params.get("url"), slot.providers)
+        proposals.update(proposed)
+        specs.append(lit({"type": "function", "function": {"name": tool.name, "description": params.get(
+            "toolDescription", ""), "parameters": TOOL_SCHEMA}}))
+        calls.append((tool.name, _code.expr("lambda arg: n8n.ai_chain.http_tool(ctx, $provider, $method, $url, "
+                                            "step=$step)", provider=provider, method=params.get("method", "GET"),
+                                            url=params.get("url"), step=f"{slot.step}:{slug(tool.name)}")))
+    return specs, calls, proposals
+
+
+def _prompt(node: Node, params: dict[str, Any]) -> ast.expr:
+    if node.version <= 1.3:
+        return expr.value(params.get("prompt"))
+    kind = params.get("promptType", "auto")
+    if kind not in ("auto", "define"):
+        raise Untranslatable(f"a prompt of type {kind!r} is not translated")
+    return expr.value(params.get("text"))
+
+
+def _lines(node: Node, slot: Slot, run: ast.expr, model: Node, app: Any = OPENAI,
+           path: str = "/v1/chat/completions") -> NodeCode:
+    provider, proposals = _provider(app, slot)
+    lines = [comment(node), _code.comment(f"its chat model {model.name!r} ({model.type} v{model.version:g}): "
+                                          f"POST {app.base_url}{path}"),
+             *stmts("items = $inp", inp=_input(slot)), *stmts("$var = await $run", var=name(slot.var), run=run)]
+    return NodeCode(lines, [slot.var], call_step=slot.step, provider_proposals=proposals,
+                    credentials=[_secret(app, provider, model)],
+                    why=f"the chat calls of {model.name!r} to {provider} (proof: the shadow run and the oracle's "
+                        "stand-in provider)")
+
+
+def chain_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
+    """Basic LLM Chain v1.4+: its messages and prompt as one chat call per item, the answer as ``{text}``."""
+    params = _check_described(node)
+    model, model_name, options = chat_model(workflow, node, gemini=True)
+    _others(workflow, node, ("languageModel",))
+    if params.get("hasOutputParser") or params.get("needsFallback"):
+        raise Untranslatable("a chain with an output parser or a fallback model is not translated: " + _PARSER)
+    templates: list[ast.expr] = []
+    for entry in (params.get("messages") or {}).get("messageValues") or []:
+        if entry.get("type") == "HumanMessagePromptTemplate" and entry.get("messageType", "text") != "text":
+            raise Untranslatable("an image message of a chain is not translated")
+        templates.append(dict_of([("type", entry.get("type", "SystemMessagePromptTemplate")),
+                                  ("message", expr.value(entry.get("message", "")))]))
+    messages = call("n8n.ai_chain.chain_messages", ast.List(templates, ast.Load()), _prompt(node, params))
+    if model.short_type == CHAT_GEMINI:  # LangChain's ChatGoogleGenerativeAI: the key as x-goog-api-key
+        if any(e.get("type", "SystemMessagePromptTemplate") == "SystemMessagePromptTemplate"
+               for e in ((params.get("messages") or {}).get("messageValues") or [])[1:]):
+            raise Untranslatable("a Gemini chain with a system message after its first message is not translated")
+        provider, _ = _provider(GEMINI, slot)
+        key = dict_of([("x-goog-api-key", _credential.source(_secret(GEMINI, provider, model)))])
+        run = call("n8n.ai_chain.chain", name("flow"), node.name, name("items"), provider=provider,
+                   url=call("n8n.ai_chain.gemini_url", GEMINI.base_url, model_name), step=slot.step,
+                   body=_code.expr("lambda item, i: $body", body=call("n8n.ai_chain.gemini_chat_body", messages,
+                                                                       lit(options))),
+                   unwrap=node.version >= 1.6, api="gemini", headers=key)
+        return _lines(node, slot, run, model, GEMINI, "/v1beta/{model}:generateContent")
+    provider, _ = _provider(OPENAI, slot)
+    body = call("n8n.ai_chain.chat_body", model_name, messages, lit(options))
+    run = call("n8n.ai_chain.chain", name("flow"), node.name, name("items"), provider=provider,
+               url=OPENAI.base_url + "/v1/chat/completions", step=slot.step,
+               body=_code.expr("lambda item, i: $body", body=body),
+               json_output=options.get("responseFormat") == "json_object", unwrap=node.version >= 1.6)
+    return _lines(node, slot, run, model)
+
+
+def agent_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
+    """AI Agent v2–v2.2 (the tools agent) without tools: system message and prompt, the answer as ``{output}``."""
+    if not 2 <= node.version < 3:
+        raise Untranslatable(f"AI Agent v{node.version:g} is not translated (v2–v2.2, the tools agent, are)")
+    params = _check_described(node)
+    model, model_name, options = chat_model(workflow, node)
+    _others(workflow, node, ("languageModel", "tool"))
+    if params.get("hasOutputParser") or params.get("needsFallback"):
+        raise Untranslatable("an agent with an output parser or a fallback model is not translated: " + _PARSER)
+    opts = params.get("options") or {}
+    if opts.get("returnIntermediateSteps"):
+        raise Untranslatable("an agent returning its intermediate steps is not translated")
+    specs, tools, proposals = tools_of(workflow, node, slot)
+    # n8n sends the system message only when the node sets one (the oracle: none for empty options)
+    system = [dict_of([("role", "system"), ("content", expr.value(opts["systemMessage"]))])] \
+        if opts.get("systemMessage") else []
+    messages = ast.List([*system, dict_of([("role", "user"), ("content", _prompt(node, params))])], ast.Load())
+    provider, _ = _provider(OPENAI, slot)
+    body = call("n8n.ai_chain.chat_body", model_name, messages, lit(options),
+                **({"tools": ast.List(specs, ast.Load())} if specs else {}))
+    run = call("n8n.ai_chain.agent", name("flow"), node.name, name("items"), provider=provider,
+               url=OPENAI.base_url + "/v1/chat/completions", step=slot.step,
+               body=_code.expr("lambda item, i: $body", body=body), max_iterations=int(opts.get("maxIterations", 10)),
+               **({"tools": dict_of(tools)} if tools else {}))
+    code = _lines(node, slot, run, model)
+    code.provider_proposals.update(proposals)
+    return code
+
+
+def classifier_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
+    """Text Classifier v1/v1.1: one chat call per item, the item to the output of each category answered true."""
+    params = _check_described(node)
+    model, model_name, options = chat_model(workflow, node)
+    _others(workflow, node, ("languageModel",))
+    opts = params.get("options") or {}
+    if opts.get("enableAutoFixing"):
+        raise Untranslatable("auto-fixing is not translated: on a parse failure LangChain's OutputFixingParser asks "
+                             "the model again with the error")
+    categories = [(c.get("category"), c.get("description", "")) for c in (params.get("categories") or {}).get(
+        "categories") or []]
+    fixed = [opts.get("systemPromptTemplate", ""), opts.get("fallback", "discard"), *(v for c in categories for v in c)]
+    if not categories or any(expr.is_expression(v) or not isinstance(v, str) for v in fixed):
+        raise Untranslatable("a classifier whose categories or prompt an expression computes is not translated")
+    fallback = opts.get("fallback", "discard")
+    template = opts.get("systemPromptTemplate") or None
+    system = call("n8n.ai_chain.classifier_system", template if template else _code.expr("n8n.ai_chain.CLASSIFIER_PROMPT"),
+                  lit([list(c) for c in categories]), multi_class=bool(opts.get("multiClass")), fallback=fallback)
+    messages = ast.List([dict_of([("role", "system"), ("content", system)]),
+                         dict_of([("role", "user"), ("content", expr.value(params.get("inputText")))])], ast.Load())
+    provider, proposals = _provider(OPENAI, slot)
+    body = call("n8n.ai_chain.chat_body", model_name, messages, lit(options))
+    names = [c for c, _ in categories] + (["fallback"] if fallback == "other" else [])
+    run = call("n8n.ai_chain.classify", name("flow"), node.name, name("items"), provider=provider,
+               url=OPENAI.base_url + "/v1/chat/completions", step=slot.step,
+               body=_code.expr("lambda item, i: $body", body=body), categories=[c for c, _ in categories],
+               fallback=fallback)
+    outputs = [f"{slot.var}_{index}" for index in range(len(names))]
+    target = ast.Tuple([ast.Name(o, ast.Store()) for o in outputs], ast.Store())
+    lines = [comment(node), _code.comment(f"its chat model {model.name!r} ({model.type} v{model.version:g}): "
+                                          f"POST {OPENAI.base_url}/v1/chat/completions; outputs: {', '.join(names)}"),
+             *stmts("items = $inp", inp=_input(slot)), *stmts("$target = await $run", target=target, run=run)]
+    return NodeCode(lines, outputs, call_step=slot.step, provider_proposals=proposals,
+                    credentials=[_secret(OPENAI, provider, model)],
+                    why=f"the chat calls of {model.name!r} to {provider} (proof: the oracle's stand-in provider; in "
+                        "shadow the history does not say which output an item went to)")
+
+
+TRANSLATORS = {"chainLlm": chain_node, "agent": agent_node, "textClassifier": classifier_node}

@@ -1,0 +1,297 @@
+"""n8n's LangChain roots at run time: a Basic LLM Chain and an AI Agent as the chat calls of their model sub-node.
+
+What n8n does, and what this does:
+
+- **Chat model** (the ``lmChatOpenAi`` sub-node, LangChain's ``ChatOpenAI``): a chat completion
+  posted to ``/chat/completions``; :func:`chat_body` is its body (the model, the messages as
+  ``{role, content}`` with LangChain's roles system/user/assistant, the sub-node's options under
+  the API's names, ``stream: false``).
+- **Basic LLM Chain** (:func:`chain`): the messages are the node's ``messages.messageValues``
+  (system, AI or human templates) then the prompt as the human message; the item is
+  ``{text: answer.trim()}``, or, when the model answers JSON (``responseFormat: json_object``), the
+  parsed object itself (v1.6+), an array as ``{data}``.
+- **AI Agent** (:func:`agent`): system message, the prompt as the human message, the tools
+  offered as functions; while the model answers with ``tool_calls``, each tool runs (an async
+  callable) and its result goes back as a ``role: tool`` message; the item is ``{output}``. After
+  ``max_iterations`` model calls that still asked for tools, n8n's executor stops with the output
+  "Agent stopped due to max iterations.".
+
+Every model call is ``ctx.call`` under the node's step (memoised by occurrence: a retried job
+reads the answers already stored and runs only what is left). In shadow, the call is answered with
+the node's recorded output (``_n8n_ai.answer``): that is the item, and no tool runs.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any
+
+from ..errors import NodeFailed
+from ._n8n_ai import Body, Items, answer
+
+Tool = Callable[[Any], Awaitable[Any]]
+ROLES = {"SystemMessagePromptTemplate": "system", "AIMessagePromptTemplate": "assistant",
+         "HumanMessagePromptTemplate": "user"}
+MAX_ITERATIONS_OUTPUT = "Agent stopped due to max iterations."
+_OPTIONS = {"temperature": "temperature", "maxTokens": "max_tokens", "topP": "top_p",
+            "frequencyPenalty": "frequency_penalty", "presencePenalty": "presence_penalty"}
+
+
+def chat_body(model: Any, messages: Sequence[Mapping[str, Any]], options: Mapping[str, Any],
+              tools: Sequence[Mapping[str, Any]] | None = None) -> dict[str, Any]:
+    """Return the body LangChain's ChatOpenAI posts for the ``lmChatOpenAi`` sub-node's ``options``."""
+    body: dict[str, Any] = {"model": model}
+    for option, field in _OPTIONS.items():
+        if options.get(option) is not None and not (option == "maxTokens" and options[option] == -1):
+            body[field] = options[option]
+    body["stream"] = False
+    if tools:
+        body["tools"] = [dict(t) for t in tools]
+    if options.get("responseFormat"):
+        body["response_format"] = {"type": options["responseFormat"]}
+    if options.get("reasoningEffort") in ("low", "medium", "high"):
+        body["reasoning_effort"] = options["reasoningEffort"]
+    body["messages"] = [dict(m) for m in messages]
+    return body
+
+
+def chain_messages(templates: Sequence[Mapping[str, Any]], prompt: Any) -> list[dict[str, Any]]:
+    """Return a Basic LLM Chain's messages: its message templates, then the prompt as the human message."""
+    out = [{"role": ROLES[str(t.get("type", "SystemMessagePromptTemplate"))], "content": str(t.get("message") or "")}
+           for t in templates]
+    return [*out, {"role": "user", "content": prompt if isinstance(prompt, str) else json.dumps(prompt)}]
+
+
+def chain_text(text: Any, *, json_output: bool, unwrap: bool = True) -> dict[str, Any]:
+    """Return a Basic LLM Chain's item json for the model's answer text (n8n's ``formatResponse``)."""
+    value: Any = text if isinstance(text, str) else ""
+    if json_output:
+        value = _json_answer(value)
+    if isinstance(value, str):
+        return {"text": value.strip()}
+    if isinstance(value, list):
+        return {"data": value}
+    if isinstance(value, dict):
+        return value if unwrap else {"text": json.dumps(value, separators=(",", ":"), ensure_ascii=False)}
+    return {"response": {"text": value}}
+
+
+def _json_answer(text: str) -> Any:
+    """Parse a JSON answer as LangChain's JsonOutputParser does: the text, else a fenced block in it."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        fenced = re.search(r"```(?:json)?\s*(.*?)```", text, re.S)
+        try:
+            return json.loads(fenced.group(1) if fenced else text.strip())
+        except ValueError:
+            return text
+
+
+_GEMINI_OPTIONS = ("maxOutputTokens", "temperature", "topK", "topP")
+
+
+def gemini_chat_body(messages: Sequence[Mapping[str, Any]], options: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the body LangChain's ChatGoogleGenerativeAI posts for the ``lmChatGoogleGemini`` sub-node.
+
+    A first system message is the ``systemInstruction``; the others are ``contents`` (an assistant
+    message as role ``model``); the sub-node's options go in ``generationConfig``.
+    """
+    config: dict[str, Any] = {"stopSequences": []}
+    config.update({k: options[k] for k in _GEMINI_OPTIONS if options.get(k) is not None})
+    safety = ((options.get("safetySettings") or {}).get("values")) or []
+    body: dict[str, Any] = {"generationConfig": config, "safetySettings": safety if isinstance(safety, list) else [safety]}
+    rest = list(messages)
+    if rest and rest[0].get("role") == "system":
+        body["systemInstruction"] = {"role": "system", "parts": [{"text": rest.pop(0).get("content")}]}
+    body["contents"] = [{"role": "model" if m.get("role") == "assistant" else "user", "parts": [{"text": m.get("content")}]}
+                        for m in rest]
+    return body
+
+
+def gemini_url(base: str, model: Any) -> str:
+    """Return the generateContent URL of a Gemini model (LangChain names it ``models/<name>`` either way)."""
+    return f"{base}/v1beta/models/{str(model).removeprefix('models/')}:generateContent"
+
+
+def _content(got: Mapping[str, Any]) -> Any:
+    if "candidates" in got:  # Gemini: the first candidate's text parts, joined
+        parts = ((got.get("candidates") or [{}])[0].get("content") or {}).get("parts") or []
+        return "".join(str(p.get("text", "")) for p in parts if isinstance(p, dict))
+    choices = got.get("choices") or [{}]
+    return (choices[0].get("message") or {}).get("content")
+
+
+async def chain(flow: Any, node: str, items: Items, *, provider: str, url: str, step: str, body: Body,
+                json_output: bool = False, unwrap: bool = True, api: str = "chat",
+                headers: dict[str, str] | None = None) -> Items:
+    """Run a Basic LLM Chain: one chat call per item, the answer as ``{text}`` (or the parsed JSON)."""
+    ctx, out = flow.ctx, []  # type: Any, Items
+    extra = {"headers": headers} if headers else {}
+    for i, item in enumerate(items):
+        response = await ctx.call(provider, "POST", url, json=body(item, i), step=step, **extra)
+        got, recorded = answer(ctx, response, api, i, node)
+        out += recorded if got is None else [{"json": chain_text(_content(got), json_output=json_output,
+                                                                  unwrap=unwrap)}]
+    return flow.emit(node, out) if items else []
+
+
+# LangChain's StructuredOutputParser instructions, as n8n's Text Classifier sends them (the oracle's
+# capture): the JSON schema of the categories follows, compact, in a ```json block.
+FORMAT_INSTRUCTIONS = (
+    'You must format your output as a JSON value that adheres to a given "JSON Schema" instance.\n\n'
+    '"JSON Schema" is a declarative language that allows you to annotate and validate JSON documents.\n\n'
+    'For example, the example "JSON Schema" instance {{"properties": {{"foo": {{"description": "a list of test words", '
+    '"type": "array", "items": {{"type": "string"}}}}}}, "required": ["foo"]}}}}\n'
+    'would match an object with one required property, "foo". The "type" property specifies "foo" must be an "array", '
+    'and the "description" property semantically describes it as "a list of test words". The items within "foo" must '
+    'be strings.\nThus, the object {{"foo": ["bar", "baz"]}} is a well-formatted instance of this example "JSON Schema". '
+    'The object {{"properties": {{"foo": ["bar", "baz"]}}}} is not well-formatted.\n\n'
+    "Your output will be parsed and type-checked according to the provided schema instance, so make sure all fields in "
+    "your output match the schema exactly and there are no trailing commas!\n\n"
+    "Here is the JSON Schema instance your output must adhere to. Include the enclosing markdown codeblock:\n"
+    "```json\n{schema}\n```\n")
+CLASSIFIER_PROMPT = ("Please classify the text provided by the user into one of the following categories: {categories}, "
+                     "and use the provided formatting instructions below. Don't explain, and only output the json.")
+_FALLBACK = {"other": 'If no categories apply, select the "fallback" option.',
+             "discard": "If there is not a very fitting category, select none of the categories."}
+
+
+def classifier_system(template: str, categories: Sequence[tuple[str, str]], *, multi_class: bool,
+                      fallback: str) -> str:
+    """Return the Text Classifier's system message: its template, the schema's instructions, the rules."""
+    properties = {name: {"type": "boolean", "description": f'Should be true if the input has category "{name}" '
+                                                          f"(description: {description})"}
+                  for name, description in categories}
+    if fallback == "other":
+        properties["fallback"] = {"type": "boolean", "description": "Should be true if none of the other categories apply"}
+    schema = {"type": "object", "properties": properties, "required": list(properties), "additionalProperties": False,
+              "$schema": "http://json-schema.org/draft-07/schema#"}
+    rules = ("Categories are not mutually exclusive, and multiple can be true" if multi_class
+             else "Categories are mutually exclusive, and only one can be true")
+    head = template.replace("{categories}", ", ".join(name for name, _ in categories))
+    instructions = FORMAT_INSTRUCTIONS.replace("{schema}", json.dumps(schema, separators=(",", ":"), ensure_ascii=False))
+    return f"{head}\n\t{instructions}\n\t{rules}\n\t{_FALLBACK.get(fallback, '')}"
+
+
+def classification(text: Any, names: Sequence[str], node: str) -> dict[str, bool]:
+    """Parse the model's answer as the StructuredOutputParser does: JSON (in a fence or not), booleans."""
+    raw = str(text or "").strip()
+    if "```" in raw:
+        raw = re.split(r"```(?:json)?", raw)[1]
+    try:
+        parsed = json.loads(raw, strict=False)
+    except ValueError:
+        raise NodeFailed(f"{node}: Failed to parse. Text: {str(text)[:200]}") from None
+    if not isinstance(parsed, dict) or any(not isinstance(parsed.get(n), bool) for n in names):
+        raise NodeFailed(f"{node}: Failed to parse: the answer is not a boolean per category: {str(text)[:200]}")
+    return {n: parsed[n] for n in names}
+
+
+async def classify(flow: Any, node: str, items: Items, *, provider: str, url: str, step: str, body: Body,
+                   categories: Sequence[str], fallback: str = "discard") -> list[Items]:
+    """Run a Text Classifier: one chat call per item, the item sent to each category's output it is true for.
+
+    In shadow the recorded output cannot say which category an item went to (the importer keeps a
+    node's items, not their outputs): the node fails naming that, rather than route by guess.
+    """
+    ctx = flow.ctx
+    names = [*categories, *(["fallback"] if fallback == "other" else [])]
+    outputs: list[Items] = [[] for _ in names]
+    for i, item in enumerate(items):
+        response = await ctx.call(provider, "POST", url, json=body(item, i), step=step)
+        got, _ = answer(ctx, response, "chat", i, node)
+        if got is None:
+            raise NodeFailed(f"{node}: the recorded output does not say which category each item went to "
+                             "(the history keeps the node's items, not its outputs): replay needs them per output")
+        chosen = classification(_content(got), names, node)
+        for index, category in enumerate(names):
+            if chosen[category]:
+                outputs[index].append(item)
+    return flow.emit_outputs(node, outputs) if items else outputs
+
+
+def tool_message(call: Mapping[str, Any], result: Any) -> dict[str, Any]:
+    """Return the ``role: tool`` message that answers one tool call (an object as its JSON text)."""
+    content = result if isinstance(result, str) else json.dumps(result, ensure_ascii=False)
+    return {"role": "tool", "content": content, "tool_call_id": call.get("id")}
+
+
+async def tool_loop(ctx: Any, node: str, request: dict[str, Any], *, provider: str, url: str, step: str,
+                    tools: Mapping[str, Tool], max_iterations: int, index: int = 0) -> tuple[Any, Items | None]:
+    """Call the model until it answers without tool calls; return (its answer text, None).
+
+    Each answer's tool calls run in order and go back as tool messages. Returns (None, items)
+    when a call was answered with a recorded node output (shadow). After ``max_iterations`` calls
+    that still asked for tools the text is n8n's "Agent stopped due to max iterations.".
+    """
+    messages = request["messages"]
+    for _ in range(max(1, max_iterations)):
+        response = await ctx.call(provider, "POST", url, json=request, step=step)
+        got, recorded = answer(ctx, response, "chat", index, node)
+        if got is None:
+            return None, recorded
+        message = dict((got.get("choices") or [{}])[0].get("message") or {})
+        calls = message.get("tool_calls") or []
+        if not calls:
+            return message.get("content"), None
+        calls = [_sent_call(c) for c in calls]
+        messages.append({"role": "assistant", "content": message.get("content") or "", "tool_calls": calls})
+        for call in calls:
+            function = call.get("function") or {}
+            tool = tools.get(str(function.get("name")))
+            arguments = _arguments(function.get("arguments"))
+            result = await tool(arguments) if tool is not None else f"{function.get('name')} is not a valid tool"
+            messages.append(tool_message(call, result))
+    return MAX_ITERATIONS_OUTPUT, None
+
+
+def _sent_call(call: Mapping[str, Any]) -> dict[str, Any]:
+    """Return a tool call as LangChain sends it back: its arguments parsed and written compactly."""
+    function = dict(call.get("function") or {})
+    try:
+        function["arguments"] = json.dumps(json.loads(function.get("arguments") or "{}"), separators=(",", ":"),
+                                          ensure_ascii=False)
+    except ValueError:
+        pass
+    return {"id": call.get("id"), "type": call.get("type", "function"), "function": function}
+
+
+async def http_tool(ctx: Any, provider: str, method: str, url: str, *, step: str) -> str:
+    """Run an HTTP Request tool (no parameters from the model): its answer as the tool result text.
+
+    n8n hands the model a JSON answer as ``JSON.stringify(body, null, 2)``, any other as its text.
+    """
+    response = await ctx.call(provider, method, url, step=step)
+    try:
+        body = response.json()
+    except ValueError:
+        return str(response.text)
+    return json.dumps(body, indent=2, ensure_ascii=False)
+
+
+def _arguments(raw: Any) -> Any:
+    """Return a tool call's input as n8n hands it to the tool: the ``input`` field, else the object."""
+    try:
+        parsed = json.loads(raw) if isinstance(raw, str) else raw
+    except ValueError:
+        return raw
+    return parsed.get("input", parsed) if isinstance(parsed, dict) else parsed
+
+
+async def agent(flow: Any, node: str, items: Items, *, provider: str, url: str, step: str, body: Body,
+                tools: Mapping[str, Tool] | None = None, max_iterations: int = 10) -> Items:
+    """Run an AI Agent over its items: the tool loop per item, the answer as ``{output}``."""
+    ctx, out = flow.ctx, []  # type: Any, Items
+    for i, item in enumerate(items):
+        text, recorded = await tool_loop(ctx, node, body(item, i), provider=provider, url=url, step=step,
+                                         tools=tools or {}, max_iterations=max_iterations, index=i)
+        out += recorded if recorded is not None else [{"json": {"output": text if text is not None else ""}}]
+    return flow.emit(node, out) if items else []
+
+
+__all__ = ["CLASSIFIER_PROMPT", "FORMAT_INSTRUCTIONS", "MAX_ITERATIONS_OUTPUT", "ROLES", "agent", "chain",
+           "chain_messages", "chain_text", "chat_body", "classification", "gemini_chat_body", "gemini_url", "classifier_system", "classify", "http_tool",
+           "tool_loop", "tool_message"]

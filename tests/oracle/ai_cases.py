@@ -1,0 +1,166 @@
+"""AI node cases against the real n8n: its credentials point at a loopback stand-in provider (``ai_server``).
+
+n8n cannot reach OpenAI here, but its OpenAI, Anthropic and Gemini credentials take a base URL:
+imported with ``n8n import:credentials`` (the data in clear: n8n encrypts it on import) pointing at
+the stand-in, the real nodes run and the stand-in keeps every request body. The scaffolded module
+runs the same workflow with its calls sent to the same stand-in. A case is proved when both
+sides' node outputs are equal *and* the request bodies the stand-in received from each are.
+
+The workflows are built like the other cases' (``workflow.workflow``: Code nodes feed the node
+under test), plus the sub-nodes a root needs (a chat model) on ``ai_*`` connections.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import tempfile
+import uuid
+from pathlib import Path
+from typing import Any
+
+import httpx
+from psycopg import sql
+
+from harness.platforms.n8n.translate import scaffold_n8n
+from queue_core import registry as registry_module
+from queue_core.context import Trigger
+from queue_core.registry import Registry
+from tests.oracle import runner
+from tests.oracle.ai_server import StandInRequests
+from tests.oracle.outcome import Outcome
+from tests.oracle.workflow import UNDER_TEST, Case, workflow
+
+LC = "@n8n/n8n-nodes-langchain."
+CREDENTIALS = {"openAiApi": "oraclecredopenai", "anthropicApi": "oraclecredanthro", "googlePalmApi": "oraclecredgemini"}
+HOSTS = ("https://api.openai.com", "https://api.anthropic.com", "https://generativelanguage.googleapis.com")
+
+
+def credentials(base: str) -> list[dict[str, Any]]:
+    """Return n8n credentials (export format, data in clear) whose base URLs are the stand-in's."""
+    data = {"openAiApi": {"apiKey": "sk-oracle", "url": f"{base}/v1"},
+            "anthropicApi": {"apiKey": "sk-ant-oracle", "url": base},
+            "googlePalmApi": {"apiKey": "oracle-key", "host": base}}
+    return [{"id": cid, "name": f"oracle {kind}", "type": kind, "data": data[kind]} for kind, cid in CREDENTIALS.items()]
+
+
+def _credential(kind: str) -> dict[str, Any]:
+    return {kind: {"id": CREDENTIALS[kind], "name": f"oracle {kind}"}}
+
+
+def document(case: Case, index: int, subs: list[dict[str, Any]], credential: str | None) -> dict[str, Any]:
+    """Return the case's workflow: the node under test with its credential, and its sub-nodes wired to it."""
+    doc = workflow(case, runner.workflow_id(index))
+    node = next(n for n in doc["nodes"] if n["name"] == UNDER_TEST)
+    if credential:
+        node["credentials"] = _credential(credential)
+    for position, sub in enumerate(subs):
+        kind = sub.pop("_kind")
+        doc["nodes"].append({"position": [400, 300 + 100 * position], **sub})
+        doc["connections"].setdefault(sub["name"], {})[f"ai_{kind}"] = [[{"node": UNDER_TEST, "type": f"ai_{kind}",
+                                                                         "index": 0}]]
+    return doc
+
+
+def run_n8n(documents: list[dict[str, Any]], base: str, timeout: float = 900) -> list[Outcome]:
+    """Run the documents in one n8n batch with the stand-in's credentials imported first (uncached:
+    the stand-in must see n8n's requests)."""
+    database = runner.Database.from_env()
+    name = f"n8n_oracle_ai_{os.getpid()}_{uuid.uuid4().hex[:8]}"
+    with tempfile.TemporaryDirectory(prefix="cutover-n8n-ai-") as tmp:
+        folder = Path(tmp)
+        (folder / "workflows").mkdir()
+        ids = [d["id"] for d in documents]
+        for document_ in documents:
+            (folder / "workflows" / f"{document_['id']}.json").write_text(json.dumps(document_), encoding="utf-8")
+        (folder / "credentials.json").write_text(json.dumps(credentials(base)), encoding="utf-8")
+        env = runner._environment(folder / "n8n", database, name)
+        env["NODE_OPTIONS"] = f"--require={Path(__file__).with_name('no_sqlite3.js')}"  # the Agent loads sqlite3
+        runner._admin(database, sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+        try:
+            runner._n8n(["import:credentials", f"--input={folder / 'credentials.json'}"], env, timeout)
+            runner._n8n(["import:workflow", "--separate", f"--input={folder / 'workflows'}"], env, timeout)
+            (folder / "ids.txt").write_text(",".join(ids), encoding="utf-8")
+            (folder / "snapshots").mkdir()
+            runner._n8n(["execute-batch", f"--ids={folder / 'ids.txt'}", f"--snapshot={folder / 'snapshots'}",
+                         f"--output={folder / 'output.json'}", "--concurrency=4"], env, timeout, ok=(0, 1))
+            results = json.loads((folder / "output.json").read_text(encoding="utf-8"))
+        finally:
+            runner._admin(database, sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+        by_id = {e["workflowId"]: e for e in results.get("executions", [])}
+        return [runner._outcome(by_id.get(wid), folder / "snapshots" / f"{wid}-snapshot.json") for wid in ids]
+
+
+class _StandInContext:
+    """A context whose provider calls go to the stand-in (the catalogue's base URL swapped for it)."""
+
+    def __init__(self, base: str) -> None:
+        self.job_id = uuid.UUID(int=0)
+        self.mode = "live"
+        self.n8n_flows: list[Any] = []
+        self.base = base
+
+    def decide(self, name: str, value: Any) -> None:
+        return None
+
+    async def call(self, provider: str, method: str, url: str, *, step: str, json: Any = None,
+                   params: Any = None, headers: Any = None) -> httpx.Response:
+        for host in HOSTS:
+            if url.startswith(host):
+                url = self.base + url[len(host):]
+        async with httpx.AsyncClient() as client:
+            response = await client.request(method, url, json=json, params=params, headers=headers)
+        response.raise_for_status()
+        return response
+
+
+def run_scaffold(doc: dict[str, Any], workdir: Path, base: str) -> Outcome:
+    """Scaffold the case's workflow and run the module, its calls sent to the stand-in."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    path = workdir / "workflow.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    (written,) = scaffold_n8n(path, automation="oracle", into=workdir / "automations", force=True)
+    status = {row.node: row.status for row in written.scaffold.rows}
+    saved = registry_module.default_registry
+    registry_module.default_registry = Registry()
+    try:
+        exec(compile(written.path.read_text(encoding="utf-8"), str(written.path), "exec"), {})
+        function = registry_module.default_registry.get("oracle").fn
+    finally:
+        registry_module.default_registry = saved
+    ctx = _StandInContext(base)
+    for env in ("ANTHROPIC_API_KEY", "GEMINI_API_KEY"):  # the module reads these header/query secrets live
+        os.environ.setdefault(env, "oracle-key")
+    outcome = Outcome(translated=status.get(UNDER_TEST) == "translated")
+    try:
+        asyncio.run(function(ctx, Trigger("oracle", None, {}, {}, "oracle")))
+    except Exception as exc:  # noqa: BLE001 - a crash of generated code is an outcome, compared
+        outcome.error, outcome.error_node = f"{type(exc).__name__}: {exc}", UNDER_TEST
+    if ctx.n8n_flows:
+        outcome.nodes = {n: [[i.get("json") for i in items] for items in outs]
+                         for n, outs in ctx.n8n_flows[0].outputs.items()}
+    return outcome
+
+
+def measure(cases: list[tuple[Case, list[dict[str, Any]], str | None]], base: str,
+            seen: StandInRequests) -> list[dict[str, Any]]:
+    """Run every case in n8n, then scaffolded; return per case both outputs and both sides' request bodies."""
+    documents = [json.loads(json.dumps(document(case, i, [dict(s) for s in subs], credential)).replace("__BASE__", base))
+                 for i, (case, subs, credential) in enumerate(cases)]
+    seen.clear()
+    oracle = run_n8n(documents, base)
+    n8n_bodies = {case.id: seen.of(_tag(case)) for case, _, _ in cases}
+    results = []
+    with tempfile.TemporaryDirectory(prefix="cutover-oracle-ai-") as tmp:
+        for index, ((case, _, _), doc, expected) in enumerate(zip(cases, documents, oracle, strict=True)):
+            seen.clear()
+            got = run_scaffold(doc, Path(tmp) / str(index), base)
+            results.append({"case": case, "n8n": expected, "scaffold": got, "n8n_requests": n8n_bodies[case.id],
+                            "scaffold_requests": seen.of(_tag(case))})
+    return results
+
+
+def _tag(case: Case) -> str:
+    """The case's model-name prefix (``<tag>-<answer>``): its requests' mark at the stand-in."""
+    return case.id.split(" ", 1)[0]

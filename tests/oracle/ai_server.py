@@ -1,0 +1,147 @@
+"""A loopback stand-in for the AI providers: fixed answers, and every request body kept for comparison.
+
+Both sides of an AI case call it: the real n8n (its OpenAI, Anthropic and Gemini credentials'
+base URLs point here) and the scaffolded module (its calls' provider base URLs are swapped for
+this one). Routes, by what n8n's nodes call:
+
+- ``…/chat/completions`` (OpenAI chat, LangChain's ChatOpenAI): a chat completion;
+- ``…/responses`` (OpenAI v2 text.response): a response with one message;
+- ``/v1/messages`` (Anthropic): a message;
+- ``/v1beta/<model>:generateContent`` (Gemini): one candidate;
+- ``GET /tool?…&case=<case>`` (an agent's HTTP tool): a fixed reading, the query echoed.
+
+A case names its model ``<case>-<answer>``: ``<case>`` tells its requests apart from the other
+cases' (n8n runs cases concurrently), ``<answer>`` picks the answer's text from ``ANSWERS``
+(``tool``: a first answer asking for the first tool offered, then text). It binds 127.0.0.1 only.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+ANSWERS = {
+    "text": "  The stand-in model answers.  ",
+    "json": '{"subject": "Re: your mail", "message": "Thank you."}',
+    "classify": '{"High": true, "Low": false}',
+    "fallback": '{"High": true, "Low": true, "fallback": false}',
+    "tool": "The tool said what it said.",
+}
+
+
+@dataclass
+class StandInRequests:
+    """The requests the stand-in answered: (case, path, body) in arrival order."""
+
+    requests: list[tuple[str, str, Any]] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def of(self, case: str) -> list[tuple[str, Any]]:
+        """Return one case's requests (path, body), in order."""
+        with self.lock:
+            return [(path, body) for c, path, body in self.requests if c == case]
+
+    def clear(self) -> None:
+        with self.lock:
+            self.requests.clear()
+
+
+def _model(path: str, body: Any) -> str:
+    if ":generateContent" in path:
+        return path.rsplit("/", 1)[-1].split(":", 1)[0]
+    return str(body.get("model", "")) if isinstance(body, dict) else ""
+
+
+def _wants_tool(body: dict[str, Any]) -> bool:
+    asked = any(m.get("role") == "tool" for m in body.get("messages") or [] if isinstance(m, dict))
+    return bool(body.get("tools")) and not asked
+
+
+def answer(path: str, body: Any) -> dict[str, Any]:
+    """Return the stand-in's answer to one request (a function of the path and body only)."""
+    model = _model(path, body)
+    kind = model.rsplit("-", 1)[-1]
+    text = ANSWERS.get(kind, ANSWERS["text"])
+    if path.endswith("/chat/completions"):
+        message: dict[str, Any] = {"role": "assistant", "content": text, "refusal": None, "annotations": []}
+        finish = "stop"
+        if kind == "tool" and _wants_tool(body):
+            name = body["tools"][0]["function"]["name"]
+            message = {"role": "assistant", "content": None, "refusal": None, "annotations": [], "tool_calls": [
+                {"id": "call_1", "type": "function", "function": {"name": name, "arguments": '{"input": "ping"}'}}]}
+            finish = "tool_calls"
+        return {"id": "chatcmpl-standin", "object": "chat.completion", "created": 0, "model": model,
+                "choices": [{"index": 0, "message": message, "logprobs": None, "finish_reason": finish}],
+                "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}}
+    if path.endswith("/responses"):
+        return {"id": "resp_standin", "object": "response", "created_at": 0, "status": "completed", "model": model,
+                "output": [{"id": "msg_standin", "type": "message", "status": "completed", "role": "assistant",
+                            "content": [{"type": "output_text", "text": text, "annotations": []}]}],
+                "usage": {"input_tokens": 10, "output_tokens": 5, "total_tokens": 15}}
+    if path.endswith("/v1/messages"):
+        return {"id": "msg_standin", "type": "message", "role": "assistant", "model": model,
+                "content": [{"type": "text", "text": text}], "stop_reason": "end_turn", "stop_sequence": None,
+                "usage": {"input_tokens": 10, "output_tokens": 5}}
+    return {"candidates": [{"content": {"parts": [{"text": text}], "role": "model"}, "finishReason": "STOP",
+                            "index": 0}],
+            "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15},
+            "modelVersion": model}
+
+
+def _handler(seen: StandInRequests) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
+            return None
+
+        def do_GET(self) -> None:  # noqa: N802 - http.server's name
+            """An HTTP tool's call: the query it was sent, and a fixed reading (kept, as a tool call)."""
+            path, _, query = self.path.partition("?")
+            with seen.lock:
+                seen.requests.append((query.rsplit("case=", 1)[-1].split("&", 1)[0], path, query))
+            data = json.dumps({"reading": 21, "query": query}).encode()
+            self.send_response_only(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.wfile.write(data)
+
+        def do_POST(self) -> None:  # noqa: N802 - http.server's name
+            length = int(self.headers.get("Content-Length") or 0)
+            raw = self.rfile.read(length).decode("utf-8", "replace") if length else ""
+            try:
+                body = json.loads(raw) if raw else None
+            except ValueError:
+                body = raw
+            path = self.path.split("?", 1)[0]
+            model = _model(path, body)
+            with seen.lock:
+                seen.requests.append((model.rsplit("-", 1)[0], path, body))
+            data = json.dumps(answer(path, body)).encode()
+            self.send_response_only(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.wfile.write(data)
+
+    return Handler
+
+
+@contextmanager
+def serving() -> Iterator[tuple[str, StandInRequests]]:
+    """Serve on a free loopback port; yield its base URL and what it has seen."""
+    seen = StandInRequests()
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(seen))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", seen
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -1,0 +1,122 @@
+"""The AI nodes against the real n8n, its credentials pointed at a loopback stand-in provider (``ai_cases``).
+
+A translated case must give the node output n8n gives *and* send the stand-in the request bodies
+n8n sent it (every model and tool call, in order; for several items as a multiset, since n8n runs a
+chain's items in concurrent batches).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.oracle import ai_cases, ai_server
+from tests.oracle.conftest import require_oracle
+from tests.oracle.outcome import differences
+from tests.oracle.workflow import UNDER_TEST, Case
+
+LC = ai_cases.LC
+MAIL = [{"text": "Please send the invoice for March.", "from": "ana@example.com"},
+        {"text": "Lunch on Friday?", "from": "bo@example.com"}]
+
+
+def _rl(value: str) -> dict[str, Any]:
+    return {"__rl": True, "value": value, "mode": "list", "cachedResultName": value}
+
+
+def _chat_model(tag: str, answer: str, **options: Any) -> dict[str, Any]:
+    return {"_kind": "languageModel", "name": "OpenAI Chat Model", "type": f"{LC}lmChatOpenAi", "typeVersion": 1.2,
+            "parameters": {"model": _rl(f"{tag}-{answer}"), "options": options},
+            "credentials": ai_cases._credential("openAiApi")}
+
+
+CASES: list[tuple[Case, list[dict[str, Any]], str | None]] = [
+    (Case("c1 openAi v1.8 text.message", f"{LC}openAi", 1.8, {
+        "modelId": _rl("c1-text"),
+        "messages": {"values": [{"content": "You sort mail.", "role": "system"},
+                                {"content": "=Mail from {{ $json.from }}: {{ $json.text }}"}]},
+        "options": {"temperature": 0.3, "maxTokens": 50, "topP": 0.9}}, [MAIL]), [], "openAiApi"),
+    (Case("c2 openAi v1.8 text.message json", f"{LC}openAi", 1.8, {
+        "modelId": _rl("c2-json"), "messages": {"values": [{"content": "=Answer {{ $json.text }}", "role": "system"}]},
+        "jsonOutput": True, "options": {}}, [MAIL]), [], "openAiApi"),
+    (Case("c3 openAi v1.8 text.message raw", f"{LC}openAi", 1.8, {
+        "modelId": _rl("c3-text"), "messages": {"values": [{"content": "Hello"}]}, "simplify": False,
+        "options": {"frequency_penalty": 0.5}}, [MAIL[:1]]), [], "openAiApi"),
+    (Case("c4 openAi v2 text.response json", f"{LC}openAi", 2, {
+        "modelId": _rl("c4-json"), "responses": {"values": [{"role": "system", "content": "=Reply to {{ $json.text }}"}]},
+        "builtInTools": {}, "options": {"textFormat": {"textOptions": {"type": "json_object"}}}}, [MAIL]), [],
+     "openAiApi"),
+    (Case("c5 anthropic v1 text.message", f"{LC}anthropic", 1, {
+        "modelId": _rl("c5-text"), "messages": {"values": [{"content": "=Summarise: {{ $json.text }}"}]},
+        "options": {"system": "You are brief.", "temperature": 0.2}}, [MAIL]), [], "anthropicApi"),
+    (Case("c6 googleGemini v1 text.message", f"{LC}googleGemini", 1, {
+        "modelId": {"__rl": True, "value": "models/c6-text", "mode": "id"},
+        "messages": {"values": [{"content": "=Classify: {{ $json.text }}"}]},
+        "options": {"systemMessage": "You classify mail.", "temperature": 0.1}}, [MAIL]), [], "googlePalmApi"),
+    (Case("c7 chainLlm v1.7 define", f"{LC}chainLlm", 1.7, {
+        "promptType": "define", "text": "=Mail: {{ $json.text }}",
+        "messages": {"messageValues": [{"message": "You are a mail assistant."}]}}, [MAIL]),
+     [_chat_model("c7", "text", temperature=0.4)], None),
+    (Case("c8 chainLlm v1.7 json", f"{LC}chainLlm", 1.7, {"promptType": "define", "text": "={{ $json.text }}"},
+          [MAIL[:1]]), [_chat_model("c8", "json", responseFormat="json_object")], None),
+    (Case("c9 textClassifier v1", f"{LC}textClassifier", 1, {
+        "inputText": "={{ $json.text }}",
+        "categories": {"categories": [{"category": "High", "description": "needs an answer today"},
+                                      {"category": "Low", "description": "can wait"}]}}, [MAIL]),
+     [_chat_model("c9", "classify")], None),
+    (Case("c12 textClassifier v1.1 other", f"{LC}textClassifier", 1.1, {
+        "inputText": "={{ $json.text }}",
+        "categories": {"categories": [{"category": "High", "description": "urgent \"now\""},
+                                      {"category": "Low"}]},
+        "options": {"multiClass": True, "fallback": "other",
+                    "systemPromptTemplate": "Sort into {categories}. JSON only."}}, [MAIL]),
+     [_chat_model("c12", "fallback")], None),
+    (Case("c13 chainLlm v1.7 gemini", f"{LC}chainLlm", 1.7, {
+        "promptType": "define", "text": "=Mail: {{ $json.text }}",
+        "messages": {"messageValues": [{"message": "You sort mail."}]}}, [MAIL[:1]]),
+     [{"_kind": "languageModel", "name": "Gemini Chat Model", "type": f"{LC}lmChatGoogleGemini", "typeVersion": 1,
+       "parameters": {"modelName": "models/c13-text", "options": {"temperature": 0.2}},
+       "credentials": ai_cases._credential("googlePalmApi")}], None),
+    (Case("c14 openAi v1.3 text.message", f"{LC}openAi", 1.3, {
+        "modelId": _rl("c14-text"), "messages": {"values": [{"content": "=Hello {{ $json.from }}"}]},
+        "options": {"maxTokens": 20}}, [MAIL[:1]]), [], "openAiApi"),
+    (Case("c15 chainLlm v1.5 auto", f"{LC}chainLlm", 1.5, {"promptType": "define", "text": "={{ $json.text }}"},
+          [MAIL[:1]]), [_chat_model("c15", "text", maxTokens=64, topP=0.5)], None),
+    (Case("c16 agent v2.2 system", f"{LC}agent", 2.2, {
+        "promptType": "define", "text": "={{ $json.text }}", "options": {"systemMessage": "=You help {{ $json.from }}"}},
+          [MAIL[:1]]), [_chat_model("c16", "text", frequencyPenalty=0.1)], None),
+    (Case("c10 agent v2.1 no tools", f"{LC}agent", 2.1, {
+        "promptType": "define", "text": "={{ $json.text }}", "options": {"systemMessage": "You answer mail."}},
+          [MAIL[:1]]), [_chat_model("c10", "text")], None),
+    (Case("c11 agent v2.1 http tool", f"{LC}agent", 2.1, {
+        "promptType": "define", "text": "={{ $json.text }}", "options": {}}, [MAIL[:1]]),
+     [_chat_model("c11", "tool"), {"_kind": "tool", "name": "Weather", "type": f"{LC}toolHttpRequest",
+                                   "typeVersion": 1.1, "parameters": {
+                                       "toolDescription": "Reads the weather", "url": "__BASE__/tool?city=Paris&case=c11"}}],
+     None),
+]
+
+
+@pytest.fixture(scope="module")
+def results() -> Iterator[list[dict[str, Any]]]:
+    require_oracle()
+    with ai_server.serving() as (base, seen):
+        yield ai_cases.measure(CASES, base, seen)
+
+
+@pytest.mark.parametrize("index", range(len(CASES)), ids=[c[0].id for c in CASES])
+def test_a_translated_ai_node_gives_n8n_s_output_and_sends_n8n_s_requests(index: int,
+                                                                           results: list[dict[str, Any]]) -> None:
+    result = results[index]
+    if not result["scaffold"].translated:
+        pytest.xfail(f"{result['case'].id} is a TODO of the scaffold: not claimed")
+    assert result["n8n"].error is None, result["n8n"].error
+    assert result["n8n_requests"], "n8n sent the stand-in nothing"
+    if len(result["case"].inputs[0]) == 1:  # one item: every call in n8n's order (an agent's loop)
+        assert result["scaffold_requests"] == result["n8n_requests"]
+    else:  # n8n runs a chain's items in concurrent batches: the requests compared as a multiset
+        assert sorted(map(repr, result["scaffold_requests"])) == sorted(map(repr, result["n8n_requests"]))
+    found = differences(result["n8n"], result["scaffold"], [UNDER_TEST])
+    assert not found, found
