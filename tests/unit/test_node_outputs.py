@@ -39,11 +39,11 @@ def _task(start: int, outputs: list[list[dict[str, Any]]] | None, error: dict[st
     return task
 
 
-def _execution(query: dict[str, Any], *, fail: bool = False) -> dict[str, Any]:
+def _execution(query: dict[str, Any], *, fail: bool = False, version: float = 4.2) -> dict[str, Any]:
     http = {"method": "GET", "url": "https://dummyjson.com/todos", **query}
     nodes = [{"name": "Webhook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "parameters": {}},
              {"name": "If", "type": "n8n-nodes-base.if", "typeVersion": 2, "parameters": {}},
-             {"name": "Get todos", "type": "n8n-nodes-base.httpRequest", "typeVersion": 4.2, "parameters": http}]
+             {"name": "Get todos", "type": "n8n-nodes-base.httpRequest", "typeVersion": version, "parameters": http}]
     error = {"name": "NodeApiError", "message": "429", "node": {"name": "Get todos"}} if fail else None
     run_data = {
         "Webhook": [_task(1, [[{"headers": {}, "body": {"n": 1}}]])],
@@ -73,16 +73,18 @@ def test_a_failed_node_has_no_outputs_and_is_the_traces_failed_node() -> None:
     assert "Get todos" not in trace.nodes and trace.failed_node == "Get todos"
 
 
-@pytest.mark.parametrize(("query", "url"), [
+@pytest.mark.parametrize(("query", "version", "url"), [
     ({"sendQuery": True, "queryParameters": {"parameters": [{"name": "limit", "value": "2"},
-                                                            {"name": "skip", "value": "10"}]}}, "/todos?limit=2&skip=10"),
-    ({"sendQuery": True, "specifyQuery": "json", "jsonQuery": '{"skip": 10, "limit": 2}'}, "/todos?skip=10&limit=2"),
-    ({"queryParametersUi": {"parameter": [{"name": "limit", "value": "2"}]}}, "/todos?limit=2"),
-    ({"queryParameters": {"parameters": [{"name": "limit", "value": "2"}]}}, "/todos"),  # sendQuery off: not sent
-    ({"sendQuery": True, "queryParameters": {"parameters": [{"name": "limit", "value": "={{ $json.n }}"}]}}, None),
+                                                            {"name": "skip", "value": "10"}]}}, 4.2, "/todos?limit=2&skip=10"),
+    ({"sendQuery": True, "specifyQuery": "json", "jsonQuery": '{"skip": 10, "limit": 2}'}, 4.2, "/todos?skip=10&limit=2"),
+    ({"queryParametersUi": {"parameter": [{"name": "limit", "value": "2"}]}}, 1, "/todos?limit=2"),  # v1/v2's shape
+    ({"queryParametersUi": {"parameter": [{"name": "limit", "value": "2"}]}}, 4.2, "/todos"),  # v4 does not read it
+    ({"queryParameters": {"parameters": [{"name": "limit", "value": "2"}]}}, 4.2, "/todos"),  # sendQuery off: not sent
+    ({"sendQuery": True, "queryParameters": {"parameters": [{"name": "limit", "value": "={{ $json.n }}"}]}}, 4.2, None),
 ])
-def test_an_http_request_nodes_query_parameters_stay_in_the_recorded_url(query: dict[str, Any], url: str | None) -> None:
-    [call] = _trace(_execution(query)).calls
+def test_an_http_request_nodes_query_parameters_stay_in_the_recorded_url(query: dict[str, Any], version: float,
+                                                                          url: str | None) -> None:
+    [call] = _trace(_execution(query, version=version)).calls
     assert call["url"] == url
 
 
