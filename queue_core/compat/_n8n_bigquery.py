@@ -11,7 +11,8 @@ as in n8n, and *Return Integers as Numbers* converts only the results of jobs do
 polling path does not).
 
 In a shadow run the job insert is answered with the node's recorded output (no ``jobReference``):
-that is the node's items already, passed on as they are.
+that is the node's items already, passed on as they are; only an answer the gateway marks as
+offline (:func:`~._n8n_records.offline`) is taken so, and a live answer without one fails.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..errors import NodeFailed
+from ._n8n_records import offline
 from ._n8n_js import num
 
 Item = dict[str, Any]
@@ -123,7 +125,9 @@ async def bigquery_queries(ctx: Any, provider: str, queries: Sequence[tuple[Any,
                                   step=step)
         answer = response.json()
         if not isinstance(answer, dict) or "jobReference" not in answer:
-            out.extend(_recorded(answer))  # a recorded output (shadow)
+            if not offline(response):  # live: n8n fails a job insert without a jobReference
+                raise NodeFailed(f"{node}: No job ID returned, item {index}")
+            out.extend(_recorded(answer))  # a recorded output (shadow, dry-run)
             continue
         job = answer["jobReference"].get("jobId")
         if not job:

@@ -19,6 +19,7 @@ from typing import Any
 from urllib.parse import quote
 
 from ..errors import NodeFailed
+from ..gateway.request import OFFLINE_HEADERS
 from ._n8n_js import text, truthy
 
 Item = dict[str, Any]
@@ -61,6 +62,21 @@ def _body(response: Any) -> Any:
         return None
 
 
+def offline(response: Any) -> bool:
+    """Tell whether a call's answer is a shadow/dry-run stand-in: the legacy run's recorded output of the
+    node (or the gateway's synthetic answer), marked by the gateway, never a live provider's answer."""
+    headers = getattr(response, "headers", None) or {}
+    return any(name in headers for name in OFFLINE_HEADERS)
+
+
+def not_the_api(response: Any, body: Any, what: str) -> list[Item]:
+    """Return the items of an answer that is not the API's shape: a recorded node output in shadow and
+    dry-run; live, the node fails naming what it expected, instead of passing an odd answer on."""
+    if offline(response):
+        return recorded_items(body)
+    raise NodeFailed(f"the answer is not {what}: {str(body)[:200]}")
+
+
 def recorded_items(body: Any) -> list[Item]:
     """Return a recorded node output (shadow) as items: a list is one item per element."""
     if body is None:
@@ -93,9 +109,9 @@ def flatten_record(record: Any) -> Any:
 def airtable_record(response: Any) -> list[Item]:
     """Return a got record's item (flattened)."""
     body = _body(response)
-    if isinstance(body, list):
-        return recorded_items(body)
-    return [{"json": flatten_record(body if body is not None else {})}]
+    if not isinstance(body, dict):
+        return not_the_api(response, body, "an Airtable record")
+    return [{"json": flatten_record(body)}]
 
 
 async def airtable_pages(ctx: Any, provider: str, url: str, query: dict[str, Any], *, step: str,
@@ -114,7 +130,7 @@ async def airtable_pages(ctx: Any, provider: str, url: str, query: dict[str, Any
         body = _body(response)
         page = _api_list(body, "records")
         if page is None:
-            return records, (None if records else recorded_items(body))
+            return records, (None if records else not_the_api(response, body, "Airtable's {records, offset}"))
         records.extend(page)
         if not return_all or body.get("offset") is None:
             return records, None
@@ -134,7 +150,7 @@ def airtable_updated(response: Any) -> list[Item]:
     """Return an Airtable v2 *Update*'s items: the answer's records as they are (n8n does not flatten them)."""
     body = _body(response)
     page = _api_list(body, "records")
-    return recorded_items(body) if page is None else [{"json": r} for r in page]
+    return not_the_api(response, body, "Airtable's {records}") if page is None else [{"json": r} for r in page]
 
 
 def airtable_matches(table: Sequence[Any], keys: Sequence[str], fields: dict[str, Any], *, update_all: bool,
@@ -197,7 +213,7 @@ async def hubspot_pages(ctx: Any, provider: str, method: str, url: str, key: str
         answer = _body(response)
         page = _api_list(answer, key)
         if page is None:
-            return out or recorded_items(answer)
+            return out or not_the_api(response, answer, f"HubSpot's {{{key}}} page")
         out.extend({"json": r if isinstance(r, dict) else {"value": r}} for r in page)
         query["offset"], query["vidOffset"] = answer.get("offset"), answer.get("vid-offset")
         if isinstance(answer.get("paging"), dict) and sent is not None:
@@ -235,7 +251,7 @@ def data_items(response: Any) -> list[Item]:
     answer = _body(response)
     if isinstance(answer, dict) and "data" in answer:
         return recorded_items(answer["data"])
-    return recorded_items(answer)
+    return not_the_api(response, answer, "an answer with data")
 
 
 def drive_folder_body(name: Any, folder: Any, drive: Any, color: Any) -> dict[str, Any]:
@@ -284,5 +300,5 @@ def listed(response: Any, key: str) -> list[Item]:
     answer = _body(response)
     page = _api_list(answer, key)
     if page is None:
-        return recorded_items(answer)
+        return not_the_api(response, answer, f"an answer with a {key} list")
     return [{"json": r if isinstance(r, dict) else {"value": r}} for r in page]

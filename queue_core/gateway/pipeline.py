@@ -40,7 +40,7 @@ from ..states import Mode
 from .record import Answer, CallJob, CallRecord, Spend
 from .sql import mounts as sql_mounts
 from .request import (
-    SECRET_SEGMENT, OutboundRequest, RecordedResponse, ResponseSource, StoredCall, idempotency_names, prepare, redact_headers,
+    RECORDED_HEADER, SECRET_SEGMENT, OutboundRequest, RecordedResponse, ResponseSource, StoredCall, idempotency_names, prepare, redact_headers,
 )
 
 READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -235,7 +235,8 @@ class Gateway:
         recorded = self._source(ctx.automation, ctx.trigger_id, step, req) if self._source else None
         response: httpx.Response | None
         if recorded is not None:
-            response = httpx.Response(recorded.status, headers=dict(recorded.headers), content=recorded.content(),
+            response = httpx.Response(recorded.status, headers={**recorded.headers, RECORDED_HEADER: "recording"},
+                                      content=recorded.content(),
                                       request=httpx.Request(req.method, req.url))
             verdict = self._classify(config, response)
         elif ctx.mode == Mode.SHADOW and config.sandbox_url:

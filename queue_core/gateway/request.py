@@ -22,6 +22,11 @@ from ..redaction import Redactor, mask_headers
 # A URL holding this text takes the provider's ``auth_env`` secret there (Telegram's /bot<token>/):
 # the gateway puts the secret in only on the wire, so every record, intent and log keeps this text.
 SECRET_SEGMENT = "__auth_env__"
+# The header on a shadow/dry-run call's answer that came from a recording (and X-Cutover-Synthetic on
+# one the gateway made up): a runtime that takes a recorded node output in place of the API's answer
+# accepts it only with one of them, so a live answer of an unexpected shape fails instead.
+RECORDED_HEADER = "X-Cutover-Recorded"
+OFFLINE_HEADERS = (RECORDED_HEADER, "X-Cutover-Synthetic")
 
 
 @dataclass(frozen=True)

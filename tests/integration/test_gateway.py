@@ -227,6 +227,7 @@ async def test_dry_run_returns_the_recorded_response_when_the_source_has_one(fak
         response = await call(gw, MemoryCallContext(mode="dry_run"), "crm", "POST", "/x", step="s", json={})
     assert response.json() == {"id": "rec-1"} and seen == [("test-automation", "trigger-1", "s", "POST")]
     assert fake.requests == []
+    assert response.headers["X-Cutover-Recorded"] == "recording"  # what lets a runtime take a recorded output
 
 
 async def test_shadow_reads_come_from_the_recording_and_writes_become_intents(fake) -> None:

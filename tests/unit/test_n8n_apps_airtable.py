@@ -10,6 +10,8 @@ import respx
 
 from tests.support.app_calls import run_node, scaffold_node
 
+RECORDED = {"X-Cutover-Recorded": "recording"}  # the gateway's mark on an answer from a recording
+
 BASES = {"airtable": "https://api.airtable.com"}
 TABLE = "https://api.airtable.com/v0/appB/My%20Table"
 RECORD = {"id": "rec1", "createdTime": "2024-01-01T00:00:00.000Z", "fields": {"Name": "Ada", "Email": "ada@x.test"}}
@@ -94,7 +96,7 @@ def test_update_matched_on_a_column_reads_the_table_first_and_fails_as_n8n_does_
 @respx.mock
 def test_a_recorded_output_answer_is_the_node_s_items_as_they_are() -> None:
     recorded = [{"id": "rec9", "createdTime": "t", "Name": "Ada"}]  # what a shadow run answers: n8n's output
-    respx.get(TABLE).mock(return_value=httpx.Response(200, json=recorded))
+    respx.get(TABLE).mock(return_value=httpx.Response(200, json=recorded, headers=RECORDED))
     ctx, out, error = run_node(_node("search"), [{}], BASES)
     assert error is None and len(ctx.sent) == 1 and out == recorded
 

@@ -7,6 +7,8 @@ import respx
 
 from tests.support.app_calls import run_node
 
+RECORDED = {"X-Cutover-Recorded": "recording"}  # the gateway's mark on an answer from a recording
+
 BASES = {"asana": "https://app.asana.com"}
 
 
@@ -44,6 +46,6 @@ def test_subtask_create_posts_to_the_parent_task_per_item() -> None:
 @respx.mock
 def test_a_recorded_output_without_the_data_envelope_is_the_item_as_it_is() -> None:
     respx.post("https://app.asana.com/api/1.0/tasks/5/subtasks").mock(
-        return_value=httpx.Response(200, json={"gid": "r1", "name": "Recorded"}))
+        return_value=httpx.Response(200, json={"gid": "r1", "name": "Recorded"}, headers=RECORDED))
     _, out, error = run_node(_node("subtask", taskId="5", name="x"), [{}], BASES)
     assert error is None and out == [{"gid": "r1", "name": "Recorded"}]

@@ -10,6 +10,8 @@ import respx
 
 from tests.support.app_calls import RespxContext, run_node
 
+RECORDED = {"X-Cutover-Recorded": "recording"}  # the gateway's mark on an answer from a recording
+
 BASES = {"bigquery": "https://bigquery.googleapis.com"}
 JOBS = "https://bigquery.googleapis.com/bigquery/v2/projects/proj-1/jobs"
 RESULTS = "https://bigquery.googleapis.com/bigquery/v2/projects/proj-1/queries/job-9"
@@ -67,6 +69,6 @@ def test_a_running_job_is_polled_with_n8n_s_waits_and_a_result_without_rows_is_s
 @respx.mock
 def test_a_recorded_output_answer_is_the_items_and_no_results_are_asked_for() -> None:
     recorded = [{"supplier": "acme", "units": "3"}]
-    respx.post(JOBS).mock(return_value=httpx.Response(200, json=recorded))
+    respx.post(JOBS).mock(return_value=httpx.Response(200, json=recorded, headers=RECORDED))
     ctx, out, error = run_node(_node(), [{"s": "x"}], BASES)
     assert error is None and len(ctx.sent) == 1 and out == recorded
