@@ -25,6 +25,8 @@ from ._n8n_apps import (
 )
 from ._n8n_data import aggregate_all, aggregate_fields, crypto_item, limit, sort_items, split_out
 from ._n8n_dedupe import remove_duplicates
+from ._n8n_expr import evaluate as js_expression
+from ._n8n_expr_raw import json_output
 from ._n8n_filter import check, if_v1
 from ._n8n_schedule import schedule_items
 from ._n8n_respond import respond, respond_last
@@ -54,7 +56,7 @@ JS_METHODS: frozenset[str] = frozenset(METHODS)
 
 __all__ = [
     "JS_GLOBALS", "JS_METHODS", "MISSING", "N8nConditionError", "OUTPUT_ITEMS_CAP", "Flow", "Item", "Items", "NodeFailed", "TodoNode", "add", "arith", "as_list", "assign", "both",
-    "call", "check", "coalesce", "code", "compare", "concat", "either", "epoch_ms", "field", "form_fields", "get", "if_v1", "json_body",
+    "call", "check", "coalesce", "code", "compare", "concat", "either", "epoch_ms", "field", "form_fields", "get", "if_v1", "js_expression", "json_body", "json_output",
     "loop", "loose_eq", "merge_append", "merge_by_fields", "merge_by_position", "merge_by_position_v2",
     "merge_choose", "merge_multiplex", "method", "now", "num", "output_index", "parse_float", "parse_int",
     "properties", "quote_path", "response_items", "sheet_row", "sheet_rows", "sheet_updates", "strict_eq", "text",

@@ -66,13 +66,21 @@ def value(param: Any) -> ast.expr:
 
 
 def template(text: str) -> ast.expr:
-    """Translate an expression template (the text after ``=``)."""
+    """Translate an expression template (the text after ``=``): into Python where the translation is
+    faithful, else kept as JavaScript for V8 (``kept``); raise Untranslatable when neither can."""
+    try:
+        return _python_template(text)
+    except Untranslatable as exc:
+        return kept(text, exc.reason)
+
+
+def _python_template(text: str) -> ast.expr:
     parts: list[ast.expr] = []
     pos = 0
     for match in _TEMPLATE.finditer(text):
         if match.start() > pos:
             parts.append(lit(text[pos:match.start()]))
-        parts.append(expression(match.group(1)))
+        parts.append(_python_expression(match.group(1)))
         pos = match.end()
     if pos < len(text):
         parts.append(lit(text[pos:]))
@@ -83,10 +91,67 @@ def template(text: str) -> ast.expr:
 
 
 def expression(source: str, scope: ArrowScope | None = None) -> ast.expr:
-    """Translate one JavaScript expression (the inside of ``{{ }}``)."""
+    """Translate one JavaScript expression (the inside of ``{{ }}``); kept as JavaScript as ``template``."""
+    try:
+        return _python_expression(source, scope)
+    except Untranslatable as exc:
+        if scope is not None:
+            raise
+        return kept(f"{{{{{source}}}}}", exc.reason)
+
+
+def _python_expression(source: str, scope: ArrowScope | None = None) -> ast.expr:
     if not source.strip():
         return lit(None)
     return _node(parse_expression(source), scope or ArrowScope())
+
+
+# What an expression reads that the V8 evaluation has no value for.
+_UNAVAILABLE = (
+    (re.compile(r"\$fromAI\s*\("), "$fromAI() (an AI agent's tool parameter)"),
+    (re.compile(r"\$execution\s*\.\s*resume(?:Form)?Url"), "$execution.resumeUrl (a Wait node's resume URL)"),
+    (re.compile(r"\$evaluateExpression|\$secrets|\$getWorkflowStaticData|\$http\b"),
+     "$evaluateExpression, $secrets, $getWorkflowStaticData or $http"),
+    (re.compile(r"\$prevNode|\$parameter|\$position|\$agentInfo|\$tool\b"),
+     "$prevNode, $parameter, $position or an AI agent's variable"),
+    (re.compile(r"(?:\]|\)|\$input)\s*\.\s*(?:context|parameter|params)\b"),
+     "a node's context or parameters (a loop's noItemsLeft)"),
+)
+KEPT_CALL = "n8n.js_expression"
+
+
+def kept(text: str, why: str) -> ast.expr:
+    """Return the call that evaluates the template ``text`` as n8n's JavaScript in V8, for the item
+    in scope (``n8n.js_expression``; ``why`` is why the Python translation did not take it).
+
+    Raises Untranslatable when the V8 evaluation cannot be faithful either: a variable it has no
+    value for, or text V8 does not compile.
+    """
+    for pattern, what in _UNAVAILABLE:
+        if pattern.search(text):
+            raise Untranslatable(f"{why}; kept as JavaScript it reads {what}, which cutover does not provide")
+    from queue_core.compat._n8n_expr import syntax_error
+
+    error = syntax_error(text)
+    if error is not None:
+        raise Untranslatable(f"{why}; as JavaScript it does not compile ({error})")
+    return call(KEPT_CALL, name("flow"), text, name("item"), name("i"), name("items"))
+
+
+def kept_count(lines: list[ast.stmt]) -> int:
+    """Return how many expressions of a node's code are kept as JavaScript (``n8n.js_expression`` calls)."""
+    return sum(1 for stmt in lines for n in ast.walk(stmt)
+               if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "js_expression")
+
+
+def note_kept(code: Any) -> Any:
+    """Add to a translated node's note how many of its expressions are kept as JavaScript (the
+    table then reads "translated" with "JavaScript kept: …"); return the node's code."""
+    count = kept_count(code.lines) if code.translated else 0
+    if count:
+        note = f"JavaScript kept: {count} expression{'s' if count > 1 else ''} evaluated in V8 ({KEPT_CALL})"
+        code.why = "; ".join(filter(None, [code.why, note]))
+    return code
 
 
 def _node(node: Any, scope: ArrowScope) -> ast.expr:

@@ -10,6 +10,7 @@ trigger naming the node: never a silent pass.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -287,9 +288,7 @@ def set_node(node: Node, slot: Slot) -> NodeCode:
                   for kind in ("string", "number", "boolean") for v in (params.get("values") or {}).get(kind) or []]
         keep_only = bool(params.get("keepOnlySet"))
     else:
-        if params.get("mode") == "raw":
-            raise Untranslatable("Edit Fields in JSON mode is not translated")
-        fields = _set_v3_fields(params, node.version)
+        fields = _raw_fields(params) if params.get("mode") == "raw" else _set_v3_fields(params, node.version)
         include = params.get("include", "all")
         keep_only = include == "none" if node.version < 3.3 else not params.get("includeOtherFields", False)
         if include in ("selected", "except"):
@@ -314,6 +313,27 @@ def _set_v3_fields(params: dict[str, Any], version: float) -> list[tuple[str, as
     lenient = {"ignore_errors": True} if (params.get("options") or {}).get("ignoreConversionErrors") is True else {}
     return [(name_, call("n8n.typed", name_, _missing_told(expr.value(raw)), kind, **lenient, version=version))
             for name_, raw, kind in entries]
+
+
+_RESOLVABLE = re.compile(r"\{\{[\s\S]*?\}\}")
+
+
+def _raw_fields(params: dict[str, Any]) -> ast.expr:
+    """Edit Fields in JSON mode: the JSON Output's fields, each ``{{ }}`` part resolved on its own
+    (``n8n.json_output``); a plain JSON Output is parsed as it is."""
+    raw = params.get("jsonOutput")
+    if not isinstance(raw, str):
+        raise Untranslatable("Edit Fields in JSON mode with a JSON Output that is not text")
+    if not expr.is_expression(raw):
+        return call("n8n.json_output", name("i"), [raw])
+    source = raw.lstrip("=")
+    texts, values, pos = [], [], 0
+    for match in _RESOLVABLE.finditer(source):
+        texts.append(source[pos:match.start()])
+        values.append(expr.expression(match.group(0)[2:-2]))
+        pos = match.end()
+    texts.append(source[pos:])
+    return call("n8n.json_output", name("i"), texts, ast.List(values, ast.Load()))
 
 
 def _missing_told(value: ast.expr) -> ast.expr:
