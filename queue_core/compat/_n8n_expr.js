@@ -79,7 +79,39 @@
     return String(v);
   }
 
-  class ExpressionFailure extends Error {}
+  const ExpressionFailure = global.__cutoverExpressionError;
+  delete global.__cutoverExpressionError;
+  // A TypeError reading an extension method of null or undefined: n8n's extend() fails the node
+  // ("first can't be used on undefined value"); `length` is a property first, and stays JavaScript's.
+  // n8n's extension method names (n8n 1.123, every type's): a call of one is n8n's, not JavaScript's.
+  const EXTENSIONS = new Set([
+    'hash', 'removeMarkdown', 'removeTags', 'toDate', 'toDateTime', 'toBoolean', 'toDecimalNumber', 'toNumber',
+    'toFloat', 'toInt', 'toWholeNumber', 'toSentenceCase', 'toSnakeCase', 'toTitleCase', 'urlDecode', 'urlEncode',
+    'quote', 'replaceSpecialChars', 'isDomain', 'isEmail', 'isNumeric', 'isUrl', 'isEmpty', 'isNotEmpty',
+    'toJsonString', 'extractEmail', 'extractDomain', 'extractUrl', 'extractUrlPath', 'parseJson', 'base64Encode',
+    'base64Decode', 'ceil', 'floor', 'format', 'round', 'abs', 'isInteger', 'isEven', 'isOdd', 'removeDuplicates',
+    'unique', 'first', 'last', 'pluck', 'randomItem', 'sum', 'min', 'max', 'average', 'compact', 'smartJoin',
+    'chunk', 'renameKeys', 'merge', 'union', 'difference', 'intersection', 'append', 'hasField', 'removeField',
+    'removeFieldsContaining', 'keepFieldsContaining', 'keys', 'values', 'beginningOf', 'endOfMonth', 'extract',
+    'isBetween', 'isDst', 'isInLast', 'isWeekend', 'minus', 'plus', 'diffTo', 'diffToNow']);
+  const NULL_READ = /^Cannot read properties of (undefined|null) \(reading '([^']+)'\)$/;
+
+  // One `{{ }}` part: its value, undefined when JavaScript throws (n8n's template engine swallows
+  // those), and n8n's own expression errors thrown on (they fail the node).
+  function part(fn, args) {
+    try {
+      return fn(...args);
+    } catch (error) {
+      if (error instanceof ExpressionFailure) throw error;
+      const read = error instanceof TypeError && NULL_READ.exec(error.message);
+      if (read && EXTENSIONS.has(read[2])) throw new ExpressionFailure(`${read[2]} can't be used on ${read[1]} value`);
+      const missing = error instanceof TypeError && /\.([\w$]+) is not a function$/.exec(error.message);
+      if (missing && EXTENSIONS.has(missing[1])) {  // n8n has it for some type: cutover's set lacks it here
+        throw new ExpressionFailure(`.${missing[1]}() is an n8n extension method cutover does not provide for this value`);
+      }
+      return undefined;
+    }
+  }
 
   function nodeAccess(payload, index) {
     const outputs = payload.nodes || {};
@@ -137,18 +169,14 @@
 
   function evaluate(entry, payload, at) {
     const args = scope(payload, at);
-    if (entry.whole) return entry.parts[0].fn(...args);
+    if (entry.whole) return part(entry.parts[0].fn, args);
     let out = '';
-    for (const part of entry.parts) out += part.text !== undefined ? part.text : rendered(part.fn(...args));
+    for (const p of entry.parts) out += p.text !== undefined ? p.text : rendered(part(p.fn, args));
     return out;
   }
 
   function message(error) {
     if (error instanceof ExpressionFailure) return error.message;
-    if (error instanceof TypeError && /is not a function/.test(error.message)) {
-      const m = /\.?([\w$]+) is not a function/.exec(error.message);
-      return `${error.message}: .${m ? m[1] : '?'}() is neither JavaScript's nor one of n8n's extension methods cutover knows`;
-    }
     if (error instanceof Error) return `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}`;
     return String(error);
   }
@@ -164,7 +192,7 @@
         for (let at = 0; at < payload.items.length; at += 1) {
           try {
             const value = evaluate(entry, payload, at);
-            out.push(typeof value === 'function' ? {} : { value });
+            out.push(typeof value === 'function' ? {} : value === undefined && payload.told ? { undefined: true } : { value });
           } catch (error) {
             out.push({ error: message(error) });
             break;  // n8n stops the node at the first item that fails

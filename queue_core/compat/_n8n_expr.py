@@ -33,6 +33,7 @@ from importlib import resources
 from typing import Any
 
 from ..errors import N8nConditionError
+from ._n8n_js import MISSING
 
 TIMEOUT_MS = 1000  # per evaluation
 MAX_MEMORY = 64 * 1024 * 1024
@@ -133,13 +134,16 @@ def _item(item: Any) -> dict[str, Any]:
     return {"json": item if isinstance(item, dict) else {}}
 
 
-def evaluate(flow: Any, template: str, item: Any, index: int, items: list[Any] | None = None) -> Any:
+def evaluate(flow: Any, template: str, item: Any, index: int, items: list[Any] | None = None, *,
+             told: bool = False) -> Any:
     """Return the value of the expression template ``template`` (the text after ``=``) for one item.
 
     ``flow`` gives the earlier nodes' outputs, the job's clock, id and mode; ``items`` are the
     node's input items (``$input.all()``). A template that is one ``{{ }}`` gives its value (JSON
-    types; JavaScript's undefined is None); one with text is a string. Raises N8nConditionError
-    with JavaScript's message when the expression throws (the node fails, naming the item).
+    types; JavaScript's undefined is None, or MISSING with ``told``); one with text is a string.
+    A part that throws a JavaScript error is undefined, as n8n's template engine makes it; n8n's
+    own expression errors (an extension method's, one on null or undefined, a node not run, an
+    extension cutover lacks) raise N8nConditionError (the node fails, naming the item).
 
     When ``item`` is ``items[index]`` the template is evaluated for every item of ``items`` in one
     call into V8 and the values are kept for the next items' calls (a node evaluates its
@@ -151,23 +155,23 @@ def evaluate(flow: Any, template: str, item: Any, index: int, items: list[Any] |
     if items is not None and 0 <= index < len(items) and items[index] is item:
         seen = tuple(id(v) for v in outputs.values())  # any node that ran since: evaluated anew
         cache = _cache.setdefault(flow, {}) if _weak(flow) else {}
-        kept = cache.get(template)
+        kept = cache.get((template, told))
         if kept is None or kept[0] is not items or kept[1] != seen:
-            kept = (items, seen, _run(flow, template, needs, wanted, items, 0, None))
-            cache[template] = kept
+            kept = (items, seen, _run(flow, template, needs, wanted, items, 0, None, told))
+            cache[(template, told)] = kept
         results = kept[2]
     else:
-        results = _run(flow, template, needs, wanted, [item], index, items if needs.all_items else None)
+        results = _run(flow, template, needs, wanted, [item], index, items if needs.all_items else None, told)
         index = 0
     if index >= len(results):  # an earlier item's evaluation failed: so does the run
         index = len(results) - 1
     result = results[index]
     if "error" in result:
         raise N8nConditionError(f"the expression {_short(template)} failed: {result['error']}")
-    return result.get("value")
+    return MISSING if result.get("undefined") else result.get("value")
 
 
-_cache: weakref.WeakKeyDictionary[Any, dict[str, tuple[Any, Any, list[dict[str, Any]]]]] = weakref.WeakKeyDictionary()
+_cache: weakref.WeakKeyDictionary[Any, dict[tuple[str, bool], tuple[Any, Any, list[dict[str, Any]]]]] = weakref.WeakKeyDictionary()
 
 
 def _weak(flow: Any) -> bool:
@@ -179,7 +183,7 @@ def _weak(flow: Any) -> bool:
 
 
 def _run(flow: Any, template: str, needs: _Needs, wanted: dict[str, Any], items: list[Any], base: int,
-         every: list[Any] | None) -> list[dict[str, Any]]:
+         every: list[Any] | None, told: bool) -> list[dict[str, Any]]:
     ctx = getattr(flow, "ctx", None)
     clock = getattr(ctx, "now", None)
     now = clock() if callable(clock) else None
@@ -194,7 +198,7 @@ def _run(flow: Any, template: str, needs: _Needs, wanted: dict[str, Any], items:
         "now": None if now is None else now.timestamp() * 1000,
         "zone": os.environ.get("GENERIC_TIMEZONE") or "America/New_York",
         "env": _named(needs.env, "", "$env", live), "vars": _named(needs.vars, "N8N_VAR_", "$vars", live),
-        "previous": None,
+        "previous": None, "told": told,
     }
     text = _eval(f"__cutoverExpr({json.dumps(json.dumps(payload, default=str, ensure_ascii=False))})")
     return json.loads(text)  # type: ignore[no-any-return]

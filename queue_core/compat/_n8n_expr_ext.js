@@ -4,14 +4,18 @@
 // Loaded once into the expressions' own isolate (never the Code node's), after _n8n_luxon.js: the
 // methods are added, non-enumerable, to String, Number, Boolean, Array, Object, Date and Luxon's
 // DateTime prototypes. A method JavaScript already has is kept, except where n8n's extension takes
-// other arguments (DateTime plus/minus with a number and a unit). A method neither has fails with
-// "… is not a function", which __cutoverExpr turns into a message naming it.
+// other arguments (DateTime plus/minus with a number and a unit). A call of a method neither has
+// throws "… is not a function": __cutoverExpr fails the node naming it when n8n has that extension.
 (function (global) {
   'use strict';
   const { DateTime } = global.__cutoverLuxon;
   const RealDate = Date;
   const DT = Object.getPrototypeOf(DateTime.now());
-  const fail = (text) => { throw new Error(text); };
+  // n8n fails the node on its own expression errors (an extension's), never on JavaScript's
+  // (a TypeError makes the part undefined): this class tells the two apart (see _n8n_expr.js).
+  class ExpressionError extends Error {}
+  global.__cutoverExpressionError = ExpressionError;
+  const fail = (text) => { throw new ExpressionError(text); };
   function define(proto, table, { replace = false } = {}) {
     for (const [name, fn] of Object.entries(table)) {
       if (!replace && Object.prototype.hasOwnProperty.call(proto, name)) continue;

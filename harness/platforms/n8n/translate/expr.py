@@ -100,9 +100,14 @@ def expression(source: str, scope: ArrowScope | None = None) -> ast.expr:
         return kept(f"{{{{{source}}}}}", exc.reason)
 
 
+_OPTIONAL_CALL = re.compile(r"""\?\.[\w$.\[\]'"?\s]*\(""")
+
+
 def _python_expression(source: str, scope: ArrowScope | None = None) -> ast.expr:
     if not source.strip():
         return lit(None)
+    if _OPTIONAL_CALL.search(source):  # `a?.b.c()` is undefined when a is: Python's reading calls on
+        raise Untranslatable("optional chaining before a call is not translated")
     return _node(parse_expression(source), scope or ArrowScope())
 
 
@@ -191,6 +196,7 @@ def _key(member: Any, scope: ArrowScope) -> ast.expr:
 
 def _member(node: Any, scope: ArrowScope) -> ast.expr:
     base, props = member_chain(node)
+    _require_not_date(base)
     special = _special_base(base, props, scope)
     if special is not None:
         source, props = special
@@ -218,6 +224,11 @@ def _special_base(base: Any, props: list[Any], scope: ArrowScope) -> tuple[ast.e
     if base.type == "Identifier" and base.name == "$workflow" and len(props) == 1:
         raise Untranslatable("$workflow is not translated")
     return None
+
+
+def _require_not_date(base: Any) -> None:
+    if base.type == "Identifier" and base.name in ("$now", "$today"):  # Luxon DateTimes, not Python's datetime
+        raise Untranslatable(f"a property or method of {base.name} (a Luxon DateTime) is not translated")
 
 
 def _require_json(props: list[Any], what: str) -> None:
@@ -270,6 +281,7 @@ def _method_call(callee: Any, args: list[ast.expr], callee_args: list[Any], scop
     if obj.type == "Identifier" and obj.name == "$input" and method in ("first", "last", "all") and not args:
         return expr({"first": "items[0] if items else None", "last": "items[-1] if items else None",
                      "all": "items"}[method])
+    _require_not_date(obj)
     target = _node(obj, scope)
     if method in _ARRAY_CALLBACKS and len(callee_args) == 1 and callee_args[0].type == "ArrowFunctionExpression":
         return _array_callback(method, target, callee_args[0], scope)
