@@ -46,7 +46,7 @@ def json_output(index: int, texts: list[str], values: list[Any] | None = None) -
     return list(data.items())
 
 
-_BARE_VALUE = re.compile(r"""(:\s*)(?!true\b|false\b|null\b|[-\d"'{\[])([^,:{}\[\]"\n]+?)(\s*)(?=[,}\]\n])""")
+_BARE_VALUE = re.compile(r"""(:[ \t]*)(?![ \t]|true\b|false\b|null\b|[-\d"'{\[])([^,:{}\[\]"\n]+?)([ \t]*)(?=[,}\]\n])""")
 _SINGLE_QUOTED = re.compile(r"'((?:[^'\\\n]|\\.)*)'")
 _TRAILING_COMMA = re.compile(r",(\s*[}\]])")
 

@@ -264,7 +264,7 @@ def concat(*parts: Any) -> str:
 
 
 def method(value: Any, name: str, *args: Any) -> Any:
-    """Call the JavaScript method ``name`` of a string or array value.
+    """Call the JavaScript method ``name`` of a string or array value (of null or undefined: None).
 
     Raises ``UnsupportedMethod`` for a method this module does not implement (the scaffold
     only emits the ones in METHODS).
@@ -272,6 +272,8 @@ def method(value: Any, name: str, *args: Any) -> Any:
     handler = METHODS.get(name)
     if handler is None:
         raise UnsupportedMethod(name)
+    if value is None:  # a method of undefined or null: JavaScript throws, and n8n makes the expression undefined
+        return None
     return handler(value, *args)
 
 
