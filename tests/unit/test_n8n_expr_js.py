@@ -133,3 +133,14 @@ def test_edit_fields_json_output_reads_the_resolved_text() -> None:
         n8n.json_output(1, ['{"bad": ', "}"], ["a: b"])
     with pytest.raises(N8nConditionError, match="does not contain a valid JSON object"):
         n8n.json_output(0, ["[1, 2]"])
+
+
+def test_a_python_part_that_reads_through_a_missing_field_is_none_as_n8n_makes_it_undefined() -> None:
+    # Measured in n8n 1.123 (expr_conformance "expr set v3.4 #36", "#39"): the TypeError makes the part undefined.
+    scope = {"n8n": n8n, "item": {"json": {"contact": {}, "rows": [{"qty": 1}]}}, "i": 0, "items": [], "flow": None}
+    ternary = ast.unparse(expr.value("={{ $json.contact.name.length > 3 ? 'long' : 'short' }}"))
+    assert ternary.startswith("n8n.part(lambda: ") and "n8n.read(" in ternary
+    assert eval(ternary, scope) is None  # noqa: S307 - generated source under test
+    found = ast.unparse(expr.value("=x{{ $json.rows.find(r => r.qty > 5).sku.toLowerCase() }}y"))
+    assert eval(found, scope) == "xy"  # noqa: S307
+    assert ast.unparse(expr.value("={{ $json.contact.name }}")) == "n8n.get(item['json'], 'contact', 'name')"

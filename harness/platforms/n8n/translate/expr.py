@@ -80,7 +80,7 @@ def _python_template(text: str) -> ast.expr:
     for match in _TEMPLATE.finditer(text):
         if match.start() > pos:
             parts.append(lit(text[pos:match.start()]))
-        parts.append(_python_expression(match.group(1)))
+        parts.append(strict_part(_python_expression(match.group(1))))
         pos = match.end()
     if pos < len(text):
         parts.append(lit(text[pos:]))
@@ -93,7 +93,8 @@ def _python_template(text: str) -> ast.expr:
 def expression(source: str, scope: ArrowScope | None = None) -> ast.expr:
     """Translate one JavaScript expression (the inside of ``{{ }}``); kept as JavaScript as ``template``."""
     try:
-        return _python_expression(source, scope)
+        translated = _python_expression(source, scope)
+        return translated if scope is not None else strict_part(translated)
     except Untranslatable as exc:
         if scope is not None:
             raise
@@ -109,6 +110,39 @@ def _python_expression(source: str, scope: ArrowScope | None = None) -> ast.expr
     if _OPTIONAL_CALL.search(source):  # `a?.b.c()` is undefined when a is: Python's reading calls on
         raise Untranslatable("optional chaining before a call is not translated")
     return _node(parse_expression(source), scope or ArrowScope())
+
+
+_STRICT = {"get": "read", "method": "call_method"}
+
+
+def strict_part(part: ast.expr) -> ast.expr:
+    """Return one ``{{ }}`` part that reads through undefined as n8n does: a part more than a bare
+    read (``$json.a.b.length > 3``) reads strictly (``n8n.read``, ``n8n.call_method`` raise where
+    JavaScript throws a TypeError) inside ``n8n.part(lambda: …)``, which makes it None, as n8n's
+    template engine makes it undefined. A bare read is left as it is (None either way)."""
+    if _is_n8n_call(part, ("get", "field")):
+        return part
+    calls = [n for n in ast.walk(part) if _is_n8n_call(n, tuple(_STRICT)) and _can_throw(n)]
+    if not calls:
+        return part
+    for node in calls:
+        assert isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+        node.func = ast.Attribute(node.func.value, _STRICT[node.func.attr], ast.Load())
+    return call("n8n.part", ast.Lambda(ast.arguments([], [], None, [], [], None, []), part))
+
+
+def _can_throw(node: ast.Call) -> bool:
+    """Whether JavaScript could throw here: a method call, or a read past the first field (one field
+    of the item's json never reads through undefined)."""
+    assert isinstance(node.func, ast.Attribute)
+    if node.func.attr == "method":
+        return True
+    return len(node.args) > 2 or ast.unparse(node.args[0]) != "item['json']"
+
+
+def _is_n8n_call(node: ast.AST, names: tuple[str, ...]) -> bool:
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in names
+            and isinstance(node.func.value, ast.Name) and node.func.value.id == "n8n")
 
 
 # What an expression reads that the V8 evaluation has no value for.
