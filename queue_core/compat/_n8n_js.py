@@ -55,6 +55,14 @@ def call_method(value: Any, name: str, *args: Any) -> Any:
     return method(value, name, *args)
 
 
+def array_of(value: Any) -> list[Any]:
+    """Return an array for its callback methods (``.map(x => …)``); anything else raises UndefinedRead
+    (inside ``part``), as JavaScript's TypeError for ``undefined.map`` or ``'text'.map``."""
+    if not isinstance(value, list):
+        raise UndefinedRead("the value has no array methods (map, filter, find, some, every)")
+    return value
+
+
 def part(compute: Callable[[], Any]) -> Any:
     """Return one ``{{ }}`` part's value: None when it read through undefined (n8n's template engine
     makes a part that throws JavaScript's TypeError undefined)."""

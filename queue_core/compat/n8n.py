@@ -41,7 +41,7 @@ from ._n8n_js import (
     GLOBALS, MISSING, METHODS, add, arith, as_list, both, call, coalesce, compare, concat, either, field, get, json_text, loose_eq,
     method, num, parse_float, parse_int, strict_eq, text, truthy,
 )
-from ._n8n_js import call_method, part, read
+from ._n8n_js import array_of, call_method, part, read
 
 Item = dict[str, Any]
 Items = list[Item]
@@ -64,7 +64,7 @@ __all__ = [
     "recorded_outputs", "trigger_items", "truthy", "typed", "webhook_items", "with_fields",
     "schedule_items", "execute_workflow", "sub_inputs", "sub_return", "respond", "respond_last",
 ]
-__all__ += ["call_method", "part", "read"]  # an expression part that reads through undefined (_n8n_js)
+__all__ += ["array_of", "call_method", "part", "read"]  # an expression part that reads through undefined (_n8n_js)
 __all__ += ["CALL_ERRORS", "basic_auth", "error_item", "full_response", "header_auth", "provider_of"]  # HTTP Request (_n8n_http)
 __all__ += ["aggregate_all", "aggregate_fields", "crypto_item", "limit", "remove_duplicates", "sort_items", "split_out"]  # data nodes
 __all__ += ["mime_message", "telegram_message"]  # Telegram, Gmail (_n8n_messages)

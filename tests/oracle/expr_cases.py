@@ -77,6 +77,8 @@ GROUPS: list[list[tuple[str, str]]] = [
     [("={{ $json.note.noSuchExtension() }}", S)],
     [("={{ $json.rows.find(r => r.qty > 100).sku.toLowerCase() }}", S)],
     [("={{ $json.payload.parseJson().ids.sort().join('-') }}", S), ("={{ $json.note.split(' ').first() }}", S)],
+    [("={{ $json.nothing.map(x => x) }}", A), ("={{ $json.nothing.filter(x => x).length }}", N),
+     ("={{ $json.rows.map(r => r.qty * 2) }}", A), ("={{ $json.contact.name.toUpperCase() + '!' }}", S)],
 ]
 RAW: list[tuple[str, dict[str, Any]]] = [
     ('={\n  "email": "{{ $json.contact.email }}",\n  "score": {{ $json.score }},\n  "contact": {{ $json.contact }},\n  '

@@ -112,7 +112,7 @@ def _python_expression(source: str, scope: ArrowScope | None = None) -> ast.expr
     return _node(parse_expression(source), scope or ArrowScope())
 
 
-_STRICT = {"get": "read", "method": "call_method"}
+_STRICT = {"get": "read", "method": "call_method", "as_list": "array_of"}
 
 
 def strict_part(part: ast.expr) -> ast.expr:
@@ -120,10 +120,8 @@ def strict_part(part: ast.expr) -> ast.expr:
     read (``$json.a.b.length > 3``) reads strictly (``n8n.read``, ``n8n.call_method`` raise where
     JavaScript throws a TypeError) inside ``n8n.part(lambda: …)``, which makes it None, as n8n's
     template engine makes it undefined. A bare read is left as it is (None either way)."""
-    if _is_n8n_call(part, ("get", "field")):
-        return part
     calls = [n for n in ast.walk(part) if _is_n8n_call(n, tuple(_STRICT)) and _can_throw(n)]
-    if not calls:
+    if not calls or calls == [part]:  # a bare read: None either way
         return part
     for node in calls:
         assert isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
@@ -132,10 +130,10 @@ def strict_part(part: ast.expr) -> ast.expr:
 
 
 def _can_throw(node: ast.Call) -> bool:
-    """Whether JavaScript could throw here: a method call, or a read past the first field (one field
-    of the item's json never reads through undefined)."""
+    """Whether JavaScript could throw here: a method call (an array's callback method too), or a
+    read past the first field (one field of the item's json never reads through undefined)."""
     assert isinstance(node.func, ast.Attribute)
-    if node.func.attr == "method":
+    if node.func.attr in ("method", "as_list"):
         return True
     return len(node.args) > 2 or ast.unparse(node.args[0]) != "item['json']"
 
