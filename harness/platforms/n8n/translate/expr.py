@@ -19,7 +19,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from harness.errors import Untranslatable
 from harness.platforms.n8n.translate.js import parse_expression
@@ -120,7 +120,7 @@ def strict_part(part: ast.expr) -> ast.expr:
     read (``$json.a.b.length > 3``) reads strictly (``n8n.read``, ``n8n.call_method`` raise where
     JavaScript throws a TypeError) inside ``n8n.part(lambda: …)``, which makes it None, as n8n's
     template engine makes it undefined. A bare read is left as it is (None either way)."""
-    calls = [n for n in ast.walk(part) if _is_n8n_call(n, tuple(_STRICT)) and _can_throw(n)]
+    calls = [n for n in ast.walk(part) if isinstance(n, ast.Call) and _is_n8n_call(n, tuple(_STRICT)) and _can_throw(n)]
     if not calls or calls == [part]:  # a bare read: None either way
         return part
     for node in calls:
@@ -181,7 +181,16 @@ def kept_count(lines: list[ast.stmt]) -> int:
                if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "js_expression")
 
 
-def note_kept(code: Any) -> Any:
+class _NodeCode(Protocol):
+    lines: list[ast.stmt]
+    translated: bool
+    why: str | None
+
+
+_Code = TypeVar("_Code", bound=_NodeCode)
+
+
+def note_kept(code: _Code) -> _Code:
     """Add to a translated node's note how many of its expressions are kept as JavaScript (the
     table then reads "translated" with "JavaScript kept: …"); return the node's code."""
     count = kept_count(code.lines) if code.translated else 0

@@ -288,6 +288,7 @@ def set_node(node: Node, slot: Slot) -> NodeCode:
     params = node.parameters
     options = params.get("options") or {}
     dot = options.get("dotNotation", True) is not False
+    fields: ast.expr | list[tuple[str, ast.expr]]
     if node.version < 3:
         fields = [(str(v.get("name", "propertyName")), expr.value(v.get("value")))
                   for kind in ("string", "number", "boolean") for v in (params.get("values") or {}).get(kind) or []]
