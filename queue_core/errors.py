@@ -53,7 +53,8 @@ This is the only module of queue_core that defines an exception class. Three fam
 
     Exception (internal signals, caught inside queue_core and never reaching a caller)
     ├── IngressRejected             the webhook ingress refuses a request; the route answers its status
-    └── UnsupportedMethod           a JavaScript method the n8n translation does not cover
+    ├── UnsupportedMethod           a JavaScript method the n8n translation does not cover
+    └── UndefinedRead (TypeError)   an n8n expression read a property of undefined: its part is undefined
 
 Every class carries its structured fields as attributes; the message is for people, and never
 contains a secret, a bearer token or a request body.
@@ -486,3 +487,8 @@ class TodoNode(TerminalError):
 
 class UnsupportedMethod(Exception):
     """A JavaScript method the translation does not cover."""
+
+
+class UndefinedRead(TypeError):
+    """An n8n expression read a property or called a method of undefined or null (JavaScript's
+    TypeError): n8n's template engine makes that ``{{ }}`` part undefined (``n8n.part``)."""

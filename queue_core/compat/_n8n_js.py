@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import UnsupportedMethod
+from ..errors import UndefinedRead, UnsupportedMethod
 
 _NUMBER = re.compile(r"^\s*[+-]?(\d+\.?\d*(e[+-]?\d+)?|\.\d+(e[+-]?\d+)?|0x[0-9a-f]+|Infinity)\s*$", re.I)
 
@@ -36,6 +36,40 @@ def get(value: Any, *path: Any) -> Any:
         else:
             return None
     return value
+
+
+def read(value: Any, *path: Any) -> Any:
+    """Return ``get(value, *path)`` where reading a property of undefined or null raises
+    UndefinedRead, as JavaScript does (used inside ``part``; a missing last field is None)."""
+    for key in path:
+        if value is None:
+            raise UndefinedRead(f"Cannot read properties of undefined (reading {key!r})")
+        value = get(value, key)
+    return value
+
+
+def call_method(value: Any, name: str, *args: Any) -> Any:
+    """Return ``method(value, name, *args)``; of undefined or null raise UndefinedRead (inside ``part``)."""
+    if value is None:
+        raise UndefinedRead(f"Cannot read properties of undefined (reading {name!r})")
+    return method(value, name, *args)
+
+
+def array_of(value: Any) -> list[Any]:
+    """Return an array for its callback methods (``.map(x => …)``); anything else raises UndefinedRead
+    (inside ``part``), as JavaScript's TypeError for ``undefined.map`` or ``'text'.map``."""
+    if not isinstance(value, list):
+        raise UndefinedRead("the value has no array methods (map, filter, find, some, every)")
+    return value
+
+
+def part(compute: Callable[[], Any]) -> Any:
+    """Return one ``{{ }}`` part's value: None when it read through undefined (n8n's template engine
+    makes a part that throws JavaScript's TypeError undefined)."""
+    try:
+        return compute()
+    except UndefinedRead:
+        return None
 
 
 class _Missing:
@@ -264,7 +298,7 @@ def concat(*parts: Any) -> str:
 
 
 def method(value: Any, name: str, *args: Any) -> Any:
-    """Call the JavaScript method ``name`` of a string or array value.
+    """Call the JavaScript method ``name`` of a string or array value (of null or undefined: None).
 
     Raises ``UnsupportedMethod`` for a method this module does not implement (the scaffold
     only emits the ones in METHODS).
@@ -272,6 +306,8 @@ def method(value: Any, name: str, *args: Any) -> Any:
     handler = METHODS.get(name)
     if handler is None:
         raise UnsupportedMethod(name)
+    if value is None:  # a method of undefined or null: JavaScript throws, and n8n makes the expression undefined
+        return None
     return handler(value, *args)
 
 

@@ -25,6 +25,8 @@ from ._n8n_apps import (
 )
 from ._n8n_data import aggregate_all, aggregate_fields, crypto_item, limit, sort_items, split_out
 from ._n8n_dedupe import remove_duplicates
+from ._n8n_expr import evaluate as js_expression
+from ._n8n_expr_raw import json_output
 from ._n8n_filter import check, if_v1
 from ._n8n_schedule import schedule_items
 from ._n8n_respond import respond, respond_last
@@ -53,6 +55,7 @@ from ._n8n_js import (
     GLOBALS, MISSING, METHODS, add, arith, as_list, both, call, coalesce, compare, concat, either, field, get, json_text, loose_eq,
     method, num, parse_float, parse_int, strict_eq, text, truthy,
 )
+from ._n8n_js import array_of, call_method, part, read
 
 Item = dict[str, Any]
 Items = list[Item]
@@ -68,13 +71,14 @@ JS_METHODS: frozenset[str] = frozenset(METHODS)
 
 __all__ = [
     "JS_GLOBALS", "JS_METHODS", "MISSING", "N8nConditionError", "OUTPUT_ITEMS_CAP", "Flow", "Item", "Items", "NodeFailed", "TodoNode", "add", "arith", "as_list", "assign", "both",
-    "call", "check", "coalesce", "code", "compare", "concat", "either", "epoch_ms", "field", "form_fields", "get", "if_v1", "json_body",
+    "call", "check", "coalesce", "code", "compare", "concat", "either", "epoch_ms", "field", "form_fields", "get", "if_v1", "js_expression", "json_body", "json_output",
     "loop", "loose_eq", "merge_append", "merge_by_fields", "merge_by_position", "merge_by_position_v2",
     "merge_choose", "merge_multiplex", "method", "now", "num", "output_index", "parse_float", "parse_int",
     "properties", "quote_path", "response_items", "sheet_row", "sheet_rows", "sheet_updates", "strict_eq", "text",
     "recorded_outputs", "trigger_items", "truthy", "typed", "webhook_items", "with_fields",
     "schedule_items", "execute_workflow", "sub_inputs", "sub_return", "respond", "respond_last",
 ]
+__all__ += ["array_of", "call_method", "part", "read"]  # an expression part that reads through undefined (_n8n_js)
 __all__ += ["CALL_ERRORS", "basic_auth", "error_item", "full_response", "header_auth", "provider_of", "text_response"]  # HTTP Request (_n8n_http)
 __all__ += ["aggregate_all", "aggregate_fields", "crypto_item", "limit", "remove_duplicates", "sort_items", "split_out"]  # data nodes
 __all__ += ["mime_message", "telegram_message"]  # Telegram, Gmail (_n8n_messages)

@@ -31,9 +31,8 @@ def _chain(*names: str) -> dict[str, Any]:
 LIST_CONDITIONS = {
     "name": "GitHub router", "nodes": [
         _node("Hook", "webhook", parameters={"path": "gh", "httpMethod": "POST"}),
-        _node("Route", "switch", 200, typeVersion=3, parameters={"rules": {"values": [
-            {"conditions": [{"leftValue": "={{ $json.event }}", "rightValue": "push",
-                             "operator": {"type": "string", "operation": "equals"}}]}]}}),
+        _node("Route", "if", 200, typeVersion=2, parameters={"conditions": [
+            {"leftValue": "={{ $json.event }}", "rightValue": "push", "operator": {"type": "string", "operation": "equals"}}]}),
         _node("Done", "noOp", 400)],
     "connections": _chain("Hook", "Route", "Done"),
 }
@@ -55,6 +54,20 @@ def test_a_node_whose_conditions_are_a_list_is_a_todo_naming_why_and_the_estate_
     assert row.status == "todo" and "conditions: expected an object" in row.why and "list" in row.why
     assert "raise n8n.TodoNode('Route'" in router.source
     assert sorted(w.scaffold.automation for w in written) == ["github-router", "plain"]
+
+
+def test_a_switch_rule_whose_conditions_are_a_bare_list_matches_every_item_as_in_n8n(tmp_path: Path) -> None:
+    # Measured in n8n 1.123 (expr_conformance: "list-rules switch v3.2"): every item goes to rule 0.
+    document = {"name": "GitHub switch", "nodes": [
+        _node("Hook", "webhook", parameters={"path": "gh", "httpMethod": "POST"}),
+        _node("Route", "switch", 200, typeVersion=3, parameters={"rules": {"values": [
+            {"conditions": [{"leftValue": "={{ $json.event }}", "rightValue": "push",
+                             "operator": {"type": "string", "operation": "equals"}}]}]}})],
+        "connections": _chain("Hook", "Route")}
+    _write(tmp_path / "estate", "switch.json", document)
+    (written,) = scaffold_n8n(tmp_path / "estate", automation=None, into=tmp_path / "out")
+    row = next(r for r in written.scaffold.rows if r.node == "Route")
+    assert row.status == "translated" and "rule 0's conditions are a bare list" in row.why
 
 
 def test_a_workflow_name_starting_with_a_digit_gets_a_valid_automation_name(tmp_path: Path) -> None:

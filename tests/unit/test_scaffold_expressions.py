@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from harness.platforms.n8n.translate.expr import value
+from harness.platforms.n8n.translate.expr import _python_template, value
 from queue_core.compat import n8n
 from harness.errors import Untranslatable
 
@@ -79,12 +79,20 @@ def test_array_callbacks_with_one_parameter_become_comprehensions() -> None:
     assert _run("={{ $json.n.some(x => x === 9) }}", item) is True
     assert _run("={{ $json.n.every(x => x > 2) }}", item) is False
     assert _run("={{ $json.labels.find(l => l.name === 'P1').name }}", item) == "P1"
-    assert _run("={{ $json.missing.map(x => x) }}", item) == []
+    assert _run("={{ $json.missing.map(x => x) }}", item) is None  # n8n 1.123: undefined ("expr set v3.4 #43")
 
 
 @pytest.mark.parametrize("param", ["={{ $json.items.reduce((a, x) => a + x, 0) }}", "={{ $workflow.name }}",
-                                   '={{ $node["Loop"].context["noItemsLeft"] }}', "={{ /ab+c/.test($json.s) }}"])
-def test_what_is_not_translated_says_so(param: str) -> None:
+                                   "={{ /ab+c/.test($json.s) }}"])
+def test_what_python_does_not_translate_is_kept_as_javascript_verbatim(param: str) -> None:
+    with pytest.raises(Untranslatable):
+        _python_template(param[1:])
+    assert ast.unparse(value(param)) == f"n8n.js_expression(flow, {param[1:]!r}, item, i, items)"
+
+
+@pytest.mark.parametrize("param", ['={{ $node["Loop"].context["noItemsLeft"] }}', "={{ $fromAI('to', '', 'string') }}",
+                                   "={{ $execution.resumeUrl }}", "={{ $json.a.( }}"])
+def test_what_neither_python_nor_v8_can_evaluate_says_so(param: str) -> None:
     with pytest.raises(Untranslatable):
         value(param)
 

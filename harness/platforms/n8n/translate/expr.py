@@ -19,7 +19,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from harness.errors import Untranslatable
 from harness.platforms.n8n.translate.js import parse_expression
@@ -66,13 +66,21 @@ def value(param: Any) -> ast.expr:
 
 
 def template(text: str) -> ast.expr:
-    """Translate an expression template (the text after ``=``)."""
+    """Translate an expression template (the text after ``=``): into Python where the translation is
+    faithful, else kept as JavaScript for V8 (``kept``); raise Untranslatable when neither can."""
+    try:
+        return _python_template(text)
+    except Untranslatable as exc:
+        return kept(text, exc.reason)
+
+
+def _python_template(text: str) -> ast.expr:
     parts: list[ast.expr] = []
     pos = 0
     for match in _TEMPLATE.finditer(text):
         if match.start() > pos:
             parts.append(lit(text[pos:match.start()]))
-        parts.append(expression(match.group(1)))
+        parts.append(strict_part(_python_expression(match.group(1))))
         pos = match.end()
     if pos < len(text):
         parts.append(lit(text[pos:]))
@@ -83,10 +91,113 @@ def template(text: str) -> ast.expr:
 
 
 def expression(source: str, scope: ArrowScope | None = None) -> ast.expr:
-    """Translate one JavaScript expression (the inside of ``{{ }}``)."""
+    """Translate one JavaScript expression (the inside of ``{{ }}``); kept as JavaScript as ``template``."""
+    try:
+        translated = _python_expression(source, scope)
+        return translated if scope is not None else strict_part(translated)
+    except Untranslatable as exc:
+        if scope is not None:
+            raise
+        return kept(f"{{{{{source}}}}}", exc.reason)
+
+
+_OPTIONAL_CALL = re.compile(r"""\?\.[\w$.\[\]'"?\s]*\(""")
+
+
+def _python_expression(source: str, scope: ArrowScope | None = None) -> ast.expr:
     if not source.strip():
         return lit(None)
+    if _OPTIONAL_CALL.search(source):  # `a?.b.c()` is undefined when a is: Python's reading calls on
+        raise Untranslatable("optional chaining before a call is not translated")
     return _node(parse_expression(source), scope or ArrowScope())
+
+
+_STRICT = {"get": "read", "method": "call_method", "as_list": "array_of"}
+
+
+def strict_part(part: ast.expr) -> ast.expr:
+    """Return one ``{{ }}`` part that reads through undefined as n8n does: a part more than a bare
+    read (``$json.a.b.length > 3``) reads strictly (``n8n.read``, ``n8n.call_method`` raise where
+    JavaScript throws a TypeError) inside ``n8n.part(lambda: …)``, which makes it None, as n8n's
+    template engine makes it undefined. A bare read is left as it is (None either way)."""
+    calls = [n for n in ast.walk(part) if isinstance(n, ast.Call) and _is_n8n_call(n, tuple(_STRICT)) and _can_throw(n)]
+    if not calls or calls == [part]:  # a bare read: None either way
+        return part
+    for node in calls:
+        assert isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+        node.func = ast.Attribute(node.func.value, _STRICT[node.func.attr], ast.Load())
+    return call("n8n.part", ast.Lambda(ast.arguments([], [], None, [], [], None, []), part))
+
+
+def _can_throw(node: ast.Call) -> bool:
+    """Whether JavaScript could throw here: a method call (an array's callback method too), or a
+    read past the first field (one field of the item's json never reads through undefined)."""
+    assert isinstance(node.func, ast.Attribute)
+    if node.func.attr in ("method", "as_list"):
+        return True
+    return len(node.args) > 2 or ast.unparse(node.args[0]) != "item['json']"
+
+
+def _is_n8n_call(node: ast.AST, names: tuple[str, ...]) -> bool:
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in names
+            and isinstance(node.func.value, ast.Name) and node.func.value.id == "n8n")
+
+
+# What an expression reads that the V8 evaluation has no value for.
+_UNAVAILABLE = (
+    (re.compile(r"\$fromAI\s*\("), "$fromAI() (an AI agent's tool parameter)"),
+    (re.compile(r"\$execution\s*\.\s*resume(?:Form)?Url"), "$execution.resumeUrl (a Wait node's resume URL)"),
+    (re.compile(r"\$evaluateExpression|\$secrets|\$getWorkflowStaticData|\$http\b"),
+     "$evaluateExpression, $secrets, $getWorkflowStaticData or $http"),
+    (re.compile(r"\$prevNode|\$parameter|\$position|\$agentInfo|\$tool\b"),
+     "$prevNode, $parameter, $position or an AI agent's variable"),
+    (re.compile(r"(?:\]|\)|\$input)\s*\.\s*(?:context|parameter|params)\b"),
+     "a node's context or parameters (a loop's noItemsLeft)"),
+)
+KEPT_CALL = "n8n.js_expression"
+
+
+def kept(text: str, why: str) -> ast.expr:
+    """Return the call that evaluates the template ``text`` as n8n's JavaScript in V8, for the item
+    in scope (``n8n.js_expression``; ``why`` is why the Python translation did not take it).
+
+    Raises Untranslatable when the V8 evaluation cannot be faithful either: a variable it has no
+    value for, or text V8 does not compile.
+    """
+    for pattern, what in _UNAVAILABLE:
+        if pattern.search(text):
+            raise Untranslatable(f"{why}; kept as JavaScript it reads {what}, which cutover does not provide")
+    from queue_core.compat._n8n_expr import syntax_error
+
+    error = syntax_error(text)
+    if error is not None:
+        raise Untranslatable(f"{why}; as JavaScript it does not compile ({error})")
+    return call(KEPT_CALL, name("flow"), text, name("item"), name("i"), name("items"))
+
+
+def kept_count(lines: list[ast.stmt]) -> int:
+    """Return how many expressions of a node's code are kept as JavaScript (``n8n.js_expression`` calls)."""
+    return sum(1 for stmt in lines for n in ast.walk(stmt)
+               if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "js_expression")
+
+
+class _NodeCode(Protocol):
+    lines: list[ast.stmt]
+    translated: bool
+    why: str | None
+
+
+_Code = TypeVar("_Code", bound=_NodeCode)
+
+
+def note_kept(code: _Code) -> _Code:
+    """Add to a translated node's note how many of its expressions are kept as JavaScript (the
+    table then reads "translated" with "JavaScript kept: …"); return the node's code."""
+    count = kept_count(code.lines) if code.translated else 0
+    if count:
+        note = f"JavaScript kept: {count} expression{'s' if count > 1 else ''} evaluated in V8 ({KEPT_CALL})"
+        code.why = "; ".join(filter(None, [code.why, note]))
+    return code
 
 
 def _node(node: Any, scope: ArrowScope) -> ast.expr:
@@ -126,6 +237,7 @@ def _key(member: Any, scope: ArrowScope) -> ast.expr:
 
 def _member(node: Any, scope: ArrowScope) -> ast.expr:
     base, props = member_chain(node)
+    _require_not_date(base)
     special = _special_base(base, props, scope)
     if special is not None:
         source, props = special
@@ -153,6 +265,11 @@ def _special_base(base: Any, props: list[Any], scope: ArrowScope) -> tuple[ast.e
     if base.type == "Identifier" and base.name == "$workflow" and len(props) == 1:
         raise Untranslatable("$workflow is not translated")
     return None
+
+
+def _require_not_date(base: Any) -> None:
+    if base.type == "Identifier" and base.name in ("$now", "$today"):  # Luxon DateTimes, not Python's datetime
+        raise Untranslatable(f"a property or method of {base.name} (a Luxon DateTime) is not translated")
 
 
 def _require_json(props: list[Any], what: str) -> None:
@@ -205,6 +322,7 @@ def _method_call(callee: Any, args: list[ast.expr], callee_args: list[Any], scop
     if obj.type == "Identifier" and obj.name == "$input" and method in ("first", "last", "all") and not args:
         return expr({"first": "items[0] if items else None", "last": "items[-1] if items else None",
                      "all": "items"}[method])
+    _require_not_date(obj)
     target = _node(obj, scope)
     if method in _ARRAY_CALLBACKS and len(callee_args) == 1 and callee_args[0].type == "ArrowFunctionExpression":
         return _array_callback(method, target, callee_args[0], scope)

@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from harness.errors import Untranslatable
 from harness.platforms.n8n.definition import Loop, Node, Plan, Workflow
-from harness.platforms.n8n.translate import ai_roots, app_sql, calls, data_nodes, execution_data, loops, merge, nodes, respond, sub
+from harness.platforms.n8n.translate import ai_roots, app_sql, calls, data_nodes, execution_data, expr, loops, merge, nodes, respond, sub
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot
 from harness.scaffold import _code, _credential
 from harness.scaffold._code import name, stmts
@@ -210,7 +210,7 @@ def _translate(node: Node, slot: Slot, *, is_trigger: bool) -> NodeCode:
     if node.short_type in READ_WITH_DEFAULTS:  # an export leaves out what equals n8n's default
         node = replace(node, parameters=node.settings)
     try:
-        return translator(node, slot)
+        return expr.note_kept(translator(node, slot))
     except Untranslatable as exc:
         return nodes.todo(node, slot, exc.reason, verbatim=_verbatim(node))
     except Exception as exc:  # noqa: BLE001 - parameters of a shape no translator expects: the estate run goes on

@@ -10,6 +10,7 @@ trigger naming the node: never a silent pass.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -224,21 +225,22 @@ def switch_node(node: Node, slot: Slot) -> NodeCode:
         return todo(node, slot, f"Switch v{node.version:g} (rules of the older model) is not translated")
     params = node.parameters
     names = output_names(node)
+    notes: list[str] = []
     if params.get("mode") == "expression":
         chooser = stmts(_CHOOSER, fn=f"{slot.var}_choose",
                         body=stmts("return [n8n.output_index($output, $count)]", output=expr.value(params.get("output")),
                                    count=len(names)))
     else:
-        chooser = _switch_rules(node, slot)
+        chooser = _switch_rules(node, slot, notes)
     outs = [f"{slot.var}_{i}" for i in range(len(names))]
     route = stmts("$outs = flow.route($node, $decision, items, $fn, $names) if items else $empty",
                   outs=ast.Tuple([name(o) for o in outs], ast.Store()), node=node.name, decision=slot.decision,
                   fn=name(f"{slot.var}_choose"), names=names, empty=[[] for _ in outs])
     lines = [comment(node), *stmts("items = $inp", inp=_input(slot)), *chooser, *route]
-    return NodeCode(lines, outs, decision=slot.decision)
+    return NodeCode(lines, outs, decision=slot.decision, why="; ".join(notes) or None)
 
 
-def _switch_rules(node: Node, slot: Slot) -> list[ast.stmt]:
+def _switch_rules(node: Node, slot: Slot, notes: list[str]) -> list[ast.stmt]:
     params = node.parameters
     rules = ((params.get("rules") or {}).get("values")) or []
     options = params.get("options") or {}
@@ -247,7 +249,11 @@ def _switch_rules(node: Node, slot: Slot) -> list[ast.stmt]:
     body = stmts("chosen = []")
     for index, rule in enumerate(rules):
         conditions = rule.get("conditions") or {}
-        if not isinstance(conditions, dict):  # e.g. a rule's conditions written as a bare list
+        if isinstance(conditions, list):  # not the filter value n8n writes: n8n 1.123 reads no conditions in it
+            notes.append(f"rule {index}'s conditions are a bare list, not n8n's filter value: n8n reads no "
+                         "conditions in it and the rule matches every item, as here")
+            conditions = {}
+        if not isinstance(conditions, dict):
             raise Untranslatable(f"rule {index}: conditions: expected an object with options and conditions, "
                                  f"got a {type(conditions).__name__}")
         conditions = dict(conditions)
@@ -283,14 +289,13 @@ def set_node(node: Node, slot: Slot) -> NodeCode:
     params = node.parameters
     options = params.get("options") or {}
     dot = options.get("dotNotation", True) is not False
+    fields: ast.expr | list[tuple[str, ast.expr]]
     if node.version < 3:
         fields = [(str(v.get("name", "propertyName")), expr.value(v.get("value")))
                   for kind in ("string", "number", "boolean") for v in (params.get("values") or {}).get(kind) or []]
         keep_only = bool(params.get("keepOnlySet"))
     else:
-        if params.get("mode") == "raw":
-            raise Untranslatable("Edit Fields in JSON mode is not translated")
-        fields = _set_v3_fields(params, node.version)
+        fields = _raw_fields(params) if params.get("mode") == "raw" else _set_v3_fields(params, node.version)
         include = params.get("include", "all")
         keep_only = include == "none" if node.version < 3.3 else not params.get("includeOtherFields", False)
         if include in ("selected", "except"):
@@ -315,6 +320,34 @@ def _set_v3_fields(params: dict[str, Any], version: float) -> list[tuple[str, as
     lenient = {"ignore_errors": True} if (params.get("options") or {}).get("ignoreConversionErrors") is True else {}
     return [(name_, call("n8n.typed", name_, _missing_told(expr.value(raw)), kind, **lenient, version=version))
             for name_, raw, kind in entries]
+
+
+_RESOLVABLE = re.compile(r"\{\{[\s\S]*?\}\}")
+
+
+def _raw_fields(params: dict[str, Any]) -> ast.expr:
+    """Edit Fields in JSON mode: the JSON Output's fields, each ``{{ }}`` part resolved on its own
+    (``n8n.json_output``); a plain JSON Output is parsed as it is."""
+    raw = params.get("jsonOutput")
+    if not isinstance(raw, str):
+        raise Untranslatable("Edit Fields in JSON mode with a JSON Output that is not text")
+    if not expr.is_expression(raw):
+        return call("n8n.json_output", name("i"), [raw])
+    source = raw.lstrip("=")
+    texts, values, pos = [], [], 0
+    for match in _RESOLVABLE.finditer(source):
+        texts.append(source[pos:match.start()])
+        values.append(_undefined_told(expr.expression(match.group(0)[2:-2])))
+        pos = match.end()
+    texts.append(source[pos:])
+    return call("n8n.json_output", name("i"), texts, ast.List(values, ast.Load()))
+
+
+def _undefined_told(value: ast.expr) -> ast.expr:
+    """A JSON Output part: undefined is told from null (the text reads ``undefined``, as in n8n)."""
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "js_expression":
+        return ast.Call(value.func, value.args, [*value.keywords, ast.keyword("told", ast.Constant(True))])
+    return _missing_told(value)
 
 
 def _missing_told(value: ast.expr) -> ast.expr:
