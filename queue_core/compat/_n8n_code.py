@@ -19,6 +19,7 @@ a shadow replay).
 
 from __future__ import annotations
 
+import atexit
 import json
 import logging
 import os
@@ -162,6 +163,7 @@ def _call(payload: str, node: str, timeout_ms: int, max_memory: int) -> dict[str
     with _lock:
         if _engine is None:
             _engine = _started_engine()
+            atexit.register(_close)  # a V8 isolate left to interpreter shutdown can hang the exit
         try:
             text = _engine.eval(f"__cutoverCode({json.dumps(payload)})", timeout_sec=timeout_ms / 1000,
                                 max_memory=max_memory)
@@ -173,6 +175,14 @@ def _call(payload: str, node: str, timeout_ms: int, max_memory: int) -> dict[str
             dead.close()
             raise NodeFailed(f"{node}: the Code node ran past its memory limit ({max_memory // 2**20} MiB)") from None
     return json.loads(text)  # type: ignore[no-any-return]
+
+
+def _close() -> None:
+    global _engine
+    with _lock:
+        if _engine is not None:
+            dead, _engine = _engine, None
+            dead.close()
 
 
 def run_node(flow: Any, node: str, source: str, items: list[dict[str, Any]], *, mode: str = "runOnceForAllItems",
