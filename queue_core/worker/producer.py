@@ -21,9 +21,9 @@ from psycopg.types.json import set_json_loads
 from psycopg_pool import AsyncConnectionPool
 
 from ..job import ClaimedJob, Outcome
-from .._sql import q
 from ..queue import Queue, load_json
 from ..registry import Registry
+from ..store.leases import plan_turns_once
 from .completer import RETRY_S, Completer, describe, log_failure, transient
 from .config import WorkerConfig
 from .executor import Executor
@@ -104,7 +104,7 @@ class Producer:
             return
         set_json_loads(load_json, conn)
         self.cursor = conn.cursor()  # set first: a failing statement below still hands conn back
-        await self.cursor.execute(q("queue", "lane_generic_plans"))  # one plan of the turn, not one a turn
+        await plan_turns_once(self.cursor)  # one plan of the turn, not one a turn
 
     async def _unpin(self) -> None:
         if self.cursor is not None:
