@@ -33,6 +33,11 @@ LEGACY_FILE = "legacy.jsonl"
 
 _UNSURE = object()
 _LONG_DIGITS = re.compile(rb"\d{19,}")  # an integer orjson may not keep exact (past 64 bits)
+# The same test on bytes, about 7x faster than the regex on a trace's line: every ASCII digit
+# becomes NUL, then 19 NULs in a row are looked for. A NUL of the line itself can only add a
+# false alarm, and a raw NUL is not valid JSON anyway: json decodes (and refuses) such a line.
+_DIGITS_TO_NUL = bytes(0 if 0x30 <= i <= 0x39 else i for i in range(256))
+_NUL_RUN = b"\x00" * 19
 
 
 def fast_json(raw: bytes) -> Any:
@@ -43,7 +48,8 @@ def fast_json(raw: bytes) -> Any:
     surrogate) and for any run of 19 digits or more: orjson reads integers past 64 bits as
     floats. Everything else decodes to the same values, several times faster.
     """
-    if _LONG_DIGITS.search(raw) is not None:
+    long_digits = _NUL_RUN in raw.translate(_DIGITS_TO_NUL) if type(raw) is bytes else _LONG_DIGITS.search(raw)
+    if long_digits:
         return _UNSURE
     try:
         return orjson.loads(raw)

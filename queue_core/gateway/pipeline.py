@@ -8,6 +8,7 @@ turn it is, the last refusal, provider pauses) and the secrets it has seen, for 
 from __future__ import annotations
 
 import asyncio
+import json as jsonlib
 import os
 import random
 import time
@@ -45,6 +46,7 @@ from .request import (
 
 READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 PAUSE_RECHECK_S = 1.0
+OFFLINE_VERDICTS = 4096  # remembered classifications of offline answers (see Gateway._classify_offline)
 
 
 class _GuardedTransport(httpx.AsyncBaseTransport):
@@ -108,6 +110,7 @@ class Gateway:
         self._next_wake: dict[tuple[str, str], float] = {}
         self._paused: dict[str, str] = {}
         self._pauses_read_at = float("-inf")
+        self._offline_verdicts: dict[tuple[int, tuple[tuple[bytes, bytes], ...]], Classification] = {}
         # a SQL provider's sql:// origin is its database (queue_core.gateway.sql): on the live client only
         self._live = httpx.AsyncClient(transport=transport or httpx.AsyncHTTPTransport(),
                                        mounts=sql_mounts(providers, self._environ))
@@ -238,7 +241,7 @@ class Gateway:
             response = httpx.Response(recorded.status, headers={**recorded.headers, RECORDED_HEADER: "recording"},
                                       content=recorded.content(),
                                       request=httpx.Request(req.method, req.url))
-            verdict = self._classify(config, response)
+            verdict = self._classify_offline(config, response)
         elif ctx.mode == Mode.SHADOW and config.sandbox_url:
             sandboxed = replace(req, url=config.sandbox_url + req.url[len(config.base_url):])
             response, verdict = await self._send(self.client_for(ctx.mode), config, sandboxed, None)
@@ -248,8 +251,23 @@ class Gateway:
                 f"trigger {ctx.trigger_id!r}, step {step!r}) and provider {config.name!r} has no sandbox_url")
         else:
             response = _synthetic(req, ctx.mode)
-            verdict = self._classify(config, response)
+            verdict = self._classify_offline(config, response)
         return self._record(req, step, response, verdict, "call_offline")
+
+    def _classify_offline(self, config: ProviderConfig, response: httpx.Response) -> Classification:
+        """``_classify``, remembered for the offline answers whose verdict follows from their status
+        and headers alone: a success (no body is summarised) without ``Retry-After`` (no delay, so
+        neither the clock nor the jitter's rng is read) from a provider without rules (no rule
+        reads the body). A replay's recorded and synthetic answers repeat a few such shapes."""
+        if config.rules or response.status_code >= 300 or "retry-after" in response.headers:
+            return self._classify(config, response)
+        key = (response.status_code, tuple(response.headers.raw))
+        verdict = self._offline_verdicts.get(key)
+        if verdict is None:
+            if len(self._offline_verdicts) >= OFFLINE_VERDICTS:
+                self._offline_verdicts.clear()
+            verdict = self._offline_verdicts[key] = self._classify(config, response)
+        return verdict
 
     async def _spend(self, config: ProviderConfig, spend: Spend | None,
                      begin: Callable[[Spend | None], Awaitable[Checkout | None]]) -> Checkout | None:
@@ -458,6 +476,11 @@ class Gateway:
 
 
 def _synthetic(req: OutboundRequest, mode: str) -> httpx.Response:
-    """Return the stand-in response of an unrecorded dry-run/shadow call (marked as synthetic)."""
-    return httpx.Response(200, json={"synthetic": True, "mode": mode, "idempotency_key": req.idempotency_key},
-                          headers={"X-Cutover-Synthetic": mode}, request=httpx.Request(req.method, req.url))
+    """Return the stand-in response of an unrecorded dry-run/shadow call (marked as synthetic).
+
+    The bytes and headers httpx's ``json=`` would make (compact JSON, then Content-Length and
+    Content-Type after the marker), encoded here: a third cheaper than httpx's own encoding."""
+    body = jsonlib.dumps({"synthetic": True, "mode": mode, "idempotency_key": req.idempotency_key},
+                         ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
+    headers = {"X-Cutover-Synthetic": mode, "Content-Length": str(len(body)), "Content-Type": "application/json"}
+    return httpx.Response(200, headers=headers, content=body, request=httpx.Request(req.method, req.url))

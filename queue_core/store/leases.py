@@ -39,6 +39,11 @@ async def turn(conn: Connectable, params: dict[str, Any], *, full: bool) -> list
     return await _rows(conn, sql, params, prepare=True)
 
 
+async def plan_turns_once(cur: AsyncCursor[Any]) -> None:
+    """Make the prepared turns of a lane's own connection use one generic plan (``lane_generic_plans``)."""
+    await cur.execute(q("queue", "lane_generic_plans"))
+
+
 async def heartbeat(conn: AsyncConnection[Any], params: dict[str, Any]) -> set[Any]:
     """The ids whose lease was extended."""
     cur = await conn.execute(q("queue", "heartbeat"), params)

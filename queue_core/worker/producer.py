@@ -23,6 +23,7 @@ from psycopg_pool import AsyncConnectionPool
 from ..job import ClaimedJob, Outcome
 from ..queue import Queue, load_json
 from ..registry import Registry
+from ..store.leases import plan_turns_once
 from .completer import RETRY_S, Completer, describe, log_failure, transient
 from .config import WorkerConfig
 from .executor import Executor
@@ -102,7 +103,8 @@ class Producer:
             self._pin = False
             return
         set_json_loads(load_json, conn)
-        self.cursor = conn.cursor()
+        self.cursor = conn.cursor()  # set first: a failing statement below still hands conn back
+        await plan_turns_once(self.cursor)  # one plan of the turn, not one a turn
 
     async def _unpin(self) -> None:
         if self.cursor is not None:

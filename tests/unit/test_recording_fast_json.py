@@ -55,6 +55,28 @@ def test_what_orjson_reads_otherwise_or_refuses_is_left_to_json(raw: bytes) -> N
         assert json.dumps(loads_json(raw)) == json.dumps(json.loads(raw))  # a big integer stays exact
 
 
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from([b"0", b"7", b"9", b"1" * 18, b"2" * 19, b"a", b",", b" ", b"\x00", b'"']), max_size=30))
+def test_the_long_digit_guard_sends_every_run_of_19_digits_to_json(parts: list[bytes]) -> None:
+    import re
+
+    from harness.recording import _UNSURE
+
+    raw = b"".join(parts)
+    if re.search(rb"\d{19,}", raw):  # orjson would read such an integer as a float
+        assert fast_json(raw) is _UNSURE
+    elif b"\x00" not in raw:  # no false alarm either (a raw NUL is never valid JSON)
+        assert fast_json(raw) is not _UNSURE or json_refuses(raw)
+
+
+def json_refuses(raw: bytes) -> bool:
+    try:
+        json.loads(raw)
+    except ValueError:
+        return True
+    return False
+
+
 def test_a_bad_line_is_still_reported_with_its_number_and_json_message(tmp_path: Path) -> None:
     path = tmp_path / "legacy.jsonl"
     path.write_bytes(b'{"a": 1}\n\n{"a": 12345678901234567890123}\n{"a": \n')
