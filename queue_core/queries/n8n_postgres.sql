@@ -65,3 +65,27 @@ DROP TABLE IF EXISTS {table}
 
 -- name: sort_rule
 {column} {direction}
+
+-- The statements of n8n's Data Table node on a copy of its table (queue_core.compat._n8n_datatable):
+-- the conditions as n8n's data-table module writes them for Postgres.
+
+-- name: dt_neq
+-- "not equal" keeps the rows whose column is null too, as n8n's data tables do.
+({column} != {value} OR {column} IS NULL)
+
+-- name: dt_like
+-- {operator}: LIKE or ILIKE; the value's backslashes and underscores are escaped, its % kept as wildcards.
+{column} {operator} {value} ESCAPE '\'
+
+-- name: dt_touch
+-- An update stamps the row's updatedAt, as n8n does.
+"updatedAt" = CURRENT_TIMESTAMP(3)
+
+-- name: dt_upsert
+-- Update the rows the filter picks; when there are none, insert the row: one statement, so the
+-- insert sees the update's outcome. The row to insert is one JSON object read as the table's row
+-- type (jsonb_populate_record), so each value takes its column's type as a VALUES list would.
+WITH updated AS ({update} RETURNING *),
+inserted AS (INSERT INTO {table}({columns}) SELECT {columns} FROM jsonb_populate_record(NULL::{table}, {row}::jsonb)
+             WHERE NOT EXISTS (SELECT 1 FROM updated) RETURNING *)
+SELECT * FROM updated UNION ALL SELECT * FROM inserted
