@@ -41,7 +41,7 @@ SQL_HEADER = "x-cutover-sql"
 SYSTEM = ("id", "createdAt", "updatedAt")
 ROWS_LIMIT_DEFAULT = 50
 _COMPARE = {"eq": "=", "gt": ">", "gte": ">=", "lt": "<", "lte": "<="}
-_TYPES = {"string": "text", "number": "double precision", "boolean": "boolean", "date": "timestamptz"}
+_TYPES = {"string": "text", "number": "double precision", "boolean": "boolean", "date": "timestamptz(3)"}
 
 
 def dt_table_ddl(table: str, columns: Sequence[tuple[str, str]]) -> str:
