@@ -24,6 +24,7 @@ type is Postgres's error, not n8n's message; rows come in the copy's physical or
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from datetime import datetime, timezone
 from typing import Any
@@ -42,6 +43,20 @@ SYSTEM = ("id", "createdAt", "updatedAt")
 ROWS_LIMIT_DEFAULT = 50
 _COMPARE = {"eq": "=", "gt": ">", "gte": ">=", "lt": "<", "lte": "<="}
 _TYPES = {"string": "text", "number": "double precision", "boolean": "boolean", "date": "timestamptz(3)"}
+
+
+def dt_table_name(locator: Any) -> str | None:
+    """Return the copy's table name for a node's ``dataTableId``: the data table's name in lower
+    case, each run of other characters ``_`` (at most 63 characters); ``data_table_user_<id>``,
+    n8n's own name for it, when the export names none; None when the id is an expression."""
+    label = locator.get("cachedResultName") if isinstance(locator, dict) else None
+    ident = locator.get("value") if isinstance(locator, dict) else locator
+    slug = re.sub(r"[^0-9a-z]+", "_", label.lower()).strip("_") if isinstance(label, str) else ""
+    if slug:
+        return slug[:63]
+    if not isinstance(ident, str) or not ident or ident.startswith("=") or "{" in ident:
+        return None
+    return f"data_table_user_{ident}"
 
 
 def dt_table_ddl(table: str, columns: Sequence[tuple[str, str]]) -> str:

@@ -4,7 +4,7 @@ n8n keeps a data table's rows in its own database; the migrated node works on a 
 table in the database of the catalogue's ``postgres`` provider (``sql://postgres``, a
 ``kind = "sql"`` provider). The copy's name is derived from the data table's name
 (``table_name``: lower case, every run of other characters ``_``; ``data_table_user_<id>``, n8n's
-own name for it, when the export names none), and the generated code's comment holds the
+own name for it, when the export names none: ``dt_table_name``), and the generated code's comment holds the
 ``CREATE TABLE`` of the columns the node shows (``queue_core.compat.n8n.dt_table_ddl``).
 Parameters are read with their defaults from the node's description (``Node.settings``).
 
@@ -15,7 +15,6 @@ a data table given by an expression, "On Error: Continue", an option this module
 from __future__ import annotations
 
 import ast
-import re
 from typing import Any
 
 from harness import catalogue
@@ -25,21 +24,18 @@ from harness.platforms.n8n.translate import expr
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot, comment
 from harness.scaffold import _code
 from harness.scaffold._code import call, dict_of, lit, name, stmts
-from queue_core.compat.n8n import dt_table_ddl
+from queue_core.compat.n8n import dt_table_ddl, dt_table_name
 
 OPERATIONS = ("get", "insert", "update", "upsert", "deleteRows", "rowExists", "rowNotExists")
 _OPTIONS = {"insert": {"optimizeBulk"}, "update": {"dryRun"}, "upsert": {"dryRun"}, "deleteRows": {"dryRun"}}
 
 
 def table_name(locator: Any) -> str:
-    """Return the copy's table name for the node's ``dataTableId`` (see the module docstring)."""
-    label = locator.get("cachedResultName") if isinstance(locator, dict) else None
-    ident = locator.get("value") if isinstance(locator, dict) else locator
-    if isinstance(label, str) and re.sub(r"[^0-9a-z]+", "_", label.lower()).strip("_"):
-        return re.sub(r"[^0-9a-z]+", "_", label.lower()).strip("_")[:63]
-    if not isinstance(ident, str) or not ident or expr.is_expression(ident) or "{" in ident:
+    """Return the copy's table name for the node's ``dataTableId`` (``queue_core.compat.n8n.dt_table_name``)."""
+    found = dt_table_name(locator)
+    if found is None:
         raise Untranslatable("the data table is given by an expression (or not at all): not translated")
-    return f"data_table_user_{ident}"
+    return found
 
 
 def _ident(locator: Any) -> Any:
