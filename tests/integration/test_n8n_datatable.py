@@ -140,3 +140,16 @@ async def test_a_scaffolded_node_runs_live_on_the_copy_and_a_shadow_replay_compa
         n8n.dt_get("seen", n8n.dt_filters([{"keyName": "name", "condition": "eq", "keyValue": v}], "anyCondition",
                                           node="Seen"), limit=50) for v in ("ada", "zed")]
     assert trace["nodes"]["Seen"] == [recorded]
+
+
+def test_the_documented_copy_keeps_n8ns_ids_and_a_later_insert_takes_the_next_one(fresh_db_url: str) -> None:
+    from harness.platforms.n8n.translate.app_datatable import copy_sql
+
+    columns = [("name", "string")]
+    with psycopg.connect(fresh_db_url, autocommit=True) as conn:
+        conn.execute(n8n.dt_table_ddl("data_table_user_Ab1", columns))  # as n8n keeps it
+        conn.execute("INSERT INTO \"data_table_user_Ab1\" (id, name) VALUES (3, 'c'), (7, 'g')")
+        conn.execute(n8n.dt_table_ddl("seen", columns))
+        conn.execute(copy_sql("seen", "Ab1", columns))
+    [row] = _run(_Sql(fresh_db_url), "insert", [n8n.dt_insert("seen", {"name": "h"})], [{"json": {}}])
+    assert row["json"]["id"] == 8

@@ -17,6 +17,8 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from psycopg import sql
+
 from harness import catalogue
 from harness.errors import Untranslatable
 from harness.platforms.n8n.definition import Node
@@ -52,6 +54,16 @@ def _columns(params: dict[str, Any]) -> list[tuple[str, str]]:
         if key and key not in ("id", "createdAt", "updatedAt") and key not in dict(found):
             found.append((key, "string"))
     return found
+
+
+def copy_sql(table: str, ident: Any, columns: list[tuple[str, str]]) -> str:
+    """The statements that copy n8n's rows into the copy, ids kept, then move its identity past them."""
+    names = sql.SQL(", ").join(sql.Identifier(c) for c in ["id", *(n for n, _ in columns), "createdAt", "updatedAt"])
+    copy = sql.SQL("INSERT INTO {} ({}) SELECT {} FROM {} ORDER BY id; ").format(
+        sql.Identifier(table), names, names, sql.Identifier(f"data_table_user_{ident}"))
+    restart = sql.SQL("SELECT setval(pg_get_serial_sequence({}, 'id'), COALESCE(MAX(id), 0) + 1, false) FROM {}").format(
+        sql.Literal(sql.Identifier(table).as_string()), sql.Identifier(table))
+    return (copy + restart).as_string()
 
 
 def _filter(node: Node, params: dict[str, Any]) -> ast.expr:
@@ -126,6 +138,8 @@ def data_table_node(node: Node, slot: Slot) -> NodeCode:
              _code.comment(f"{provider}: dataTable row.{operation} → SQL {app.base_url}/dataTable.{operation} on table "
                            f"{table!r}, a copy of n8n's data table {_ident(params.get('dataTableId'))!r}; "
                            f"create it with: {dt_table_ddl(table, _columns(params))}"),
+             _code.comment("(the columns this node shows; add the data table's others) and, where n8n keeps its data in "
+                           f"Postgres, copy its rows with: {copy_sql(table, _ident(params.get('dataTableId')), _columns(params))}"),
              *stmts("""
 items = $inp
 $var: n8n.Items = []
