@@ -17,8 +17,6 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from psycopg import sql
-
 from harness import catalogue
 from harness.errors import Untranslatable
 from harness.platforms.n8n.definition import Node
@@ -26,7 +24,7 @@ from harness.platforms.n8n.translate import expr
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot, comment
 from harness.scaffold import _code
 from harness.scaffold._code import call, dict_of, lit, name, stmts
-from queue_core.compat.n8n import dt_table_ddl, dt_table_name
+from queue_core.compat.n8n import dt_copy_sql, dt_table_ddl, dt_table_name
 
 OPERATIONS = ("get", "insert", "update", "upsert", "deleteRows", "rowExists", "rowNotExists")
 _OPTIONS = {"insert": {"optimizeBulk"}, "update": {"dryRun"}, "upsert": {"dryRun"}, "deleteRows": {"dryRun"}}
@@ -57,13 +55,12 @@ def _columns(params: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def copy_sql(table: str, ident: Any, columns: list[tuple[str, str]]) -> str:
-    """The statements that copy n8n's rows into the copy, ids kept, then move its identity past them."""
-    names = sql.SQL(", ").join(sql.Identifier(c) for c in ["id", *(n for n, _ in columns), "createdAt", "updatedAt"])
-    copy = sql.SQL("INSERT INTO {} ({}) SELECT {} FROM {} ORDER BY id; ").format(
-        sql.Identifier(table), names, names, sql.Identifier(f"data_table_user_{ident}"))
-    restart = sql.SQL("SELECT setval(pg_get_serial_sequence({}, 'id'), COALESCE(MAX(id), 0) + 1, false) FROM {}").format(
-        sql.Literal(sql.Identifier(table).as_string()), sql.Identifier(table))
-    return (copy + restart).as_string()
+    """The statements that copy n8n's rows into the copy (``queue_core.compat.n8n.dt_copy_sql``)."""
+    return _flat(dt_copy_sql(table, str(ident), columns))
+
+
+def _flat(statement: str) -> str:
+    return " ".join(statement.split())
 
 
 def _filter(node: Node, params: dict[str, Any]) -> ast.expr:
@@ -137,7 +134,7 @@ def data_table_node(node: Node, slot: Slot) -> NodeCode:
     lines = [comment(node),
              _code.comment(f"{provider}: dataTable row.{operation} → SQL {app.base_url}/dataTable.{operation} on table "
                            f"{table!r}, a copy of n8n's data table {_ident(params.get('dataTableId'))!r}; "
-                           f"create it with: {dt_table_ddl(table, _columns(params))}"),
+                           f"create it with: {_flat(dt_table_ddl(table, _columns(params)))}"),
              _code.comment("(the columns this node shows; add the data table's others) and, where n8n keeps its data in "
                            f"Postgres, copy its rows with: {copy_sql(table, _ident(params.get('dataTableId')), _columns(params))}"),
              *stmts("""
