@@ -104,9 +104,9 @@ def datatable_cases() -> list[tuple[Case, str, str]]:
 
 
 def _seed_table(conn: psycopg.Connection[Any], table: str) -> None:
-    conn.execute(dt_table_ddl(table, COLUMNS))  # type: ignore[arg-type]
+    conn.execute(dt_table_ddl(table, COLUMNS))
     for row in ROWS:
-        conn.execute(sql.SQL("INSERT INTO {} (name, score, ok, seen, \"createdAt\", \"updatedAt\") VALUES ")  # type: ignore[arg-type]
+        conn.execute(sql.SQL("INSERT INTO {} (name, score, ok, seen, \"createdAt\", \"updatedAt\") VALUES ")
                      .format(sql.Identifier(table)) + sql.SQL(row[:-1] + f", '{SEEDED}', '{SEEDED}')"))
 
 

@@ -127,7 +127,7 @@ def data_table_node(node: Node, slot: Slot) -> NodeCode:
     proposals = {} if app.host in slot.providers else {provider: app.base_url}
     inp = slot.inputs[0] if slot.inputs else ast.List([], ast.Load())
     writes = operation in ("update", "upsert")
-    rows = ast.List([], ast.Load())
+    rows: ast.expr = ast.List([], ast.Load())
     if writes:
         rows = ast.ListComp(_row(node, params), [ast.comprehension(ast.Tuple([name("i"), name("item")], ast.Store()),
                                                                      call("enumerate", name("items")), [], 0)])
