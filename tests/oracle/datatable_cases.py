@@ -87,9 +87,19 @@ _CASES: list[tuple[dict[str, Any], list[dict[str, Any]]]] = [
     ({"operation": "upsert", **_f(_NAME), **_columns(_WRITE), "options": {"dryRun": True}}, [{"name": "nope", "score": 1}]),
     ({"operation": "deleteRows", **_f(_NAME)}, [{"name": "ada"}]),
     ({"operation": "deleteRows", **_f(_c("score", "gte", "1")), "options": {"dryRun": True}}, [{}]),
+    ({"operation": "get", **_f(_c("name", "like", "%y"), _c("score", "eq", "={{ 3 }}"), _c("ok", "isEmpty"))}, [{}]),
+    ({"operation": "get", **_f(_c("seen", "eq", "2024-06-01T00:00:00.000Z"))}, [{}]),
+    ({"operation": "get", **_f(_c("name", "eq", "nobody"))}, [{}]),
+    ({"operation": "update", **_f(_c("id", "gte", "2")), **_columns({"ok": "={{ true }}"})}, [{}]),
+    ({"operation": "update", **_f(_NAME), **_columns({"score": "={{ $json.score }}"})},
+     [{"name": "ada", "score": 10}, {"name": "cy", "score": 11}]),
+    ({"operation": "upsert", **_f(_c("score", "isNotEmpty")), **_columns({"ok": "={{ false }}"})}, [{}]),
+    ({"operation": "deleteRows", **_f(_c("name", "neq", "ada"))}, [{}]),
+    ({"operation": "insert", **_columns({}, "autoMapInputData")}, [{"name": "t", "seen": "2024-02-03T04:05:06.007Z"}]),
+    ({"operation": "update", **_f(), **_columns({"score": "1"})}, [{}]),  # no condition: both fail
     ({"operation": "deleteRows"}, [{}]),  # no condition: both fail
 ]
-MEANT_TO_FAIL = (len(_CASES) - 1,)
+MEANT_TO_FAIL = (len(_CASES) - 2, len(_CASES) - 1)
 
 
 def datatable_cases() -> list[tuple[Case, str, str]]:
