@@ -91,6 +91,10 @@ def test_a_node_this_n8n_does_not_describe_or_an_expression_table_stays_a_todo_n
     rows, _ = _workflow(tmp_path, {"typeVersion": 1, "parameters": {"operation": "get",
                                                                      "dataTableId": {"__rl": True, "value": "={{ $json.t }}"}}})
     assert rows["DB"].startswith("todo: the data table is given by an expression")
+    rows, _ = _workflow(tmp_path, {"typeVersion": 1, "parameters": {"operation": "get", "dataTableId": TABLE,
+                                                                     "filters": {"conditions": "={{ [] }}"}}})
+    assert rows["DB"].startswith("todo: the conditions (filters.conditions) are not a list of conditions: not "
+                                 "translated; the call: postgres SQL sql://postgres/dataTable.get")
 
 
 def test_a_data_table_run_is_imported_as_its_sql_call_with_the_statements_of_its_input_items(tmp_path: Path) -> None:

@@ -64,9 +64,11 @@ def _flat(statement: str) -> str:
 
 
 def _filter(node: Node, params: dict[str, Any]) -> ast.expr:
-    conditions = ((params.get("filters") or {}).get("conditions") or []) if isinstance(params.get("filters"), dict) else []
-    entries = ast.List([dict_of((k, expr.value(v)) for k, v in c.items()) for c in conditions if isinstance(c, dict)],
-                       ast.Load())
+    filters = params.get("filters") or {}
+    conditions = filters.get("conditions") or [] if isinstance(filters, dict) else None
+    if not isinstance(conditions, list) or not all(isinstance(c, dict) for c in conditions):
+        raise Untranslatable("the conditions (filters.conditions) are not a list of conditions: not translated")
+    entries = ast.List([dict_of((k, expr.value(v)) for k, v in c.items()) for c in conditions], ast.Load())
     return call("n8n.dt_filters", entries, expr.value(params.get("matchType")), node=node.name)
 
 
@@ -121,7 +123,10 @@ def data_table_node(node: Node, slot: Slot) -> NodeCode:
     if unknown or any(expr.is_expression(v) for v in options.values()):
         raise Untranslatable(f"options.{(unknown or list(options))[0]} is not translated (or an expression); "
                              f"the call: {_skeleton(node, operation, table)}")
-    statement = _statement(node, operation, params, table, options)
+    try:
+        statement = _statement(node, operation, params, table, options)
+    except Untranslatable as exc:
+        raise Untranslatable(f"{exc.reason}; the call: {_skeleton(node, operation, table)}") from None
     app = catalogue.app("postgres")
     provider = slot.providers.get(app.host, app.provider)
     proposals = {} if app.host in slot.providers else {provider: app.base_url}
