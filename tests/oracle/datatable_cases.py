@@ -195,8 +195,9 @@ def _run_n8n(documents: list[dict[str, Any]], cases: list[tuple[Case, str, str]]
             wid = runner.workflow_id(i)
             hooked = _webhook_document({**document, "id": wid}, paths[i])
             (workflows / f"{wid}.json").write_text(json.dumps(hooked), encoding="utf-8")
+        # a port of its own for the server and for its Code node runners' broker (other n8n runs may hold 5679)
         env = {**runner._environment(folder / "n8n", database, name), "N8N_PORT": str(port),
-               "N8N_LISTEN_ADDRESS": "127.0.0.1", "N8N_HOST": "127.0.0.1"}
+               "N8N_LISTEN_ADDRESS": "127.0.0.1", "N8N_HOST": "127.0.0.1", "N8N_RUNNERS_BROKER_PORT": str(_free_port())}
         runner._admin(database, sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
         process = None
         try:
