@@ -105,7 +105,6 @@ def data_table_node(node: Node, slot: Slot) -> NodeCode:
     """Data Table v1: every item's statement on the table's copy, then one call of the SQL provider."""
     params = node.settings if node.described else node.parameters
     operation = str(params.get("operation") or "insert")
-    table = None
     try:
         table = table_name(params.get("dataTableId"))
     except Untranslatable as exc:
@@ -146,12 +145,12 @@ def data_table_node(node: Node, slot: Slot) -> NodeCode:
 items = $inp
 $var: n8n.Items = []
 if items:
-    rows = $rows
+    $written = $rows
     $var = flow.emit($node, await n8n.dt_run(ctx, $provider, $step, $operation,
-                                             [$statement for (i, item), row in zip(enumerate(items), rows or items)],
-                                             items, rows=rows, dry_run=$dry, optimize_bulk=$bulk))
+                                             [$statement for (i, item), row in zip(enumerate(items), $written or items)],
+                                             items, rows=$written, dry_run=$dry, optimize_bulk=$bulk))
 """, inp=inp, var=name(slot.var), node=node.name, provider=provider, step=slot.step, operation=operation,
-                 statement=statement, rows=rows, dry=bool(options.get("dryRun")), bulk=bool(options.get("optimizeBulk")))]
+                 statement=statement, rows=rows, written=name(f"{slot.var}_rows"), dry=bool(options.get("dryRun")), bulk=bool(options.get("optimizeBulk")))]
     return NodeCode(lines, [slot.var], call_step=slot.step, provider_proposals=proposals)
 
 
