@@ -47,6 +47,10 @@ from ._n8n_records import (  # Airtable, HubSpot lists (_n8n_records)
 from ._n8n_postgres import (
     pg_blank_to_null, pg_delete, pg_insert, pg_query, pg_row, pg_run, pg_select, pg_update, pg_upsert, pg_values,
 )
+from ._n8n_datatable import (
+    dt_copy_sql, dt_delete, dt_filters, dt_get, dt_insert, dt_row, dt_run, dt_table_ddl, dt_table_name, dt_update,
+    dt_upsert,
+)
 from ._n8n_http import CALL_ERRORS, basic_auth, error_item, full_response, header_auth, provider_of, text_response
 from ._n8n_merge import (
     merge_append, merge_by_fields, merge_by_position, merge_by_position_v2, merge_choose, merge_multiplex,
@@ -88,6 +92,8 @@ __all__ += ["notion_page_body", "notion_title_key", "bigquery_queries", "data_it
             "without"]  # app records and pages (_n8n_records)
 __all__ += ["pg_blank_to_null", "pg_delete", "pg_insert", "pg_query", "pg_row", "pg_run", "pg_select", "pg_update",
             "pg_upsert", "pg_values"]  # Postgres (_n8n_postgres)
+__all__ += ["dt_copy_sql", "dt_delete", "dt_filters", "dt_get", "dt_insert", "dt_row", "dt_run", "dt_table_ddl", "dt_table_name", "dt_update",
+            "dt_upsert"]  # Data Table on a copy of its table (_n8n_datatable)
 __all__ += ["execution_data", "require_automations", "wait_interval", "wait_until", "wait_webhook"]  # Exec. Data, Wait
 __all__ += ["ai", "ai_chain"]  # OpenAI, Anthropic, Gemini, the LangChain chains (_n8n_ai)
 

@@ -209,14 +209,6 @@ def test_a_postgres_run_is_imported_as_its_sql_call_with_the_statements_of_its_i
     assert calls[1] == {"step": "DB", "provider": "postgres", "method": "SQL", "url": "/executeQuery", "body": None}
 
 
-def test_a_data_table_node_is_a_todo_naming_its_table_and_the_postgres_operation_it_would_be(tmp_path: Path) -> None:
-    rows, _ = _workflow(tmp_path, {"type": "n8n-nodes-base.dataTable", "typeVersion": 1, "parameters": {
-        "operation": "get", "dataTableId": {"__rl": True, "value": "abc123", "mode": "list", "cachedResultName": "Seen"},
-        "filters": {"conditions": [{"keyName": "postId", "keyValue": "={{ $json.id }}"}]}}})
-    assert rows["DB"].startswith("todo: dataTable row.get on n8n's built-in table 'Seen' (id abc123)")
-    assert "postgres select (filters as Select Rows); filters on postId" in rows["DB"]
-
-
 def test_a_node_without_operation_is_read_as_n8ns_default_and_its_todo_says_so(tmp_path: Path) -> None:
     rows, _ = _workflow(tmp_path, {"typeVersion": 2.4, "parameters": {"query": "SELECT 1"}})
     assert rows["DB"].startswith("todo: the node names no table (or schema); the export names no operation, so it is "

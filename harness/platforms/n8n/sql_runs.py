@@ -16,6 +16,7 @@ from typing import Any
 
 from harness.importer._run import split_url
 from harness.manifest import AutomationEntry
+from harness.platforms.n8n.datatable_runs import DATA_TABLE_TYPES, datatable_call
 from queue_core.compat import n8n
 
 POSTGRES_TYPES = ("n8n-nodes-base.postgres",)
@@ -63,6 +64,8 @@ def _statement(node: Any, params: dict[str, Any], item: dict[str, Any]) -> dict[
 
 def sql_call(run: Any, step: str, entry: AutomationEntry, inputs: Inputs | None = None) -> dict[str, Any] | None:
     """Return the call a Postgres node's run made; ``None`` for other nodes (see the module docstring)."""
+    if run.type in DATA_TABLE_TYPES:  # a Data Table node: its statements on the table's copy
+        return datatable_call(run, step, entry, inputs(run) if inputs is not None else None)
     if run.type not in POSTGRES_TYPES:
         return None
     node = run.node

@@ -26,7 +26,7 @@ from harness import catalogue
 from harness.errors import Untranslatable
 from harness.platforms.n8n.definition import Node
 from harness.platforms.n8n.descriptions import properties
-from harness.platforms.n8n.translate import expr
+from harness.platforms.n8n.translate import app_datatable, expr
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot, comment
 from harness.scaffold import _code
 from harness.scaffold._code import call, dict_of, lit, name, stmts
@@ -223,32 +223,5 @@ if items:
     return NodeCode(lines, [slot.var], call_step=slot.step, provider_proposals=proposals)
 
 
-# n8n Data Table (row.<operation>) -> the Postgres operation it would be on a copy of the table
-_DATA_TABLE = {"get": "select (filters as Select Rows)", "insert": "insert", "update": "update (filters as the match)",
-               "upsert": "upsert", "deleteRows": "deleteTable with deleteCommand 'delete' (filters as Select Rows)",
-               "rowExists": "select, keeping the items it finds a row for",
-               "rowNotExists": "select, keeping the items it finds no row for"}
-
-
-def data_table_node(node: Node, slot: Slot) -> NodeCode:
-    """n8n's Data Table: a precise TODO. Its rows live in n8n's own database, which a migrated
-    automation cannot read: the table is to be copied into a SQL provider's database first, and
-    the node is then that table's Postgres operation (named here with the node's filters and columns)."""
-    params = node.settings if node.described else node.parameters  # the default operation, where described
-    table = params.get("dataTableId")
-    label = (table.get("cachedResultName") or table.get("value")) if isinstance(table, dict) else table
-    ident = table.get("value") if isinstance(table, dict) else table
-    operation = str(params.get("operation") or f"<default> (the export names none, and n8n {node.version:g}'s "
-                                                 "default is not described here)")
-    conditions = ((params.get("filters") or {}).get("conditions") or []) if isinstance(params.get("filters"), dict) else []
-    keys = ", ".join(str(c.get("keyName")) for c in conditions if isinstance(c, dict)) or "none"
-    columns = ", ".join((params.get("columns") or {}).get("value") or {}) if isinstance(params.get("columns"), dict) else ""
-    raise Untranslatable(
-        f"dataTable row.{operation} on n8n's built-in table {label!r} (id {ident}): n8n keeps its rows in its own "
-        "database, out of the migrated automation's reach; copy the table (its columns plus id, createdAt, updatedAt) "
-        "into a table of a kind = \"sql\" provider and write this node as that table's postgres "
-        f"{_DATA_TABLE.get(operation.split()[0], operation)}; filters on {keys}"
-        + (f"; columns {columns}" if columns else "") + "; needs the database's connection string from $POSTGRES_URL")
-
-
-TRANSLATORS = {"postgres": postgres_node, "dataTable": data_table_node}
+TRANSLATORS = {"postgres": postgres_node,
+               "dataTable": app_datatable.data_table_node}  # Data Table: on a copy of its table (app_datatable)
