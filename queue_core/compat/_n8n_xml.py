@@ -28,7 +28,7 @@ def _name(name: str) -> str:
     return f"sanitized_{name}" if name in _DANGEROUS else name
 
 
-class _Builder:
+class _TreeBuilder:
     """Expat's events turned into xml2js's objects (one stack frame per open element)."""
 
     def __init__(self) -> None:
@@ -72,13 +72,13 @@ class _Builder:
             self.root = {name: value}
 
 
-def _refuse(*_: Any) -> None:
+def _refuse(*_: Any) -> int:
     raise NodeFailed("the feed declares XML entities: refused (entity expansion is not read)")
 
 
 def tree(text: str) -> dict[str, Any]:
     """Return the xml2js object of ``text`` (``{root tag: element}``); raise NodeFailed when it is not XML."""
-    builder = _Builder()
+    builder = _TreeBuilder()
     parser = expat.ParserCreate()  # no namespace processing: names stay as written, xmlns among attributes
     parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
     parser.EntityDeclHandler = _refuse

@@ -113,7 +113,8 @@ def _send(url: str, mail: dict[str, Any], timeout: float) -> tuple[int, dict[str
         code, reply = server.mail(mail["from"])
         if code != 250:
             return _refused(code, reply)
-        accepted, rejected = [], []
+        accepted: list[str] = []
+        rejected: list[str] = []
         for rcpt in mail["to"]:
             code, reply = server.rcpt(rcpt)
             (accepted if code in (250, 251) else rejected).append(rcpt)
