@@ -34,6 +34,7 @@ from tests.oracle.workflow import START, UNDER_TEST, input_name
 from tests.support.smtp_server import Received
 
 CREDENTIAL_ID = "oracleSmtp000001"
+VERSION_PROVED = ("n8n-nodes-base.emailSend", 2.0)  # the one version the cases run
 COMPARED_OUTPUT = ("accepted", "rejected", "envelope", "response")
 ITEMS = [{"name": "Ada", "email": "ada"}, {"name": "Grace Hopper", "email": "grace"}]
 
@@ -73,7 +74,7 @@ def _document(parameters: dict[str, Any]) -> dict[str, Any]:
         {"name": START, "type": "n8n-nodes-base.manualTrigger", "typeVersion": 1, "position": [0, 0], "parameters": {}},
         {"name": input_name(0), "type": "n8n-nodes-base.code", "typeVersion": 2, "position": [200, 0],
          "parameters": {"jsCode": source}},
-        {"name": UNDER_TEST, "type": "n8n-nodes-base.emailSend", "typeVersion": 2, "position": [400, 0],
+        {"name": UNDER_TEST, "type": "n8n-nodes-base.emailSend", "typeVersion": VERSION_PROVED[1], "position": [400, 0],
          "parameters": parameters, "credentials": {"smtp": {"id": CREDENTIAL_ID, "name": "oracle smtp"}}}],
         "connections": {START: {"main": [[{"node": input_name(0), "type": "main", "index": 0}]]},
                         input_name(0): {"main": [[{"node": UNDER_TEST, "type": "main", "index": 0}]]}},
