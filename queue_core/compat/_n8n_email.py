@@ -1,10 +1,10 @@
-"""n8n's Send Email node (v2, send) at run time: the message nodemailer builds, as an SMTP provider call.
+"""n8n's Send Email node (v1; v2, send) at run time: the message nodemailer builds, as an SMTP provider call.
 
 :func:`email_send` turns the node's fields into the body of ``ctx.call(provider, "SMTP", "/send",
 json=…)`` (``queue_core.gateway.smtp``): the envelope (the sender's address; every address of To, Cc
 and Bcc) and the message: ``From``, ``To``, ``Cc``, ``Reply-To``, ``Subject`` (Bcc is in the envelope
-only), one ``text/plain`` or ``text/html`` part, or both as ``multipart/alternative`` for the
-format *both*. Each field is first made text as n8n's ``toMailString`` makes it (an object as its JSON).
+only), one ``text/plain`` or ``text/html`` part, or both as ``multipart/alternative`` (an empty
+one is left out, as nodemailer leaves it out; neither: an empty ``text/plain``). Each field is first made text as n8n's ``toMailString`` makes it (an object as its JSON).
 :func:`email_items` is the node's output: the server's answer (nodemailer's ``info``); in shadow
 and dry-run the node's recorded output, which is its items already.
 """
@@ -50,18 +50,20 @@ def email_send(*, sender: Any, to: Any, subject: Any, text: Any = None, html: An
     text, html = mail_string(text), mail_string(html)
     if attribution:
         text = ("undefined" if text is None else text) + ATTRIBUTION_TEXT
+    parts = [(body, subtype) for body, subtype in ((text or "", "plain"), (html or "", "html")) if body]  # "" is none
     message: Message = EmailMessage(policy=SMTP)
-    if text is not None and html is not None:  # parts end where the boundary begins, with no newline added
+    if len(parts) == 2:  # parts end where the boundary begins, with no newline added
         message = MIMEMultipart("alternative", policy=SMTP)
-        message.attach(MIMEText(text, "plain", "utf-8"))
-        message.attach(MIMEText(html, "html", "utf-8"))
+        for body, subtype in parts:
+            message.attach(MIMEText(body, subtype, "utf-8"))
     for header, value in (("From", sender), ("To", to), ("Cc", cc), ("Reply-To", reply_to), ("Subject", subject)):
         if value:
             message[header] = value
-    if isinstance(message, EmailMessage) and html is not None:
-        message.set_content(html, subtype="html")
-    elif isinstance(message, EmailMessage):
-        message.set_content(text or "")
+    if len(parts) == 1 and isinstance(message, EmailMessage):
+        message.set_content(parts[0][0], subtype=parts[0][1])
+    elif not parts:  # neither: an empty text/plain body (set_content would write a line break)
+        message["MIME-Version"], message["Content-Type"] = "1.0", "text/plain"
+        message.set_payload("")
     envelope_from = next(iter(_addresses(sender)), "")
     return {"from": envelope_from, "to": _addresses(to, cc, bcc), "message": message.as_string()}
 

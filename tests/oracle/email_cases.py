@@ -34,7 +34,7 @@ from tests.oracle.workflow import START, UNDER_TEST, input_name
 from tests.support.smtp_server import Received
 
 CREDENTIAL_ID = "oracleSmtp000001"
-VERSION_PROVED = ("n8n-nodes-base.emailSend", 2.0)  # the one version the cases run
+VERSIONS_PROVED = ("n8n-nodes-base.emailSend", (1.0, 2.0))  # the versions the cases run
 COMPARED_OUTPUT = ("accepted", "rejected", "envelope", "response")
 ITEMS = [{"name": "Ada", "email": "ada"}, {"name": "Grace Hopper", "email": "grace"}]
 
@@ -46,12 +46,12 @@ def credentials(port: int) -> list[dict[str, Any]]:
                       "disableStartTls": True}}]
 
 
-def email_cases() -> list[tuple[str, dict[str, Any]]]:
-    """Return (case id, node parameters) of the fixed Send Email v2 cases."""
+def email_cases() -> list[tuple[str, float, dict[str, Any]]]:
+    """Return (case id, version, node parameters) of the fixed Send Email cases."""
     def at(n: int, extra: dict[str, Any]) -> dict[str, Any]:
         return {"fromEmail": f"Oracle Sender <sender@c{n}.test>", "toEmail": f"={{{{ $json.email }}}}@c{n}.test",
                 "subject": "=Hello {{ $json.name }}", **extra}
-    return [
+    v2 = [
         ("text by default (the html field ignored, as v2 does)", at(1, {
             "text": "=Hi {{ $json.name }},\nthanks.", "html": "<p>ignored</p>", "options": {}})),
         ("html with cc, bcc and reply-to", at(2, {
@@ -65,16 +65,26 @@ def email_cases() -> list[tuple[str, dict[str, Any]]]:
                                                   "options": {"appendAttribution": True}})),
         ("a refused recipient", at(5, {"toEmail": "={{ $json.email }}@c5.test, refuse@c5.test", "text": "x",
                                          "options": {}})),
+        ("both with an empty html part", at(6, {"emailFormat": "both", "text": "=only {{ $json.name }}", "html": "",
+                                                  "options": {}})),
     ]
+    v1 = [
+        ("v1 text and html, cc and bcc", at(7, {"text": "=Hi {{ $json.name }}", "html": "=<p>{{ $json.name }}</p>",
+                                                "ccEmail": "cc@c7.test", "bccEmail": "bcc@c7.test",
+                                                "options": {"replyTo": "reply@c7.test"}})),
+        ("v1 html only", at(8, {"html": "=<p>only {{ $json.name }}</p>"})),
+        ("v1 neither part", at(9, {})),
+    ]
+    return [(case, 2.0, params) for case, params in v2] + [(case, 1.0, params) for case, params in v1]
 
 
-def _document(parameters: dict[str, Any]) -> dict[str, Any]:
+def _document(version: float, parameters: dict[str, Any]) -> dict[str, Any]:
     source = "return " + json.dumps([{"json": item} for item in ITEMS]) + ";"
     return {"name": "oracle", "nodes": [
         {"name": START, "type": "n8n-nodes-base.manualTrigger", "typeVersion": 1, "position": [0, 0], "parameters": {}},
         {"name": input_name(0), "type": "n8n-nodes-base.code", "typeVersion": 2, "position": [200, 0],
          "parameters": {"jsCode": source}},
-        {"name": UNDER_TEST, "type": "n8n-nodes-base.emailSend", "typeVersion": VERSION_PROVED[1], "position": [400, 0],
+        {"name": UNDER_TEST, "type": "n8n-nodes-base.emailSend", "typeVersion": version, "position": [400, 0],
          "parameters": parameters, "credentials": {"smtp": {"id": CREDENTIAL_ID, "name": "oracle smtp"}}}],
         "connections": {START: {"main": [[{"node": input_name(0), "type": "main", "index": 0}]]},
                         input_name(0): {"main": [[{"node": UNDER_TEST, "type": "main", "index": 0}]]}},
@@ -157,8 +167,8 @@ def output(outcome: Outcome) -> list[dict[str, Any]] | None:
 def measure(n8n_port: int, n8n_received: list[Received], my_port: int) -> list[tuple[str, Outcome, Outcome]]:
     """Run every case in n8n (one fresh batch) and in the scaffold; return (case, n8n's outcome, the scaffold's)."""
     cases = email_cases()
-    documents = [{**_document(params), "id": runner.workflow_id(i)} for i, (_, params) in enumerate(cases)]
+    documents = [{**_document(v, params), "id": runner.workflow_id(i)} for i, (_, v, params) in enumerate(cases)]
     oracle, _ = runner.run(documents, credentials=credentials(n8n_port))
     with tempfile.TemporaryDirectory(prefix="cutover-oracle-mail-") as tmp:
         return [(case_id, expected, scaffold_run(document, Path(tmp) / str(i), my_port))
-                for i, ((case_id, _), document, expected) in enumerate(zip(cases, documents, oracle, strict=True))]
+                for i, ((case_id, _, _), document, expected) in enumerate(zip(cases, documents, oracle, strict=True))]

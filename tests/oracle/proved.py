@@ -48,7 +48,8 @@ def table() -> dict[str, Any]:
         _add(proved, "n8n-nodes-base.executeWorkflow", case.version)
     for version in feed_cases.VERSIONS:  # RSS Read: every case translated and equal (test_feed_conformance)
         _add(proved, "n8n-nodes-base.rssFeedRead", version)
-    _add(proved, email_cases.VERSION_PROVED[0], email_cases.VERSION_PROVED[1])  # Send Email v2 (test_email_conformance)
+    for version in email_cases.VERSIONS_PROVED[1]:  # Send Email v1, v2 (test_email_conformance)
+        _add(proved, email_cases.VERSIONS_PROVED[0], version)
     return {"regenerate": COMMAND, "n8n": sorted(set(sources.values())),
             "suites": ["conformance.json", "code_conformance.json", "http_cases.py", "data_cases.py",
                        "wait_data_cases.py", "sub_cases.py", "feed_cases.py", "email_cases.py"],

@@ -34,12 +34,27 @@ def test_the_html_format_sends_the_html_and_the_options_become_cc_bcc_and_reply_
     (_node(options={"attachments": "data"}), "binary properties 'data'"),
     (_node(emailFormat="html", options={"appendAttribution": True}), "instance's id"),
     (_node(operation="sendAndWait"), "waits for a reply"),
-    ({**_node(), "typeVersion": 1}, "v1 is not translated"),
+    ({**_node(), "typeVersion": 2.1}, "v2.1 is not translated"),
+    ({**_node(attachments="file"), "typeVersion": 1}, "binary properties 'file'"),
     ({**_node(), "onError": "continueRegularOutput"}, "continue on error"),
 ])
 def test_what_is_not_translated_is_a_todo_naming_why_and_the_call(node: dict[str, object], why: str) -> None:
     status, _ = scaffold_node(node)
     assert status.startswith("todo") and why in status
+
+
+def test_v1_sends_its_text_and_html_fields_and_its_cc_and_bcc() -> None:
+    status, source = scaffold_node({**_node(text="t", html="<p>h</p>", ccEmail="c@x.test", bccEmail="b@x.test",
+                                            options={"replyTo": "r@x.test"}), "typeVersion": 1})
+    assert status.startswith("translated")
+    assert all(f in source for f in ("text='t'", "html='<p>h</p>'", "cc='c@x.test'", "bcc='b@x.test'", "reply_to='r@x.test'"))
+
+
+def test_an_empty_part_is_left_out_and_with_neither_the_body_is_empty_text() -> None:
+    html_only = n8n.email_send(sender="s@x.test", to="t@x.test", subject="s", text="", html="<p>h</p>")
+    assert message_from_string(html_only["message"], policy=policy.default).get_content_type() == "text/html"
+    neither = n8n.email_send(sender="s@x.test", to="t@x.test", subject="s", text="", html="")
+    assert message_from_string(neither["message"], policy=policy.default).get_content().strip() == ""
 
 
 def test_the_message_has_the_headers_n8n_sends_and_bcc_only_in_the_envelope() -> None:

@@ -1,4 +1,4 @@
-"""Translate n8n's Send Email node (v2, operation send): one SMTP provider call per item.
+"""Translate n8n's Send Email node (v1; v2, operation send): one SMTP provider call per item.
 
 The message is built at run time as nodemailer builds n8n's (``n8n.email_send``) and sent with
 ``ctx.call(provider, "SMTP", "/send", json=mail)``, the catalogue's ``smtp`` provider (``kind =
@@ -22,17 +22,21 @@ _OPTIONS = {"ccEmail": "cc", "bccEmail": "bcc", "replyTo": "reply_to"}
 
 
 def email_node(node: Node, slot: Slot) -> NodeCode:
-    """Send Email v2 send: the fields per item, its format's parts; attachments and Send and Wait are TODOs."""
+    """Send Email v1, v2 send: the fields per item, its format's parts; attachments and Send and Wait are TODOs."""
     skeleton = catalogue.skeleton("smtp", "email.send")
-    if node.version != 2:
-        raise Untranslatable(f"Send Email v{node.version:g} is not translated (v2 is); the call: {skeleton}")
+    if node.version not in (1, 2):
+        raise Untranslatable(f"Send Email v{node.version:g} is not translated (v1 and v2 are); the call: {skeleton}")
     params = node.settings
+    if node.version == 1:  # text and html both sent (an empty one left out), cc and bcc beside them
+        params = {**params, "emailFormat": "both", "options": {
+            **{k: params[k] for k in ("ccEmail", "bccEmail", "attachments") if params.get(k)},
+            **(node.parameters.get("options") or {})}}
     if params.get("operation", "send") != "send":
         raise Untranslatable(f"Send Email {params.get('operation')!r} waits for a reply: not translated; the call: {skeleton}")
     if node.on_error != "stop":
         raise Untranslatable("Send Email set to continue on error is not translated: its error item carries "
                              "nodemailer's message, which this runtime does not reproduce")
-    options = node.parameters.get("options") or {}  # as exported: n8n reads an option left out as unset
+    options = (params if node.version == 1 else node.parameters).get("options") or {}  # v2: an option left out is unset
     if options.get("attachments"):
         raise Untranslatable(f"attachments (the item's binary properties {options['attachments']!r}) are not "
                              f"translated: this runtime carries no binary data; the call: {skeleton}")
