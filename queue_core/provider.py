@@ -35,7 +35,8 @@ that do not tick alike, and for calls whose answer is never recorded (a worker t
 
 A database is a provider too: ``base_url = "sql://<name>"`` (or ``kind = "sql"``) with ``dsn_env``,
 the NAME of the env var holding its connection string; its calls run SQL statements
-(``queue_core.gateway.sql``), and it takes no ``sandbox_url`` or ``auth_env``.
+(``queue_core.gateway.sql``), and it takes no ``sandbox_url`` or ``auth_env``. A mail server is one
+likewise: ``smtp://<name>`` (or ``kind = "smtp"``), its ``smtp://user:password@host:port`` URL in ``dsn_env``.
 
 Secrets never appear in config: only the names of the environment variables holding them, read
 at call time. Parsing is pure and every error is a ConfigError naming the file and field.
@@ -83,6 +84,10 @@ class ProviderKind(StrEnum):
 
     HTTP = "http"
     SQL = "sql"  # queue_core.gateway.sql runs each call's statements on the database at dsn_env
+    SMTP = "smtp"  # queue_core.gateway.smtp sends each call's message through the mail server at dsn_env
+
+
+_NOT_HTTP = {"sql": ProviderKind.SQL, "smtp": ProviderKind.SMTP}
 
 
 class Algorithm(StrEnum):
@@ -202,12 +207,12 @@ def parse_provider(name: str, body: Any, *, source: str = "pyproject.toml") -> P
         )
     get = _Getter(body, prefix, source)
     base = body.get("base_url")
-    sql = isinstance(base, str) and base.startswith("sql://")  # a sql:// origin can only be a database
-    kind = get.choice("kind", ProviderKind, ProviderKind.SQL if sql else ProviderKind.HTTP) or ProviderKind.HTTP
-    if kind is ProviderKind.SQL:
+    origin = base.split("://")[0] if isinstance(base, str) and "://" in base else ""  # sql:// a database, smtp:// mail
+    kind = get.choice("kind", ProviderKind, _NOT_HTTP.get(origin, ProviderKind.HTTP)) or ProviderKind.HTTP
+    if kind in _NOT_HTTP.values():
         return replace(parse_provider(name, {k: v for k, v in body.items() if k not in ("kind", "dsn_env")}
                                       | {"base_url": f"https://{name}.sql"}, source=source),
-                       kind=kind, base_url=_sql_base(name, get), dsn_env=_dsn_env(get))
+                       kind=kind, base_url=_sql_base(name, get, kind), dsn_env=_dsn_env(get))
     algorithm = get.choice("algorithm", Algorithm, Algorithm.SLIDING) or Algorithm.SLIDING
     scheme = get.choice("signing_scheme", SigningScheme, None)
     signing_env = get.env_name("signing_secret_env")
@@ -234,11 +239,11 @@ def parse_provider(name: str, body: Any, *, source: str = "pyproject.toml") -> P
     )
 
 
-def _sql_base(name: str, get: _Getter) -> str:
-    """A SQL provider's base URL: ``sql://<name>`` (its calls' URLs name the operation under it)."""
-    value = get.string("base_url") or f"sql://{name}"
-    if not re.match(r"^sql://[A-Za-z0-9_.-]+$", value):
-        raise get.fail("base_url", "sql://<name> (or nothing) for a kind = \"sql\" provider")
+def _sql_base(name: str, get: _Getter, kind: ProviderKind = ProviderKind.SQL) -> str:
+    """A SQL (SMTP) provider's base URL: ``sql://<name>`` (its calls' URLs name the operation under it)."""
+    value = get.string("base_url") or f"{kind}://{name}"
+    if not re.match(rf"^{kind}://[A-Za-z0-9_.-]+$", value):
+        raise get.fail("base_url", f"{kind}://<name> (or nothing) for a kind = \"{kind}\" provider")
     if get.string("sandbox_url") is not None or get.string("auth_env") is not None:
         key = "sandbox_url" if "sandbox_url" in get.table else "auth_env"
         raise get.fail(key, "nothing: a SQL provider is never called in shadow, and its secret is dsn_env")
@@ -248,7 +253,7 @@ def _sql_base(name: str, get: _Getter) -> str:
 def _dsn_env(get: _Getter) -> str:
     value = get.env_name("dsn_env")
     if value is None:
-        raise ConfigError("a kind = \"sql\" provider needs dsn_env (the NAME of the env var holding its "
+        raise ConfigError("a kind = \"sql\" (or \"smtp\") provider needs dsn_env (the NAME of the env var holding its "
                           "connection string)", source=get.source, field=f"{get.prefix}.dsn_env")
     return value
 

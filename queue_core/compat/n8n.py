@@ -52,6 +52,8 @@ from ._n8n_datatable import (
     dt_upsert,
 )
 from ._n8n_http import CALL_ERRORS, basic_auth, error_item, full_response, header_auth, provider_of, text_response
+from ._n8n_rss import rss_fields, rss_items, rss_url  # RSS Read
+from ._n8n_email import email_items, email_send  # Send Email
 from ._n8n_merge import (
     merge_append, merge_by_fields, merge_by_position, merge_by_position_v2, merge_choose, merge_multiplex,
 )
@@ -86,6 +88,8 @@ __all__ += ["array_of", "call_method", "part", "read"]  # an expression part tha
 __all__ += ["CALL_ERRORS", "basic_auth", "error_item", "full_response", "header_auth", "provider_of", "text_response"]  # HTTP Request (_n8n_http)
 __all__ += ["aggregate_all", "aggregate_fields", "crypto_item", "limit", "remove_duplicates", "sort_items", "split_out"]  # data nodes
 __all__ += ["mime_message", "telegram_message"]  # Telegram, Gmail (_n8n_messages)
+__all__ += ["rss_fields", "rss_items", "rss_url"]  # RSS Read (_n8n_rss)
+__all__ += ["email_items", "email_send"]  # Send Email (_n8n_email)
 __all__ += ["code_static", "python_code"]  # Code nodes: static data (_n8n_static), Python (_n8n_python)
 __all__ += ["notion_page_body", "notion_title_key", "bigquery_queries", "data_items", "drive_folder_body", "encode_uri_component", "github_content", "github_sha", "airtable_matches", "airtable_pages", "airtable_patch", "airtable_record", "airtable_search", "airtable_updated",
             "encode_uri", "flatten_record", "hubspot_pages", "hubspot_search_body", "listed", "listed_names", "notion_page_id", "recorded_items", "truthy_fields",

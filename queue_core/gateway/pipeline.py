@@ -40,6 +40,7 @@ from ..signing import standard_webhooks_headers
 from ..states import Mode
 from .record import Answer, CallJob, CallRecord, Spend
 from .sql import mounts as sql_mounts
+from .smtp import mounts as smtp_mounts
 from .request import (
     RECORDED_HEADER, SECRET_SEGMENT, OutboundRequest, RecordedResponse, ResponseSource, StoredCall, idempotency_names, prepare, redact_headers,
 )
@@ -113,7 +114,7 @@ class Gateway:
         self._offline_verdicts: dict[tuple[int, tuple[tuple[bytes, bytes], ...]], Classification] = {}
         # a SQL provider's sql:// origin is its database (queue_core.gateway.sql): on the live client only
         self._live = httpx.AsyncClient(transport=transport or httpx.AsyncHTTPTransport(),
-                                       mounts=sql_mounts(providers, self._environ))
+                                       mounts={**sql_mounts(providers, self._environ), **smtp_mounts(providers, self._environ)})
         sandboxes = frozenset(_origin(p.sandbox_url) for p in providers.values() if p.sandbox_url)
         sandbox_inner = transport or httpx.AsyncHTTPTransport()
         self._sandbox = httpx.AsyncClient(transport=_GuardedTransport(Mode.SHADOW, sandboxes, sandbox_inner))

@@ -7,7 +7,7 @@ the real n8n; the package must not read ``tests/`` at run time, so this writes t
 (type, version) pairs of every oracle suite into the package: the conformance tables
 (``conformance.json``, ``code_conformance.json``: versions whose status is ``proved``) and the
 suites that hold every case they run to "translated and equal" (HTTP Request, the data nodes,
-Wait and Execution Data, Execute Workflow: every version they run). ``tests/unit/test_n8n_proved_table.py`` fails when the copy and
+Wait and Execution Data, Execute Workflow, RSS Read, Send Email: every version they run). ``tests/unit/test_n8n_proved_table.py`` fails when the copy and
 the suites disagree.
 """
 
@@ -29,7 +29,7 @@ def _add(out: dict[str, set[float]], node_type: str, version: float) -> None:
 
 def table() -> dict[str, Any]:
     """Return the proved (type, version) pairs of every oracle suite, as the package stores them."""
-    from tests.oracle import data_cases, http_cases, sub_cases, wait_data_cases
+    from tests.oracle import data_cases, email_cases, feed_cases, http_cases, sub_cases, wait_data_cases
 
     proved: dict[str, set[float]] = {}
     sources: dict[str, str] = {}
@@ -46,9 +46,13 @@ def table() -> dict[str, Any]:
             _add(proved, node_type, version)
     for case in sub_cases.sub_cases():
         _add(proved, "n8n-nodes-base.executeWorkflow", case.version)
+    for version in feed_cases.VERSIONS:  # RSS Read: every case translated and equal (test_feed_conformance)
+        _add(proved, "n8n-nodes-base.rssFeedRead", version)
+    for version in email_cases.VERSIONS_PROVED[1]:  # Send Email v1, v2 (test_email_conformance)
+        _add(proved, email_cases.VERSIONS_PROVED[0], version)
     return {"regenerate": COMMAND, "n8n": sorted(set(sources.values())),
             "suites": ["conformance.json", "code_conformance.json", "http_cases.py", "data_cases.py",
-                       "wait_data_cases.py", "sub_cases.py"],
+                       "wait_data_cases.py", "sub_cases.py", "feed_cases.py", "email_cases.py"],
             "proved": {t: sorted(v) for t, v in sorted(proved.items())}}
 
 

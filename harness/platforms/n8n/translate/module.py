@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from harness.errors import Untranslatable
 from harness.platforms.n8n.definition import Loop, Node, Plan, Workflow
-from harness.platforms.n8n.translate import ai_roots, app_sql, calls, data_nodes, execution_data, expr, loops, merge, nodes, respond, sub
+from harness.platforms.n8n.translate import ai_roots, app_email, app_feeds, app_sql, calls, data_nodes, execution_data, expr, loops, merge, nodes, respond, sub
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot
 from harness.scaffold import _code, _credential
 from harness.scaffold._code import name, stmts
@@ -42,6 +42,7 @@ TRANSLATORS: dict[str, nodes.Translator] = {
     **dict.fromkeys(calls.APP_TYPES, calls.app_node),  # GitHub, Slack, HubSpot, Stripe, Sheets, …
     **data_nodes.TRANSLATORS,  # Limit, Sort, Split Out, Aggregate
     "executionData": execution_data.execution_data_node,
+    **app_feeds.TRANSLATORS, **app_email.TRANSLATORS,  # RSS Read (a GET, rss-parser's items); Send Email (SMTP)
     **app_sql.TRANSLATORS,  # Postgres: one SQL provider call per run (after APP_TYPES: it replaces that entry)
 }
 BRANCH_TYPES = ("if", "switch")
