@@ -7,7 +7,8 @@ the real n8n; the package must not read ``tests/`` at run time, so this writes t
 (type, version) pairs of every oracle suite into the package: the conformance tables
 (``conformance.json``, ``code_conformance.json``: versions whose status is ``proved``) and the
 suites that hold every case they run to "translated and equal" (HTTP Request, the data nodes,
-Wait and Execution Data, Execute Workflow, RSS Read, Send Email: every version they run). ``tests/unit/test_n8n_proved_table.py`` fails when the copy and
+Wait and Execution Data, Execute Workflow, RSS Read, Send Email, Postgres, Data Table: every version
+they run). ``tests/unit/test_n8n_proved_table.py`` fails when the copy and
 the suites disagree.
 """
 
@@ -29,7 +30,9 @@ def _add(out: dict[str, set[float]], node_type: str, version: float) -> None:
 
 def table() -> dict[str, Any]:
     """Return the proved (type, version) pairs of every oracle suite, as the package stores them."""
-    from tests.oracle import data_cases, email_cases, feed_cases, http_cases, sub_cases, wait_data_cases
+    from tests.oracle import (
+        data_cases, datatable_cases, email_cases, feed_cases, http_cases, sql_cases, sub_cases, wait_data_cases,
+    )
 
     proved: dict[str, set[float]] = {}
     sources: dict[str, str] = {}
@@ -50,9 +53,14 @@ def table() -> dict[str, Any]:
         _add(proved, "n8n-nodes-base.rssFeedRead", version)
     for version in email_cases.VERSIONS_PROVED[1]:  # Send Email v1, v2 (test_email_conformance)
         _add(proved, email_cases.VERSIONS_PROVED[0], version)
+    for case, _ in sql_cases.sql_cases():  # Postgres v2 … 2.6: every case translated and equal (test_sql_conformance)
+        _add(proved, case.node_type, case.version)
+    for case, _, _ in datatable_cases.datatable_cases():  # Data Table v1 (test_datatable_conformance)
+        _add(proved, case.node_type, case.version)
     return {"regenerate": COMMAND, "n8n": sorted(set(sources.values())),
             "suites": ["conformance.json", "code_conformance.json", "http_cases.py", "data_cases.py",
-                       "wait_data_cases.py", "sub_cases.py", "feed_cases.py", "email_cases.py"],
+                       "wait_data_cases.py", "sub_cases.py", "feed_cases.py", "email_cases.py", "sql_cases.py",
+                       "datatable_cases.py"],
             "proved": {t: sorted(v) for t, v in sorted(proved.items())}}
 
 
