@@ -17,6 +17,7 @@ code and stack are its HTTP client's words (axios), not the node's output.
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import random
 import tempfile
@@ -33,13 +34,14 @@ from queue_core import registry as registry_module
 from queue_core.classify import Kind, classify_response
 from queue_core.context import Trigger
 from queue_core.errors import RetryableError, TerminalError
+from queue_core.gateway.binary import encode as multipart_encode
 from queue_core.registry import Registry
 
 from harness.platforms.n8n.translate import scaffold_n8n
 
 from tests.oracle import runner
 from tests.oracle.outcome import Outcome, differences
-from tests.oracle.workflow import UNDER_TEST, Case, workflow
+from tests.oracle.workflow import UNDER_TEST, Case, input_name, workflow
 
 NODE = "n8n-nodes-base.httpRequest"
 VERSIONS = (3.0, 4.0, 4.1, 4.2)
@@ -132,10 +134,15 @@ class _LoopbackContext:
         return None
 
     async def call(self, provider: str, method: str, url: str, *, step: str, json: Any = None,
-                   data: Any = None, params: Any = None, headers: Any = None) -> httpx.Response:
+                   data: Any = None, params: Any = None, headers: Any = None, files: Any = None) -> httpx.Response:
         self.calls.append((provider, url))
         async with httpx.AsyncClient() as client:
-            response = await client.request(method, url, json=json, data=data, params=params, headers=headers)
+            if files is not None:  # the gateway's own multipart body (queue_core.gateway.binary)
+                form = multipart_encode(data, files)
+                headers = {**(headers or {}), "Content-Type": form.content_type}
+                response = await client.request(method, url, content=form.body, params=params, headers=headers)
+            else:
+                response = await client.request(method, url, json=json, data=data, params=params, headers=headers)
         verdict = classify_response(response.status_code, response.headers, response.text, now=0.0,
                                      rng=random.Random(0))
         if verdict.kind is Kind.OK:
@@ -167,6 +174,9 @@ def _scaffold_run(document: dict[str, Any], workdir: Path, base: str) -> Outcome
     if ctx.n8n_flows:
         outcome.nodes = {n: [[i.get("json") for i in items] for items in outs]
                          for n, outs in ctx.n8n_flows[0].outputs.items()}
+        outcome.binary = {n: [[i.get("binary") for i in items] for items in outs]
+                          for n, outs in ctx.n8n_flows[0].outputs.items()
+                          if any(i.get("binary") for items in outs for i in items)}
     return outcome
 
 
@@ -180,9 +190,15 @@ def _error_status(outcome: Outcome) -> Outcome:
     return outcome
 
 
-def measure(cases: list[Case], base: str) -> list[tuple[Case, Outcome, Outcome, list[str]]]:
-    """Run every case on both sides (the server at ``base`` must be serving); return each with its differences."""
+def measure(cases: list[Case], base: str,
+            carried: list[tuple[str, ...]] | None = None) -> list[tuple[Case, Outcome, Outcome, list[str]]]:
+    """Run every case on both sides (the server at ``base`` must be serving); return each with its differences.
+
+    ``carried`` names, per case, the binary properties its input items carry (``binary_cases``).
+    """
     documents = [workflow(case, runner.workflow_id(i)) for i, case in enumerate(cases)]
+    if carried is not None:
+        documents = [_binary_input(d, props) for d, props in zip(documents, carried, strict=True)]
     oracle, _ = runner.cached_run(documents)
     results = []
     with tempfile.TemporaryDirectory(prefix="cutover-oracle-http-") as tmp:
@@ -192,3 +208,53 @@ def measure(cases: list[Case], base: str) -> list[tuple[Case, Outcome, Outcome, 
             found = differences(expected, got, [n["name"] for n in document["nodes"]]) if got.translated else []
             results.append((case, expected, got, found))
     return results
+
+
+# The file the binary cases' input items carry (a Code node returns it as binary property "data" or "doc").
+UPLOADED = b"name,score\nada,3\n\x00\xff binary tail"
+
+
+def _binary_input(document: dict[str, Any], properties: tuple[str, ...]) -> dict[str, Any]:
+    """Make the case's input Code node return its items with binary properties (n8n's default mode: base64 inline)."""
+    entry = {"data": base64.b64encode(UPLOADED).decode(), "mimeType": "text/csv", "fileName": "scores.csv",
+             "fileExtension": "csv"}
+    for node in document["nodes"]:
+        if node["name"] == input_name(0):
+            source = node["parameters"]["jsCode"]
+            items = json.loads(source[len("return "):-1])
+            for item in items:
+                item["binary"] = {name: dict(entry) for name in properties}
+            node["parameters"]["jsCode"] = "return " + json.dumps(items) + ";"
+    return document
+
+
+def binary_cases(base: str) -> list[tuple[Case, tuple[str, ...]]]:
+    """Return the fixed binary cases, each with the binary properties its input items carry: response
+    format "file" (a named output property, the full response, a Content-Disposition file name, a name from
+    the URL, none at all), autodetect of a file's content type, and multipart bodies with file parts."""
+    def node(version: float, label: str, params: dict[str, Any], carried: tuple[str, ...] = ()) -> tuple[Case, tuple[str, ...]]:
+        return Case(f"httpRequest v{version:g} binary {label}", NODE, version, params, [[{"a": 1}]], {}), carried
+
+    def file(route: str, **response: Any) -> dict[str, Any]:
+        return {"url": base + route, "options": {"response": {"response": {"responseFormat": "file", **response}}}}
+
+    def upload(*parts: dict[str, Any]) -> dict[str, Any]:
+        return {"url": base + "/upload", "method": "POST", "sendBody": True, "contentType": "multipart-form-data",
+                "bodyParameters": {"parameters": list(parts)}}
+
+    binary = {"parameterType": "formBinaryData", "name": "file", "inputDataFieldName": "data"}
+    return [
+        node(4.2, "file disposition", file("/file/attached/report%20one.png")),
+        node(4.2, "file url name", file("/file/chart.pdf", outputPropertyName="doc"), ("data",)),
+        node(4.1, "file untyped full", file("/file/blob", fullResponse=True)),
+        node(3.0, "file root name", file("/file/")),
+        node(3.0, "file query name", file("/file/chart.pdf?v=2")),
+        node(4.2, "file no follow", {**file("/file/"), "options": {**file("/file/")["options"],
+                                                                   "redirect": {"redirect": {"followRedirects": False}}}}),
+        node(4.0, "file extension from url", file("/file/archive.zip")),
+        node(4.2, "autodetect image", {"url": base + "/file/attached/pic.png", "options": {}}),
+        node(4.2, "upload file and field", upload(binary, {"name": "note", "value": "={{ $json.a }} x"}), ("data",)),
+        node(4.1, "upload two files", upload(binary, {**binary, "name": "other", "inputDataFieldName": "doc"}),
+             ("data", "doc")),
+        node(3.0, "upload file", upload(binary), ("data",)),
+    ]
