@@ -224,15 +224,16 @@ def _recorded(item: Item, response: Any, output: str) -> list[Item]:
     return [{"json": row if isinstance(row, dict) else {"value": row}, "binary": dict(binary)} for row in rows]
 
 
-def binary_of(item: Item, name: str, index: int = 0) -> dict[str, Any]:
-    """Return the item's binary entry ``name``; NodeFailed, in n8n's words, when it has none."""
+def binary_of(item: Item, name: Any, index: int = 0, node: str | None = None) -> dict[str, Any]:
+    """Return the item's binary entry ``name``; NodeFailed, in n8n's words (``assertBinaryData``), when it has none."""
+    where = f"{node}: " if node else ""
     binary = item.get("binary")
-    if not binary:
-        raise NodeFailed(f"This operation expects the node's input data to contain a binary file '{name}', "
+    if binary is None:
+        raise NodeFailed(f"{where}This operation expects the node's input data to contain a binary file '{name}', "
                          f"but none was found [item {index}]")
-    found = binary.get(name)
+    found = binary.get(str(name))
     if not isinstance(found, dict):
-        raise NodeFailed(f"The item has no binary field '{name}' [item {index}]")
+        raise NodeFailed(f"{where}The item has no binary field '{name}' [item {index}]")
     return found
 
 

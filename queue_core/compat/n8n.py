@@ -47,7 +47,7 @@ from ._n8n_records import (  # Airtable, HubSpot lists (_n8n_records)
 from ._n8n_postgres import (
     pg_blank_to_null, pg_delete, pg_insert, pg_query, pg_row, pg_run, pg_select, pg_update, pg_upsert, pg_values,
 )
-from ._n8n_binary import file_part, file_response, is_file
+from ._n8n_binary import binary_of, file_part, file_response, is_file
 from ._n8n_http import CALL_ERRORS, basic_auth, error_item, full_response, header_auth, provider_of, text_response
 from ._n8n_merge import (
     merge_append, merge_by_fields, merge_by_position, merge_by_position_v2, merge_choose, merge_multiplex,
@@ -81,7 +81,7 @@ __all__ = [
 ]
 __all__ += ["array_of", "call_method", "part", "read"]  # an expression part that reads through undefined (_n8n_js)
 __all__ += ["CALL_ERRORS", "basic_auth", "error_item", "full_response", "header_auth", "provider_of", "text_response"]  # HTTP Request (_n8n_http)
-__all__ += ["file_part", "file_response", "is_file"]  # binary data (_n8n_binary)
+__all__ += ["binary_of", "file_part", "file_response", "is_file"]  # binary data (_n8n_binary)
 __all__ += ["aggregate_all", "aggregate_fields", "crypto_item", "limit", "remove_duplicates", "sort_items", "split_out"]  # data nodes
 __all__ += ["mime_message", "telegram_message"]  # Telegram, Gmail (_n8n_messages)
 __all__ += ["code_static", "python_code"]  # Code nodes: static data (_n8n_static), Python (_n8n_python)

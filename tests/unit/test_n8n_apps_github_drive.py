@@ -47,10 +47,17 @@ def test_file_create_puts_base64_content_at_the_encoded_path_and_edit_reads_the_
     assert ctx.sent[1][3] == {"branch": "main", "sha": "old", "message": "backup", "content": "aGk="}
 
 
-def test_a_binary_file_stays_a_todo_naming_the_binary_property() -> None:
-    status, _ = scaffold_node(_github("create", resource="file", owner=OWNER, repository=REPO, filePath="a",
-                                      binaryData=True, binaryPropertyName="=data"))
-    assert status.startswith("todo") and "binary property 'data'" in status
+@respx.mock
+def test_a_binary_file_is_the_items_binary_property_sent_as_its_base64_data() -> None:
+    respx.put("https://api.github.com/repos/ada/repo/contents/a.bin").mock(
+        return_value=httpx.Response(201, json={"content": {"sha": "new"}}))
+    node = _github("create", resource="file", owner=OWNER, repository=REPO, filePath="a.bin", commitMessage="m",
+                   binaryData=True, binaryPropertyName="=file")
+    data = base64.b64encode(b"\x00\xffbytes").decode()
+    ctx, out, error = run_node(node, [{"json": {}, "binary": {"file": {"data": data, "mimeType": "x/y"}}}], BASES)
+    assert error is None and ctx.sent[0][3] == {"message": "m", "content": data}
+    _, _, error = run_node(node, [{"json": {}}], BASES)
+    assert error is not None and "contain a binary file 'file', but none was found [item 0]" in str(error)
 
 
 @respx.mock

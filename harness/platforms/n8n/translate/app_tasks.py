@@ -96,17 +96,19 @@ def _locator_value(params: dict[str, Any], key: str) -> ast.expr:
 
 def github_file(node: Node, slot: Slot, provider: str) -> list[ast.stmt]:
     """file.create / file.edit: ``PUT /repos/<owner>/<repo>/contents/<path>`` with the commit message and
-    the content base64-encoded (as it is when it already is base64, as n8n does); an edit first reads the
+    the content base64-encoded (as it is when it already is base64, as n8n does; with binaryData the item's
+    binary property's base64 ``data``, n8n's failure when the item has none); an edit first reads the
     file's ``sha`` (``GET`` the same path, ``encodeURI``'d, at the branch when one is set)."""
     from harness.errors import Untranslatable
-    from harness.scaffold._code import name, stmts
+    from harness.scaffold._code import call, name, stmts
 
     params = _settings(node)
     operation = str(params.get("operation") or "create")
+    # binaryData: the item's binary property is the content, sent as n8n keeps it (base64, what GitHub takes)
+    content = call("n8n.github_content", expr.value(params.get("fileContent", "")))
     if params.get("binaryData"):
-        raise Untranslatable(f"file.{operation} with binaryData sends the item's binary property "
-                             f"{str(params.get('binaryPropertyName', 'data')).lstrip('=')!r} as the content, and this "
-                             "runtime carries no binary data: send the text as fileContent instead")
+        content = ast.Subscript(call("n8n.binary_of", name("item"), expr.value(params.get("binaryPropertyName", "data")),
+                                     name("i"), node.name), ast.Constant("data"), ast.Load())
     extra = dict(params.get("additionalParameters") or {})
     unknown = sorted(set(extra) - {"author", "committer", "branch"})
     if unknown:
@@ -131,7 +133,7 @@ for i, item in enumerate(items):
     base = $base
     body = $first{sha}
     body['message'] = $message
-    body['content'] = n8n.github_content($content)
+    body['content'] = $content
     response = await ctx.call($provider, 'PUT', n8n.concat(base, n8n.encode_uri_component(path)), json=body, step=$step)
     $var.extend(n8n.response_items(response))
 if items:
@@ -139,7 +141,7 @@ if items:
 """.replace("\n        answer", "\n    answer").replace("\n        body['sha']", "\n    body['sha']"),
         inp=slot.inputs[0] if slot.inputs else [], var=name(slot.var), path=expr.value(params.get("filePath", "")),
         base=base, first=ast.Dict([ast.Constant(k) for k, _ in first], [v for _, v in first]),
-        message=expr.value(params.get("commitMessage", "")), content=expr.value(params.get("fileContent", "")),
+        message=expr.value(params.get("commitMessage", "")), content=content,
         provider=provider, step=slot.step, node=node.name)
 
 
