@@ -199,7 +199,7 @@ def file_response(item: Item, response: Any, output: str = "data", *, full: bool
     bytes) is that output's items, with the recorded metadata as the binary entry when there is one.
     """
     if any(response.headers.get(h) for h in OFFLINE_HEADERS):
-        return _recorded(item, response, output)
+        return recorded_files(item, response, output)
     if full:
         body: dict[str, Any] = {"headers": {k.lower(): v for k, v in response.headers.items()},
                                 "statusCode": response.status_code, "statusMessage": response.reason_phrase}
@@ -212,7 +212,9 @@ def file_response(item: Item, response: Any, output: str = "data", *, full: bool
     return [bounded({"json": body, "binary": binary}, node)]
 
 
-def _recorded(item: Item, response: Any, output: str) -> list[Item]:
+def recorded_files(item: Item, response: Any, output: str) -> list[Item]:
+    """Return a recorded answer's items (a shadow run's: the legacy node's output json), each with the
+    input's binary and a stand-in entry under ``output``: the export keeps no bytes, so none are made up."""
     try:
         recorded = response.json()
     except ValueError:
