@@ -41,7 +41,7 @@ from ._n8n_messages import mime_message, telegram_download, telegram_form, teleg
 from ._n8n_bigquery import bigquery_queries
 from ._n8n_notion import notion_page_body, notion_title_key
 from ._n8n_records import (  # Airtable, HubSpot lists (_n8n_records)
-    airtable_matches, airtable_pages, data_items, drive_folder_body, encode_uri_component, github_content, github_sha, airtable_patch, airtable_record, airtable_search, airtable_updated, encode_uri,
+    airtable_matches, airtable_pages, data_items, drive_folder_body, drive_upload, encode_uri_component, github_content, github_sha, airtable_patch, airtable_record, airtable_search, airtable_updated, encode_uri,
     flatten_record, hubspot_pages, hubspot_search_body, listed, listed_names, notion_page_id, recorded_items, truthy_fields, without,
 )
 from ._n8n_postgres import (
@@ -85,7 +85,7 @@ __all__ += ["binary_of", "file_part", "file_response", "is_file"]  # binary data
 __all__ += ["aggregate_all", "aggregate_fields", "crypto_item", "limit", "remove_duplicates", "sort_items", "split_out"]  # data nodes
 __all__ += ["mime_message", "telegram_download", "telegram_form", "telegram_message", "telegram_part"]  # Telegram, Gmail (_n8n_messages)
 __all__ += ["code_static", "python_code"]  # Code nodes: static data (_n8n_static), Python (_n8n_python)
-__all__ += ["notion_page_body", "notion_title_key", "bigquery_queries", "data_items", "drive_folder_body", "encode_uri_component", "github_content", "github_sha", "airtable_matches", "airtable_pages", "airtable_patch", "airtable_record", "airtable_search", "airtable_updated",
+__all__ += ["notion_page_body", "notion_title_key", "bigquery_queries", "data_items", "drive_folder_body", "drive_upload", "encode_uri_component", "github_content", "github_sha", "airtable_matches", "airtable_pages", "airtable_patch", "airtable_record", "airtable_search", "airtable_updated",
             "encode_uri", "flatten_record", "hubspot_pages", "hubspot_search_body", "listed", "listed_names", "notion_page_id", "recorded_items", "truthy_fields",
             "without"]  # app records and pages (_n8n_records)
 __all__ += ["pg_blank_to_null", "pg_delete", "pg_insert", "pg_query", "pg_row", "pg_run", "pg_select", "pg_update",

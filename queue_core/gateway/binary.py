@@ -41,11 +41,12 @@ def _quoted(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', "%22").replace("\r", "%0D").replace("\n", "%0A")
 
 
-def encode(fields: Mapping[str, Any] | None, files: Mapping[str, FilePart]) -> Multipart:
+def encode(fields: Mapping[str, Any] | None, files: Mapping[str, FilePart], subtype: str = "form-data") -> Multipart:
     """Return the multipart body of ``fields`` (text values; a list repeats the name) and ``files``.
 
     Fields come first, then files, each in the order given (as a form lists them). ``None``
-    field values are left out; booleans are ``true``/``false``.
+    field values are left out; booleans are ``true``/``false``; a file part with an empty file
+    name has no ``filename`` (a typed part, as Google's ``multipart/related`` uploads take).
     """
     texts: list[tuple[str, str]] = []
     for name, value in (fields or {}).items():
@@ -60,11 +61,12 @@ def encode(fields: Mapping[str, Any] | None, files: Mapping[str, FilePart]) -> M
         chunks.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{_quoted(name)}"\r\n\r\n'.encode()
                       + text.encode() + b"\r\n")
     for name, (file_name, data, mime) in files.items():
-        head = (f'--{boundary}\r\nContent-Disposition: form-data; name="{_quoted(str(name))}"; '
-                f'filename="{_quoted(file_name)}"\r\nContent-Type: {mime}\r\n\r\n')
+        named = f'; filename="{_quoted(file_name)}"' if file_name else ""
+        head = (f'--{boundary}\r\nContent-Disposition: form-data; name="{_quoted(str(name))}"{named}'
+                f'\r\nContent-Type: {mime}\r\n\r\n')
         chunks.append(head.encode() + data + b"\r\n")
     chunks.append(f"--{boundary}--\r\n".encode())
-    return Multipart(b"".join(chunks), f"multipart/form-data; boundary={boundary}", recorded, "multipart:" + canonical)
+    return Multipart(b"".join(chunks), f"multipart/{subtype}; boundary={boundary}", recorded, "multipart:" + canonical)
 
 
 def is_binary(response: Any) -> bool:

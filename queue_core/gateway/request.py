@@ -178,7 +178,8 @@ def prepare(config: ProviderConfig, method: str, url: str, *, json: Any, params:
     Stripe and OAuth token endpoints take): keys in sorted order, a list value as the key
     repeated, booleans as ``true``/``false``, ``None`` values left out. Raises TypeError for both.
     ``files`` (name -> (file name, bytes, content type)) makes it ``multipart/form-data`` with
-    ``data`` as its text fields: recorded and fingerprinted by each file's size and sha256, never its bytes.
+    ``data`` as its text fields (``multipart/related`` when the headers ask for it): recorded and
+    fingerprinted by each file's size and sha256, never its bytes.
     """
     if json is not None and data is not None:
         raise TypeError("a call takes json= or data= (a form), not both")
@@ -186,7 +187,8 @@ def prepare(config: ProviderConfig, method: str, url: str, *, json: Any, params:
     if files is not None:
         if json is not None:
             raise TypeError("a call takes json= or files= (a multipart form), not both")
-        form = multipart.encode(data, files)
+        given = next((v for k, v in (headers or {}).items() if k.lower() == "content-type"), "")
+        form = multipart.encode(data, files, "related" if given.startswith("multipart/related") else "form-data")
         merged = {k: v for k, v in (headers or {}).items()
                   if k.lower() not in (config.idempotency_header.lower(), "content-type")}
         merged["Content-Type"] = form.content_type

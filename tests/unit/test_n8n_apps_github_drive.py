@@ -75,3 +75,25 @@ def test_drive_folder_create_posts_n8n_s_body_and_query() -> None:
     assert n8n.drive_folder_body("x", "F9", "D1", "")["parents"] == ["F9"]
     assert n8n.drive_folder_body("x", "root", "My Drive", "#fff") == {
         "name": "x", "mimeType": "application/vnd.google-apps.folder", "parents": ["root"], "folderColorRgb": "#fff"}
+
+
+@respx.mock
+def test_drive_upload_sends_the_items_binary_as_multipart_related_then_patches_its_name() -> None:
+    upload = respx.post("https://www.googleapis.com/upload/drive/v3/files").mock(
+        return_value=httpx.Response(200, json={"id": "F9"}))
+    patch = respx.patch("https://www.googleapis.com/drive/v3/files/F9").mock(
+        return_value=httpx.Response(200, json={"id": "F9", "name": "clip.mp4"}))
+    node = {"name": "Up", "type": "n8n-nodes-base.googleDrive", "typeVersion": 3, "parameters": {
+        "name": "={{ $json.title }}", "driveId": {"__rl": True, "mode": "list", "value": "My Drive"},
+        "folderId": {"__rl": True, "mode": "list", "value": "FOLDER1"}, "options": {}}}
+    video = {"data": base64.b64encode(b"\x00\x00\x00\x18ftyp").decode(), "mimeType": "video/mp4", "fileName": "v.mp4"}
+    ctx, out, error = run_node(node, [{"json": {"title": "clip.mp4"}, "binary": {"data": video}}], BASES)
+    assert error is None and out == [{"id": "F9", "name": "clip.mp4"}]
+    sent = upload.calls.last.request
+    assert sent.headers["content-type"].startswith("multipart/related; boundary=")
+    assert dict(parse_qsl(sent.url.query.decode())) == {"uploadType": "multipart", "supportsAllDrives": "true"}
+    assert b'Content-Type: application/json\r\n\r\n{"name":"clip.mp4","parents":["FOLDER1"]}' in sent.content
+    assert b'name="data"\r\nContent-Type: video/mp4\r\n\r\n\x00\x00\x00\x18ftyp' in sent.content
+    assert ctx.sent[1][3] == {"mimeType": "video/mp4", "name": "clip.mp4", "originalFilename": "v.mp4"}
+    query = dict(parse_qsl(patch.calls.last.request.url.query.decode()))
+    assert query["addParents"] == "FOLDER1" and query["fields"] == "*" and query["corpora"] == "allDrives"

@@ -145,11 +145,30 @@ if items:
         provider=provider, step=slot.step, node=node.name)
 
 
-def drive_upload(node: Node) -> Request:
-    """file.upload (v3) sends the item's binary data: a precise TODO (this runtime carries no binary data)."""
+def drive_upload(node: Node, slot: Slot, provider: str) -> list[ast.stmt]:
+    """file.upload (v3): the item's binary property as a multipart/related upload, then the PATCH of its name,
+    MIME type and original file name (``n8n.drive_upload``); the PATCH's answer is the item."""
     from harness.errors import Untranslatable
+    from harness.scaffold._code import name, stmts
 
-    prop = str(_settings(node).get("inputDataFieldName", "data")).lstrip("=")
-    raise Untranslatable(f"file.upload sends the item's binary property {prop!r} (a multipart/related or resumable "
-                         "upload to /upload/drive/v3/files), and this runtime carries no binary data: upload the bytes "
-                         "with ctx.call in Python")
+    params = _settings(node)
+    for key in ("driveId", "folderId"):
+        raw = params.get(key)
+        if isinstance(raw, dict) and raw.get("mode") == "url":
+            raise Untranslatable(f"the Drive {key} is given by URL: give its id")
+    options = dict(params.get("options") or {})
+    known = {"keepRevisionForever", "ocrLanguage", "useContentAsIndexableText", "simplifyOutput"}
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise Untranslatable(f"options.{unknown[0]} is not translated (translated: {', '.join(sorted(known))})")
+    return stmts("""
+items = $inp
+$var: n8n.Items = []
+for i, item in enumerate(items):
+    $var.extend(await n8n.drive_upload(ctx, $provider, item, i, prop=$prop, name=$name, folder=$folder, drive=$drive, options=$options, step=$step, node=$node))
+if items:
+    flow.emit($node, $var)
+""", inp=slot.inputs[0] if slot.inputs else [], var=name(slot.var), provider=provider,
+        prop=expr.value(params.get("inputDataFieldName", "data")), name=expr.value(params.get("name", "")),
+        folder=expr.value(_value(params.get("folderId", _DRIVE_ROOT))), drive=expr.value(_value(params.get("driveId", _MY_DRIVE))),
+        options=expr.value(options), step=slot.step, node=node.name)

@@ -150,7 +150,7 @@ N8N_APPS: dict[str, N8nApp] = {
         ("task", "getAll"): Mapping("task.getAll", None), ("task", "update"): Mapping("task.update", None),
     }, {"": "task", "task": "create"}),
     "googleDrive": N8nApp("google-drive", {
-        ("file", "upload"): Mapping("file.upload", app_tasks.drive_upload), ("file", "download"): Mapping("file.download", None),
+        ("file", "upload"): Mapping("file.upload", whole=app_tasks.drive_upload), ("file", "download"): Mapping("file.download", None),
         ("fileFolder", "search"): Mapping("fileFolder.search", None),
         ("folder", "create"): Mapping("folder.create", app_tasks.drive_folder, since=3),
     }, {"": "file", "file": "upload"}),
