@@ -315,14 +315,14 @@ def json_body(value: Any, node: str = "HTTP Request") -> Any:
 
 
 def assign(item: Item, fields: Sequence[tuple[str, Any]], *, keep_only_set: bool = False,
-           dot_notation: bool = True, by_name: bool = False) -> Item:
+           dot_notation: bool = True, by_name: bool = False, binary: bool = False) -> Item:
     """Return a Set / Edit Fields node's item: ``fields`` written onto a copy of the item's json.
 
     ``keep_only_set`` starts from an empty object (n8n's "Keep Only Set" / "include: none");
     ``dot_notation`` writes ``a.b`` as a nested field, as lodash ``set`` does (through an array
     only by index: a name under an array is lost, as JSON drops it); ``by_name`` (Edit Fields
     v3) collects the fields by name first, as n8n does: a repeated name keeps its first place
-    and its last value.
+    and its last value. ``binary`` keeps the item's binary data (a shallow copy, as n8n's Set does).
     """
     base = {} if keep_only_set else json.loads(json.dumps(item.get("json") or {}))
     for name, value in (dict(fields).items() if by_name else fields):
@@ -330,6 +330,8 @@ def assign(item: Item, fields: Sequence[tuple[str, Any]], *, keep_only_set: bool
             _set_path(base, name.split("."), value)
         else:
             base[name] = value
+    if binary and item.get("binary") is not None:
+        return {"json": base, "binary": dict(item["binary"])}
     return {"json": base}
 
 

@@ -258,3 +258,27 @@ def binary_cases(base: str) -> list[tuple[Case, tuple[str, ...]]]:
              ("data", "doc")),
         node(3.0, "upload file", upload(binary), ("data",)),
     ]
+
+
+def carry_cases() -> list[tuple[Case, tuple[str, ...]]]:
+    """Return cases of nodes that pass items on, their input items carrying binary data: Set (v2 with and without
+    Keep Only Set, v3.3 with Include Binary, v3.4 by default and with other fields kept or Strip Binary) and IF."""
+    assignments = {"assignments": [{"id": "1", "name": "b", "value": "x", "type": "string"}]}
+    v2 = {"values": {"string": [{"name": "b", "value": "x"}]}, "options": {}}
+
+    def case(node_type: str, version: float, label: str, params: dict[str, Any]) -> tuple[Case, tuple[str, ...]]:
+        short = node_type.rsplit(".", 1)[1]
+        return Case(f"{short} v{version:g} binary {label}", node_type, version, params, [[{"a": 1}]], {}), ("data",)
+
+    return [
+        case("n8n-nodes-base.set", 2, "kept", v2),
+        case("n8n-nodes-base.set", 2, "keep only set", {**v2, "keepOnlySet": True}),
+        case("n8n-nodes-base.set", 3.3, "include binary", {"assignments": assignments, "options": {"includeBinary": True}}),
+        case("n8n-nodes-base.set", 3.4, "default", {"assignments": assignments, "options": {}}),
+        case("n8n-nodes-base.set", 3.4, "other fields", {"assignments": assignments, "includeOtherFields": True,
+                                                          "options": {}}),
+        case("n8n-nodes-base.set", 3.4, "strip", {"assignments": assignments, "includeOtherFields": True,
+                                                   "options": {"stripBinary": True}}),
+        case("n8n-nodes-base.if", 1, "passed on", {"conditions": {"number": [
+            {"value1": "={{ $json.a }}", "operation": "equal", "value2": 1}]}}),
+    ]

@@ -75,3 +75,17 @@ def test_file_answers_and_multipart_uploads_equal_n8n_with_their_binary_data() -
     assert {e.get("fileName") for e in files} >= {"report one.png", "chart.pdf", "blob", "file"}
     uploads = [expected.nodes[UNDER_TEST][0][0] for case, expected, _, _ in results if "upload" in case.id]
     assert uploads and all(u["files"]["file"]["size"] == len(http_cases.UPLOADED) for u in uploads)
+
+
+def test_set_and_if_carry_an_items_binary_data_as_n8n_does() -> None:
+    """Set keeps or drops the input's binary as n8n's version and options say; IF passes items on whole."""
+    require_oracle()
+    with http_server.serving() as base:
+        cases = http_cases.carry_cases()
+        results = http_cases.measure([c for c, _ in cases], base, [props for _, props in cases])
+    assert all(got.translated for _, _, got, _ in results), [case.id for case, _, got, _ in results if not got.translated]
+    differing = [f"{case.id}: {found}" for case, _, _, found in results if found]
+    assert not differing, "\n".join(differing)
+    carried = {case.id: expected.binary.get(UNDER_TEST) is not None for case, expected, _, _ in results}
+    assert [case.id for case, expected, got, _ in results if expected.binary.get(UNDER_TEST) != got.binary.get(UNDER_TEST)] == []
+    assert set(carried.values()) == {True, False}, carried
