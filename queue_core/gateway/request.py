@@ -97,7 +97,7 @@ class StoredCall:
                 "method": self.method, "url": self.url, "status": self.status, "kind": self.kind,
                 "reason": self.reason, "summary": self.summary,
                 "headers": [[name, value] for name, value in self.headers], "body": self.body,
-                **({"body_sha256": self.body_sha256, "body_size": self.body_size} if self.body_sha256 else {})}
+                "body_sha256": self.body_sha256, "body_size": self.body_size}
 
     @classmethod
     def coerce(cls, value: StoredCall | Mapping[str, Any] | None) -> StoredCall | None:
