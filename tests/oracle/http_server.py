@@ -15,6 +15,7 @@ Routes (every answer JSON unless said):
 - ``/upload``: a multipart form as the server read it: ``{"fields": {name: value}, "files": {name:
   {"filename", "contentType", "size", "sha256"}}}`` (the bytes each side sent, by digest);
 - ``/bot<token>/<method>``: Telegram's Bot API shape, ``{"ok": true, "result": {method, token, body}}``
+  (a multipart body as ``/upload`` reads it; ``getFile`` adds ``file_path``, which ``/file/bot<token>/…`` serves)
   (an app node whose credential's base URL is this server calls it).
 
 It binds 127.0.0.1 only, on ``PORT`` when free (so the oracle's cached outcomes, keyed by the
@@ -119,8 +120,13 @@ class _Handler(BaseHTTPRequestHandler):
             self._answer(200, [{"n": 1}, {"n": 2}])
         elif parts.path.startswith("/bot") and parts.path.count("/") == 2:  # Telegram's Bot API shape
             token, method = parts.path[len("/bot"):].split("/")
-            sent = json.loads(body) if body and "json" in (self.headers.get("content-type") or "") else body
-            self._answer(200, {"ok": True, "result": {"method": method, "token": token, "body": sent}})
+            kind = self.headers.get("content-type") or ""
+            sent = json.loads(body) if body and "json" in kind else read_multipart(kind, raw) \
+                if kind.startswith("multipart/") else body
+            result = {"method": method, "token": token, "body": sent}
+            if method == "getFile":  # where Telegram keeps the file: /file/bot<token>/<file_path>
+                result["file_path"] = "voice/file_7.oga"
+            self._answer(200, {"ok": True, "result": result})
         else:
             self._answer(404, {"error": "no such route"})
 

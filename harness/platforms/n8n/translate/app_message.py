@@ -150,8 +150,11 @@ def gmail_get(node: Node) -> Request:
     """message.get: n8n parses the message (format raw, with its mail parser) or simplifies its metadata: a TODO."""
     params = node.settings if node.described else node.parameters
     if (params.get("options") or {}).get("downloadAttachments"):
-        raise Untranslatable("message.get with Download Attachments puts each attachment into the item's binary "
-                             "properties ('attachment_0', …), and this runtime carries no binary data")
+        raise Untranslatable("message.get with Download Attachments asks for format=raw, parses the MIME text with "
+                             "n8n's mail parser (mailparser's simpleParser: its json fields) and puts each attachment "
+                             "into the item's binary properties ('attachment_0', …, prefix options.dataPropertyAttachmentsPrefixName): "
+                             "not translated; the call: GET https://gmail.googleapis.com/gmail/v1/users/me/messages/{id}?format=raw "
+                             "($GMAIL_TOKEN), then each attachment as an entry of queue_core.compat._n8n_binary")
     from harness import catalogue
 
     simple = params.get("simple", True)
