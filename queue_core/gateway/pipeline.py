@@ -436,13 +436,13 @@ class Gateway:
         status = response.status_code if response is not None else None
         redactor = self.redactor
         url, reason, summary = redactor.data(req.url), redactor.text(verdict.reason), redactor.text(verdict.summary)
-        binary = response is not None and is_binary(response)
+        content = response.content if response is not None and is_binary(response) else None
         stored = StoredCall(
             req.fingerprint, req.idempotency_key, req.method, url, status, verdict.kind.value, reason, summary,
             redact_headers(tuple(response.headers.items()), redactor) if response is not None else (),
-            redactor.data(response.text) if response is not None and not binary else "",
-            hashlib.sha256(response.content).hexdigest() if binary else None,
-            len(response.content) if binary else None)
+            redactor.data(response.text) if response is not None and content is None else "",
+            hashlib.sha256(content).hexdigest() if content is not None else None,
+            len(content) if content is not None else None)
         ok = verdict.kind is Kind.OK
         ref = extract_external_ref(self.providers[req.provider].external_ref, response) if ok else None
         detail = {"step": step, "occurrence": req.occurrence, "provider": req.provider, "method": req.method,

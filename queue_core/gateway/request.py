@@ -188,13 +188,13 @@ def prepare(config: ProviderConfig, method: str, url: str, *, json: Any, params:
         if json is not None:
             raise TypeError("a call takes json= or files= (a multipart form), not both")
         given = next((v for k, v in (headers or {}).items() if k.lower() == "content-type"), "")
-        form = multipart.encode(data, files, "related" if given.startswith("multipart/related") else "form-data")
+        parts = multipart.encode(data, files, "related" if given.startswith("multipart/related") else "form-data")
         merged = {k: v for k, v in (headers or {}).items()
                   if k.lower() not in (config.idempotency_header.lower(), "content-type")}
-        merged["Content-Type"] = form.content_type
+        merged["Content-Type"] = parts.content_type
         merged[config.idempotency_header] = key
-        return OutboundRequest(config.name, method.upper(), full, form.recorded, form.body, tuple(merged.items()), key,
-                               _fingerprint(method, _canonical_url(full), form.canonical))
+        return OutboundRequest(config.name, method.upper(), full, parts.recorded, parts.body, tuple(merged.items()), key,
+                               _fingerprint(method, _canonical_url(full), parts.canonical))
     # One encoding serves both: the body is sent with sorted keys, which is also its canonical
     # form for the fingerprint (JSON objects are unordered).
     if data is not None:

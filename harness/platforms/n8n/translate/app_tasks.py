@@ -105,7 +105,7 @@ def github_file(node: Node, slot: Slot, provider: str) -> list[ast.stmt]:
     params = _settings(node)
     operation = str(params.get("operation") or "create")
     # binaryData: the item's binary property is the content, sent as n8n keeps it (base64, what GitHub takes)
-    content = call("n8n.github_content", expr.value(params.get("fileContent", "")))
+    content: ast.expr = call("n8n.github_content", expr.value(params.get("fileContent", "")))
     if params.get("binaryData"):
         content = ast.Subscript(call("n8n.binary_of", name("item"), expr.value(params.get("binaryPropertyName", "data")),
                                      name("i"), node.name), ast.Constant("data"), ast.Load())
