@@ -239,11 +239,26 @@ def binary_of(item: Item, name: Any, index: int = 0, node: str | None = None) ->
     return found
 
 
-def file_part(item: Item, name: str, index: int = 0) -> tuple[str, bytes, str]:
+# A shadow or dry-run item without the binary property (a recorded trigger or node output: an export
+# keeps no bytes) uploads this empty part: the call is not sent, its intent records size 0.
+STAND_IN_PART = ("", b"", "application/octet-stream")
+
+
+def offline_stand_in(ctx: Any, item: Item, name: str) -> bool:
+    """Tell whether an upload of ``name`` takes STAND_IN_PART: a shadow/dry-run job whose item lacks that property."""
+    if ctx is None or str(getattr(ctx, "mode", "live")) == "live":
+        return False
+    return not isinstance((item.get("binary") or {}).get(name), dict)
+
+
+def file_part(item: Item, name: str, index: int = 0, ctx: Any = None) -> tuple[str, bytes, str]:
     """Return the item's binary entry ``name`` as a multipart file part: (file name, bytes, MIME type).
 
-    An entry recorded without its bytes (a shadow run's, from an export) gives an empty part.
+    An entry recorded without its bytes gives an empty part; with ``ctx`` in a shadow or dry-run
+    job, an item without the property gives STAND_IN_PART (live, NodeFailed in n8n's words).
     """
+    if offline_stand_in(ctx, item, name):
+        return STAND_IN_PART
     found = binary_of(item, name, index)
     try:
         data = base64.b64decode(str(found.get("data") or ""), validate=False)

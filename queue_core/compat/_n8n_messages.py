@@ -16,7 +16,9 @@ from typing import Any
 
 from ..errors import NodeFailed
 from ..gateway.request import OFFLINE_HEADERS, SECRET_SEGMENT
-from ._n8n_binary import binary_of, bounded, entry, file_part, max_item_bytes, mime_lookup, recorded_files
+from ._n8n_binary import (
+    STAND_IN_PART, binary_of, bounded, entry, file_part, max_item_bytes, mime_lookup, offline_stand_in, recorded_files,
+)
 from ._n8n_js import text
 
 _URL = re.compile(r"(https?|ftp|file)://\S+|www\.\S+|\S+\.\S+")
@@ -90,9 +92,11 @@ def telegram_form(chat: Any, fields: dict[str, Any]) -> dict[str, Any]:
 
 
 def telegram_part(item: dict[str, Any], prop: Any, index: int, file_name: Any, operation: str,
-                  node: str) -> tuple[str, bytes, str]:
+                  node: str, ctx: Any = None) -> tuple[str, bytes, str]:
     """Return the file part of a Telegram upload: the item's binary property, named by the File Name field
-    or the binary's own; NodeFailed (n8n's words) when neither names it."""
+    or the binary's own; NodeFailed (n8n's words) when neither names it (a shadow stand-in: ``file_part``)."""
+    if offline_stand_in(ctx, item, text(prop)):
+        return STAND_IN_PART
     name, data, mime = file_part(item, text(prop), index)
     given = text(file_name) if file_name not in (None, "") else ""
     if not given and not (binary_of(item, text(prop), index).get("fileName")):

@@ -21,7 +21,7 @@ from urllib.parse import quote
 
 from ..errors import NodeFailed
 from ..gateway.request import OFFLINE_HEADERS
-from ._n8n_binary import binary_of, file_part
+from ._n8n_binary import STAND_IN_PART, binary_of, file_part
 from ._n8n_js import text, truthy
 
 Item = dict[str, Any]
@@ -318,8 +318,8 @@ async def drive_upload(ctx: Any, provider: str, item: Item, index: int, *, prop:
     The name is the node's, else the binary's file name; the parent is n8n's (``setParentFolder``).
     A recorded upload answer (a shadow run) answers both calls.
     """
-    file_name, data, mime = file_part(item, text(prop), index)
-    original = binary_of(item, text(prop), index, node).get("fileName")
+    file_name, data, mime = file_part(item, text(prop), index, ctx)
+    original = None if (file_name, data, mime) == STAND_IN_PART else binary_of(item, text(prop), index, node).get("fileName")
     title = name if truthy(name) else original
     parent = folder if folder != "root" else drive if drive and drive != "My Drive" else "root"
     metadata = {**({"name": title} if title is not None else {}), "parents": [parent]}

@@ -158,3 +158,13 @@ def test_a_recorded_answer_in_a_shadow_run_is_the_recorded_json_with_a_stand_in_
 def test_an_output_property_given_by_an_expression_is_a_precise_todo() -> None:
     status, _ = scaffold_node(_download(outputPropertyName="={{ $json.name }}"))
     assert status.startswith("todo") and "output field given by an expression" in status
+
+
+class _Shadow:
+    mode = "shadow"
+
+
+def test_a_shadow_upload_of_an_item_recorded_without_bytes_sends_an_empty_stand_in_part() -> None:
+    assert binary.file_part({"json": {}}, "data", 0, _Shadow()) == binary.STAND_IN_PART
+    with pytest.raises(NodeFailed):
+        binary.file_part({"json": {}}, "data", 0, type("Live", (), {"mode": "live"})())

@@ -44,7 +44,7 @@ def telegram_upload(node: Node, slot: Slot, provider: str) -> list[ast.stmt]:
 items = $inp
 $var: n8n.Items = []
 for i, item in enumerate(items):
-    part = n8n.telegram_part(item, $prop, i, $file_name, $operation, $node)
+    part = n8n.telegram_part(item, $prop, i, $file_name, $operation, $node, ctx)
     response = await ctx.call($provider, 'POST', $url, data=n8n.telegram_form($chat, $fields), files={{$part: part}}, step=$step)
     $var.extend(n8n.response_items(response))
 if items:

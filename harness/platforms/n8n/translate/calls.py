@@ -75,7 +75,7 @@ def _multipart(params: dict[str, Any], pairs: _Pairs) -> list[tuple[str, ast.exp
                                                               fields=dict_of(pairs.entries(texts, "body field"))))]
     if files:
         found.append(("files", dict_of([(k, call("n8n.file_part", name("item"), call("n8n.text", expr.value(v)),
-                                                   name("i"))) for k, v in files])))
+                                                   name("i"), name("ctx"))) for k, v in files])))
     return found
 
 
