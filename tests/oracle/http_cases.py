@@ -215,16 +215,19 @@ UPLOADED = b"name,score\nada,3\n\x00\xff binary tail"
 
 
 def _binary_input(document: dict[str, Any], properties: tuple[str, ...]) -> dict[str, Any]:
-    """Make the case's input Code node return its items with binary properties (n8n's default mode: base64 inline)."""
+    """Make the case's input Code nodes return their items with binary properties (n8n's default mode: base64
+    inline): a name is input 1's, a name ending ``@2`` input 2's (its file called ``other.csv``)."""
     entry = {"data": base64.b64encode(UPLOADED).decode(), "mimeType": "text/csv", "fileName": "scores.csv",
              "fileExtension": "csv"}
-    for node in document["nodes"]:
-        if node["name"] == input_name(0):
-            source = node["parameters"]["jsCode"]
-            items = json.loads(source[len("return "):-1])
-            for item in items:
-                item["binary"] = {name: dict(entry) for name in properties}
-            node["parameters"]["jsCode"] = "return " + json.dumps(items) + ";"
+    for index in (0, 1):
+        names = [p.removesuffix("@2") for p in properties if p.endswith("@2") == (index == 1)]
+        for node in document["nodes"]:
+            if node["name"] == input_name(index) and names:
+                source = node["parameters"]["jsCode"]
+                items = json.loads(source[len("return "):-1])
+                for item in items:
+                    item["binary"] = {name: {**entry, **({"fileName": "other.csv"} if index else {})} for name in names}
+                node["parameters"]["jsCode"] = "return " + json.dumps(items) + ";"
     return document
 
 
@@ -281,4 +284,28 @@ def carry_cases() -> list[tuple[Case, tuple[str, ...]]]:
                                                    "options": {"stripBinary": True}}),
         case("n8n-nodes-base.if", 1, "passed on", {"conditions": {"number": [
             {"value1": "={{ $json.a }}", "operation": "equal", "value2": 1}]}}),
+    ]
+
+
+def merge_carry_cases() -> list[tuple[Case, tuple[str, ...]]]:
+    """Return Merge cases whose inputs carry binary data (input 1 ``data`` and ``doc``, input 2 ``data``): combine
+    by position, by fields, all (v3) and v2's merge by position and multiplex, with the clash settings."""
+    node = "n8n-nodes-base.merge"
+    items = [[{"a": 1}, {"a": 2}], [{"a": 1, "b": 2}]]
+
+    def case(version: float, label: str, params: dict[str, Any]) -> tuple[Case, tuple[str, ...]]:
+        return Case(f"merge v{version:g} binary {label}", node, version, params, items, {}), ("data", "doc", "data@2")
+
+    return [
+        case(3, "position", {"mode": "combine", "combineBy": "combineByPosition"}),
+        case(3, "position unpaired prefer 1", {"mode": "combine", "combineBy": "combineByPosition",
+                                               "options": {"includeUnpaired": True,
+                                                           "clashHandling": {"values": {"resolveClash": "preferInput1"}}}}),
+        case(3.1, "fields", {"mode": "combine", "fieldsToMatchString": "a"}),
+        case(3.1, "fields suffix", {"mode": "combine", "fieldsToMatchString": "a", "options": {
+            "clashHandling": {"values": {"resolveClash": "addSuffix"}}}}),
+        case(3.2, "all", {"mode": "combine", "combineBy": "combineAll"}),
+        case(3, "append", {"mode": "append"}),
+        case(2.1, "position", {"mode": "combine", "combinationMode": "mergeByPosition"}),
+        case(2.1, "multiplex", {"mode": "combine", "combinationMode": "multiplex"}),
     ]

@@ -89,3 +89,18 @@ def test_set_and_if_carry_an_items_binary_data_as_n8n_does() -> None:
     carried = {case.id: expected.binary.get(UNDER_TEST) is not None for case, expected, _, _ in results}
     assert [case.id for case, expected, got, _ in results if expected.binary.get(UNDER_TEST) != got.binary.get(UNDER_TEST)] == []
     assert set(carried.values()) == {True, False}, carried
+
+
+def test_merge_combines_items_binary_data_as_n8n_does() -> None:
+    """Merge's combining modes merge the inputs' binary data (lodash's merge, by the clash settings) as n8n does."""
+    require_oracle()
+    with http_server.serving() as base:
+        cases = http_cases.merge_carry_cases()
+        results = http_cases.measure([c for c, _ in cases], base, [props for _, props in cases])
+    assert all(got.translated for _, _, got, _ in results), [case.id for case, _, got, _ in results if not got.translated]
+    differing = [f"{case.id}: {found}" for case, _, _, found in results if found]
+    assert not differing, "\n".join(differing)
+    unequal = [(case.id, expected.binary.get(UNDER_TEST), got.binary.get(UNDER_TEST)) for case, expected, got, _ in results
+               if expected.binary.get(UNDER_TEST) != got.binary.get(UNDER_TEST)]
+    assert not unequal, str(unequal)[:2000]
+    assert sum(1 for _, expected, _, _ in results if expected.binary.get(UNDER_TEST)) >= 6
