@@ -168,3 +168,14 @@ def test_a_shadow_upload_of_an_item_recorded_without_bytes_sends_an_empty_stand_
     assert binary.file_part({"json": {}}, "data", 0, _Shadow()) == binary.STAND_IN_PART
     with pytest.raises(NodeFailed):
         binary.file_part({"json": {}}, "data", 0, type("Live", (), {"mode": "live"})())
+
+
+def test_merge_by_position_merges_the_inputs_binary_the_preferred_input_last() -> None:
+    from queue_core.compat import n8n
+
+    a = {"json": {"a": 1}, "binary": {"data": {"fileName": "a.csv"}, "doc": {"fileName": "d.pdf"}}}
+    b = {"json": {"b": 2}, "binary": {"data": {"fileName": "b.csv"}}}
+    [merged] = n8n.merge_by_position([[a], [b]])
+    assert merged == {"json": {"a": 1, "b": 2}, "binary": {"data": {"fileName": "b.csv"}, "doc": {"fileName": "d.pdf"}}}
+    [plain] = n8n.merge_by_position([[{"json": {"a": 1}}], [{"json": {"b": 2}}]])
+    assert "binary" not in plain
