@@ -188,7 +188,8 @@ class Context:
     async def call(self, provider: str, method: str, url: str, *, step: str, **kwargs: Any) -> httpx.Response:
         """Make an outbound call through the provider gateway; return the response.
 
-        Keyword arguments: ``json`` or ``data`` (a form), ``params``, ``headers``, ``scope_key``
+        Keyword arguments: ``json`` or ``data`` (a form; with ``files``, a multipart form),
+        ``params``, ``headers``, ``scope_key``
         (a key-scoped budget's tenant). The gateway spends the provider's rate budget, sends the
         step's idempotency key, signs, classifies the answer and acts by mode (queue_core.gateway);
         the call is stored with its ledger event in one statement, so a retry returns the stored

@@ -235,20 +235,33 @@ def _find(first: Items, second: Items, fields: Sequence[tuple[str, str]], dot_no
     return matched, unmatched, hit
 
 
+def _binary(item: Item) -> dict[str, Any]:
+    return dict(item.get("binary") or {})
+
+
+def _with_binary(item: Item, binary: dict[str, Any]) -> Item:
+    """Return the merged item with its binary data (n8n writes ``binary: {}`` too: an empty one is left out)."""
+    return {**item, "binary": binary} if binary else item
+
+
 def _merged(matched: list[tuple[Item, Items]], clash: str, options: dict[str, Any]) -> Items:
     merge = _merger(options)
     out: Items = []
     for entry, matches in matched:
-        if clash == "addSuffix":
+        binary: dict[str, Any] = {}
+        if clash == "addSuffix":  # the json's keys are suffixed, the binary's are not
             (suffixed,) = _suffixed([entry], "1")
             json = merge(suffixed["json"], *(m["json"] for m in _suffixed(matches, "2")))
+            binary = merge(_binary(entry), *(_binary(m) for m in matches))
         elif clash == "preferInput1":
             json = merge(*(m.get("json") or {} for m in matches), entry.get("json") or {})
+            binary = merge(*(_binary(m) for m in matches), _binary(entry))
         elif clash == "preferInput2":
             json = merge(entry.get("json") or {}, *(m.get("json") or {} for m in matches))
+            binary = merge(_binary(entry), *(_binary(m) for m in matches))
         else:  # n8n merges nothing for a clash setting it has no branch for ("" when only the merge mode is set)
             json = {}
-        out.append({"json": json})
+        out.append(_with_binary({"json": json}, binary))
     return out
 
 
@@ -265,7 +278,8 @@ def merge_multiplex(first: Items, second: Items, clash: str | None = None,
     merge = _merger(clash_options or {})
     if not in_place:
         first, second = _private(first, clash_options or {}), _private(second, clash_options or {})
-    return [{"json": merge(a.get("json") or {}, b.get("json") or {})} for a in first for b in second]
+    return [_with_binary({"json": merge(a.get("json") or {}, b.get("json") or {})}, deep_merge(_binary(a), _binary(b)))
+            for a in first for b in second]
 
 
 def merge_by_position_v2(first: Items, second: Items, clash: str | None = None,
@@ -286,7 +300,8 @@ def merge_by_position_v2(first: Items, second: Items, clash: str | None = None,
         elif i >= len(second):
             out.append(first[i])
         else:
-            out.append({"json": merge(first[i].get("json") or {}, second[i].get("json") or {})})
+            out.append(_with_binary({"json": merge(first[i].get("json") or {}, second[i].get("json") or {})},
+                                    deep_merge(_binary(first[i]), _binary(second[i]))))
     return out
 
 
@@ -303,5 +318,7 @@ def merge_by_position(inputs: Sequence[Items], clash: str | None = None, clash_o
     for i in range(count):
         rest = [items[i].get("json") or {} if i < len(items) else {} for items in data]
         last = preferred[i].get("json") or {} if i < len(preferred) else {}
-        out.append({"json": merge({}, *rest, last)})
+        binary = deep_merge(*(_binary(items[i]) for items in data if i < len(items)),
+                            _binary(preferred[i]) if i < len(preferred) else {})
+        out.append(_with_binary({"json": merge({}, *rest, last)}, binary))
     return out

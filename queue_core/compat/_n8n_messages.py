@@ -1,4 +1,5 @@
-"""Message bodies n8n's Telegram and Gmail nodes send: sendMessage's fields, and Gmail's MIME ``raw``.
+"""Message bodies n8n's Telegram and Gmail nodes send: sendMessage's fields, Gmail's MIME ``raw``, and
+Telegram's files (an upload's multipart form, file.get's download into the item's binary ``data``).
 
 The MIME message is built with Python's ``email`` package (``EmailMessage``), never by hand:
 headers are encoded as RFC 2047 where needed, the body as UTF-8. Gmail's API takes it as
@@ -13,6 +14,11 @@ from email.message import EmailMessage
 from email.policy import SMTP
 from typing import Any
 
+from ..errors import NodeFailed
+from ..gateway.request import OFFLINE_HEADERS, SECRET_SEGMENT
+from ._n8n_binary import (
+    STAND_IN_PART, binary_of, bounded, entry, file_part, max_item_bytes, mime_lookup, offline_stand_in, recorded_files,
+)
 from ._n8n_js import text
 
 _URL = re.compile(r"(https?|ftp|file)://\S+|www\.\S+|\S+\.\S+")
@@ -73,3 +79,49 @@ def mime_message(to: Any, subject: Any, message: Any, *, html: bool = True, cc: 
     email["Subject"] = text(subject)
     email.set_content(body, subtype="html" if html else "plain")
     return base64.urlsafe_b64encode(email.as_bytes()).decode("ascii")
+
+
+def telegram_form(chat: Any, fields: dict[str, Any]) -> dict[str, Any]:
+    """Return the text fields of a Telegram upload (sendAudio, sendDocument with Binary File) as n8n sends them:
+    chat_id, the additional fields, and ``disable_notification`` as text (``"false"`` unless given)."""
+    form: dict[str, Any] = {"chat_id": text(chat)}
+    form.update({k: text(v) for k, v in fields.items() if v is not None})
+    form["disable_notification"] = text(fields.get("disable_notification")) if fields.get(
+        "disable_notification") not in (None, "") else "false"
+    return form
+
+
+def telegram_part(item: dict[str, Any], prop: Any, index: int, file_name: Any, operation: str,
+                  node: str, ctx: Any = None) -> tuple[str, bytes, str]:
+    """Return the file part of a Telegram upload: the item's binary property, named by the File Name field
+    or the binary's own; NodeFailed (n8n's words) when neither names it (a shadow stand-in: ``file_part``)."""
+    if offline_stand_in(ctx, item, text(prop)):
+        return STAND_IN_PART
+    name, data, mime = file_part(item, text(prop), index)
+    given = text(file_name) if file_name not in (None, "") else ""
+    if not given and not (binary_of(item, text(prop), index).get("fileName")):
+        raise NodeFailed(f"{node}: File name is needed to {operation}. Make sure the property that holds the binary "
+                         "data has the file name property set or set it manually in the node using the File Name "
+                         "parameter under Additional Fields.")
+    return given or name, data, mime
+
+
+async def telegram_download(ctx: Any, provider: str, answer: Any, base: str, *, mime: Any, step: str,
+                            node: str) -> list[dict[str, Any]]:
+    """Return file.get's item with Download: getFile's answer as json and the file (``GET <base>/file/bot<token>/
+    <file_path>``) as binary ``data``, typed by the MIME Type field, else by the file name's extension.
+
+    A recorded getFile answer (a shadow run: the legacy node's output) is that output, with a stand-in
+    entry (no bytes): nothing is downloaded.
+    """
+    if any(answer.headers.get(h) for h in OFFLINE_HEADERS):
+        return recorded_files({"json": {}}, answer, "data")
+    body = answer.json()
+    path = text(((body or {}).get("result") or {}).get("file_path"))
+    file = await ctx.call(provider, "GET", f"{base}/file/bot{SECRET_SEGMENT}/{path}", step=step)
+    if len(file.content) > max_item_bytes():
+        raise NodeFailed(f"{node}: the file is {len(file.content)} bytes, over the runtime's limit of "
+                         f"{max_item_bytes()} bytes per item (set CUTOVER_N8N_BINARY_MAX_BYTES to allow more)")
+    name = path.split("/")[-1]
+    kind = text(mime) if mime not in (None, "") else (mime_lookup(name) or "application/octet-stream")
+    return [bounded({"json": body, "binary": {"data": entry(file.content, mime_type=kind, file_path=name)}}, node)]

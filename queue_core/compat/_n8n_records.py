@@ -13,6 +13,7 @@ it is and no further page is asked for.
 from __future__ import annotations
 
 import base64
+import json
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -20,6 +21,7 @@ from urllib.parse import quote
 
 from ..errors import NodeFailed
 from ..gateway.request import OFFLINE_HEADERS
+from ._n8n_binary import STAND_IN_PART, binary_of, file_part
 from ._n8n_js import text, truthy
 
 Item = dict[str, Any]
@@ -302,3 +304,39 @@ def listed(response: Any, key: str) -> list[Item]:
     if page is None:
         return not_the_api(response, answer, f"an answer with a {key} list")
     return [{"json": r if isinstance(r, dict) else {"value": r}} for r in page]
+
+
+_DRIVE = "https://www.googleapis.com"
+
+
+async def drive_upload(ctx: Any, provider: str, item: Item, index: int, *, prop: Any, name: Any, folder: Any,
+                       drive: Any, options: dict[str, Any], step: str, node: str) -> list[Item]:
+    """Return Google Drive v3 *Upload*'s items as n8n makes them: the item's binary property sent as a
+    ``multipart/related`` upload (``uploadType=multipart``: the metadata's JSON, then the bytes), then
+    ``PATCH /drive/v3/files/<id>`` with its name, MIME type and original file name, which is the item.
+
+    The name is the node's, else the binary's file name; the parent is n8n's (``setParentFolder``).
+    A recorded upload answer (a shadow run) answers both calls.
+    """
+    file_name, data, mime = file_part(item, text(prop), index, ctx)
+    original = None if (file_name, data, mime) == STAND_IN_PART else binary_of(item, text(prop), index, node).get("fileName")
+    title = name if truthy(name) else original
+    parent = folder if folder != "root" else drive if drive and drive != "My Drive" else "root"
+    metadata = {**({"name": title} if title is not None else {}), "parents": [parent]}
+    parts = {"metadata": ("", json.dumps(metadata, separators=(",", ":"), ensure_ascii=False).encode(), "application/json"),
+             "data": ("", data, mime)}
+    sent = await ctx.call(provider, "POST", f"{_DRIVE}/upload/drive/v3/files", files=parts,
+                          params={"uploadType": "multipart", "supportsAllDrives": "true"},
+                          headers={"Content-Type": "multipart/related"}, step=step)
+    uploaded = _body(sent)
+    upload_id = text((uploaded or {}).get("id") if isinstance(uploaded, dict) else None)
+    query = {"addParents": parent, "includeItemsFromAllDrives": "true", "supportsAllDrives": "true",
+             "spaces": "appDataFolder, drive", "corpora": "allDrives"}
+    query.update({k: text(options[k]) for k in ("keepRevisionForever", "ocrLanguage", "useContentAsIndexableText")
+                  if truthy(options.get(k))})
+    if not truthy(options.get("simplifyOutput")):
+        query["fields"] = "*"
+    body = {"mimeType": mime, **({"name": title} if title is not None else {}),
+            **({"originalFilename": original} if original is not None else {})}
+    answer = await ctx.call(provider, "PATCH", f"{_DRIVE}/drive/v3/files/{upload_id}", json=body, params=query, step=step)
+    return recorded_items(_body(answer))

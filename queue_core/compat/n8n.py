@@ -37,11 +37,11 @@ from ._n8n_static import code_static
 from ._n8n_python import python_code
 from . import _n8n_ai as ai, _n8n_ai_chain as ai_chain  # the AI nodes: n8n.ai.message, n8n.ai_chain.agent, …
 from ._n8n_loop import MAX_ITERATIONS, LoopState
-from ._n8n_messages import mime_message, telegram_message
+from ._n8n_messages import mime_message, telegram_download, telegram_form, telegram_message, telegram_part
 from ._n8n_bigquery import bigquery_queries
 from ._n8n_notion import notion_page_body, notion_title_key
 from ._n8n_records import (  # Airtable, HubSpot lists (_n8n_records)
-    airtable_matches, airtable_pages, data_items, drive_folder_body, encode_uri_component, github_content, github_sha, airtable_patch, airtable_record, airtable_search, airtable_updated, encode_uri,
+    airtable_matches, airtable_pages, data_items, drive_folder_body, drive_upload, encode_uri_component, github_content, github_sha, airtable_patch, airtable_record, airtable_search, airtable_updated, encode_uri,
     flatten_record, hubspot_pages, hubspot_search_body, listed, listed_names, notion_page_id, recorded_items, truthy_fields, without,
 )
 from ._n8n_postgres import (
@@ -51,6 +51,7 @@ from ._n8n_datatable import (
     dt_copy_sql, dt_delete, dt_filters, dt_get, dt_insert, dt_row, dt_run, dt_table_ddl, dt_table_name, dt_update,
     dt_upsert,
 )
+from ._n8n_binary import binary_of, file_part, file_response, is_file
 from ._n8n_http import CALL_ERRORS, basic_auth, error_item, full_response, header_auth, provider_of, text_response
 from ._n8n_rss import rss_fields, rss_items, rss_url  # RSS Read
 from ._n8n_email import email_items, email_send  # Send Email
@@ -86,12 +87,13 @@ __all__ = [
 ]
 __all__ += ["array_of", "call_method", "part", "read"]  # an expression part that reads through undefined (_n8n_js)
 __all__ += ["CALL_ERRORS", "basic_auth", "error_item", "full_response", "header_auth", "provider_of", "text_response"]  # HTTP Request (_n8n_http)
+__all__ += ["binary_of", "file_part", "file_response", "is_file"]  # binary data (_n8n_binary)
 __all__ += ["aggregate_all", "aggregate_fields", "crypto_item", "limit", "remove_duplicates", "sort_items", "split_out"]  # data nodes
-__all__ += ["mime_message", "telegram_message"]  # Telegram, Gmail (_n8n_messages)
+__all__ += ["mime_message", "telegram_download", "telegram_form", "telegram_message", "telegram_part"]  # Telegram, Gmail (_n8n_messages)
 __all__ += ["rss_fields", "rss_items", "rss_url"]  # RSS Read (_n8n_rss)
 __all__ += ["email_items", "email_send"]  # Send Email (_n8n_email)
 __all__ += ["code_static", "python_code"]  # Code nodes: static data (_n8n_static), Python (_n8n_python)
-__all__ += ["notion_page_body", "notion_title_key", "bigquery_queries", "data_items", "drive_folder_body", "encode_uri_component", "github_content", "github_sha", "airtable_matches", "airtable_pages", "airtable_patch", "airtable_record", "airtable_search", "airtable_updated",
+__all__ += ["notion_page_body", "notion_title_key", "bigquery_queries", "data_items", "drive_folder_body", "drive_upload", "encode_uri_component", "github_content", "github_sha", "airtable_matches", "airtable_pages", "airtable_patch", "airtable_record", "airtable_search", "airtable_updated",
             "encode_uri", "flatten_record", "hubspot_pages", "hubspot_search_body", "listed", "listed_names", "notion_page_id", "recorded_items", "truthy_fields",
             "without"]  # app records and pages (_n8n_records)
 __all__ += ["pg_blank_to_null", "pg_delete", "pg_insert", "pg_query", "pg_row", "pg_run", "pg_select", "pg_update",
@@ -323,14 +325,14 @@ def json_body(value: Any, node: str = "HTTP Request") -> Any:
 
 
 def assign(item: Item, fields: Sequence[tuple[str, Any]], *, keep_only_set: bool = False,
-           dot_notation: bool = True, by_name: bool = False) -> Item:
+           dot_notation: bool = True, by_name: bool = False, binary: bool = False) -> Item:
     """Return a Set / Edit Fields node's item: ``fields`` written onto a copy of the item's json.
 
     ``keep_only_set`` starts from an empty object (n8n's "Keep Only Set" / "include: none");
     ``dot_notation`` writes ``a.b`` as a nested field, as lodash ``set`` does (through an array
     only by index: a name under an array is lost, as JSON drops it); ``by_name`` (Edit Fields
     v3) collects the fields by name first, as n8n does: a repeated name keeps its first place
-    and its last value.
+    and its last value. ``binary`` keeps the item's binary data (a shallow copy, as n8n's Set does).
     """
     base = {} if keep_only_set else json.loads(json.dumps(item.get("json") or {}))
     for name, value in (dict(fields).items() if by_name else fields):
@@ -338,6 +340,8 @@ def assign(item: Item, fields: Sequence[tuple[str, Any]], *, keep_only_set: bool
             _set_path(base, name.split("."), value)
         else:
             base[name] = value
+    if binary and item.get("binary") is not None:
+        return {"json": base, "binary": dict(item["binary"])}
     return {"json": base}
 
 

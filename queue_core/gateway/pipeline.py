@@ -8,6 +8,7 @@ turn it is, the last refusal, provider pauses) and the secrets it has seen, for 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json as jsonlib
 import os
 import random
@@ -38,6 +39,7 @@ from ..provider import ProviderConfig, SigningScheme, tightening_from_headers
 from ..redaction import Redactor, credential_values
 from ..signing import standard_webhooks_headers
 from ..states import Mode
+from .binary import FilePart, is_binary
 from .record import Answer, CallJob, CallRecord, Spend
 from .sql import mounts as sql_mounts
 from .smtp import mounts as smtp_mounts
@@ -166,13 +168,16 @@ class Gateway:
     async def call(self, ctx: CallJob, provider: str, method: str, url: str, *, step: str, json: Any = None,
                    params: Mapping[str, Any] | None = None, headers: Mapping[str, str] | None = None,
                    scope_key: str | None = None, occurrence: int = 0,
-                   data: Mapping[str, Any] | None = None) -> CallRecord:
+                   data: Mapping[str, Any] | None = None, files: Mapping[str, FilePart] | None = None) -> CallRecord:
         """Make call ``occurrence`` of step ``step`` of the job behind ``ctx``; return its record.
 
         The job stores the record (``CallRecord``: its step row and ledger event in one
         statement), then ``record.outcome()`` returns the response or raises its signal.
 
-        The body is ``json`` (JSON) or ``data`` (a form; see :func:`prepare`), recorded as given.
+        The body is ``json`` (JSON) or ``data`` (a form; see :func:`prepare`), recorded as given;
+        with ``files`` a multipart form, recorded with each file's size and sha256, not its bytes.
+        A binary answer's bytes are not stored either (its size and sha256 are): a retry of a step
+        whose binary answer was stored calls again, under the same idempotency key.
 
         The key sent is the one stored with the call by an earlier attempt, else
         ``ctx.idempotency_key(step, occurrence)``: the same on every retry and reclaim.
@@ -190,14 +195,15 @@ class Gateway:
             raise ProviderNotConfiguredError(provider, list(self.providers))
         stored = StoredCall.coerce(await ctx.load_call(step, occurrence))
         key = stored.idempotency_key if stored is not None else ctx.idempotency_key(step, occurrence)
-        req = prepare(config, method, url, json=json, params=params, headers=headers, key=key, data=data)
+        req = prepare(config, method, url, json=json, params=params, headers=headers, key=key, data=data,
+                      files=files)
         if occurrence:
             req = replace(req, occurrence=occurrence)
         self._sent_secrets |= credential_values(req.headers, allow=idempotency_names(req.headers))
         if stored is not None:
             if stored.fingerprint != req.fingerprint:
                 raise IdempotencyConflictError(step, stored.fingerprint, req.fingerprint)
-            if stored.kind == Kind.OK and stored.status is not None:
+            if stored.kind == Kind.OK and stored.status is not None and stored.body_sha256 is None:
                 return CallRecord(step, req, stored.response(), None, stored, event="call_replayed", replayed=True,
                                   detail={"step": step, "occurrence": occurrence, "provider": provider,
                                           "status": stored.status})
@@ -449,10 +455,13 @@ class Gateway:
         status = response.status_code if response is not None else None
         redactor = self.redactor
         url, reason, summary = redactor.data(req.url), redactor.text(verdict.reason), redactor.text(verdict.summary)
+        content = response.content if response is not None and is_binary(response) else None
         stored = StoredCall(
             req.fingerprint, req.idempotency_key, req.method, url, status, verdict.kind.value, reason, summary,
             redact_headers(tuple(response.headers.items()), redactor) if response is not None else (),
-            redactor.data(response.text) if response is not None else "")
+            redactor.data(response.text) if response is not None and content is None else "",
+            hashlib.sha256(content).hexdigest() if content is not None else None,
+            len(content) if content is not None else None)
         ok = verdict.kind is Kind.OK
         ref = extract_external_ref(self.providers[req.provider].external_ref, response) if ok else None
         detail = {"step": step, "occurrence": req.occurrence, "provider": req.provider, "method": req.method,

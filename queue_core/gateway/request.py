@@ -18,6 +18,8 @@ import httpx
 from ..errors import ForeignURLError, StandInURLError
 from ..provider import ProviderConfig
 from ..redaction import Redactor, mask_headers
+from . import binary as multipart
+from .binary import FilePart
 
 # A URL holding this text takes the provider's ``auth_env`` secret there (Telegram's /bot<token>/):
 # the gateway puts the secret in only on the wire, so every record, intent and log keeps this text.
@@ -86,13 +88,16 @@ class StoredCall:
     summary: str | None = None
     headers: tuple[tuple[str, str], ...] = ()
     body: str = ""
+    body_sha256: str | None = None  # set when the body was binary: its bytes are not kept, ``body`` is ""
+    body_size: int | None = None
 
     def as_json(self) -> dict[str, Any]:
         """The JSON form stored with the step (what ``asdict`` and a JSON round trip would give)."""
         return {"fingerprint": self.fingerprint, "idempotency_key": self.idempotency_key,
                 "method": self.method, "url": self.url, "status": self.status, "kind": self.kind,
                 "reason": self.reason, "summary": self.summary,
-                "headers": [[name, value] for name, value in self.headers], "body": self.body}
+                "headers": [[name, value] for name, value in self.headers], "body": self.body,
+                "body_sha256": self.body_sha256, "body_size": self.body_size}
 
     @classmethod
     def coerce(cls, value: StoredCall | Mapping[str, Any] | None) -> StoredCall | None:
@@ -165,16 +170,31 @@ def resolve_url(config: ProviderConfig, url: str, params: Mapping[str, Any] | No
 
 
 def prepare(config: ProviderConfig, method: str, url: str, *, json: Any, params: Mapping[str, Any] | None,
-            headers: Mapping[str, str] | None, key: str, data: Mapping[str, Any] | None = None) -> OutboundRequest:
+            headers: Mapping[str, str] | None, key: str, data: Mapping[str, Any] | None = None,
+            files: Mapping[str, FilePart] | None = None) -> OutboundRequest:
     """Build the secret-free request of a call: URL, body bytes, headers, key, fingerprint.
 
     ``json`` is sent as JSON, ``data`` as an HTML form (``application/x-www-form-urlencoded``, what
     Stripe and OAuth token endpoints take): keys in sorted order, a list value as the key
     repeated, booleans as ``true``/``false``, ``None`` values left out. Raises TypeError for both.
+    ``files`` (name -> (file name, bytes, content type)) makes it ``multipart/form-data`` with
+    ``data`` as its text fields (``multipart/related`` when the headers ask for it): recorded and
+    fingerprinted by each file's size and sha256, never its bytes.
     """
     if json is not None and data is not None:
         raise TypeError("a call takes json= or data= (a form), not both")
     full = resolve_url(config, url, params)
+    if files is not None:
+        if json is not None:
+            raise TypeError("a call takes json= or files= (a multipart form), not both")
+        given = next((v for k, v in (headers or {}).items() if k.lower() == "content-type"), "")
+        parts = multipart.encode(data, files, "related" if given.startswith("multipart/related") else "form-data")
+        merged = {k: v for k, v in (headers or {}).items()
+                  if k.lower() not in (config.idempotency_header.lower(), "content-type")}
+        merged["Content-Type"] = parts.content_type
+        merged[config.idempotency_header] = key
+        return OutboundRequest(config.name, method.upper(), full, parts.recorded, parts.body, tuple(merged.items()), key,
+                               _fingerprint(method, _canonical_url(full), parts.canonical))
     # One encoding serves both: the body is sent with sorted keys, which is also its canonical
     # form for the fingerprint (JSON objects are unordered).
     if data is not None:

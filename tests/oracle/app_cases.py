@@ -26,6 +26,7 @@ import httpx
 from harness.platforms.n8n.translate import scaffold_n8n
 from queue_core import registry as registry_module
 from queue_core.context import Trigger
+from queue_core.gateway.binary import encode as multipart_encode
 from queue_core.registry import Registry
 
 from tests.oracle import runner
@@ -84,10 +85,15 @@ class _TelegramContext:
         return None
 
     async def call(self, provider: str, method: str, url: str, *, step: str, json: Any = None,
-                   params: Any = None, headers: Any = None) -> httpx.Response:
+                   params: Any = None, headers: Any = None, data: Any = None, files: Any = None) -> httpx.Response:
         target = url.replace("https://api.telegram.org", self.base).replace(SECRET_SEGMENT, TOKEN)
         async with httpx.AsyncClient() as client:
-            response = await client.request(method, target, json=json, params=params, headers=headers)
+            if files is not None:  # the gateway's own multipart body (queue_core.gateway.binary)
+                form = multipart_encode(data, files)
+                headers = {**(headers or {}), "Content-Type": form.content_type}
+                response = await client.request(method, target, content=form.body, params=params, headers=headers)
+            else:
+                response = await client.request(method, target, json=json, params=params, headers=headers)
         response.raise_for_status()
         return response
 
@@ -115,12 +121,36 @@ def _scaffold_run(document: dict[str, Any], workdir: Path, base: str) -> Outcome
     if ctx.n8n_flows:
         outcome.nodes = {n: [[i.get("json") for i in items] for items in outs]
                          for n, outs in ctx.n8n_flows[0].outputs.items()}
+        outcome.binary = {n: [[i.get("binary") for i in items] for items in outs]
+                          for n, outs in ctx.n8n_flows[0].outputs.items()
+                          if any(i.get("binary") for items in outs for i in items)}
     return outcome
 
 
-def measure(base: str) -> list[tuple[str, Outcome, Outcome, list[str]]]:
-    """Run every Telegram case in n8n (one batch, with the credential) and in the scaffold; return the differences."""
-    cases = telegram_documents(base)
+def telegram_file_documents(base: str) -> list[tuple[str, dict[str, Any]]]:
+    """Return (case id, workflow document) of the fixed Telegram cases with binary data: sendAudio and
+    sendDocument with Binary File (the input items carry ``data``, a CSV file), file.get with Download."""
+    from tests.oracle.http_cases import _binary_input
+
+    cases = [
+        ("sendAudio binary", {"operation": "sendAudio", "chatId": "={{ $json.chat }}", "binaryData": True,
+                              "additionalFields": {"caption": "listen"}}),
+        ("sendDocument binary file name", {"operation": "sendDocument", "chatId": "42", "binaryData": True,
+                                           "additionalFields": {"fileName": "renamed.csv", "disable_notification": True}}),
+        ("file get download", {"resource": "file", "fileId": "={{ $json.text }}", "additionalFields": {}}),
+        ("file get mime type", {"resource": "file", "fileId": "F1", "additionalFields": {"mimeType": "audio/x-test"}}),
+    ]
+    items = [{"text": "hello", "chat": 7}]
+    return [(f"telegram v1.2 {label}", _binary_input(_document(base, 1.2, params, items), ("data",)))
+            for label, params in cases]
+
+
+def measure(base: str, files: bool = False) -> list[tuple[str, Outcome, Outcome, list[str]]]:
+    """Run every Telegram case in n8n (one batch, with the credential) and in the scaffold; return the differences.
+
+    ``files``: the cases with binary data (``telegram_file_documents``) instead of sendMessage's.
+    """
+    cases = telegram_file_documents(base) if files else telegram_documents(base)
     documents = [{**doc, "id": runner.workflow_id(i)} for i, (_, doc) in enumerate(cases)]
     oracle, _ = runner.cached_run(documents, credentials=credentials(base))
     results = []

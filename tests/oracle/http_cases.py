@@ -17,6 +17,7 @@ code and stack are its HTTP client's words (axios), not the node's output.
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import random
 import tempfile
@@ -33,13 +34,14 @@ from queue_core import registry as registry_module
 from queue_core.classify import Kind, classify_response
 from queue_core.context import Trigger
 from queue_core.errors import RetryableError, TerminalError
+from queue_core.gateway.binary import encode as multipart_encode
 from queue_core.registry import Registry
 
 from harness.platforms.n8n.translate import scaffold_n8n
 
 from tests.oracle import runner
 from tests.oracle.outcome import Outcome, differences
-from tests.oracle.workflow import UNDER_TEST, Case, workflow
+from tests.oracle.workflow import UNDER_TEST, Case, input_name, workflow
 
 NODE = "n8n-nodes-base.httpRequest"
 VERSIONS = (3.0, 4.0, 4.1, 4.2)
@@ -132,10 +134,15 @@ class _LoopbackContext:
         return None
 
     async def call(self, provider: str, method: str, url: str, *, step: str, json: Any = None,
-                   data: Any = None, params: Any = None, headers: Any = None) -> httpx.Response:
+                   data: Any = None, params: Any = None, headers: Any = None, files: Any = None) -> httpx.Response:
         self.calls.append((provider, url))
         async with httpx.AsyncClient() as client:
-            response = await client.request(method, url, json=json, data=data, params=params, headers=headers)
+            if files is not None:  # the gateway's own multipart body (queue_core.gateway.binary)
+                form = multipart_encode(data, files)
+                headers = {**(headers or {}), "Content-Type": form.content_type}
+                response = await client.request(method, url, content=form.body, params=params, headers=headers)
+            else:
+                response = await client.request(method, url, json=json, data=data, params=params, headers=headers)
         verdict = classify_response(response.status_code, response.headers, response.text, now=0.0,
                                      rng=random.Random(0))
         if verdict.kind is Kind.OK:
@@ -167,6 +174,9 @@ def _scaffold_run(document: dict[str, Any], workdir: Path, base: str) -> Outcome
     if ctx.n8n_flows:
         outcome.nodes = {n: [[i.get("json") for i in items] for items in outs]
                          for n, outs in ctx.n8n_flows[0].outputs.items()}
+        outcome.binary = {n: [[i.get("binary") for i in items] for items in outs]
+                          for n, outs in ctx.n8n_flows[0].outputs.items()
+                          if any(i.get("binary") for items in outs for i in items)}
     return outcome
 
 
@@ -180,9 +190,15 @@ def _error_status(outcome: Outcome) -> Outcome:
     return outcome
 
 
-def measure(cases: list[Case], base: str) -> list[tuple[Case, Outcome, Outcome, list[str]]]:
-    """Run every case on both sides (the server at ``base`` must be serving); return each with its differences."""
+def measure(cases: list[Case], base: str,
+            carried: list[tuple[str, ...]] | None = None) -> list[tuple[Case, Outcome, Outcome, list[str]]]:
+    """Run every case on both sides (the server at ``base`` must be serving); return each with its differences.
+
+    ``carried`` names, per case, the binary properties its input items carry (``binary_cases``).
+    """
     documents = [workflow(case, runner.workflow_id(i)) for i, case in enumerate(cases)]
+    if carried is not None:
+        documents = [_binary_input(d, props) for d, props in zip(documents, carried, strict=True)]
     oracle, _ = runner.cached_run(documents)
     results = []
     with tempfile.TemporaryDirectory(prefix="cutover-oracle-http-") as tmp:
@@ -192,3 +208,104 @@ def measure(cases: list[Case], base: str) -> list[tuple[Case, Outcome, Outcome, 
             found = differences(expected, got, [n["name"] for n in document["nodes"]]) if got.translated else []
             results.append((case, expected, got, found))
     return results
+
+
+# The file the binary cases' input items carry (a Code node returns it as binary property "data" or "doc").
+UPLOADED = b"name,score\nada,3\n\x00\xff binary tail"
+
+
+def _binary_input(document: dict[str, Any], properties: tuple[str, ...]) -> dict[str, Any]:
+    """Make the case's input Code nodes return their items with binary properties (n8n's default mode: base64
+    inline): a name is input 1's, a name ending ``@2`` input 2's (its file called ``other.csv``)."""
+    entry = {"data": base64.b64encode(UPLOADED).decode(), "mimeType": "text/csv", "fileName": "scores.csv",
+             "fileExtension": "csv"}
+    for index in (0, 1):
+        names = [p.removesuffix("@2") for p in properties if p.endswith("@2") == (index == 1)]
+        for node in document["nodes"]:
+            if node["name"] == input_name(index) and names:
+                source = node["parameters"]["jsCode"]
+                items = json.loads(source[len("return "):-1])
+                for item in items:
+                    item["binary"] = {name: {**entry, **({"fileName": "other.csv"} if index else {})} for name in names}
+                node["parameters"]["jsCode"] = "return " + json.dumps(items) + ";"
+    return document
+
+
+def binary_cases(base: str) -> list[tuple[Case, tuple[str, ...]]]:
+    """Return the fixed binary cases, each with the binary properties its input items carry: response
+    format "file" (a named output property, the full response, a Content-Disposition file name, a name from
+    the URL, none at all), autodetect of a file's content type, and multipart bodies with file parts."""
+    def node(version: float, label: str, params: dict[str, Any], carried: tuple[str, ...] = ()) -> tuple[Case, tuple[str, ...]]:
+        return Case(f"httpRequest v{version:g} binary {label}", NODE, version, params, [[{"a": 1}]], {}), carried
+
+    def file(route: str, **response: Any) -> dict[str, Any]:
+        return {"url": base + route, "options": {"response": {"response": {"responseFormat": "file", **response}}}}
+
+    def upload(*parts: dict[str, Any]) -> dict[str, Any]:
+        return {"url": base + "/upload", "method": "POST", "sendBody": True, "contentType": "multipart-form-data",
+                "bodyParameters": {"parameters": list(parts)}}
+
+    binary = {"parameterType": "formBinaryData", "name": "file", "inputDataFieldName": "data"}
+    return [
+        node(4.2, "file disposition", file("/file/attached/report%20one.png")),
+        node(4.2, "file url name", file("/file/chart.pdf", outputPropertyName="doc"), ("data",)),
+        node(4.1, "file untyped full", file("/file/blob", fullResponse=True)),
+        node(3.0, "file root name", file("/file/")),
+        node(3.0, "file query name", file("/file/chart.pdf?v=2")),
+        node(4.2, "file no follow", {**file("/file/"), "options": {**file("/file/")["options"],
+                                                                   "redirect": {"redirect": {"followRedirects": False}}}}),
+        node(4.0, "file extension from url", file("/file/archive.zip")),
+        node(4.2, "autodetect image", {"url": base + "/file/attached/pic.png", "options": {}}),
+        node(4.2, "upload file and field", upload(binary, {"name": "note", "value": "={{ $json.a }} x"}), ("data",)),
+        node(4.1, "upload two files", upload(binary, {**binary, "name": "other", "inputDataFieldName": "doc"}),
+             ("data", "doc")),
+        node(3.0, "upload file", upload(binary), ("data",)),
+    ]
+
+
+def carry_cases() -> list[tuple[Case, tuple[str, ...]]]:
+    """Return cases of nodes that pass items on, their input items carrying binary data: Set (v2 with and without
+    Keep Only Set, v3.3 with Include Binary, v3.4 by default and with other fields kept or Strip Binary) and IF."""
+    assignments = {"assignments": [{"id": "1", "name": "b", "value": "x", "type": "string"}]}
+    v2 = {"values": {"string": [{"name": "b", "value": "x"}]}, "options": {}}
+
+    def case(node_type: str, version: float, label: str, params: dict[str, Any]) -> tuple[Case, tuple[str, ...]]:
+        short = node_type.rsplit(".", 1)[1]
+        return Case(f"{short} v{version:g} binary {label}", node_type, version, params, [[{"a": 1}]], {}), ("data",)
+
+    return [
+        case("n8n-nodes-base.set", 2, "kept", v2),
+        case("n8n-nodes-base.set", 2, "keep only set", {**v2, "keepOnlySet": True}),
+        case("n8n-nodes-base.set", 3.3, "include binary", {"assignments": assignments, "options": {"includeBinary": True}}),
+        case("n8n-nodes-base.set", 3.4, "default", {"assignments": assignments, "options": {}}),
+        case("n8n-nodes-base.set", 3.4, "other fields", {"assignments": assignments, "includeOtherFields": True,
+                                                          "options": {}}),
+        case("n8n-nodes-base.set", 3.4, "strip", {"assignments": assignments, "includeOtherFields": True,
+                                                   "options": {"stripBinary": True}}),
+        case("n8n-nodes-base.if", 1, "passed on", {"conditions": {"number": [
+            {"value1": "={{ $json.a }}", "operation": "equal", "value2": 1}]}}),
+    ]
+
+
+def merge_carry_cases() -> list[tuple[Case, tuple[str, ...]]]:
+    """Return Merge cases whose inputs carry binary data (input 1 ``data`` and ``doc``, input 2 ``data``): combine
+    by position, by fields, all (v3) and v2's merge by position and multiplex, with the clash settings."""
+    node = "n8n-nodes-base.merge"
+    items = [[{"a": 1}, {"a": 2}], [{"a": 1, "b": 2}]]
+
+    def case(version: float, label: str, params: dict[str, Any]) -> tuple[Case, tuple[str, ...]]:
+        return Case(f"merge v{version:g} binary {label}", node, version, params, items, {}), ("data", "doc", "data@2")
+
+    return [
+        case(3, "position", {"mode": "combine", "combineBy": "combineByPosition"}),
+        case(3, "position unpaired prefer 1", {"mode": "combine", "combineBy": "combineByPosition",
+                                               "options": {"includeUnpaired": True,
+                                                           "clashHandling": {"values": {"resolveClash": "preferInput1"}}}}),
+        case(3.1, "fields", {"mode": "combine", "fieldsToMatchString": "a"}),
+        case(3.1, "fields suffix", {"mode": "combine", "fieldsToMatchString": "a", "options": {
+            "clashHandling": {"values": {"resolveClash": "addSuffix"}}}}),
+        case(3.2, "all", {"mode": "combine", "combineBy": "combineAll"}),
+        case(3, "append", {"mode": "append"}),
+        case(2.1, "position", {"mode": "combine", "combinationMode": "mergeByPosition"}),
+        case(2.1, "multiplex", {"mode": "combine", "combinationMode": "multiplex"}),
+    ]

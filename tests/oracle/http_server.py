@@ -9,7 +9,13 @@ Routes (every answer JSON unless said):
 - ``/redirect``: 302 to ``/echo?from=redirect``;
 - ``/text``: a text/plain body;
 - ``/list``: a JSON array of two objects;
+- ``/file/<name>``: the bytes of ``FILE`` (not text: a PNG signature, a NUL, every byte value), typed by
+  the name's extension (``application/octet-stream`` for none); ``/file/attached/<name>`` adds
+  ``Content-Disposition: attachment; filename="<name>"`` (and answers ``image/png``);
+- ``/upload``: a multipart form as the server read it: ``{"fields": {name: value}, "files": {name:
+  {"filename", "contentType", "size", "sha256"}}}`` (the bytes each side sent, by digest);
 - ``/bot<token>/<method>``: Telegram's Bot API shape, ``{"ok": true, "result": {method, token, body}}``
+  (a multipart body as ``/upload`` reads it; ``getFile`` adds ``file_path``, which ``/file/bot<token>/…`` serves)
   (an app node whose credential's base URL is this server calls it).
 
 It binds 127.0.0.1 only, on ``PORT`` when free (so the oracle's cached outcomes, keyed by the
@@ -18,16 +24,39 @@ workflow and so by its URLs, are reused) else on a free port.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import mimetypes
 import socket
+from email.parser import BytesParser
+from email.policy import HTTP
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 PORT = 48123
 ECHOED = ("content-type", "authorization", "x-api-key", "x-case")
+FILE = b"\x89PNG\r\n\x1a\n\x00" + bytes(range(256)) * 5  # 1,289 bytes, not UTF-8
+
+
+def read_multipart(content_type: str, body: bytes) -> dict[str, Any]:
+    """Return a multipart body as ``/upload`` answers it (fields by value, files by digest)."""
+    message = BytesParser(policy=HTTP).parsebytes(f"Content-Type: {content_type}\r\n\r\n".encode() + body)
+    fields: dict[str, Any] = {}
+    files: dict[str, Any] = {}
+    for part in message.iter_parts():
+        name = part.get_param("name", header="content-disposition")
+        data = part.get_payload(decode=True) or b""
+        filename = part.get_filename()
+        if filename is None:
+            fields[str(name)] = data.decode("utf-8", "replace")
+        else:
+            files[str(name)] = {"filename": filename, "contentType": part.get_content_type(), "size": len(data),
+                                "sha256": hashlib.sha256(data).hexdigest()}
+    return {"fields": fields, "files": files}
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -36,7 +65,8 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _answer(self, status: int, body: object, content_type: str = "application/json",
                 headers: dict[str, str] | None = None) -> None:
-        data = body.encode() if isinstance(body, str) else json.dumps(body, sort_keys=True).encode()
+        data = body if isinstance(body, bytes) else body.encode() if isinstance(body, str) \
+            else json.dumps(body, sort_keys=True).encode()
         self.send_response_only(status)  # no Date or Server header: both sides see the same answer
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(data)))
@@ -47,11 +77,33 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
+    def _chunked(self) -> bytes:
+        """Read a chunked body (a streamed multipart form has no Content-Length)."""
+        if "chunked" not in (self.headers.get("Transfer-Encoding") or "").lower():
+            return b""
+        out = b""
+        while True:
+            size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
+            if size == 0:
+                self.rfile.readline()
+                return out
+            out += self.rfile.read(size)
+            self.rfile.readline()
+
     def _handle(self) -> None:
         parts = urlsplit(self.path)
         length = int(self.headers.get("Content-Length") or 0)
-        body = self.rfile.read(length).decode("utf-8", "replace") if length else ""
-        if parts.path == "/echo":
+        raw = self.rfile.read(length) if length else self._chunked()
+        body: Any = raw.decode("utf-8", "replace")
+        if parts.path == "/upload":
+            self._answer(200, read_multipart(self.headers.get("content-type") or "", raw))
+        elif parts.path.startswith("/file/attached/"):
+            name = parts.path.rsplit("/", 1)[1]
+            self._answer(200, FILE, "image/png", {"Content-Disposition": f'attachment; filename="{name}"'})
+        elif parts.path.startswith("/file/"):
+            kind = mimetypes.guess_type(parts.path)[0] or "application/octet-stream"
+            self._answer(200, FILE, kind)
+        elif parts.path == "/echo":
             seen = {name: self.headers[name] for name in ECHOED if self.headers.get(name) is not None}
             if "x-www-form-urlencoded" in (self.headers.get("content-type") or ""):
                 body = parse_qs(body)  # a form is read as a server reads it: "a+b" and "a%20b" are one value
@@ -68,8 +120,13 @@ class _Handler(BaseHTTPRequestHandler):
             self._answer(200, [{"n": 1}, {"n": 2}])
         elif parts.path.startswith("/bot") and parts.path.count("/") == 2:  # Telegram's Bot API shape
             token, method = parts.path[len("/bot"):].split("/")
-            sent = json.loads(body) if body and "json" in (self.headers.get("content-type") or "") else body
-            self._answer(200, {"ok": True, "result": {"method": method, "token": token, "body": sent}})
+            kind = self.headers.get("content-type") or ""
+            sent = json.loads(body) if body and "json" in kind else read_multipart(kind, raw) \
+                if kind.startswith("multipart/") else body
+            result = {"method": method, "token": token, "body": sent}
+            if method == "getFile":  # where Telegram keeps the file: /file/bot<token>/<file_path>
+                result["file_path"] = "voice/file_7.oga"
+            self._answer(200, {"ok": True, "result": result})
         else:
             self._answer(404, {"error": "no such route"})
 

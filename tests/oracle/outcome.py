@@ -31,6 +31,7 @@ class Outcome:
     error_node: str | None = None  # the node the run stopped at (None: the run finished)
     error: str | None = None  # its message, for the report only
     translated: bool = True  # scaffold side: False when the node under test is a TODO
+    binary: dict[str, list[list[Any]]] = field(default_factory=dict)  # node -> outputs -> items' binary (or None)
 
     def describe(self) -> dict[str, Any]:
         """Return the outcome as plain data."""

@@ -213,8 +213,11 @@ def _outcome(execution: dict[str, Any] | None, snapshot: Path) -> Outcome:
     data = json.loads(snapshot.read_text(encoding="utf-8"))
     run_data = data["data"]["resultData"]["runData"]
     nodes: dict[str, list[list[Any]]] = {}
+    binary: dict[str, list[list[Any]]] = {}
     for node, tasks in run_data.items():
         task = tasks[-1]  # every node here runs once; a node that ran again keeps its last run
         main = (task.get("data") or {}).get("main") or []
         nodes[node] = [[item.get("json") for item in (output or [])] for output in main]
-    return Outcome(nodes=nodes)
+        if any(item.get("binary") for output in main for item in (output or [])):
+            binary[node] = [[item.get("binary") for item in (output or [])] for output in main]
+    return Outcome(nodes=nodes, binary=binary)

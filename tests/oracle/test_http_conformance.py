@@ -55,3 +55,52 @@ def test_response_format_text_equals_n8n() -> None:
     assert not differing, "\n".join(differing)
     assert any(isinstance((expected.nodes[UNDER_TEST][0][0] or {}).get("page"), str) for _, expected, _, _ in results
                if expected.nodes.get(UNDER_TEST))
+
+
+def test_file_answers_and_multipart_uploads_equal_n8n_with_their_binary_data() -> None:
+    """Response format "file" (and autodetect of a file), multipart bodies with file parts: the items' json,
+    their binary entries (every field n8n writes, the base64 bytes among them) and, for an upload, what the
+    server read of each part (name, file name, content type, size, sha256) are n8n's."""
+    require_oracle()
+    with http_server.serving() as base:
+        cases = http_cases.binary_cases(base)
+        results = http_cases.measure([c for c, _ in cases], base, [props for _, props in cases])
+    assert all(got.translated for _, _, got, _ in results), [case.id for case, _, got, _ in results if not got.translated]
+    differing = [f"{case.id}: {found}" for case, _, _, found in results if found]
+    assert not differing, "\n".join(differing)
+    binary = [(case.id, expected.binary.get(UNDER_TEST), got.binary.get(UNDER_TEST)) for case, expected, got, _ in results]
+    assert [b for b in binary if b[1] != b[2]] == []
+    files = [entry for _, expected, _ in binary if expected for items in expected for item in items
+             for entry in (item or {}).values()]
+    assert {e.get("fileName") for e in files} >= {"report one.png", "chart.pdf", "blob", "file"}
+    uploads = [expected.nodes[UNDER_TEST][0][0] for case, expected, _, _ in results if "upload" in case.id]
+    assert uploads and all(u["files"]["file"]["size"] == len(http_cases.UPLOADED) for u in uploads)
+
+
+def test_set_and_if_carry_an_items_binary_data_as_n8n_does() -> None:
+    """Set keeps or drops the input's binary as n8n's version and options say; IF passes items on whole."""
+    require_oracle()
+    with http_server.serving() as base:
+        cases = http_cases.carry_cases()
+        results = http_cases.measure([c for c, _ in cases], base, [props for _, props in cases])
+    assert all(got.translated for _, _, got, _ in results), [case.id for case, _, got, _ in results if not got.translated]
+    differing = [f"{case.id}: {found}" for case, _, _, found in results if found]
+    assert not differing, "\n".join(differing)
+    carried = {case.id: expected.binary.get(UNDER_TEST) is not None for case, expected, _, _ in results}
+    assert [case.id for case, expected, got, _ in results if expected.binary.get(UNDER_TEST) != got.binary.get(UNDER_TEST)] == []
+    assert set(carried.values()) == {True, False}, carried
+
+
+def test_merge_combines_items_binary_data_as_n8n_does() -> None:
+    """Merge's combining modes merge the inputs' binary data (lodash's merge, by the clash settings) as n8n does."""
+    require_oracle()
+    with http_server.serving() as base:
+        cases = http_cases.merge_carry_cases()
+        results = http_cases.measure([c for c, _ in cases], base, [props for _, props in cases])
+    assert all(got.translated for _, _, got, _ in results), [case.id for case, _, got, _ in results if not got.translated]
+    differing = [f"{case.id}: {found}" for case, _, _, found in results if found]
+    assert not differing, "\n".join(differing)
+    unequal = [(case.id, expected.binary.get(UNDER_TEST), got.binary.get(UNDER_TEST)) for case, expected, got, _ in results
+               if expected.binary.get(UNDER_TEST) != got.binary.get(UNDER_TEST)]
+    assert not unequal, str(unequal)[:2000]
+    assert sum(1 for _, expected, _, _ in results if expected.binary.get(UNDER_TEST)) >= 6

@@ -34,8 +34,9 @@ class RespxContext(_OfflineContext):
     async def call(self, provider: str, method: str, url: str, **kwargs: Any) -> Any:
         step = kwargs.pop("step")
         request = prepare(ProviderConfig(provider, self.bases[provider]), method, url, json=kwargs.get("json"),
-                          params=kwargs.get("params"), headers=kwargs.get("headers"), key="k", data=kwargs.get("data"))
-        body = None if request.body is None else (
+                          params=kwargs.get("params"), headers=kwargs.get("headers"), key="k", data=kwargs.get("data"),
+                          files=kwargs.get("files"))
+        body = None if request.body is None else request.json if "files" in kwargs else (
             request.body.decode() if "data" in kwargs else json.loads(request.body))
         self.sent.append((step, request.method, request.url, body))
         async with httpx.AsyncClient() as client:

@@ -1,4 +1,4 @@
-"""HTTP Request's response format "text" (the body as text under the output field) and "file" as a precise TODO."""
+"""HTTP Request's response format "text" (the body as text under the output field); "file" is in test_n8n_binary."""
 
 from __future__ import annotations
 
@@ -24,17 +24,3 @@ def test_a_text_response_is_the_body_as_text_even_when_it_is_json() -> None:
     assert error is None and out is not None
     assert out[0]["page"] == '{"a":1}' and out[0]["statusCode"] == 200 and list(out[0]) == [
         "page", "headers", "statusCode", "statusMessage"]
-
-
-def test_a_file_response_names_the_binary_property_it_would_fill() -> None:
-    status, _ = scaffold_node(_node(responseFormat="file", outputPropertyName="audio"))
-    assert status.startswith("todo") and "binary property 'audio'" in status
-
-
-def test_a_multipart_body_with_a_file_part_names_the_part_and_its_binary_property() -> None:
-    node = {"name": "Fetch", "type": "n8n-nodes-base.httpRequest", "typeVersion": 4.2, "parameters": {
-        "method": "POST", "url": "https://api.example.test/stt", "sendBody": True, "contentType": "multipart-form-data",
-        "bodyParameters": {"parameters": [{"name": "audio", "parameterType": "formBinaryData",
-                                           "inputDataFieldName": "data"}, {"name": "model_id", "value": "m"}]}}}
-    status, _ = scaffold_node(node)
-    assert status.startswith("todo") and "file part 'audio' (the item's binary property 'data')" in status

@@ -130,28 +130,11 @@ def gmail_draft(node: Node) -> Request:
     return Request(body=dict_of([("message", dict_of([("raw", raw)]))]))
 
 
-def telegram_file(node: Node) -> Request:
-    """file.get: ``getFile`` with the file id; without *Download* the answer is the item.
-
-    With *Download* (n8n's default) n8n then fetches the file into the item's binary ``data``,
-    which this runtime does not carry: a TODO saying so.
-    """
-    params = node.settings if node.described else node.parameters
-    if params.get("download", True):
-        raise Untranslatable("file.get with Download on (n8n's default) fetches the file into the item's binary "
-                             "property 'data' (GET <base>/file/bot<token>/<file_path>), and this runtime carries no "
-                             "binary data: turn Download off to get the file's path, then fetch it in Python")
-    return Request(body=dict_of([("file_id", expr.value(params.get("fileId", "")))]))
-
-
 def telegram_binary(node: Node) -> Request:
-    """sendAudio and the other uploads: a binary upload is a precise TODO; a file id or URL is not translated yet."""
+    """sendAudio and the other uploads by file id or URL: not translated yet (a precise TODO); with Binary File
+    they are ``app_files.telegram_upload``."""
     params = node.settings if node.described else node.parameters
     operation = params.get("operation", "sendAudio")
-    if params.get("binaryData"):
-        raise Untranslatable(f"{operation} with Binary File uploads the item's binary property "
-                             f"{str(params.get('binaryPropertyName', 'data')).lstrip('=')!r} as a multipart form, and "
-                             "this runtime carries no binary data: send a file id or URL instead")
     raise Untranslatable(f"{operation} parameters are not translated; the call: telegram: POST "
                          f"https://api.telegram.org/bot<token>/{operation} with chat_id and the file id or URL")
 
@@ -167,8 +150,11 @@ def gmail_get(node: Node) -> Request:
     """message.get: n8n parses the message (format raw, with its mail parser) or simplifies its metadata: a TODO."""
     params = node.settings if node.described else node.parameters
     if (params.get("options") or {}).get("downloadAttachments"):
-        raise Untranslatable("message.get with Download Attachments puts each attachment into the item's binary "
-                             "properties ('attachment_0', …), and this runtime carries no binary data")
+        raise Untranslatable("message.get with Download Attachments asks for format=raw, parses the MIME text with "
+                             "n8n's mail parser (mailparser's simpleParser: its json fields) and puts each attachment "
+                             "into the item's binary properties ('attachment_0', …, prefix options.dataPropertyAttachmentsPrefixName): "
+                             "not translated; the call: GET https://gmail.googleapis.com/gmail/v1/users/me/messages/{id}?format=raw "
+                             "($GMAIL_TOKEN), then each attachment as an entry of queue_core.compat._n8n_binary")
     from harness import catalogue
 
     simple = params.get("simple", True)

@@ -96,17 +96,19 @@ def _locator_value(params: dict[str, Any], key: str) -> ast.expr:
 
 def github_file(node: Node, slot: Slot, provider: str) -> list[ast.stmt]:
     """file.create / file.edit: ``PUT /repos/<owner>/<repo>/contents/<path>`` with the commit message and
-    the content base64-encoded (as it is when it already is base64, as n8n does); an edit first reads the
+    the content base64-encoded (as it is when it already is base64, as n8n does; with binaryData the item's
+    binary property's base64 ``data``, n8n's failure when the item has none); an edit first reads the
     file's ``sha`` (``GET`` the same path, ``encodeURI``'d, at the branch when one is set)."""
     from harness.errors import Untranslatable
-    from harness.scaffold._code import name, stmts
+    from harness.scaffold._code import call, name, stmts
 
     params = _settings(node)
     operation = str(params.get("operation") or "create")
+    # binaryData: the item's binary property is the content, sent as n8n keeps it (base64, what GitHub takes)
+    content: ast.expr = call("n8n.github_content", expr.value(params.get("fileContent", "")))
     if params.get("binaryData"):
-        raise Untranslatable(f"file.{operation} with binaryData sends the item's binary property "
-                             f"{str(params.get('binaryPropertyName', 'data')).lstrip('=')!r} as the content, and this "
-                             "runtime carries no binary data: send the text as fileContent instead")
+        content = ast.Subscript(call("n8n.binary_of", name("item"), expr.value(params.get("binaryPropertyName", "data")),
+                                     name("i"), node.name), ast.Constant("data"), ast.Load())
     extra = dict(params.get("additionalParameters") or {})
     unknown = sorted(set(extra) - {"author", "committer", "branch"})
     if unknown:
@@ -131,7 +133,7 @@ for i, item in enumerate(items):
     base = $base
     body = $first{sha}
     body['message'] = $message
-    body['content'] = n8n.github_content($content)
+    body['content'] = $content
     response = await ctx.call($provider, 'PUT', n8n.concat(base, n8n.encode_uri_component(path)), json=body, step=$step)
     $var.extend(n8n.response_items(response))
 if items:
@@ -139,15 +141,34 @@ if items:
 """.replace("\n        answer", "\n    answer").replace("\n        body['sha']", "\n    body['sha']"),
         inp=slot.inputs[0] if slot.inputs else [], var=name(slot.var), path=expr.value(params.get("filePath", "")),
         base=base, first=ast.Dict([ast.Constant(k) for k, _ in first], [v for _, v in first]),
-        message=expr.value(params.get("commitMessage", "")), content=expr.value(params.get("fileContent", "")),
+        message=expr.value(params.get("commitMessage", "")), content=content,
         provider=provider, step=slot.step, node=node.name)
 
 
-def drive_upload(node: Node) -> Request:
-    """file.upload (v3) sends the item's binary data: a precise TODO (this runtime carries no binary data)."""
+def drive_upload(node: Node, slot: Slot, provider: str) -> list[ast.stmt]:
+    """file.upload (v3): the item's binary property as a multipart/related upload, then the PATCH of its name,
+    MIME type and original file name (``n8n.drive_upload``); the PATCH's answer is the item."""
     from harness.errors import Untranslatable
+    from harness.scaffold._code import name, stmts
 
-    prop = str(_settings(node).get("inputDataFieldName", "data")).lstrip("=")
-    raise Untranslatable(f"file.upload sends the item's binary property {prop!r} (a multipart/related or resumable "
-                         "upload to /upload/drive/v3/files), and this runtime carries no binary data: upload the bytes "
-                         "with ctx.call in Python")
+    params = _settings(node)
+    for key in ("driveId", "folderId"):
+        raw = params.get(key)
+        if isinstance(raw, dict) and raw.get("mode") == "url":
+            raise Untranslatable(f"the Drive {key} is given by URL: give its id")
+    options = dict(params.get("options") or {})
+    known = {"keepRevisionForever", "ocrLanguage", "useContentAsIndexableText", "simplifyOutput"}
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise Untranslatable(f"options.{unknown[0]} is not translated (translated: {', '.join(sorted(known))})")
+    return stmts("""
+items = $inp
+$var: n8n.Items = []
+for i, item in enumerate(items):
+    $var.extend(await n8n.drive_upload(ctx, $provider, item, i, prop=$prop, name=$name, folder=$folder, drive=$drive, options=$options, step=$step, node=$node))
+if items:
+    flow.emit($node, $var)
+""", inp=slot.inputs[0] if slot.inputs else [], var=name(slot.var), provider=provider,
+        prop=expr.value(params.get("inputDataFieldName", "data")), name=expr.value(params.get("name", "")),
+        folder=expr.value(_value(params.get("folderId", _DRIVE_ROOT))), drive=expr.value(_value(params.get("driveId", _MY_DRIVE))),
+        options=expr.value(options), step=slot.step, node=node.name)

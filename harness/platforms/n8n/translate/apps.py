@@ -22,7 +22,7 @@ from harness import catalogue
 from harness.errors import Untranslatable
 from harness.platforms.n8n import descriptions
 from harness.platforms.n8n.definition import Node
-from harness.platforms.n8n.translate import app_crm, app_docs, app_message, app_notion, app_tables, app_tasks, expr
+from harness.platforms.n8n.translate import app_crm, app_docs, app_files, app_message, app_notion, app_tables, app_tasks, expr
 from harness.platforms.n8n.translate.app_request import Params, Request, fields
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot, comment
 from harness.scaffold import _code
@@ -124,13 +124,13 @@ N8N_APPS: dict[str, N8nApp] = {
     "telegram": N8nApp("telegram", {
         ("message", "sendMessage"): Mapping("message.sendMessage", app_message.telegram_send),
         ("message", "sendPhoto"): Mapping("message.sendPhoto", None),
-        ("message", "sendDocument"): Mapping("message.sendDocument", None),
+        ("message", "sendDocument"): Mapping("message.sendDocument", whole=app_files.telegram_upload),
         ("message", "editMessageText"): Mapping("message.editMessageText", None),
         ("message", "deleteMessage"): Mapping("message.deleteMessage", None),
         ("chat", "get"): Mapping("chat.get", None),
         ("callback", "answerQuery"): Mapping("callback.answerQuery", None),
-        ("file", "get"): Mapping("file.get", app_message.telegram_file),
-        ("message", "sendAudio"): Mapping("message.sendAudio", app_message.telegram_binary),
+        ("file", "get"): Mapping("file.get", whole=app_files.telegram_file_get),
+        ("message", "sendAudio"): Mapping("message.sendAudio", whole=app_files.telegram_upload),
     }, {"": "message", "message": "sendMessage"}, {"token": lambda raw, _: app_message.telegram_token(raw)}),
     "gmail": N8nApp("gmail", {
         ("message", "send"): Mapping("message.send", app_message.gmail_send, since=2),
@@ -150,7 +150,7 @@ N8N_APPS: dict[str, N8nApp] = {
         ("task", "getAll"): Mapping("task.getAll", None), ("task", "update"): Mapping("task.update", None),
     }, {"": "task", "task": "create"}),
     "googleDrive": N8nApp("google-drive", {
-        ("file", "upload"): Mapping("file.upload", app_tasks.drive_upload), ("file", "download"): Mapping("file.download", None),
+        ("file", "upload"): Mapping("file.upload", whole=app_tasks.drive_upload), ("file", "download"): Mapping("file.download", None),
         ("fileFolder", "search"): Mapping("fileFolder.search", None),
         ("folder", "create"): Mapping("folder.create", app_tasks.drive_folder, since=3),
     }, {"": "file", "file": "upload"}),

@@ -64,25 +64,35 @@ def _listed(params: dict[str, Any], collection: str, json_flag: str, json_fields
     return [(str(p.get("name", "")), p.get("value")) for p in entries if isinstance(p, dict)]
 
 
-def _body(params: dict[str, Any], node: str, pairs: _Pairs) -> tuple[str, ast.expr] | None:
-    """Return the call's body keyword (``json`` or ``data``, a form) and its expression, or None."""
+def _multipart(params: dict[str, Any], pairs: _Pairs) -> list[tuple[str, ast.expr]]:
+    """Return a multipart body's ``data`` (its text fields) and ``files`` (each file part: the item's binary
+    property, read at run time) keywords; a file part with no input field name is left out, as n8n does."""
+    parts = [p for p in (params.get("bodyParameters") or {}).get("parameters") or [] if isinstance(p, dict)]
+    texts = [(str(p.get("name", "")), p.get("value")) for p in parts if p.get("parameterType") != "formBinaryData"]
+    files = [(str(p.get("name", "")), p.get("inputDataFieldName")) for p in parts
+             if p.get("parameterType") == "formBinaryData" and p.get("inputDataFieldName")]
+    found: list[tuple[str, ast.expr]] = [("data", _code.expr("{k: n8n.text(v) for k, v in $fields.items()}",
+                                                              fields=dict_of(pairs.entries(texts, "body field"))))]
+    if files:
+        found.append(("files", dict_of([(k, call("n8n.file_part", name("item"), call("n8n.text", expr.value(v)),
+                                                   name("i"), name("ctx"))) for k, v in files])))
+    return found
+
+
+def _body(params: dict[str, Any], node: str, pairs: _Pairs) -> list[tuple[str, ast.expr]]:
+    """Return the call's body keywords (``json``; ``data``, a form; ``data`` and ``files``, a multipart form)."""
     if not params.get("sendBody"):
-        return None
+        return []
     content = params.get("contentType", "json")
     if content == "form-urlencoded":
         listed = _listed(params, "bodyParameters", "specifyBody", ("bodyParametersJson",), "form fields")
-        return "data", _code.expr("{k: n8n.text(v) for k, v in $fields.items()}",
-                                  fields=dict_of(pairs.entries(listed, "body field")))
+        return [("data", _code.expr("{k: n8n.text(v) for k, v in $fields.items()}",
+                                    fields=dict_of(pairs.entries(listed, "body field"))))]
     if content == "multipart-form-data":
-        parts = [p for p in (params.get("bodyParameters") or {}).get("parameters") or [] if isinstance(p, dict)]
-        binary = [f"{p.get('name')!r} (the item's binary property {str(p.get('inputDataFieldName', 'data')).lstrip('=')!r})"
-                  for p in parts if p.get("parameterType") == "formBinaryData"]
-        if binary:
-            raise Untranslatable(f"a multipart form body with the file part {', '.join(binary)} is not translated: "
-                                 "this runtime carries no binary data; send the bytes with ctx.call in Python")
+        return _multipart(params, pairs)
     if content not in ("json", None):
-        raise Untranslatable(f"an HTTP body of type {content!r} is not translated (json and form-urlencoded are): "
-                             "the gateway sends a JSON or a form body")
+        raise Untranslatable(f"an HTTP body of type {content!r} is not translated (json, form-urlencoded and "
+                             "multipart-form-data are): the gateway sends a JSON, form or multipart body")
     if params.get("specifyBody") == "json":
         # n8n sends a JSON body parameter that evaluates to text parsed (`{{ JSON.stringify(…) }}`
         # sends the object, not a string), and fails the node when the text is not JSON.
@@ -91,12 +101,12 @@ def _body(params: dict[str, Any], node: str, pairs: _Pairs) -> tuple[str, ast.ex
             inner = str(raw)[1:].strip()
             whole = re.fullmatch(r"\{\{(.*)\}\}", inner, re.S)
             source = expr.expression(whole.group(1)) if whole else expr.template(inner)
-            return "json", call("n8n.json_body", source, node=node)
+            return [("json", call("n8n.json_body", source, node=node))]
         if _credential.holds_credential(raw):
             raise Untranslatable("a JSON body holding a credential is not translated: read it from the environment")
-        return "json", call("n8n.json_body", raw, node=node)
+        return [("json", call("n8n.json_body", raw, node=node))]
     listed = _listed(params, "bodyParameters", "specifyBody", ("bodyParametersJson",), "body fields")
-    return "json", dict_of(pairs.entries(listed, "body field"))
+    return [("json", dict_of(pairs.entries(listed, "body field")))]
 
 
 def http_node(node: Node, slot: Slot) -> NodeCode:
@@ -136,9 +146,7 @@ def http_node(node: Node, slot: Slot) -> NodeCode:
         headers = authentication.headers if headers is None else ast.BinOp(headers, ast.BitOr(), authentication.headers)
     if headers is not None:
         kwargs["headers"] = headers
-    body = _body(params, node.name, pairs)
-    if body is not None:
-        kwargs[body[0]] = body[1]
+    kwargs.update(_body(params, node.name, pairs))
     url = call("n8n.text", expr.value(params.get("url")))
     code = _call_lines(node, slot, provider_source, method, url, kwargs, proposals, chosen)
     code.credentials = pairs.credentials + authentication.credentials
@@ -149,6 +157,13 @@ def _call_lines(node: Node, slot: Slot, provider: ast.expr, method: str, url: as
                 proposals: dict[str, str], chosen: http_options.Options) -> NodeCode:
     inp = slot.inputs[0] if slot.inputs else ast.List([], ast.Load())
     items = "n8n.full_response(response)" if chosen.full_response else "n8n.response_items(response)"
+    # autodetect: an answer of a file's content type is the item's binary, as n8n takes it
+    file = (f"n8n.file_response(item, response, {chosen.output!r}, full={chosen.full_response}, "
+            f"followed={chosen.followed}, node=$node)")
+    if chosen.detect:
+        items = f"{file} if n8n.is_file(response) else {items}"
+    if chosen.file:
+        items = file
     if chosen.text:
         items = f"n8n.text_response(response, {chosen.output!r}, full={chosen.full_response})"
     send = "response = await ctx.call($provider, $method, url, **$kwargs, step=$step)"

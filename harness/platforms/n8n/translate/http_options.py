@@ -17,6 +17,7 @@ from typing import Any
 
 from harness.errors import Untranslatable
 from harness.platforms.n8n.definition import Node
+from harness.platforms.n8n.translate import expr
 from harness.scaffold import _credential
 from harness.scaffold._code import call
 
@@ -90,7 +91,17 @@ class Options:
 
     full_response: bool = False
     text: bool = False  # response format 'text': the body as text under ``output``
+    file: bool = False  # response format 'file': the answer as the item's binary property ``output``
+    detect: bool = True  # autodetect: an answer of a file's content type is a file too
+    followed: bool = True  # n8n's client follows redirects (a file's name and directory are the answer URL's)
     output: str = "data"
+
+
+def _follows(node: Node, chosen: dict[str, Any]) -> bool:
+    """Tell whether n8n's client follows redirects: v4+ unless the Redirect option is set, else as it says."""
+    if "redirect" not in chosen:
+        return node.version >= 4
+    return bool(((chosen.get("redirect") or {}).get("redirect") or {}).get("followRedirects"))
 
 
 def options(node: Node) -> Options:
@@ -104,15 +115,14 @@ def options(node: Node) -> Options:
         raise Untranslatable("Never Error: the gateway fails a call answered 4xx/5xx; classify those statuses as ok "
                              "for the provider ([[tool.cutover.providers.<name>.classify]] kind = \"ok\")")
     fmt = response.get("responseFormat")
-    if fmt == "file":
-        raise Untranslatable("response format 'file' puts the answer into the item's binary property "
-                             f"{response.get('outputPropertyName') or 'data'!r}, and this runtime carries no binary "
-                             "data: read the bytes with ctx.call in Python (response.content)")
-    if fmt not in (None, "autodetect", "json", "text"):
-        raise Untranslatable(f"response format {fmt!r} is not translated (autodetect, json, text are)")
+    if fmt not in (None, "autodetect", "json", "text", "file"):
+        raise Untranslatable(f"response format {fmt!r} is not translated (autodetect, json, text, file are)")
     output = response.get("outputPropertyName")
-    if fmt != "text" and output not in (None, "data"):
-        raise Untranslatable("a response output field other than 'data' is not translated (but for text)")
+    if fmt not in ("text", "file") and output not in (None, "data"):
+        raise Untranslatable("a response output field other than 'data' is not translated (but for text and file)")
+    if expr.is_expression(output):
+        raise Untranslatable("a response output field given by an expression is not translated")
     if chosen.get("allowUnauthorizedCerts"):
         raise Untranslatable("Ignore SSL Issues is not translated: the gateway verifies certificates")
-    return Options(full_response=bool(response.get("fullResponse")), text=fmt == "text", output=str(output or "data"))
+    return Options(full_response=bool(response.get("fullResponse")), text=fmt == "text", file=fmt == "file",
+                   detect=fmt in (None, "autodetect"), followed=_follows(node, chosen), output=str(output or "data"))

@@ -302,9 +302,20 @@ def set_node(node: Node, slot: Slot) -> NodeCode:
             raise Untranslatable(f"Edit Fields with include={include!r} is not translated")
     lines = [comment(node), *stmts("items = $inp", inp=_input(slot)),
              *stmts("$var = flow.each($node, items, lambda item, i: n8n.assign(item, $pairs, keep_only_set=$keep, "
-                    "dot_notation=$dot, by_name=$by_name)) if items else []", var=name(slot.var), node=node.name,
-                    pairs=fields, keep=keep_only, dot=dot, by_name=node.version >= 3)]
+                    "dot_notation=$dot, by_name=$by_name, binary=$binary)) if items else []", var=name(slot.var),
+                    node=node.name, pairs=fields, keep=keep_only, dot=dot, by_name=node.version >= 3,
+                    binary=_set_keeps_binary(node, options, keep_only))]
     return NodeCode(lines, [slot.var])
+
+
+def _set_keeps_binary(node: Node, options: dict[str, Any], keep_only: bool) -> bool:
+    """n8n's Set keeps the item's binary data: v1/v2 unless Keep Only Set; v3.4+ unless Strip Binary or no other
+    field is kept; v3 to v3.3 only with Include Binary."""
+    if node.version < 3:
+        return not keep_only
+    if node.version >= 3.4:
+        return not options.get("stripBinary") and not keep_only
+    return bool(options.get("includeBinary"))
 
 
 def _set_v3_fields(params: dict[str, Any], version: float) -> list[tuple[str, ast.expr]]:
