@@ -13,7 +13,9 @@ from dataclasses import replace
 
 from harness.errors import Untranslatable
 from harness.platforms.n8n.definition import Loop, Node, Plan, Workflow
-from harness.platforms.n8n.translate import ai_roots, app_email, app_feeds, app_sql, calls, data_nodes, execution_data, expr, loops, merge, nodes, respond, sub
+from harness.platforms.n8n.translate import (
+    ai_roots, app_email, app_feeds, app_sql, calls, data_nodes, execution_data, expr, loops, merge, nodes, respond, sub, wait,
+)
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot
 from harness.scaffold import _code, _credential
 from harness.scaffold._code import name, stmts
@@ -36,7 +38,7 @@ _RESERVED = {"flow", "ctx", "trigger", "items", "item", "i", "n8n", "response", 
 TRANSLATORS: dict[str, nodes.Translator] = {
     "if": nodes.if_node, "filter": nodes.filter_node, "switch": nodes.switch_node,
     "set": nodes.set_node, "noOp": nodes.noop, "merge": merge.merge_node, "code": nodes.code_node,
-    "wait": nodes.wait_node, "httpRequest": calls.http_node, "testData": nodes.test_data_node,
+    "wait": wait.wait_node, "httpRequest": calls.http_node, "testData": nodes.test_data_node,
     "function": nodes.code_node, "functionItem": nodes.code_node,
     "executeWorkflow": sub.execute_workflow_node, "respondToWebhook": respond.respond_node,
     **dict.fromkeys(calls.APP_TYPES, calls.app_node),  # GitHub, Slack, HubSpot, Stripe, Sheets, …

@@ -454,11 +454,4 @@ def _literal_value(node: Any) -> Any:
     raise Untranslatable("not a literal")
 
 
-def wait_node(node: Node, slot: Slot) -> NodeCode:
-    """Wait: a durable wait (an interval, a time, the call that resumes it); see ``translate.wait``."""
-    from harness.platforms.n8n.translate import wait  # it builds on this module's Slot and NodeCode
-
-    return wait.wait_node(node, slot)
-
-
 Translator = Callable[[Node, Slot], NodeCode]
