@@ -30,6 +30,7 @@ from typing import Any
 
 from ..errors import NodeFailed
 from ._n8n_ai import Body, Items, answer
+from ._n8n_ai_parse import AGENT_INSTRUCTIONS, FORMAT_INSTRUCTIONS, FORMAT_TOOL, agent_input, format_instructions, format_tool, structured
 
 Tool = Callable[[Any], Awaitable[Any]]
 ROLES = {"SystemMessagePromptTemplate": "system", "AIMessagePromptTemplate": "assistant",
@@ -57,11 +58,16 @@ def chat_body(model: Any, messages: Sequence[Mapping[str, Any]], options: Mappin
     return body
 
 
-def chain_messages(templates: Sequence[Mapping[str, Any]], prompt: Any) -> list[dict[str, Any]]:
-    """Return a Basic LLM Chain's messages: its message templates, then the prompt as the human message."""
+def chain_messages(templates: Sequence[Mapping[str, Any]], prompt: Any,
+                   instructions: str | None = None) -> list[dict[str, Any]]:
+    """Return a Basic LLM Chain's messages: its message templates, then the prompt as the human message.
+
+    ``instructions``: an output parser's format instructions, after the prompt and a newline.
+    """
     out = [{"role": ROLES[str(t.get("type", "SystemMessagePromptTemplate"))], "content": str(t.get("message") or "")}
            for t in templates]
-    return [*out, {"role": "user", "content": prompt if isinstance(prompt, str) else json.dumps(prompt)}]
+    text = prompt if isinstance(prompt, str) else json.dumps(prompt)
+    return [*out, {"role": "user", "content": f"{text}\n{instructions}" if instructions is not None else text}]
 
 
 def chain_text(text: Any, *, json_output: bool, unwrap: bool = True) -> dict[str, Any]:
@@ -126,33 +132,24 @@ def _content(got: Mapping[str, Any]) -> Any:
 
 async def chain(flow: Any, node: str, items: Items, *, provider: str, url: str, step: str, body: Body,
                 json_output: bool = False, unwrap: bool = True, api: str = "chat",
-                headers: dict[str, str] | None = None) -> Items:
-    """Run a Basic LLM Chain: one chat call per item, the answer as ``{text}`` (or the parsed JSON)."""
+                headers: dict[str, str] | None = None, parser: Mapping[str, Any] | None = None) -> Items:
+    """Run a Basic LLM Chain: one chat call per item, the answer as ``{text}`` (or the parsed JSON).
+
+    ``parser`` (an output parser, ``_n8n_ai_parse.structured``'s): the item is the parsed ``{output}``.
+    """
     ctx, out = flow.ctx, []  # type: Any, Items
     extra = {"headers": headers} if headers else {}
     for i, item in enumerate(items):
         response = await ctx.call(provider, "POST", url, json=body(item, i), step=step, **extra)
         got, recorded = answer(ctx, response, api, i, node)
+        if got is not None and parser is not None:
+            out.append({"json": await structured(ctx, node, _content(got), parser, index=i)})
+            continue
         out += recorded if got is None else [{"json": chain_text(_content(got), json_output=json_output,
                                                                   unwrap=unwrap)}]
     return flow.emit(node, out) if items else []
 
 
-# LangChain's StructuredOutputParser instructions, as n8n's Text Classifier sends them (the oracle's
-# capture): the JSON schema of the categories follows, compact, in a ```json block.
-FORMAT_INSTRUCTIONS = (
-    'You must format your output as a JSON value that adheres to a given "JSON Schema" instance.\n\n'
-    '"JSON Schema" is a declarative language that allows you to annotate and validate JSON documents.\n\n'
-    'For example, the example "JSON Schema" instance {{"properties": {{"foo": {{"description": "a list of test words", '
-    '"type": "array", "items": {{"type": "string"}}}}}}, "required": ["foo"]}}}}\n'
-    'would match an object with one required property, "foo". The "type" property specifies "foo" must be an "array", '
-    'and the "description" property semantically describes it as "a list of test words". The items within "foo" must '
-    'be strings.\nThus, the object {{"foo": ["bar", "baz"]}} is a well-formatted instance of this example "JSON Schema". '
-    'The object {{"properties": {{"foo": ["bar", "baz"]}}}} is not well-formatted.\n\n'
-    "Your output will be parsed and type-checked according to the provided schema instance, so make sure all fields in "
-    "your output match the schema exactly and there are no trailing commas!\n\n"
-    "Here is the JSON Schema instance your output must adhere to. Include the enclosing markdown codeblock:\n"
-    "```json\n{schema}\n```\n")
 CLASSIFIER_PROMPT = ("Please classify the text provided by the user into one of the following categories: {categories}, "
                      "and use the provided formatting instructions below. Don't explain, and only output the json.")
 _FALLBACK = {"other": 'If no categories apply, select the "fallback" option.',
@@ -220,12 +217,15 @@ def tool_message(call: Mapping[str, Any], result: Any) -> dict[str, Any]:
 
 
 async def tool_loop(ctx: Any, node: str, request: dict[str, Any], *, provider: str, url: str, step: str,
-                    tools: Mapping[str, Tool], max_iterations: int, index: int = 0) -> tuple[Any, Items | None]:
+                    tools: Mapping[str, Tool], max_iterations: int, index: int = 0,
+                    final_tool: str | None = None) -> tuple[Any, Items | None]:
     """Call the model until it answers without tool calls; return (its answer text, None).
 
     Each answer's tool calls run in order and go back as tool messages. Returns (None, items)
     when a call was answered with a recorded node output (shadow). After ``max_iterations`` calls
     that still asked for tools the text is n8n's "Agent stopped due to max iterations.".
+    ``final_tool`` (an output parser's ``format_final_json_response``): a call of it ends the loop,
+    returning ``{"final": its arguments as JSON text}``, what n8n hands the parser.
     """
     messages = request["messages"]
     for _ in range(max(1, max_iterations)):
@@ -238,6 +238,10 @@ async def tool_loop(ctx: Any, node: str, request: dict[str, Any], *, provider: s
         if not calls:
             return message.get("content"), None
         calls = [_sent_call(c) for c in calls]
+        final = next((c for c in calls if final_tool and (c.get("function") or {}).get("name") == final_tool), None)
+        if final is not None:
+            raw = _arguments_object(final["function"].get("arguments"))
+            return {"final": json.dumps(raw, separators=(",", ":"), ensure_ascii=False)}, None
         messages.append({"role": "assistant", "content": message.get("content") or "", "tool_calls": calls})
         for call in calls:
             function = call.get("function") or {}
@@ -272,6 +276,13 @@ async def http_tool(ctx: Any, provider: str, method: str, url: str, *, step: str
     return json.dumps(body, indent=2, ensure_ascii=False)
 
 
+def _arguments_object(raw: Any) -> Any:
+    try:
+        return json.loads(raw) if isinstance(raw, str) else raw
+    except ValueError:
+        return raw
+
+
 def _arguments(raw: Any) -> Any:
     """Return a tool call's input as n8n hands it to the tool: the ``input`` field, else the object."""
     try:
@@ -282,16 +293,26 @@ def _arguments(raw: Any) -> Any:
 
 
 async def agent(flow: Any, node: str, items: Items, *, provider: str, url: str, step: str, body: Body,
-                tools: Mapping[str, Tool] | None = None, max_iterations: int = 10) -> Items:
-    """Run an AI Agent over its items: the tool loop per item, the answer as ``{output}``."""
+                tools: Mapping[str, Tool] | None = None, max_iterations: int = 10,
+                parser: Mapping[str, Any] | None = None) -> Items:
+    """Run an AI Agent over its items: the tool loop per item, the answer as ``{output}``.
+
+    ``parser`` (an output parser): the answer, or the ``format_final_json_response`` call's
+    arguments, parsed as n8n's agent parses them (``_n8n_ai_parse.agent_input``): the item is ``{output}``.
+    """
     ctx, out = flow.ctx, []  # type: Any, Items
     for i, item in enumerate(items):
         text, recorded = await tool_loop(ctx, node, body(item, i), provider=provider, url=url, step=step,
-                                         tools=tools or {}, max_iterations=max_iterations, index=i)
+                                         tools=tools or {}, max_iterations=max_iterations, index=i,
+                                         final_tool=FORMAT_TOOL if parser is not None else None)
+        if recorded is None and parser is not None:
+            given = text["final"] if isinstance(text, dict) else agent_input(text)
+            out.append({"json": await structured(ctx, node, given, parser, index=i)})
+            continue
         out += recorded if recorded is not None else [{"json": {"output": text if text is not None else ""}}]
     return flow.emit(node, out) if items else []
 
 
-__all__ = ["CLASSIFIER_PROMPT", "FORMAT_INSTRUCTIONS", "MAX_ITERATIONS_OUTPUT", "ROLES", "agent", "chain",
+__all__ = ["AGENT_INSTRUCTIONS", "format_instructions", "format_tool", "CLASSIFIER_PROMPT", "FORMAT_INSTRUCTIONS", "MAX_ITERATIONS_OUTPUT", "ROLES", "agent", "chain",
            "chain_messages", "chain_text", "chat_body", "classification", "gemini_chat_body", "gemini_url", "classifier_system", "classify", "http_tool",
            "tool_loop", "tool_message"]

@@ -56,9 +56,9 @@ def document(case: Case, index: int, subs: list[dict[str, Any]], credential: str
     if credential:
         node["credentials"] = _credential(credential)
     for position, sub in enumerate(subs):
-        kind = sub.pop("_kind")
+        kind, target = sub.pop("_kind"), sub.pop("_to", UNDER_TEST)  # _to: a sub-node's sub-node (a parser's model)
         doc["nodes"].append({"position": [400, 300 + 100 * position], **sub})
-        doc["connections"].setdefault(sub["name"], {})[f"ai_{kind}"] = [[{"node": UNDER_TEST, "type": f"ai_{kind}",
+        doc["connections"].setdefault(sub["name"], {})[f"ai_{kind}"] = [[{"node": target, "type": f"ai_{kind}",
                                                                          "index": 0}]]
     return doc
 
@@ -122,6 +122,7 @@ def run_scaffold(doc: dict[str, Any], workdir: Path, base: str) -> Outcome:
     path.write_text(json.dumps(doc), encoding="utf-8")
     (written,) = scaffold_n8n(path, automation="oracle", into=workdir / "automations", force=True)
     status = {row.node: row.status for row in written.scaffold.rows}
+    print("ROWS", [(r.node, r.status, r.why[:200]) for r in written.scaffold.rows])
     saved = registry_module.default_registry
     registry_module.default_registry = Registry()
     try:

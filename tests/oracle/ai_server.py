@@ -12,7 +12,8 @@ this one). Routes, by what n8n's nodes call:
 
 A case names its model ``<case>-<answer>``: ``<case>`` tells its requests apart from the other
 cases' (n8n runs cases concurrently), ``<answer>`` picks the answer's text from ``ANSWERS``
-(``tool``: a first answer asking for the first tool offered, then text). It binds 127.0.0.1 only.
+(``tool``: a first answer asking for the first tool offered, then text; ``final``: the agent's
+``format_final_json_response`` tool called with ``FINAL``; ``struct``: that JSON in a fenced block). It binds 127.0.0.1 only.
 """
 
 from __future__ import annotations
@@ -31,7 +32,14 @@ ANSWERS = {
     "classify": '{"High": true, "Low": false}',
     "fallback": '{"High": true, "Low": true, "fallback": false}',
     "tool": "The tool said what it said.",
+    "struct": 'Here it is:\n```json\n{"output": {"subject": "Re: mail", "score": 3, "ratio": 0.5, "urgent": true, '
+              '"tags": ["a"], "people": [{"name": "x", "age": 2}], "meta": {"lang": "en"}}}\n```',
+    "broken": "I cannot answer in JSON.",
+    "wrongtype": '{"output": {"subject": 5, "score": "three"}}',
+    "final": "unused: a first answer calling format_final_json_response, then this text",
 }
+FINAL = {"output": {"subject": "Re: mail", "score": 3, "ratio": 0.5, "urgent": True, "tags": ["a"],
+                    "people": [{"name": "x", "age": 2}], "meta": {"lang": "en"}}}
 
 
 @dataclass
@@ -74,6 +82,11 @@ def answer(path: str, body: Any) -> dict[str, Any]:
             name = body["tools"][0]["function"]["name"]
             message = {"role": "assistant", "content": None, "refusal": None, "annotations": [], "tool_calls": [
                 {"id": "call_1", "type": "function", "function": {"name": name, "arguments": '{"input": "ping"}'}}]}
+            finish = "tool_calls"
+        if kind == "final" and body.get("tools"):  # the agent's output-parser tool, called with a fitting answer
+            message = {"role": "assistant", "content": None, "refusal": None, "annotations": [], "tool_calls": [
+                {"id": "call_1", "type": "function", "function": {"name": "format_final_json_response",
+                                                                  "arguments": json.dumps(FINAL)}}]}
             finish = "tool_calls"
         return {"id": "chatcmpl-standin", "object": "chat.completion", "created": 0, "model": model,
                 "choices": [{"index": 0, "message": message, "logprobs": None, "finish_reason": finish}],

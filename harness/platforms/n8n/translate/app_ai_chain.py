@@ -7,8 +7,7 @@ runtime is ``queue_core.compat._n8n_ai_chain``.
 
 Not translated, each a TODO naming what it needs:
 
-- an output parser (``outputParserStructured``/``Autofixing``): LangChain adds its format
-  instructions (a JSON schema, in its own words) to the prompt and parses, retrying with the model;
+- an output parser other than :mod:`ai_parser` reads (the Structured Output Parser, auto-fixed or not);
 - memory (``memoryBufferWindow``): the window of earlier turns per session key needs a store
   across executions (a table keyed by session id: read the last *k* turns before the call, append
   the turn after it);
@@ -24,7 +23,7 @@ from typing import Any
 
 from harness.errors import Untranslatable
 from harness.platforms.n8n.definition import Node, Workflow
-from harness.platforms.n8n.translate import expr
+from harness.platforms.n8n.translate import ai_parser, expr
 from harness.platforms.n8n.translate.app_ai import GEMINI, OPENAI, _check_described, _provider, _secret
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot, _input, comment
 from harness.scaffold import _code, _credential
@@ -93,7 +92,7 @@ def _others(workflow: Workflow, root: Node, allowed: tuple[str, ...]) -> None:
         if sub.kind == "memory":
             raise Untranslatable(f"memory ({kind}) is not translated: {_MEMORY}")
         if sub.kind == "outputParser":
-            raise Untranslatable(f"an output parser ({kind}) is not translated: {_PARSER}")
+            raise Untranslatable(f"an output parser ({kind}) on {root.short_type} is not translated: {_PARSER}")
         if sub.kind == "tool":
             raise Untranslatable(f"the tool {kind} is not translated: {_TOOLS}")
         raise Untranslatable(f"a {sub.kind} sub-node ({kind}) is not translated")
@@ -162,16 +161,22 @@ def chain_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
     """Basic LLM Chain v1.4+: its messages and prompt as one chat call per item, the answer as ``{text}``."""
     params = _check_described(node)
     model, model_name, options = chat_model(workflow, node, gemini=True)
-    _others(workflow, node, ("languageModel",))
-    if params.get("hasOutputParser") or params.get("needsFallback"):
-        raise Untranslatable("a chain with an output parser or a fallback model is not translated: " + _PARSER)
+    _others(workflow, node, ("languageModel", "outputParser"))
+    if params.get("needsFallback"):
+        raise Untranslatable("a chain with a fallback model is not translated")
+    parsed = ai_parser.output_parser(workflow, node, params, slot, chat_model)
+    if parsed and model.short_type != CHAT_OPENAI:
+        raise Untranslatable("a chain with an output parser and a model other than the OpenAI Chat Model is not "
+                             "translated")
     templates: list[ast.expr] = []
     for entry in (params.get("messages") or {}).get("messageValues") or []:
         if entry.get("type") == "HumanMessagePromptTemplate" and entry.get("messageType", "text") != "text":
             raise Untranslatable("an image message of a chain is not translated")
         templates.append(dict_of([("type", entry.get("type", "SystemMessagePromptTemplate")),
                                   ("message", expr.value(entry.get("message", "")))]))
-    messages = call("n8n.ai_chain.chain_messages", ast.List(templates, ast.Load()), _prompt(node, params))
+    instructions = [call("n8n.ai_chain.format_instructions", lit(parsed[1]))] if parsed else []
+    messages = call("n8n.ai_chain.chain_messages", ast.List(templates, ast.Load()), _prompt(node, params),
+                    *instructions)
     if model.short_type == CHAT_GEMINI:  # LangChain's ChatGoogleGenerativeAI: the key as x-goog-api-key
         if any(e.get("type", "SystemMessagePromptTemplate") == "SystemMessagePromptTemplate"
                for e in ((params.get("messages") or {}).get("messageValues") or [])[1:]):
@@ -189,7 +194,8 @@ def chain_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
     run = call("n8n.ai_chain.chain", name("flow"), node.name, name("items"), provider=provider,
                url=OPENAI.base_url + "/v1/chat/completions", step=slot.step,
                body=_code.expr("lambda item, i: $body", body=body),
-               json_output=options.get("responseFormat") == "json_object", unwrap=node.version >= 1.6)
+               json_output=options.get("responseFormat") == "json_object", unwrap=node.version >= 1.6,
+               **({"parser": parsed[0]} if parsed else {}))
     return _lines(node, slot, run, model)
 
 
@@ -199,16 +205,22 @@ def agent_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
         raise Untranslatable(f"AI Agent v{node.version:g} is not translated (v2–v2.2, the tools agent, are)")
     params = _check_described(node)
     model, model_name, options = chat_model(workflow, node)
-    _others(workflow, node, ("languageModel", "tool"))
-    if params.get("hasOutputParser") or params.get("needsFallback"):
-        raise Untranslatable("an agent with an output parser or a fallback model is not translated: " + _PARSER)
+    _others(workflow, node, ("languageModel", "tool", "outputParser"))
+    if params.get("needsFallback"):
+        raise Untranslatable("an agent with a fallback model is not translated")
     opts = params.get("options") or {}
     if opts.get("returnIntermediateSteps"):
         raise Untranslatable("an agent returning its intermediate steps is not translated")
     specs, tools, proposals = tools_of(workflow, node, slot)
-    # n8n sends the system message only when the node sets one (the oracle: none for empty options)
-    system = [dict_of([("role", "system"), ("content", expr.value(opts["systemMessage"]))])] \
-        if opts.get("systemMessage") else []
+    parsed = ai_parser.output_parser(workflow, node, params, slot, chat_model)
+    # n8n sends the system message only when the node sets one (the oracle: none for empty options); an
+    # output parser adds its instructions to it (or is the system message) and its format tool to the tools
+    content: ast.expr | None = expr.value(opts["systemMessage"]) if opts.get("systemMessage") else None
+    if parsed:
+        specs.append(call("n8n.ai_chain.format_tool", lit(parsed[1])))
+        content = _code.expr("$system + '\\n\\n' + n8n.ai_chain.AGENT_INSTRUCTIONS", system=content) \
+            if content is not None else _code.expr("n8n.ai_chain.AGENT_INSTRUCTIONS")
+    system = [dict_of([("role", "system"), ("content", content)])] if content is not None else []
     messages = ast.List([*system, dict_of([("role", "user"), ("content", _prompt(node, params))])], ast.Load())
     provider, _ = _provider(OPENAI, slot)
     body = call("n8n.ai_chain.chat_body", model_name, messages, lit(options),
@@ -216,7 +228,7 @@ def agent_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
     run = call("n8n.ai_chain.agent", name("flow"), node.name, name("items"), provider=provider,
                url=OPENAI.base_url + "/v1/chat/completions", step=slot.step,
                body=_code.expr("lambda item, i: $body", body=body), max_iterations=int(opts.get("maxIterations", 10)),
-               **({"tools": dict_of(tools)} if tools else {}))
+               **({"tools": dict_of(tools)} if tools else {}), **({"parser": parsed[0]} if parsed else {}))
     code = _lines(node, slot, run, model)
     code.provider_proposals.update(proposals)
     return code
