@@ -30,6 +30,7 @@ from typing import Any
 
 from ..errors import NodeFailed
 from ._n8n_ai import Body, Items, answer
+from ._n8n_ai_memory import recall, remember, session_of
 from ._n8n_ai_parse import AGENT_INSTRUCTIONS, FORMAT_INSTRUCTIONS, FORMAT_TOOL, agent_input, format_instructions, format_tool, structured
 
 Tool = Callable[[Any], Awaitable[Any]]
@@ -294,22 +295,33 @@ def _arguments(raw: Any) -> Any:
 
 async def agent(flow: Any, node: str, items: Items, *, provider: str, url: str, step: str, body: Body,
                 tools: Mapping[str, Tool] | None = None, max_iterations: int = 10,
-                parser: Mapping[str, Any] | None = None) -> Items:
+                parser: Mapping[str, Any] | None = None, memory: Mapping[str, Any] | None = None) -> Items:
     """Run an AI Agent over its items: the tool loop per item, the answer as ``{output}``.
 
     ``parser`` (an output parser): the answer, or the ``format_final_json_response`` call's
     arguments, parsed as n8n's agent parses them (``_n8n_ai_parse.agent_input``): the item is ``{output}``.
+    ``memory`` (a Simple Memory, ``_n8n_ai_memory.recall``): the session's last turns go before the
+    prompt, and the turn (the prompt, the output) is appended after the answer.
     """
     ctx, out = flow.ctx, []  # type: Any, Items
+    session = session_of(memory, node, items) if memory is not None and items else None
     for i, item in enumerate(items):
-        text, recorded = await tool_loop(ctx, node, body(item, i), provider=provider, url=url, step=step,
+        request = body(item, i)
+        ordinal = await recall(flow, memory, session, request) if memory is not None and session is not None else 0
+        prompt = request["messages"][-1].get("content")
+        text, recorded = await tool_loop(ctx, node, request, provider=provider, url=url, step=step,
                                          tools=tools or {}, max_iterations=max_iterations, index=i,
                                          final_tool=FORMAT_TOOL if parser is not None else None)
         if recorded is None and parser is not None:
             given = text["final"] if isinstance(text, dict) else agent_input(text)
             out.append({"json": await structured(ctx, node, given, parser, index=i)})
             continue
-        out += recorded if recorded is not None else [{"json": {"output": text if text is not None else ""}}]
+        got = recorded if recorded is not None else [{"json": {"output": text if text is not None else ""}}]
+        if session is not None:
+            answered = got[0]["json"].get("output") if got else ""
+            await remember(flow, session, (str(prompt), answered if isinstance(answered, str) else
+                                           json.dumps(answered)), ordinal)
+        out += got
     return flow.emit(node, out) if items else []
 
 

@@ -47,6 +47,13 @@ def _fixing(tag: str, answer: str = "struct", **options: Any) -> list[dict[str, 
     return [fixer, _parser(to=fixer["name"], name="Inner Parser", jsonSchemaExample=EXAMPLE), model]
 
 
+def _memory(version: float = 1.3, **parameters: Any) -> dict[str, Any]:
+    return {"_kind": "memory", "name": "Simple Memory", "type": f"{LC}memoryBufferWindow", "typeVersion": version,
+            "parameters": parameters}
+
+
+SESSIONS = [{"text": "My name is Ana.", "sessionId": "s-1"}, {"text": "What is my name?", "sessionId": "s-1"},
+            {"text": "Who am I?", "sessionId": "s-2"}, {"text": "And now?", "sessionId": "s-1"}]
 EXAMPLE = json.dumps({"subject": "Re: mail", "score": 3, "ratio": 0.5, "urgent": True, "tags": ["a"],
                       "people": [{"name": "x", "age": 2}], "meta": {"lang": "en"}}, indent=2)
 MANUAL = json.dumps({"type": "object", "properties": {"subject": {"type": "string", "description": "the subject"},
@@ -73,6 +80,15 @@ CASES: list[tuple[Case, list[dict[str, Any]], str | None]] = [
     (Case("c25 chainLlm v1.7 parser autoFix", f"{LC}chainLlm", 1.7, PARSED, [MAIL[:1]]),
      [_chat_model("c25", "broken"), _parser(jsonSchemaExample=EXAMPLE, autoFix=True),
       {**_chat_model("c25", "struct"), "name": "Fixing Model", "_to": "Structured Output Parser"}], None),
+    (Case("c27 agent v2.2 memory customKey", f"{LC}agent", 2.2, {
+        "promptType": "define", "text": "={{ $json.text }}", "options": {"systemMessage": "You remember."}}, [MAIL]),
+     [_chat_model("c27", "text"), _memory(sessionIdType="customKey", sessionKey="=mail-{{ 1 + 1 }}")], None),
+    (Case("c28 agent v2.1 memory fromInput window 1", f"{LC}agent", 2.1, {
+        "promptType": "define", "text": "={{ $json.text }}", "options": {}}, [SESSIONS]),
+     [_chat_model("c28", "text"), _memory(contextWindowLength=1)], None),
+    (Case("c29 agent v2.2 memory v1", f"{LC}agent", 2.2, {
+        "promptType": "define", "text": "={{ $json.text }}", "options": {}}, [SESSIONS[:2]]),
+     [_chat_model("c29", "text"), _memory(1)], None),
     (Case("c26 agent v2.2 auto-fixing", f"{LC}agent", 2.2, {**PARSED, "options": {}}, [MAIL[:1]]),
      [_chat_model("c26", "broken"), *_fixing("c26")], None),
     (Case("c1 openAi v1.8 text.message", f"{LC}openAi", 1.8, {

@@ -8,9 +8,7 @@ runtime is ``queue_core.compat._n8n_ai_chain``.
 Not translated, each a TODO naming what it needs:
 
 - an output parser other than :mod:`ai_parser` reads (the Structured Output Parser, auto-fixed or not);
-- memory (``memoryBufferWindow``): the window of earlier turns per session key needs a store
-  across executions (a table keyed by session id: read the last *k* turns before the call, append
-  the turn after it);
+- memory other than the Simple Memory (:mod:`ai_memory`: its turns kept in Postgres);
 - a tool other than the ones :func:`tools_of` reads (an HTTP Request tool with a fixed URL), and
   the agents of v1.x (chosen by an ``agent`` parameter) and v3 (its engine requests).
 """
@@ -23,7 +21,7 @@ from typing import Any
 
 from harness.errors import Untranslatable
 from harness.platforms.n8n.definition import Node, Workflow
-from harness.platforms.n8n.translate import ai_parser, expr
+from harness.platforms.n8n.translate import ai_memory, ai_parser, expr
 from harness.platforms.n8n.translate.app_ai import GEMINI, OPENAI, _check_described, _provider, _secret
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot, _input, comment
 from harness.scaffold import _code, _credential
@@ -205,7 +203,7 @@ def agent_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
         raise Untranslatable(f"AI Agent v{node.version:g} is not translated (v2–v2.2, the tools agent, are)")
     params = _check_described(node)
     model, model_name, options = chat_model(workflow, node)
-    _others(workflow, node, ("languageModel", "tool", "outputParser"))
+    _others(workflow, node, ("languageModel", "tool", "outputParser", "memory"))
     if params.get("needsFallback"):
         raise Untranslatable("an agent with a fallback model is not translated")
     opts = params.get("options") or {}
@@ -213,6 +211,10 @@ def agent_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
         raise Untranslatable("an agent returning its intermediate steps is not translated")
     specs, tools, proposals = tools_of(workflow, node, slot)
     parsed = ai_parser.output_parser(workflow, node, params, slot, chat_model)
+    memory = ai_memory.memory_of(workflow, node)
+    if memory is not None and parsed:
+        raise Untranslatable("an agent with both memory and an output parser is not translated (n8n keeps the "
+                             "parsed output as JSON text in the memory)")
     # n8n sends the system message only when the node sets one (the oracle: none for empty options); an
     # output parser adds its instructions to it (or is the system message) and its format tool to the tools
     content: ast.expr | None = expr.value(opts["systemMessage"]) if opts.get("systemMessage") else None
@@ -228,7 +230,8 @@ def agent_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
     run = call("n8n.ai_chain.agent", name("flow"), node.name, name("items"), provider=provider,
                url=OPENAI.base_url + "/v1/chat/completions", step=slot.step,
                body=_code.expr("lambda item, i: $body", body=body), max_iterations=int(opts.get("maxIterations", 10)),
-               **({"tools": dict_of(tools)} if tools else {}), **({"parser": parsed[0]} if parsed else {}))
+               **({"tools": dict_of(tools)} if tools else {}), **({"parser": parsed[0]} if parsed else {}),
+               **({"memory": memory} if memory is not None else {}))
     code = _lines(node, slot, run, model)
     code.provider_proposals.update(proposals)
     return code
