@@ -31,7 +31,8 @@ from typing import Any
 from ..errors import NodeFailed
 from ._n8n_ai import Body, Items, answer
 from ._n8n_ai_memory import recall, remember, session_of
-from ._n8n_ai_parse import AGENT_INSTRUCTIONS, FORMAT_INSTRUCTIONS, FORMAT_TOOL, agent_input, format_instructions, format_tool, structured
+from ._n8n_ai_parse import (AGENT_INSTRUCTIONS, FORMAT_INSTRUCTIONS, FORMAT_TOOL, agent_input, format_instructions,
+                             format_tool, structured)
 
 Tool = Callable[[Any], Awaitable[Any]]
 ROLES = {"SystemMessagePromptTemplate": "system", "AIMessagePromptTemplate": "assistant",
@@ -277,6 +278,11 @@ async def http_tool(ctx: Any, provider: str, method: str, url: str, *, step: str
     return json.dumps(body, indent=2, ensure_ascii=False)
 
 
+async def think(thought: Any) -> str:
+    """Run n8n's Think tool: no call; the thought goes back to the model as the tool's result."""
+    return thought if isinstance(thought, str) else json.dumps(thought, ensure_ascii=False)
+
+
 def _arguments_object(raw: Any) -> Any:
     try:
         return json.loads(raw) if isinstance(raw, str) else raw
@@ -325,6 +331,7 @@ async def agent(flow: Any, node: str, items: Items, *, provider: str, url: str, 
     return flow.emit(node, out) if items else []
 
 
-__all__ = ["AGENT_INSTRUCTIONS", "format_instructions", "format_tool", "CLASSIFIER_PROMPT", "FORMAT_INSTRUCTIONS", "MAX_ITERATIONS_OUTPUT", "ROLES", "agent", "chain",
-           "chain_messages", "chain_text", "chat_body", "classification", "gemini_chat_body", "gemini_url", "classifier_system", "classify", "http_tool",
-           "tool_loop", "tool_message"]
+__all__ = ["AGENT_INSTRUCTIONS", "CLASSIFIER_PROMPT", "FORMAT_INSTRUCTIONS", "MAX_ITERATIONS_OUTPUT", "ROLES", "agent",
+           "chain", "chain_messages", "chain_text", "chat_body", "classification", "classifier_system", "classify",
+           "format_instructions", "format_tool", "gemini_chat_body", "gemini_url", "http_tool", "think", "tool_loop",
+           "tool_message"]

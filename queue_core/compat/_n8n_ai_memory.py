@@ -6,9 +6,10 @@ workflow and session, LangChain's BufferWindowMemory: before the agent's model c
 ``contextWindowLength`` turns go between the system message and the prompt (each turn the human
 input, then the agent's answer), and after the answer the turn (the prompt, the ``output``) is
 appended. The session is the first item's: n8n supplies the memory once per run of the node, and
-every item of that run reads and appends the one session. n8n keeps them in the worker's process memory (lost on a restart, dropped after an
-hour unused); here they are rows of ``ai_memory`` (``queue_core.store.ai_memory``), so every
-run of the automation, on any worker, sees the session's turns.
+every item of that run reads and appends the one session. n8n keeps the turns in the worker's
+process memory (lost on a restart, dropped after an hour unused); here they are rows of
+``ai_memory`` (``queue_core.store.ai_memory``), so every run of the automation, on any worker,
+sees the session's turns.
 
 Each use of memory in a run takes the run's next ordinal (its position in the run, the same on a
 retry): the append is fenced by the job's claim (a job whose lease was lost writes nothing and
@@ -49,11 +50,11 @@ def session_id(value: Any, node: str, *, custom: bool | None) -> str:
 
 
 def _state(flow: Any) -> dict[str, Any]:
-    state = getattr(flow, "_ai_memory", None)
+    state: dict[str, Any] | None = getattr(flow, "_ai_memory", None)
     if state is None:
         state = {"ordinal": 0, "local": {}}
         flow._ai_memory = state
-    return state  # type: ignore[no-any-return]
+    return state
 
 
 def _recording(ctx: Context) -> str | None:

@@ -174,14 +174,14 @@ def check(schema: Mapping[str, Any], value: Any, path: tuple[Any, ...] = ()) -> 
                         "message": "Expected integer, received float", "path": list(path)}]
     issues: list[dict[str, Any]] = []
     if kind == "array" and isinstance(schema.get("items"), dict):
-        out = []
+        entries: list[Any] = []
         for index, entry in enumerate(value):
             got, found = check(schema["items"], entry, (*path, index))
-            out.append(got)
+            entries.append(got)
             issues += found
-        return out, issues
+        return entries, issues
     if kind == "object":
-        required, out = set(schema.get("required") or []), {}
+        required, out = set(schema.get("required") or []), {}  # type: set[str], dict[str, Any]
         for key, sub in (schema.get("properties") or {}).items():
             if key not in value:
                 if key in required:
@@ -210,8 +210,8 @@ def parse(text: Any, schema: Mapping[str, Any]) -> dict[str, Any]:
         raise ParseFailure(json.dumps(issues, indent=2, ensure_ascii=False))
     if isinstance(parsed, dict) and list(parsed) == ["output"] and isinstance(parsed["output"], dict) \
             and list(parsed["output"]) == ["output"]:
-        return parsed["output"]
-    return parsed
+        return dict(parsed["output"])
+    return parsed if isinstance(parsed, dict) else {"output": parsed}
 
 
 def _no_constant(name: str) -> Any:

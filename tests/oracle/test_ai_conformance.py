@@ -89,6 +89,16 @@ CASES: list[tuple[Case, list[dict[str, Any]], str | None]] = [
     (Case("c29 agent v2.2 memory v1", f"{LC}agent", 2.2, {
         "promptType": "define", "text": "={{ $json.text }}", "options": {}}, [SESSIONS[:2]]),
      [_chat_model("c29", "text"), _memory(1)], None),
+    (Case("c30 agent v2.2 think tool", f"{LC}agent", 2.2, {
+        "promptType": "define", "text": "={{ $json.text }}", "options": {}}, [MAIL[:1]]),
+     [_chat_model("c30", "tool"), {"_kind": "tool", "name": "Think", "type": f"{LC}toolThink", "typeVersion": 1.1,
+                                   "parameters": {}}], None),
+    (Case("c31 agent v2.1 think tool v1 and an http tool", f"{LC}agent", 2.1, {
+        "promptType": "define", "text": "={{ $json.text }}", "options": {}}, [MAIL[:1]]),
+     [_chat_model("c31", "tool"), {"_kind": "tool", "name": "Plan", "type": f"{LC}toolThink", "typeVersion": 1,
+                                   "parameters": {"description": "Plan first."}},
+      {"_kind": "tool", "name": "Weather", "type": f"{LC}toolHttpRequest", "typeVersion": 1.1, "parameters": {
+          "toolDescription": "Reads the weather", "url": "__BASE__/tool?city=Paris&case=c31"}}], None),
     (Case("c26 agent v2.2 auto-fixing", f"{LC}agent", 2.2, {**PARSED, "options": {}}, [MAIL[:1]]),
      [_chat_model("c26", "broken"), *_fixing("c26")], None),
     (Case("c1 openAi v1.8 text.message", f"{LC}openAi", 1.8, {

@@ -21,7 +21,7 @@ from typing import Any
 
 from harness.errors import Untranslatable
 from harness.platforms.n8n.definition import Node, Workflow
-from harness.platforms.n8n.translate import ai_memory, ai_parser, expr
+from harness.platforms.n8n.translate import ai_memory, ai_parser, ai_tools, expr
 from harness.platforms.n8n.translate.app_ai import GEMINI, OPENAI, _check_described, _provider, _secret
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot, _input, comment
 from harness.scaffold import _code, _credential
@@ -105,16 +105,23 @@ def tools_of(workflow: Workflow, root: Node, slot: Slot) -> tuple[list[ast.expr]
                                                                      dict[str, str]]:
     """Return the agent's tools: their function specs, their callables by name, and provider proposals.
 
-    Read: an HTTP Request tool (``toolHttpRequest`` v1.1) with a fixed URL and nothing the model
-    fills in (no placeholders, query, headers or body), its answer handed back as n8n hands it.
+    Read: the Think tool (``ai_tools``), and an HTTP Request tool (``toolHttpRequest`` v1.1) with a
+    fixed URL and nothing the model fills in (no placeholders, query, headers or body), its answer
+    handed back as n8n hands it. The tools are offered in n8n's order (the reverse of the export's).
     Any other tool raises Untranslatable naming the loop's call.
     """
     specs: list[ast.expr] = []
     calls: list[tuple[str, ast.expr]] = []
     proposals: dict[str, str] = {}
-    for sub in workflow.attached(root.name):
+    # n8n offers the tools in the reverse of their connections' order (getParentNodes unshifts each)
+    for sub in reversed(workflow.attached(root.name)):
         tool = workflow.nodes[sub.source]
         if sub.kind != "tool" or tool.disabled:
+            continue
+        if tool.short_type == ai_tools.THINK and tool.type.startswith("@n8n/"):
+            spec, runs = ai_tools.think_tool(tool)
+            specs.append(spec)
+            calls.append(runs)
             continue
         params = _check_described(tool) if tool.short_type == "toolHttpRequest" else {}
         if tool.short_type != "toolHttpRequest" or tool.version != 1.1 or any(params.get(k) for k in _HTTP_TOOL_OFF) \
