@@ -34,7 +34,9 @@ from tests.oracle.workflow import UNDER_TEST, Case, workflow
 
 LC = "@n8n/n8n-nodes-langchain."
 CREDENTIALS = {"openAiApi": "oraclecredopenai", "anthropicApi": "oraclecredanthro", "googlePalmApi": "oraclecredgemini"}
-HOSTS = ("https://api.openai.com", "https://api.anthropic.com", "https://generativelanguage.googleapis.com")
+HOSTS = ("https://api.openai.com", "https://api.anthropic.com", "https://generativelanguage.googleapis.com",
+         "https://en.wikipedia.org")
+REDIRECTED = ("https://en.wikipedia.org",)  # fixed in LangChain's tools: n8n's fetch sent to the stand-in
 
 
 def credentials(base: str) -> list[dict[str, Any]]:
@@ -76,7 +78,9 @@ def run_n8n(documents: list[dict[str, Any]], base: str, timeout: float = 900) ->
             (folder / "workflows" / f"{document_['id']}.json").write_text(json.dumps(document_), encoding="utf-8")
         (folder / "credentials.json").write_text(json.dumps(credentials(base)), encoding="utf-8")
         env = runner._environment(folder / "n8n", database, name)
-        env["NODE_OPTIONS"] = f"--require={Path(__file__).with_name('no_sqlite3.js')}"  # the Agent loads sqlite3
+        env["NODE_OPTIONS"] = (f"--require={Path(__file__).with_name('no_sqlite3.js')} "  # the Agent loads sqlite3
+                               f"--require={Path(__file__).with_name('redirect_fetch.js')}")
+        env["CUTOVER_ORACLE_REDIRECT"] = ",".join(f"{host}={base}" for host in REDIRECTED)
         runner._admin(database, sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
         try:
             runner._n8n(["import:credentials", f"--input={folder / 'credentials.json'}"], env, timeout)

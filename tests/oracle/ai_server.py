@@ -8,7 +8,8 @@ this one). Routes, by what n8n's nodes call:
 - ``…/responses`` (OpenAI v2 text.response): a response with one message;
 - ``/v1/messages`` (Anthropic): a message;
 - ``/v1beta/<model>:generateContent`` (Gemini): one candidate;
-- ``GET /tool?…&case=<case>`` (an agent's HTTP tool): a fixed reading, the query echoed.
+- ``GET /tool?…&case=<case>`` (an agent's HTTP tool): a fixed reading, the query echoed;
+- ``GET /w/api.php`` (Wikipedia's API, n8n's fetch redirected by ``redirect_fetch.js``): two hits, an extract.
 
 A case names its model ``<case>-<answer>``: ``<case>`` tells its requests apart from the other
 cases' (n8n runs cases concurrently), ``<answer>`` picks the answer's text from ``ANSWERS``
@@ -25,6 +26,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+from urllib.parse import parse_qsl
 
 ANSWERS = {
     "text": "  The stand-in model answers.  ",
@@ -81,7 +83,8 @@ def answer(path: str, body: Any) -> dict[str, Any]:
         if kind == "tool" and _wants_tool(body):
             name = body["tools"][0]["function"]["name"]
             message = {"role": "assistant", "content": None, "refusal": None, "annotations": [], "tool_calls": [
-                {"id": "call_1", "type": "function", "function": {"name": name, "arguments": '{"input": "ping"}'}}]}
+                {"id": "call_1", "type": "function", "function": {"name": name, "arguments": json.dumps(
+                    {"input": f"{model.rsplit('-', 1)[0]} ping"})}}]}
             finish = "tool_calls"
         if kind == "final" and body.get("tools"):  # the agent's output-parser tool, called with a fitting answer
             message = {"role": "assistant", "content": None, "refusal": None, "annotations": [], "tool_calls": [
@@ -106,17 +109,30 @@ def answer(path: str, body: Any) -> dict[str, Any]:
             "modelVersion": model}
 
 
+def wikipedia(fields: dict[str, str]) -> dict[str, Any]:
+    """Wikipedia's API as the stand-in answers it: two hits for a search, a short extract for a page."""
+    if fields.get("list") == "search":
+        return {"batchcomplete": "", "query": {"searchinfo": {"totalhits": 2}, "search": [
+            {"ns": 0, "title": f"{fields.get('srsearch')} One", "pageid": 1},
+            {"ns": 0, "title": f"{fields.get('srsearch')} Two", "pageid": 2}]}}
+    title = fields.get("titles", "")
+    return {"batchcomplete": "", "query": {"pages": {"7": {"pageid": 7, "ns": 0, "title": title,
+                                                          "extract": f"About {title}: ünïcode & more."}}}}
+
+
 def _handler(seen: StandInRequests) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
             return None
 
         def do_GET(self) -> None:  # noqa: N802 - http.server's name
-            """An HTTP tool's call: the query it was sent, and a fixed reading (kept, as a tool call)."""
+            """A tool's call: an HTTP tool's (a fixed reading) or Wikipedia's API (its search, a page's extract)."""
             path, _, query = self.path.partition("?")
+            fields = dict(parse_qsl(query))
+            case = fields.get("case") or (fields.get("srsearch") or fields.get("titles") or "").split(" ", 1)[0]
             with seen.lock:
-                seen.requests.append((query.rsplit("case=", 1)[-1].split("&", 1)[0], path, query))
-            data = json.dumps({"reading": 21, "query": query}).encode()
+                seen.requests.append((case, path, query))
+            data = json.dumps(wikipedia(fields) if path == "/w/api.php" else {"reading": 21, "query": query}).encode()
             self.send_response_only(200)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))

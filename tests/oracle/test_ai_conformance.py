@@ -99,6 +99,10 @@ CASES: list[tuple[Case, list[dict[str, Any]], str | None]] = [
                                    "parameters": {"description": "Plan first."}},
       {"_kind": "tool", "name": "Weather", "type": f"{LC}toolHttpRequest", "typeVersion": 1.1, "parameters": {
           "toolDescription": "Reads the weather", "url": "__BASE__/tool?city=Paris&case=c31"}}], None),
+    (Case("c32 agent v2.2 wikipedia tool", f"{LC}agent", 2.2, {
+        "promptType": "define", "text": "={{ $json.text }}", "options": {}}, [MAIL[:1]]),
+     [_chat_model("c32", "tool"), {"_kind": "tool", "name": "Wikipedia", "type": f"{LC}toolWikipedia",
+                                   "typeVersion": 1, "parameters": {}}], None),
     (Case("c26 agent v2.2 auto-fixing", f"{LC}agent", 2.2, {**PARSED, "options": {}}, [MAIL[:1]]),
      [_chat_model("c26", "broken"), *_fixing("c26")], None),
     (Case("c1 openAi v1.8 text.message", f"{LC}openAi", 1.8, {

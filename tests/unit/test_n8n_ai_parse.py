@@ -186,3 +186,20 @@ def test_an_agents_simple_memory_puts_the_sessions_last_turns_before_the_prompt(
     assert sent[0] == [{"role": "user", "content": "a"}]
     assert sent[2] == [{"role": "user", "content": "b"}, {"role": "assistant", "content": "answer 1"},
                        {"role": "user", "content": "c"}], "one session (the first item's, as n8n), a window of 1"
+
+
+@respx.mock
+def test_the_wikipedia_tool_searches_reads_the_first_hits_and_joins_their_extracts() -> None:
+    import asyncio
+
+    from queue_core.compat._n8n_ai_tools import search_params, wikipedia
+
+    assert search_params([("q", "a b&~*")]) == "q=a+b%26%7E*"  # as URLSearchParams writes it
+    search = respx.get("https://en.wikipedia.org/w/api.php", params={"list": "search"}).mock(
+        return_value=httpx.Response(200, json={"query": {"search": [{"title": f"T{n}"} for n in range(5)]}}))
+    pages = respx.get("https://en.wikipedia.org/w/api.php", params={"prop": "extracts"}).mock(side_effect=lambda r: (
+        httpx.Response(200, json={"query": {"pages": {"1": {"extract": "x" * 3000 + r.url.params["titles"]}}}})))
+    got = asyncio.run(wikipedia(_Ctx(), "wikipedia", "a b", step="agent:wikipedia"))
+    assert search.calls[0].request.url.query == b"action=query&list=search&srsearch=a+b&format=json"
+    assert len(pages.calls) == 3, "the first three hits"
+    assert got.startswith("Page: T0\nSummary: xxx") and len(got) == 4000

@@ -123,12 +123,18 @@ def tools_of(workflow: Workflow, root: Node, slot: Slot) -> tuple[list[ast.expr]
             specs.append(spec)
             calls.append(runs)
             continue
+        if tool.short_type == ai_tools.WIKIPEDIA and tool.type.startswith("@n8n/"):
+            spec, runs, proposed = ai_tools.wikipedia_tool(tool, slot)
+            specs.append(spec)
+            calls.append(runs)
+            proposals.update(proposed)
+            continue
         params = _check_described(tool) if tool.short_type == "toolHttpRequest" else {}
         if tool.short_type != "toolHttpRequest" or tool.version != 1.1 or any(params.get(k) for k in _HTTP_TOOL_OFF) \
                 or params.get("placeholderDefinitions") or params.get("authentication", "none") != "none" \
                 or "{" in str(params.get("url")) or expr.is_expression(params.get("url")):
             raise Untranslatable(f"the tool {tool.name!r} ({tool.short_type} v{tool.version:g}) is not translated: "
-                                 + _TOOLS)
+                                 + (ai_tools.todo_reason(tool) or _TOOLS))
         if not re.fullmatch(r"[A-Za-z0-9_-]+", tool.name):
             raise Untranslatable(f"the tool name {tool.name!r} is not translated (n8n rewrites its characters)")
         provider, _, proposed = provider_for(params.get("url"), slot.providers)
