@@ -44,13 +44,19 @@ _OPTIONS = {"temperature": "temperature", "maxTokens": "max_tokens", "topP": "to
 
 
 def chat_body(model: Any, messages: Sequence[Mapping[str, Any]], options: Mapping[str, Any],
-              tools: Sequence[Mapping[str, Any]] | None = None) -> dict[str, Any]:
-    """Return the body LangChain's ChatOpenAI posts for the ``lmChatOpenAi`` sub-node's ``options``."""
+              tools: Sequence[Mapping[str, Any]] | None = None, stream: bool = False) -> dict[str, Any]:
+    """Return the body LangChain's ChatOpenAI posts for the ``lmChatOpenAi`` sub-node's ``options``.
+
+    ``stream``: the answer streamed as server-sent events (the Agent v1.x's executor streams; the
+    runtime reads the events back into one completion, ``_n8n_ai.answer``).
+    """
     body: dict[str, Any] = {"model": model}
     for option, field in _OPTIONS.items():
         if options.get(option) is not None and not (option == "maxTokens" and options[option] == -1):
             body[field] = options[option]
-    body["stream"] = False
+    body["stream"] = stream
+    if stream:
+        body["stream_options"] = {"include_usage": True}
     if tools:
         body["tools"] = [dict(t) for t in tools]
     if options.get("responseFormat"):

@@ -109,6 +109,23 @@ def answer(path: str, body: Any) -> dict[str, Any]:
             "modelVersion": model}
 
 
+def events(completion: dict[str, Any]) -> str:
+    """A chat completion as the server-sent events of a streamed one (role, content, tool calls, finish, usage)."""
+    head = {k: completion[k] for k in ("id", "created", "model")}
+    message = completion["choices"][0]["message"]
+    deltas: list[dict[str, Any]] = [{"role": "assistant", "content": ""}]
+    if message.get("content"):
+        deltas.append({"content": message["content"]})
+    for index, call in enumerate(message.get("tool_calls") or []):
+        deltas.append({"tool_calls": [{"index": index, **call}]})
+    chunks = [{**head, "object": "chat.completion.chunk", "choices": [{"index": 0, "delta": d, "finish_reason": None}]}
+              for d in deltas]
+    chunks.append({**head, "object": "chat.completion.chunk",
+                   "choices": [{"index": 0, "delta": {}, "finish_reason": completion["choices"][0]["finish_reason"]}]})
+    chunks.append({**head, "object": "chat.completion.chunk", "choices": [], "usage": completion["usage"]})
+    return "".join(f"data: {json.dumps(c)}\n\n" for c in chunks) + "data: [DONE]\n\n"
+
+
 def wikipedia(fields: dict[str, str]) -> dict[str, Any]:
     """Wikipedia's API as the stand-in answers it: two hits for a search, a short extract for a page."""
     if fields.get("list") == "search":
@@ -151,9 +168,11 @@ def _handler(seen: StandInRequests) -> type[BaseHTTPRequestHandler]:
             model = _model(path, body)
             with seen.lock:
                 seen.requests.append((model.rsplit("-", 1)[0], path, body))
-            data = json.dumps(answer(path, body)).encode()
+            got = answer(path, body)
+            streamed = isinstance(body, dict) and body.get("stream") is True and "choices" in got
+            data = (events(got) if streamed else json.dumps(got)).encode()
             self.send_response_only(200)
-            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Type", "text/event-stream" if streamed else "application/json")
             self.send_header("Content-Length", str(len(data)))
             self.send_header("Connection", "close")
             self.end_headers()

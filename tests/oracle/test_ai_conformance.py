@@ -103,6 +103,15 @@ CASES: list[tuple[Case, list[dict[str, Any]], str | None]] = [
         "promptType": "define", "text": "={{ $json.text }}", "options": {}}, [MAIL[:1]]),
      [_chat_model("c32", "tool"), {"_kind": "tool", "name": "Wikipedia", "type": f"{LC}toolWikipedia",
                                    "typeVersion": 1, "parameters": {}}], None),
+    (Case("c33 agent v1.7 tools agent", f"{LC}agent", 1.7, {
+        "promptType": "define", "text": "={{ $json.text }}"}, [MAIL[:1]]), [_chat_model("c33", "text")], None),
+    (Case("c34 agent v1.8 parser and think tool", f"{LC}agent", 1.8, {
+        **PARSED, "options": {"systemMessage": "=You help {{ $json.from }}."}}, [MAIL[:1]]),
+     [_chat_model("c34", "final"), _parser(jsonSchemaExample=EXAMPLE),
+      {"_kind": "tool", "name": "Think", "type": f"{LC}toolThink", "typeVersion": 1.1, "parameters": {}}], None),
+    (Case("c35 agent v1.9 memory", f"{LC}agent", 1.9, {
+        "promptType": "define", "text": "={{ $json.text }}", "options": {}}, [SESSIONS[:3]]),
+     [_chat_model("c35", "text"), _memory(contextWindowLength=2)], None),
     (Case("c26 agent v2.2 auto-fixing", f"{LC}agent", 2.2, {**PARSED, "options": {}}, [MAIL[:1]]),
      [_chat_model("c26", "broken"), *_fixing("c26")], None),
     (Case("c1 openAi v1.8 text.message", f"{LC}openAi", 1.8, {

@@ -203,3 +203,22 @@ def test_the_wikipedia_tool_searches_reads_the_first_hits_and_joins_their_extrac
     assert search.calls[0].request.url.query == b"action=query&list=search&srsearch=a+b&format=json"
     assert len(pages.calls) == 3, "the first three hits"
     assert got.startswith("Page: T0\nSummary: xxx") and len(got) == 4000
+
+
+def test_a_streamed_completion_is_read_back_as_the_one_completion_it_makes() -> None:
+    from queue_core.compat._n8n_ai import sse_completion
+
+    chunks = [{"id": "c", "model": "m", "choices": [{"index": 0, "delta": {"role": "assistant", "content": ""}}]},
+              {"id": "c", "choices": [{"index": 0, "delta": {"content": "Hel"}}]},
+              {"id": "c", "choices": [{"index": 0, "delta": {"content": "lo", "tool_calls": [
+                  {"index": 0, "id": "call_1", "function": {"name": "Think", "arguments": '{"in'}}]}}]},
+              {"id": "c", "choices": [{"index": 0, "delta": {"tool_calls": [
+                  {"index": 0, "function": {"arguments": 'put": "x"}'}}]}, "finish_reason": "tool_calls"}]},
+              {"id": "c", "choices": [], "usage": {"total_tokens": 3}}]
+    text = "".join(f"data: {json.dumps(c)}\n\n" for c in chunks) + "data: [DONE]\n\n"
+    got = sse_completion(text)
+    assert got is not None and got["object"] == "chat.completion"
+    assert got["choices"] == [{"index": 0, "finish_reason": "tool_calls", "message": {
+        "role": "assistant", "content": "Hello", "tool_calls": [
+            {"id": "call_1", "type": "function", "function": {"name": "Think", "arguments": '{"input": "x"}'}}]}}]
+    assert sse_completion("not events") is None

@@ -210,11 +210,16 @@ def chain_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
     return _lines(node, slot, run, model)
 
 
+DEFAULT_SYSTEM = "You are a helpful assistant"  # n8n's ToolsAgent SYSTEM_MESSAGE
+
+
 def agent_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
-    """AI Agent v2–v2.2 (the tools agent) without tools: system message and prompt, the answer as ``{output}``."""
-    if not 2 <= node.version < 3:
-        raise Untranslatable(f"AI Agent v{node.version:g} is not translated (v2–v2.2, the tools agent, are)")
+    """AI Agent v1.6–v2.2 (the tools agent): system message and prompt, the answer as ``{output}``."""
+    if not 1.6 <= node.version < 3:
+        raise Untranslatable(f"AI Agent v{node.version:g} is not translated (v1.6–v2.2, the tools agent, are)")
     params = _check_described(node)
+    if node.version < 2 and params.get("agent", "toolsAgent") != "toolsAgent":
+        raise Untranslatable(f"the AI Agent's {params.get('agent')} is not translated (the Tools Agent is)")
     model, model_name, options = chat_model(workflow, node)
     _others(workflow, node, ("languageModel", "tool", "outputParser", "memory"))
     if params.get("needsFallback"):
@@ -231,6 +236,8 @@ def agent_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
     # n8n sends the system message only when the node sets one (the oracle: none for empty options); an
     # output parser adds its instructions to it (or is the system message) and its format tool to the tools
     content: ast.expr | None = expr.value(opts["systemMessage"]) if opts.get("systemMessage") else None
+    if node.version < 1.9 and opts.get("systemMessage") is None:  # before v1.9 n8n always sends one, its default
+        content = lit(DEFAULT_SYSTEM)
     if parsed:
         specs.append(call("n8n.ai_chain.format_tool", lit(parsed[1])))
         content = _code.expr("$system + '\\n\\n' + n8n.ai_chain.AGENT_INSTRUCTIONS", system=content) \
@@ -239,7 +246,8 @@ def agent_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
     messages = ast.List([*system, dict_of([("role", "user"), ("content", _prompt(node, params))])], ast.Load())
     provider, _ = _provider(OPENAI, slot)
     body = call("n8n.ai_chain.chat_body", model_name, messages, lit(options),
-                **({"tools": ast.List(specs, ast.Load())} if specs else {}))
+                **({"tools": ast.List(specs, ast.Load())} if specs else {}),
+                **({"stream": True} if node.version < 2 else {}))  # the v1.x executor streams its model calls
     run = call("n8n.ai_chain.agent", name("flow"), node.name, name("items"), provider=provider,
                url=OPENAI.base_url + "/v1/chat/completions", step=slot.step,
                body=_code.expr("lambda item, i: $body", body=body), max_iterations=int(opts.get("maxIterations", 10)),
