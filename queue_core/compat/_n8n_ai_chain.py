@@ -285,6 +285,17 @@ async def http_tool(ctx: Any, provider: str, method: str, url: str, *, step: str
     return json.dumps(body, indent=2, ensure_ascii=False)
 
 
+_TEXT = frozenset({"application/json", "application/xml", "application/csv", "application/x-yaml", "application/yaml"})
+
+
+def _passed_files(item: Mapping[str, Any]) -> bool:
+    """Tell whether n8n's agent would add the item's files to the prompt (images, text: its isImageFile/isTextFile)."""
+    files = item.get("binary") if isinstance(item, Mapping) else None
+    return isinstance(files, Mapping) and any(
+        isinstance(f, Mapping) and (str(f.get("mimeType", "")).startswith(("image/", "text/")) or f.get("mimeType") in _TEXT)
+        for f in files.values())
+
+
 async def think(thought: Any) -> str:
     """Run n8n's Think tool: no call; the thought goes back to the model as the tool's result."""
     return thought if isinstance(thought, str) else json.dumps(thought, ensure_ascii=False)
@@ -308,17 +319,23 @@ def _arguments(raw: Any) -> Any:
 
 async def agent(flow: Any, node: str, items: Items, *, provider: str, url: str, step: str, body: Body,
                 tools: Mapping[str, Tool] | None = None, max_iterations: int = 10,
-                parser: Mapping[str, Any] | None = None, memory: Mapping[str, Any] | None = None) -> Items:
+                parser: Mapping[str, Any] | None = None, memory: Mapping[str, Any] | None = None,
+                binary_images: bool = True) -> Items:
     """Run an AI Agent over its items: the tool loop per item, the answer as ``{output}``.
 
     ``parser`` (an output parser): the answer, or the ``format_final_json_response`` call's
     arguments, parsed as n8n's agent parses them (``_n8n_ai_parse.agent_input``): the item is ``{output}``.
     ``memory`` (a Simple Memory, ``_n8n_ai_memory.recall``): the session's last turns go before the
     prompt, and the turn (the prompt, the output) is appended after the answer.
+    ``binary_images`` (n8n's passthroughBinaryImages, on unless set off): an item with image or
+    text files, which n8n adds to the prompt as a message of their contents, fails the node.
     """
     ctx, out = flow.ctx, []  # type: Any, Items
     session = session_of(memory, node, items) if memory is not None and items else None
     for i, item in enumerate(items):
+        if binary_images and _passed_files(item):
+            raise NodeFailed(f"{node}: the item's image or text files go to the model with the prompt in n8n "
+                             "(passthroughBinaryImages): that message is not translated")
         request = body(item, i)
         ordinal = await recall(flow, memory, session, request) if memory is not None and session is not None else 0
         prompt = request["messages"][-1].get("content")

@@ -252,7 +252,8 @@ def agent_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
                url=OPENAI.base_url + "/v1/chat/completions", step=slot.step,
                body=_code.expr("lambda item, i: $body", body=body), max_iterations=int(opts.get("maxIterations", 10)),
                **({"tools": dict_of(tools)} if tools else {}), **({"parser": parsed[0]} if parsed else {}),
-               **({"memory": memory} if memory is not None else {}))
+               **({"memory": memory} if memory is not None else {}),
+               **({"binary_images": False} if opts.get("passthroughBinaryImages") is False else {}))
     code = _lines(node, slot, run, model)
     code.provider_proposals.update(proposals)
     return code
