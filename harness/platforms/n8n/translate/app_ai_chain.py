@@ -213,6 +213,18 @@ def chain_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
 DEFAULT_SYSTEM = "You are a helpful assistant"  # n8n's ToolsAgent SYSTEM_MESSAGE
 
 
+def _no_files_in(workflow: Workflow, node: Node) -> None:
+    """Refuse an agent fed by an HTTP Request that may answer a file: n8n passes its images to the model."""
+    for edge in workflow.parents(node.name):
+        parent = workflow.nodes[edge.source]
+        fmt = (((parent.parameters.get("options") or {}).get("response") or {}).get("response") or {}).get(
+            "responseFormat", "autodetect")
+        if parent.short_type == "httpRequest" and fmt in ("autodetect", "file"):
+            raise Untranslatable(f"the agent's items come from {parent.name!r}, an HTTP Request that may answer a file: "
+                                 "n8n adds an item's images and text files to the prompt (passthroughBinaryImages), "
+                                 "a message not translated")
+
+
 def agent_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
     """AI Agent v1.6–v2.2 (the tools agent): system message and prompt, the answer as ``{output}``."""
     if not 1.6 <= node.version < 3:
@@ -227,6 +239,8 @@ def agent_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
     opts = params.get("options") or {}
     if opts.get("returnIntermediateSteps"):
         raise Untranslatable("an agent returning its intermediate steps is not translated")
+    if opts.get("passthroughBinaryImages") is not False:
+        _no_files_in(workflow, node)
     specs, tools, proposals = tools_of(workflow, node, slot)
     parsed = ai_parser.output_parser(workflow, node, params, slot, chat_model)
     memory = ai_memory.memory_of(workflow, node)
