@@ -227,8 +227,13 @@ def _no_files_in(workflow: Workflow, node: Node) -> None:
 
 def agent_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
     """AI Agent v1.6–v2.2 (the tools agent): system message and prompt, the answer as ``{output}``."""
-    if not 1.6 <= node.version < 3:
-        raise Untranslatable(f"AI Agent v{node.version:g} is not translated (v1.6–v2.2, the tools agent, are)")
+    if node.version >= 3:
+        raise Untranslatable(f"AI Agent v{node.version:g} is not translated (v1.6–v2.2, the Tools Agent, are): v3 "
+                             "hands each tool call to n8n's engine as a sub-node run (its requests), and v3.1 has no "
+                             "description in this n8n; its model calls would be n8n.ai_chain.agent's")
+    if node.version < 1.6:
+        raise Untranslatable(f"AI Agent v{node.version:g} is not translated (v1.6–v2.2, the Tools Agent, are): before "
+                             "v1.6 the agent kind is chosen by its agent parameter, the conversational agent by default")
     params = _check_described(node)
     if node.version < 2 and params.get("agent", "toolsAgent") != "toolsAgent":
         raise Untranslatable(f"the AI Agent's {params.get('agent')} is not translated (the Tools Agent is)")
