@@ -54,7 +54,8 @@ This is the only module of queue_core that defines an exception class. Three fam
     Exception (internal signals, caught inside queue_core and never reaching a caller)
     ├── IngressRejected             the webhook ingress refuses a request; the route answers its status
     ├── UnsupportedMethod           a JavaScript method the n8n translation does not cover
-    └── UndefinedRead (TypeError)   an n8n expression read a property of undefined: its part is undefined
+    ├── UndefinedRead (TypeError)   an n8n expression read a property of undefined: its part is undefined
+    └── ParseFailure (ValueError)   a model's answer does not fit an n8n output parser (its fix is asked for)
 
 Every class carries its structured fields as attributes; the message is for people, and never
 contains a secret, a bearer token or a request body.
@@ -492,3 +493,8 @@ class UnsupportedMethod(Exception):
 class UndefinedRead(TypeError):
     """An n8n expression read a property or called a method of undefined or null (JavaScript's
     TypeError): n8n's template engine makes that ``{{ }}`` part undefined (``n8n.part``)."""
+
+
+class ParseFailure(ValueError):
+    """A model's answer does not fit an n8n output parser's schema; its message is JavaScript's
+    (V8's JSON.parse words or zod's issue list), as the Auto-fixing parser hands it to the model."""

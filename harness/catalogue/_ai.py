@@ -1,4 +1,5 @@
-"""The catalogue's AI providers: OpenAI, Google Gemini and Anthropic, the REST calls their models answer.
+"""The catalogue's AI providers: OpenAI, Google Gemini and Anthropic, the REST calls their models answer
+(and Wikipedia and SerpApi, the calls of two agent tools).
 
 These are the calls n8n's AI nodes make (``@n8n/n8n-nodes-langchain``): the OpenAI node's
 ``text.message`` posts ``/v1/chat/completions`` and its v2 ``text.response`` posts
@@ -23,7 +24,7 @@ _RESPONSE = ("model", "input", "parallel_tool_calls", "store", "instructions", "
              "top_p", "tools", "background", "text", "reasoning", "conversation", "include", "metadata")
 
 
-def _app(name: str, base_url: str, secret: Secret, *operations: Operation) -> App:
+def _app(name: str, base_url: str, secret: Secret | None, *operations: Operation) -> App:
     return App(name, name, base_url, secret, {op.name: op for op in operations})
 
 
@@ -55,4 +56,15 @@ AI_APPS: dict[str, App] = {a.name: a for a in (
          Operation("text.message", "POST", "/v1/messages",
                    body=("model", "messages", "tools", "max_tokens", "system", "temperature", "top_p", "top_k"),
                    note="headers anthropic-version: 2023-06-01, anthropic-beta: files-api-2025-04-14")),
+    # an AI Agent's tools whose calls LangChain fixes (toolWikipedia, toolSerpApi)
+    _app("wikipedia", "https://en.wikipedia.org", None,
+         Operation("page.search", "GET", "/w/api.php", query=("action", "list", "srsearch", "format"),
+                   note="action=query&list=search: the hits' titles in query.search[]"),
+         Operation("page.extract", "GET", "/w/api.php",
+                   query=("action", "prop", "explaintext", "redirects", "format", "titles"),
+                   note="action=query&prop=extracts: the page's plain text in query.pages.<id>.extract")),
+    _app("serpapi", "https://serpapi.com", Secret(Auth.QUERY, "SERPAPI_API_KEY", name="api_key",
+                                                  what="a SerpApi key (n8n's serpApi credential)"),
+         Operation("search", "GET", "/search", query=("q", "api_key", "gl", "hl", "google_domain", "device", "no_cache"),
+                   note="the tool's result is read from answer_box, then the result lists, then organic_results[0]")),
 )}

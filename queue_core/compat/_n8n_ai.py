@@ -191,6 +191,50 @@ def gemini_items(answer: dict[str, Any], *, simplify: bool) -> Items:
     return [{"json": answer}]
 
 
+def sse_completion(text: str) -> dict[str, Any] | None:
+    """Return a streamed chat completion (``data:`` events of chunks) as the one completion it makes.
+
+    Each choice's ``content`` is its deltas joined; its ``tool_calls`` are merged by ``index``
+    (id, name, the arguments' pieces joined), as the OpenAI client assembles them. None when
+    ``text`` holds no chunk.
+    """
+    choices: dict[int, dict[str, Any]] = {}
+    head: dict[str, Any] | None = None
+    for line in text.splitlines():
+        data = line[5:].strip() if line.startswith("data:") else ""
+        if not data or data == "[DONE]":
+            continue
+        try:
+            chunk = json.loads(data)
+        except ValueError:
+            continue
+        head = head or {k: v for k, v in chunk.items() if k not in ("choices", "object")}
+        for entry in chunk.get("choices") or []:
+            choice = choices.setdefault(int(entry.get("index", 0)), {"role": "assistant", "content": None,
+                                                                   "calls": {}, "finish_reason": None})
+            delta = entry.get("delta") or {}
+            if delta.get("content") is not None:
+                choice["content"] = (choice["content"] or "") + str(delta["content"])
+            for call in delta.get("tool_calls") or []:
+                held = choice["calls"].setdefault(int(call.get("index", 0)), {"id": None, "type": "function",
+                                                                              "function": {"name": "", "arguments": ""}})
+                held["id"] = call.get("id") or held["id"]
+                function = call.get("function") or {}
+                held["function"]["name"] += function.get("name") or ""
+                held["function"]["arguments"] += function.get("arguments") or ""
+            choice["finish_reason"] = entry.get("finish_reason") or choice["finish_reason"]
+    if head is None:
+        return None
+    out = []
+    for index in sorted(choices):
+        choice = choices[index]
+        message: dict[str, Any] = {"role": "assistant", "content": choice["content"]}
+        if choice["calls"]:
+            message["tool_calls"] = [choice["calls"][k] for k in sorted(choice["calls"])]
+        out.append({"index": index, "message": message, "finish_reason": choice["finish_reason"]})
+    return {**head, "object": "chat.completion", "choices": out}
+
+
 def answer(ctx: Any, response: Any, api: str, index: int, node: str) -> tuple[dict[str, Any] | None, Items]:
     """Return the provider's answer in ``response``, or (None, the node's items) for a recorded node output.
 
@@ -201,7 +245,7 @@ def answer(ctx: Any, response: Any, api: str, index: int, node: str) -> tuple[di
     try:
         body = response.json()
     except ValueError:
-        body = None
+        body = sse_completion(str(response.text)) if api == "chat" else None
     if ANSWERS[api](body):
         return body, []
     if getattr(ctx, "mode", "live") == "live":
@@ -224,5 +268,5 @@ async def message(flow: Any, node: str, items: Items, *, provider: str, url: str
     return flow.emit(node, out) if items else []
 
 
-__all__ = ["ANSWERS", "JSON_SYSTEM", "anthropic_body", "anthropic_items", "answer", "gemini_body", "gemini_items",
+__all__ = ["ANSWERS", "JSON_SYSTEM", "sse_completion", "anthropic_body", "anthropic_items", "answer", "gemini_body", "gemini_items",
            "message", "openai_message_body", "openai_message_items", "openai_response_body", "openai_response_items"]

@@ -30,6 +30,10 @@ from typing import Any
 
 from ..errors import NodeFailed
 from ._n8n_ai import Body, Items, answer
+from ._n8n_ai_memory import recall, remember, session_of
+from ._n8n_ai_tools import wikipedia
+from ._n8n_ai_parse import (AGENT_INSTRUCTIONS, FORMAT_INSTRUCTIONS, FORMAT_TOOL, agent_input, format_instructions,
+                             format_tool, structured)
 
 Tool = Callable[[Any], Awaitable[Any]]
 ROLES = {"SystemMessagePromptTemplate": "system", "AIMessagePromptTemplate": "assistant",
@@ -40,13 +44,19 @@ _OPTIONS = {"temperature": "temperature", "maxTokens": "max_tokens", "topP": "to
 
 
 def chat_body(model: Any, messages: Sequence[Mapping[str, Any]], options: Mapping[str, Any],
-              tools: Sequence[Mapping[str, Any]] | None = None) -> dict[str, Any]:
-    """Return the body LangChain's ChatOpenAI posts for the ``lmChatOpenAi`` sub-node's ``options``."""
+              tools: Sequence[Mapping[str, Any]] | None = None, stream: bool = False) -> dict[str, Any]:
+    """Return the body LangChain's ChatOpenAI posts for the ``lmChatOpenAi`` sub-node's ``options``.
+
+    ``stream``: the answer streamed as server-sent events (the Agent v1.x's executor streams; the
+    runtime reads the events back into one completion, ``_n8n_ai.answer``).
+    """
     body: dict[str, Any] = {"model": model}
     for option, field in _OPTIONS.items():
         if options.get(option) is not None and not (option == "maxTokens" and options[option] == -1):
             body[field] = options[option]
-    body["stream"] = False
+    body["stream"] = stream
+    if stream:
+        body["stream_options"] = {"include_usage": True}
     if tools:
         body["tools"] = [dict(t) for t in tools]
     if options.get("responseFormat"):
@@ -57,11 +67,16 @@ def chat_body(model: Any, messages: Sequence[Mapping[str, Any]], options: Mappin
     return body
 
 
-def chain_messages(templates: Sequence[Mapping[str, Any]], prompt: Any) -> list[dict[str, Any]]:
-    """Return a Basic LLM Chain's messages: its message templates, then the prompt as the human message."""
+def chain_messages(templates: Sequence[Mapping[str, Any]], prompt: Any,
+                   instructions: str | None = None) -> list[dict[str, Any]]:
+    """Return a Basic LLM Chain's messages: its message templates, then the prompt as the human message.
+
+    ``instructions``: an output parser's format instructions, after the prompt and a newline.
+    """
     out = [{"role": ROLES[str(t.get("type", "SystemMessagePromptTemplate"))], "content": str(t.get("message") or "")}
            for t in templates]
-    return [*out, {"role": "user", "content": prompt if isinstance(prompt, str) else json.dumps(prompt)}]
+    text = prompt if isinstance(prompt, str) else json.dumps(prompt)
+    return [*out, {"role": "user", "content": f"{text}\n{instructions}" if instructions is not None else text}]
 
 
 def chain_text(text: Any, *, json_output: bool, unwrap: bool = True) -> dict[str, Any]:
@@ -126,33 +141,24 @@ def _content(got: Mapping[str, Any]) -> Any:
 
 async def chain(flow: Any, node: str, items: Items, *, provider: str, url: str, step: str, body: Body,
                 json_output: bool = False, unwrap: bool = True, api: str = "chat",
-                headers: dict[str, str] | None = None) -> Items:
-    """Run a Basic LLM Chain: one chat call per item, the answer as ``{text}`` (or the parsed JSON)."""
+                headers: dict[str, str] | None = None, parser: Mapping[str, Any] | None = None) -> Items:
+    """Run a Basic LLM Chain: one chat call per item, the answer as ``{text}`` (or the parsed JSON).
+
+    ``parser`` (an output parser, ``_n8n_ai_parse.structured``'s): the item is the parsed ``{output}``.
+    """
     ctx, out = flow.ctx, []  # type: Any, Items
     extra = {"headers": headers} if headers else {}
     for i, item in enumerate(items):
         response = await ctx.call(provider, "POST", url, json=body(item, i), step=step, **extra)
         got, recorded = answer(ctx, response, api, i, node)
+        if got is not None and parser is not None:
+            out.append({"json": await structured(ctx, node, _content(got), parser, index=i)})
+            continue
         out += recorded if got is None else [{"json": chain_text(_content(got), json_output=json_output,
                                                                   unwrap=unwrap)}]
     return flow.emit(node, out) if items else []
 
 
-# LangChain's StructuredOutputParser instructions, as n8n's Text Classifier sends them (the oracle's
-# capture): the JSON schema of the categories follows, compact, in a ```json block.
-FORMAT_INSTRUCTIONS = (
-    'You must format your output as a JSON value that adheres to a given "JSON Schema" instance.\n\n'
-    '"JSON Schema" is a declarative language that allows you to annotate and validate JSON documents.\n\n'
-    'For example, the example "JSON Schema" instance {{"properties": {{"foo": {{"description": "a list of test words", '
-    '"type": "array", "items": {{"type": "string"}}}}}}, "required": ["foo"]}}}}\n'
-    'would match an object with one required property, "foo". The "type" property specifies "foo" must be an "array", '
-    'and the "description" property semantically describes it as "a list of test words". The items within "foo" must '
-    'be strings.\nThus, the object {{"foo": ["bar", "baz"]}} is a well-formatted instance of this example "JSON Schema". '
-    'The object {{"properties": {{"foo": ["bar", "baz"]}}}} is not well-formatted.\n\n'
-    "Your output will be parsed and type-checked according to the provided schema instance, so make sure all fields in "
-    "your output match the schema exactly and there are no trailing commas!\n\n"
-    "Here is the JSON Schema instance your output must adhere to. Include the enclosing markdown codeblock:\n"
-    "```json\n{schema}\n```\n")
 CLASSIFIER_PROMPT = ("Please classify the text provided by the user into one of the following categories: {categories}, "
                      "and use the provided formatting instructions below. Don't explain, and only output the json.")
 _FALLBACK = {"other": 'If no categories apply, select the "fallback" option.',
@@ -220,12 +226,15 @@ def tool_message(call: Mapping[str, Any], result: Any) -> dict[str, Any]:
 
 
 async def tool_loop(ctx: Any, node: str, request: dict[str, Any], *, provider: str, url: str, step: str,
-                    tools: Mapping[str, Tool], max_iterations: int, index: int = 0) -> tuple[Any, Items | None]:
+                    tools: Mapping[str, Tool], max_iterations: int, index: int = 0,
+                    final_tool: str | None = None) -> tuple[Any, Items | None]:
     """Call the model until it answers without tool calls; return (its answer text, None).
 
     Each answer's tool calls run in order and go back as tool messages. Returns (None, items)
     when a call was answered with a recorded node output (shadow). After ``max_iterations`` calls
     that still asked for tools the text is n8n's "Agent stopped due to max iterations.".
+    ``final_tool`` (an output parser's ``format_final_json_response``): a call of it ends the loop,
+    returning ``{"final": its arguments as JSON text}``, what n8n hands the parser.
     """
     messages = request["messages"]
     for _ in range(max(1, max_iterations)):
@@ -238,6 +247,10 @@ async def tool_loop(ctx: Any, node: str, request: dict[str, Any], *, provider: s
         if not calls:
             return message.get("content"), None
         calls = [_sent_call(c) for c in calls]
+        final = next((c for c in calls if final_tool and (c.get("function") or {}).get("name") == final_tool), None)
+        if final is not None:
+            raw = _arguments_object(final["function"].get("arguments"))
+            return {"final": json.dumps(raw, separators=(",", ":"), ensure_ascii=False)}, None
         messages.append({"role": "assistant", "content": message.get("content") or "", "tool_calls": calls})
         for call in calls:
             function = call.get("function") or {}
@@ -272,6 +285,29 @@ async def http_tool(ctx: Any, provider: str, method: str, url: str, *, step: str
     return json.dumps(body, indent=2, ensure_ascii=False)
 
 
+_TEXT = frozenset({"application/json", "application/xml", "application/csv", "application/x-yaml", "application/yaml"})
+
+
+def _passed_files(item: Mapping[str, Any]) -> bool:
+    """Tell whether n8n's agent would add the item's files to the prompt (images, text: its isImageFile/isTextFile)."""
+    files = item.get("binary") if isinstance(item, Mapping) else None
+    return isinstance(files, Mapping) and any(
+        isinstance(f, Mapping) and (str(f.get("mimeType", "")).startswith(("image/", "text/")) or f.get("mimeType") in _TEXT)
+        for f in files.values())
+
+
+async def think(thought: Any) -> str:
+    """Run n8n's Think tool: no call; the thought goes back to the model as the tool's result."""
+    return thought if isinstance(thought, str) else json.dumps(thought, ensure_ascii=False)
+
+
+def _arguments_object(raw: Any) -> Any:
+    try:
+        return json.loads(raw) if isinstance(raw, str) else raw
+    except ValueError:
+        return raw
+
+
 def _arguments(raw: Any) -> Any:
     """Return a tool call's input as n8n hands it to the tool: the ``input`` field, else the object."""
     try:
@@ -282,16 +318,44 @@ def _arguments(raw: Any) -> Any:
 
 
 async def agent(flow: Any, node: str, items: Items, *, provider: str, url: str, step: str, body: Body,
-                tools: Mapping[str, Tool] | None = None, max_iterations: int = 10) -> Items:
-    """Run an AI Agent over its items: the tool loop per item, the answer as ``{output}``."""
+                tools: Mapping[str, Tool] | None = None, max_iterations: int = 10,
+                parser: Mapping[str, Any] | None = None, memory: Mapping[str, Any] | None = None,
+                binary_images: bool = True) -> Items:
+    """Run an AI Agent over its items: the tool loop per item, the answer as ``{output}``.
+
+    ``parser`` (an output parser): the answer, or the ``format_final_json_response`` call's
+    arguments, parsed as n8n's agent parses them (``_n8n_ai_parse.agent_input``): the item is ``{output}``.
+    ``memory`` (a Simple Memory, ``_n8n_ai_memory.recall``): the session's last turns go before the
+    prompt, and the turn (the prompt, the output) is appended after the answer.
+    ``binary_images`` (n8n's passthroughBinaryImages, on unless set off): an item with image or
+    text files, which n8n adds to the prompt as a message of their contents, fails the node.
+    """
     ctx, out = flow.ctx, []  # type: Any, Items
+    session = session_of(memory, node, items) if memory is not None and items else None
     for i, item in enumerate(items):
-        text, recorded = await tool_loop(ctx, node, body(item, i), provider=provider, url=url, step=step,
-                                         tools=tools or {}, max_iterations=max_iterations, index=i)
-        out += recorded if recorded is not None else [{"json": {"output": text if text is not None else ""}}]
+        if binary_images and _passed_files(item):
+            raise NodeFailed(f"{node}: the item's image or text files go to the model with the prompt in n8n "
+                             "(passthroughBinaryImages): that message is not translated")
+        request = body(item, i)
+        ordinal = await recall(flow, memory, session, request) if memory is not None and session is not None else 0
+        prompt = request["messages"][-1].get("content")
+        text, recorded = await tool_loop(ctx, node, request, provider=provider, url=url, step=step,
+                                         tools=tools or {}, max_iterations=max_iterations, index=i,
+                                         final_tool=FORMAT_TOOL if parser is not None else None)
+        if recorded is None and parser is not None:
+            given = text["final"] if isinstance(text, dict) else agent_input(text)
+            out.append({"json": await structured(ctx, node, given, parser, index=i)})
+            continue
+        got = recorded if recorded is not None else [{"json": {"output": text if text is not None else ""}}]
+        if session is not None:
+            answered = got[0]["json"].get("output") if got else ""
+            await remember(flow, session, (str(prompt), answered if isinstance(answered, str) else
+                                           json.dumps(answered)), ordinal)
+        out += got
     return flow.emit(node, out) if items else []
 
 
-__all__ = ["CLASSIFIER_PROMPT", "FORMAT_INSTRUCTIONS", "MAX_ITERATIONS_OUTPUT", "ROLES", "agent", "chain",
-           "chain_messages", "chain_text", "chat_body", "classification", "gemini_chat_body", "gemini_url", "classifier_system", "classify", "http_tool",
-           "tool_loop", "tool_message"]
+__all__ = ["AGENT_INSTRUCTIONS", "CLASSIFIER_PROMPT", "FORMAT_INSTRUCTIONS", "MAX_ITERATIONS_OUTPUT", "ROLES", "agent",
+           "chain", "chain_messages", "chain_text", "chat_body", "classification", "classifier_system", "classify",
+           "format_instructions", "format_tool", "gemini_chat_body", "gemini_url", "http_tool", "think", "tool_loop",
+           "tool_message", "wikipedia"]

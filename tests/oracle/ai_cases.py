@@ -34,7 +34,9 @@ from tests.oracle.workflow import UNDER_TEST, Case, workflow
 
 LC = "@n8n/n8n-nodes-langchain."
 CREDENTIALS = {"openAiApi": "oraclecredopenai", "anthropicApi": "oraclecredanthro", "googlePalmApi": "oraclecredgemini"}
-HOSTS = ("https://api.openai.com", "https://api.anthropic.com", "https://generativelanguage.googleapis.com")
+HOSTS = ("https://api.openai.com", "https://api.anthropic.com", "https://generativelanguage.googleapis.com",
+         "https://en.wikipedia.org")
+REDIRECTED = ("https://en.wikipedia.org",)  # fixed in LangChain's tools: n8n's fetch sent to the stand-in
 
 
 def credentials(base: str) -> list[dict[str, Any]]:
@@ -56,9 +58,9 @@ def document(case: Case, index: int, subs: list[dict[str, Any]], credential: str
     if credential:
         node["credentials"] = _credential(credential)
     for position, sub in enumerate(subs):
-        kind = sub.pop("_kind")
+        kind, target = sub.pop("_kind"), sub.pop("_to", UNDER_TEST)  # _to: a sub-node's sub-node (a parser's model)
         doc["nodes"].append({"position": [400, 300 + 100 * position], **sub})
-        doc["connections"].setdefault(sub["name"], {})[f"ai_{kind}"] = [[{"node": UNDER_TEST, "type": f"ai_{kind}",
+        doc["connections"].setdefault(sub["name"], {})[f"ai_{kind}"] = [[{"node": target, "type": f"ai_{kind}",
                                                                          "index": 0}]]
     return doc
 
@@ -76,7 +78,9 @@ def run_n8n(documents: list[dict[str, Any]], base: str, timeout: float = 900) ->
             (folder / "workflows" / f"{document_['id']}.json").write_text(json.dumps(document_), encoding="utf-8")
         (folder / "credentials.json").write_text(json.dumps(credentials(base)), encoding="utf-8")
         env = runner._environment(folder / "n8n", database, name)
-        env["NODE_OPTIONS"] = f"--require={Path(__file__).with_name('no_sqlite3.js')}"  # the Agent loads sqlite3
+        env["NODE_OPTIONS"] = (f"--require={Path(__file__).with_name('no_sqlite3.js')} "  # the Agent loads sqlite3
+                               f"--require={Path(__file__).with_name('redirect_fetch.js')}")
+        env["CUTOVER_ORACLE_REDIRECT"] = ",".join(f"{host}={base}" for host in REDIRECTED)
         runner._admin(database, sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
         try:
             runner._n8n(["import:credentials", f"--input={folder / 'credentials.json'}"], env, timeout)
@@ -122,6 +126,7 @@ def run_scaffold(doc: dict[str, Any], workdir: Path, base: str) -> Outcome:
     path.write_text(json.dumps(doc), encoding="utf-8")
     (written,) = scaffold_n8n(path, automation="oracle", into=workdir / "automations", force=True)
     status = {row.node: row.status for row in written.scaffold.rows}
+    print("ROWS", [(r.node, r.status, r.why[:200]) for r in written.scaffold.rows])
     saved = registry_module.default_registry
     registry_module.default_registry = Registry()
     try:

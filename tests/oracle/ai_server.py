@@ -8,11 +8,13 @@ this one). Routes, by what n8n's nodes call:
 - ``…/responses`` (OpenAI v2 text.response): a response with one message;
 - ``/v1/messages`` (Anthropic): a message;
 - ``/v1beta/<model>:generateContent`` (Gemini): one candidate;
-- ``GET /tool?…&case=<case>`` (an agent's HTTP tool): a fixed reading, the query echoed.
+- ``GET /tool?…&case=<case>`` (an agent's HTTP tool): a fixed reading, the query echoed;
+- ``GET /w/api.php`` (Wikipedia's API, n8n's fetch redirected by ``redirect_fetch.js``): two hits, an extract.
 
 A case names its model ``<case>-<answer>``: ``<case>`` tells its requests apart from the other
 cases' (n8n runs cases concurrently), ``<answer>`` picks the answer's text from ``ANSWERS``
-(``tool``: a first answer asking for the first tool offered, then text). It binds 127.0.0.1 only.
+(``tool``: a first answer asking for the first tool offered, then text; ``final``: the agent's
+``format_final_json_response`` tool called with ``FINAL``; ``struct``: that JSON in a fenced block). It binds 127.0.0.1 only.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+from urllib.parse import parse_qsl
 
 ANSWERS = {
     "text": "  The stand-in model answers.  ",
@@ -31,7 +34,14 @@ ANSWERS = {
     "classify": '{"High": true, "Low": false}',
     "fallback": '{"High": true, "Low": true, "fallback": false}',
     "tool": "The tool said what it said.",
+    "struct": 'Here it is:\n```json\n{"output": {"subject": "Re: mail", "score": 3, "ratio": 0.5, "urgent": true, '
+              '"tags": ["a"], "people": [{"name": "x", "age": 2}], "meta": {"lang": "en"}}}\n```',
+    "broken": "I cannot answer in JSON.",
+    "wrongtype": '{"output": {"subject": 5, "score": "three"}}',
+    "final": "unused: a first answer calling format_final_json_response, then this text",
 }
+FINAL = {"output": {"subject": "Re: mail", "score": 3, "ratio": 0.5, "urgent": True, "tags": ["a"],
+                    "people": [{"name": "x", "age": 2}], "meta": {"lang": "en"}}}
 
 
 @dataclass
@@ -73,7 +83,13 @@ def answer(path: str, body: Any) -> dict[str, Any]:
         if kind == "tool" and _wants_tool(body):
             name = body["tools"][0]["function"]["name"]
             message = {"role": "assistant", "content": None, "refusal": None, "annotations": [], "tool_calls": [
-                {"id": "call_1", "type": "function", "function": {"name": name, "arguments": '{"input": "ping"}'}}]}
+                {"id": "call_1", "type": "function", "function": {"name": name, "arguments": json.dumps(
+                    {"input": f"{model.rsplit('-', 1)[0]} ping"})}}]}
+            finish = "tool_calls"
+        if kind == "final" and body.get("tools"):  # the agent's output-parser tool, called with a fitting answer
+            message = {"role": "assistant", "content": None, "refusal": None, "annotations": [], "tool_calls": [
+                {"id": "call_1", "type": "function", "function": {"name": "format_final_json_response",
+                                                                  "arguments": json.dumps(FINAL)}}]}
             finish = "tool_calls"
         return {"id": "chatcmpl-standin", "object": "chat.completion", "created": 0, "model": model,
                 "choices": [{"index": 0, "message": message, "logprobs": None, "finish_reason": finish}],
@@ -93,17 +109,47 @@ def answer(path: str, body: Any) -> dict[str, Any]:
             "modelVersion": model}
 
 
+def events(completion: dict[str, Any]) -> str:
+    """A chat completion as the server-sent events of a streamed one (role, content, tool calls, finish, usage)."""
+    head = {k: completion[k] for k in ("id", "created", "model")}
+    message = completion["choices"][0]["message"]
+    deltas: list[dict[str, Any]] = [{"role": "assistant", "content": ""}]
+    if message.get("content"):
+        deltas.append({"content": message["content"]})
+    for index, call in enumerate(message.get("tool_calls") or []):
+        deltas.append({"tool_calls": [{"index": index, **call}]})
+    chunks = [{**head, "object": "chat.completion.chunk", "choices": [{"index": 0, "delta": d, "finish_reason": None}]}
+              for d in deltas]
+    chunks.append({**head, "object": "chat.completion.chunk",
+                   "choices": [{"index": 0, "delta": {}, "finish_reason": completion["choices"][0]["finish_reason"]}]})
+    chunks.append({**head, "object": "chat.completion.chunk", "choices": [], "usage": completion["usage"]})
+    return "".join(f"data: {json.dumps(c)}\n\n" for c in chunks) + "data: [DONE]\n\n"
+
+
+def wikipedia(fields: dict[str, str]) -> dict[str, Any]:
+    """Wikipedia's API as the stand-in answers it: two hits for a search, a short extract for a page."""
+    if fields.get("list") == "search":
+        return {"batchcomplete": "", "query": {"searchinfo": {"totalhits": 2}, "search": [
+            {"ns": 0, "title": f"{fields.get('srsearch')} One", "pageid": 1},
+            {"ns": 0, "title": f"{fields.get('srsearch')} Two", "pageid": 2}]}}
+    title = fields.get("titles", "")
+    return {"batchcomplete": "", "query": {"pages": {"7": {"pageid": 7, "ns": 0, "title": title,
+                                                          "extract": f"About {title}: ünïcode & more."}}}}
+
+
 def _handler(seen: StandInRequests) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
             return None
 
         def do_GET(self) -> None:  # noqa: N802 - http.server's name
-            """An HTTP tool's call: the query it was sent, and a fixed reading (kept, as a tool call)."""
+            """A tool's call: an HTTP tool's (a fixed reading) or Wikipedia's API (its search, a page's extract)."""
             path, _, query = self.path.partition("?")
+            fields = dict(parse_qsl(query))
+            case = fields.get("case") or (fields.get("srsearch") or fields.get("titles") or "").split(" ", 1)[0]
             with seen.lock:
-                seen.requests.append((query.rsplit("case=", 1)[-1].split("&", 1)[0], path, query))
-            data = json.dumps({"reading": 21, "query": query}).encode()
+                seen.requests.append((case, path, query))
+            data = json.dumps(wikipedia(fields) if path == "/w/api.php" else {"reading": 21, "query": query}).encode()
             self.send_response_only(200)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))
@@ -122,9 +168,11 @@ def _handler(seen: StandInRequests) -> type[BaseHTTPRequestHandler]:
             model = _model(path, body)
             with seen.lock:
                 seen.requests.append((model.rsplit("-", 1)[0], path, body))
-            data = json.dumps(answer(path, body)).encode()
+            got = answer(path, body)
+            streamed = isinstance(body, dict) and body.get("stream") is True and "choices" in got
+            data = (events(got) if streamed else json.dumps(got)).encode()
             self.send_response_only(200)
-            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Type", "text/event-stream" if streamed else "application/json")
             self.send_header("Content-Length", str(len(data)))
             self.send_header("Connection", "close")
             self.end_headers()

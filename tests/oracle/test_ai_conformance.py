@@ -7,6 +7,7 @@ chain's items in concurrent batches).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -32,7 +33,87 @@ def _chat_model(tag: str, answer: str, **options: Any) -> dict[str, Any]:
             "credentials": ai_cases._credential("openAiApi")}
 
 
+def _parser(version: float = 1.3, to: str = UNDER_TEST, name: str = "Structured Output Parser",
+            **parameters: Any) -> dict[str, Any]:
+    return {"_kind": "outputParser", "_to": to, "name": name, "type": f"{LC}outputParserStructured",
+            "typeVersion": version, "parameters": parameters}
+
+
+def _fixing(tag: str, answer: str = "struct", **options: Any) -> list[dict[str, Any]]:
+    """An Auto-fixing parser on the node under test: a Structured Output Parser and a fixing model under it."""
+    fixer = {"_kind": "outputParser", "name": "Auto-fixing Output Parser", "type": f"{LC}outputParserAutofixing",
+             "typeVersion": 1, "parameters": {"options": options}}
+    model = {**_chat_model(tag, answer), "name": "Fixing Model", "_to": fixer["name"]}
+    return [fixer, _parser(to=fixer["name"], name="Inner Parser", jsonSchemaExample=EXAMPLE), model]
+
+
+def _memory(version: float = 1.3, **parameters: Any) -> dict[str, Any]:
+    return {"_kind": "memory", "name": "Simple Memory", "type": f"{LC}memoryBufferWindow", "typeVersion": version,
+            "parameters": parameters}
+
+
+SESSIONS = [{"text": "My name is Ana.", "sessionId": "s-1"}, {"text": "What is my name?", "sessionId": "s-1"},
+            {"text": "Who am I?", "sessionId": "s-2"}, {"text": "And now?", "sessionId": "s-1"}]
+EXAMPLE = json.dumps({"subject": "Re: mail", "score": 3, "ratio": 0.5, "urgent": True, "tags": ["a"],
+                      "people": [{"name": "x", "age": 2}], "meta": {"lang": "en"}}, indent=2)
+MANUAL = json.dumps({"type": "object", "properties": {"subject": {"type": "string", "description": "the subject"},
+                                                      "score": {"type": "integer"}}, "required": ["subject"]})
+PARSED = {"promptType": "define", "text": "={{ $json.text }}", "hasOutputParser": True}
 CASES: list[tuple[Case, list[dict[str, Any]], str | None]] = [
+    (Case("c17 chainLlm v1.7 structured parser", f"{LC}chainLlm", 1.7, {
+        **PARSED, "messages": {"messageValues": [{"message": "Be brief."}]}}, [MAIL[:1]]),
+     [_chat_model("c17", "struct"), _parser(jsonSchemaExample=EXAMPLE)], None),
+    (Case("c18 chainLlm v1.5 manual schema parser v1.2", f"{LC}chainLlm", 1.5, PARSED, [MAIL]),
+     [_chat_model("c18", "struct"), _parser(1.2, schemaType="manual", inputSchema=MANUAL)], None),
+    (Case("c19 chainLlm v1.7 auto-fixing (fixed)", f"{LC}chainLlm", 1.7, PARSED, [MAIL[:1]]),
+     [_chat_model("c19", "broken"), *_fixing("c19")], None),
+    (Case("c20 chainLlm v1.7 auto-fixing (fits)", f"{LC}chainLlm", 1.7, PARSED, [MAIL[:1]]),
+     [_chat_model("c20", "struct"), *_fixing("c20")], None),
+    (Case("c21 agent v2.2 parser tool", f"{LC}agent", 2.2, {**PARSED, "options": {"systemMessage": "You help."}},
+          [MAIL[:1]]), [_chat_model("c21", "final"), _parser(jsonSchemaExample=EXAMPLE)], None),
+    (Case("c22 agent v2.1 parser text answer", f"{LC}agent", 2.1, {**PARSED, "options": {}}, [MAIL[:1]]),
+     [_chat_model("c22", "struct"), _parser(1.2, jsonSchemaExample='{"subject": "s"}')], None),
+    (Case("c23 chainLlm v1.4 parser v1.1 default schema", f"{LC}chainLlm", 1.4, PARSED, [MAIL[:1]]),
+     [_chat_model("c23", "struct"), _parser(1.1)], None),
+    (Case("c24 chainLlm v1.7 auto-fixing a schema mismatch", f"{LC}chainLlm", 1.7, PARSED, [MAIL[:1]]),
+     [_chat_model("c24", "wrongtype"), *_fixing("c24")], None),
+    (Case("c25 chainLlm v1.7 parser autoFix", f"{LC}chainLlm", 1.7, PARSED, [MAIL[:1]]),
+     [_chat_model("c25", "broken"), _parser(jsonSchemaExample=EXAMPLE, autoFix=True),
+      {**_chat_model("c25", "struct"), "name": "Fixing Model", "_to": "Structured Output Parser"}], None),
+    (Case("c27 agent v2.2 memory customKey", f"{LC}agent", 2.2, {
+        "promptType": "define", "text": "={{ $json.text }}", "options": {"systemMessage": "You remember."}}, [MAIL]),
+     [_chat_model("c27", "text"), _memory(sessionIdType="customKey", sessionKey="=mail-{{ 1 + 1 }}")], None),
+    (Case("c28 agent v2.1 memory fromInput window 1", f"{LC}agent", 2.1, {
+        "promptType": "define", "text": "={{ $json.text }}", "options": {}}, [SESSIONS]),
+     [_chat_model("c28", "text"), _memory(contextWindowLength=1)], None),
+    (Case("c29 agent v2.2 memory v1", f"{LC}agent", 2.2, {
+        "promptType": "define", "text": "={{ $json.text }}", "options": {}}, [SESSIONS[:2]]),
+     [_chat_model("c29", "text"), _memory(1)], None),
+    (Case("c30 agent v2.2 think tool", f"{LC}agent", 2.2, {
+        "promptType": "define", "text": "={{ $json.text }}", "options": {}}, [MAIL[:1]]),
+     [_chat_model("c30", "tool"), {"_kind": "tool", "name": "Think", "type": f"{LC}toolThink", "typeVersion": 1.1,
+                                   "parameters": {}}], None),
+    (Case("c31 agent v2.1 think tool v1 and an http tool", f"{LC}agent", 2.1, {
+        "promptType": "define", "text": "={{ $json.text }}", "options": {}}, [MAIL[:1]]),
+     [_chat_model("c31", "tool"), {"_kind": "tool", "name": "Plan", "type": f"{LC}toolThink", "typeVersion": 1,
+                                   "parameters": {"description": "Plan first."}},
+      {"_kind": "tool", "name": "Weather", "type": f"{LC}toolHttpRequest", "typeVersion": 1.1, "parameters": {
+          "toolDescription": "Reads the weather", "url": "__BASE__/tool?city=Paris&case=c31"}}], None),
+    (Case("c32 agent v2.2 wikipedia tool", f"{LC}agent", 2.2, {
+        "promptType": "define", "text": "={{ $json.text }}", "options": {}}, [MAIL[:1]]),
+     [_chat_model("c32", "tool"), {"_kind": "tool", "name": "Wikipedia", "type": f"{LC}toolWikipedia",
+                                   "typeVersion": 1, "parameters": {}}], None),
+    (Case("c33 agent v1.7 tools agent", f"{LC}agent", 1.7, {
+        "promptType": "define", "text": "={{ $json.text }}"}, [MAIL[:1]]), [_chat_model("c33", "text")], None),
+    (Case("c34 agent v1.8 parser and think tool", f"{LC}agent", 1.8, {
+        **PARSED, "options": {"systemMessage": "=You help {{ $json.from }}."}}, [MAIL[:1]]),
+     [_chat_model("c34", "final"), _parser(jsonSchemaExample=EXAMPLE),
+      {"_kind": "tool", "name": "Think", "type": f"{LC}toolThink", "typeVersion": 1.1, "parameters": {}}], None),
+    (Case("c35 agent v1.9 memory", f"{LC}agent", 1.9, {
+        "promptType": "define", "text": "={{ $json.text }}", "options": {}}, [SESSIONS[:3]]),
+     [_chat_model("c35", "text"), _memory(contextWindowLength=2)], None),
+    (Case("c26 agent v2.2 auto-fixing", f"{LC}agent", 2.2, {**PARSED, "options": {}}, [MAIL[:1]]),
+     [_chat_model("c26", "broken"), *_fixing("c26")], None),
     (Case("c1 openAi v1.8 text.message", f"{LC}openAi", 1.8, {
         "modelId": _rl("c1-text"),
         "messages": {"values": [{"content": "You sort mail.", "role": "system"},

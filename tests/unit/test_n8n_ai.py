@@ -198,9 +198,9 @@ def test_a_basic_llm_chain_and_its_chat_model_translate_together_and_run_as_one_
                                                                        {"role": "user", "content": "Capital of France?"}]}
 
 
-def test_a_root_with_memory_is_a_todo_and_so_are_its_sub_nodes(tmp_path: Path) -> None:
+def test_a_root_with_a_memory_other_than_the_simple_memory_is_a_todo_and_so_are_its_sub_nodes(tmp_path: Path) -> None:
     model, wiring = _model(target="Agent")
-    memory = {"name": "Memory", "type": f"{LC}memoryBufferWindow", "typeVersion": 1.3, "position": [0, 2],
+    memory = {"name": "Memory", "type": f"{LC}memoryPostgresChat", "typeVersion": 1.3, "position": [0, 2],
               "parameters": {"contextWindowLength": 5}}
     agent = {"name": "Agent", "type": f"{LC}agent", "typeVersion": 2.1, "position": [1, 0],
              "parameters": {"promptType": "define", "text": "={{ $json.q }}"}}
@@ -208,7 +208,7 @@ def test_a_root_with_memory_is_a_todo_and_so_are_its_sub_nodes(tmp_path: Path) -
     written = _workflow(tmp_path, [agent, model, memory], wiring)
     rows = {r.node: (r.status, r.why) for r in written.scaffold.rows}
     assert [rows[n][0] for n in ("Agent", "Model", "Memory")] == ["todo"] * 3
-    assert "a store across executions" in rows["Agent"][1]
+    assert "the memory memoryPostgresChat is not translated" in rows["Agent"][1]
 
 
 def test_ai_connections_are_read_as_sub_nodes_and_a_sub_node_of_an_unreached_root_is_not_reached(tmp_path: Path) -> None:

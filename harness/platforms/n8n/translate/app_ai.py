@@ -91,7 +91,10 @@ def _no_tools(workflow: Workflow, node: Node) -> None:
 def _check_described(node: Node) -> dict[str, Any]:
     if not node.described:
         raise Untranslatable(f"{node.short_type} v{node.version:g} has no description in this n8n "
-                             "(descriptions/langchain.json): its defaults are unknown")
+                             "(descriptions/langchain.json): its defaults are unknown (a newer n8n describes it: "
+                             "CUTOVER_N8N_VERSION=<ver> CUTOVER_ORACLE_DIR=<dir> tests/oracle/install.sh, then "
+                             "N8N_NODES_PACKAGE=@n8n/n8n-nodes-langchain node descriptions/extract.js, and its cases "
+                             "proved against that n8n)")
     return _nested_defaults(node, node.settings)
 
 

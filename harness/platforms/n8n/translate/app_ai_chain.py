@@ -7,11 +7,8 @@ runtime is ``queue_core.compat._n8n_ai_chain``.
 
 Not translated, each a TODO naming what it needs:
 
-- an output parser (``outputParserStructured``/``Autofixing``): LangChain adds its format
-  instructions (a JSON schema, in its own words) to the prompt and parses, retrying with the model;
-- memory (``memoryBufferWindow``): the window of earlier turns per session key needs a store
-  across executions (a table keyed by session id: read the last *k* turns before the call, append
-  the turn after it);
+- an output parser other than :mod:`ai_parser` reads (the Structured Output Parser, auto-fixed or not);
+- memory other than the Simple Memory (:mod:`ai_memory`: its turns kept in Postgres);
 - a tool other than the ones :func:`tools_of` reads (an HTTP Request tool with a fixed URL), and
   the agents of v1.x (chosen by an ``agent`` parameter) and v3 (its engine requests).
 """
@@ -24,7 +21,7 @@ from typing import Any
 
 from harness.errors import Untranslatable
 from harness.platforms.n8n.definition import Node, Workflow
-from harness.platforms.n8n.translate import expr
+from harness.platforms.n8n.translate import ai_memory, ai_parser, ai_tools, expr
 from harness.platforms.n8n.translate.app_ai import GEMINI, OPENAI, _check_described, _provider, _secret
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot, _input, comment
 from harness.scaffold import _code, _credential
@@ -93,7 +90,7 @@ def _others(workflow: Workflow, root: Node, allowed: tuple[str, ...]) -> None:
         if sub.kind == "memory":
             raise Untranslatable(f"memory ({kind}) is not translated: {_MEMORY}")
         if sub.kind == "outputParser":
-            raise Untranslatable(f"an output parser ({kind}) is not translated: {_PARSER}")
+            raise Untranslatable(f"an output parser ({kind}) on {root.short_type} is not translated: {_PARSER}")
         if sub.kind == "tool":
             raise Untranslatable(f"the tool {kind} is not translated: {_TOOLS}")
         raise Untranslatable(f"a {sub.kind} sub-node ({kind}) is not translated")
@@ -108,23 +105,36 @@ def tools_of(workflow: Workflow, root: Node, slot: Slot) -> tuple[list[ast.expr]
                                                                      dict[str, str]]:
     """Return the agent's tools: their function specs, their callables by name, and provider proposals.
 
-    Read: an HTTP Request tool (``toolHttpRequest`` v1.1) with a fixed URL and nothing the model
-    fills in (no placeholders, query, headers or body), its answer handed back as n8n hands it.
+    Read: the Think tool (``ai_tools``), and an HTTP Request tool (``toolHttpRequest`` v1.1) with a
+    fixed URL and nothing the model fills in (no placeholders, query, headers or body), its answer
+    handed back as n8n hands it. The tools are offered in n8n's order (the reverse of the export's).
     Any other tool raises Untranslatable naming the loop's call.
     """
     specs: list[ast.expr] = []
     calls: list[tuple[str, ast.expr]] = []
     proposals: dict[str, str] = {}
-    for sub in workflow.attached(root.name):
+    # n8n offers the tools in the reverse of their connections' order (getParentNodes unshifts each)
+    for sub in reversed(workflow.attached(root.name)):
         tool = workflow.nodes[sub.source]
         if sub.kind != "tool" or tool.disabled:
+            continue
+        if tool.short_type == ai_tools.THINK and tool.type.startswith("@n8n/"):
+            spec, runs = ai_tools.think_tool(tool)
+            specs.append(spec)
+            calls.append(runs)
+            continue
+        if tool.short_type == ai_tools.WIKIPEDIA and tool.type.startswith("@n8n/"):
+            spec, runs, proposed = ai_tools.wikipedia_tool(tool, slot)
+            specs.append(spec)
+            calls.append(runs)
+            proposals.update(proposed)
             continue
         params = _check_described(tool) if tool.short_type == "toolHttpRequest" else {}
         if tool.short_type != "toolHttpRequest" or tool.version != 1.1 or any(params.get(k) for k in _HTTP_TOOL_OFF) \
                 or params.get("placeholderDefinitions") or params.get("authentication", "none") != "none" \
                 or "{" in str(params.get("url")) or expr.is_expression(params.get("url")):
             raise Untranslatable(f"the tool {tool.name!r} ({tool.short_type} v{tool.version:g}) is not translated: "
-                                 + _TOOLS)
+                                 + (ai_tools.todo_reason(tool) or _TOOLS))
         if not re.fullmatch(r"[A-Za-z0-9_-]+", tool.name):
             raise Untranslatable(f"the tool name {tool.name!r} is not translated (n8n rewrites its characters)")
         provider, _, proposed = provider_for(params.get("url"), slot.providers)
@@ -162,16 +172,22 @@ def chain_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
     """Basic LLM Chain v1.4+: its messages and prompt as one chat call per item, the answer as ``{text}``."""
     params = _check_described(node)
     model, model_name, options = chat_model(workflow, node, gemini=True)
-    _others(workflow, node, ("languageModel",))
-    if params.get("hasOutputParser") or params.get("needsFallback"):
-        raise Untranslatable("a chain with an output parser or a fallback model is not translated: " + _PARSER)
+    _others(workflow, node, ("languageModel", "outputParser"))
+    if params.get("needsFallback"):
+        raise Untranslatable("a chain with a fallback model is not translated")
+    parsed = ai_parser.output_parser(workflow, node, params, slot, chat_model)
+    if parsed and model.short_type != CHAT_OPENAI:
+        raise Untranslatable("a chain with an output parser and a model other than the OpenAI Chat Model is not "
+                             "translated")
     templates: list[ast.expr] = []
     for entry in (params.get("messages") or {}).get("messageValues") or []:
         if entry.get("type") == "HumanMessagePromptTemplate" and entry.get("messageType", "text") != "text":
             raise Untranslatable("an image message of a chain is not translated")
         templates.append(dict_of([("type", entry.get("type", "SystemMessagePromptTemplate")),
                                   ("message", expr.value(entry.get("message", "")))]))
-    messages = call("n8n.ai_chain.chain_messages", ast.List(templates, ast.Load()), _prompt(node, params))
+    instructions = [call("n8n.ai_chain.format_instructions", lit(parsed[1]))] if parsed else []
+    messages = call("n8n.ai_chain.chain_messages", ast.List(templates, ast.Load()), _prompt(node, params),
+                    *instructions)
     if model.short_type == CHAT_GEMINI:  # LangChain's ChatGoogleGenerativeAI: the key as x-goog-api-key
         if any(e.get("type", "SystemMessagePromptTemplate") == "SystemMessagePromptTemplate"
                for e in ((params.get("messages") or {}).get("messageValues") or [])[1:]):
@@ -189,34 +205,74 @@ def chain_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
     run = call("n8n.ai_chain.chain", name("flow"), node.name, name("items"), provider=provider,
                url=OPENAI.base_url + "/v1/chat/completions", step=slot.step,
                body=_code.expr("lambda item, i: $body", body=body),
-               json_output=options.get("responseFormat") == "json_object", unwrap=node.version >= 1.6)
+               json_output=options.get("responseFormat") == "json_object", unwrap=node.version >= 1.6,
+               **({"parser": parsed[0]} if parsed else {}))
     return _lines(node, slot, run, model)
 
 
+DEFAULT_SYSTEM = "You are a helpful assistant"  # n8n's ToolsAgent SYSTEM_MESSAGE
+
+
+def _no_files_in(workflow: Workflow, node: Node) -> None:
+    """Refuse an agent fed by an HTTP Request that may answer a file: n8n passes its images to the model."""
+    for edge in workflow.parents(node.name):
+        parent = workflow.nodes[edge.source]
+        fmt = (((parent.parameters.get("options") or {}).get("response") or {}).get("response") or {}).get(
+            "responseFormat", "autodetect")
+        if parent.short_type == "httpRequest" and fmt in ("autodetect", "file"):
+            raise Untranslatable(f"the agent's items come from {parent.name!r}, an HTTP Request that may answer a file: "
+                                 "n8n adds an item's images and text files to the prompt (passthroughBinaryImages), "
+                                 "a message not translated")
+
+
 def agent_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
-    """AI Agent v2–v2.2 (the tools agent) without tools: system message and prompt, the answer as ``{output}``."""
-    if not 2 <= node.version < 3:
-        raise Untranslatable(f"AI Agent v{node.version:g} is not translated (v2–v2.2, the tools agent, are)")
+    """AI Agent v1.6–v2.2 (the tools agent): system message and prompt, the answer as ``{output}``."""
+    if node.version >= 3:
+        raise Untranslatable(f"AI Agent v{node.version:g} is not translated (v1.6–v2.2, the Tools Agent, are): v3 "
+                             "hands each tool call to n8n's engine as a sub-node run (its requests), and v3.1 has no "
+                             "description in this n8n; its model calls would be n8n.ai_chain.agent's")
+    if node.version < 1.6:
+        raise Untranslatable(f"AI Agent v{node.version:g} is not translated (v1.6–v2.2, the Tools Agent, are): before "
+                             "v1.6 the agent kind is chosen by its agent parameter, the conversational agent by default")
     params = _check_described(node)
+    if node.version < 2 and params.get("agent", "toolsAgent") != "toolsAgent":
+        raise Untranslatable(f"the AI Agent's {params.get('agent')} is not translated (the Tools Agent is)")
     model, model_name, options = chat_model(workflow, node)
-    _others(workflow, node, ("languageModel", "tool"))
-    if params.get("hasOutputParser") or params.get("needsFallback"):
-        raise Untranslatable("an agent with an output parser or a fallback model is not translated: " + _PARSER)
+    _others(workflow, node, ("languageModel", "tool", "outputParser", "memory"))
+    if params.get("needsFallback"):
+        raise Untranslatable("an agent with a fallback model is not translated")
     opts = params.get("options") or {}
     if opts.get("returnIntermediateSteps"):
         raise Untranslatable("an agent returning its intermediate steps is not translated")
+    if opts.get("passthroughBinaryImages") is not False:
+        _no_files_in(workflow, node)
     specs, tools, proposals = tools_of(workflow, node, slot)
-    # n8n sends the system message only when the node sets one (the oracle: none for empty options)
-    system = [dict_of([("role", "system"), ("content", expr.value(opts["systemMessage"]))])] \
-        if opts.get("systemMessage") else []
+    parsed = ai_parser.output_parser(workflow, node, params, slot, chat_model)
+    memory = ai_memory.memory_of(workflow, node)
+    if memory is not None and parsed:
+        raise Untranslatable("an agent with both memory and an output parser is not translated (n8n keeps the "
+                             "parsed output as JSON text in the memory)")
+    # n8n sends the system message only when the node sets one (the oracle: none for empty options); an
+    # output parser adds its instructions to it (or is the system message) and its format tool to the tools
+    content: ast.expr | None = expr.value(opts["systemMessage"]) if opts.get("systemMessage") else None
+    if node.version < 1.9 and opts.get("systemMessage") is None:  # before v1.9 n8n always sends one, its default
+        content = lit(DEFAULT_SYSTEM)
+    if parsed:
+        specs.append(call("n8n.ai_chain.format_tool", lit(parsed[1])))
+        content = _code.expr("$system + '\\n\\n' + n8n.ai_chain.AGENT_INSTRUCTIONS", system=content) \
+            if content is not None else _code.expr("n8n.ai_chain.AGENT_INSTRUCTIONS")
+    system = [dict_of([("role", "system"), ("content", content)])] if content is not None else []
     messages = ast.List([*system, dict_of([("role", "user"), ("content", _prompt(node, params))])], ast.Load())
     provider, _ = _provider(OPENAI, slot)
     body = call("n8n.ai_chain.chat_body", model_name, messages, lit(options),
-                **({"tools": ast.List(specs, ast.Load())} if specs else {}))
+                **({"tools": ast.List(specs, ast.Load())} if specs else {}),
+                **({"stream": True} if node.version < 2 else {}))  # the v1.x executor streams its model calls
     run = call("n8n.ai_chain.agent", name("flow"), node.name, name("items"), provider=provider,
                url=OPENAI.base_url + "/v1/chat/completions", step=slot.step,
                body=_code.expr("lambda item, i: $body", body=body), max_iterations=int(opts.get("maxIterations", 10)),
-               **({"tools": dict_of(tools)} if tools else {}))
+               **({"tools": dict_of(tools)} if tools else {}), **({"parser": parsed[0]} if parsed else {}),
+               **({"memory": memory} if memory is not None else {}),
+               **({"binary_images": False} if opts.get("passthroughBinaryImages") is False else {}))
     code = _lines(node, slot, run, model)
     code.provider_proposals.update(proposals)
     return code
