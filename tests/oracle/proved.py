@@ -7,8 +7,8 @@ the real n8n; the package must not read ``tests/`` at run time, so this writes t
 (type, version) pairs of every oracle suite into the package: the conformance tables
 (``conformance.json``, ``code_conformance.json``: versions whose status is ``proved``) and the
 suites that hold every case they run to "translated and equal" (HTTP Request, the data nodes,
-Wait and Execution Data, Execute Workflow, RSS Read, Send Email, Postgres, Data Table: every version
-they run). ``tests/unit/test_n8n_proved_table.py`` fails when the copy and
+Wait and Execution Data, Execute Workflow, RSS Read, Send Email, Postgres, Data Table, the AI nodes: every
+version they run). ``tests/unit/test_n8n_proved_table.py`` fails when the copy and
 the suites disagree.
 """
 
@@ -57,10 +57,16 @@ def table() -> dict[str, Any]:
         _add(proved, case.node_type, case.version)
     for case, _, _ in datatable_cases.datatable_cases():  # Data Table v1 (test_datatable_conformance)
         _add(proved, case.node_type, case.version)
+    from tests.oracle.test_ai_conformance import CASES as AI_CASES  # every case translated and equal
+
+    for case, subs, _ in AI_CASES:  # the AI roots and the sub-nodes (model, parser, memory, tool) they ran with
+        _add(proved, case.node_type, case.version)
+        for sub in subs:
+            _add(proved, sub["type"], sub["typeVersion"])
     return {"regenerate": COMMAND, "n8n": sorted(set(sources.values())),
             "suites": ["conformance.json", "code_conformance.json", "http_cases.py", "data_cases.py",
                        "wait_data_cases.py", "sub_cases.py", "feed_cases.py", "email_cases.py", "sql_cases.py",
-                       "datatable_cases.py"],
+                       "datatable_cases.py", "test_ai_conformance.py"],
             "proved": {t: sorted(v) for t, v in sorted(proved.items())}}
 
 
