@@ -14,7 +14,8 @@ the template's text refers to.
 ``$now``, ``$today`` and ``Date`` read the job's clock (the trigger's recorded time in shadow).
 ``$env.NAME`` reads the process environment, only the names the text spells out; outside live
 mode (shadow, dry run: what they record reaches reports) a variable whose name says it holds a
-secret (KEY, TOKEN, SECRET, PASSWORD, …) reads as ``<$env.NAME redacted>``. ``$vars.NAME`` reads
+secret (KEY, TOKEN, SECRET, PASSWORD, DSN, …), or whose value is a URL with a password, reads as
+``<$env.NAME redacted>``. ``$vars.NAME`` reads
 the environment variable ``N8N_VAR_NAME`` the same way.
 """
 
@@ -38,7 +39,9 @@ from ._n8n_js import MISSING
 TIMEOUT_MS = 1000  # per evaluation
 MAX_MEMORY = 64 * 1024 * 1024
 PRELUDE = ("_n8n_luxon.js", "_n8n_jmespath.js", "_n8n_expr_ext.js", "_n8n_expr.js")
-SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASS|AUTH|CREDENTIAL|PRIVATE|SIGNATURE|COOKIE|SESSION", re.I)
+SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASS|AUTH|CREDENTIAL|PRIVATE|SIGNATURE|COOKIE|SESSION|DSN", re.I)
+# A value that carries credentials whatever its name: a URL with a password (``postgresql://u:p@h/db``).
+SECRET_VALUE = re.compile(r"^[a-z][a-z0-9+.-]*://[^/@\s]*:[^/@\s]*@", re.I)
 _NODE_NAME = re.compile(r"""\$\(\s*(['"`])(.+?)\1\s*\)|\$node\[\s*(['"`])(.+?)\3\s*\]|\$node\.([A-Za-z_$][\w$]*)"""
                         r"""|\$items\(\s*(['"`])(.+?)\6""")
 _DYNAMIC = re.compile(r"\$\(\s*[^'\"`\s]|\$node\[\s*[^'\"`\s]|\$items\(\s*[^'\"`\s)]")
@@ -124,7 +127,8 @@ def _named(names: tuple[str, ...], prefix: str, shown: str, live: bool) -> dict[
     for key in names:
         value = os.environ.get(prefix + key)
         if value is not None:
-            out[key] = value if live or not SECRET_NAME.search(key) else f"<{shown}.{key} redacted>"
+            secret = SECRET_NAME.search(key) or SECRET_VALUE.match(value)
+            out[key] = value if live or not secret else f"<{shown}.{key} redacted>"
     return out
 
 

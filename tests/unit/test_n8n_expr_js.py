@@ -86,6 +86,11 @@ def test_env_is_read_in_live_and_a_secret_is_redacted_outside_live(monkeypatch: 
     assert _eval(template, {}, _flow("shadow")) == "123:<$env.PAGE_ACCESS_TOKEN redacted>:none"
     monkeypatch.setenv("N8N_VAR_REGION", "eu")
     assert _eval("{{ $vars.REGION }}", {}, _flow("shadow")) == "eu"
+    monkeypatch.setenv("ORDERS_DB_URL", "postgresql://app:hunter2@db.internal/orders")  # a password in a URL
+    monkeypatch.setenv("API_BASE", "https://api.example.com/v1")
+    template = "{{ $env.ORDERS_DB_URL }} {{ $env.API_BASE }}"
+    assert _eval(template, {}, _flow("shadow")) == "<$env.ORDERS_DB_URL redacted> https://api.example.com/v1"
+    assert _eval(template, {}, _flow("live")) == "postgresql://app:hunter2@db.internal/orders https://api.example.com/v1"
 
 
 def test_a_javascript_error_makes_the_part_undefined_and_n8ns_own_errors_fail() -> None:
