@@ -12,7 +12,6 @@ under test), plus the sub-nodes a root needs (a chat model) on ``ai_*`` connecti
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import tempfile
@@ -23,11 +22,8 @@ from typing import Any
 import httpx
 from psycopg import sql
 
-from harness.platforms.n8n.translate import scaffold_n8n
-from queue_core import registry as registry_module
-from queue_core.context import Trigger
-from queue_core.registry import Registry
 from tests.oracle import runner
+from tests.oracle.scaffolded import run_with
 from tests.oracle.ai_server import StandInRequests
 from tests.oracle.outcome import Outcome
 from tests.oracle.workflow import UNDER_TEST, Case, workflow
@@ -121,31 +117,9 @@ class _StandInContext:
 
 def run_scaffold(doc: dict[str, Any], workdir: Path, base: str) -> Outcome:
     """Scaffold the case's workflow and run the module, its calls sent to the stand-in."""
-    workdir.mkdir(parents=True, exist_ok=True)
-    path = workdir / "workflow.json"
-    path.write_text(json.dumps(doc), encoding="utf-8")
-    (written,) = scaffold_n8n(path, automation="oracle", into=workdir / "automations", force=True)
-    status = {row.node: row.status for row in written.scaffold.rows}
-    print("ROWS", [(r.node, r.status, r.why[:200]) for r in written.scaffold.rows])
-    saved = registry_module.default_registry
-    registry_module.default_registry = Registry()
-    try:
-        exec(compile(written.path.read_text(encoding="utf-8"), str(written.path), "exec"), {})
-        function = registry_module.default_registry.get("oracle").fn
-    finally:
-        registry_module.default_registry = saved
-    ctx = _StandInContext(base)
     for env in ("ANTHROPIC_API_KEY", "GEMINI_API_KEY"):  # the module reads these header/query secrets live
         os.environ.setdefault(env, "oracle-key")
-    outcome = Outcome(translated=status.get(UNDER_TEST) == "translated")
-    try:
-        asyncio.run(function(ctx, Trigger("oracle", None, {}, {}, "oracle")))
-    except Exception as exc:  # noqa: BLE001 - a crash of generated code is an outcome, compared
-        outcome.error, outcome.error_node = f"{type(exc).__name__}: {exc}", UNDER_TEST
-    if ctx.n8n_flows:
-        outcome.nodes = {n: [[i.get("json") for i in items] for items in outs]
-                         for n, outs in ctx.n8n_flows[0].outputs.items()}
-    return outcome
+    return run_with(doc, workdir, _StandInContext(base))
 
 
 def measure(cases: list[tuple[Case, list[dict[str, Any]], str | None]], base: str,

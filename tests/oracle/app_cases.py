@@ -14,7 +14,6 @@ n8n's attribution link carries the n8n instance's id, which the scaffold cannot 
 
 from __future__ import annotations
 
-import asyncio
 import json
 import tempfile
 import uuid
@@ -23,13 +22,11 @@ from typing import Any
 
 import httpx
 
-from harness.platforms.n8n.translate import scaffold_n8n
-from queue_core import registry as registry_module
 from queue_core.context import Trigger
 from queue_core.gateway.binary import encode as multipart_encode
-from queue_core.registry import Registry
 
 from tests.oracle import runner
+from tests.oracle.scaffolded import run_with
 from tests.oracle.outcome import Outcome, differences
 from tests.oracle.workflow import START, UNDER_TEST, input_name
 
@@ -99,32 +96,7 @@ class _TelegramContext:
 
 
 def _scaffold_run(document: dict[str, Any], workdir: Path, base: str) -> Outcome:
-    workdir.mkdir(parents=True, exist_ok=True)
-    path = workdir / "workflow.json"
-    path.write_text(json.dumps(document), encoding="utf-8")
-    (written,) = scaffold_n8n(path, automation="oracle", into=workdir / "automations", force=True)
-    status = {row.node: row.status for row in written.scaffold.rows}
-    saved = registry_module.default_registry
-    registry_module.default_registry = Registry()
-    try:
-        namespace: dict[str, Any] = {}
-        exec(compile(written.path.read_text(encoding="utf-8"), str(written.path), "exec"), namespace)
-        function = registry_module.default_registry.get("oracle").fn
-    finally:
-        registry_module.default_registry = saved
-    ctx = _TelegramContext(base)
-    outcome = Outcome(translated=status.get(UNDER_TEST) == "translated")
-    try:
-        asyncio.run(function(ctx, Trigger("oracle", None, {}, {}, "oracle")))
-    except Exception as exc:  # noqa: BLE001 - a crash of generated code is an outcome, compared
-        outcome.error, outcome.error_node = f"{type(exc).__name__}: {exc}", UNDER_TEST
-    if ctx.n8n_flows:
-        outcome.nodes = {n: [[i.get("json") for i in items] for items in outs]
-                         for n, outs in ctx.n8n_flows[0].outputs.items()}
-        outcome.binary = {n: [[i.get("binary") for i in items] for items in outs]
-                          for n, outs in ctx.n8n_flows[0].outputs.items()
-                          if any(i.get("binary") for items in outs for i in items)}
-    return outcome
+    return run_with(document, workdir, _TelegramContext(base))
 
 
 def telegram_file_documents(base: str) -> list[tuple[str, dict[str, Any]]]:

@@ -9,7 +9,6 @@ items are ``n8n.rss_items`` of the same bytes n8n's rss-parser read.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import socket
 import tempfile
@@ -24,12 +23,10 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from harness.platforms.n8n.translate import scaffold_n8n
-from queue_core import registry as registry_module
 from queue_core.context import Trigger
-from queue_core.registry import Registry
 
 from tests.oracle import runner
+from tests.oracle.scaffolded import run_with
 from tests.oracle.feed_documents import FEEDS
 from tests.oracle.outcome import Outcome, differences
 from tests.oracle.workflow import START, UNDER_TEST, input_name
@@ -126,29 +123,7 @@ class _FeedContext:
 
 
 def _scaffold_run(document: dict[str, Any], workdir: Path, base: str) -> Outcome:
-    workdir.mkdir(parents=True, exist_ok=True)
-    path = workdir / "workflow.json"
-    path.write_text(json.dumps(document), encoding="utf-8")
-    (written,) = scaffold_n8n(path, automation="oracle", into=workdir / "automations", force=True)
-    status = {row.node: row.status for row in written.scaffold.rows}
-    saved = registry_module.default_registry
-    registry_module.default_registry = Registry()
-    try:
-        namespace: dict[str, Any] = {}
-        exec(compile(written.path.read_text(encoding="utf-8"), str(written.path), "exec"), namespace)
-        function = registry_module.default_registry.get("oracle").fn
-    finally:
-        registry_module.default_registry = saved
-    ctx = _FeedContext(base)
-    outcome = Outcome(translated=status.get(UNDER_TEST) == "translated")
-    try:
-        asyncio.run(function(ctx, Trigger("oracle", None, {}, {}, "oracle")))
-    except Exception as exc:  # noqa: BLE001 - a crash of generated code is an outcome, compared
-        outcome.error, outcome.error_node = f"{type(exc).__name__}: {exc}", UNDER_TEST
-    if ctx.n8n_flows:
-        outcome.nodes = {n: [[i.get("json") for i in items] for items in outs]
-                         for n, outs in ctx.n8n_flows[0].outputs.items()}
-    return outcome
+    return run_with(document, workdir, _FeedContext(base))
 
 
 def measure(base: str) -> list[tuple[str, Outcome, Outcome, list[str]]]:

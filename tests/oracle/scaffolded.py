@@ -76,16 +76,40 @@ def _failed_node(exc: BaseException, names: list[str]) -> str | None:
     return None
 
 
-def run_one(document: dict[str, Any], workdir: Path) -> Outcome:
-    """Scaffold the workflow ``document`` into ``workdir`` and run it; return what it produced."""
+def scaffolded(document: dict[str, Any], workdir: Path) -> tuple[Any, bool]:
+    """Scaffold the workflow ``document`` into ``workdir`` and load its automation in a registry of
+    its own; return its function and whether the node under test is translated."""
     workdir.mkdir(parents=True, exist_ok=True)
     path = workdir / "workflow.json"
     path.write_text(json.dumps(document), encoding="utf-8")
     (written,) = scaffold_n8n(path, automation="oracle", into=workdir / "automations", force=True)
     status = {row.node: row.status for row in written.scaffold.rows}
-    function = _load(written.path.read_text(encoding="utf-8"), str(written.path))
+    return _load(written.path.read_text(encoding="utf-8"), str(written.path)), status.get(UNDER_TEST) == "translated"
+
+
+def run_with(document: dict[str, Any], workdir: Path, ctx: Any) -> Outcome:
+    """Scaffold ``document`` and run it with ``ctx`` (a suite's context, which sends its calls
+    somewhere of the suite's own); a crash is the node under test's error. Return the outputs,
+    and the binary entries of the nodes that have any."""
+    function, translated = scaffolded(document, workdir)
+    outcome = Outcome(translated=translated)
+    try:
+        asyncio.run(function(ctx, Trigger("oracle", None, {}, {}, "oracle")))
+    except Exception as exc:  # noqa: BLE001 - a crash of generated code is an outcome, compared
+        outcome.error, outcome.error_node = f"{type(exc).__name__}: {exc}", UNDER_TEST
+    if ctx.n8n_flows:
+        outputs = ctx.n8n_flows[0].outputs
+        outcome.nodes = {n: [[i.get("json") for i in items] for items in outs] for n, outs in outputs.items()}
+        outcome.binary = {n: [[i.get("binary") for i in items] for items in outs] for n, outs in outputs.items()
+                          if any(i.get("binary") for items in outs for i in items)}
+    return outcome
+
+
+def run_one(document: dict[str, Any], workdir: Path) -> Outcome:
+    """Scaffold the workflow ``document`` into ``workdir`` and run it; return what it produced."""
+    function, translated = scaffolded(document, workdir)
     ctx = _OfflineContext()
-    outcome = Outcome(translated=status.get(UNDER_TEST) == "translated")
+    outcome = Outcome(translated=translated)
     failure: BaseException | None = None
     try:
         asyncio.run(function(ctx, Trigger("oracle", None, {}, {}, "oracle")))

@@ -15,7 +15,6 @@ compared): n8n's is its NodeOperationError's fields, the scaffold's the database
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import random
@@ -29,19 +28,16 @@ import psycopg
 from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
-from queue_core import registry as registry_module
 from queue_core.classify import Kind, classify_response
-from queue_core.context import Trigger
 from queue_core.errors import RetryableError, TerminalError
 from queue_core.gateway.sql import mounts
 from queue_core.provider import parse_providers
-from queue_core.registry import Registry
 
-from harness.platforms.n8n.translate import scaffold_n8n
 
 from tests.oracle import runner
+from tests.oracle.scaffolded import run_with
 from tests.oracle.outcome import Outcome, differences
-from tests.oracle.workflow import UNDER_TEST, Case, workflow
+from tests.oracle.workflow import Case, workflow
 
 NODE = "n8n-nodes-base.postgres"
 CREDENTIAL = {"id": "oraclepostgres01", "name": "oracle postgres"}
@@ -239,29 +235,7 @@ class _SqlContext:
 
 
 def _scaffold_run(document: dict[str, Any], workdir: Path, data_url: str) -> Outcome:
-    workdir.mkdir(parents=True, exist_ok=True)
-    path = workdir / "workflow.json"
-    path.write_text(json.dumps(document), encoding="utf-8")
-    (written,) = scaffold_n8n(path, automation="oracle", into=workdir / "automations", force=True)
-    status = {row.node: row.status for row in written.scaffold.rows}
-    saved = registry_module.default_registry
-    registry_module.default_registry = Registry()
-    try:
-        namespace: dict[str, Any] = {}
-        exec(compile(written.path.read_text(encoding="utf-8"), str(written.path), "exec"), namespace)
-        function = registry_module.default_registry.get("oracle").fn
-    finally:
-        registry_module.default_registry = saved
-    ctx = _SqlContext(data_url)
-    outcome = Outcome(translated=status.get(UNDER_TEST) == "translated")
-    try:
-        asyncio.run(function(ctx, Trigger("oracle", None, {}, {}, "oracle")))
-    except Exception as exc:  # noqa: BLE001 - a crash of generated code is an outcome, compared
-        outcome.error, outcome.error_node = f"{type(exc).__name__}: {exc}", UNDER_TEST
-    if ctx.n8n_flows:
-        outcome.nodes = {n: [[i.get("json") for i in items] for items in outs]
-                         for n, outs in ctx.n8n_flows[0].outputs.items()}
-    return outcome
+    return run_with(document, workdir, _SqlContext(data_url))
 
 
 def _without_error_objects(outcome: Outcome) -> Outcome:
