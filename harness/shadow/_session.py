@@ -93,6 +93,12 @@ class ShadowRun:
                                         ramp=self.settings.replayers > 0)
         return self._scheduler.outcome(ref, position)
 
+    def ready(self, ref: TriggerRef) -> bool:
+        """Tell whether ``ref``'s result can be had without replaying anything in this process."""
+        if self.settings.replayers > 0:
+            return True  # replay processes replay; this one only waits for their answers
+        return self._scheduler is not None and self._scheduler.has(ref)
+
     def record(self, result: ItemResult) -> None:
         """Append the result of an item that ran to this process's result files."""
         self._results.record(result)

@@ -49,6 +49,10 @@ class Scheduler:
             self._fill()
         return self._outcomes.pop(key)
 
+    def has(self, ref: TriggerRef) -> bool:
+        """Tell whether ``ref``'s result is here already (its batch was received)."""
+        return (ref.automation, ref.trigger_id) in self._outcomes
+
     def _batch_size(self) -> int:
         if not self._ramp:
             return self._batch_size_max
