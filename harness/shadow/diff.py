@@ -22,6 +22,7 @@ fails (most triggers agree), and type changes the coercion profile considers equ
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -134,8 +135,7 @@ def _subtrees(legacy: Any, new: Any) -> list[tuple[list[Any], Any]]:
     same levels come out) and skips the values that are the same in value and type; a subtree
     of any other kind (objects with different keys, lists, scalars) is handed to deepdiff whole.
     """
-    from deepdiff import DeepDiff  # heavy import, only when something differs
-
+    DeepDiff = _deepdiff()  # noqa: N806 - the class, imported only when something differs
     out: list[tuple[list[Any], Any]] = []
     stack: list[tuple[list[Any], Any, Any]] = [([], legacy, new)]
     while stack:
@@ -145,6 +145,33 @@ def _subtrees(legacy: Any, new: Any) -> list[tuple[list[Any], Any]]:
         else:
             out.append((prefix, DeepDiff(old, value, view="tree", ignore_order=False, verbose_level=2)))
     return out
+
+
+_DATAFRAME_LIBRARIES = ("pandas", "numpy", "polars")
+
+
+def _deepdiff() -> Any:
+    """Import deepdiff's ``DeepDiff`` without the data-frame libraries, unless they are loaded already.
+
+    deepdiff imports pandas, numpy and polars when they are installed, to compare their
+    objects: 0.47 against 0.13 CPU s in every replay process that finds a difference, and
+    most of its memory. Traces are JSON (dicts, lists, strings, numbers, booleans, None), which
+    deepdiff compares the same without them. While deepdiff is imported, an entry of ``None``
+    in ``sys.modules`` makes ``import pandas`` fail as if it were not installed (the import
+    system's documented meaning of ``None``); the entries are removed again afterwards.
+    """
+    if "deepdiff" not in sys.modules:
+        blocked = [name for name in _DATAFRAME_LIBRARIES if name not in sys.modules]
+        sys.modules.update(dict.fromkeys(blocked))
+        try:
+            import deepdiff  # noqa: F401
+        finally:
+            for name in blocked:
+                if sys.modules.get(name, 0) is None:
+                    del sys.modules[name]
+    from deepdiff import DeepDiff
+
+    return DeepDiff
 
 
 def same(legacy: Any, new: Any) -> bool:

@@ -62,3 +62,19 @@ def test_disagreements_come_in_trace_field_order() -> None:
     legacy = _trace(status="failed", path=["a"], decisions={"r": 1})
     new = _trace(status="succeeded", path=["b"], decisions={"r": 2})
     assert [d.path for d in diff_traces(legacy, new)] == ["status", "path[0]", "decisions.r"]
+
+
+def test_a_difference_is_found_without_importing_pandas_or_numpy() -> None:
+    # deepdiff imports the data-frame libraries when installed; a replay process that judges
+    # JSON traces has no use for them (harness.shadow.diff._deepdiff keeps them out).
+    import subprocess
+    import sys
+
+    code = ("import sys\n"
+            "from harness.shadow.diff import diff_traces\n"
+            "found = diff_traces({'status': 'succeeded', 'path': ['a'], 'decisions': {'route': 'bug'}},\n"
+            "                    {'status': 'succeeded', 'path': ['a'], 'decisions': {'route': 'other'}})\n"
+            "print([(d.path, d.kind) for d in found], 'pandas' in sys.modules, 'numpy' in sys.modules,\n"
+            "      sys.modules.get('pandas', 0) is None)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[('decisions.route', 'value_changed')] False False False"
