@@ -68,17 +68,26 @@ def coverage(found: list[Branch], traces: Iterable[LegacyTrace], coercion: Coerc
     An unreadable branch, or one read from a field some trace does not hold (a path-read branch
     of an export without paths), counts ``None``: not shown taken, and not shown untaken either.
     """
-    listed = list(traces)
-    counts = dict.fromkeys(found, 0)
-    for trace in listed:
-        for branch in found:
-            if _took(trace, branch, coercion):
-                counts[branch] += 1
+    return tally(found, [(took(found, trace, coercion), trace.evidence) for trace in traces])
+
+
+def took(found: list[Branch], trace: LegacyTrace, coercion: Coercion | None = None) -> list[int]:
+    """Return the positions in ``found`` of the branches ``trace`` took (what a shadow run keeps per trigger)."""
+    return [i for i, branch in enumerate(found) if _took(trace, branch, coercion)]
+
+
+def tally(found: list[Branch], traces: Iterable[tuple[Iterable[int], Iterable[str]]]) -> list[BranchCount]:
+    """Count as :func:`coverage` does, from each trace's :func:`took` positions and its evidence fields."""
+    counts = [0] * len(found)
+    held = {str(e) for e in Evidence}
+    for positions, evidence in traces:
+        for i in positions:
+            counts[i] += 1
+        held &= {str(e) for e in evidence}
     out = []
-    for b in found:
+    for i, b in enumerate(found):
         need = _NEEDS.get(b.read)
-        readable = need is not None and all(need in t.evidence for t in listed)
-        out.append(BranchCount(b, counts[b] if readable else None))
+        out.append(BranchCount(b, counts[i] if need is not None and str(need) in held else None))
     return out
 
 
@@ -126,8 +135,10 @@ class DefinitionCoverage:
         return tuple(f'{r["branch"]} ({r["note"]})' for r in self.rows if r["taken"] is None)
 
 
-def definition_rows(definition: Path, entry: AutomationEntry, traces: Iterable[LegacyTrace]) -> DefinitionCoverage:
-    """Return the report rows of a definition's branches, counted from the compared legacy ``traces``.
+def definition_rows(definition: Path, entry: AutomationEntry, traces: Iterable[LegacyTrace] = (),
+                    taken: Iterable[tuple[Iterable[int], Iterable[str]]] | None = None) -> DefinitionCoverage:
+    """Return the report rows of a definition's branches, counted from the compared legacy ``traces``
+    (or, when ``taken`` is given, from each trace's :func:`took` positions and evidence fields).
 
     A row: ``node``, ``kind``, ``output``, ``branch`` (its key), ``read`` (how a trace shows it),
     ``taken`` (``None``: the recording cannot show it) and ``note`` (why not).
@@ -136,8 +147,9 @@ def definition_rows(definition: Path, entry: AutomationEntry, traces: Iterable[L
         found = definition_branches(definition, entry)
     except BranchesUnreadable as exc:
         return DefinitionCoverage([], str(exc))
+    counted = coverage(found, traces, entry.coercion) if taken is None else tally(found, taken)
     rows = []
-    for count in coverage(found, traces, entry.coercion):
+    for count in counted:
         b = count.branch
         note = b.note or ("" if count.taken is not None else "the recorded traces do not hold the "
                           + ("decisions" if b.read == "decision" else "path"))

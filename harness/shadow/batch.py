@@ -24,7 +24,7 @@ from harness.shadow.judge import judge, rules_for
 from harness.shadow.normalize import Rules
 from harness.shadow.outcome import ItemResult, TriggerOutcome, result_lines
 from harness.shadow.settings import ShadowSettings
-from harness.recording import TRIGGERS_FILE
+from harness.recording import TRIGGERS_FILE, LegacyTrace
 from harness.shadow.replay import ReplaySession
 
 
@@ -42,6 +42,7 @@ class BatchReplayer:
         self._session: ReplaySession | None = None
         self._failure: str | None = None
         self._rules: dict[str, Rules] = {}
+        self._branches: dict[str, list[Any] | None] = {}
 
     @property
     def registry(self) -> Any:
@@ -99,8 +100,35 @@ class BatchReplayer:
         for i, runs in by_key.items():
             ref, _, legacy = loaded[i]
             assert legacy is not None
-            out[i] = judge(ref, legacy, runs, self.rules(ref.automation), self.entries, self.settings.today)
+            out[i] = outcome = judge(ref, legacy, runs, self.rules(ref.automation), self.entries, self.settings.today)
+            outcome.definition_taken = self._definition_taken(ref.automation, legacy)
         return [out[i] for i in range(len(loaded))]
+
+    def _definition_taken(self, automation: str, legacy: LegacyTrace) -> list[int] | None:
+        """Return the positions of the definition's branches ``legacy`` took (None: no readable definition).
+
+        The report counts branch coverage from these (:func:`harness.coverage.tally`) instead of
+        reading every compared legacy trace again at the end of the run.
+        """
+        if automation not in self._branches:
+            from harness.coverage import definition_branches
+            from harness.platforms.adapter import BranchesUnreadable
+
+            entry = self.index.manifest.automations.get(automation)
+            found = None
+            if entry is not None and entry.definition:
+                try:
+                    found = definition_branches(self.index.directory / entry.definition, entry)
+                except BranchesUnreadable:
+                    found = None  # the report says why, reading the traces as before
+            self._branches[automation] = found
+        found = self._branches[automation]
+        if found is None:
+            return None
+        from harness.coverage import took
+
+        entry = self.index.manifest.automations[automation]
+        return took(found, legacy, entry.coercion)
 
     def _replay_session(self) -> ReplaySession:
         if self._session is None:

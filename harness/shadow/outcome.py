@@ -38,6 +38,7 @@ class TriggerOutcome:
     nodes: dict[str, Any] | None = None  # the node comparison: compared, excluded, one_side, differing
     error_class: dict[str, Any] | None = None  # both failed: legacy, new, compared (harness.shadow._error_class)
     reads: dict[str, dict[str, Any]] = field(default_factory=dict)  # disagreement path -> trigger fields its decision read
+    definition_taken: list[int] | None = None  # the definition's branches the legacy trace took (harness.coverage.took)
 
     @property
     def unexplained(self) -> list[tuple[Disagreement, Judgement]]:
@@ -100,6 +101,8 @@ def result_lines(outcome: TriggerOutcome) -> tuple[str, str]:
         row["items"] = outcome.items
     elif outcome.children:
         row["children"] = outcome.children
+    if outcome.definition_taken is not None:  # the report's branch coverage, without re-reading the trace
+        row["definition_taken"] = outcome.definition_taken
     lines = "".join(json.dumps({
         "automation": ref.automation, "trigger_id": ref.trigger_id, "seq": ref.seq,
         **d.as_dict(), "accepted_by": j.accepted_by, "expired_by": j.expired_by,

@@ -167,18 +167,36 @@ def _entry_usage(entries: Sequence[Entry], dis_rows: Sequence[Mapping[str, Any]]
     return out
 
 
-def _definition_branches(manifest: Manifest, set_path: str | None, name: str, compared: set[str]) -> Any:
+def _definition_branches(manifest: Manifest, set_path: str | None, name: str,
+                         compared: Mapping[str, Mapping[str, Any]]) -> Any:
     """Every branch of the automation's legacy definition with the compared triggers whose legacy
-    trace took it (a harness.coverage.DefinitionCoverage; None when the manifest names no definition)."""
+    trace took it (a harness.coverage.DefinitionCoverage; None when the manifest names no definition).
+
+    ``compared`` maps each compared trigger's id to its result row. Rows written by a replay carry
+    the positions of the branches their legacy trace took (``definition_taken``), counted here
+    without reading the traces; only when some row lacks them are the legacy traces read again."""
     entry = manifest.automations.get(name)
     if entry is None or not entry.definition:
         return None
     from harness.coverage import definition_rows
     from harness.recording import LEGACY_FILE, iter_traces
 
+    definition = Path(set_path or ".") / entry.definition
+    if compared and all("definition_taken" in row for row in compared.values()):
+        return definition_rows(definition, entry, taken=[
+            (row["definition_taken"], row.get("evidence") or FULL_EVIDENCE) for row in compared.values()])
     legacy = Path(set_path or ".") / name / LEGACY_FILE
     traces = [t for t in iter_traces(legacy, outline=True) if t.trigger_id in compared] if legacy.is_file() and compared else []
-    return definition_rows(Path(set_path or ".") / entry.definition, entry, traces)
+    return definition_rows(definition, entry, traces)
+
+
+def _compared_rows(rows: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Mapping[str, Any]]]:
+    """Per automation, the row of each trigger compared to the end (agreed, accepted, disagreed), by id."""
+    first: dict[str, dict[str, Mapping[str, Any]]] = {}  # a trigger's first row counts, as in the triggers' frame
+    for row in sorted(rows, key=lambda r: (str(r["automation"]), r.get("seq") or 0)):
+        first.setdefault(str(row["automation"]), {}).setdefault(str(row["trigger_id"]), row)
+    return {name: {tid: row for tid, row in by_id.items() if row.get("verdict") in ("agreed", "accepted", "disagreed")}
+            for name, by_id in first.items()}
 
 
 def build_summary(info: RunInfo, manifest: Manifest, spans: Mapping[str, tuple[str | None, str | None]],
@@ -200,6 +218,7 @@ def build_summary(info: RunInfo, manifest: Manifest, spans: Mapping[str, tuple[s
     todo = _compared.unfinished_counts(result_rows)
     node_cov = _compared.node_coverage(result_rows, manifest)
     classes = _error_class.class_counts(result_rows)
+    compared_rows = _compared_rows(result_rows)
     for name in sorted(set(spans) | set(df["automation"]) if not df.empty else spans):
         c = {v: int(counts.loc[name].get(v, 0)) if name in counts.index else 0
              for v in ("agreed", "accepted", "disagreed", "unfinished", "unpaired", "error")}
@@ -207,9 +226,7 @@ def build_summary(info: RunInfo, manifest: Manifest, spans: Mapping[str, tuple[s
         legacy_branches = {b["branch"]: b["new"] for b in branch_rows.get(name, [])}
         expired_labels = tuple(f"#{u['index'] + 1} {u['path'] or u['signature']} (owner {u['owner']}, expired {u['expires']})"
                                for u in used if u["automation"] == name and u["status"] == "expired")
-        ids = set(df[(df["automation"] == name) & df["verdict"].isin(["agreed", "accepted", "disagreed"])]["trigger_id"]
-                  .astype(str)) if not df.empty else set()
-        read = _definition_branches(manifest, info.set_path, name, ids)
+        read = _definition_branches(manifest, info.set_path, name, compared_rows.get(name, {}))
         definition = None if read is None else read.rows
         countable = "decisions" in evidence.get(name, ()) or not compared
         if definition is not None and not countable:  # no decision recorded: "taken" would be a guess

@@ -68,7 +68,7 @@ def _shared_row(row: dict[str, Any], shared: dict[Any, Any]) -> dict[str, Any]:
     out = {}
     for key, value in row.items():
         if isinstance(value, str) and len(value) <= 24 or isinstance(value, list) and len(value) <= 8 and all(
-                isinstance(v, str) for v in value):
+                type(v) is str or type(v) is int for v in value):  # 1 and True are equal: not shared
             token = (key, value if isinstance(value, str) else tuple(value))
             value = shared.setdefault(token, value)
         out[shared.setdefault(key, key)] = value

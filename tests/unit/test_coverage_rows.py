@@ -43,3 +43,18 @@ def test_an_export_without_paths_cannot_show_a_path_read_branch(tmp_path: Path) 
 def test_a_tool_without_a_branch_reader_is_a_named_problem_not_an_n8n_reading(tmp_path: Path) -> None:
     read = _rows(tmp_path, [], Platform.POWER_AUTOMATE)
     assert read.rows == [] and "does not read power-automate definitions" in str(read.problem)
+
+
+def test_rows_counted_from_each_traces_taken_branches_equal_rows_counted_from_the_traces(tmp_path: Path) -> None:
+    # A shadow run keeps, per compared trigger, the positions of the branches its legacy trace
+    # took (harness.coverage.took) and its evidence, so the report need not read the traces again.
+    from harness.coverage import definition_branches, took
+
+    path = tmp_path / "flow.json"
+    path.write_text(json.dumps(WORKFLOW))
+    entry = AutomationEntry("flow", Platform.N8N, Coercion.N8N)
+    found = definition_branches(path, entry)
+    for traces in ([_trace(["Keep", "After"]), _trace(["Keep"]), _trace(["Keep", "After"])],
+                   [_trace(["Keep"]), _trace([], (Evidence.STATUS,))], []):
+        taken = [(took(found, t, entry.coercion), [str(e) for e in t.evidence]) for t in traces]
+        assert definition_rows(path, entry, taken=taken) == definition_rows(path, entry, traces)
