@@ -48,7 +48,7 @@ class Settings:
     def knobs(self, system: str) -> str:
         """Return the settings that matter to ``system``, as the tables print them (the claim
         batch, each system's throughput knob, first)."""
-        if system == "cutover":
+        if system in ("cutover", "cutover_main"):
             from queue_core import db
 
             total = self.db_connections or db.default_connections(self.concurrency)
@@ -418,6 +418,9 @@ def _raw_climb(k: int) -> dict[str, Any] | None:
 
 SYSTEMS: dict[str, System] = {
     "cutover": System("cutover", cutover_prepare, cutover_enqueue, cutover_drain, cutover_count, _cutover_climb),
+    # The same, with the worker process importing another checkout's queue_core (--main-tree).
+    "cutover_main": System("cutover_main", cutover_prepare, cutover_enqueue, cutover_drain, cutover_count,
+                           _cutover_climb),
     "pgqueuer": System("pgqueuer", pgqueuer_prepare, pgqueuer_enqueue, pgqueuer_drain, pgqueuer_count,
                        _pgqueuer_climb),
     "procrastinate": System("procrastinate", procrastinate_prepare, procrastinate_enqueue, procrastinate_drain,

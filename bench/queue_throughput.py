@@ -52,8 +52,11 @@ from psycopg import sql
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _peers  # noqa: E402
 
-ORDER = ("cutover", "pgqueuer", "procrastinate", "raw_sql")
+ORDER = ("cutover", "cutover_main", "pgqueuer", "procrastinate", "raw_sql")
 PEERS = ("pgqueuer", "procrastinate")
+# cutover_main is cutover's worker imported from another checkout (``--main-tree``): the code
+# before a change, run as one more system of the same run, so it takes turns with the rest.
+CUTOVERS = ("cutover", "cutover_main")
 
 
 @dataclass
@@ -106,7 +109,7 @@ def _create_database(system: str) -> str:
     """Return the conninfo of a new, empty database (cutover's comes migrated from its template)."""
     from queue_core import provision
 
-    if system == "cutover":
+    if system in CUTOVERS:
         return provision.fresh_database(prefix="bench_cutover")
     name = f"bench_{system}_{uuid.uuid4().hex[:10]}"
     with psycopg.connect(_server_url(), autocommit=True) as conn:
@@ -125,6 +128,12 @@ def _drop_database(url: str) -> None:
 
 def child_main(args: argparse.Namespace) -> None:
     """Set up a drain, say READY, wait for GO on stdin, drain, print the tally as JSON."""
+    if args.child == "cutover_main":
+        # Before anything imports queue_core: this process runs the other checkout's.
+        sys.path.insert(0, str(Path(args.main_tree).resolve()))
+        import queue_core
+
+        print(f"cutover_main runs {Path(queue_core.__file__).parent}", file=sys.stderr, flush=True)
     system = _peers.SYSTEMS[args.child]
     settings = _peers.Settings(**json.loads(args.settings))
 
@@ -152,8 +161,9 @@ def equal_settings(args: argparse.Namespace) -> _peers.Settings:
 
 
 def _child_argv(args: argparse.Namespace, system: str, url: str, settings: _peers.Settings) -> list[str]:
-    return [sys.executable, str(Path(__file__).resolve()), "--child", system, "--url", url,
+    argv = [sys.executable, str(Path(__file__).resolve()), "--child", system, "--url", url,
             "--settings", json.dumps(asdict(settings)), "--loop", args.loop]
+    return argv + ["--main-tree", args.main_tree] if args.main_tree else argv
 
 
 def _kill(procs: list[subprocess.Popen[str]]) -> None:
@@ -273,8 +283,11 @@ def _result(summaries: dict[str, Summary]) -> dict[str, Any]:
     if "cutover" in summaries and "raw_sql" in summaries:
         for a, b in zip(summaries["cutover"].rounds, summaries["raw_sql"].rounds):
             per_round.append(round(a.jobs_s / b.jobs_s, 3) if a.jobs_s and b.jobs_s else None)
+    main_rate = rate.get("cutover_main")
     return {
         "cutover_jobs_s": _round(mine),
+        "cutover_main_jobs_s": _round(main_rate),
+        "ratio_vs_cutover_main": round(mine / main_rate, 3) if mine and main_rate else None,
         "pgqueuer_jobs_s": _round(rate.get("pgqueuer")),
         "procrastinate_jobs_s": _round(rate.get("procrastinate")),
         "raw_sql_jobs_s": _round(raw),
@@ -375,7 +388,7 @@ def best_table(args: argparse.Namespace, systems: list[str], base: _peers.Settin
 def _best_result(best: dict[str, Climb]) -> dict[str, Any]:
     rate = {name: c.best[0] if c.best else None for name, c in best.items()}
     peers = [r for p in PEERS if (r := rate.get(p))]
-    mine, raw = rate.get("cutover"), rate.get("raw_sql")
+    mine, raw, main_rate = rate.get("cutover"), rate.get("raw_sql"), rate.get("cutover_main")
     return {
         "systems": {name: {
             "jobs_s": _round(rate[name]), "settings": c.best[1] if c.best else "every setting failed",
@@ -385,6 +398,9 @@ def _best_result(best: dict[str, Climb]) -> dict[str, Any]:
         } for name, c in best.items()},
         "ratio_vs_best_peer": round(mine / max(peers), 3) if mine and peers else None,
         "ratio_vs_raw_sql": round(mine / raw, 3) if mine and raw else None,
+        "cutover_main_ratio_vs_best_peer": round(main_rate / max(peers), 3) if main_rate and peers else None,
+        "cutover_main_ratio_vs_raw_sql": round(main_rate / raw, 3) if main_rate and raw else None,
+        "ratio_vs_cutover_main": round(mine / main_rate, 3) if mine and main_rate else None,
     }
 
 
@@ -406,6 +422,8 @@ def main(argv: list[str] | None = None) -> None:
         child_main(args)
         return
     systems = [s for s in ORDER if s in args.systems]
+    if "cutover_main" in systems and not args.main_tree:
+        parser.error("cutover_main needs --main-tree: a checkout whose queue_core it imports")
     base = equal_settings(args)
     print(f"queue throughput: {args.jobs:,} no-op jobs; {args.procs} worker process(es) per system; "
           f"event loop {args.loop}; timeout {args.timeout:.0f} s per drain; equal settings for "
@@ -459,6 +477,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--loop", choices=("asyncio", "uvloop"), default=_default_loop(), help="event loop, the same for all")
     p.add_argument("--keep", action="store_true", help="keep the databases afterwards")
     p.add_argument("--json-out", help="also write every system's figures to this file")
+    p.add_argument("--main-tree", help="a checkout (with queue_core/ at its top) whose worker the "
+                   "cutover_main system runs, for a before/after in one run (the same schema)")
     p.add_argument("--child", choices=ORDER, help=argparse.SUPPRESS)
     p.add_argument("--url", help=argparse.SUPPRESS)
     p.add_argument("--settings", help=argparse.SUPPRESS)
