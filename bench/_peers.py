@@ -44,15 +44,16 @@ class Settings:
     db_connections: int = 0
     raw_batch: int = 0
     procrastinate_pool: int = 0
+    lanes: int = 0  # cutover's producer lanes (0: db.plan_connections' default, 2)
 
     def knobs(self, system: str) -> str:
         """Return the settings that matter to ``system``, as the tables print them (the claim
         batch, each system's throughput knob, first)."""
-        if system == "cutover":
+        if system in ("cutover", "cutover_main"):
             from queue_core import db
 
             total = self.db_connections or db.default_connections(self.concurrency)
-            lanes = db.plan_connections(total, concurrency=self.concurrency).lanes
+            lanes = db.plan_connections(total, concurrency=self.concurrency, lanes=self.lanes or 2).lanes
             share = self.concurrency // lanes
             batch = min(self.batch or share, share)
             return f"claim batch {batch} x {lanes} lanes, concurrency {self.concurrency}, {total} connections"
@@ -113,7 +114,8 @@ async def cutover_drain(url: str, s: Settings, ready: Callable[[], Awaitable[Non
     from queue_core import Worker, WorkerConfig, db
 
     reg, tally = _cutover_registry()
-    plan = db.plan_connections(s.db_connections or db.default_connections(s.concurrency), concurrency=s.concurrency)
+    plan = db.plan_connections(s.db_connections or db.default_connections(s.concurrency), concurrency=s.concurrency,
+                               lanes=s.lanes or 2)
     cfg = WorkerConfig(concurrency=s.concurrency, lease_s=30, poll_s=0.05, batch_size=s.batch or None,
                        lanes=plan.lanes)
     async with db.pool(url, min_size=plan.jobs, max_size=plan.jobs) as pool, \
@@ -371,31 +373,33 @@ async def raw_count(url: str) -> int:
         return int(row[0]) if row else 0
 
 
-Climb = Callable[[int], "dict[str, Any] | None"]
-"""Return the changes to the equal settings of a system's k-th sweep point (k = 0, 1, …), or
-None when its ladder ends (a limit of the server, such as max_connections)."""
+Ladder = Callable[[int, Settings], "dict[str, Any] | None"]
+"""Return the changes to ``base`` of a ladder's k-th point (k = 0, 1, …), or None when the
+ladder ends (a limit of the server, such as max_connections). ``base`` is the equal settings
+for a system's first ladder, and its best point so far for the second."""
 
 
 @dataclass(frozen=True)
 class System:
-    """A system, and the ladder of its throughput knob: each point doubles it, and the sweep
-    climbs it until the rate stops improving (``queue_throughput.best_table``)."""
+    """A system, and the ladders of its knobs: the first doubles its throughput knob, the second
+    (when it has one) its parallelism at the first's best point; the sweep climbs each until the
+    rate stops improving (``queue_throughput.best_table``)."""
 
     name: str
     prepare: Callable[[str], Awaitable[None]]
     enqueue: Callable[[str, int], Awaitable[None]]
     drain: Callable[[str, Settings, Callable[[], Awaitable[None]]], Awaitable[Tally]]
     count_done: Callable[[str], Awaitable[int]]
-    climb: Climb
+    ladders: tuple[Ladder, ...]
 
 
-def _cutover_climb(k: int) -> dict[str, Any] | None:
+def _cutover_climb(k: int, base: Settings) -> dict[str, Any] | None:
     # WorkerConfig(concurrency=...) with the claim batch a lane's share, so each point doubles
     # the claim batch; past the default point the worker gets 20 connections (--db-connections).
     return {"concurrency": 40 << k, "db_connections": 0 if k == 0 else 20, "batch": 0}
 
 
-def _pgqueuer_climb(k: int) -> dict[str, Any] | None:
+def _pgqueuer_climb(k: int, base: Settings) -> dict[str, Any] | None:
     # QueueManager.run(batch_size=...), uncapped (max_concurrent_tasks=None, pgqueuer's default).
     return {"pgq_batch": 10 << k, "pgq_cap": False}
 
@@ -405,22 +409,52 @@ def _pgqueuer_climb(k: int) -> dict[str, Any] | None:
 PROCRASTINATE_MAX_POOL = 90
 
 
-def _procrastinate_climb(k: int) -> dict[str, Any] | None:
+def _procrastinate_climb(k: int, base: Settings) -> dict[str, Any] | None:
     # run_worker_async(concurrency=...): procrastinate's documented knob for async tasks.
     concurrency = 10 << k
     pool = concurrency + 4
     return {"concurrency": concurrency, "procrastinate_pool": pool} if pool <= PROCRASTINATE_MAX_POOL else None
 
 
-def _raw_climb(k: int) -> dict[str, Any] | None:
+def _raw_climb(k: int, base: Settings) -> dict[str, Any] | None:
     return {"raw_batch": 20 << k}  # the claim batch per loop
 
 
+# The parallelism ladders: 4, 8, then 16 lanes, managers or loops (each holds a connection of
+# its own; the orchestrator runs one system at a time, so 16 stay far below max_connections).
+MAX_PARALLEL = 16
+
+
+def _cutover_lanes(k: int, base: Settings) -> dict[str, Any] | None:
+    # WorkerConfig(lanes=...) through db.plan_connections(..., lanes=...), at the best
+    # concurrency: each lane claims its share of it, in its own transactions.
+    # Connections for the lanes, their heartbeats and the listener, and as many for the jobs.
+    lanes = 4 << k
+    connections = max(base.db_connections or 20, 2 * lanes + 4)
+    return {"lanes": lanes, "db_connections": connections} if lanes <= MAX_PARALLEL else None
+
+
+def _pgqueuer_managers(k: int, base: Settings) -> dict[str, Any] | None:
+    managers = 4 << k  # QueueManagers, one connection each, at the best batch size
+    return {"pgq_managers": managers} if managers <= MAX_PARALLEL else None
+
+
+def _raw_loops(k: int, base: Settings) -> dict[str, Any] | None:
+    loops = 4 << k  # loops, one connection each, at the best claim batch per loop
+    return {"raw_loops": loops, "raw_batch": base.raw_batch or max(1, base.concurrency // base.raw_loops)} \
+        if loops <= MAX_PARALLEL else None
+
+
 SYSTEMS: dict[str, System] = {
-    "cutover": System("cutover", cutover_prepare, cutover_enqueue, cutover_drain, cutover_count, _cutover_climb),
+    "cutover": System("cutover", cutover_prepare, cutover_enqueue, cutover_drain, cutover_count,
+                      (_cutover_climb, _cutover_lanes)),
+    # The same, with the worker process importing another checkout's queue_core (--main-tree).
+    "cutover_main": System("cutover_main", cutover_prepare, cutover_enqueue, cutover_drain, cutover_count,
+                           (_cutover_climb, _cutover_lanes)),
     "pgqueuer": System("pgqueuer", pgqueuer_prepare, pgqueuer_enqueue, pgqueuer_drain, pgqueuer_count,
-                       _pgqueuer_climb),
+                       (_pgqueuer_climb, _pgqueuer_managers)),
+    # procrastinate's parallelism is its concurrency (a connection per running job): one ladder.
     "procrastinate": System("procrastinate", procrastinate_prepare, procrastinate_enqueue, procrastinate_drain,
-                            procrastinate_count, _procrastinate_climb),
-    "raw_sql": System("raw_sql", raw_prepare, raw_enqueue, raw_drain, raw_count, _raw_climb),
+                            procrastinate_count, (_procrastinate_climb,)),
+    "raw_sql": System("raw_sql", raw_prepare, raw_enqueue, raw_drain, raw_count, (_raw_climb, _raw_loops)),
 }

@@ -11,11 +11,13 @@ they never compete for the server. The run prints two tables:
   options' batch sizes; the systems take turns for ``--rounds`` rounds (each round in a rotated
   order) and each system's rate is the median of its rounds;
 - **each at its best**: then each system climbs the ladder of its throughput knob
-  (``_peers.SYSTEMS[...].climb``: cutover's concurrency and so its claim batch, pgqueuer's
+  (``_peers.SYSTEMS[...].ladders[0]``: cutover's concurrency and so its claim batch, pgqueuer's
   batch size uncapped, procrastinate's concurrency, the raw loop's claim batch), doubling it at
   each point, until PATIENCE points in a row fail to beat its best by more than IMPROVEMENT
-  (3%); each point is the median of ``--rounds`` rounds taken in turns with the systems still
-  climbing, and the fastest point, the equal settings included, is printed with its settings.
+  (3%); then, from its best point, the ladder of its parallelism (``ladders[1]``: cutover's
+  lanes, pgqueuer's managers, the raw loops; 4 then 8) by the same rule. Each point is the
+  median of ``--rounds`` rounds taken in turns with the systems still climbing, and the fastest
+  point, the equal settings included, is printed with its settings and marked as the peak.
 
 For each drain: prepare the schema, enqueue N jobs (timed on its own), start ``--procs`` worker
 processes, let them connect, then release them together and time from the first job run (the
@@ -52,8 +54,11 @@ from psycopg import sql
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _peers  # noqa: E402
 
-ORDER = ("cutover", "pgqueuer", "procrastinate", "raw_sql")
+ORDER = ("cutover", "cutover_main", "pgqueuer", "procrastinate", "raw_sql")
 PEERS = ("pgqueuer", "procrastinate")
+# cutover_main is cutover's worker imported from another checkout (``--main-tree``): the code
+# before a change, run as one more system of the same run, so it takes turns with the rest.
+CUTOVERS = ("cutover", "cutover_main")
 
 
 @dataclass
@@ -106,7 +111,7 @@ def _create_database(system: str) -> str:
     """Return the conninfo of a new, empty database (cutover's comes migrated from its template)."""
     from queue_core import provision
 
-    if system == "cutover":
+    if system in CUTOVERS:
         return provision.fresh_database(prefix="bench_cutover")
     name = f"bench_{system}_{uuid.uuid4().hex[:10]}"
     with psycopg.connect(_server_url(), autocommit=True) as conn:
@@ -125,6 +130,12 @@ def _drop_database(url: str) -> None:
 
 def child_main(args: argparse.Namespace) -> None:
     """Set up a drain, say READY, wait for GO on stdin, drain, print the tally as JSON."""
+    if args.child == "cutover_main":
+        # Before anything imports queue_core: this process runs the other checkout's.
+        sys.path.insert(0, str(Path(args.main_tree).resolve()))
+        import queue_core
+
+        print(f"cutover_main runs {Path(queue_core.__file__).parent}", file=sys.stderr, flush=True)
     system = _peers.SYSTEMS[args.child]
     settings = _peers.Settings(**json.loads(args.settings))
 
@@ -152,8 +163,9 @@ def equal_settings(args: argparse.Namespace) -> _peers.Settings:
 
 
 def _child_argv(args: argparse.Namespace, system: str, url: str, settings: _peers.Settings) -> list[str]:
-    return [sys.executable, str(Path(__file__).resolve()), "--child", system, "--url", url,
+    argv = [sys.executable, str(Path(__file__).resolve()), "--child", system, "--url", url,
             "--settings", json.dumps(asdict(settings)), "--loop", args.loop]
+    return argv + ["--main-tree", args.main_tree] if args.main_tree else argv
 
 
 def _kill(procs: list[subprocess.Popen[str]]) -> None:
@@ -273,8 +285,11 @@ def _result(summaries: dict[str, Summary]) -> dict[str, Any]:
     if "cutover" in summaries and "raw_sql" in summaries:
         for a, b in zip(summaries["cutover"].rounds, summaries["raw_sql"].rounds):
             per_round.append(round(a.jobs_s / b.jobs_s, 3) if a.jobs_s and b.jobs_s else None)
+    main_rate = rate.get("cutover_main")
     return {
         "cutover_jobs_s": _round(mine),
+        "cutover_main_jobs_s": _round(main_rate),
+        "ratio_vs_cutover_main": round(mine / main_rate, 3) if mine and main_rate else None,
         "pgqueuer_jobs_s": _round(rate.get("pgqueuer")),
         "procrastinate_jobs_s": _round(rate.get("procrastinate")),
         "raw_sql_jobs_s": _round(raw),
@@ -309,37 +324,61 @@ PATIENCE = 2
 
 @dataclass
 class Climb:
-    """One system's way up its knob's ladder: every point's rounds, its best, why it stopped."""
+    """One system's way up its ladders: every point's rounds, its best, why each ladder stopped.
+
+    A system has one ladder or two (``_peers.System.ladders``): the first doubles its throughput
+    knob from the equal settings; the second, when there is one, doubles its parallelism
+    (cutover's lanes, pgqueuer's managers, the raw loops) from the best point of the first.
+    """
 
     name: str
     points: list[tuple[str, Summary]] = field(default_factory=list)
     best: tuple[float, str] | None = None
+    best_settings: _peers.Settings | None = None
     misses: int = 0
     stopped: str | None = None
+    ladder: int = 0  # which of the system's ladders it climbs now
+    on_ladder: int = 0  # points taken on that ladder
+    ladder_base: _peers.Settings | None = None  # the settings that ladder changes
+    ends: list[str] = field(default_factory=list)  # why each finished ladder stopped
 
-    def record(self, knobs: str, summary: Summary) -> None:
+    def record(self, knobs: str, summary: Summary, settings: _peers.Settings) -> None:
         """Add a point; count it as a miss unless it beat the best by more than IMPROVEMENT."""
         self.points.append((knobs, summary))
+        self.on_ladder += 1
         rate = summary.jobs_s
         better = rate is not None and (self.best is None or rate > self.best[0] * (1 + IMPROVEMENT))
         if rate is not None and (self.best is None or rate > self.best[0]):
-            self.best = (rate, knobs)  # the fastest point is the best even when only slightly faster
+            # the fastest point is the best even when only slightly faster
+            self.best, self.best_settings = (rate, knobs), settings
         self.misses = 0 if better else self.misses + 1
         if self.misses >= PATIENCE:
-            self.stopped = f"{PATIENCE} points in a row within {IMPROVEMENT:.0%} of its best or below"
+            self.end_ladder(f"{PATIENCE} points in a row within {IMPROVEMENT:.0%} of its best or below")
+
+    def end_ladder(self, why: str) -> None:
+        """Stop the current ladder; go on with the next from the best point so far, if any."""
+        self.ends.append(why)
+        if self.ladder + 1 < len(_peers.SYSTEMS[self.name].ladders) and self.best_settings is not None:
+            self.ladder, self.on_ladder, self.misses = self.ladder + 1, 0, 0
+            self.ladder_base = self.best_settings
+        else:
+            self.stopped = "; then ".join(self.ends)
 
 
 def climb_step(args: argparse.Namespace, climbs: dict[str, Climb], base: _peers.Settings, step: int) -> None:
     """Run every climbing system's next point for ``--rounds`` rounds, the systems taking turns."""
     points: dict[str, _peers.Settings] = {}
     for name, c in climbs.items():
-        if c.stopped:
-            continue
-        change = _peers.SYSTEMS[name].climb(len(c.points))
-        if change is None or len(c.points) >= args.max_points:
-            c.stopped = "its ladder ends here" if change is None else f"--max-points {args.max_points}"
-            continue
-        points[name] = replace(base, **change)
+        while c.stopped is None:
+            ladder_base = c.ladder_base or base
+            change = _peers.SYSTEMS[name].ladders[c.ladder](c.on_ladder, ladder_base)
+            if change is None:
+                c.end_ladder("its ladder ends here")
+            elif c.on_ladder >= args.max_points:
+                c.end_ladder(f"--max-points {args.max_points}")
+            else:
+                points[name] = replace(ladder_base, **change)
+                break
     names = list(points)
     summaries = {name: Summary(name, []) for name in names}
     # A sweep point gets --sweep-timeout: a setting that slow cannot be a system's best.
@@ -351,15 +390,15 @@ def climb_step(args: argparse.Namespace, climbs: dict[str, Climb], base: _peers.
             summaries[name].rounds.append(o)
             print(f"sweep {step + 1}, round {r + 1}  {_line(o, args.jobs)}   [{points[name].knobs(name)}]", flush=True)
     for name in names:
-        climbs[name].record(points[name].knobs(name), summaries[name])
+        climbs[name].record(points[name].knobs(name), summaries[name], points[name])
 
 
 def best_table(args: argparse.Namespace, systems: list[str], base: _peers.Settings,
                equal: dict[str, Summary]) -> dict[str, Climb]:
-    """Climb each system's ladder (``_peers.SYSTEMS[...].climb``: its throughput knob doubled
-    at each point) until it stops improving; each point is the median of ``--rounds`` rounds
-    taken in turns with the other systems still climbing. The equal-settings median is a
-    candidate for each system's best as well."""
+    """Climb each system's ladders (``_peers.SYSTEMS[...].ladders``: its throughput knob, then
+    its parallelism, doubled at each point) until each stops improving; each point is the
+    median of ``--rounds`` rounds taken in turns with the other systems still climbing. The
+    equal-settings median is a candidate for each system's best as well."""
     climbs = {name: Climb(name) for name in systems}
     step = 0
     while any(c.stopped is None for c in climbs.values()):
@@ -375,24 +414,30 @@ def best_table(args: argparse.Namespace, systems: list[str], base: _peers.Settin
 def _best_result(best: dict[str, Climb]) -> dict[str, Any]:
     rate = {name: c.best[0] if c.best else None for name, c in best.items()}
     peers = [r for p in PEERS if (r := rate.get(p))]
-    mine, raw = rate.get("cutover"), rate.get("raw_sql")
+    mine, raw, main_rate = rate.get("cutover"), rate.get("raw_sql"), rate.get("cutover_main")
     return {
         "systems": {name: {
             "jobs_s": _round(rate[name]), "settings": c.best[1] if c.best else "every setting failed",
-            "stopped": c.stopped,
+            "stopped": c.stopped, "peak_point": next(
+                (i + 1 for i, (k, _) in enumerate(c.points) if c.best and k == c.best[1]), None),
             "points": [{"settings": k, "jobs_s": _round(s.jobs_s), "error": s.error,
                         "rounds": [_round(o.jobs_s) for o in s.rounds]} for k, s in c.points],
         } for name, c in best.items()},
         "ratio_vs_best_peer": round(mine / max(peers), 3) if mine and peers else None,
         "ratio_vs_raw_sql": round(mine / raw, 3) if mine and raw else None,
+        "cutover_main_ratio_vs_best_peer": round(main_rate / max(peers), 3) if main_rate and peers else None,
+        "cutover_main_ratio_vs_raw_sql": round(main_rate / raw, 3) if main_rate and raw else None,
+        "ratio_vs_cutover_main": round(mine / main_rate, 3) if mine and main_rate else None,
     }
 
 
 def _climb_lines(c: Climb) -> list[str]:
     lines = []
-    for knobs, s in c.points:
+    for i, (knobs, s) in enumerate(c.points):
         shown = f"median {s.jobs_s:9,.0f} jobs/s" if s.jobs_s is not None else f"FAILED: {s.error}"
-        lines.append(f"    {shown}   [{knobs}]")
+        peak = "   <- peak" if c.best is not None and knobs == c.best[1] else ""
+        rounds = ", ".join(f"{o.jobs_s:,.0f}" if o.jobs_s is not None else "failed" for o in s.rounds)
+        lines.append(f"    point {i + 1:>2}: {shown}   [{knobs}]   rounds: {rounds}{peak}")
     lines.append(f"    stopped: {c.stopped}")
     return lines
 
@@ -406,6 +451,8 @@ def main(argv: list[str] | None = None) -> None:
         child_main(args)
         return
     systems = [s for s in ORDER if s in args.systems]
+    if "cutover_main" in systems and not args.main_tree:
+        parser.error("cutover_main needs --main-tree: a checkout whose queue_core it imports")
     base = equal_settings(args)
     print(f"queue throughput: {args.jobs:,} no-op jobs; {args.procs} worker process(es) per system; "
           f"event loop {args.loop}; timeout {args.timeout:.0f} s per drain; equal settings for "
@@ -459,6 +506,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--loop", choices=("asyncio", "uvloop"), default=_default_loop(), help="event loop, the same for all")
     p.add_argument("--keep", action="store_true", help="keep the databases afterwards")
     p.add_argument("--json-out", help="also write every system's figures to this file")
+    p.add_argument("--main-tree", help="a checkout (with queue_core/ at its top) whose worker the "
+                   "cutover_main system runs, for a before/after in one run (the same schema)")
     p.add_argument("--child", choices=ORDER, help=argparse.SUPPRESS)
     p.add_argument("--url", help=argparse.SUPPRESS)
     p.add_argument("--settings", help=argparse.SUPPRESS)

@@ -141,8 +141,7 @@ class Producer:
                           limit: int, free: int, started: float) -> bool:
         """Dispatch what a turn claimed and wait for work when there is none; False: drained."""
         self._stats["claimed"] += len(got)
-        for job in got:
-            self.executor.start(job, started, self.completer)
+        self.executor.start_all(got, started, self.completer)
         # A turn's claim cannot see what its own writes made due (a retry without delay):
         # after writing outcomes, claim once more before calling the queue drained.
         if drain and not got and not outcomes and not self.completer.held:
