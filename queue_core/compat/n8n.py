@@ -21,7 +21,8 @@ from typing import Any
 
 from ..errors import N8nConditionError, NodeFailed, TodoNode
 from ._n8n_apps import (
-    epoch_ms, form_fields, properties, quote_path, sheet_row, sheet_rows, sheet_updates, with_fields,
+    epoch_ms, form_fields, properties, quote_path, sheet_found, sheet_range, sheet_row, sheet_rows, sheet_updates,
+    with_fields,
 )
 from ._n8n_data import aggregate_all, aggregate_fields, crypto_item, limit, sort_items, split_out
 from ._n8n_dedupe import remove_duplicates
@@ -89,6 +90,7 @@ __all__ += ["array_of", "call_method", "part", "read"]  # an expression part tha
 __all__ += ["CALL_ERRORS", "basic_auth", "error_item", "full_response", "header_auth", "provider_of", "text_response"]  # HTTP Request (_n8n_http)
 __all__ += ["binary_of", "file_part", "file_response", "is_file"]  # binary data (_n8n_binary)
 __all__ += ["aggregate_all", "aggregate_fields", "crypto_item", "limit", "remove_duplicates", "sort_items", "split_out"]  # data nodes
+__all__ += ["sheet_found", "sheet_range"]  # Google Sheets v4: the sheet chosen by id (_n8n_apps)
 __all__ += ["mime_message", "slack_answer", "slack_blocks", "telegram_download", "telegram_form", "telegram_message", "telegram_part"]  # Telegram, Gmail (_n8n_messages)
 __all__ += ["rss_fields", "rss_items", "rss_url"]  # RSS Read (_n8n_rss)
 __all__ += ["email_items", "email_send"]  # Send Email (_n8n_email)

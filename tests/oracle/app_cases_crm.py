@@ -38,3 +38,20 @@ CASES = [
                                                              "role": "direct_member", "created_at": "2024-01-01T00:00:00Z",
                                                              "team_count": 0, "failed_at": None})], items=_ITEMS),
 ]
+
+_COMPANY = {"portalId": 62515, "companyId": 10444744, "isDeleted": False,
+            "properties": {"dcs_score": {"value": "7", "timestamp": 1, "source": "API", "sourceId": None,
+                                         "versions": []}}}
+CASES += [
+    AppCase("hubspot v2 company.update", HUBSPOT, 2,
+            {"authentication": "appToken", "resource": "company", "operation": "update", "companyId": "={{ $json.id }}",
+             "updateFields": {"customPropertiesUi": {"customPropertiesValues": [
+                 {"property": "dcs_score", "value": "={{ $json.score }}"}, {"property": "dcs_tier", "value": "A"}]}}},
+            APP_TOKEN, [Reply("PUT", "/companies/v2/companies/*", _COMPANY)], items=({"id": "10444744", "score": 7},)),
+    AppCase("hubspot v2 contact.search", HUBSPOT, 2,
+            {"authentication": "appToken", "resource": "contact", "operation": "search",
+             "filterGroupsUi": {"filterGroupsValues": [{"filtersUi": {"filterValues": [
+                 {"propertyName": "email|string", "operator": "EQ", "value": "={{ $json.email }}"}]}}]},
+             "additionalFields": {}},
+            APP_TOKEN, [Reply("POST", "/crm/v3/objects/contacts/search", _FOUND)], items=_ITEMS),
+]

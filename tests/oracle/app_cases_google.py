@@ -48,3 +48,44 @@ CASES = [
             _oauth("googleDriveOAuth2Api"), [Reply("POST", "/drive/v3/files", _FOLDER)],
             items=({"name": "ACME"},)),
 ]
+
+_SHEET_ID = "16WmOAHB99b2UK9sw3Kt-1joTIZ12pmE-T1kj8bisdqc"
+_META = {"spreadsheetId": _SHEET_ID, "properties": {"title": "Scores"},
+         "sheets": [{"properties": {"sheetId": 0, "title": "Blad1", "index": 0, "sheetType": "GRID",
+                                    "gridProperties": {"rowCount": 1000, "columnCount": 26}}}]}
+_VALUES = {"range": "Blad1!A1:Z1000", "majorDimension": "ROWS",
+           "values": [["Name", "Score", "Team"], ["Ada", "3", "red"], ["Bob", "5"]]}
+_GID0 = {"__rl": True, "value": "gid=0", "mode": "list", "cachedResultName": "Blad1"}
+_SHEET_REPLIES = [Reply("GET", f"/v4/spreadsheets/{_SHEET_ID}", _META),
+                  Reply("GET", f"/v4/spreadsheets/{_SHEET_ID}/values/*", _VALUES),
+                  Reply("POST", f"/v4/spreadsheets/{_SHEET_ID}:batchUpdate",
+                        {"spreadsheetId": _SHEET_ID, "replies": [{}]}),
+                  Reply("PUT", f"/v4/spreadsheets/{_SHEET_ID}/values/*",
+                        {"spreadsheetId": _SHEET_ID, "updatedRange": "Blad1!A4:C4", "updatedRows": 1,
+                         "updatedColumns": 3, "updatedCells": 3}),
+                  Reply("POST", f"/v4/spreadsheets/{_SHEET_ID}/values:batchUpdate",
+                        {"spreadsheetId": _SHEET_ID, "totalUpdatedRows": 1, "totalUpdatedColumns": 3,
+                         "totalUpdatedCells": 3, "totalUpdatedSheets": 1}),
+                  Reply("POST", f"/v4/spreadsheets/{_SHEET_ID}/values/*:append",
+                        {"spreadsheetId": _SHEET_ID, "tableRange": "Blad1!A1:C3",
+                         "updates": {"spreadsheetId": _SHEET_ID, "updatedRange": "Blad1!A4:C4", "updatedRows": 1,
+                                     "updatedColumns": 3, "updatedCells": 3}})]
+
+CASES += [
+    AppCase("googleSheets v4.5 sheet.read url gid", "n8n-nodes-base.googleSheets", 4.5,
+            {"documentId": {"__rl": True, "value": f"https://docs.google.com/spreadsheets/d/{_SHEET_ID}/edit",
+                            "mode": "url"}, "sheetName": _GID0, "options": {}},
+            _oauth("googleSheetsOAuth2Api"), _SHEET_REPLIES),
+    AppCase("googleSheets v4.7 sheet.append", "n8n-nodes-base.googleSheets", 4.7,
+            {"operation": "append", "documentId": {"__rl": True, "value": _SHEET_ID, "mode": "list"},
+             "sheetName": _GID0, "columns": {"mappingMode": "defineBelow",
+                                             "value": {"Name": "={{ $json.name }}", "Score": "={{ $json.n }}"},
+                                             "matchingColumns": [], "schema": [
+                                                 {"id": c, "displayName": c, "required": False, "defaultMatch": False,
+                                                  "display": True, "type": "string", "canBeUsedToMatch": True}
+                                                 for c in ("Name", "Score", "Team")]}, "options": {}},
+            _oauth("googleSheetsOAuth2Api"), _SHEET_REPLIES, items=({"name": "Cyd", "n": 7},),
+            differs="n8n reads the sheets, the whole sheet, adds a row (batchUpdate appendDimension), reads the header "
+                    "row and writes the next empty row (PUT values/<sheet>!4:4); the scaffold sends one values:append "
+                    "with the same row, and outputs the same item"),
+]

@@ -32,3 +32,25 @@ CASES = [
             KEY, [Reply("PATCH", "/v1/blocks/*/children", {**_APPENDED, "results": [_block("heading_1", "Recap")]})],
             items=_ITEMS[:1], headers=("notion-version",)),
 ]
+
+_PAGE = {"object": "page", "id": "59833787-2cf9-4fdf-8782-e53db20768a5", "created_time": "2024-01-01T00:00:00.000Z",
+         "last_edited_time": "2024-01-01T00:00:00.000Z", "archived": False, "icon": {"type": "emoji", "emoji": "👓"},
+         "parent": {"type": "database_id", "database_id": "2ca31cc6-fd56-8079-8a58-d74ec1097a36"},
+         "properties": {"Titel": {"id": "title", "type": "title", "title": []}},
+         "url": "https://www.notion.so/59833787"}
+_DATABASE = {"object": "database", "id": "2ca31cc6-fd56-8079-8a58-d74ec1097a36",
+             "title": [{"type": "text", "text": {"content": "Transkripte"}, "plain_text": "Transkripte"}],
+             "properties": {"Titel": {"id": "title", "name": "Titel", "type": "title", "title": {}},
+                            "Zusammenfassung": {"id": "a%3Bc", "name": "Zusammenfassung", "type": "rich_text",
+                                                "rich_text": {}}}}
+CASES += [
+    AppCase("notion v2.2 databasePage.create", NOTION, 2.2,
+            {"databaseId": {"__rl": True, "mode": "list", "value": "2ca31cc6-fd56-8079-8a58-d74ec1097a36"},
+             "options": {"icon": "👓", "iconType": "emoji"},
+             "propertiesUi": {"propertyValues": [{"key": "Titel|title", "title": "={{ $json.title }}"},
+                                                 {"key": "Zusammenfassung|rich_text", "textContent": "={{ $json.recap }}"}]},
+             "resource": "databasePage", "simple": False, "title": "={{ $json.title }}"},
+            KEY, [Reply("GET", "/v1/databases/*", _DATABASE), Reply("POST", "/v1/pages", _PAGE)],
+            items=({"title": "Weekly sync", "recap": "All good."},),
+            headers=("notion-version",)),
+]

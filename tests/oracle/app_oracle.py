@@ -12,7 +12,7 @@ workflow file is scaffolded (``scaffolded.run_with``) and run with a context tha
 A case passes (``Result.ok``) when the node is translated, both sides made the same requests
 (``request_shape``: method, scheme and host (``SAME_API`` names one API's two hosts), path,
 query, content type, body, where the secret went, and the ``AppCase.headers`` named) and the node output the same items
-(``outcome.differences``). n8n's outcome and requests are cached per batch in the oracle's
+(``outcome.differences``, and the node's binary entries). n8n's outcome and requests are cached per batch in the oracle's
 install directory (``CUTOVER_ORACLE_FRESH=1`` runs n8n again).
 
 Telling cases apart: n8n runs a batch concurrently, so each case gets a token of its own,
@@ -338,6 +338,9 @@ def measure(cases: list[AppCase] | None = None) -> list[Result]:
                 result = Result(case, expected, got, n8n_requests[index], mine)
                 if got.translated:
                     result.found = differences(expected, got, [n["name"] for n in doc["nodes"]])
+                    if expected.error is None and expected.binary.get(UNDER_TEST) != got.binary.get(UNDER_TEST):
+                        result.found.append(f"binary: n8n {str(expected.binary.get(UNDER_TEST))[:200]}, "
+                                            f"scaffold {str(got.binary.get(UNDER_TEST))[:200]}")
                     result.found += _request_differences(_viewed(n8n_requests[index], case.view),
                                                          _viewed(mine, case.view))
                     if expected.error is not None:

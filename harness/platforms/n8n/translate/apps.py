@@ -99,7 +99,7 @@ N8N_APPS: dict[str, N8nApp] = {
     }, {"customer": "get"}),
     "googleSheets": N8nApp("google-sheets", {
         ("sheet", "append"): Mapping("sheet.append", app_docs.sheet_append),
-        ("sheet", "read"): Mapping("sheet.read", app_docs.sheet_read),
+        ("sheet", "read"): Mapping("sheet.read", whole=app_docs.sheet_read_whole),
         ("sheet", "update"): Mapping("sheet.update", whole=app_docs.sheet_update),
         ("sheet", "appendOrUpdate"): Mapping("sheet.appendOrUpdate", None),
         ("sheet", "clear"): Mapping("sheet.clear", None),
