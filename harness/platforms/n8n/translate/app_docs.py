@@ -59,6 +59,34 @@ def sheet_read(node: Node) -> Request:
     return Request(query=lit(query), items=_code.expr("n8n.sheet_rows(response)"))
 
 
+def sheet_read_whole(node: Node, slot: Slot, provider: str) -> list[ast.stmt]:
+    """sheet.read as n8n runs it: the spreadsheet's sheets first (``spreadsheets.get``, once per run, as n8n's
+    router does), the sheet chosen there by its id or title (``n8n.sheet_found``), then each item's read of
+    the whole sheet (``values/'<title>'``); the rows are the items (``n8n.sheet_rows``)."""
+    request = sheet_read(node)
+    params = node.parameters
+    document = sheet_document(params.get("documentId"))
+    raw = params.get("sheetName")
+    locator = raw if isinstance(raw, dict) else {"mode": "name", "value": raw}
+    if locator.get("value") in (None, ""):
+        raise Untranslatable("sheetName is empty (no sheet chosen in the export): n8n cannot run this node as exported")
+    base = "https://sheets.googleapis.com/v4/spreadsheets/"
+    return stmts("""
+items = $inp
+$var: n8n.Items = []
+if items:
+    i, item = 0, items[0]
+    sheets = await ctx.call($provider, 'GET', n8n.concat($base, $document), params={'fields': 'sheets.properties'}, step=$step)
+    title = n8n.sheet_found(sheets, $mode, $value)
+    for i, item in enumerate(items):
+        response = await ctx.call($provider, 'GET', n8n.concat($base, $document, '/values/', n8n.sheet_range(title)), params=$query, step=$step)
+        $var.extend(n8n.sheet_rows(response))
+    flow.emit($node, $var)
+""", inp=slot.inputs[0] if slot.inputs else [], var=name(slot.var), provider=provider, base=base, document=document,
+        mode=str(locator.get("mode") or "name"), value=expr.value(locator.get("value")), query=request.query,
+        step=slot.step, node=node.name)
+
+
 _DOC_URL = re.compile(r"/spreadsheets/d/([0-9A-Za-z_-]+)")
 
 

@@ -73,7 +73,7 @@ N8N_APPS: dict[str, N8nApp] = {
         ("file", "edit"): Mapping("file.edit", whole=app_tasks.github_file),
     }, {"": "issue", "issue": "create"}),
     "slack": N8nApp("slack", {
-        ("message", "post"): Mapping("message.post", fields("channel", "text", aliases={"channel": "channelId"})),
+        ("message", "post"): Mapping("message.post", app_message.slack_post),
         ("message", "update"): Mapping("message.update", None),
         ("message", "sendAndWait"): Mapping("message.post", app_message.slack_send_and_wait),
         ("message", "delete"): Mapping("message.delete", None),
@@ -99,7 +99,7 @@ N8N_APPS: dict[str, N8nApp] = {
     }, {"customer": "get"}),
     "googleSheets": N8nApp("google-sheets", {
         ("sheet", "append"): Mapping("sheet.append", app_docs.sheet_append),
-        ("sheet", "read"): Mapping("sheet.read", app_docs.sheet_read),
+        ("sheet", "read"): Mapping("sheet.read", whole=app_docs.sheet_read_whole),
         ("sheet", "update"): Mapping("sheet.update", whole=app_docs.sheet_update),
         ("sheet", "appendOrUpdate"): Mapping("sheet.appendOrUpdate", None),
         ("sheet", "clear"): Mapping("sheet.clear", None),
