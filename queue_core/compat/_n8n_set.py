@@ -31,20 +31,20 @@ def legacy_value(kind: str, value: Any, version: float) -> Any:
     return value
 
 
+def legacy_fields(fields: Sequence[tuple[str, str, Any]], version: float) -> list[tuple[str, Any]]:
+    """Return a Set v1/v2 node's (kind, name, value) entries as ``assign`` writes them: booleans, numbers, strings."""
+    return [(name, legacy_value(kind, value, version)) for wanted in KINDS
+            for kind, name, value in fields if kind == wanted]
+
+
+def without_undefined(item: dict[str, Any]) -> dict[str, Any]:
+    """Return the item ``assign`` wrote with every undefined (``MISSING``) value left out, as n8n's JSON leaves it."""
+    return {**item, "json": _without_missing(item.get("json", {}))}
+
+
 def _without_missing(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _without_missing(v) for k, v in value.items() if v is not MISSING}
     if isinstance(value, list):
         return [None if v is MISSING else _without_missing(v) for v in value]
     return value
-
-
-def legacy_set(item: dict[str, Any], fields: Sequence[tuple[str, str, Any]], *, keep_only_set: bool = False,
-               dot_notation: bool = True, version: float = 1) -> dict[str, Any]:
-    """Return a Set v1/v2 node's item: ``fields`` are (kind, name, value), written boolean, number, string."""
-    from .n8n import assign
-
-    ordered = [(name, legacy_value(kind, value, version)) for wanted in KINDS
-               for kind, name, value in fields if kind == wanted]
-    written = assign(item, ordered, keep_only_set=keep_only_set, dot_notation=dot_notation, binary=not keep_only_set)
-    return {**written, "json": _without_missing(written["json"])}

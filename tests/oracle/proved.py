@@ -8,7 +8,7 @@ the real n8n; the package must not read ``tests/`` at run time, so this writes t
 (``conformance.json``, ``code_conformance.json``: versions whose status is ``proved``) and the
 suites that hold every case they run to "translated and equal" (HTTP Request, the data nodes,
 Wait and Execution Data, Execute Workflow, RSS Read, Send Email, Postgres, Data Table, the AI nodes,
-Respond to Webhook: every version they run). ``tests/unit/test_n8n_proved_table.py`` fails when the copy and
+Respond to Webhook, Execute Command, Read Binary File, SSH: every version they run). ``tests/unit/test_n8n_proved_table.py`` fails when the copy and
 the suites disagree.
 """
 
@@ -31,8 +31,8 @@ def _add(out: dict[str, set[float]], node_type: str, version: float) -> None:
 def table() -> dict[str, Any]:
     """Return the proved (type, version) pairs of every oracle suite, as the package stores them."""
     from tests.oracle import (
-        data_cases, datatable_cases, email_cases, feed_cases, http_cases, respond_cases, sql_cases, sub_cases,
-        wait_data_cases,
+        data_cases, datatable_cases, email_cases, feed_cases, http_cases, respond_cases, shell_cases, sql_cases,
+        sub_cases, wait_data_cases,
     )
 
     proved: dict[str, set[float]] = {}
@@ -61,6 +61,8 @@ def table() -> dict[str, Any]:
     for case in respond_cases.respond_cases():  # Respond to Webhook v1 … v1.5: every answer equal (test_respond_conformance)
         if case.version is not None:
             _add(proved, respond_cases.NODE, case.version)
+    for node_type in (shell_cases.EXEC, shell_cases.READ, shell_cases.SSH):  # v1 each (test_shell_conformance)
+        _add(proved, node_type, 1)
     from tests.oracle.test_ai_conformance import CASES as AI_CASES  # every case translated and equal
 
     for case, subs, _ in AI_CASES:  # the AI roots and the sub-nodes (model, parser, memory, tool) they ran with
@@ -70,7 +72,8 @@ def table() -> dict[str, Any]:
     return {"regenerate": COMMAND, "n8n": sorted(set(sources.values())),
             "suites": ["conformance.json", "code_conformance.json", "http_cases.py", "data_cases.py",
                        "wait_data_cases.py", "sub_cases.py", "feed_cases.py", "email_cases.py", "sql_cases.py",
-                       "datatable_cases.py", "test_ai_conformance.py", "respond_cases.py"],
+                       "datatable_cases.py", "test_ai_conformance.py", "respond_cases.py",
+                       "shell_cases.py"],
             "proved": {t: sorted(v) for t, v in sorted(proved.items())}}
 
 

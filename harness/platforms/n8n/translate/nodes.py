@@ -310,15 +310,16 @@ _SET_V1_DEFAULTS = {"boolean": False, "number": 0, "string": ""}
 
 
 def _set_v1(node: Node, slot: Slot, params: dict[str, Any], dot: bool) -> NodeCode:
-    """Set v1/v2: ``n8n.legacy_set`` writes the entries as n8n does (booleans, numbers, strings)."""
+    """Set v1/v2: ``n8n.legacy_fields`` orders and converts the entries as n8n does (booleans, numbers, strings)."""
     values = params.get("values") or {}
     fields = ast.List([ast.Tuple([ast.Constant(kind), ast.Constant(str(v.get("name", "propertyName"))),
                                   _missing_told(expr.value(v.get("value", _SET_V1_DEFAULTS[kind])))], ast.Load())
                        for kind in _SET_V1_DEFAULTS for v in values.get(kind) or [] if isinstance(v, dict)], ast.Load())
     lines = [comment(node), *stmts("items = $inp", inp=_input(slot)),
-             *stmts("$var = flow.each($node, items, lambda item, i: n8n.legacy_set(item, $fields, keep_only_set=$keep, "
-                    "dot_notation=$dot, version=$version)) if items else []", var=name(slot.var), node=node.name,
-                    fields=fields, keep=bool(params.get("keepOnlySet")), dot=dot, version=node.version)]
+             *stmts("$var = flow.each($node, items, lambda item, i: n8n.without_undefined(n8n.assign(item, "
+                    "n8n.legacy_fields($fields, $version), keep_only_set=$keep, dot_notation=$dot, binary=$binary))) "
+                    "if items else []", var=name(slot.var), node=node.name, fields=fields, version=node.version,
+                    keep=bool(params.get("keepOnlySet")), dot=dot, binary=not params.get("keepOnlySet"))]
     return NodeCode(lines, [slot.var])
 
 
