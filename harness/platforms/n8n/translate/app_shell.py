@@ -12,16 +12,15 @@ SSH's file upload and download, and any of them continuing on error, are left fo
 from __future__ import annotations
 
 import ast
-import re
 
 from harness.errors import Untranslatable
 from harness.platforms.n8n.definition import Node
+from harness.platforms.n8n.shell_runs import EXEC_BASE, EXEC_PROVIDER, ssh_provider
 from harness.platforms.n8n.translate import expr
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot, comment
 from harness.scaffold import _code
 from harness.scaffold._code import call, name, stmts
 
-EXEC_PROVIDER, EXEC_BASE = "host", "exec://host"
 
 
 def _per_item(value: object) -> ast.expr:
@@ -33,13 +32,6 @@ def _code_of(node: Node, slot: Slot, runtime: ast.expr, proposals: dict[str, str
              *stmts("$var = flow.emit($node, await $run) if items else []", var=name(slot.var), node=node.name,
                     run=runtime)]
     return NodeCode(lines, [slot.var], call_step=slot.step, provider_proposals=proposals)
-
-
-def ssh_provider(node: Node) -> str:
-    """The SSH provider of a node: its credential's name (``ssh_`` before it unless it starts so; ``ssh``: none)."""
-    names = [label for kind, label in node.credentials if kind in ("sshPassword", "sshPrivateKey") and label]
-    stem = re.sub(r"[^a-z0-9]+", "_", names[0].lower()).strip("_") if names else ""
-    return (stem if stem.startswith("ssh") else f"ssh_{stem}") if stem else "ssh"
 
 
 def ssh_node(node: Node, slot: Slot) -> NodeCode:
