@@ -1,4 +1,4 @@
-"""n8n's SSH, Execute Command and Read Binary File nodes: one provider call per item, items as n8n's.
+"""n8n's SSH, Execute Command, Read Binary File and Read/Write Files from Disk nodes: provider calls, items as n8n's.
 
 The command or the read is a provider call (``queue_core.gateway.ssh``: ``ctx.call(provider,
 "SSH", "/command", json={"command", "cwd"})``; ``queue_core.gateway.exec``: ``"EXEC", "/command"``
@@ -13,6 +13,8 @@ What each node outputs (n8n 1.123.81's source, ``n8n-nodes-base/nodes/…``):
   node with Node's message, ``Command failed: <command>`` and the standard error.
 - Read Binary File v1: the item (its json, its binary copied) with the file's bytes as binary
   property ``dataPropertyName`` (``data``), the entry ``prepareBinaryData(stream, filePath)`` makes.
+- Read/Write Files from Disk v1: read, one ``/glob`` call then one ``/read`` per file found
+  (``read_files``); write, one ``/write`` per item (``write_files``).
 
 An answer without the transport's header (``X-Cutover-Ssh`` / ``X-Cutover-Exec``) is a recording
 (shadow, dry-run): the node's output items as n8n's execution kept them (json only: an export
@@ -104,4 +106,54 @@ async def read_binary_file(ctx: Any, provider: str, node: str, items: Items, pat
         data = base64.b64decode(_text(done.get("data")))
         binary = {**(item.get("binary") or {}), prop: entry(data, file_path=file_path)}
         out.append(bounded({"json": item.get("json", {}), "binary": binary, "pairedItem": {"item": i}}, node))
+    return out
+
+
+async def read_files(ctx: Any, provider: str, node: str, items: Items, selector: Per, step: str,
+                     options: Per | None = None) -> Items:
+    """Read/Write Files from Disk, read: per item, one item per file the selector (a glob) matches.
+
+    Each is ``{"json": {mimeType, fileType, fileName, fileExtension, fileSize}, "binary": {prop: entry}}``
+    (a key n8n leaves undefined left out), the options' File Name, File Extension and MIME type put
+    over the entry's; a selector that matches nothing gives no item, as n8n's fast-glob does.
+    """
+    import base64
+
+    out: Items = []
+    for i, item in enumerate(items):
+        pattern = _text(selector(item, i))
+        chosen = (options(item, i) if options else None) or {}
+        listed = await ctx.call(provider, "EXEC", "/glob", json={"pattern": pattern}, step=step)
+        if (recorded := _recorded(listed, EXEC_HEADER)) is not None:
+            return recorded
+        for path in _answer(listed, node).get("paths") or []:
+            done = _answer(await ctx.call(provider, "EXEC", "/read", json={"path": path}, step=step), node)
+            binary = entry(base64.b64decode(_text(done.get("data"))), file_path=str(path))
+            binary.update({key: chosen[opt] for opt, key in (("fileName", "fileName"), ("fileExtension", "fileExtension"),
+                                                              ("mimeType", "mimeType")) if chosen.get(opt) not in (None, "")})
+            shown = {k: binary[k] for k in ("mimeType", "fileType", "fileName", "fileExtension", "fileSize") if k in binary}
+            prop = str(chosen.get("dataPropertyName") or "data")
+            out.append(bounded({"json": shown, "binary": {prop: binary}, "pairedItem": {"item": i}}, node))
+    return out
+
+
+async def write_files(ctx: Any, provider: str, node: str, items: Items, file_name: Per, step: str,
+                      prop: Per, append: Per | None = None) -> Items:
+    """Read/Write Files from Disk, write: each item's binary property written to its file name; the item, with ``fileName``."""
+    out: Items = []
+    for i, item in enumerate(items):
+        name, key = _text(file_name(item, i)), _text(prop(item, i))
+        data = (item.get("binary") or {}).get(key)
+        if not isinstance(data, dict):
+            raise NodeFailed(f"{node}: This operation expects the node's input data to contain a binary file '{key}', "
+                             f"but none was found [item {i}]")
+        body = {"path": name, "data": _text(data.get("data")), "append": bool(append(item, i)) if append else False}
+        response = await ctx.call(provider, "EXEC", "/write", json=body, step=step)
+        if (recorded := _recorded(response, EXEC_HEADER)) is not None:
+            return recorded
+        _answer(response, node)
+        written: dict[str, Any] = {"json": {**item.get("json", {}), "fileName": name}, "pairedItem": {"item": i}}
+        if item.get("binary") is not None:
+            written["binary"] = dict(item["binary"])
+        out.append(written)
     return out

@@ -7,6 +7,11 @@ redaction and the modes. Only a live call reaches this transport (mounted on the
 client for the provider's ``exec://`` origin); shadow and dry-run calls are answered offline (the
 recording, else a synthetic answer), so nothing of those modes ever runs a command or opens a file.
 
+``/glob`` (``{"pattern"}``) answers ``{"paths": [...]}``, the files (not folders, no hidden entry unless the
+pattern names it) a glob matches, in the order the folders list them, as fast-glob gives n8n's
+Read/Write Files from Disk; ``/write`` (``{"path", "data": base64, "append": bool}``) writes or
+appends the bytes and answers ``{"path", "size"}``.
+
 ``/command`` runs the text with ``/bin/sh -c`` (what Node's ``child_process.exec`` runs, so n8n's
 Execute Command node) in ``cwd`` (the worker's directory when null), standard input closed, and
 answers 200 ``{"code": exit status, "signal": name or null, "stdout", "stderr"}`` — the output
@@ -20,7 +25,9 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import glob
 import json
+import os
 import signal
 from collections.abc import Mapping
 from pathlib import Path
@@ -78,15 +85,38 @@ def read_file(path: str) -> tuple[int, dict[str, Any]]:
     return 200, {"path": path, "size": len(data), "data": base64.b64encode(data).decode()}
 
 
+def glob_files(pattern: str) -> tuple[int, dict[str, Any]]:
+    """Return 200 and the files ``pattern`` matches (``**`` any depth), or 400 for braces, which are not read."""
+    if "{" in pattern:
+        return 400, {"error": {"code": "EGLOB", "message": f"the pattern {pattern!r} has braces, which are not expanded"}}
+    return 200, {"paths": [p for p in glob.glob(pattern, recursive=True) if os.path.isfile(p)]}
+
+
+def write_file(path: str, data: str, append: bool) -> tuple[int, dict[str, Any]]:
+    """Write (or append) the base64 ``data`` at ``path``; return 200 and its size, or 404 and Node's error."""
+    content = base64.b64decode(data)
+    try:
+        with open(path, "ab" if append else "wb") as out:
+            out.write(content)
+    except FileNotFoundError:
+        return 404, {"error": {"code": "ENOENT", "message": f"ENOENT: no such file or directory, open '{path}'"}}
+    except IsADirectoryError:
+        return 404, {"error": {"code": "EISDIR", "message": f"EISDIR: illegal operation on a directory, open '{path}'"}}
+    except PermissionError:
+        return 404, {"error": {"code": "EACCES", "message": f"EACCES: permission denied, open '{path}'"}}
+    return 200, {"path": path, "size": len(content)}
+
+
 def _body(config: ProviderConfig, raw: bytes, operation: str) -> dict[str, Any]:
     try:
         body = json.loads(raw or b"null")
     except ValueError:
         body = None
-    wanted = {"/command": "command", "/read": "path"}.get(operation)
+    wanted = {"/command": "command", "/read": "path", "/glob": "pattern", "/write": "path"}.get(operation)
     if wanted is None or not isinstance(body, dict) or not isinstance(body.get(wanted), str):
         raise ConfigError(f"provider {config.name!r} runs commands on this host: call it with "
-                          "'EXEC', '/command', json={'command': …, 'cwd': …} or '/read', json={'path': …}",
+                          "'EXEC', '/command', json={'command': …, 'cwd': …}, '/read' or '/write', json={'path': …}, "
+                          "'/glob', json={'pattern': …}",
                           field=f"tool.cutover.providers.{config.name}")
     return body
 
@@ -102,6 +132,11 @@ class ExecTransport(httpx.AsyncBaseTransport):
         body = _body(self._config, await request.aread(), operation)
         if operation == "/read":
             status, answer = await asyncio.to_thread(read_file, body["path"])
+        elif operation == "/glob":
+            status, answer = await asyncio.to_thread(glob_files, body["pattern"])
+        elif operation == "/write":
+            status, answer = await asyncio.to_thread(write_file, body["path"], str(body.get("data") or ""),
+                                                     body.get("append") is True)
         else:
             cwd = body.get("cwd") if isinstance(body.get("cwd"), str) else None
             try:

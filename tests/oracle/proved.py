@@ -8,7 +8,7 @@ the real n8n; the package must not read ``tests/`` at run time, so this writes t
 (``conformance.json``, ``code_conformance.json``: versions whose status is ``proved``) and the
 suites that hold every case they run to "translated and equal" (HTTP Request, the data nodes,
 Wait and Execution Data, Execute Workflow, RSS Read, Send Email, Postgres, Data Table, the AI nodes,
-Respond to Webhook, Execute Command, Read Binary File, SSH: every version they run). ``tests/unit/test_n8n_proved_table.py`` fails when the copy and
+Respond to Webhook, Execute Command, Read Binary File, Read/Write Files from Disk, SSH: every version they run). ``tests/unit/test_n8n_proved_table.py`` fails when the copy and
 the suites disagree.
 """
 
@@ -61,7 +61,7 @@ def table() -> dict[str, Any]:
     for case in respond_cases.respond_cases():  # Respond to Webhook v1 … v1.5: every answer equal (test_respond_conformance)
         if case.version is not None:
             _add(proved, respond_cases.NODE, case.version)
-    for node_type in (shell_cases.EXEC, shell_cases.READ, shell_cases.SSH):  # v1 each (test_shell_conformance)
+    for node_type in (shell_cases.EXEC, shell_cases.READ, shell_cases.FILES_NODE, shell_cases.SSH):  # v1 each (test_shell_conformance)
         _add(proved, node_type, 1)
     from tests.oracle.test_ai_conformance import CASES as AI_CASES  # every case translated and equal
 

@@ -9,12 +9,14 @@ loopback port (``tests.support.ssh_server``: asyncssh's server, a host key made 
 user with a password) runs each command with ``/bin/sh -c``; n8n's SSH node logs in to it with an imported ``sshPassword``
 credential, the scaffold's ``ssh`` provider with the same login in its ``dsn_env`` URL.
 
-Compared: the node's output items (json), and for Read Binary File each item's binary entry.
+Compared: the node's output items (json), for the file reads each item's binary entry, and the files
+the writes of Read/Write Files from Disk leave (n8n runs first, the folder is laid out again, then the scaffold).
 The runs are not cached (``runner.run``, not ``cached_run``): a command's output is the host's.
 """
 
 from __future__ import annotations
 
+import json
 import random
 import tempfile
 import uuid
@@ -38,7 +40,7 @@ EXEC = "n8n-nodes-base.executeCommand"
 READ = "n8n-nodes-base.readBinaryFile"
 SSH = "n8n-nodes-base.ssh"
 CREDENTIAL = {"id": "oraclessh0000001", "name": "SSH Password - Oracle Host"}
-FILES = {"note.txt": "hello\nworld\n".encode(), "data.json": b'{"a": 1}', "pixel.png": bytes(range(256)) * 3,
+FILES = {"sub/deeper.txt": b"below", "note.txt": "hello\nworld\n".encode(), "data.json": b'{"a": 1}', "pixel.png": bytes(range(256)) * 3,
          "plain": b"no extension", "Gr\u00fc\u00dfe.md": "# \u00e9t\u00e9\n".encode()}
 TWO = [{"a": "one", "f": "note.txt"}, {"a": "two", "f": "data.json"}]
 
@@ -68,6 +70,28 @@ def _read_cases(folder: Path) -> list[Case]:
     return [Case(f"readBinaryFile v1 #{i + 1}", READ, 1.0, p, [items]) for i, (p, items) in enumerate(given)]
 
 
+FILES_NODE = "n8n-nodes-base.readWriteFile"
+BINARY = {"data": {"data": "aGkgdGhlcmUK", "mimeType": "text/plain", "fileName": "hi.txt"},
+          "other": {"data": "AAEC", "mimeType": "application/octet-stream"}}
+
+
+def _files_cases(folder: Path) -> list[Case]:
+    given: list[tuple[dict[str, Any], list[dict[str, Any]]]] = [
+        ({"fileSelector": str(folder / "note.txt")}, [{}]),
+        ({"fileSelector": f"{folder}/*.json"}, [{}]),
+        ({"fileSelector": f"{folder}/**/*.txt"}, [{}]),  # this folder and the one below
+        ({"fileSelector": f"{folder}/*.nothing"}, [{}]),  # no file: no item
+        ({"fileSelector": f"={folder}/{{{{ $json.f }}}}", "options": {"dataPropertyName": "file"}}, TWO),
+        ({"fileSelector": str(folder / "plain"),
+          "options": {"fileName": "renamed.bin", "mimeType": "application/x-custom", "fileExtension": "bin"}}, [{}]),
+        ({"operation": "write", "fileName": str(folder / "out" / "w1.txt")}, [{"a": 1}]),
+        ({"operation": "write", "fileName": str(folder / "out" / "w2.bin"), "dataPropertyName": "other",
+          "options": {"append": True}}, [{}]),
+        ({"operation": "write", "fileName": str(folder / "out" / "w3.txt"), "dataPropertyName": "missing"}, [{}]),
+    ]
+    return [Case(f"readWriteFile v1 #{i + 1}", FILES_NODE, 1.0, p, [items]) for i, (p, items) in enumerate(given)]
+
+
 def _ssh_cases() -> list[Case]:
     credentials = {"credentials": {"sshPassword": CREDENTIAL}}
     given: list[tuple[dict[str, Any], list[dict[str, Any]]]] = [
@@ -85,7 +109,34 @@ def _ssh_cases() -> list[Case]:
 
 def shell_cases(folder: Path) -> list[Case]:
     """Return every case, the files read being in ``folder``."""
-    return [*_exec_cases(), *_read_cases(folder), *_ssh_cases()]
+    return [*_exec_cases(), *_read_cases(folder), *_files_cases(folder), *_ssh_cases()]
+
+
+def _lay_out(folder: Path) -> None:
+    """Write the files the cases read, and the file an appending write starts from; remove what a write wrote."""
+    for name, data in FILES.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(data)
+    out = folder / "out"
+    out.mkdir(exist_ok=True)
+    for old in out.iterdir():
+        old.unlink()
+    (out / "w2.bin").write_bytes(b"start:")
+
+
+def _written(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted((folder / "out").iterdir())}
+
+
+def _with_binary(document: dict[str, Any], case: Case) -> dict[str, Any]:
+    """A write case's input items carry BINARY: its Code node returns them with the binary data."""
+    if case.node_type != FILES_NODE or case.parameters.get("operation") != "write":
+        return document
+    for node in document["nodes"]:
+        if node["name"] == "Input 1":
+            items = [{"json": item, "binary": BINARY} for item in case.inputs[0]]
+            node["parameters"] = {"jsCode": "return " + json.dumps(items) + ";"}
+    return document
 
 
 class ShellContext:
@@ -118,18 +169,21 @@ def measure() -> list[tuple[Case, Outcome, Outcome, list[str]]]:
     """Run every case on both sides (the files written, the SSH server up); return the differences."""
     with tempfile.TemporaryDirectory(prefix="cutover-shell-files-") as files, serving() as server:
         folder = Path(files)
-        for name, data in FILES.items():
-            (folder / name).write_bytes(data)
+        _lay_out(folder)
         cases = shell_cases(folder)
-        documents = [workflow(case, runner.workflow_id(i)) for i, case in enumerate(cases)]
+        documents = [_with_binary(workflow(case, runner.workflow_id(i)), case) for i, case in enumerate(cases)]
         login = {**CREDENTIAL, "type": "sshPassword",
                  "data": {"host": "127.0.0.1", "port": server.port, "username": USER, "password": PASSWORD}}
         oracle, _ = runner.run(documents, credentials=[login])
+        written = _written(folder)
+        _lay_out(folder)
         results = []
         with tempfile.TemporaryDirectory(prefix="cutover-oracle-shell-") as tmp:
             for index, (case, document, expected) in enumerate(zip(cases, documents, oracle, strict=True)):
                 got = run_with(document, Path(tmp) / str(index), ShellContext(server.url()))
                 found = differences(expected, got, [UNDER_TEST]) if got.translated else []
+                if index == len(cases) - 1 and _written(folder) != written:
+                    found.append(f"files written: n8n {written}, the scaffold {_written(folder)}")
                 if not found and expected.binary.get(UNDER_TEST) != got.binary.get(UNDER_TEST):
                     found.append(f"binary: n8n {expected.binary.get(UNDER_TEST)}, the scaffold {got.binary.get(UNDER_TEST)}")
                 results.append((case, expected, got, found))

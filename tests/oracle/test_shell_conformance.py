@@ -11,7 +11,7 @@ from tests.oracle import shell_cases
 from tests.oracle.conftest import require_oracle
 
 Results = list[tuple[Any, Any, Any, list[str]]]
-KINDS = (shell_cases.EXEC, shell_cases.READ, shell_cases.SSH)
+KINDS = (shell_cases.EXEC, shell_cases.READ, shell_cases.FILES_NODE, shell_cases.SSH)
 
 
 @pytest.fixture(scope="module")
@@ -38,3 +38,6 @@ def test_n8n_really_ran_the_commands_read_the_files_and_logged_in(results: Resul
     assert "ENOENT" in (by_id["readBinaryFile v1 #6"].error or "")
     assert by_id["ssh v1 #4"].nodes["Node under test"] == [[{"code": 4, "signal": None, "stdout": "out", "stderr": "err"}]]
     assert by_id["ssh v1 #3"].nodes["Node under test"][0][0]["stdout"] == "/tmp"
+    assert len(by_id["readWriteFile v1 #3"].nodes["Node under test"][0]) == 2  # ** reached the folder below
+    assert by_id["readWriteFile v1 #4"].nodes["Node under test"] == [[]]
+    assert by_id["readWriteFile v1 #7"].nodes["Node under test"][0][0]["fileName"].endswith("w1.txt")

@@ -51,7 +51,7 @@ def test_execute_command_and_read_binary_file_call_the_exec_provider_of_the_work
     assert 'base_url = "exec://host"' in source
 
 
-def test_a_shell_nodes_run_is_imported_as_one_call_per_input_item_with_its_literal_command(tmp_path: Path) -> None:
+def test_a_shell_nodes_run_is_imported_as_the_one_call_shadow_makes_with_its_literal_command(tmp_path: Path) -> None:
     from harness.manifest import AutomationEntry, Coercion
     from harness.platforms.n8n.history import parse
     from harness.recording import Platform
@@ -73,7 +73,19 @@ def test_a_shell_nodes_run_is_imported_as_one_call_per_input_item_with_its_liter
     [run] = list(parse(path, entry))
     call = {"step": "Update", "provider": "ghost", "method": "SSH", "url": "/command",
             "body": {"command": "apt upgrade -y", "cwd": "/"}}
-    assert run.trace.calls == [call, call]  # type: ignore[union-attr]
+    # two items: live, two calls; in shadow the first is answered with the node's whole recorded output
+    assert run.trace.calls == [call]  # type: ignore[union-attr]
+
+
+def test_read_write_files_reads_a_glob_and_writes_an_items_binary_on_the_exec_host(tmp_path: Path) -> None:
+    rows, source = _workflow(
+        tmp_path, _node("Read", "readWriteFile", parameters={"fileSelector": "/srv/in/*.csv", "options": {"fileName": "x"}}),
+        _node("Write", "readWriteFile", parameters={"operation": "write", "fileName": "=/srv/out/{{ $json.fileName }}"}),
+        _node("Braces", "readWriteFile", parameters={"fileSelector": "/srv/{a,b}.csv"}))
+    assert rows["Read"] == rows["Write"] == "translated" and rows["Braces"].startswith("todo: a file selector with braces")
+    assert "n8n.read_files(ctx, 'host', 'Read', items, lambda item, i: '/srv/in/*.csv', 'read', " \
+           "lambda item, i: {'fileName': 'x'})" in source
+    assert "n8n.write_files(ctx, 'host', 'Write', items, lambda item, i: n8n.concat('/srv/out/'" in source
 
 
 def test_the_ssh_login_is_read_from_the_dsn_env_url_and_a_cwd_is_quoted_as_node_ssh_quotes_it() -> None:

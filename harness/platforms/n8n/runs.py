@@ -303,7 +303,7 @@ def add_run(run: NodeRun, entry: AutomationEntry, path: list[str], decisions: di
     outputs[step] = items_json(run)
     if (call := http_call(run, step, entry) or sql_call(run, step, entry, inputs)) is not None:
         calls.append(call)
-    calls.extend(shell_calls(run, step, entry, inputs))  # SSH, Execute Command, Read Binary File: one per item
+    calls.extend(shell_calls(run, step, entry, inputs))  # SSH, Execute Command, file reads and writes
     return step
 
 

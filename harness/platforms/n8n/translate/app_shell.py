@@ -1,11 +1,11 @@
-"""Translate n8n's SSH (v1, command execute), Execute Command (v1) and Read Binary File (v1) nodes.
+"""Translate n8n's SSH (v1, command execute), Execute Command, Read Binary File and Read/Write Files from Disk (v1).
 
 Each is a provider call per item (``queue_core.compat._n8n_shell``): SSH a call of an ``ssh``
 provider (``ssh://<name>``, ``queue_core.gateway.ssh``), one per n8n credential the workflow names
 (``ssh_<credential name>``, or the name when it starts with "ssh": each host is its own provider, its login in the env var its
-``dsn_env`` names); Execute Command and Read Binary File a call of the ``exec`` provider
-(``exec://host``, ``queue_core.gateway.exec``): the worker's own host, as n8n ran them on its
-own. Live the command runs; shadow and dry-run answer each call from the recording, so nothing runs.
+``dsn_env`` names); Execute Command, Read Binary File and Read/Write Files from Disk a call of the
+``exec`` provider (``exec://host``, ``queue_core.gateway.exec``): the worker's own host, as n8n ran
+them on its own. Live the command runs; shadow and dry-run answer each call from the recording, so nothing runs.
 SSH's file upload and download, and any of them continuing on error, are left for a person.
 """
 
@@ -19,7 +19,7 @@ from harness.platforms.n8n.shell_runs import EXEC_BASE, EXEC_PROVIDER, ssh_provi
 from harness.platforms.n8n.translate import expr
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot, comment
 from harness.scaffold import _code
-from harness.scaffold._code import call, name, stmts
+from harness.scaffold._code import call, dict_of, name, stmts
 
 
 
@@ -82,4 +82,26 @@ def read_binary_file_node(node: Node, slot: Slot) -> NodeCode:
     return _code_of(node, slot, *_host(slot, runtime))
 
 
-TRANSLATORS = {"ssh": ssh_node, "executeCommand": execute_command_node, "readBinaryFile": read_binary_file_node}
+def read_write_file_node(node: Node, slot: Slot) -> NodeCode:
+    """Read/Write Files from Disk v1: read (a glob, one item per file) or write (an item's binary property)."""
+    params = node.settings
+    if node.version != 1 or node.on_error != "stop":
+        raise Untranslatable("Read/Write Files from Disk is translated at v1 stopping on error only")
+    options = params.get("options") or {}
+    if params.get("operation", "read") == "write":
+        runtime = call("n8n.write_files", name("ctx"), EXEC_PROVIDER, node.name, name("items"),
+                       _per_item(params.get("fileName", "")), slot.step, _per_item(params.get("dataPropertyName", "data")),
+                       _per_item(options.get("append", False)))
+    else:
+        selector = params.get("fileSelector", "")
+        if isinstance(selector, str) and "{" in selector.replace("{{", "").replace("}}", ""):
+            raise Untranslatable("a file selector with braces ({a,b}) is not translated: the glob does not expand them")
+        chosen = dict_of((str(k), expr.value(v)) for k, v in options.items()
+                         if k in ("fileName", "fileExtension", "mimeType", "dataPropertyName"))
+        runtime = call("n8n.read_files", name("ctx"), EXEC_PROVIDER, node.name, name("items"), _per_item(selector),
+                       slot.step, _code.expr("lambda item, i: $o", o=chosen))
+    return _code_of(node, slot, *_host(slot, runtime))
+
+
+TRANSLATORS = {"ssh": ssh_node, "executeCommand": execute_command_node, "readBinaryFile": read_binary_file_node,
+               "readWriteFile": read_write_file_node}
