@@ -35,8 +35,9 @@ that do not tick alike, and for calls whose answer is never recorded (a worker t
 
 A database is a provider too: ``base_url = "sql://<name>"`` (or ``kind = "sql"``) with ``dsn_env``,
 the NAME of the env var holding its connection string; its calls run SQL statements
-(``queue_core.gateway.sql``), and it takes no ``sandbox_url`` or ``auth_env``. A mail server is one
-likewise: ``smtp://<name>`` (or ``kind = "smtp"``), its ``smtp://user:password@host:port`` URL in ``dsn_env``.
+(``queue_core.gateway.sql``), and it takes no ``sandbox_url`` or ``auth_env``. So is a mail server, ``smtp://<name>``
+(its ``smtp://user:password@host:port`` URL in ``dsn_env``), an SSH host, ``ssh://<name>`` (``ssh://user@host:port`` in
+``dsn_env``: ``queue_core.gateway.ssh``), and the worker's own host, ``exec://<name>`` (commands, files; no secret).
 
 Secrets never appear in config: only the names of the environment variables holding them, read
 at call time. Parsing is pure and every error is a ConfigError naming the file and field.
@@ -80,14 +81,15 @@ class SigningScheme(StrEnum):
 
 
 class ProviderKind(StrEnum):
-    """What a provider is: a REST API (calls are HTTP requests) or a database (calls run SQL)."""
-
+    """What a provider is: a REST API (calls are HTTP requests), a database (calls run SQL), a host, …"""
     HTTP = "http"
     SQL = "sql"  # queue_core.gateway.sql runs each call's statements on the database at dsn_env
     SMTP = "smtp"  # queue_core.gateway.smtp sends each call's message through the mail server at dsn_env
+    SSH = "ssh"  # queue_core.gateway.ssh runs each call's command on the SSH host at dsn_env
+    EXEC = "exec"  # queue_core.gateway.exec runs each call's command (reads each file) on the worker's host
 
 
-_NOT_HTTP = {"sql": ProviderKind.SQL, "smtp": ProviderKind.SMTP}
+_NOT_HTTP = {k.value: k for k in ProviderKind if k is not ProviderKind.HTTP}
 
 
 class Algorithm(StrEnum):
@@ -212,7 +214,7 @@ def parse_provider(name: str, body: Any, *, source: str = "pyproject.toml") -> P
     if kind in _NOT_HTTP.values():
         return replace(parse_provider(name, {k: v for k, v in body.items() if k not in ("kind", "dsn_env")}
                                       | {"base_url": f"https://{name}.sql"}, source=source),
-                       kind=kind, base_url=_sql_base(name, get, kind), dsn_env=_dsn_env(get))
+                       kind=kind, base_url=_sql_base(name, get, kind), dsn_env=_dsn_env(get, kind))
     algorithm = get.choice("algorithm", Algorithm, Algorithm.SLIDING) or Algorithm.SLIDING
     scheme = get.choice("signing_scheme", SigningScheme, None)
     signing_env = get.env_name("signing_secret_env")
@@ -250,9 +252,9 @@ def _sql_base(name: str, get: _Getter, kind: ProviderKind = ProviderKind.SQL) ->
     return value
 
 
-def _dsn_env(get: _Getter) -> str:
+def _dsn_env(get: _Getter, kind: ProviderKind) -> str | None:
     value = get.env_name("dsn_env")
-    if value is None:
+    if value is None and kind is not ProviderKind.EXEC:  # the worker's own host: no secret
         raise ConfigError("a kind = \"sql\" (or \"smtp\") provider needs dsn_env (the NAME of the env var holding its "
                           "connection string)", source=get.source, field=f"{get.prefix}.dsn_env")
     return value

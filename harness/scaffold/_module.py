@@ -182,7 +182,7 @@ def module_docstring(intro: list[str], *, schedule: str | None, unit: str, todo:
         for provider, base in sorted(proposals.items()):
             doc += [f"    [tool.cutover.providers.{provider}]", f'    base_url = "{base}"']
             doc += [f'    auth_env = "{auth[provider]}"'] if provider in auth else []
-            doc += [f'    dsn_env = "{provider.upper()}_URL"'] if base.startswith(("sql://", "smtp://")) else []  # a database, a mail server
+            doc += [f'    dsn_env = "{provider.upper()}_URL"'] if base.startswith(("sql://", "smtp://", "ssh://")) else []  # a database, a mail server, a host
     configured = sorted(set(auth) - set(proposals))
     if configured:
         doc += ["", "Providers configured already: add auth_env to their table in pyproject.toml:"]

@@ -15,6 +15,11 @@ caller's request until then (``queue_core.server.reply``). What n8n answers
 - a Webhook answering when the last node finishes sends the last node's first output: its first
   item's json (``firstEntryJson``, the default; ``options.responsePropertyName`` picks one field),
   every item's json (``allEntries``), or nothing (``noData``), with ``responseCode``.
+
+The content type, when the node sets none, is the one n8n's server (Express) sends, measured
+against n8n 1.123.81 (``tests/oracle/test_respond_conformance.py``): a text body is
+``text/html; charset=utf-8`` (``res.send`` of a string), any other answer — an object, a list, no
+body at all (``noData``, a redirect) — ``application/json; charset=utf-8``; a 204 or 304 has none.
 """
 
 from __future__ import annotations
@@ -27,6 +32,15 @@ from ..errors import NodeFailed
 
 Items = list[dict[str, Any]]
 Per = Callable[[dict[str, Any], int], Any]
+_NO_CONTENT = (204, 304)
+
+
+def _sent(status: int, value: Any, headers: dict[str, str]) -> dict[str, str]:
+    """The headers n8n's server answers with: the node's, and the content type it leaves out (see above)."""
+    if "content-type" in headers or status in _NO_CONTENT:
+        return headers
+    kind = "text/html" if isinstance(value, str) else "application/json"
+    return {**headers, "content-type": f"{kind}; charset=utf-8"}
 
 
 def _wrapped(key: str | None, value: Any) -> Any:
@@ -69,7 +83,7 @@ async def respond(flow: Any, node: str, items: Items, respond_with: str = "first
         status = code or 307
     elif respond_with != "noData":
         raise NodeFailed(f'{node}: The Response Data option "{respond_with}" is not supported!')
-    await flow.ctx.respond(status, value, sent)
+    await flow.ctx.respond(status, value, _sent(status, value, sent))
     outputs = [list(items)]
     if response_output:
         outputs.append([{"json": {"response": {"body": value, "headers": sent, "statusCode": status}}}])
@@ -87,4 +101,4 @@ async def respond_last(flow: Any, data: str = "firstEntryJson", code: int = 200,
         value = items[0].get("json", {})
         if field:
             value = value.get(field) if isinstance(value, dict) else None
-    await flow.ctx.respond(code, value, {})
+    await flow.ctx.respond(code, value, _sent(code, value, {}))

@@ -31,6 +31,8 @@ from ._n8n_expr_raw import json_output
 from ._n8n_filter import check, if_v1
 from ._n8n_schedule import schedule_items
 from ._n8n_respond import respond, respond_last
+from ._n8n_set import legacy_fields, without_undefined
+from ._n8n_shell import exec_command, read_binary_file, read_files, ssh_command, write_files
 from ._n8n_sub import execute_workflow, require_automations, sub_inputs, sub_return
 from ._n8n_custom import execution_data
 from ._n8n_wait import wait_interval, wait_until, wait_webhook
@@ -86,6 +88,8 @@ __all__ = [
     "recorded_outputs", "trigger_items", "truthy", "typed", "webhook_items", "with_fields",
     "schedule_items", "execute_workflow", "sub_inputs", "sub_return", "respond", "respond_last",
 ]
+__all__ += ["legacy_fields", "without_undefined"]  # Set v1/v2 (_n8n_set)
+__all__ += ["exec_command", "read_binary_file", "read_files", "ssh_command", "write_files"]  # SSH, Execute Command, Read Binary File (_n8n_shell)
 __all__ += ["array_of", "call_method", "part", "read"]  # an expression part that reads through undefined (_n8n_js)
 __all__ += ["CALL_ERRORS", "basic_auth", "error_item", "full_response", "header_auth", "provider_of", "text_response"]  # HTTP Request (_n8n_http)
 __all__ += ["binary_of", "file_part", "file_response", "is_file"]  # binary data (_n8n_binary)

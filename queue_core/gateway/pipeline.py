@@ -41,8 +41,7 @@ from ..signing import standard_webhooks_headers
 from ..states import Mode
 from .binary import FilePart, is_binary
 from .record import Answer, CallJob, CallRecord, Spend
-from .sql import mounts as sql_mounts
-from .smtp import mounts as smtp_mounts
+from .kinds import live_mounts
 from .request import (
     RECORDED_HEADER, SECRET_SEGMENT, OutboundRequest, RecordedResponse, ResponseSource, StoredCall, idempotency_names, prepare, redact_headers,
 )
@@ -114,9 +113,9 @@ class Gateway:
         self._paused: dict[str, str] = {}
         self._pauses_read_at = float("-inf")
         self._offline_verdicts: dict[tuple[int, tuple[tuple[bytes, bytes], ...]], Classification] = {}
-        # a SQL provider's sql:// origin is its database (queue_core.gateway.sql): on the live client only
+        # a SQL provider's sql:// origin is its database, ssh:// a host, … (queue_core.gateway.kinds): on the live client only
         self._live = httpx.AsyncClient(transport=transport or httpx.AsyncHTTPTransport(),
-                                       mounts={**sql_mounts(providers, self._environ), **smtp_mounts(providers, self._environ)})
+                                       mounts=live_mounts(providers, self._environ))
         sandboxes = frozenset(_origin(p.sandbox_url) for p in providers.values() if p.sandbox_url)
         sandbox_inner = transport or httpx.AsyncHTTPTransport()
         self._sandbox = httpx.AsyncClient(transport=_GuardedTransport(Mode.SHADOW, sandboxes, sandbox_inner))

@@ -38,8 +38,10 @@ class Reply:
     body: Any
     headers: dict[str, str] = field(default_factory=dict)
 
-    def rendered(self) -> tuple[bytes, str]:
-        """Return the body's bytes and its default content type."""
+    def rendered(self) -> tuple[bytes, str | None]:
+        """Return the body's bytes and its default content type (none for a 204 or 304: no content)."""
+        if self.status in (204, 304):
+            return b"", None
         if self.body is None:
             return b"", "text/plain; charset=utf-8"
         if isinstance(self.body, str):

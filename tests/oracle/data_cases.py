@@ -1,4 +1,4 @@
-"""Data-node cases (Limit, Sort, Split Out, Aggregate, Crypto): drawn parameters and items, proved like every node.
+"""Data-node cases (Limit, Sort, Split Out, Aggregate, Crypto, Remove Duplicates, Set v1/v2): drawn parameters and items, proved like every node.
 
 ``data_cases()`` draws each node's parameters as an export holds them (any parameter may be left
 out: n8n's default then applies) with a fixed seed per node version, over the items of
@@ -113,6 +113,37 @@ def remove_duplicates_v1(version: float) -> st.SearchStrategy[dict[str, Any]]:
     return draw()
 
 
+_SET_NAMES = st.sampled_from(["a", "n", "x.y", "b.c.d", "propertyName"])
+_SET_VALUES = {
+    "string": st.sampled_from(["", "v", "={{ $json.a }}", "=x{{ $json.b }}", "={{ 1 + 2 }}", "Grüße"]),
+    "number": st.sampled_from([0, 3, -2.5, "={{ $json.a }}", "={{ 2 * 3 }}"]),
+    "boolean": st.sampled_from([True, False, "={{ $json.a }}", "={{ 1 > 0 }}"]),
+}
+
+
+def set_v1(version: float) -> st.SearchStrategy[dict[str, Any]]:
+    """Set v1/v2: ``values.{string,number,boolean}`` entries (a value left out is n8n's default), Keep Only Set,
+    Dot Notation."""
+    @st.composite
+    def draw(draw: st.DrawFn) -> dict[str, Any]:
+        values: dict[str, Any] = {}
+        for kind, strategy in _SET_VALUES.items():
+            entries = []
+            for _ in range(draw(st.integers(0, 2))):
+                entry: dict[str, Any] = {}
+                _omittable(draw, entry, "name", _SET_NAMES)
+                _omittable(draw, entry, "value", strategy)
+                entries.append(entry)
+            if entries:
+                values[kind] = entries
+        params: dict[str, Any] = {"values": values} if values or draw(st.booleans()) else {}
+        _omittable(draw, params, "keepOnlySet", st.booleans())
+        if draw(st.booleans()):
+            params["options"] = {"dotNotation": draw(st.booleans())}
+        return params
+    return draw()
+
+
 DATA_NODES: list[tuple[str, tuple[float, ...], ParamStrategy]] = [
     ("n8n-nodes-base.limit", (1,), limit_v1),
     ("n8n-nodes-base.sort", (1,), sort_v1),
@@ -120,6 +151,7 @@ DATA_NODES: list[tuple[str, tuple[float, ...], ParamStrategy]] = [
     ("n8n-nodes-base.aggregate", (1,), aggregate_v1),
     ("n8n-nodes-base.crypto", (1,), crypto_v1),
     ("n8n-nodes-base.removeDuplicates", (1, 1.1, 2), remove_duplicates_v1),
+    ("n8n-nodes-base.set", (1, 2), set_v1),
 ]
 
 

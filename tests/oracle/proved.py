@@ -7,7 +7,8 @@ the real n8n; the package must not read ``tests/`` at run time, so this writes t
 (type, version) pairs of every oracle suite into the package: the conformance tables
 (``conformance.json``, ``code_conformance.json``: versions whose status is ``proved``) and the
 suites that hold every case they run to "translated and equal" (HTTP Request, the data nodes,
-Wait and Execution Data, Execute Workflow, RSS Read, Send Email, Postgres, Data Table, the AI nodes: every
+Wait and Execution Data, Execute Workflow, RSS Read, Send Email, Postgres, Data Table, the AI nodes,
+Respond to Webhook, Execute Command, Read Binary File, Read/Write Files from Disk, SSH: every
 version they run). An app node is proved per operation, not per version: ``operations`` holds
 (type -> typeVersion -> resource.operation) of every app case that ``test_app_conformance.py``
 holds to "translated, the same requests and the same items" (``app_oracle`` cases but those
@@ -34,7 +35,8 @@ def _add(out: dict[str, set[float]], node_type: str, version: float) -> None:
 def table() -> dict[str, Any]:
     """Return the proved (type, version) pairs of every oracle suite, as the package stores them."""
     from tests.oracle import (
-        data_cases, datatable_cases, email_cases, feed_cases, http_cases, sql_cases, sub_cases, wait_data_cases,
+        data_cases, datatable_cases, email_cases, feed_cases, http_cases, respond_cases, shell_cases, sql_cases,
+        sub_cases, wait_data_cases,
     )
 
     proved: dict[str, set[float]] = {}
@@ -60,6 +62,11 @@ def table() -> dict[str, Any]:
         _add(proved, case.node_type, case.version)
     for case, _, _ in datatable_cases.datatable_cases():  # Data Table v1 (test_datatable_conformance)
         _add(proved, case.node_type, case.version)
+    for case in respond_cases.respond_cases():  # Respond to Webhook v1 … v1.5: every answer equal (test_respond_conformance)
+        if case.version is not None:
+            _add(proved, respond_cases.NODE, case.version)
+    for node_type in (shell_cases.EXEC, shell_cases.READ, shell_cases.FILES_NODE, shell_cases.SSH):  # v1 each (test_shell_conformance)
+        _add(proved, node_type, 1)
     from tests.oracle.test_ai_conformance import CASES as AI_CASES  # every case translated and equal
 
     for case, subs, _ in AI_CASES:  # the AI roots and the sub-nodes (model, parser, memory, tool) they ran with
@@ -69,7 +76,8 @@ def table() -> dict[str, Any]:
     return {"regenerate": COMMAND, "n8n": sorted(set(sources.values())), "operations": operations(),
             "suites": ["conformance.json", "code_conformance.json", "http_cases.py", "data_cases.py",
                        "wait_data_cases.py", "sub_cases.py", "feed_cases.py", "email_cases.py", "sql_cases.py",
-                       "datatable_cases.py", "test_ai_conformance.py", "app_cases.py", "app_cases_*.py"],
+                       "datatable_cases.py", "test_ai_conformance.py", "app_cases.py", "app_cases_*.py",
+                       "respond_cases.py", "shell_cases.py"],
             "proved": {t: sorted(v) for t, v in sorted(proved.items())}}
 
 

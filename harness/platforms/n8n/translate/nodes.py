@@ -291,9 +291,7 @@ def set_node(node: Node, slot: Slot) -> NodeCode:
     dot = options.get("dotNotation", True) is not False
     fields: ast.expr | list[tuple[str, ast.expr]]
     if node.version < 3:
-        fields = [(str(v.get("name", "propertyName")), expr.value(v.get("value")))
-                  for kind in ("string", "number", "boolean") for v in (params.get("values") or {}).get(kind) or []]
-        keep_only = bool(params.get("keepOnlySet"))
+        return _set_v1(node, slot, params, dot)
     else:
         fields = _raw_fields(params) if params.get("mode") == "raw" else _set_v3_fields(params, node.version)
         include = params.get("include", "all")
@@ -305,6 +303,23 @@ def set_node(node: Node, slot: Slot) -> NodeCode:
                     "dot_notation=$dot, by_name=$by_name, binary=$binary)) if items else []", var=name(slot.var),
                     node=node.name, pairs=fields, keep=keep_only, dot=dot, by_name=node.version >= 3,
                     binary=_set_keeps_binary(node, options, keep_only))]
+    return NodeCode(lines, [slot.var])
+
+
+_SET_V1_DEFAULTS = {"boolean": False, "number": 0, "string": ""}
+
+
+def _set_v1(node: Node, slot: Slot, params: dict[str, Any], dot: bool) -> NodeCode:
+    """Set v1/v2: ``n8n.legacy_fields`` orders and converts the entries as n8n does (booleans, numbers, strings)."""
+    values = params.get("values") or {}
+    fields = ast.List([ast.Tuple([ast.Constant(kind), ast.Constant(str(v.get("name", "propertyName"))),
+                                  _missing_told(expr.value(v.get("value", _SET_V1_DEFAULTS[kind])))], ast.Load())
+                       for kind in _SET_V1_DEFAULTS for v in values.get(kind) or [] if isinstance(v, dict)], ast.Load())
+    lines = [comment(node), *stmts("items = $inp", inp=_input(slot)),
+             *stmts("$var = flow.each($node, items, lambda item, i: n8n.without_undefined(n8n.assign(item, "
+                    "n8n.legacy_fields($fields, $version), keep_only_set=$keep, dot_notation=$dot, binary=$binary))) "
+                    "if items else []", var=name(slot.var), node=node.name, fields=fields, version=node.version,
+                    keep=bool(params.get("keepOnlySet")), dot=dot, binary=not params.get("keepOnlySet"))]
     return NodeCode(lines, [slot.var])
 
 
