@@ -9,6 +9,7 @@ properties as n8n's ``mapProperties`` writes them (v2: a select by name), the bl
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -87,3 +88,130 @@ def notion_page_body(title_key: str, title: Any, database: Any, properties: Sequ
         body["icon"] = {"external": {"url": icon}} if icon_type == "file" else {"emoji": icon}
     return body
 
+
+
+# -- Simplify (n8n's simplifyObjects, Notion v2): written from n8n 1.123's GenericFunctions ----------------
+
+_UNDEFINED = object()  # JavaScript's undefined: a key holding it is left out of the item (JSON drops it)
+_SPLIT = (re.compile(r"([a-z0-9])([A-Z])"), re.compile(r"([A-Z])([A-Z][a-z])"))
+_STRIP = re.compile(r"[^A-Za-z0-9]+")
+_AS_IS = ("url", "created_time", "checkbox", "number", "last_edited_time", "email", "phone_number", "date")
+
+
+def snake_case(name: str) -> str:
+    """Return change-case 4's ``snakeCase``: ASCII letters and digits only, camel case split, lower case
+    (a name of other characters, Chinese among them, is ``""``)."""
+    marked = _STRIP.sub("\0", _SPLIT[1].sub("\\1\0\\2", _SPLIT[0].sub("\\1\0\\2", name)))
+    return "_".join(part.lower() for part in marked.strip("\0").split("\0")) if marked.strip("\0") else ""
+
+
+def _keys(obj: dict[str, Any]) -> list[str]:
+    """Return ``Object.keys`` order: array-index keys first, ascending, then the rest as inserted."""
+    index = [k for k in obj if k.isdigit() and str(int(k)) == k and int(k) < 2**32 - 1]
+    return sorted(index, key=int) + [k for k in obj if k not in index]
+
+
+def _falsy(value: Any) -> bool:
+    if value is None or value is _UNDEFINED or value is False or value == "":
+        return True
+    return isinstance(value, int | float) and not isinstance(value, bool) and (value == 0 or math.isnan(value))
+
+
+def _or_empty(value: Any) -> Any:
+    return {} if _falsy(value) else value
+
+
+def _get(obj: Any, key: str) -> Any:
+    return obj.get(key, _UNDEFINED) if isinstance(obj, dict) else _UNDEFINED
+
+
+def _js_join(values: list[Any]) -> str:
+    return "".join("" if v is None or v is _UNDEFINED else text(v) for v in values)
+
+
+def _simplify(prop: dict[str, Any]) -> Any:
+    kind = prop.get("type")
+    value = prop.get(kind, _UNDEFINED) if isinstance(kind, str) else _UNDEFINED
+    if kind == "text":
+        return prop.get("plain_text", _UNDEFINED)
+    if kind in ("rich_text", "title"):
+        return _js_join([_simplify(t) for t in value]) if isinstance(value, list) and value else ""
+    if kind in _AS_IS:
+        return value
+    if kind in ("created_by", "last_edited_by", "select"):
+        return None if _falsy(value) else _get(value, "name")
+    if kind == "people":
+        return [_or_empty(_get(_get(p, "person"), "email")) for p in value] if isinstance(value, list) else value
+    if kind == "multi_select":
+        listed: Any = value if isinstance(value, list) else _get(value, "options")
+        return [_or_empty(_get(e, "name")) for e in listed]
+    if kind == "relation":
+        return [_or_empty(_get(e, "id")) for e in value] if isinstance(value, list) else _get(value, "database_id")
+    if kind == "formula":
+        return _get(value, str(_get(value, "type")))
+    if kind == "rollup":
+        return _rollup(value)
+    if kind == "files":
+        files: Any = value
+        return [_get(_get(f, str(f.get("type"))), "url") for f in files]
+    if kind == "status":
+        return _get(value, "name")
+    return _UNDEFINED
+
+
+def _rollup(value: Any) -> Any:
+    function = str(_get(value, "function"))  # n8n fails on a rollup without one (TypeError): so does this (KeyError)
+    if function.startswith("count") or "empty" in function:
+        number = _get(value, "number")
+        number = math.nan if number is _UNDEFINED else 0 if number is None else number
+        return number * 100 if "percent" in function else number
+    if function.startswith("show") and _get(value, "type") == "array":
+        elements: list[Any] = []
+        for element in value["array"]:
+            got = _simplify(element)
+            elements.extend(got if isinstance(got, list) else [got])
+        if function == "show_unique":
+            unique: list[Any] = []
+            for e in elements:
+                if not any(e is u or (not isinstance(e, dict | list) and type(e) is type(u) and e == u) for u in unique):
+                    unique.append(e)
+            return unique
+        return elements
+    return _UNDEFINED
+
+
+def _defined(value: Any) -> Any:
+    """Return ``value`` as n8n's item holds it (JSON): undefined keys dropped, undefined in a list null."""
+    if isinstance(value, dict):
+        return {k: _defined(v) for k, v in value.items() if v is not _UNDEFINED}
+    if isinstance(value, list):
+        return [None if v is _UNDEFINED else _defined(v) for v in value]
+    return value
+
+
+def notion_simplified(response: Any) -> list[dict[str, Any]]:
+    """Return the items n8n's Notion v2 outputs with Simplify on (``simplifyObjects``) for the page or
+    database Notion answered: ``id``, ``name``, ``url`` and each property as ``property_<snake_case
+    name>`` with its simplified value (names that snake-case alike keep the last one's value, as in n8n)."""
+    answer = response.json() if hasattr(response, "json") else response
+    out: list[dict[str, Any]] = []
+    for obj in answer if isinstance(answer, list) else [answer]:
+        parent = obj.get("parent") or {}
+        properties = obj.get("properties") or {}
+        if obj.get("object") == "page" and parent.get("type") in ("page_id", "workspace"):
+            out.append({"id": obj.get("id"), "name": properties["title"]["title"][0]["plain_text"], "url": obj.get("url")})
+        elif obj.get("object") == "page" and parent.get("type") == "database_id":
+            keys = _keys(properties)
+            title = next(properties[k] for k in keys if properties[k].get("type") == "title")["title"]
+            simple = {key: _simplify(properties[key]) for key in keys}
+            for key in list(simple):  # n8n's prepend renames in place: a later name may meet an earlier one's value
+                value = simple[key]
+                simple[f"property_{snake_case(key)}"] = value
+                del simple[key]
+            out.append({"id": obj.get("id"), "name": (title[0].get("plain_text") if title else None) or "",
+                        "url": obj.get("url"), **simple})
+        elif obj.get("object") == "database":
+            titles = obj.get("title") or []
+            out.append({"id": obj.get("id"), "name": (titles[0].get("plain_text") if titles else None) or "",
+                        "url": obj.get("url")})
+    return [{"json": _defined(row)} for row in out]

@@ -65,14 +65,15 @@ def _property(value: dict[str, object]) -> ast.expr:
 def database_page(node: Node, slot: Slot, provider: str) -> list[ast.stmt]:
     """databasePage.create (v2): n8n reads the database's title property first (``GET /v1/databases/<id>``,
     once), then ``POST /v1/pages`` per item with the title, the properties (``mapProperties``), the
-    blocks and an icon. Simplify (n8n's default) reshapes the page: a TODO."""
+    blocks and an icon. With Simplify (n8n's default) the created page is reshaped as n8n's
+    ``simplifyObjects`` does (``n8n.notion_simplified``), else output as Notion answered."""
     from harness.scaffold._code import name, stmts
 
     check_version(node, 2, "Notion")
     params = node.settings if node.described else node.parameters
-    if params.get("simple", True) is not False:
-        raise Untranslatable("Simplify is on (n8n's default): n8n reshapes the created page (simplifyObjects, keys "
-                             "'property_<snake_case name>'); turn Simplify off in the workflow, or write the reshaping")
+    if expr.is_expression(params.get("simple", True)):
+        raise Untranslatable("Simplify given by an expression is not translated")
+    simple = params.get("simple", True) is not False
     raw = params.get("databaseId")
     locator = raw if isinstance(raw, dict) else {"mode": "id", "value": raw}
     if locator.get("mode") == "url" or locator.get("value") in (None, ""):
@@ -93,9 +94,9 @@ if items:
     for i, item in enumerate(items):
         body = n8n.notion_page_body(title_key, $title, $db, $properties, $blocks, $icon, $icon_type)
         response = await ctx.call($provider, 'POST', 'https://api.notion.com/v1/pages', json=body, headers=$headers, step=$step)
-        $var.extend(n8n.response_items(response))
+        $var.extend($output(response))
     flow.emit($node, $var)
-""", inp=slot.inputs[0] if slot.inputs else [], var=name(slot.var), provider=provider,
+""", output=_code.expr("n8n.notion_simplified" if simple else "n8n.response_items"), inp=slot.inputs[0] if slot.inputs else [], var=name(slot.var), provider=provider,
         db=expr.value(locator.get("value")), headers=lit({"Notion-Version": NOTION_VERSION}), step=slot.step,
         title=expr.value(params.get("title", "")), properties=ast.List(properties, ast.Load()),
         blocks=ast.List(blocks, ast.Load()), icon=expr.value(options.get("icon", "")),
