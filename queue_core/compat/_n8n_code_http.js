@@ -39,6 +39,7 @@
   function refuse(what) {
     throw new Error(`${what} is not sent by cutover's gateway (it sends JSON and form bodies): write this call in Python`);
   }
+  const basic = (user, password) => `Basic ${Buffer.from(`${user || ''}:${password || ''}`, 'utf8').toString('base64')}`;
   function jsonBody(body) {  // axios sends a string that is JSON as it is, any other string JSON-encoded
     if (typeof body !== 'string') return { kind: 'json', value: body };
     try { return { kind: 'json', value: JSON.parse(body) }; } catch (e) { return { kind: 'json', value: body }; }
@@ -70,6 +71,8 @@
     }
     if (o.json && !headerKey(headers, 'accept')) headers.Accept = 'application/json';
     if (!headerKey(headers, 'accept')) headers.Accept = 'application/json, text/plain, */*';
+    if (o.auth) headers.Authorization = basic(o.auth.username, o.auth.password);  // axios's auth: Basic, over any header
+    if (o.arrayFormat !== undefined && !['indices', 'brackets', 'repeat'].includes(o.arrayFormat)) refuse(`arrayFormat '${o.arrayFormat}'`);
     if (!headerKey(headers, 'user-agent')) headers['User-Agent'] = 'n8n';
     if (o.encoding !== undefined && !['arraybuffer', 'text', 'json'].includes(o.encoding)) refuse(`encoding '${o.encoding}'`);
     return {
@@ -103,7 +106,7 @@
     if (o.json === true && !headerKey(headers, 'accept')) headers.Accept = 'application/json';
     if (!headerKey(headers, 'accept')) headers.accept = '*/*';
     if (o.auth && o.auth.bearer !== undefined) headers.Authorization = `Bearer ${o.auth.bearer}`;
-    else if (o.auth) refuse('basic auth given in the options (auth.user)');
+    else if (o.auth) headers.Authorization = basic(o.auth.user || o.auth.username, o.auth.password || o.auth.pass);
     const format = o.useQuerystring === true || (o.qsStringifyOptions || {}).arrayFormat === 'repeat' ? 'repeat'
       : (o.qsStringifyOptions || {}).arrayFormat === 'brackets' ? 'brackets' : undefined;
     const follow = (o.followRedirect !== false && NO_BODY.slice(0, 2).includes(method)) || !!o.followAllRedirects;

@@ -89,6 +89,12 @@ SOURCES: list[tuple[str, str]] = [
           "const u = await this.helpers.httpRequest({url: '/echo', baseURL: 'BASE/', method: 'DELETE'});\n"
           "const p = await this.helpers.httpRequest({url: 'BASE/echo', method: 'PUT', body: JSON.stringify({a: [1, {b: 2}], z: 1}),"
           " headers: {'Content-Type': 'application/json'}});\nreturn [{json: {r, e, u, p}}];"),
+    (ALL, "const a = await this.helpers.httpRequest({url: 'BASE/echo', auth: {username: 'ada', password: 'pä'}, qs: {l: [1, 2]},"
+          " arrayFormat: 'brackets'});\nconst b = await this.helpers.request({uri: 'BASE/echo', auth: {user: 'bob', pass: 's'}, json: true,"
+          " qs: {l: ['x', 'y']}, qsStringifyOptions: {arrayFormat: 'repeat'}});\n"
+          "const c = await this.helpers.request({uri: 'BASE/echo', auth: {bearer: 'tok'}, json: true});\nreturn [{json: {a, b, c}}];"),
+    (EACH, "try { const r = await this.helpers.httpRequest({url: `BASE/status/${$json.a === 1 ? 404 : 500}`, returnFullResponse: true});"
+           " return {json: r}; }\ncatch (e) { return {json: {m: e.message, c: e.code, s: e.status, i: $itemIndex}}; }"),
     (ALL, "const out = [];\nfor (const item of $input.all()) {\n"
           "  try {\n    const r = await this.helpers.httpRequest({url: `BASE/status/${item.json.a === 1 ? 200 : 404}`});\n"
           "    out.push({json: {ok: r}});\n  } catch (error) {\n    out.push({json: {failed: error.message}});\n  }\n}\nreturn out;"),
@@ -123,12 +129,23 @@ class HttpContext:
         raise error
 
 
+# The legacy Function and Function Item nodes have the same helpers (n8n puts this.helpers in their sandbox).
+LEGACY: list[tuple[str, str]] = [
+    ("function", "const r = await this.helpers.httpRequest({url: 'BASE/echo', qs: {n: items.length}});\n"
+                 "return items.map(i => ({json: {...i.json, q: r.query}}));"),
+    ("functionItem", "const r = await helpers.request({uri: 'BASE/echo', qs: {a: item.a}, json: true});\nitem.q = r.query;\nreturn item;"),
+]
+
+
 def cases(base: str) -> list[Case]:
     """Return every case, its sources' ``BASE`` replaced by ``base``."""
     out = []
     for n, (mode, source) in enumerate(SOURCES):
         params = {"jsCode": source.replace("BASE", base), **({"mode": mode} if mode == EACH else {})}
         out.append(Case(f"code http #{n + 1}", "n8n-nodes-base.code", 2.0, params, [INPUT]))
+    for n, (kind, source) in enumerate(LEGACY):
+        out.append(Case(f"{kind} http #{n + 1}", f"n8n-nodes-base.{kind}", 1.0,
+                        {"functionCode": source.replace("BASE", base)}, [INPUT]))
     return out
 
 

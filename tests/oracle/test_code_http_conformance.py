@@ -22,14 +22,15 @@ def results() -> Iterator[Results]:
 
 
 def test_every_code_node_http_case_is_translated_and_equals_n8n(results: Results) -> None:
+    assert {case.node_type.rsplit(".", 1)[-1] for case, *_ in results} == {"code", "function", "functionItem"}
     assert [case.id for case, _, got, _, _ in results if not got.translated] == []
-    differing = [f"{case.id}: {case.parameters['jsCode'][:200]}\n    {found}" for case, _, _, found, _ in results if found]
+    differing = [f"{case.id}: {case.describe()}\n    {found}" for case, _, _, found, _ in results if found]
     assert not differing, "\n".join(differing[:3])
 
 
 def test_errors_the_code_caught_are_compared_as_values_n8n_gave(results: Results) -> None:
     caught = [expected.nodes[UNDER_TEST][0][0] for case, expected, _, _, _ in results
-              if "catch (e)" in case.parameters["jsCode"] and expected.error is None]
+              if "catch (e)" in case.parameters.get("jsCode", "") and expected.error is None]
     assert {item.get("name") or item.get("n") for item in caught} >= {"AxiosError", "ReferenceError", "NodeApiError"}
     assert {item.get("status") for item in caught} >= {404, 500}
 
