@@ -21,6 +21,7 @@ the gateway's RetryableError, so the job retries as for any call.
 
 from __future__ import annotations
 
+import atexit
 import base64
 import json
 import threading
@@ -38,13 +39,26 @@ MAX_CALLS = 1000  # HTTP requests per run
 POOL = 4  # idle isolates kept for HTTP runs
 _pool: list[Any] = []
 _pool_lock = threading.Lock()
+_closing_registered = False
 
 
 def _checkout() -> Any:
+    global _closing_registered
     with _pool_lock:
         if _pool:
             return _pool.pop()
+        if not _closing_registered:
+            atexit.register(_close_pool)  # an isolate left to interpreter shutdown can hang the exit
+            _closing_registered = True
     return code._started_engine()
+
+
+def _close_pool() -> None:
+    with _pool_lock:
+        idle = list(_pool)
+        _pool.clear()
+    for engine in idle:
+        engine.close()
 
 
 def _checkin(engine: Any) -> None:
