@@ -10,10 +10,14 @@ properties as n8n's ``mapProperties`` writes them (v2: a select by name), the bl
 from __future__ import annotations
 
 import math
+import os
 import re
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
 from collections.abc import Sequence
 from typing import Any
 
+from ..errors import NodeFailed
 from ._n8n_js import text
 
 _UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$", re.I)
@@ -37,7 +41,7 @@ def _empty(value: Any) -> bool:
     return value is None or value == ""
 
 
-def _value(value: dict[str, Any], kind: str) -> dict[str, Any] | None:
+def _value(value: dict[str, Any], kind: str, timezone: str | None = None) -> dict[str, Any] | None:
     if kind == "rich_text":
         return {"rich_text": [{"text": {"content": value.get("textContent")}}]}
     if kind == "title":
@@ -65,12 +69,49 @@ def _value(value: dict[str, Any], kind: str) -> dict[str, Any] | None:
         return {"type": "select", "select": None if _empty(chosen) else {"name": chosen}}
     if kind == "status":
         return {"type": "status", "status": {"name": value.get("statusValue")}}
+    if kind == "date":
+        return _date(value, timezone)
     return {}
 
 
+def _moment(value: Any, zone: str | None, include_time: Any) -> str:
+    """Return ``moment.tz(value, zone).format(...)`` as n8n's Notion node formats a date property: ISO 8601
+    text only (moment reads anything else with JavaScript's Date, which this does not reproduce)."""
+    text_value = text(value)
+    try:
+        when = datetime.fromisoformat(text_value.strip())
+    except ValueError:
+        raise NodeFailed(f"the Notion date {text_value!r} is not ISO 8601 text: n8n's moment reads it with "
+                         "JavaScript's Date, which cutover does not reproduce; give the date as ISO text") from None
+    where = ZoneInfo(zone) if zone else UTC
+    when = when.replace(tzinfo=where) if when.tzinfo is None else when.astimezone(where)
+    if not include_time:
+        return when.strftime("%Y-%m-%d")
+    offset = when.utcoffset()
+    if not offset:
+        return when.strftime("%Y-%m-%dT%H:%M:%SZ")
+    stamp = when.strftime("%Y-%m-%dT%H:%M:%S%z")
+    return f"{stamp[:-2]}:{stamp[-2:]}"
+
+
+def _date(value: dict[str, Any], timezone: str | None) -> dict[str, Any]:
+    """n8n's date property: the date (or range) in the property's time zone, or the workflow's ('default')."""
+    # n8n fills each property entry's defaults at run time: includeTime true, the workflow's time zone
+    zone = timezone if value.get("timezone", "default") == "default" else value.get("timezone")
+    include = value.get("includeTime", True)
+    if value.get("date") == "" or (value.get("dateStart") == "" and value.get("dateEnd") == ""):
+        return {"type": "date", "date": None}  # an empty date resets the property, as n8n sends it
+    if value.get("range") is True:
+        return {"type": "date", "date": {"start": _moment(value.get("dateStart"), zone, include),
+                                         "end": _moment(value.get("dateEnd"), zone, include)}}
+    return {"type": "date", "date": {"start": _moment(value.get("date"), zone, include), "end": None}}
+
+
 def notion_page_body(title_key: str, title: Any, database: Any, properties: Sequence[dict[str, Any]],
-                     blocks: list[Any], icon: Any, icon_type: Any) -> dict[str, Any]:
-    """Return n8n's Notion v2 *Create Database Page* body."""
+                     blocks: list[Any], icon: Any, icon_type: Any, timezone: str | None = None) -> dict[str, Any]:
+    """Return n8n's Notion v2 *Create Database Page* body; ``timezone`` is the workflow's (a date property
+    set to 'default' is read in it; None: ``GENERIC_TIMEZONE``, else n8n's America/New_York)."""
+    timezone = timezone or os.environ.get("GENERIC_TIMEZONE") or "America/New_York"
     body: dict[str, Any] = {"parent": {}, "properties": {}}
     if title != "":
         body["properties"][title_key] = {"title": [{"text": {"content": title}}]}
@@ -80,7 +121,7 @@ def notion_page_body(title_key: str, title: Any, database: Any, properties: Sequ
         if not isinstance(key, str):
             continue
         name, _, kind = key.partition("|")
-        mapped = _value(prop, kind)
+        mapped = _value(prop, kind, timezone)
         if mapped:
             body["properties"][name] = mapped
     body["children"] = blocks
@@ -215,3 +256,24 @@ def notion_simplified(response: Any) -> list[dict[str, Any]]:
             out.append({"id": obj.get("id"), "name": (titles[0].get("plain_text") if titles else None) or "",
                         "url": obj.get("url")})
     return [{"json": _defined(row)} for row in out]
+
+
+def notion_texts(texts: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Return a rich-text block's texts as n8n's ``getTexts`` sends them: text (with its link), mention, equation."""
+    out: list[dict[str, Any]] = []
+    for t in texts:
+        kind, annotations = t.get("textType", "text"), t.get("annotationUi", {})
+        if kind == "text":
+            link = {"link": {"url": t.get("textLink")}} if t.get("isLink") and t.get("textLink") != "" else {}
+            out.append({"type": "text", "text": {"content": t.get("text"), **link}, "annotations": annotations})
+        elif kind == "mention":
+            mention = t.get("mentionType")
+            if mention == "date":
+                value: Any = ({"start": t.get("dateStart"), "end": t.get("dateEnd")} if t.get("range")
+                              else {"start": t.get("date"), "end": None})
+            else:
+                value = {"id": t.get(str(mention))}
+            out.append({"type": "mention", "mention": {"type": mention, str(mention): value}, "annotations": annotations})
+        elif kind == "equation":
+            out.append({"type": "equation", "equation": {"expression": t.get("expression")}, "annotations": annotations})
+    return out

@@ -6,7 +6,9 @@ Node.js) and cutover's over the same pages Notion answers with: every property t
 ``simplifyProperty`` knows and one it does not, empty values, Chinese names (change-case 4's
 ``snakeCase`` keeps ASCII letters and digits only, so they collide on ``property_``, the last one
 winning), camel-case and digit names, and pages under a database, a page and the workspace.
-Plus: the scaffolded *Create Database Page* with Simplify on outputs the reshaped page.
+And the body the scaffolded *Create Database Page* sends: its date properties and rich-text blocks
+against n8n's ``mapProperties`` and ``formatBlocks`` over the same parameters, read as n8n's run reads
+them (``getNodeParameters`` filling every entry's defaults: ``includeTime`` true, the workflow's zone).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 
 import httpx
 import pytest
+import respx
 
 from queue_core.compat import n8n
 
@@ -96,3 +99,63 @@ def test_chinese_names_collide_on_property_underscore_as_in_n8n(expected: list[A
     row = expected[0][0]
     assert row["property_"] == "待閱讀" and row["name"] == "Hello "  # the title's first text only
     assert {"property_http_status_code", "property_is_done", "property_reading_time", "property_2"} <= set(row)
+
+
+# -- the created page's body: date properties and rich-text blocks, against n8n's mapProperties and formatBlocks
+
+ZONE = "Asia/Taipei"
+BODY_PARAMETERS: dict[str, Any] = {
+    "resource": "databasePage", "databaseId": {"__rl": True, "mode": "id", "value": "db"}, "title": "T",
+    "propertiesUi": {"propertyValues": [
+        {"key": "收藏日期|date", "date": "2024-03-10T23:30:00.000Z"},
+        {"key": "Day|date", "date": "2024-03-10T23:30:00.000Z", "includeTime": False},
+        {"key": "Naive|date", "date": "2024-03-10T08:15:00", "timezone": "America/New_York"},
+        {"key": "Span|date", "range": True, "dateStart": "2024-03-01", "dateEnd": "2024-03-05T12:00:00+02:00", "timezone": "UTC"},
+        {"key": "Reset|date", "date": ""},
+        {"key": "摘要|rich_text", "textContent": "plain"},
+    ]},
+    "blockUi": {"blockValues": [
+        {"type": "heading_1", "richText": True, "text": {"text": [{"text": "Title", "annotationUi": {"bold": True, "color": "blue"}}]}},
+        {"richText": True, "text": {"text": [
+            {"text": "see ", "annotationUi": {}},
+            {"text": "here", "isLink": True, "textLink": "https://example.com", "annotationUi": {"underline": True}},
+            {"textType": "mention", "mentionType": "date", "date": "2024-03-10", "annotationUi": {}},
+            {"textType": "mention", "mentionType": "page", "page": "p-1"},
+            {"textType": "equation", "expression": "e=mc^2"}]}},
+        {"type": "to_do", "richText": True, "text": {"text": [{"text": "read"}]}},
+        {"type": "to_do", "richText": True, "checked": True, "text": {"text": [{"text": "done"}]}},
+        {},
+        {"type": "bulleted_list_item"},
+    ]},
+}
+BODY_SCRIPT = """
+const { NodeHelpers } = require('n8n-workflow');
+const { NotionV2 } = require('n8n-nodes-base/dist/nodes/Notion/v2/NotionV2.node.js');
+const { mapProperties, formatBlocks } = require('n8n-nodes-base/dist/nodes/Notion/shared/GenericFunctions.js');
+const { parameters, zone } = JSON.parse(require('fs').readFileSync(0, 'utf8'));
+const notion = new NotionV2({ displayName: 'Notion', name: 'notion', group: ['output'], defaultVersion: 2.2, description: '' });
+// the parameters as n8n's run reads them: every entry's defaults filled (getNodeParameters, returnDefaults)
+const p = NodeHelpers.getNodeParameters(notion.description.properties, parameters, true, false, { typeVersion: 2, parameters });
+process.stdout.write(JSON.stringify({ properties: mapProperties(p.propertiesUi.propertyValues, zone, 2),
+  children: formatBlocks(p.blockUi.blockValues) }));
+"""
+
+
+def test_date_properties_and_rich_text_blocks_are_sent_as_n8n_builds_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    require_oracle()
+    from tests.support.app_calls import run_node
+
+    done = subprocess.run(["node", "-e", BODY_SCRIPT], input=json.dumps({"parameters": BODY_PARAMETERS, "zone": ZONE}),
+                          cwd=str(runner.install_dir()), capture_output=True, text=True, timeout=120, check=True)
+    theirs = json.loads(done.stdout)
+    monkeypatch.setenv("GENERIC_TIMEZONE", ZONE)  # the workflow sets none: the instance's zone, on both sides
+    node = {"name": "Page", "type": "n8n-nodes-base.notion", "typeVersion": 2, "parameters": {**BODY_PARAMETERS, "simple": False}}
+    with respx.mock:
+        respx.get("https://api.notion.com/v1/databases/db").mock(return_value=httpx.Response(200, json={"properties": {}}))
+        respx.post("https://api.notion.com/v1/pages").mock(return_value=httpx.Response(200, json={"object": "page"}))
+        ctx, _, error = run_node(node, [{}], {"notion": "https://api.notion.com"})
+    assert error is None
+    sent = ctx.sent[1][3]
+    assert {k: v for k, v in sent["properties"].items() if k != ""} == theirs["properties"]
+    assert sent["children"] == theirs["children"]
+    assert theirs["properties"]["收藏日期"]["date"]["start"] == "2024-03-11T07:30:00+08:00"

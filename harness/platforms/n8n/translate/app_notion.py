@@ -9,6 +9,7 @@ the children are n8n's ``formatBlocks`` of the plain-text blocks (``app_docs``),
 from __future__ import annotations
 
 import ast
+from typing import Any
 
 from harness.errors import Untranslatable
 from harness.platforms.n8n.definition import Node
@@ -47,7 +48,7 @@ def notion_append(node: Node) -> Request:
 
 
 _PROPERTY_TYPES = ("title", "rich_text", "number", "url", "checkbox", "multi_select", "email", "phone_number",
-                   "select", "status")
+                   "select", "status", "date")
 
 
 def _property(value: dict[str, object]) -> ast.expr:
@@ -60,6 +61,24 @@ def _property(value: dict[str, object]) -> ast.expr:
     if kind == "rich_text" and value.get("richText"):
         raise Untranslatable("a rich-text property with formatted text (richText) is not translated")
     return expr.value({k: v for k, v in value.items() if k != "type"})  # n8n's type is an expression of the key
+
+
+_RICH_BLOCKS = ("paragraph", "heading_1", "heading_2", "heading_3", "toggle", "to_do", "bulleted_list_item",
+                "numbered_list_item")
+
+
+def _block(block: dict[str, Any]) -> ast.expr:
+    """One block as n8n's ``formatBlocks`` writes it; a rich-text one's texts through ``n8n.notion_texts``."""
+    if not block.get("richText"):
+        return notion_block(block)
+    kind = str(block.get("type", "paragraph"))
+    if kind not in _RICH_BLOCKS:
+        raise Untranslatable(f"a {kind!r} block with rich text is not translated (translated: {', '.join(_RICH_BLOCKS)})")
+    texts = ((block.get("text") or {}).get("text")) or []
+    inner: list[tuple[str, ast.expr]] = [("text", _code.expr("n8n.notion_texts($texts)", texts=expr.value(texts)))]
+    if kind == "to_do":
+        inner.insert(0, ("checked", expr.value(block.get("checked", False))))
+    return dict_of([("object", lit("block")), ("type", lit(kind)), (kind, dict_of(inner))])
 
 
 def database_page(node: Node, slot: Slot, provider: str) -> list[ast.stmt]:
@@ -83,7 +102,7 @@ def database_page(node: Node, slot: Slot, provider: str) -> list[ast.stmt]:
     if unknown:
         raise Untranslatable(f"options.{unknown[0]} is not translated (translated: icon, iconType)")
     properties = [_property(v) for v in (params.get("propertiesUi") or {}).get("propertyValues") or []]
-    blocks = [notion_block(b) for b in (params.get("blockUi") or {}).get("blockValues") or []]
+    blocks = [_block(b) for b in (params.get("blockUi") or {}).get("blockValues") or []]
     return stmts("""
 items = $inp
 $var: n8n.Items = []
@@ -92,7 +111,7 @@ if items:
     answer = await ctx.call($provider, 'GET', n8n.concat('https://api.notion.com/v1/databases/', n8n.encode_uri_component($db)), headers=$headers, step=$step)
     title_key = n8n.notion_title_key(answer)
     for i, item in enumerate(items):
-        body = n8n.notion_page_body(title_key, $title, $db, $properties, $blocks, $icon, $icon_type)
+        body = n8n.notion_page_body(title_key, $title, $db, $properties, $blocks, $icon, $icon_type, $timezone)
         response = await ctx.call($provider, 'POST', 'https://api.notion.com/v1/pages', json=body, headers=$headers, step=$step)
         $var.extend($output(response))
     flow.emit($node, $var)
@@ -100,4 +119,4 @@ if items:
         db=expr.value(locator.get("value")), headers=lit({"Notion-Version": NOTION_VERSION}), step=slot.step,
         title=expr.value(params.get("title", "")), properties=ast.List(properties, ast.Load()),
         blocks=ast.List(blocks, ast.Load()), icon=expr.value(options.get("icon", "")),
-        icon_type=expr.value(options.get("iconType", "emoji")), node=node.name)
+        icon_type=expr.value(options.get("iconType", "emoji")), node=node.name, timezone=slot.timezone)
