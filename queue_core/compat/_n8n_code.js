@@ -156,7 +156,8 @@
       $getWorkflowStaticData: workflowStatic, getWorkflowStaticData: workflowStatic,
       helpers, module: { exports: {} }, exports: {}, Buffer,
     };
-    return [values, NAMES.map((name) => values[name])];  // `this` is the sandbox (this.helpers), as in n8n's vm
+    Object.setPrototypeOf(values, global);  // `this` is the sandbox, as in n8n's vm: this.helpers, this.$json, this.Date
+    return [values, NAMES.map((name) => values[name])];
   }
 
   function invoke(payload, fn, index, logs) {

@@ -95,6 +95,8 @@ SOURCES: list[tuple[str, str]] = [
           "const c = await this.helpers.request({uri: 'BASE/echo', auth: {bearer: 'tok'}, json: true});\nreturn [{json: {a, b, c}}];"),
     (EACH, "try { const r = await this.helpers.httpRequest({url: `BASE/status/${$json.a === 1 ? 404 : 500}`, returnFullResponse: true});"
            " return {json: r}; }\ncatch (e) { return {json: {m: e.message, c: e.code, s: e.status, i: $itemIndex}}; }"),
+    (ALL, "return [{json: {d: typeof this.Date, j: this.$json, h: typeof this.helpers.httpRequest, n: this.$input.all().length,"
+          " m: this.Math.max(1, 2)}}];"),
     (ALL, "const out = [];\nfor (const item of $input.all()) {\n"
           "  try {\n    const r = await this.helpers.httpRequest({url: `BASE/status/${item.json.a === 1 ? 200 : 404}`});\n"
           "    out.push({json: {ok: r}});\n  } catch (error) {\n    out.push({json: {failed: error.message}});\n  }\n}\nreturn out;"),
