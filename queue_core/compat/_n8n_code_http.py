@@ -14,9 +14,12 @@ whole run (not the time the calls take); the heap limit is per slice.
 
 What stops the node rather than reaching the code as n8n's error: a URL whose origin is no
 configured provider (NodeFailed naming it), a call that got no answer (a network failure, a shadow
-read with nothing recorded), a rate budget's put-back (Snooze), and a redirect the gateway does not
-follow. An HTTP error the code does not catch fails the node; a retryable one (5xx) is raised as
-the gateway's RetryableError, so the job retries as for any call.
+read with nothing recorded), a rate budget's put-back (Snooze), a redirect the gateway does not
+follow, and a request the gateway cannot send as n8n sent it (a text, XML, binary or multipart body,
+a nested form: ``refused`` by the JavaScript side). An HTTP error the code does not catch fails the
+node; a retryable one (5xx) is raised as the gateway's RetryableError, so the job retries as for
+any call. A run stopped between slices (by any of these, or by the time limit) is undone in its
+isolate, which is pooled again; one past its heap limit is closed.
 """
 
 from __future__ import annotations
