@@ -12,6 +12,8 @@
   delete global.__cutoverLuxon;
   const { Buffer, crypto, seed: seedRandom } = global.__cutoverNode;  // _n8n_node.js
   delete global.__cutoverNode;
+  const HTTP = global.__cutoverHttp;  // _n8n_code_http.js: this.helpers.httpRequest / request over Python's ctx.call
+  delete global.__cutoverHttp;
   const BUILTINS = { crypto };  // the Node.js modules the sandbox has (NODE_FUNCTION_ALLOW_BUILTIN)
   let clockMs = null;
   const now = () => (clockMs === null ? RealDate.now() : clockMs);
@@ -35,8 +37,8 @@
   const AsyncFunction = (async function () {}).constructor;
   const NAMES = ['$input', '$json', '$binary', 'items', 'item', '$', '$node', '$items', '$execution', '$workflow',
     '$now', '$today', '$jmespath', 'DateTime', 'Duration', 'Interval', 'require', 'console', '$env', '$itemIndex',
-    '$runIndex', '$prevNode', '$getWorkflowStaticData', 'getWorkflowStaticData', '$http', 'helpers', 'module', 'exports',
-    'Buffer'];
+    '$runIndex', '$prevNode', '$getWorkflowStaticData', 'getWorkflowStaticData', 'helpers', 'module', 'exports',
+    'Buffer'];  // no $http: n8n's Code node has none (the code meets a ReferenceError, as in n8n)
   const compiled = new Map();
   let drain = () => {};
   try { drain = new Function('%PerformMicrotaskCheckpoint()'); } catch (e) { /* no natives: async code is refused */ }
@@ -123,9 +125,15 @@
 
   function jmespath(data, expression) { return global.__cutoverJmespath(data, expression); }
 
+  const refusedHelpers = new Proxy({}, { get: (t, k) => refused(`helpers.${String(k)}`) });
+  function helpersOf(payload) {  // the HTTP helpers when Python drives the run (payload.http), the rest refused
+    if (!payload.http) return refusedHelpers;
+    const own = HTTP.helpers(payload.http, payload.nodeType || 'n8n-nodes-base.code');
+    return new Proxy(own, { get: (t, k) => (k in t ? t[k] : refused(`helpers.${String(k)}`)) });
+  }
   function scope(payload, index, logs) {
-    if (!payload.shared) payload.shared = { require: sandboxRequire(payload), static: staticData(payload) };  // once per run
-    const { require: requireModule, static: workflowStatic } = payload.shared;
+    if (!payload.shared) payload.shared = { require: sandboxRequire(payload), static: staticData(payload), helpers: helpersOf(payload) };
+    const { require: requireModule, static: workflowStatic, helpers } = payload.shared;
     const mode = payload.kind === 'functionItem' ? 'runOnceForEachItem' : payload.mode;
     const items = payload.items;
     const current = mode === 'runOnceForEachItem' ? items[index] : items[0];
@@ -146,14 +154,18 @@
       require: requireModule, console: makeConsole(logs), $env: payload.env || {}, $itemIndex: index, $runIndex: 0,
       $prevNode: { name: payload.previous, outputIndex: 0, runIndex: 0 },
       $getWorkflowStaticData: workflowStatic, getWorkflowStaticData: workflowStatic,
-      $http: new Proxy({}, { get: (t, k) => refused(`$http.${String(k)}`) }), helpers: new Proxy({}, { get: (t, k) => refused(`helpers.${String(k)}`) }),
-      module: { exports: {} }, exports: {}, Buffer,
+      helpers, module: { exports: {} }, exports: {}, Buffer,
     };
-    return NAMES.map((name) => values[name]);
+    Object.setPrototypeOf(values, global);  // `this` is the sandbox, as in n8n's vm: this.helpers, this.$json, this.Date
+    return [values, NAMES.map((name) => values[name])];
   }
 
+  function invoke(payload, fn, index, logs) {
+    const [self, args] = scope(payload, index, logs);
+    return fn.apply(self, args);
+  }
   function call(payload, fn, index, logs) {
-    let result = fn.apply(undefined, scope(payload, index, logs));
+    let result = invoke(payload, fn, index, logs);
     if (result && typeof result.then === 'function') {
       let settled = false; let value; let failure;
       result.then((v) => { settled = true; value = v; }, (e) => { settled = true; failure = e; });
@@ -231,13 +243,13 @@
     return out.map((it) => keep(it));
   }
 
-  function run(payload, logs) {
+  function* steps(payload) {  // yields [fn, item index] for each run of the code, is sent back its result
     const fn = compile(payload.source, payload.async);
-    if (payload.kind === 'function') return functionItems(call(payload, fn, 0, logs));
-    if (payload.kind !== 'functionItem' && payload.mode !== 'runOnceForEachItem') return allItems(call(payload, fn, 0, logs));
+    if (payload.kind === 'function') return functionItems(yield [fn, 0]);
+    if (payload.kind !== 'functionItem' && payload.mode !== 'runOnceForEachItem') return allItems(yield [fn, 0]);
     const out = [];
     for (let index = 0; index < payload.items.length; index += 1) {
-      const result = call(payload, fn, index, logs);
+      const result = yield [fn, index];
       if (payload.kind === 'functionItem') {
         if (result === undefined) throw new NodeError('No data got returned. Always an object has to be returned!', undefined, index);
         out.push(keep({ json: result }, payload.items[index].binary));
@@ -247,6 +259,18 @@
       }
     }
     return out;
+  }
+  function run(payload, logs) {  // within the one call from Python: promises drained, none may stay pending
+    const walk = steps(payload);
+    let at = walk.next();
+    while (!at.done) at = walk.next(call(payload, at.value[0], at.value[1], logs));
+    return at.value;
+  }
+  async function runAsync(payload, logs) {  // across calls from Python: each awaited promise may wait on HTTP answers
+    const walk = steps(payload);
+    let at = walk.next();
+    while (!at.done) at = walk.next(await invoke(payload, at.value[0], at.value[1], logs));
+    return at.value;
   }
 
   const baseline = new Map(Object.getOwnPropertyNames(global).map((k) => [k, Object.getOwnPropertyDescriptor(global, k)]));
@@ -267,7 +291,7 @@
     return { message: String(error), description: null, item: null };
   }
 
-  Object.defineProperty(global, '__cutoverRestore', { value() { clockMs = null; seedRandom(null); restoreGlobals(); } });
+  Object.defineProperty(global, '__cutoverRestore', { value() { clockMs = null; seedRandom(null); driven = null; restoreGlobals(); } });
   baseline.set('__cutoverRestore', Object.getOwnPropertyDescriptor(global, '__cutoverRestore'));
   Object.defineProperty(global, '__cutoverCode', {
     value(payloadJSON) {
@@ -289,4 +313,47 @@
     },
   });
   baseline.set('__cutoverCode', Object.getOwnPropertyDescriptor(global, '__cutoverCode'));
+
+  // A run Python drives (its HTTP calls made between calls): start, then resume with answers until it ends.
+  // The isolate is the run's own while it lasts (queue_core.compat._n8n_code_http), so its clock, zone and
+  // seed stay set between the calls.
+  let driven = null;
+  function advance() {
+    drain();
+    const state = driven;
+    const kept = (out) => (state.payload.static ? { ...out, static: state.payload.static } : out);
+    if (!state.done && state.payload.http.queue.length) return JSON.stringify({ pending: state.payload.http.queue.splice(0) });
+    try {
+      if (!state.done) throw new NodeError('The Code node awaited something that never settled', 'cutover runs no timers');
+      if (state.failed) throw state.error;
+      return JSON.stringify(kept({ items: state.value, logs: state.logs }));
+    } catch (error) {
+      const call = state.payload.http.calls.get(error);
+      return JSON.stringify(kept({ error: { ...describe(error), call: call === undefined ? null : call }, logs: state.logs }));
+    } finally {
+      global.__cutoverRestore();
+    }
+  }
+  const entries = {
+    __cutoverStart(payloadJSON) {
+      const payload = JSON.parse(payloadJSON);
+      payload.http = new HTTP.State();
+      clockMs = payload.now;
+      setDefaultZone(payload.zone);
+      seedRandom(payload.entropy);
+      const state = { payload, logs: [], done: false, failed: false };
+      driven = state;
+      runAsync(payload, state.logs).then((v) => { state.done = true; state.value = v; },
+        (e) => { state.done = true; state.failed = true; state.error = e; });
+      return advance();
+    },
+    __cutoverResume(answersJSON) {
+      HTTP.settle(driven.payload.http, JSON.parse(answersJSON));
+      return advance();
+    },
+  };
+  for (const [name, value] of Object.entries(entries)) {
+    Object.defineProperty(global, name, { value });
+    baseline.set(name, Object.getOwnPropertyDescriptor(global, name));
+  }
 }(globalThis));

@@ -35,7 +35,7 @@ from ..errors import NodeFailed
 
 TIMEOUT_MS = 2000  # per run
 MAX_MEMORY = 128 * 1024 * 1024  # bytes of V8 heap per run
-PRELUDE = ("_n8n_luxon.js", "_n8n_jmespath.js", "_n8n_node.js", "_n8n_code.js")
+PRELUDE = ("_n8n_luxon.js", "_n8n_jmespath.js", "_n8n_node.js", "_n8n_code_http.js", "_n8n_code.js")
 MODES = ("runOnceForAllItems", "runOnceForEachItem")
 KINDS = ("code", "function", "functionItem")
 
@@ -120,6 +120,17 @@ def run_js(source: str, items: list[dict[str, Any]], *, node: str, mode: str = "
     items, normalised as n8n normalises them. Raises NodeFailed naming ``node`` when the code
     throws, returns what n8n refuses, runs past ``timeout_ms`` or past ``max_memory`` bytes.
     """
+    payload = payload_of(source, items, node=node, mode=mode, kind=kind, outputs=outputs, execution_id=execution_id,
+                         workflow=workflow, now=now, zone=zone, env=env, previous=previous, static=static,
+                         builtins=builtins)
+    return finish(_call(payload, node, timeout_ms, max_memory), node, static)
+
+
+def payload_of(source: str, items: list[dict[str, Any]], *, node: str, mode: str, kind: str,
+               outputs: dict[str, list[list[dict[str, Any]]]] | None, execution_id: str,
+               workflow: dict[str, Any] | None, now: datetime | None, zone: str, env: dict[str, str] | None,
+               previous: str | None, static: dict[str, Any] | None, builtins: tuple[str, ...]) -> str:
+    """Return the JSON a run of ``source`` is given (see ``run_js``); raise NodeFailed for natives syntax."""
     if mode not in MODES or kind not in KINDS:
         raise ValueError(f"{node}: mode must be one of {MODES} and kind one of {KINDS}")
     if natives_syntax(source):
@@ -133,9 +144,13 @@ def run_js(source: str, items: list[dict[str, Any]], *, node: str, mode: str = "
         "execution": {"id": execution_id, "mode": "production"}, "workflow": workflow or {},
         "now": None if now is None else now.timestamp() * 1000, "zone": zone, "env": env or {},
         "previous": previous, "async": bool(_AWAIT.search(source)), "node": node, "static": static,
-        "builtins": list(builtins), "entropy": os.urandom(32).hex(),
+        "builtins": list(builtins), "entropy": os.urandom(32).hex(), "nodeType": f"n8n-nodes-base.{kind}",
     }
-    result = _call(json.dumps(payload, default=str, ensure_ascii=False), node, timeout_ms, max_memory)
+    return json.dumps(payload, default=str, ensure_ascii=False)
+
+
+def finish(result: dict[str, Any], node: str, static: dict[str, Any] | None) -> CodeRun:
+    """Return a run's items from what the sandbox answered; keep its static data; raise NodeFailed for its error."""
     if static is not None and isinstance(result.get("static"), dict):
         static.clear()
         static.update(result["static"])
@@ -164,7 +179,7 @@ def _call(payload: str, node: str, timeout_ms: int, max_memory: int) -> dict[str
         if _engine is None:
             _engine = _started_engine()
             atexit.register(_close)  # a V8 isolate left to interpreter shutdown can hang the exit
-        try:
+        try:  # the payload is JSON, and so a JavaScript string literal once quoted
             text = _engine.eval(f"__cutoverCode({json.dumps(payload)})", timeout_sec=timeout_ms / 1000,
                                 max_memory=max_memory)
         except JSTimeoutException:
@@ -198,20 +213,25 @@ def run_node(flow: Any, node: str, source: str, items: list[dict[str, Any]], *, 
     ``NODE_FUNCTION_ALLOW_BUILTIN`` lists (comma-separated, ``*``: all), else ``crypto``. What the code logs goes to the ``queue_core.compat.n8n.code``
     logger at DEBUG (never printed). Returns the node's items; raises NodeFailed as ``run_js``.
     """
+    result = run_js(source, items, node=node, mode=mode, kind=kind, static=static,
+                    **flow_arguments(flow, source, workflow=workflow, zone=zone))
+    for line in result.logs:
+        _log.debug("%s: %s", node, line)
+    return result.items
+
+
+def flow_arguments(flow: Any, source: str, *, workflow: dict[str, Any] | None, zone: str | None) -> dict[str, Any]:
+    """Return the arguments of ``run_js`` a scaffolded workflow's ``Flow`` gives (see ``run_node``)."""
     ctx = flow.ctx
     clock = getattr(ctx, "now", None)
     env = {name: os.environ[name] for name in referenced_env(source) if name in os.environ}
     if workflow is None:  # the automation stands in for the workflow it was scaffolded from
         name = getattr(ctx, "automation", None)
         workflow = {"id": name, "name": name, "active": getattr(ctx, "mode", "live") == "live"}
-    result = run_js(source, items, node=node, mode=mode, kind=kind, outputs=flow.outputs,
-                    execution_id=str(getattr(ctx, "job_id", "") or ""), workflow=workflow,
-                    now=clock() if callable(clock) else None,
-                    zone=zone or os.environ.get("GENERIC_TIMEZONE") or "America/New_York", env=env,
-                    static=static, builtins=allowed_builtins(os.environ.get("NODE_FUNCTION_ALLOW_BUILTIN")))
-    for line in result.logs:
-        _log.debug("%s: %s", node, line)
-    return result.items
+    return {"outputs": flow.outputs, "execution_id": str(getattr(ctx, "job_id", "") or ""), "workflow": workflow,
+            "now": clock() if callable(clock) else None,
+            "zone": zone or os.environ.get("GENERIC_TIMEZONE") or "America/New_York", "env": env,
+            "builtins": allowed_builtins(os.environ.get("NODE_FUNCTION_ALLOW_BUILTIN"))}
 
 
 def allowed_builtins(setting: str | None) -> tuple[str, ...]:

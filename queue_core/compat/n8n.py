@@ -37,12 +37,13 @@ from ._n8n_sub import execute_workflow, require_automations, sub_inputs, sub_ret
 from ._n8n_custom import execution_data
 from ._n8n_wait import wait_interval, wait_until, wait_webhook
 from ._n8n_static import code_static
+from ._n8n_code_http import code_http
 from ._n8n_python import python_code
 from . import _n8n_ai as ai, _n8n_ai_chain as ai_chain  # the AI nodes: n8n.ai.message, n8n.ai_chain.agent, …
 from ._n8n_loop import MAX_ITERATIONS, LoopState
 from ._n8n_messages import mime_message, slack_answer, slack_blocks, telegram_download, telegram_form, telegram_message, telegram_part
 from ._n8n_bigquery import bigquery_queries
-from ._n8n_notion import notion_page_body, notion_title_key
+from ._n8n_notion import notion_page_body, notion_simplified, notion_texts, notion_title_key
 from ._n8n_records import (  # Airtable, HubSpot lists (_n8n_records)
     airtable_matches, airtable_pages, data_items, drive_folder_body, drive_upload, encode_uri_component, github_content, github_sha, airtable_patch, airtable_record, airtable_search, airtable_updated, encode_uri,
     flatten_record, hubspot_pages, hubspot_search_body, listed, listed_names, notion_page_id, recorded_items, truthy_fields, without,
@@ -99,6 +100,8 @@ __all__ += ["mime_message", "slack_answer", "slack_blocks", "telegram_download",
 __all__ += ["rss_fields", "rss_items", "rss_url"]  # RSS Read (_n8n_rss)
 __all__ += ["email_items", "email_send"]  # Send Email (_n8n_email)
 __all__ += ["code_static", "python_code"]  # Code nodes: static data (_n8n_static), Python (_n8n_python)
+__all__ += ["code_http"]  # Code nodes making HTTP calls (_n8n_code_http)
+__all__ += ["notion_simplified", "notion_texts"]  # Notion v2: Simplify on, rich-text blocks (_n8n_notion)
 __all__ += ["notion_page_body", "notion_title_key", "bigquery_queries", "data_items", "drive_folder_body", "drive_upload", "encode_uri_component", "github_content", "github_sha", "airtable_matches", "airtable_pages", "airtable_patch", "airtable_record", "airtable_search", "airtable_updated",
             "encode_uri", "flatten_record", "hubspot_pages", "hubspot_search_body", "listed", "listed_names", "notion_page_id", "recorded_items", "truthy_fields",
             "without"]  # app records and pages (_n8n_records)

@@ -124,8 +124,11 @@ class CallRecord:
         return self.verdict is not None and self.verdict.kind is Kind.OK
 
     def outcome(self) -> httpx.Response:
-        """Return the response, or raise the signal its classification gave (after storing)."""
+        """Return the response, or raise the signal its classification gave (after storing); a signal
+        for an answered call carries the answer as ``response`` (what an n8n Code node's code reads)."""
         if self.signal is not None:
+            if self.response is not None:
+                vars(self.signal).setdefault("response", self.response)
             raise self.signal
         assert self.response is not None  # a record without a signal is an answered call
         return self.response

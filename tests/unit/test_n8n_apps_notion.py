@@ -1,4 +1,4 @@
-"""Notion v2 block append: n8n's PATCH of the block's children (respx answers) and its one output item."""
+"""Notion v2: block append (n8n's PATCH of the block's children) and database page create, Simplify on and off (respx answers)."""
 
 from __future__ import annotations
 
@@ -72,8 +72,25 @@ def test_database_page_create_reads_the_title_key_once_then_posts_n8n_s_body_per
     assert "Name" not in second["properties"]  # an empty title is not sent
 
 
-def test_database_page_create_with_simplify_on_is_a_todo() -> None:
+@respx.mock
+def test_database_page_create_with_simplify_on_outputs_the_page_reshaped_as_n8n_does() -> None:
+    respx.get("https://api.notion.com/v1/databases/d").mock(return_value=httpx.Response(200, json={
+        "properties": {"標題": {"type": "title"}}}))
+    page = {"object": "page", "id": "p1", "url": "https://www.notion.so/p1", "parent": {"type": "database_id"},
+            "properties": {"標題": {"type": "title", "title": [{"type": "text", "plain_text": "Hi"}]},
+                           "Reading Time": {"type": "number", "number": 7}}}
+    respx.post("https://api.notion.com/v1/pages").mock(return_value=httpx.Response(200, json=page))
     node = {"name": "Page", "type": "n8n-nodes-base.notion", "typeVersion": 2, "parameters": {
-        "resource": "databasePage", "databaseId": {"__rl": True, "mode": "id", "value": "d"}}}
+        "resource": "databasePage", "databaseId": {"__rl": True, "mode": "id", "value": "d"}, "title": "Hi"}}
+    status, source = scaffold_node(node)
+    assert status.startswith("translated") and "n8n.notion_simplified(response)" in source
+    _, out, error = run_node(node, [{}], BASES)
+    assert error is None
+    assert out == [{"id": "p1", "name": "Hi", "url": "https://www.notion.so/p1", "property_": "Hi", "property_reading_time": 7}]
+
+
+def test_database_page_create_with_simplify_given_by_an_expression_is_a_todo() -> None:
+    node = {"name": "Page", "type": "n8n-nodes-base.notion", "typeVersion": 2, "parameters": {
+        "resource": "databasePage", "simple": "={{ $json.s }}", "databaseId": {"__rl": True, "mode": "id", "value": "d"}}}
     status, _ = scaffold_node(node)
-    assert status.startswith("todo") and "Simplify is on" in status
+    assert status.startswith("todo") and "Simplify given by an expression" in status

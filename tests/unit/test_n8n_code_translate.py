@@ -59,8 +59,9 @@ def test_code_the_sandbox_cannot_run_stays_a_todo_naming_why() -> None:
     assert (status, why) == ("todo", "Code node requires 'fs': the sandbox has no Node.js module but crypto "
                                      "(no file system, no network), write this part in Python: files on the n8n host "
                                      "(fs) are read or written where the worker can reach them, with pathlib")
-    status, why = _row(_workflow({"parameters": {"jsCode": "const r = await $http.request({url: 'x'});\nreturn [];"}}))
-    assert status == "todo" and why.startswith("Code node makes HTTP calls from code") and "ctx.call(" in why
+    status, why = _row(_workflow({"parameters": {"jsCode": "const b = await this.helpers.getBinaryDataBuffer(0, 'data');\nreturn [];"}}))
+    assert (status, why) == ("todo", "Code node calls this.helpers.getBinaryDataBuffer: the sandbox gives only the HTTP "
+                                     "helpers (httpRequest, request), write this part in Python")
     status, why = _row(_workflow({"parameters": {"language": "python", "pythonCode": "return _jmespath(_json, 'a')"}}))
     assert status == "todo" and "Python" in why and "_jmespath" in why
 
@@ -90,3 +91,23 @@ def test_legacy_function_and_function_item_nodes_are_translated() -> None:
         assert _row(workflow) == ("translated", "JavaScript kept"), node_type
         flow, error, _ = run(workflow)
         assert error is None and flow is not None and len(flow.outputs["Code"][0]) == 2, node_type
+
+
+def test_a_code_node_making_http_calls_is_kept_and_awaits_code_http_at_its_step() -> None:
+    source = "const r = await this.helpers.httpRequest({url: 'https://api.example.com/x'});\nreturn [{json: r}];"
+    workflow = _workflow({"parameters": {"jsCode": source}})
+    assert _row(workflow) == ("translated", "JavaScript kept")
+    tree = ast.parse(build(workflow, "code-flow", {}).source)
+    calls = [n.value for n in ast.walk(tree) if isinstance(n, ast.Await)]
+    assert [ast.unparse(c.func) for c in calls] == ["n8n.code_http"]
+    assert {k.arg: ast.literal_eval(k.value) for k in calls[0].keywords} == {
+        "step": "code", "mode": "runOnceForAllItems", "kind": "code"}
+
+
+def test_code_using_dollar_http_runs_and_meets_the_reference_error_n8n_gave() -> None:
+    source = "try { await $http.request({url: 'x'}); } catch (e) { return [{json: {m: e.message, n: e.name}}]; }"
+    workflow = _workflow({"parameters": {"jsCode": source}})
+    assert _row(workflow) == ("translated", "JavaScript kept")
+    flow, error, _ = run(workflow)
+    assert error is None and flow is not None
+    assert flow.outputs["Code"][0] == [{"json": {"m": "$http is not defined", "n": "ReferenceError"}}]

@@ -9,6 +9,7 @@ the children are n8n's ``formatBlocks`` of the plain-text blocks (``app_docs``),
 from __future__ import annotations
 
 import ast
+from typing import Any
 
 from harness.errors import Untranslatable
 from harness.platforms.n8n.definition import Node
@@ -47,7 +48,7 @@ def notion_append(node: Node) -> Request:
 
 
 _PROPERTY_TYPES = ("title", "rich_text", "number", "url", "checkbox", "multi_select", "email", "phone_number",
-                   "select", "status")
+                   "select", "status", "date")
 
 
 def _property(value: dict[str, object]) -> ast.expr:
@@ -62,17 +63,36 @@ def _property(value: dict[str, object]) -> ast.expr:
     return expr.value({k: v for k, v in value.items() if k != "type"})  # n8n's type is an expression of the key
 
 
+_RICH_BLOCKS = ("paragraph", "heading_1", "heading_2", "heading_3", "toggle", "to_do", "bulleted_list_item",
+                "numbered_list_item")
+
+
+def _block(block: dict[str, Any]) -> ast.expr:
+    """One block as n8n's ``formatBlocks`` writes it; a rich-text one's texts through ``n8n.notion_texts``."""
+    if not block.get("richText"):
+        return notion_block(block)
+    kind = str(block.get("type", "paragraph"))
+    if kind not in _RICH_BLOCKS:
+        raise Untranslatable(f"a {kind!r} block with rich text is not translated (translated: {', '.join(_RICH_BLOCKS)})")
+    texts = ((block.get("text") or {}).get("text")) or []
+    inner: list[tuple[str, ast.expr]] = [("text", _code.expr("n8n.notion_texts($texts)", texts=expr.value(texts)))]
+    if kind == "to_do":
+        inner.insert(0, ("checked", expr.value(block.get("checked", False))))
+    return dict_of([("object", lit("block")), ("type", lit(kind)), (kind, dict_of(inner))])
+
+
 def database_page(node: Node, slot: Slot, provider: str) -> list[ast.stmt]:
     """databasePage.create (v2): n8n reads the database's title property first (``GET /v1/databases/<id>``,
     once), then ``POST /v1/pages`` per item with the title, the properties (``mapProperties``), the
-    blocks and an icon. Simplify (n8n's default) reshapes the page: a TODO."""
+    blocks and an icon. With Simplify (n8n's default) the created page is reshaped as n8n's
+    ``simplifyObjects`` does (``n8n.notion_simplified``), else output as Notion answered."""
     from harness.scaffold._code import name, stmts
 
     check_version(node, 2, "Notion")
     params = node.settings if node.described else node.parameters
-    if params.get("simple", True) is not False:
-        raise Untranslatable("Simplify is on (n8n's default): n8n reshapes the created page (simplifyObjects, keys "
-                             "'property_<snake_case name>'); turn Simplify off in the workflow, or write the reshaping")
+    if expr.is_expression(params.get("simple", True)):
+        raise Untranslatable("Simplify given by an expression is not translated")
+    simple = params.get("simple", True) is not False
     raw = params.get("databaseId")
     locator = raw if isinstance(raw, dict) else {"mode": "id", "value": raw}
     if locator.get("mode") == "url" or locator.get("value") in (None, ""):
@@ -82,7 +102,7 @@ def database_page(node: Node, slot: Slot, provider: str) -> list[ast.stmt]:
     if unknown:
         raise Untranslatable(f"options.{unknown[0]} is not translated (translated: icon, iconType)")
     properties = [_property(v) for v in (params.get("propertiesUi") or {}).get("propertyValues") or []]
-    blocks = [notion_block(b) for b in (params.get("blockUi") or {}).get("blockValues") or []]
+    blocks = [_block(b) for b in (params.get("blockUi") or {}).get("blockValues") or []]
     return stmts("""
 items = $inp
 $var: n8n.Items = []
@@ -91,12 +111,12 @@ if items:
     answer = await ctx.call($provider, 'GET', n8n.concat('https://api.notion.com/v1/databases/', n8n.encode_uri_component($db)), headers=$headers, step=$step)
     title_key = n8n.notion_title_key(answer)
     for i, item in enumerate(items):
-        body = n8n.notion_page_body(title_key, $title, $db, $properties, $blocks, $icon, $icon_type)
+        body = n8n.notion_page_body(title_key, $title, $db, $properties, $blocks, $icon, $icon_type, $timezone)
         response = await ctx.call($provider, 'POST', 'https://api.notion.com/v1/pages', json=body, headers=$headers, step=$step)
-        $var.extend(n8n.response_items(response))
+        $var.extend($output(response))
     flow.emit($node, $var)
-""", inp=slot.inputs[0] if slot.inputs else [], var=name(slot.var), provider=provider,
+""", output=_code.expr("n8n.notion_simplified" if simple else "n8n.response_items"), inp=slot.inputs[0] if slot.inputs else [], var=name(slot.var), provider=provider,
         db=expr.value(locator.get("value")), headers=lit({"Notion-Version": NOTION_VERSION}), step=slot.step,
         title=expr.value(params.get("title", "")), properties=ast.List(properties, ast.Load()),
         blocks=ast.List(blocks, ast.Load()), icon=expr.value(options.get("icon", "")),
-        icon_type=expr.value(options.get("iconType", "emoji")), node=node.name)
+        icon_type=expr.value(options.get("iconType", "emoji")), node=node.name, timezone=slot.timezone)

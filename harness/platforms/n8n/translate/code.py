@@ -4,7 +4,11 @@ A JavaScript Code node becomes "translated (JavaScript kept)": the generated mod
 node's source as a constant and calls ``n8n.code(flow, node, source, items, mode=…, kind=…)``,
 which runs it unchanged in V8 with n8n's data model (``queue_core.compat._n8n_code``). What the
 sandbox cannot give is found here and left as a TODO naming it: ``require`` of a Node.js module
-other than ``crypto`` (``fs``, ``https``, …), ``$http`` / ``this.helpers`` calls. Node's ``Buffer``
+other than ``crypto`` (``fs``, ``https``, …), ``this.helpers`` functions other than the HTTP ones.
+A node whose code calls ``this.helpers.httpRequest`` / ``this.helpers.request`` runs through
+``await n8n.code_http(..., step=...)``, which makes each request through ``ctx.call``
+(``queue_core.compat._n8n_code_http``); ``$http`` is no global of n8n's Code node, and code that
+uses it meets the ReferenceError it met in n8n. Node's ``Buffer``
 and ``require('crypto')`` are the sandbox's (a subset, ``_n8n_node.js``); a node that uses
 ``$getWorkflowStaticData`` runs through ``await n8n.code_static(...)``, which reads and writes the
 workflow's static data in Postgres (``queue_core.compat._n8n_static``). A Python Code node
@@ -39,12 +43,13 @@ _MODULE_HINTS = {
 _STATIC = re.compile(r"\$?getWorkflowStaticData\b")
 SANDBOX_MODULES = frozenset({"crypto", "node:crypto"})  # what the sandbox's require gives (_n8n_node.js)
 _UNAVAILABLE = (
-    (re.compile(r"\$http\b|\bthis\.helpers\b|\bhelpers\.(?:request|httpRequest)"),
-     "makes HTTP calls from code ($http.request / this.helpers.httpRequest): the sandbox's V8 cannot call "
-     "back into Python synchronously (mini-racer's Python callbacks are async); write each call as "
-     "`await ctx.call(provider, method, url, step=...)` in Python, then the rest of the node over its response"),
     (re.compile(r"\$evaluateExpression\b|\$secrets\b|\$vars\b"), "uses $evaluateExpression, $secrets or $vars"),
 )
+_HELPERS = re.compile(r"\bhelpers\s*\.\s*([A-Za-z_$][\w$]*)")
+_HELPERS_ANY = re.compile(r"\bhelpers\b")
+# The helpers n8n's Code node has that the sandbox gives (_n8n_code_http.js): the HTTP ones; the
+# *WithAuthentication ones fail as in n8n (a Code node has no credentials).
+HTTP_HELPERS = frozenset({"httpRequest", "request", "httpRequestWithAuthentication", "requestWithAuthentication"})
 KINDS = {"code": "code", "function": "function", "functionItem": "functionItem"}
 
 
@@ -59,6 +64,10 @@ def unavailable(source: str) -> str | None:
                 f"no network), write this part in Python{': ' + '; '.join(dict.fromkeys(hints)) if hints else ''}")
     if natives_syntax(source):
         return "Code node uses V8 natives syntax (%Name): the sandbox refuses it, write this part in Python"
+    other = sorted({m.group(1) for m in _HELPERS.finditer(source)} - HTTP_HELPERS)
+    if other:
+        return (f"Code node calls this.helpers.{', this.helpers.'.join(other)}: the sandbox gives only the HTTP "
+                f"helpers (httpRequest, request), write this part in Python")
     for pattern, why in _UNAVAILABLE:
         if pattern.search(source):
             return f"Code node {why}" if ":" in why else f"Code node {why}: the sandbox cannot, write this part in Python"
@@ -85,19 +94,27 @@ def uses_static_data(source: str) -> bool:
     return bool(_STATIC.search(source))
 
 
-def kept(node: Node, var: str, items: ast.expr, source: str) -> list[ast.stmt]:
+def uses_http(source: str) -> bool:
+    """Whether ``source`` reaches n8n's helpers (``this.helpers.httpRequest`` and the like)."""
+    return bool(_HELPERS_ANY.search(source))
+
+
+def kept(node: Node, var: str, items: ast.expr, source: str, *, step: str = "") -> list[ast.stmt]:
     """Return the statements that run ``source`` through ``n8n.code`` when items reached the node
-    (``await n8n.code_static`` when it uses the workflow's static data)."""
+    (``await n8n.code_static`` when it uses the workflow's static data, ``await n8n.code_http``
+    at step ``step`` when it makes HTTP calls)."""
     const = f"{var}_js"
-    static = uses_static_data(source)
-    run = "await n8n.code_static" if static else "n8n.code"
+    static, http = uses_static_data(source), uses_http(source)
+    run = "await n8n.code_http" if http else "await n8n.code_static" if static else "n8n.code"
     note = "; the workflow's static data read from and written back to Postgres" if static else ""
+    note += "; its HTTP requests made through ctx.call" if http else ""
+    extra = (", step=$step" if http else "") + (", static_data=True" if http and static else "")
     return [_code.comment(f"{KEPT}: the node's own code runs unchanged in V8 with n8n's data model "
                           f"({mode_of(node)}){note}"),
             *stmts("$const = $source", const=name(const), source=source),
-            *stmts(f"$var = {run}(flow, $node, $const, $items, mode=$mode, kind=$kind) if $items else []",
+            *stmts(f"$var = {run}(flow, $node, $const, $items{extra}, mode=$mode, kind=$kind) if $items else []",
                    var=name(var), node=node.name, const=name(const), items=items, mode=mode_of(node),
-                   kind=KINDS[node.short_type])]
+                   kind=KINDS[node.short_type], step=step)]
 
 
 PYTHON_KEPT = "Python kept"

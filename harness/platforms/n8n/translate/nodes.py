@@ -407,7 +407,8 @@ def code_node(node: Node, slot: Slot) -> NodeCode:
     why = code.unavailable(source)
     if why is not None:
         return _code_to_write(node, slot, source, "JavaScript", why)
-    return NodeCode([comment(node), *code.kept(node, slot.var, _input(slot), source)], [slot.var], why=code.KEPT)
+    return NodeCode([comment(node), *code.kept(node, slot.var, _input(slot), source, step=slot.step)], [slot.var],
+                    why=code.KEPT, call_step=slot.step if code.uses_http(source) else None)
 
 
 def test_data_node(node: Node, slot: Slot) -> NodeCode:
