@@ -89,3 +89,15 @@ CASES += [
                     "row and writes the next empty row (PUT values/<sheet>!4:4); the scaffold sends one values:append "
                     "with the same row, and outputs the same item"),
 ]
+
+_UPLOADED = {"kind": "drive#file", "id": "1uploadedFileId", "name": "scores.csv", "mimeType": "text/csv"}
+CASES += [
+    AppCase("googleDrive v3 file.upload", "n8n-nodes-base.googleDrive", 3,
+            {"name": "=report-{{ $json.day }}.csv", "driveId": {"__rl": True, "mode": "list", "value": "My Drive"},
+             "folderId": {"__rl": True, "value": "1zvEFjwoYiyl7a6O4qVEZqKwEuCq7V-Ml", "mode": "list",
+                          "cachedResultName": "UGC News"}, "options": {}},
+            _oauth("googleDriveOAuth2Api"),
+            [Reply("POST", "/upload/drive/v3/files", _UPLOADED), Reply("PATCH", "/drive/v3/files/*", _UPLOADED),
+             Reply("GET", "/drive/v3/files/*", _UPLOADED)],
+            items=({"day": "2024-01-07"},), binary=("data",)),
+]

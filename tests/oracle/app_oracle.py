@@ -102,6 +102,7 @@ class AppCase:
     headers: tuple[str, ...] = ()  # request headers compared too (lower case), e.g. notion-version
     differs: str = ""  # a known, not yet fixed difference (why): the test holds it still differs; not proved
     view: str = ""  # a name in VIEWS: how both sides' request bodies are read before they are compared
+    binary: tuple[str, ...] = ()  # binary properties every input item carries (``http_cases._binary_input``'s CSV)
 
     def operation(self) -> str:
         """Return the ``resource.operation`` the node runs (the export's, else n8n's default), as the translator reads it."""
@@ -146,6 +147,10 @@ def document(case: AppCase, index: int) -> dict[str, Any]:
     """Return the case's workflow (``workflow.workflow``), the node under test given the case's credential."""
     doc = workflow(Case(case.id, case.node_type, case.version, case.parameters, [list(case.items)]),
                    runner.workflow_id(index))
+    if case.binary:
+        from tests.oracle.http_cases import _binary_input
+
+        doc = _binary_input(doc, case.binary)
     node = next(n for n in doc["nodes"] if n["name"] == UNDER_TEST)
     node["credentials"] = {case.credential.type: {"id": _credential_id(index), "name": f"oracle {index}"}}
     return doc
@@ -163,7 +168,9 @@ def credentials(cases: list[AppCase]) -> list[dict[str, Any]]:
 
 def _digest(documents: list[dict[str, Any]], creds: list[dict[str, Any]], cases: list[AppCase]) -> str:
     replies = [[dataclasses.asdict(r) for r in c.replies] for c in cases]
-    text = json.dumps([runner.VERSION, HOOK.read_text(encoding="utf-8"), documents, creds, replies], sort_keys=True)
+    reader = (HERE / "app_server.py").read_text(encoding="utf-8")  # how requests are read into their shapes
+    text = json.dumps([runner.VERSION, HOOK.read_text(encoding="utf-8"), reader, documents, creds, replies],
+                      sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()
 
 
