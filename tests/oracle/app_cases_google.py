@@ -4,7 +4,7 @@ Sheets' spreadsheets.create (a Spreadsheet); Drive's files.create (a File)."""
 
 from __future__ import annotations
 
-from tests.oracle.app_oracle import TOKEN, AppCase, Credential, Reply
+from tests.oracle.app_oracle import PRIVATE_KEY, TOKEN, AppCase, Credential, Reply
 
 
 def _oauth(kind: str) -> Credential:
@@ -100,4 +100,17 @@ CASES += [
             [Reply("POST", "/upload/drive/v3/files", _UPLOADED), Reply("PATCH", "/drive/v3/files/*", _UPLOADED),
              Reply("GET", "/drive/v3/files/*", _UPLOADED)],
             items=({"day": "2024-01-07"},), binary=("data",)),
+]
+
+# A service account: n8n signs a JWT (its iss the account's email, which carries the case's mark) and trades it
+# at Google's token endpoint for the access token the stand-in answers; the scaffold's gateway sends that token.
+_SERVICE_ACCOUNT = Credential("googleApi", {"email": f"{TOKEN}@oracle-project.iam.gserviceaccount.com",
+                                            "privateKey": PRIVATE_KEY})
+CASES += [
+    AppCase("googleSheets v4 sheet.read service account", "n8n-nodes-base.googleSheets", 4,
+            {"authentication": "serviceAccount", "documentId": {"__rl": True, "value": _SHEET_ID, "mode": "id"},
+             "sheetName": _GID0, "options": {}},
+            _SERVICE_ACCOUNT,
+            [Reply("POST", "/token", {"access_token": TOKEN, "expires_in": 3599, "token_type": "Bearer"}),
+             *_SHEET_REPLIES]),
 ]

@@ -56,3 +56,11 @@ CASES = [
     AppCase("slack v2.2 channel.create", SLACK, 2.2, {"resource": "channel", "channelId": "={{ $json.user }}-room"},
             TOKEN_CREDENTIAL, [Reply("POST", "/api/conversations.create", _CHANNEL)], items=_ITEMS),
 ]
+
+CASES += [
+    AppCase("slack v2 message.post legacy channel parameter", SLACK, 2,
+            {"channel": "#sales-alerts", "text": "=*HOT LEAD* {{ $json.text }}", "otherOptions": {}},
+            TOKEN_CREDENTIAL, [Reply("POST", "/api/chat.postMessage", _POSTED)], items=_ITEMS[:1],
+            differs="n8n refuses to run the workflow (its v2 node has no channelId: 'The workflow has issues'); the "
+                    "scaffold posts to the legacy 'channel' parameter's #sales-alerts"),
+]
