@@ -89,7 +89,8 @@ class Credential:
         text = json.dumps(self.data).replace(TOKEN, token(index))
         if PRIVATE_KEY in text:
             text = text.replace(PRIVATE_KEY, json.dumps(private_key())[1:-1])
-        return json.loads(text)
+        filled: dict[str, Any] = json.loads(text)
+        return filled
 
 
 def private_key() -> str:

@@ -92,8 +92,10 @@ class StandIn:
             self.used.clear()
 
     def answer(self, case: int | None, method: str, path: str) -> Reply | None:
+        if case is None:
+            return None
         with self.lock:
-            for index, reply in enumerate(self.replies.get(case, []) if case is not None else []):
+            for index, reply in enumerate(self.replies.get(case, [])):
                 if not reply.matches(method, path):
                     continue
                 count = self.used.get((case, index), 0)
@@ -146,7 +148,8 @@ def _parts(content_type: str, raw: bytes) -> list[dict[str, Any]]:
     message = BytesParser(policy=HTTP).parsebytes(f"Content-Type: {content_type}\r\n\r\n".encode() + raw)
     out = []
     for part in message.iter_parts():
-        data = part.get_payload(decode=True) or b""
+        payload = part.get_payload(decode=True)
+        data = payload if isinstance(payload, bytes) else b""
         try:
             value: Any = data.decode("utf-8")
         except UnicodeDecodeError:
@@ -188,6 +191,7 @@ def _handler(state: StandIn) -> type[BaseHTTPRequestHandler]:
                         parse_qs(parts.query, keep_blank_values=True), headers,
                         content_type.split(";", 1)[0].strip().lower(), read_body(content_type, raw))
             reply = state.answer(case, self.command, parts.path)
+            extra: tuple[tuple[str, str], ...] = ()
             if reply is None:
                 status, kind, data, extra = 404, "application/json", json.dumps({"error": "no canned reply"}).encode(), ()
             else:
