@@ -55,3 +55,31 @@ CASES += [
              "additionalFields": {}},
             APP_TOKEN, [Reply("POST", "/crm/v3/objects/contacts/search", _FOUND)], items=_ITEMS),
 ]
+
+_GITHUB = Credential("githubOAuth2Api", {"clientId": "oracle-client", "clientSecret": "oracle-secret",
+                                         "server": "https://api.github.com",
+                                         "oauthTokenData": {"access_token": TOKEN, "token_type": "Bearer"}})
+_OWNER = {"__rl": True, "value": "octo-org", "mode": "list", "cachedResultName": "octo-org"}
+_REPO = {"__rl": True, "value": "n8n", "mode": "list", "cachedResultName": "n8n"}
+_EXISTING = {"type": "file", "encoding": "base64", "size": 12, "name": "scores.json", "path": "flows/scores.json",
+             "content": "e30K", "sha": "3d21ec53a331a6f037a91c368710b99387d012c1",
+             "url": "https://api.github.com/repos/octo-org/n8n/contents/flows/scores.json"}
+_COMMITTED = {"content": {"name": "scores.json", "path": "flows/scores.json", "sha": "95b966ae1c166bd92f8ae7d1c313e738c731dfc3",
+                          "size": 12, "type": "file"},
+              "commit": {"sha": "7638417db6d59f3c431d3e1f261cc637155684cd", "message": "none",
+                         "author": {"name": "n8n", "email": "n8n@example.test", "date": "2024-01-01T00:00:00Z"}}}
+CASES += [
+    AppCase("github v1.1 file.create binary", "n8n-nodes-base.github", 1.1,
+            {"authentication": "oAuth2", "resource": "file", "owner": _OWNER, "repository": _REPO,
+             "filePath": "=flows/{{ $json.name }}.json", "binaryData": True, "binaryPropertyName": "=data",
+             "commitMessage": "none"},
+            _GITHUB, [Reply("PUT", "/repos/octo-org/n8n/contents/*", _COMMITTED, status=201)],
+            items=({"name": "scores"},), binary=("data",)),
+    AppCase("github v1.1 file.edit binary", "n8n-nodes-base.github", 1.1,
+            {"authentication": "oAuth2", "resource": "file", "operation": "edit", "owner": _OWNER, "repository": _REPO,
+             "filePath": "=flows/{{ $json.name }}.json", "binaryData": True, "binaryPropertyName": "=data",
+             "commitMessage": "none"},
+            _GITHUB, [Reply("GET", "/repos/octo-org/n8n/contents/*", _EXISTING),
+                      Reply("PUT", "/repos/octo-org/n8n/contents/*", _COMMITTED)],
+            items=({"name": "scores"},), binary=("data",)),
+]

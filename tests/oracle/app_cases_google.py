@@ -4,7 +4,7 @@ Sheets' spreadsheets.create (a Spreadsheet); Drive's files.create (a File)."""
 
 from __future__ import annotations
 
-from tests.oracle.app_oracle import TOKEN, AppCase, Credential, Reply
+from tests.oracle.app_oracle import PRIVATE_KEY, TOKEN, AppCase, Credential, Reply
 
 
 def _oauth(kind: str) -> Credential:
@@ -88,4 +88,29 @@ CASES += [
             differs="n8n reads the sheets, the whole sheet, adds a row (batchUpdate appendDimension), reads the header "
                     "row and writes the next empty row (PUT values/<sheet>!4:4); the scaffold sends one values:append "
                     "with the same row, and outputs the same item"),
+]
+
+_UPLOADED = {"kind": "drive#file", "id": "1uploadedFileId", "name": "scores.csv", "mimeType": "text/csv"}
+CASES += [
+    AppCase("googleDrive v3 file.upload", "n8n-nodes-base.googleDrive", 3,
+            {"name": "=report-{{ $json.day }}.csv", "driveId": {"__rl": True, "mode": "list", "value": "My Drive"},
+             "folderId": {"__rl": True, "value": "1zvEFjwoYiyl7a6O4qVEZqKwEuCq7V-Ml", "mode": "list",
+                          "cachedResultName": "UGC News"}, "options": {}},
+            _oauth("googleDriveOAuth2Api"),
+            [Reply("POST", "/upload/drive/v3/files", _UPLOADED), Reply("PATCH", "/drive/v3/files/*", _UPLOADED),
+             Reply("GET", "/drive/v3/files/*", _UPLOADED)],
+            items=({"day": "2024-01-07"},), binary=("data",)),
+]
+
+# A service account: n8n signs a JWT (its iss the account's email, which carries the case's mark) and trades it
+# at Google's token endpoint for the access token the stand-in answers; the scaffold's gateway sends that token.
+_SERVICE_ACCOUNT = Credential("googleApi", {"email": f"{TOKEN}@oracle-project.iam.gserviceaccount.com",
+                                            "privateKey": PRIVATE_KEY})
+CASES += [
+    AppCase("googleSheets v4 sheet.read service account", "n8n-nodes-base.googleSheets", 4,
+            {"authentication": "serviceAccount", "documentId": {"__rl": True, "value": _SHEET_ID, "mode": "id"},
+             "sheetName": _GID0, "options": {}},
+            _SERVICE_ACCOUNT,
+            [Reply("POST", "/token", {"access_token": TOKEN, "expires_in": 3599, "token_type": "Bearer"}),
+             *_SHEET_REPLIES]),
 ]

@@ -56,3 +56,18 @@ CASES = [
     AppCase("slack v2.2 channel.create", SLACK, 2.2, {"resource": "channel", "channelId": "={{ $json.user }}-room"},
             TOKEN_CREDENTIAL, [Reply("POST", "/api/conversations.create", _CHANNEL)], items=_ITEMS),
 ]
+
+CASES += [
+    AppCase("slack v2 message.post legacy channel parameter", SLACK, 2,
+            {"channel": "#sales-alerts", "text": "=*HOT LEAD* {{ $json.text }}", "otherOptions": {}},
+            TOKEN_CREDENTIAL, [Reply("POST", "/api/chat.postMessage", _POSTED)], items=_ITEMS[:1],
+            differs="n8n refuses to run the workflow (its v2 node has no channelId: 'The workflow has issues'); the "
+                    "scaffold posts to the legacy 'channel' parameter's #sales-alerts"),
+    # n8n's default from v2.1: the "Automated with this n8n workflow" link, which names the n8n instance's URL,
+    # the workflow's id and the instance's id; the translation leaves it out (the automation leaves n8n)
+    AppCase("slack v2.4 message.post default link", SLACK, 2.4,
+            {"resource": "message", "operation": "post", "select": "channel", "channelId": _CHANNEL_LOCATOR,
+             "messageType": "text", "text": "={{ $json.text }}", "otherOptions": {}},
+            TOKEN_CREDENTIAL, [Reply("POST", "/api/chat.postMessage", _POSTED)], items=_ITEMS[:1],
+            differs="n8n appends its workflow link (instance URL, workflow id, instance id) to the text"),
+]

@@ -69,7 +69,8 @@ from tests.oracle.workflow import UNDER_TEST, Case, workflow
 HERE = Path(__file__).resolve().parent
 HOOK = HERE / "app_redirect.js"
 TOKEN = "{token}"  # in a Credential's data: the case's own token
-__all__ = ["AppCase", "Credential", "Reply", "Result", "TOKEN", "all_cases", "covered", "measure", "token"]
+PRIVATE_KEY = "{private key}"  # in a Credential's data: an RSA key (PEM) made once for the oracle (a service account)
+__all__ = ["AppCase", "Credential", "PRIVATE_KEY", "Reply", "Result", "TOKEN", "all_cases", "covered", "measure", "token"]
 
 
 def token(index: int) -> str:
@@ -85,7 +86,26 @@ class Credential:
     data: dict[str, Any]
 
     def filled(self, index: int) -> dict[str, Any]:
-        return json.loads(json.dumps(self.data).replace(TOKEN, token(index)))
+        text = json.dumps(self.data).replace(TOKEN, token(index))
+        if PRIVATE_KEY in text:
+            text = text.replace(PRIVATE_KEY, json.dumps(private_key())[1:-1])
+        filled: dict[str, Any] = json.loads(text)
+        return filled
+
+
+def private_key() -> str:
+    """Return an RSA private key (PEM) for service-account credentials: made once by node's crypto and kept in the
+    oracle's install directory (a test key signing JWTs only the stand-in reads)."""
+    import subprocess
+
+    path = runner.install_dir() / "oracle-service-account.pem"
+    if not path.exists():
+        script = ("const {generateKeyPairSync} = require('crypto'); process.stdout.write(generateKeyPairSync('rsa', "
+                  "{modulusLength: 2048, privateKeyEncoding: {type: 'pkcs8', format: 'pem'}, publicKeyEncoding: "
+                  "{type: 'spki', format: 'pem'}}).privateKey)")
+        pem = subprocess.run(["node", "-e", script], capture_output=True, text=True, check=True, timeout=60).stdout
+        path.write_text(pem, encoding="utf-8")
+    return path.read_text(encoding="utf-8")
 
 
 @dataclass(frozen=True)
@@ -102,6 +122,7 @@ class AppCase:
     headers: tuple[str, ...] = ()  # request headers compared too (lower case), e.g. notion-version
     differs: str = ""  # a known, not yet fixed difference (why): the test holds it still differs; not proved
     view: str = ""  # a name in VIEWS: how both sides' request bodies are read before they are compared
+    binary: tuple[str, ...] = ()  # binary properties every input item carries (``http_cases._binary_input``'s CSV)
 
     def operation(self) -> str:
         """Return the ``resource.operation`` the node runs (the export's, else n8n's default), as the translator reads it."""
@@ -146,6 +167,10 @@ def document(case: AppCase, index: int) -> dict[str, Any]:
     """Return the case's workflow (``workflow.workflow``), the node under test given the case's credential."""
     doc = workflow(Case(case.id, case.node_type, case.version, case.parameters, [list(case.items)]),
                    runner.workflow_id(index))
+    if case.binary:
+        from tests.oracle.http_cases import _binary_input
+
+        doc = _binary_input(doc, case.binary)
     node = next(n for n in doc["nodes"] if n["name"] == UNDER_TEST)
     node["credentials"] = {case.credential.type: {"id": _credential_id(index), "name": f"oracle {index}"}}
     return doc
@@ -163,7 +188,9 @@ def credentials(cases: list[AppCase]) -> list[dict[str, Any]]:
 
 def _digest(documents: list[dict[str, Any]], creds: list[dict[str, Any]], cases: list[AppCase]) -> str:
     replies = [[dataclasses.asdict(r) for r in c.replies] for c in cases]
-    text = json.dumps([runner.VERSION, HOOK.read_text(encoding="utf-8"), documents, creds, replies], sort_keys=True)
+    reader = (HERE / "app_server.py").read_text(encoding="utf-8")  # how requests are read into their shapes
+    text = json.dumps([runner.VERSION, HOOK.read_text(encoding="utf-8"), reader, documents, creds, replies],
+                      sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -274,11 +301,16 @@ VIEWS = {"gmail-raw": gmail_raw}
 # One API at two of its documented hosts: n8n's Gmail node calls Google's older www.googleapis.com
 # root, the catalogue the Gmail service's own (gmail.googleapis.com); the paths are the same.
 SAME_API = {"https://www.googleapis.com/gmail/": "https://gmail.googleapis.com/gmail/"}
+# A credential's own token exchange (a Google service account's signed JWT for an access token): the
+# gateway's configured secret stands for it, so it is not one of the node's requests compared.
+TOKEN_EXCHANGES = {"https://oauth2.googleapis.com/token"}
 
 
 def _viewed(requests: list[dict[str, Any]], view: str) -> list[dict[str, Any]]:
     out = []
     for request in requests:
+        if request["url"] in TOKEN_EXCHANGES:
+            continue
         request = dict(request)
         for old, new in SAME_API.items():
             if request["url"].startswith(old):
@@ -325,7 +357,8 @@ class AppContext:
 def measure(cases: list[AppCase] | None = None) -> list[Result]:
     """Run ``cases`` (default: ``all_cases()``) in n8n and scaffolded, against one stand-in; return each result."""
     cases = all_cases() if cases is None else cases
-    state = StandIn(replies={i: list(c.replies) for i, c in enumerate(cases)})
+    state = StandIn(replies={i: [dataclasses.replace(r, body=json.loads(json.dumps(r.body).replace(TOKEN, token(i))))
+                                 for r in c.replies] for i, c in enumerate(cases)})
     results = []
     with serving(state) as base:
         oracle, n8n_requests = run_n8n(cases, state, base)

@@ -18,17 +18,19 @@ from __future__ import annotations
 
 import base64
 import fnmatch
+import hashlib
 import json
 import re
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from email.parser import BytesParser
+from email.policy import HTTP
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from tests.oracle.http_server import read_multipart
 
 MARK = re.compile(r"oracle-case-(\d+)-")
 ORIGIN = "x-oracle-origin"
@@ -61,7 +63,7 @@ class Seen:
     query: dict[str, list[str]]
     headers: dict[str, str]  # every header, names in lower case
     content_type: str  # without parameters
-    body: Any  # JSON parsed; a form as name -> values; multipart as fields and file digests; else text
+    body: Any  # JSON parsed; a form as name -> values; multipart as its parts (``_parts``); else text
     status: int = 0  # what the stand-in answered
 
     def describe(self) -> dict[str, Any]:
@@ -90,8 +92,10 @@ class StandIn:
             self.used.clear()
 
     def answer(self, case: int | None, method: str, path: str) -> Reply | None:
+        if case is None:
+            return None
         with self.lock:
-            for index, reply in enumerate(self.replies.get(case, []) if case is not None else []):
+            for index, reply in enumerate(self.replies.get(case, [])):
                 if not reply.matches(method, path):
                     continue
                 count = self.used.get((case, index), 0)
@@ -134,8 +138,25 @@ def read_body(content_type: str, raw: bytes) -> Any:
     if kind == "application/x-www-form-urlencoded":
         return parse_qs(text, keep_blank_values=True)
     if kind.startswith("multipart/"):
-        return read_multipart(content_type, raw)
+        return _parts(content_type, raw)
     return text
+
+
+def _parts(content_type: str, raw: bytes) -> list[dict[str, Any]]:
+    """Return a multipart body's parts in order: each one's name, file name, type, and its text (a part that is
+    not UTF-8 by size and sha256, so no byte is lost to a lenient decoding)."""
+    message = BytesParser(policy=HTTP).parsebytes(f"Content-Type: {content_type}\r\n\r\n".encode() + raw)
+    out = []
+    for part in message.iter_parts():
+        payload = part.get_payload(decode=True)
+        data = payload if isinstance(payload, bytes) else b""
+        try:
+            value: Any = data.decode("utf-8")
+        except UnicodeDecodeError:
+            value = {"size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+        out.append({"name": part.get_param("name", header="content-disposition"), "filename": part.get_filename(),
+                    "type": part.get_content_type(), "value": value})
+    return out
 
 
 def _handler(state: StandIn) -> type[BaseHTTPRequestHandler]:
@@ -170,6 +191,7 @@ def _handler(state: StandIn) -> type[BaseHTTPRequestHandler]:
                         parse_qs(parts.query, keep_blank_values=True), headers,
                         content_type.split(";", 1)[0].strip().lower(), read_body(content_type, raw))
             reply = state.answer(case, self.command, parts.path)
+            extra: tuple[tuple[str, str], ...] = ()
             if reply is None:
                 status, kind, data, extra = 404, "application/json", json.dumps({"error": "no canned reply"}).encode(), ()
             else:

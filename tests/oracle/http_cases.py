@@ -40,7 +40,7 @@ from tests.oracle.outcome import Outcome, differences
 from tests.oracle.workflow import Case, input_name, workflow
 
 NODE = "n8n-nodes-base.httpRequest"
-VERSIONS = (3.0, 4.0, 4.1, 4.2)
+VERSIONS = (3.0, 4.0, 4.1, 4.2, 4.3)
 _PAIRS = st.lists(st.tuples(st.sampled_from(["q", "x", "X-Case"]), st.sampled_from(["1", "a b", "={{ $json.a }}"])),
                   min_size=1, max_size=2, unique_by=lambda p: p[0])
 
