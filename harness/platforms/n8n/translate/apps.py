@@ -23,6 +23,7 @@ from harness.errors import Untranslatable
 from harness.platforms.n8n import descriptions
 from harness.platforms.n8n.definition import Node
 from harness.platforms.n8n.translate import app_crm, app_docs, app_files, app_message, app_notion, app_tables, app_tasks, expr
+from harness.platforms.n8n.translate import app_google
 from harness.platforms.n8n.translate.app_request import Params, Request, fields
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot, comment
 from harness.scaffold import _code
@@ -99,9 +100,9 @@ N8N_APPS: dict[str, N8nApp] = {
     }, {"customer": "get"}),
     "googleSheets": N8nApp("google-sheets", {
         ("sheet", "append"): Mapping("sheet.append", app_docs.sheet_append),
-        ("sheet", "read"): Mapping("sheet.read", app_docs.sheet_read),
+        ("sheet", "read"): Mapping("sheet.read", app_google.sheet_read_as_n8n),  # filters, ignored range options
         ("sheet", "update"): Mapping("sheet.update", whole=app_docs.sheet_update),
-        ("sheet", "appendOrUpdate"): Mapping("sheet.appendOrUpdate", None),
+        ("sheet", "appendOrUpdate"): Mapping("sheet.appendOrUpdate", whole=app_google.sheet_append_or_update),
         ("sheet", "clear"): Mapping("sheet.clear", None),
         ("sheet", "delete"): Mapping("sheet.delete", None),
         ("spreadsheet", "create"): Mapping("spreadsheet.create", app_docs.spreadsheet_create),
@@ -289,4 +290,4 @@ if items:
         url=_url(entry, app, op.path, node.parameters, node), kwargs=kwargs, step=slot.step,
         profile=app_crm.hubspot_profile(provider, app.base_url, slot.step) if upsert else [], items=request.items,
         node=node.name)]
-    return NodeCode(lines, [slot.var], call_step=slot.step, provider_proposals=proposals)
+    return NodeCode(lines, [slot.var], call_step=slot.step, provider_proposals=proposals, why=request.note)
