@@ -43,7 +43,7 @@ def proofs(s: Scaffold[Any]) -> dict[str, str]:
         if version is not None:
             from harness.platforms.n8n.translate.prove import proof_of
 
-            out[row.node] = proof_of(row.type, version, step)
+            out[row.node] = proof_of(row.type, version, step, nodes.get(row.node))
         else:
             out[row.node] = "shadow" if step else "none"
     return out

@@ -31,6 +31,9 @@ from tests.oracle.outcome import Outcome, differences
 from tests.oracle.workflow import START, UNDER_TEST, input_name
 
 TOKEN = "123456:oracle-token"
+# What test_app_conformance holds equal to n8n here: (typeVersion, resource.operation), for proved.py.
+PROVED = [(1.0, "message.sendMessage"), (1.1, "message.sendMessage"), (1.2, "message.sendMessage"),
+          (1.2, "message.sendAudio"), (1.2, "message.sendDocument"), (1.2, "file.get")]
 CREDENTIAL_ID = "oracleTelegram01"
 SECRET_SEGMENT = "__auth_env__"  # queue_core.gateway.request.SECRET_SEGMENT
 

@@ -8,8 +8,11 @@ the real n8n; the package must not read ``tests/`` at run time, so this writes t
 (``conformance.json``, ``code_conformance.json``: versions whose status is ``proved``) and the
 suites that hold every case they run to "translated and equal" (HTTP Request, the data nodes,
 Wait and Execution Data, Execute Workflow, RSS Read, Send Email, Postgres, Data Table, the AI nodes: every
-version they run). ``tests/unit/test_n8n_proved_table.py`` fails when the copy and
-the suites disagree.
+version they run). An app node is proved per operation, not per version: ``operations`` holds
+(type -> typeVersion -> resource.operation) of every app case that ``test_app_conformance.py``
+holds to "translated, the same requests and the same items" (``app_oracle`` cases but those
+marked ``differs``, and Telegram's ``app_cases``). ``tests/unit/test_n8n_proved_table.py`` fails
+when the copy and the suites disagree.
 """
 
 from __future__ import annotations
@@ -66,11 +69,29 @@ def table() -> dict[str, Any]:
         _add(proved, case.node_type, case.version)
         for sub in subs:
             _add(proved, sub["type"], sub["typeVersion"])
-    return {"regenerate": COMMAND, "n8n": sorted(set(sources.values())),
+    return {"regenerate": COMMAND, "n8n": sorted(set(sources.values())), "operations": operations(),
             "suites": ["conformance.json", "code_conformance.json", "http_cases.py", "data_cases.py",
                        "wait_data_cases.py", "sub_cases.py", "feed_cases.py", "email_cases.py", "sql_cases.py",
-                       "datatable_cases.py", "test_ai_conformance.py", "convert_cases.py"],
+                       "datatable_cases.py", "test_ai_conformance.py", "app_cases.py", "app_cases_*.py",
+                       "convert_cases.py"],
             "proved": {t: sorted(v) for t, v in sorted(proved.items())}}
+
+
+def operations() -> dict[str, dict[str, list[str]]]:
+    """Return the app operations the app suites prove: type -> typeVersion (``1.2``) -> [resource.operation]."""
+    from tests.oracle import app_cases, app_oracle
+
+    found: dict[str, dict[str, set[str]]] = {}
+
+    def add(node_type: str, version: float, operation: str) -> None:
+        found.setdefault(node_type, {}).setdefault(f"{float(version):g}", set()).add(operation)
+
+    for case in app_oracle.all_cases():
+        if not case.differs:
+            add(case.node_type, case.version, case.operation())
+    for version, operation in app_cases.PROVED:
+        add("n8n-nodes-base.telegram", version, operation)
+    return {t: {v: sorted(ops) for v, ops in sorted(versions.items())} for t, versions in sorted(found.items())}
 
 
 def main() -> None:

@@ -68,3 +68,15 @@ def test_the_estate_table_and_json_say_per_node_what_proves_it_with_totals(tmp_p
             "n8n's conformance suites") in out.output
     header = next(line for line in out.output.splitlines() if line.strip().startswith("automation"))
     assert header.split()[-5:] == ["proved", "shadow", "import", "its", "executions"]
+
+
+def test_an_app_node_is_proved_by_the_oracle_per_operation_only() -> None:
+    from harness.platforms.n8n.definition import Node
+
+    def telegram(version: float, **parameters: Any) -> Node:
+        return Node("Send", "n8n-nodes-base.telegram", version, parameters)
+
+    assert proof_of("n8n-nodes-base.telegram", 1.2, "send", telegram(1.2, chatId="1", text="hi")) == "oracle"
+    assert proof_of("n8n-nodes-base.telegram", 1.2, "send", telegram(1.2, operation="sendPhoto")) == "shadow"
+    assert proof_of("n8n-nodes-base.telegram", 9, "send", telegram(9, chatId="1", text="hi")) == "shadow"
+    assert not proved_by_oracle("n8n-nodes-base.telegram", 1.2)  # a version alone proves no app node

@@ -16,7 +16,9 @@ This is what `cutover scaffold prove` prints; it exits 1 unless every pinned nod
 type and version are proved by the conformance suites against the real n8n (the package's copy,
 ``descriptions/proved.json``, written by ``python -m tests.oracle.proved --write``), ``shadow``
 when it is a call whose proof is the shadow run (an app operation, a sub-workflow call, a wait
-resumed by a call: the node is mapped to a step), else ``none``.
+resumed by a call: the node is mapped to a step), else ``none``. An app node (a type in the
+table's ``operations``) is ``oracle`` only when its type, typeVersion and resource.operation (the
+export's, else n8n's default, as the translator reads them) are there.
 """
 
 from __future__ import annotations
@@ -37,8 +39,8 @@ from queue_core.errors import Filtered, TerminalError, TodoNode
 from queue_core.registry import Registry
 
 from harness.platforms.n8n.translate.module import build
-from harness.platforms.n8n.definition import Workflow
-from harness.errors import HarnessError, NotOffline
+from harness.platforms.n8n.definition import Node, Workflow
+from harness.errors import HarnessError, NotOffline, Untranslatable
 
 
 @dataclass(frozen=True)
@@ -159,12 +161,38 @@ PROVED_TABLE = Path(__file__).resolve().parents[1] / "descriptions" / "proved.js
 
 
 @functools.cache
-def _proved() -> dict[str, frozenset[float]]:
+def _table() -> dict[str, Any]:
     try:
-        document = json.loads(PROVED_TABLE.read_text(encoding="utf-8"))
+        document: dict[str, Any] = json.loads(PROVED_TABLE.read_text(encoding="utf-8"))
     except FileNotFoundError:
         return {}
-    return {t: frozenset(float(v) for v in versions) for t, versions in document.get("proved", {}).items()}
+    return document
+
+
+@functools.cache
+def _proved() -> dict[str, frozenset[float]]:
+    return {t: frozenset(float(v) for v in versions) for t, versions in _table().get("proved", {}).items()}
+
+
+@functools.cache
+def _operations() -> dict[str, dict[float, frozenset[str]]]:
+    return {t: {float(v): frozenset(ops) for v, ops in versions.items()}
+            for t, versions in _table().get("operations", {}).items()}
+
+
+def operation_proved(node: Node) -> bool:
+    """Tell whether the app suites prove ``node``'s type, typeVersion and resource.operation."""
+    from harness.platforms.n8n.translate.apps import N8N_APPS, _choice
+
+    versions = _operations().get(node.type)
+    entry = N8N_APPS.get(node.short_type)
+    if not versions or entry is None:
+        return False
+    try:
+        resource, operation = _choice(node, entry)
+    except Untranslatable:
+        return False
+    return f"{resource}.{operation}" in versions.get(float(node.version), frozenset())
 
 
 def proved_by_oracle(node_type: str, version: float) -> bool:
@@ -172,10 +200,14 @@ def proved_by_oracle(node_type: str, version: float) -> bool:
     return float(version) in _proved().get(node_type, frozenset())
 
 
-def proof_of(node_type: str, version: float, step: str) -> str:
-    """Return what proves a translated node: ``oracle``, ``shadow`` (a call mapped to ``step``), or ``none``."""
+def proof_of(node_type: str, version: float, step: str, node: Node | None = None) -> str:
+    """Return what proves a translated node: ``oracle``, ``shadow`` (a call mapped to ``step``), or ``none``.
+
+    ``node`` (the workflow's node) lets an app node be proved per operation (``operation_proved``)."""
     if step and node_type == "n8n-nodes-base.executeWorkflow":
         return "shadow"  # a callee not in the estate: its recorded output answers it, not proved code
+    if node is not None and node_type in _operations():
+        return "oracle" if operation_proved(node) else "shadow" if step else "none"
     if proved_by_oracle(node_type, version):
         return "oracle"
     return "shadow" if step else "none"
