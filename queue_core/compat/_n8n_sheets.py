@@ -262,3 +262,42 @@ async def sheet_append_or_update(ctx: Any, provider: str, document: Any, locator
             await ctx.call(provider, "PUT", f"{base}/values/{encode_range(cells)}", json=body,
                            params={"valueInputOption": value_input}, step=step)
     return [{"json": record} for record in written]
+
+
+def sheet_structure(data: list[list[Any]]) -> list[Item]:
+    """Return a prepared sheet's rows as n8n's read without filters makes them (``structureArrayDataByColumn``)."""
+    if not data:
+        return []
+    longest = max(len(row) for row in data)
+    keys = [data[0][c] if c < len(data[0]) and _truthy(data[0][c]) else f"col_{c}" for c in range(longest)]
+    items: list[Item] = []
+    for row in data[1:]:
+        record = {text(keys[c]): "" if row[c] is None else row[c] for c in range(len(row))}
+        if record:
+            items.append({"json": record})
+    return items
+
+
+async def sheet_read(ctx: Any, provider: str, document: Any, locator: tuple[str, Any],
+                     lookups: Sequence[Sequence[dict[str, Any]]], *, render: str, dates: str, all_matches: bool,
+                     combine: str, version: float, step: str) -> list[Item]:
+    """Run n8n's *Get Row(s)* for each entry of ``lookups`` (an item's row filters; empty: every row).
+
+    The sheet's properties are read once, then the whole sheet once per entry (n8n's read takes
+    no range from ``options.range``); the rows are n8n's (``prepare_sheet``, then the filters'
+    matches or every row). An empty sheet gives no items at all, as n8n's read returns.
+    """
+    properties = await sheet_properties(ctx, provider, document, locator[0], locator[1], step=step)
+    url = f"{SHEETS}{text(document)}/values/{encode_range(str(properties['title']))}"
+    out: list[Item] = []
+    for filters in lookups:
+        response = await ctx.call(provider, "GET", url, params={"valueRenderOption": render,
+                                                                 "dateTimeRenderOption": dates}, step=step)
+        values = (response.json() or {}).get("values") or []
+        if not values:
+            return []
+        if filters:
+            out += sheet_lookup(response, filters, all_matches=all_matches, combine=combine, version=version)
+        else:
+            out += sheet_structure(prepare_sheet([list(row) for row in values]))
+    return out

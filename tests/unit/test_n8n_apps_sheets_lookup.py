@@ -14,6 +14,11 @@ SHEET = [["Branch ID", "Name", "", "Rate"], ["7", "North"], [], [12, "East", "",
 LOCATOR = {"__rl": True, "value": "gid=0", "mode": "list", "cachedResultName": "Sheet1"}
 
 
+def _properties() -> None:
+    sheets = {"sheets": [{"properties": {"sheetId": 5, "title": "Other"}}, {"properties": {"sheetId": 0, "title": "Sheet1"}}]}
+    respx.get(DOC, params={"fields": "sheets.properties"}).mock(return_value=httpx.Response(200, json=sheets))
+
+
 def _read(version: float = 4.7, **params: object) -> dict[str, object]:
     return {"name": "Sheet", "type": "n8n-nodes-base.googleSheets", "typeVersion": version, "parameters": {
         "documentId": {"__rl": True, "value": "d1", "mode": "id"}, "sheetName": LOCATOR, **params}}
@@ -21,7 +26,8 @@ def _read(version: float = 4.7, **params: object) -> dict[str, object]:
 
 def _lookup(version: float, filters: list[dict[str, str]], items: list[dict[str, object]], **params: object
             ) -> tuple[list[dict[str, object]] | None, Exception | None]:
-    respx.get(url__startswith=f"{DOC}/values/").mock(return_value=httpx.Response(200, json={"values": SHEET}))
+    _properties()
+    respx.get(f"{DOC}/values/'Sheet1'").mock(return_value=httpx.Response(200, json={"values": SHEET}))
     _, out, error = run_node(_read(version, filtersUI={"values": filters}, **params), items, BASES)
     return out, error
 
@@ -63,6 +69,20 @@ def test_and_filters_need_every_column_to_match_and_a_missing_column_fails_as_n8
     assert error is not None and 'The column "Nope" could not be found' in str(error)
 
 
+@respx.mock
+def test_a_read_with_range_options_n8n_ignores_reads_the_whole_sheet_once_per_item_with_a_note() -> None:
+    status, _ = scaffold_node(_read(4.5, options={"rangeDefinition": "specifyRange", "range": "A:F"}))
+    assert status.startswith("translated: NOTE: options.range, options.rangeDefinition are not options")
+    _properties()
+    read = respx.get(f"{DOC}/values/'Sheet1'").mock(return_value=httpx.Response(200, json={"values": SHEET}))
+    ctx, out, error = run_node(_read(4.5, options={"range": "A:B"}), [{}, {}], BASES)
+    assert error is None and read.call_count == 2 and [call[1] for call in ctx.sent] == ["GET"] * 3
+    assert (out or [])[:3] == [{"row_number": 2, "Branch ID": "7", "Name": "North", "col_3": "", "Rate": ""},
+                               {"row_number": 4, "Branch ID": 12, "Name": "East", "col_3": "", "Rate": 0.5},
+                               {"row_number": 5, "Branch ID": "7", "Name": "Again", "col_3": "x", "Rate": ""}]
+    assert len(out or []) == 6
+
+
 def test_filters_of_a_v4_1_read_are_a_todo_n8n_looks_them_up_together() -> None:
     status, _ = scaffold_node(_read(4.1, filtersUI={"values": [{"lookupColumn": "a", "lookupValue": "1"}]}))
     assert status.startswith("todo") and "v4–v4.1" in status
@@ -78,8 +98,7 @@ def _upsert(version: float = 4.5, **options: object) -> dict[str, object]:
 
 
 def _sheet_routes(values: list[list[object]]) -> None:
-    sheets = {"sheets": [{"properties": {"sheetId": 5, "title": "Other"}}, {"properties": {"sheetId": 0, "title": "Sheet1"}}]}
-    respx.get(DOC, params={"fields": "sheets.properties"}).mock(return_value=httpx.Response(200, json=sheets))
+    _properties()
     respx.get(f"{DOC}/values/'Sheet1'").mock(return_value=httpx.Response(200, json={"values": values}))
     respx.post(f"{DOC}/values:batchUpdate").mock(return_value=httpx.Response(200, json={}))
     respx.post(f"{DOC}:batchUpdate").mock(return_value=httpx.Response(200, json={}))

@@ -1,9 +1,11 @@
-"""Google Sheets v4 reads with row filters or ignored range options, and *Append or Update Row*.
+"""Google Sheets v4 *Get Row(s)* (with or without row filters) and *Append or Update Row*, as n8n runs them.
 
 What n8n 1.123's Google Sheets node (v4–v4.7) does with these parameters, so a scaffolded node
 gives n8n's rows and sends n8n's calls (runtime: ``queue_core.compat._n8n_sheets``):
 
-- a read's ``filtersUI`` rows: the whole sheet is read, then the rows whose lookup column equals a
+- a read: the sheet's properties (its title), then the whole sheet per item (v4.2+; once before),
+  its rows prepared as n8n prepares them (``row_number``, empty columns and rows dropped);
+- a read's ``filtersUI`` rows: the rows whose lookup column equals a
   value are kept (``combineFilters`` OR / AND; all matches, or the first: ``returnAllMatches`` before
   v4.5, ``returnFirstMatch`` from v4.5; from v4.6 the first match ends the lookup);
 - ``options.range`` / ``options.rangeDefinition`` on a read are not options of n8n's read (a range
@@ -21,10 +23,9 @@ from typing import Any
 from harness.errors import Untranslatable
 from harness.platforms.n8n.definition import Node
 from harness.platforms.n8n.translate import expr
-from harness.platforms.n8n.translate.app_docs import sheet_document, sheet_read
-from harness.platforms.n8n.translate.app_request import Request, check_version
+from harness.platforms.n8n.translate.app_docs import sheet_document
+from harness.platforms.n8n.translate.app_request import check_version
 from harness.platforms.n8n.translate.nodes import Slot
-from harness.scaffold import _code
 from harness.scaffold._code import dict_of, lit, name, stmts
 
 IGNORED_READ_OPTIONS = frozenset({"range", "rangeDefinition"})  # not options of n8n's read
@@ -37,6 +38,8 @@ def ignored_read_options(node: Node) -> list[str]:
 
 def read_note(node: Node) -> str | None:
     """Return the loud note of a read whose range options n8n ignores (None: it sets none)."""
+    if (node.parameters.get("operation") or "read") != "read":
+        return None
     ignored = ignored_read_options(node)
     if not ignored:
         return None
@@ -48,37 +51,46 @@ def read_note(node: Node) -> str | None:
 _MATCH_OPTIONS = frozenset({"returnAllMatches", "returnFirstMatch"})  # read by the row filters only
 
 
-def _without_ignored(node: Node) -> Node:
-    dropped = IGNORED_READ_OPTIONS | _MATCH_OPTIONS
-    options = {k: v for k, v in (node.parameters.get("options") or {}).items() if k not in dropped}
-    parameters = {**node.parameters, "options": options}
-    parameters.pop("filtersUI", None)
-    return Node(node.name, node.type, node.version, parameters)
-
-
 def _all_matches(node: Node, options: dict[str, Any]) -> bool:
     if node.version < 4.5:
         return options.get("returnAllMatches") == "returnAllMatches"
     return not options.get("returnFirstMatch")
 
 
-def sheet_read_as_n8n(node: Node) -> Request:
-    """*Get Row(s)*: the whole sheet read (range options n8n ignores dropped), its row filters applied."""
+def sheet_read_whole(node: Node, slot: Slot, provider: str) -> list[ast.stmt]:
+    """*Get Row(s)* (with row filters, or range options n8n ignores, or neither) as n8n runs it.
+
+    The calls are n8n's: the sheet's properties once, then the whole sheet per item (v4.2+; the
+    first item's only before), each read's rows prepared and filtered as n8n's node does.
+    """
     check_version(node, 4, "Google Sheets")
-    plain = sheet_read(_without_ignored(node))
-    filters = (node.parameters.get("filtersUI") or {}).get("values") or []
-    if not filters:
-        return Request(query=plain.query, items=plain.items, note=read_note(node))
-    if node.version <= 4.1:
+    params = node.parameters
+    filters = (params.get("filtersUI") or {}).get("values") or []
+    if filters and node.version <= 4.1:
         raise Untranslatable("row filters (filtersUI) of a v4–v4.1 read: n8n reads once and looks up every "
                              "item's filters together; not translated (v4.2+ are)")
-    options = node.parameters.get("options") or {}
+    options = dict(params.get("options") or {})
+    formatting = (options.pop("outputFormatting", None) or {}).get("values") or {}
+    unknown = sorted(set(options) - IGNORED_READ_OPTIONS - _MATCH_OPTIONS)
+    if unknown:
+        raise Untranslatable(f"options.{unknown[0]} is not translated (translated: outputFormatting)")
     lookups = [dict_of([("lookupColumn", expr.value(f.get("lookupColumn", ""))),
                         ("lookupValue", expr.value(f.get("lookupValue", "")))]) for f in filters]
-    combine = str((node.settings if node.described else node.parameters).get("combineFilters", "OR"))
-    items = _code.expr("n8n.sheet_lookup(response, $lookups, all_matches=$all, combine=$combine, version=$version)",
-                       lookups=lookups, all=_all_matches(node, options), combine=combine, version=node.version)
-    return Request(query=plain.query, items=items, note=read_note(node))
+    combine = str((node.settings if node.described else params).get("combineFilters", "OR"))
+    mode, sheet = _sheet_locator(params.get("sheetName"))
+    each = "items" if node.version > 4.1 else "items[:1]"
+    return stmts(f"""
+items = $inp
+$var: n8n.Items = []
+if items:
+    lookups = [$lookups for i, item in enumerate({each})]
+    $var = await n8n.sheet_read(ctx, $provider, $document, ($mode, $sheet), lookups, render=$render, dates=$dates, all_matches=$all, combine=$combine, version=$version, step=$step)
+    flow.emit($node, $var)
+""", inp=slot.inputs[0] if slot.inputs else [], var=name(slot.var), lookups=lookups, provider=provider,
+                 document=sheet_document(params.get("documentId")), mode=mode, sheet=sheet,
+                 render=expr.value(formatting.get("general", "UNFORMATTED_VALUE")),
+                 dates=expr.value(formatting.get("date", "FORMATTED_STRING")), all=_all_matches(node, options),
+                 combine=combine, version=node.version, step=slot.step, node=node.name)
 
 
 _UPSERT_OPTIONS = {"cellFormat", "useAppend", "valueRenderMode"}

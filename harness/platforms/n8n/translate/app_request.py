@@ -30,7 +30,6 @@ class Request:
     headers: ast.expr | None = None
     items: ast.expr = field(default_factory=lambda: _code.expr("n8n.response_items(response)"))  # for one call
     form: bool = False  # Stripe: the body is form-encoded
-    note: str | None = None  # what the node's row says of a translated node (an option n8n ignores, …)
 
 
 def fields(*names: str, aliases: dict[str, str] | None = None) -> Callable[[Node], Request]:

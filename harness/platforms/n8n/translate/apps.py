@@ -47,6 +47,7 @@ class Mapping:
     request: Callable[[Node], Request] | None = _no_request
     whole: Whole | None = None  # the node's lines, when not one call per item
     since: float = 0  # the first typeVersion whose parameters the translator reads
+    note: Callable[[Node], str | None] | None = None  # what the node's row says of it (an option n8n ignores, …)
 
 
 @dataclass(frozen=True)
@@ -100,7 +101,8 @@ N8N_APPS: dict[str, N8nApp] = {
     }, {"customer": "get"}),
     "googleSheets": N8nApp("google-sheets", {
         ("sheet", "append"): Mapping("sheet.append", app_docs.sheet_append),
-        ("sheet", "read"): Mapping("sheet.read", app_google.sheet_read_as_n8n),  # filters, ignored range options
+        ("sheet", "read"): Mapping("sheet.read", whole=app_google.sheet_read_whole,  # n8n's calls, filters,
+                                   note=app_google.read_note),  # range options n8n ignores
         ("sheet", "update"): Mapping("sheet.update", whole=app_docs.sheet_update),
         ("sheet", "appendOrUpdate"): Mapping("sheet.appendOrUpdate", whole=app_google.sheet_append_or_update),
         ("sheet", "clear"): Mapping("sheet.clear", None),
@@ -264,9 +266,10 @@ def app_node(node: Node, slot: Slot) -> NodeCode:
     provider = slot.providers.get(app.host, app.provider)
     proposals = {} if app.host in slot.providers else {provider: app.base_url}
     heading = [comment(node), _code.comment(f"{app.provider}: {resource}.{operation} → {op.method} {app.base_url}{op.path}")]
+    note = found.note(node) if found.note is not None else None
     if found.whole is not None:
         lines = heading + found.whole(node, slot, provider)
-        return NodeCode(lines, [slot.var], call_step=slot.step, provider_proposals=proposals)
+        return NodeCode(lines, [slot.var], call_step=slot.step, provider_proposals=proposals, why=note)
     assert found.request is not None
     request = found.request(node)
     kwargs: dict[str, ast.expr] = {}
@@ -290,4 +293,4 @@ if items:
         url=_url(entry, app, op.path, node.parameters, node), kwargs=kwargs, step=slot.step,
         profile=app_crm.hubspot_profile(provider, app.base_url, slot.step) if upsert else [], items=request.items,
         node=node.name)]
-    return NodeCode(lines, [slot.var], call_step=slot.step, provider_proposals=proposals, why=request.note)
+    return NodeCode(lines, [slot.var], call_step=slot.step, provider_proposals=proposals, why=note)
