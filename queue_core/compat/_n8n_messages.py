@@ -9,6 +9,7 @@ base64url text in ``raw``.
 from __future__ import annotations
 
 import base64
+import json
 import re
 from email.message import EmailMessage
 from email.policy import SMTP
@@ -19,7 +20,7 @@ from ..gateway.request import OFFLINE_HEADERS, SECRET_SEGMENT
 from ._n8n_binary import (
     STAND_IN_PART, binary_of, bounded, entry, file_part, max_item_bytes, mime_lookup, offline_stand_in, recorded_files,
 )
-from ._n8n_js import text
+from ._n8n_js import text, truthy
 
 _URL = re.compile(r"(https?|ftp|file)://\S+|www\.\S+|\S+\.\S+")
 _TELEGRAM_LINK = "https://n8n.io/?utm_source=n8n-internal&utm_medium=powered_by&utm_campaign=n8n-nodes-base.telegram"
@@ -125,3 +126,26 @@ async def telegram_download(ctx: Any, provider: str, answer: Any, base: str, *, 
     name = path.split("/")[-1]
     kind = text(mime) if mime not in (None, "") else (mime_lookup(name) or "application/octet-stream")
     return [bounded({"json": body, "binary": {"data": entry(file.content, mime_type=kind, file_path=name)}}, node)]
+
+
+def slack_answer(response: Any) -> list[dict[str, Any]]:
+    """Return a Slack v2 node's item from a Web API answer: its ``ts`` renamed ``message_timestamp``, as n8n
+    does to every answer (``slackApiRequest``); an answer with ``ok: false`` fails the node with Slack's error."""
+    body = response.json()
+    if isinstance(body, dict) and body.get("ok") is False:
+        raise NodeFailed(f"Slack error response: {json.dumps(body.get('error'))}")
+    if isinstance(body, dict) and "ts" in body:
+        body = {k: v for k, v in body.items() if k != "ts"} | {"message_timestamp": body["ts"]}
+    return [{"json": body if isinstance(body, dict) else {"value": body}}]
+
+
+def slack_blocks(blocks: Any, message: Any) -> dict[str, Any]:
+    """Return a Slack v2 block message's content: the Blocks parameter as an object (JSON text parsed, as
+    n8n's ``ensureType: 'object'``), with ``text`` set when the notification text is not empty."""
+    content = json.loads(blocks) if isinstance(blocks, str) else blocks
+    if not isinstance(content, dict):
+        raise NodeFailed("Slack: the Blocks parameter must be a JSON object ({\"blocks\": [...]})")
+    content = dict(content)
+    if truthy(message):
+        content["text"] = message
+    return content

@@ -37,7 +37,7 @@ from ._n8n_static import code_static
 from ._n8n_python import python_code
 from . import _n8n_ai as ai, _n8n_ai_chain as ai_chain  # the AI nodes: n8n.ai.message, n8n.ai_chain.agent, …
 from ._n8n_loop import MAX_ITERATIONS, LoopState
-from ._n8n_messages import mime_message, telegram_download, telegram_form, telegram_message, telegram_part
+from ._n8n_messages import mime_message, slack_answer, slack_blocks, telegram_download, telegram_form, telegram_message, telegram_part
 from ._n8n_bigquery import bigquery_queries
 from ._n8n_notion import notion_page_body, notion_title_key
 from ._n8n_records import (  # Airtable, HubSpot lists (_n8n_records)
@@ -91,7 +91,7 @@ __all__ += ["array_of", "call_method", "part", "read"]  # an expression part tha
 __all__ += ["CALL_ERRORS", "basic_auth", "error_item", "full_response", "header_auth", "provider_of", "text_response"]  # HTTP Request (_n8n_http)
 __all__ += ["binary_of", "file_part", "file_response", "is_file"]  # binary data (_n8n_binary)
 __all__ += ["aggregate_all", "aggregate_fields", "crypto_item", "limit", "remove_duplicates", "sort_items", "split_out"]  # data nodes
-__all__ += ["mime_message", "telegram_download", "telegram_form", "telegram_message", "telegram_part"]  # Telegram, Gmail (_n8n_messages)
+__all__ += ["mime_message", "slack_answer", "slack_blocks", "telegram_download", "telegram_form", "telegram_message", "telegram_part"]  # Telegram, Gmail (_n8n_messages)
 __all__ += ["to_json_file", "to_text_file"]  # Convert to File (_n8n_convert)
 __all__ += ["sheet_append_or_update", "sheet_lookup", "sheet_read"]  # Google Sheets (_n8n_sheets)
 __all__ += ["rss_fields", "rss_items", "rss_url"]  # RSS Read (_n8n_rss)

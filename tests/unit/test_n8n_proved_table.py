@@ -46,7 +46,7 @@ def test_the_estate_table_and_json_say_per_node_what_proves_it_with_totals(tmp_p
     workflow = {"name": "Mixed", "nodes": [
         _node("Start", "manualTrigger", 1), _node("Check", "if", 2, 200),
         _node("Pause", "set", 2, 400, values={"string": [{"name": "a", "value": "b"}]}),
-        _node("Post", "slack", 2.2, 600, select="channel", channelId={"__rl": True, "value": "C1", "mode": "id"},
+        _node("Post", "slack", 2.1, 600, select="channel", channelId={"__rl": True, "value": "C1", "mode": "id"},
               text="hi")],
         "connections": _chain("Start", "Check", "Pause", "Post")}
     (estate / "mixed.json").write_text(json.dumps(workflow), encoding="utf-8")

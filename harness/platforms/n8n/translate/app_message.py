@@ -85,6 +85,51 @@ def gmail_unread(field: str) -> Callable[[Node], Request]:
 
 
 _CHANNEL = _code.expr("[{'json': n8n.get(response.json(), 'channel') or {}}]")  # n8n outputs the response's channel
+_SLACK_SET_ASIDE = ("thread_ts", "ephemeral", "botProfile")
+
+
+def slack_post(node: Node) -> Request:
+    """chat.postMessage (Slack v2): the channel's or user's id, the text (or the blocks), then every other option
+    as n8n puts it into the body (``Object.assign(body, otherOptions)``); the answer's ``ts`` becomes
+    ``message_timestamp`` (``n8n.slack_answer``).
+
+    The "Automated with this n8n workflow" link (``includeLinkToWorkflow``, on by default from v2.1) is
+    not appended: it links to the n8n instance and workflow the automation leaves behind. Ephemeral
+    messages and attachments are not translated.
+    """
+    params = node.settings if node.described else node.parameters
+    other = dict(params.get("otherOptions") or {})
+    if other.get("ephemeral"):
+        raise Untranslatable("otherOptions.ephemeral (chat.postEphemeral) is not translated")
+    kind = params.get("messageType", "text")
+    if params.get("select", "channel") == "channel":
+        target = expr.value(_locator(params.get("channelId") or node.parameters.get("channel", "")))
+    else:
+        user = params.get("user") or {}
+        target = expr.value(_locator(user))
+        if isinstance(user, dict) and user.get("mode") == "username":
+            target = _code.expr("(lambda t: t if t.startswith('@') else '@' + t)(n8n.text($t))", t=target)
+    if kind == "text":
+        content: ast.expr = dict_of([("text", expr.value(params.get("text", "")))])
+    elif kind == "block":
+        content = call("n8n.slack_blocks", expr.value(params.get("blocksUi", "")), expr.value(params.get("text", "")))
+    else:
+        raise Untranslatable(f"messageType {kind!r} is not translated (text, block are)")
+    extra: list[tuple[str, ast.expr]] = []
+    if params.get("authentication", "accessToken") == "accessToken" and other.get("sendAsUser") not in ("", None):
+        extra.append(("username", expr.value(other["sendAsUser"])))
+    reply = ((other.get("thread_ts") or {}).get("replyValues") or {}) if isinstance(other.get("thread_ts"), dict) else {}
+    if reply.get("thread_ts"):
+        extra.append(("thread_ts", expr.value(reply["thread_ts"])))
+    if "reply_broadcast" in reply:
+        extra.append(("reply_broadcast", expr.value(reply["reply_broadcast"])))
+    profile = ((other.get("botProfile") or {}).get("imageValues") or {}) if isinstance(other.get("botProfile"), dict) else {}
+    if profile:
+        key = "icon_url" if profile.get("profilePhotoType") == "image" else "icon_emoji"
+        extra.append((key, expr.value(profile.get(key))))
+    extra += [(k, expr.value(v)) for k, v in other.items() if k not in _SLACK_SET_ASIDE]
+    body = ast.Dict([ast.Constant("channel"), None, None], [target, content, dict_of(extra)])
+    return Request(body=body, items=_code.expr("n8n.slack_answer(response)"))
 
 
 def _locator(raw: object) -> object:
@@ -101,6 +146,7 @@ def slack_invite(node: Node) -> Request:
         joined = _code.expr("','.join(n8n.text(u) for u in $users)", users=[expr.value(u) for u in users])
     return Request(body=dict_of([("channel", expr.value(_locator(params.get("channelId", "")))), ("users", joined)]),
                    items=_CHANNEL)
+
 
 
 def slack_create(node: Node) -> Request:

@@ -75,7 +75,7 @@ N8N_APPS: dict[str, N8nApp] = {
         ("file", "edit"): Mapping("file.edit", whole=app_tasks.github_file),
     }, {"": "issue", "issue": "create"}),
     "slack": N8nApp("slack", {
-        ("message", "post"): Mapping("message.post", fields("channel", "text", aliases={"channel": "channelId"})),
+        ("message", "post"): Mapping("message.post", app_message.slack_post),
         ("message", "update"): Mapping("message.update", None),
         ("message", "sendAndWait"): Mapping("message.post", app_message.slack_send_and_wait),
         ("message", "delete"): Mapping("message.delete", None),
