@@ -23,7 +23,7 @@ from harness.errors import Untranslatable
 from harness.platforms.n8n import descriptions
 from harness.platforms.n8n.definition import Node
 from harness.platforms.n8n.translate import app_crm, app_docs, app_files, app_message, app_notion, app_tables, app_tasks, expr
-from harness.platforms.n8n.translate import app_google
+from harness.platforms.n8n.translate import app_gmail, app_google
 from harness.platforms.n8n.translate.app_request import Params, Request, fields
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot, comment
 from harness.scaffold import _code
@@ -145,7 +145,7 @@ N8N_APPS: dict[str, N8nApp] = {
         ("message", "markAsRead"): Mapping("message.markAsRead", app_message.gmail_unread("removeLabelIds"), since=2),
         ("message", "markAsUnread"): Mapping("message.markAsUnread", app_message.gmail_unread("addLabelIds"), since=2),
         ("draft", "create"): Mapping("draft.create", app_message.gmail_draft, since=2),
-        ("thread", "reply"): Mapping("thread.reply", None),
+        ("thread", "reply"): Mapping("thread.reply", whole=app_gmail.gmail_thread_reply, since=2),
     }, {"": "message", "message": "send"}),
     "asana": N8nApp("asana", {
         ("task", "create"): Mapping("task.create", app_tasks.asana_task), ("task", "get"): Mapping("task.get", None),
