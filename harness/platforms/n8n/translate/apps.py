@@ -23,7 +23,7 @@ from harness.errors import Untranslatable
 from harness.platforms.n8n import descriptions
 from harness.platforms.n8n.definition import Node
 from harness.platforms.n8n.translate import app_crm, app_docs, app_files, app_message, app_notion, app_tables, app_tasks, expr
-from harness.platforms.n8n.translate import app_gmail, app_google
+from harness.platforms.n8n.translate import app_gmail, app_google, app_social
 from harness.platforms.n8n.translate.app_request import Params, Request, fields
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot, comment
 from harness.scaffold import _code
@@ -162,6 +162,8 @@ N8N_APPS: dict[str, N8nApp] = {
         ("database", "executeQuery"): Mapping("database.executeQuery", whole=app_tables.bigquery_query),
         ("database", "insert"): Mapping("record.create", None),
     }, {"": "database", "database": "executeQuery"}),
+    "reddit": N8nApp("reddit", {("post", "getAll"): Mapping("post.getAll", whole=app_social.reddit_posts)},
+                     {"": "post", "post": "create"}),
     "postgres": N8nApp("postgres", {
         ("database", op): Mapping(f"database.{op}", None)
         for op in ("executeQuery", "insert", "update", "select", "upsert", "deleteTable")
