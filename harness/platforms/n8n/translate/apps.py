@@ -23,7 +23,7 @@ from harness.errors import Untranslatable
 from harness.platforms.n8n import descriptions
 from harness.platforms.n8n.definition import Node
 from harness.platforms.n8n.translate import app_crm, app_docs, app_files, app_message, app_notion, app_tables, app_tasks, expr
-from harness.platforms.n8n.translate import app_gmail, app_google, app_social
+from harness.platforms.n8n.translate import app_gmail, app_google, app_openai_v1, app_social
 from harness.platforms.n8n.translate.app_request import Params, Request, fields
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot, comment
 from harness.scaffold import _code
@@ -162,6 +162,9 @@ N8N_APPS: dict[str, N8nApp] = {
         ("database", "executeQuery"): Mapping("database.executeQuery", whole=app_tables.bigquery_query),
         ("database", "insert"): Mapping("record.create", None),
     }, {"": "database", "database": "executeQuery"}),
+    "openAi": N8nApp("openai-v1", {  # the legacy node (n8n-nodes-base.openAi), not the langchain one
+        (r, "complete"): Mapping(f"{r}.complete", whole=app_openai_v1.openai_v1, note=app_openai_v1.openai_v1_note)
+        for r in ("text", "chat")}, {"": "text", "text": "complete", "chat": "complete"}),
     "reddit": N8nApp("reddit", {("post", "getAll"): Mapping("post.getAll", whole=app_social.reddit_posts)},
                      {"": "post", "post": "create"}),
     "postgres": N8nApp("postgres", {
