@@ -23,7 +23,7 @@ from harness.errors import Untranslatable
 from harness.platforms.n8n import descriptions
 from harness.platforms.n8n.definition import Node
 from harness.platforms.n8n.translate import app_crm, app_docs, app_files, app_message, app_notion, app_tables, app_tasks, expr
-from harness.platforms.n8n.translate import app_gmail, app_google, app_openai_v1, app_social
+from harness.platforms.n8n.translate import app_crm_ignored, app_gmail, app_google, app_openai_v1, app_social
 from harness.platforms.n8n.translate.app_request import Params, Request, fields
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot, comment
 from harness.scaffold import _code
@@ -90,8 +90,10 @@ N8N_APPS: dict[str, N8nApp] = {
         ("contact", "get"): Mapping("contact.get", app_crm.hubspot_get),
         ("deal", "create"): Mapping("deal.create", app_crm.hubspot_deal),
         ("contact", "search"): Mapping("contact.search", whole=app_crm.hubspot_search),
-        ("contact", "getAll"): Mapping("contact.getAll", whole=app_crm.hubspot_contacts),
-        ("company", "create"): Mapping("company.create", app_crm.hubspot_company_create),
+        ("contact", "getAll"): Mapping("contact.getAll", whole=app_crm_ignored.contacts,  # what n8n ignores: a note
+                                       note=app_crm_ignored.contacts_note),
+        ("company", "create"): Mapping("company.create", app_crm_ignored.company_create,
+                                       note=app_crm_ignored.company_note),
         ("company", "update"): Mapping("company.update", app_crm.hubspot_company_update),
     }, {"": "contact", "contact": "upsert"}),
     "stripe": N8nApp("stripe", {
