@@ -167,6 +167,8 @@ N8N_APPS: dict[str, N8nApp] = {
     "openAi": N8nApp("openai-v1", {  # the legacy node (n8n-nodes-base.openAi), not the langchain one
         (r, "complete"): Mapping(f"{r}.complete", whole=app_openai_v1.openai_v1, note=app_openai_v1.openai_v1_note)
         for r in ("text", "chat")}, {"": "text", "text": "complete", "chat": "complete"}),
+    "twitter": N8nApp("x", {("tweet", "create"): Mapping("tweet.create", app_social.tweet_create, since=2)},
+                      {"": "tweet", "tweet": "create"}),
     "reddit": N8nApp("reddit", {("post", "getAll"): Mapping("post.getAll", whole=app_social.reddit_posts)},
                      {"": "post", "post": "create"}),
     "postgres": N8nApp("postgres", {
