@@ -102,4 +102,5 @@ async def gmail_thread_reply(ctx: Any, provider: str, message_id: Any, *, messag
     # n8n sends the reply with the query object it read the message with (format=metadata) still set
     sent = await ctx.call(provider, "POST", f"{GMAIL}/messages/send", json={"raw": raw, "threadId": found.get("threadId")},
                           params={"format": "metadata"}, step=step)
-    return sent.json()
+    answer: dict[str, Any] = sent.json()
+    return answer

@@ -40,10 +40,11 @@ def openai_v1_note(node: Node) -> str | None:
     if not ignored:
         return None
     settings = node.settings if node.described else node.parameters
+    empty = settings.get("resource") == "text" and settings.get("prompt") in (None, "")
     return (f"NOTE: {', '.join(ignored)} {'is' if len(ignored) == 1 else 'are'} not parameters of n8n's legacy "
             f"OpenAI v{node.version:g} node: n8n ignores them and runs {settings.get('resource')}."
-            f"{settings.get('operation')} with the node's own parameters (a hand-written workflow?), and so does "
-            "this translation")
+            f"{settings.get('operation')} with the node's own parameters{' (an empty prompt)' if empty else ''} "
+            "(a hand-written workflow?), and so does this translation")
 
 
 def openai_v1(node: Node, slot: Slot, provider: str) -> list[ast.stmt]:

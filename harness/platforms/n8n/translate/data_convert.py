@@ -46,7 +46,7 @@ def convert_to_file_node(node: Node, slot: Slot) -> NodeCode:
         # n8n shows addBOM only beside an encoding chosen in the options, and drops a parameter it does not show
         options.pop("addBOM", None)
     output = str(_plain(params, "binaryPropertyName") or "data")
-    inp = slot.inputs[0] if slot.inputs else []
+    inp: Any = slot.inputs[0] if slot.inputs else []
     if operation == "toJson":
         mode = str(_plain(params, "mode"))
         each = "items" if mode == "each" else "items[:1]"
