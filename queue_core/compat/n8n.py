@@ -57,6 +57,7 @@ from ._n8n_convert import to_json_file, to_text_file  # Convert to File
 from ._n8n_gmail import gmail_thread_reply  # Gmail thread.reply
 from ._n8n_social import openai_v1_items, reddit_listing  # Reddit post.getAll, legacy OpenAI
 from ._n8n_query import json_query  # HTTP Request: query parameters as JSON
+from ._n8n_calendar import calendar_event, calendar_id  # Google Calendar event.create
 from ._n8n_sheets import sheet_append_or_update, sheet_lookup, sheet_read  # Google Sheets filters, append-or-update
 from ._n8n_rss import rss_fields, rss_items, rss_url  # RSS Read
 from ._n8n_email import email_items, email_send  # Send Email
@@ -99,6 +100,7 @@ __all__ += ["to_json_file", "to_text_file"]  # Convert to File (_n8n_convert)
 __all__ += ["gmail_thread_reply"]  # Gmail (_n8n_gmail)
 __all__ += ["openai_v1_items", "reddit_listing"]  # Reddit, legacy OpenAI (_n8n_social)
 __all__ += ["json_query"]  # HTTP Request JSON query (_n8n_query)
+__all__ += ["calendar_event", "calendar_id"]  # Google Calendar (_n8n_calendar)
 __all__ += ["sheet_append_or_update", "sheet_lookup", "sheet_read"]  # Google Sheets (_n8n_sheets)
 __all__ += ["rss_fields", "rss_items", "rss_url"]  # RSS Read (_n8n_rss)
 __all__ += ["email_items", "email_send"]  # Send Email (_n8n_email)

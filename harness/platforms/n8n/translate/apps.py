@@ -23,7 +23,7 @@ from harness.errors import Untranslatable
 from harness.platforms.n8n import descriptions
 from harness.platforms.n8n.definition import Node
 from harness.platforms.n8n.translate import app_crm, app_docs, app_files, app_message, app_notion, app_tables, app_tasks, expr
-from harness.platforms.n8n.translate import app_crm_ignored, app_gmail, app_google, app_openai_v1, app_social
+from harness.platforms.n8n.translate import app_calendar, app_crm_ignored, app_gmail, app_google, app_openai_v1, app_social
 from harness.platforms.n8n.translate.app_request import Params, Request, fields
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot, comment
 from harness.scaffold import _code
@@ -167,6 +167,8 @@ N8N_APPS: dict[str, N8nApp] = {
     "openAi": N8nApp("openai-v1", {  # the legacy node (n8n-nodes-base.openAi), not the langchain one
         (r, "complete"): Mapping(f"{r}.complete", whole=app_openai_v1.openai_v1, note=app_openai_v1.openai_v1_note)
         for r in ("text", "chat")}, {"": "text", "text": "complete", "chat": "complete"}),
+    "googleCalendar": N8nApp("google-calendar", {("event", "create"): Mapping("event.create", whole=app_calendar.event_create)},
+                             {"": "event", "event": "create"}),
     "twitter": N8nApp("x", {("tweet", "create"): Mapping("tweet.create", app_social.tweet_create, since=2)},
                       {"": "tweet", "tweet": "create"}),
     "reddit": N8nApp("reddit", {("post", "getAll"): Mapping("post.getAll", whole=app_social.reddit_posts)},
