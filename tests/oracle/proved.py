@@ -73,7 +73,7 @@ def table() -> dict[str, Any]:
             "suites": ["conformance.json", "code_conformance.json", "http_cases.py", "data_cases.py",
                        "wait_data_cases.py", "sub_cases.py", "feed_cases.py", "email_cases.py", "sql_cases.py",
                        "datatable_cases.py", "test_ai_conformance.py", "app_cases.py", "app_cases_*.py",
-                       "convert_cases.py"],
+                       "convert_cases.py", "calendar_cases.py"],
             "proved": {t: sorted(v) for t, v in sorted(proved.items())}}
 
 
@@ -89,6 +89,10 @@ def operations() -> dict[str, dict[str, list[str]]]:
     for case in app_oracle.all_cases():
         if not case.differs:
             add(case.node_type, case.version, case.operation())
+    from tests.oracle import calendar_cases  # run with a workflow timezone (test_calendar_conformance)
+
+    for case in calendar_cases.CASES:
+        add(case.node_type, case.version, case.operation())
     for version, operation in app_cases.PROVED:
         add("n8n-nodes-base.telegram", version, operation)
     return {t: {v: sorted(ops) for v, ops in sorted(versions.items())} for t, versions in sorted(found.items())}
