@@ -70,3 +70,12 @@ def tweet_create(node: Node) -> Request:
         optional.append(("reply", dict_of([("in_reply_to_tweet_id", _tweet_id(extra["inReplyToStatusId"],
                                                                               "inReplyToStatusId"))])))
     return Request(body=dict_of(body + optional), items=_code.expr("[{'json': n8n.get(response.json(), 'data')}]"))
+
+
+def youtube_upload(node: Node, slot: Slot, provider: str) -> list[ast.stmt]:
+    """video.upload (YouTube v1): a precise TODO — its second call sends the video's bytes as a raw body."""
+    raise Untranslatable("video.upload is n8n's resumable upload: POST https://www.googleapis.com/upload/youtube/v3/videos"
+                         "?uploadType=resumable&part=snippet,status,recordingDetails&notifySubscribers=… (JSON snippet, "
+                         "status, recordingDetails; X-Upload-Content-Length/-Type headers), then a PUT of the item's "
+                         "binary bytes (Content-Range) to the answer's Location; ctx.call sends JSON, form and multipart "
+                         "bodies, not raw bytes: not translated")

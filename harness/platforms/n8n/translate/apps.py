@@ -169,6 +169,8 @@ N8N_APPS: dict[str, N8nApp] = {
         for r in ("text", "chat")}, {"": "text", "text": "complete", "chat": "complete"}),
     "googleCalendar": N8nApp("google-calendar", {("event", "create"): Mapping("event.create", whole=app_calendar.event_create)},
                              {"": "event", "event": "create"}),
+    "youTube": N8nApp("youtube", {("video", "upload"): Mapping("video.upload", whole=app_social.youtube_upload)},
+                      {"": "channel"}),
     "twitter": N8nApp("x", {("tweet", "create"): Mapping("tweet.create", app_social.tweet_create, since=2)},
                       {"": "tweet", "tweet": "create"}),
     "reddit": N8nApp("reddit", {("post", "getAll"): Mapping("post.getAll", whole=app_social.reddit_posts)},
