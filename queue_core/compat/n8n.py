@@ -54,6 +54,7 @@ from ._n8n_datatable import (
 from ._n8n_binary import binary_of, file_part, file_response, is_file
 from ._n8n_http import CALL_ERRORS, basic_auth, error_item, full_response, header_auth, provider_of, text_response
 from ._n8n_convert import to_json_file, to_text_file  # Convert to File
+from ._n8n_csv import to_csv_file  # Convert to File: CSV
 from ._n8n_gmail import gmail_thread_reply  # Gmail thread.reply
 from ._n8n_social import openai_v1_items, reddit_listing  # Reddit post.getAll, legacy OpenAI
 from ._n8n_query import json_query  # HTTP Request: query parameters as JSON
@@ -96,7 +97,7 @@ __all__ += ["CALL_ERRORS", "basic_auth", "error_item", "full_response", "header_
 __all__ += ["binary_of", "file_part", "file_response", "is_file"]  # binary data (_n8n_binary)
 __all__ += ["aggregate_all", "aggregate_fields", "crypto_item", "limit", "remove_duplicates", "sort_items", "split_out"]  # data nodes
 __all__ += ["mime_message", "slack_answer", "slack_blocks", "telegram_download", "telegram_form", "telegram_message", "telegram_part"]  # Telegram, Gmail (_n8n_messages)
-__all__ += ["to_json_file", "to_text_file"]  # Convert to File (_n8n_convert)
+__all__ += ["to_csv_file", "to_json_file", "to_text_file"]  # Convert to File (_n8n_convert, _n8n_csv)
 __all__ += ["gmail_thread_reply"]  # Gmail (_n8n_gmail)
 __all__ += ["openai_v1_items", "reddit_listing"]  # Reddit, legacy OpenAI (_n8n_social)
 __all__ += ["json_query"]  # HTTP Request JSON query (_n8n_query)

@@ -1,4 +1,4 @@
-"""Convert to File cases (Convert to JSON, Convert to Text File): drawn parameters and items, both sides' files compared.
+"""Convert to File cases (Convert to CSV, to JSON, to Text File): drawn parameters and items, both sides' files compared.
 
 ``convert_cases()`` draws each version's parameters as an export holds them (any parameter may be
 left out: n8n's default then applies; the file name is text or an expression), over the items of
@@ -24,9 +24,15 @@ _NAMES = st.sampled_from(["out.json", "report", "a/b.txt", "={{ $json.a }}", "=f
 def convert_params(version: float) -> st.SearchStrategy[dict[str, Any]]:
     @st.composite
     def draw(draw: st.DrawFn) -> dict[str, Any]:
-        operation = draw(st.sampled_from(["toJson", "toText"]))
+        operation = draw(st.sampled_from(["toJson", "toText", "csv"]))
         params: dict[str, Any] = {"operation": operation}
         options: dict[str, Any] = {}
+        if operation == "csv":
+            _omittable(draw, options, "fileName", st.sampled_from(["out.csv", "report", "={{ $json.a }}"]))
+            _omittable(draw, options, "delimiter", st.sampled_from([";", "\t", ", "]))
+            _omittable(draw, options, "headerRow", st.booleans())
+            _omittable(draw, params, "binaryPropertyName", st.sampled_from(["data", "file"]))
+            return {**params, **({"options": options} if options else {})}
         _omittable(draw, options, "fileName", _NAMES)
         _omittable(draw, options, "addBOM", st.booleans())
         _omittable(draw, options, "encoding", st.just("utf8"))

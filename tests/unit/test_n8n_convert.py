@@ -34,3 +34,16 @@ def test_a_text_file_of_a_falsy_number_is_empty_an_object_makes_json_and_a_missi
         binary_from_json({"b": {}}, mime_type="text/plain", source="b.c")
     with pytest.raises(NodeFailed, match="path"):
         binary_from_json({}, mime_type="application/json", file_name=3)
+
+
+def test_a_csv_file_flattens_the_items_and_writes_numbers_as_sheetjs_general_format() -> None:
+    from queue_core.compat._n8n_csv import csv_text, general, to_csv_file
+
+    items = [{"json": {"a": 1, "b": "x,y", "c": {"y": 0.5, "x": None}}},
+             {"json": {"b": [True, False, 10], "a": 'he said "hi"\nok', "d": None}},
+             {"json": {"a": 0.1 + 0.2, "c": 1 / 3, "e": 1e21, "f": -2.5, "g": ""}}]
+    assert csv_text(items) == ('a,b,c.y,c.x,b.0,b.1,b.2,d,c,e,f,g\n1,"x,y",0.5,,,,,,,,,\n'
+                               '"he said ""hi""\nok",,,,TRUE,FALSE,10,,,,,\n0.3,,,,,,,,0.333333333,1E+21,-2.5,')
+    assert [general(v) for v in (123456789012345.0, 0.000123456789, 99999.99999999)] == ["1.23457E+14", "0.000123457", "100000"]
+    made = to_csv_file([], output="data", options={})[0]["binary"]["data"]
+    assert (made["fileName"], made["mimeType"], base64.b64decode(made["data"])) == ("File.csv", "text/csv", b"\xef\xbb\xbf")

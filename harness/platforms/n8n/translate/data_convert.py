@@ -1,9 +1,9 @@
-"""Translate Convert to File (``n8n-nodes-base.convertToFile`` v1, v1.1): *Convert to JSON* and *Convert to Text File*.
+"""Translate Convert to File (``n8n-nodes-base.convertToFile`` v1, v1.1): *Convert to CSV*, *to JSON*, *to Text File*.
 
 The node's parameters are read with n8n's defaults for its typeVersion (``Node.settings``); its
 options (a file name is often an expression) are evaluated per item as n8n evaluates them — the
 first item's for *Convert to JSON* ``once``. The bytes and the binary entry are n8n's
-(``queue_core.compat._n8n_convert``). The spreadsheet formats (csv, xlsx, ods, …), HTML, RTF,
+(``queue_core.compat._n8n_convert``, ``_n8n_csv``). The other spreadsheet formats (xlsx, ods, …), HTML, RTF,
 iCal and *Move Base64 String to File* stay a TODO naming the operation.
 """
 
@@ -17,7 +17,8 @@ from harness.platforms.n8n.translate import expr
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot, comment
 from harness.scaffold._code import name, stmts
 
-_OPTIONS = {"toJson": {"fileName", "format", "encoding", "addBOM"}, "toText": {"fileName", "encoding", "addBOM"}}
+_OPTIONS = {"toJson": {"fileName", "format", "encoding", "addBOM"}, "toText": {"fileName", "encoding", "addBOM"},
+            "csv": {"delimiter", "fileName", "headerRow", "sheetName"}}
 
 
 def _plain(params: dict[str, Any], key: str) -> Any:
@@ -34,12 +35,12 @@ def convert_to_file_node(node: Node, slot: Slot) -> NodeCode:
     params = node.settings
     operation = str(params.get("operation"))
     if operation not in _OPTIONS:
-        raise Untranslatable(f"Convert to File {operation!r} is not translated (toJson and toText are)")
+        raise Untranslatable(f"Convert to File {operation!r} is not translated (csv, toJson and toText are)")
     options = dict(params.get("options") or {})
     unknown = sorted(set(options) - _OPTIONS[operation])
     if unknown:
         raise Untranslatable(f"options.{unknown[0]} is not translated (translated: {', '.join(sorted(_OPTIONS[operation]))})")
-    encoding = options.get("encoding", "utf8")
+    encoding = options.get("encoding", "utf8") if operation != "csv" else "utf8"
     if encoding not in ("utf8", "utf-8"):
         raise Untranslatable(f"options.encoding {encoding!r} is not translated (utf8 is)")
     if options.get("encoding") not in ("utf8", "cesu8", "ucs2"):
@@ -47,6 +48,12 @@ def convert_to_file_node(node: Node, slot: Slot) -> NodeCode:
         options.pop("addBOM", None)
     output = str(_plain(params, "binaryPropertyName") or "data")
     inp: Any = slot.inputs[0] if slot.inputs else []
+    if operation == "csv":  # n8n reads the first item's options for the one file of every item
+        lines = [comment(node), *stmts("items = $inp\n$var = flow.emit($node, n8n.to_csv_file(items, output=$output, "
+                                       "options=[$options for i, item in enumerate(items[:1])][0])) if items else []",
+                                       inp=inp, var=name(slot.var), node=node.name, output=output,
+                                       options=expr.value(options))]
+        return NodeCode(lines, [slot.var])
     if operation == "toJson":
         mode = str(_plain(params, "mode"))
         each = "items" if mode == "each" else "items[:1]"
