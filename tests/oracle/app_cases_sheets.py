@@ -51,6 +51,8 @@ CASES = [
             OAUTH, [_PROPERTIES, _VALUES], items=({"n": 1}, {"n": 2})),
     AppCase("googleSheets v4.1 sheet.read every row, the first item's read only", SHEETS, 4.1, _read(4.1),
             OAUTH, [_PROPERTIES, _VALUES], items=({"n": 1}, {"n": 2})),
+    AppCase("googleSheets v4 sheet.read every row, the first item's read only", SHEETS, 4, _read(4, options={}),
+            OAUTH, [_PROPERTIES, _VALUES], items=({"n": 1}, {"n": 2})),
     AppCase("googleSheets v4.7 sheet.read filtersUI (AND, every match)", SHEETS, 4.7,
             _read(4.7, filtersUI={"values": [{"lookupColumn": "Branch ID", "lookupValue": "={{ $json.id }}"}]},
                   options={}),
