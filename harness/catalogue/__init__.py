@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from harness.catalogue._apps import APPS
 from harness.catalogue._apps_more import MORE
+from harness.catalogue._apps_legacy import LEGACY
 from harness.catalogue._ai import AI_APPS
 from harness.catalogue._mail import MAIL
 from harness.catalogue._model import App, Auth, Operation, Pagination, Secret
@@ -23,7 +24,8 @@ __all__ = ["App", "Auth", "Operation", "Pagination", "Secret", "app", "apps", "o
 
 
 # The AI providers (harness.catalogue._ai) over _apps' first openai/gemini rows.
-_ALL: dict[str, App] = {**APPS, **{a.name: a for a in MORE}, **AI_APPS, **{a.name: a for a in MAIL}}
+_ALL: dict[str, App] = {**APPS, **{a.name: a for a in MORE}, **AI_APPS, **{a.name: a for a in MAIL},
+                       **{a.name: a for a in LEGACY}}
 
 
 def apps() -> dict[str, App]:

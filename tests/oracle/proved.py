@@ -34,6 +34,7 @@ def _add(out: dict[str, set[float]], node_type: str, version: float) -> None:
 
 def table() -> dict[str, Any]:
     """Return the proved (type, version) pairs of every oracle suite, as the package stores them."""
+    from tests.oracle import convert_cases
     from tests.oracle import (
         data_cases, datatable_cases, email_cases, feed_cases, http_cases, respond_cases, shell_cases, sql_cases,
         sub_cases, wait_data_cases,
@@ -52,6 +53,8 @@ def table() -> dict[str, Any]:
     for node_type, versions, _ in [*data_cases.DATA_NODES, *wait_data_cases.NODES]:
         for version in versions:
             _add(proved, node_type, version)
+    for version in convert_cases.VERSIONS:  # Convert to File: every case's items and files equal (test_convert_conformance)
+        _add(proved, convert_cases.NODE, version)
     for case in sub_cases.sub_cases():
         _add(proved, "n8n-nodes-base.executeWorkflow", case.version)
     for version in feed_cases.VERSIONS:  # RSS Read: every case translated and equal (test_feed_conformance)
@@ -77,7 +80,8 @@ def table() -> dict[str, Any]:
             "suites": ["conformance.json", "code_conformance.json", "http_cases.py", "data_cases.py",
                        "wait_data_cases.py", "sub_cases.py", "feed_cases.py", "email_cases.py", "sql_cases.py",
                        "datatable_cases.py", "test_ai_conformance.py", "app_cases.py", "app_cases_*.py",
-                       "respond_cases.py", "shell_cases.py"],
+                       "respond_cases.py", "shell_cases.py",
+                       "convert_cases.py", "calendar_cases.py"],
             "proved": {t: sorted(v) for t, v in sorted(proved.items())}}
 
 
@@ -93,6 +97,10 @@ def operations() -> dict[str, dict[str, list[str]]]:
     for case in app_oracle.all_cases():
         if not case.differs:
             add(case.node_type, case.version, case.operation())
+    from tests.oracle import calendar_cases  # run with a workflow timezone (test_calendar_conformance)
+
+    for case in calendar_cases.CASES:
+        add(case.node_type, case.version, case.operation())
     for version, operation in app_cases.PROVED:
         add("n8n-nodes-base.telegram", version, operation)
     return {t: {v: sorted(ops) for v, ops in sorted(versions.items())} for t, versions in sorted(found.items())}

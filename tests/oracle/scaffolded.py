@@ -121,6 +121,9 @@ def run_one(document: dict[str, Any], workdir: Path) -> Outcome:
     if ctx.n8n_flows:
         outcome.nodes = {name: [list(_json(i) for i in items) for items in outputs]
                          for name, outputs in ctx.n8n_flows[0].outputs.items()}
+        outcome.binary = {n: [[i.get("binary") for i in items] for items in outs]  # as run_with keeps them
+                          for n, outs in ctx.n8n_flows[0].outputs.items()
+                          if any(i.get("binary") for items in outs for i in items)}
     if failure is not None:
         names = [n["name"] for n in document["nodes"]]
         # A message that names no node: the run stopped at the first node that recorded nothing.

@@ -69,11 +69,11 @@ def test_get_all_lists_contacts_by_count_or_every_page_by_vid_offset() -> None:
     assert parse_qsl(urlsplit(ctx.sent[0][2]).query) == [("count", "7")]
 
 
-def test_operations_n8n_s_hubspot_v2_does_not_have_and_foreign_parameters_are_precise_todos() -> None:
+def test_operations_n8n_s_hubspot_v2_does_not_have_are_precise_todos_and_foreign_parameters_a_note() -> None:
     status, _ = scaffold_node(_node("create", version=2, resource="contact"))
     assert status.startswith("todo") and "has no contact.create operation" in status and "upsert" in status
-    status, _ = scaffold_node(_node("getAll", version=2, filters={"x": 1}))
-    assert status.startswith("todo") and "filters is not" in status and "n8n ignores" in status
+    status, _ = scaffold_node(_node("getAll", version=2, filters={"x": 1}))  # n8n ignores it: a loud note
+    assert status.startswith("translated: NOTE: filters is not read") and "n8n ignores" in status
 
 
 def test_more_than_three_filter_groups_fail_as_n8n_does() -> None:
@@ -98,11 +98,11 @@ def test_company_update_puts_the_set_fields_by_hubspot_name_then_the_custom_prop
 
 
 @respx.mock
-def test_company_create_sends_the_name_first_and_foreign_fields_are_a_todo() -> None:
+def test_company_create_sends_the_name_first_and_foreign_fields_are_a_note() -> None:
     respx.post("https://api.hubapi.com/companies/v2/companies").mock(return_value=httpx.Response(200, json={"ok": 1}))
     ctx, _, error = run_node(_node("create", version=2, resource="company", name="Acme",
                                    additionalFields={"industry": "Retail"}), [{}], BASES)
     assert error is None and ctx.sent[0][3] == {"properties": [{"name": "name", "value": "Acme"},
                                                                {"name": "industry", "value": "Retail"}]}
-    status, _ = scaffold_node(_node("create", version=2, resource="company", additionalFields={"domain": "x"}))
-    assert status.startswith("todo") and "additionalFields.domain is not" in status
+    status, _ = scaffold_node(_node("create", version=2, resource="company", name="Acme", additionalFields={"domain": "x"}))
+    assert status.startswith("translated: NOTE: additionalFields.domain is not read")  # n8n ignores it

@@ -27,7 +27,7 @@ def test_spreadsheet_create_posts_the_title_and_each_sheet_s_properties_and_outp
         {"properties": {"title": "Top", "hidden": False}}, {"properties": {"title": "Drops", "hidden": True}}]}
 
 
-def test_an_empty_sheet_and_options_n8n_s_read_does_not_have_are_precise_todos() -> None:
+def test_an_empty_sheet_is_a_precise_todo_and_range_options_n8n_s_read_ignores_are_a_loud_note() -> None:
     empty = {"__rl": True, "value": "", "mode": "list"}
     status, _ = scaffold_node(_node(documentId=empty, sheetName=empty, options={}))
     assert status.startswith("todo") and "sheetName is empty" in status
@@ -35,4 +35,5 @@ def test_an_empty_sheet_and_options_n8n_s_read_does_not_have_are_precise_todos()
                  sheetName={"__rl": True, "value": "gid=0", "mode": "list", "cachedResultName": "Sheet1"},
                  options={"rangeDefinition": "specifyRange", "range": "A:F"})
     status, _ = scaffold_node(node)
-    assert status.startswith("todo") and "options.range, options.rangeDefinition are not options" in status
+    assert status.startswith("translated: NOTE") and "options.range, options.rangeDefinition are not options" in status
+    assert "reads the whole sheet" in status

@@ -35,10 +35,13 @@ ANSWERS = {  # (method, URL without query) -> the recorded response body
     ("GET", "https://api.stripe.com/v1/customers/cus_42"): {"id": "cus_42", "object": "customer"},
     ("POST", "https://api.stripe.com/v1/customers"): {"id": "cus_43", "object": "customer"},
     ("POST", "https://api.stripe.com/v1/charges"): {"id": "ch_1", "object": "charge"},
-    ("GET", "https://sheets.googleapis.com/v4/spreadsheets/1AbC-sheet_id"):  # spreadsheets.get: the sheets
-        {"sheets": [{"properties": {"sheetId": 0, "title": "Plans"}}, {"properties": {"sheetId": 12345, "title": "Plans"}}]},
+    ("GET", "https://sheets.googleapis.com/v4/spreadsheets/1AbC-sheet_id/values/Plans"):
+        {"range": "Plans!A1:C3", "values": [["plan", "price", "note"], ["free", 0], ["pro", 12, "popular"]]},
+    ("GET", "https://sheets.googleapis.com/v4/spreadsheets/1AbC-sheet_id"):  # n8n reads the sheets' titles first
+        {"sheets": [{"properties": {"sheetId": 0, "title": "Plans"}}, {"properties": {"sheetId": 12345, "title": "Q3"}}]},
     ("GET", "https://sheets.googleapis.com/v4/spreadsheets/1AbC-sheet_id/values/'Plans'"):
         {"range": "Plans!A1:C3", "values": [["plan", "price", "note"], ["free", 0], ["pro", 12, "popular"]]},
+    ("GET", "https://sheets.googleapis.com/v4/spreadsheets/1AbC-sheet_id/values/'Q3'"): {"values": [["q"], [3]]},
     ("POST", "https://sheets.googleapis.com/v4/spreadsheets/1AbC-sheet_id/values/Q3%20leads:append"): {"updates": {}},
     ("GET", "https://sheets.googleapis.com/v4/spreadsheets/1AbC-sheet_id/values/Customers"):
         {"values": [["email", "plan", "note"], ["bob@example.test", "free"], [], ["ada@example.test", "free", "old"]]},
@@ -148,11 +151,10 @@ def test_sheets_append_sends_one_row_in_the_schema_s_column_order_and_outputs_wh
 def test_sheets_read_turns_rows_into_items_keyed_by_the_header_with_row_numbers() -> None:
     ctx, flow, error = _run(_scaffold(), {"Read plans"})
     assert error is None
-    # n8n finds the sheet in the spreadsheet's sheets first, then reads it whole ('<title>')
-    assert ctx.sent == [("read-plans", "GET", "https://sheets.googleapis.com/v4/spreadsheets/1AbC-sheet_id"
-                         "?fields=sheets.properties", None),
-                        ("read-plans", "GET", "https://sheets.googleapis.com/v4/spreadsheets/1AbC-sheet_id/values/'Plans'"
-                         "?valueRenderOption=UNFORMATTED_VALUE&dateTimeRenderOption=FORMATTED_STRING", None)]
+    assert ctx.sent == [
+        ("read-plans", "GET", "https://sheets.googleapis.com/v4/spreadsheets/1AbC-sheet_id?fields=sheets.properties", None),
+        ("read-plans", "GET", "https://sheets.googleapis.com/v4/spreadsheets/1AbC-sheet_id/values/'Plans'"
+         "?valueRenderOption=UNFORMATTED_VALUE&dateTimeRenderOption=FORMATTED_STRING", None)]
     assert flow is not None and flow.outputs["Read plans"][0] == [
         {"json": {"row_number": 2, "plan": "free", "price": 0, "note": ""}},
         {"json": {"row_number": 3, "plan": "pro", "price": 12, "note": "popular"}}]
@@ -197,13 +199,11 @@ def test_an_unknown_parameter_is_a_todo_naming_it() -> None:
     assert row.status == "todo" and "additionalFields.associatedCompanyMagic is not translated" in row.why
 
 
-def test_a_sheet_chosen_by_id_without_a_title_is_looked_up_in_the_spreadsheet_as_n8n_does() -> None:
-    scaffold = _scaffold(Read_plans={"sheetName": {"__rl": True, "value": "12345", "mode": "id"}})
-    row = {r.node: r for r in scaffold.rows}["Read plans"]
-    assert row.status == "translated"
-    ctx, flow, error = _run(scaffold, {"Read plans"})
-    assert error is None and [s[2].split("?")[0].rsplit("/", 1)[-1] for s in ctx.sent] == ["1AbC-sheet_id", "'Plans'"]
-    assert flow is not None and len(flow.outputs["Read plans"][0]) == 2
+def test_a_read_of_a_sheet_chosen_by_id_looks_its_title_up_as_n8n_does() -> None:
+    ctx, flow, error = _run(_scaffold(Read_plans={"sheetName": {"__rl": True, "value": "12345", "mode": "id"}}),
+                            {"Read plans"})
+    assert error is None and ctx.sent[1][2].split("?")[0].endswith("/values/'Q3'")
+    assert flow is not None and flow.outputs["Read plans"][0] == [{"json": {"row_number": 2, "q": 3}}]
 
 
 def test_each_app_gets_its_provider_and_a_proposed_base_url_unless_configured() -> None:

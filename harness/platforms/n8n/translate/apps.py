@@ -23,6 +23,7 @@ from harness.errors import Untranslatable
 from harness.platforms.n8n import descriptions
 from harness.platforms.n8n.definition import Node
 from harness.platforms.n8n.translate import app_crm, app_docs, app_files, app_message, app_notion, app_tables, app_tasks, expr
+from harness.platforms.n8n.translate import app_calendar, app_crm_ignored, app_gmail, app_google, app_openai_v1, app_social
 from harness.platforms.n8n.translate.app_request import Params, Request, fields
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot, comment
 from harness.scaffold import _code
@@ -46,6 +47,7 @@ class Mapping:
     request: Callable[[Node], Request] | None = _no_request
     whole: Whole | None = None  # the node's lines, when not one call per item
     since: float = 0  # the first typeVersion whose parameters the translator reads
+    note: Callable[[Node], str | None] | None = None  # what the node's row says of it (an option n8n ignores, …)
 
 
 @dataclass(frozen=True)
@@ -88,8 +90,10 @@ N8N_APPS: dict[str, N8nApp] = {
         ("contact", "get"): Mapping("contact.get", app_crm.hubspot_get),
         ("deal", "create"): Mapping("deal.create", app_crm.hubspot_deal),
         ("contact", "search"): Mapping("contact.search", whole=app_crm.hubspot_search),
-        ("contact", "getAll"): Mapping("contact.getAll", whole=app_crm.hubspot_contacts),
-        ("company", "create"): Mapping("company.create", app_crm.hubspot_company_create),
+        ("contact", "getAll"): Mapping("contact.getAll", whole=app_crm_ignored.contacts,  # what n8n ignores: a note
+                                       note=app_crm_ignored.contacts_note),
+        ("company", "create"): Mapping("company.create", app_crm_ignored.company_create,
+                                       note=app_crm_ignored.company_note),
         ("company", "update"): Mapping("company.update", app_crm.hubspot_company_update),
     }, {"": "contact", "contact": "upsert"}),
     "stripe": N8nApp("stripe", {
@@ -99,9 +103,10 @@ N8N_APPS: dict[str, N8nApp] = {
     }, {"customer": "get"}),
     "googleSheets": N8nApp("google-sheets", {
         ("sheet", "append"): Mapping("sheet.append", app_docs.sheet_append),
-        ("sheet", "read"): Mapping("sheet.read", whole=app_docs.sheet_read_whole),
+        ("sheet", "read"): Mapping("sheet.read", whole=app_google.sheet_read_whole,  # n8n's calls, filters,
+                                   note=app_google.read_note),  # range options n8n ignores
         ("sheet", "update"): Mapping("sheet.update", whole=app_docs.sheet_update),
-        ("sheet", "appendOrUpdate"): Mapping("sheet.appendOrUpdate", None),
+        ("sheet", "appendOrUpdate"): Mapping("sheet.appendOrUpdate", whole=app_google.sheet_append_or_update),
         ("sheet", "clear"): Mapping("sheet.clear", None),
         ("sheet", "delete"): Mapping("sheet.delete", None),
         ("spreadsheet", "create"): Mapping("spreadsheet.create", app_docs.spreadsheet_create),
@@ -142,7 +147,7 @@ N8N_APPS: dict[str, N8nApp] = {
         ("message", "markAsRead"): Mapping("message.markAsRead", app_message.gmail_unread("removeLabelIds"), since=2),
         ("message", "markAsUnread"): Mapping("message.markAsUnread", app_message.gmail_unread("addLabelIds"), since=2),
         ("draft", "create"): Mapping("draft.create", app_message.gmail_draft, since=2),
-        ("thread", "reply"): Mapping("thread.reply", None),
+        ("thread", "reply"): Mapping("thread.reply", whole=app_gmail.gmail_thread_reply, since=2),
     }, {"": "message", "message": "send"}),
     "asana": N8nApp("asana", {
         ("task", "create"): Mapping("task.create", app_tasks.asana_task), ("task", "get"): Mapping("task.get", None),
@@ -159,6 +164,17 @@ N8N_APPS: dict[str, N8nApp] = {
         ("database", "executeQuery"): Mapping("database.executeQuery", whole=app_tables.bigquery_query),
         ("database", "insert"): Mapping("record.create", None),
     }, {"": "database", "database": "executeQuery"}),
+    "openAi": N8nApp("openai-v1", {  # the legacy node (n8n-nodes-base.openAi), not the langchain one
+        (r, "complete"): Mapping(f"{r}.complete", whole=app_openai_v1.openai_v1, note=app_openai_v1.openai_v1_note)
+        for r in ("text", "chat")}, {"": "text", "text": "complete", "chat": "complete"}),
+    "googleCalendar": N8nApp("google-calendar", {("event", "create"): Mapping("event.create", whole=app_calendar.event_create)},
+                             {"": "event", "event": "create"}),
+    "youTube": N8nApp("youtube", {("video", "upload"): Mapping("video.upload", whole=app_social.youtube_upload)},
+                      {"": "channel"}),
+    "twitter": N8nApp("x", {("tweet", "create"): Mapping("tweet.create", app_social.tweet_create, since=2)},
+                      {"": "tweet", "tweet": "create"}),
+    "reddit": N8nApp("reddit", {("post", "getAll"): Mapping("post.getAll", whole=app_social.reddit_posts)},
+                     {"": "post", "post": "create"}),
     "postgres": N8nApp("postgres", {
         ("database", op): Mapping(f"database.{op}", None)
         for op in ("executeQuery", "insert", "update", "select", "upsert", "deleteTable")
@@ -263,9 +279,10 @@ def app_node(node: Node, slot: Slot) -> NodeCode:
     provider = slot.providers.get(app.host, app.provider)
     proposals = {} if app.host in slot.providers else {provider: app.base_url}
     heading = [comment(node), _code.comment(f"{app.provider}: {resource}.{operation} → {op.method} {app.base_url}{op.path}")]
+    note = found.note(node) if found.note is not None else None
     if found.whole is not None:
         lines = heading + found.whole(node, slot, provider)
-        return NodeCode(lines, [slot.var], call_step=slot.step, provider_proposals=proposals)
+        return NodeCode(lines, [slot.var], call_step=slot.step, provider_proposals=proposals, why=note)
     assert found.request is not None
     request = found.request(node)
     kwargs: dict[str, ast.expr] = {}
@@ -289,4 +306,4 @@ if items:
         url=_url(entry, app, op.path, node.parameters, node), kwargs=kwargs, step=slot.step,
         profile=app_crm.hubspot_profile(provider, app.base_url, slot.step) if upsert else [], items=request.items,
         node=node.name)]
-    return NodeCode(lines, [slot.var], call_step=slot.step, provider_proposals=proposals)
+    return NodeCode(lines, [slot.var], call_step=slot.step, provider_proposals=proposals, why=note)

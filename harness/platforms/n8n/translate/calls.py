@@ -133,7 +133,13 @@ def http_node(node: Node, slot: Slot) -> NodeCode:
     if params.get("pagination") or (params.get("options") or {}).get("pagination"):
         raise Untranslatable("pagination is not translated: loop over the pages in Python")
     kwargs: dict[str, ast.expr] = {}
-    if params.get("sendQuery"):
+    json_query = params.get("jsonQuery") if params.get("specifyQuery") == "json" else None
+    if params.get("sendQuery") and expr.is_expression(json_query):  # text evaluated, then parsed, as n8n does
+        inner = str(json_query)[1:].strip()
+        whole = re.fullmatch(r"\{\{(.*)\}\}", inner, re.S)
+        source = expr.expression(whole.group(1)) if whole else expr.template(inner)
+        kwargs["params"] = call("n8n.json_query", source, node=node.name)
+    elif params.get("sendQuery"):
         query = _listed(params, "queryParameters", "specifyQuery", ("jsonQuery", "queryParametersJson"), "query parameters")
         kwargs["params"] = dict_of(pairs.entries(query, "query parameter"))
     headers: ast.expr | None = None

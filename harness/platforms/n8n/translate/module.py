@@ -16,6 +16,7 @@ from harness.platforms.n8n.definition import Loop, Node, Plan, Workflow
 from harness.platforms.n8n.translate import (
     ai_roots, app_email, app_feeds, app_shell, app_sql, calls, data_nodes, execution_data, expr, loops, merge, nodes, respond, sub, wait,
 )
+from harness.platforms.n8n.translate import data_convert
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot
 from harness.scaffold import _code, _credential
 from harness.scaffold._code import name, stmts
@@ -43,6 +44,7 @@ TRANSLATORS: dict[str, nodes.Translator] = {
     "executeWorkflow": sub.execute_workflow_node, "respondToWebhook": respond.respond_node,
     **dict.fromkeys(calls.APP_TYPES, calls.app_node),  # GitHub, Slack, HubSpot, Stripe, Sheets, …
     **data_nodes.TRANSLATORS,  # Limit, Sort, Split Out, Aggregate
+    **data_convert.TRANSLATORS,  # Convert to File: JSON, text
     "executionData": execution_data.execution_data_node,
     **app_feeds.TRANSLATORS, **app_email.TRANSLATORS,  # RSS Read (a GET, rss-parser's items); Send Email (SMTP)
     **app_sql.TRANSLATORS,  # Postgres: one SQL provider call per run (after APP_TYPES: it replaces that entry)
