@@ -111,55 +111,6 @@ def sheet_updates(response: Any, sheet: str, key: str, records: Sequence[dict[st
     return data
 
 
-def sheet_rows(response: Any, header_row: int = 1) -> list[Item]:
-    """Return a Google Sheets read's items: one per row under the header, keyed by column, with ``row_number``.
-
-    Short rows are padded with ``""`` (the API leaves out trailing empty cells; n8n fills them).
-    """
-    values = (response.json() or {}).get("values") or []
-    if len(values) < header_row:
-        return []
-    header = [text(cell) for cell in values[header_row - 1]]
-    items: list[Item] = []
-    for offset, row in enumerate(values[header_row:]):
-        cells = list(row) + [""] * (len(header) - len(row))
-        record: dict[str, Any] = {"row_number": header_row + offset + 1}
-        record.update({column: cells[index] for index, column in enumerate(header) if column != ""})
-        items.append({"json": record})
-    return items
-
-
-def sheet_found(response: Any, mode: Any, value: Any) -> str:
-    """Return the title of the sheet n8n's Google Sheets v4 chooses from ``spreadsheets.get`` (``sheets.properties``):
-    by title in ``name`` mode, else by id (``gid=0`` is 0, else the value as a number), as ``spreadsheetGetSheet``."""
-    from ..errors import NodeFailed
-
-    sheets = (response.json() or {}).get("sheets") or []
-    if mode == "name":
-        found = next((s for s in sheets if (s.get("properties") or {}).get("title") == value), None)
-    else:
-        wanted = 0 if value == "gid=0" else _leading_int(value)
-        found = next((s for s in sheets if wanted is not None and (s.get("properties") or {}).get("sheetId") == wanted),
-                     None)
-    title = ((found or {}).get("properties") or {}).get("title")
-    if not title:
-        raise NodeFailed(f"Sheet with {'name' if mode == 'name' else 'ID'} {text(value)} not found")
-    return str(title)
-
-
-def _leading_int(value: Any) -> int | None:
-    """Return ``parseInt(value)``: the leading integer of its text, None for NaN."""
-    import re
-
-    found = re.match(r"\s*([+-]?\d+)", text(value))
-    return int(found.group(1)) if found else None
-
-
-def sheet_range(title: Any) -> str:
-    """Return a whole sheet's range as n8n puts it in the URL: ``encodeURIComponent(`'${title}'`)``."""
-    return quote(f"'{text(title)}'", safe="!'()*")
-
-
 def quote_path(value: Any) -> str:
     """Return a value as one URL path segment (a sheet title: ``Q1 leads`` → ``Q1%20leads``)."""
     return quote(text(value), safe="")

@@ -21,7 +21,7 @@ from typing import Any
 
 from ..errors import N8nConditionError, NodeFailed, TodoNode
 from ._n8n_apps import (
-    epoch_ms, form_fields, properties, quote_path, sheet_found, sheet_range, sheet_row, sheet_rows, sheet_updates,
+    epoch_ms, form_fields, properties, quote_path, sheet_row, sheet_updates,
     with_fields,
 )
 from ._n8n_data import aggregate_all, aggregate_fields, crypto_item, limit, sort_items, split_out
@@ -92,7 +92,7 @@ __all__ = [
     "call", "check", "coalesce", "code", "compare", "concat", "either", "epoch_ms", "field", "form_fields", "get", "if_v1", "js_expression", "json_body", "json_output",
     "loop", "loose_eq", "merge_append", "merge_by_fields", "merge_by_position", "merge_by_position_v2",
     "merge_choose", "merge_multiplex", "method", "now", "num", "output_index", "parse_float", "parse_int",
-    "properties", "quote_path", "response_items", "sheet_row", "sheet_rows", "sheet_updates", "strict_eq", "text",
+    "properties", "quote_path", "response_items", "sheet_row", "sheet_updates", "strict_eq", "text",
     "recorded_outputs", "trigger_items", "truthy", "typed", "webhook_items", "with_fields",
     "schedule_items", "execute_workflow", "sub_inputs", "sub_return", "respond", "respond_last",
 ]
@@ -102,7 +102,6 @@ __all__ += ["array_of", "call_method", "part", "read"]  # an expression part tha
 __all__ += ["CALL_ERRORS", "basic_auth", "error_item", "full_response", "header_auth", "provider_of", "text_response"]  # HTTP Request (_n8n_http)
 __all__ += ["binary_of", "file_part", "file_response", "is_file"]  # binary data (_n8n_binary)
 __all__ += ["aggregate_all", "aggregate_fields", "crypto_item", "limit", "remove_duplicates", "sort_items", "split_out"]  # data nodes
-__all__ += ["sheet_found", "sheet_range"]  # Google Sheets v4: the sheet chosen by id (_n8n_apps)
 __all__ += ["mime_message", "slack_answer", "slack_blocks", "telegram_download", "telegram_form", "telegram_message", "telegram_part"]  # Telegram, Gmail (_n8n_messages)
 __all__ += ["to_csv_file", "to_json_file", "to_text_file"]  # Convert to File (_n8n_convert, _n8n_csv)
 __all__ += ["gmail_thread_reply"]  # Gmail (_n8n_gmail)

@@ -40,53 +40,6 @@ def sheet_append(node: Node) -> Request:
                    items=_code.expr("[{'json': dict($values)}]", values=values))
 
 
-def sheet_read(node: Node) -> Request:
-    check_version(node, 4, "Google Sheets")
-    filters = (node.parameters.get("filtersUI") or {}).get("values")
-    if filters:
-        raise Untranslatable("row filters (filtersUI) are not translated: filter the read rows in Python")
-    options = dict(node.parameters.get("options") or {})
-    formatting = ((options.pop("outputFormatting", None) or {}).get("values")) or {}
-    foreign = sorted(set(options) - {"dataLocationOnSheet", "returnFirstMatch", "returnAllMatches"})
-    if foreign:  # n8n reads none of these: its read ignores them
-        raise Untranslatable(f"options.{', options.'.join(foreign)} {'is' if len(foreign) == 1 else 'are'} not "
-                             "options of n8n's Google Sheets read (a range is options.dataLocationOnSheet): n8n ignores "
-                             "them and reads the whole sheet; remove them or set the range there")
-    if options:
-        raise Untranslatable(f"options.{sorted(options)[0]} is not translated (translated: outputFormatting)")
-    query = {"valueRenderOption": formatting.get("general", "UNFORMATTED_VALUE"),
-             "dateTimeRenderOption": formatting.get("date", "FORMATTED_STRING")}
-    return Request(query=lit(query), items=_code.expr("n8n.sheet_rows(response)"))
-
-
-def sheet_read_whole(node: Node, slot: Slot, provider: str) -> list[ast.stmt]:
-    """sheet.read as n8n runs it: the spreadsheet's sheets first (``spreadsheets.get``, once per run, as n8n's
-    router does), the sheet chosen there by its id or title (``n8n.sheet_found``), then each item's read of
-    the whole sheet (``values/'<title>'``); the rows are the items (``n8n.sheet_rows``)."""
-    request = sheet_read(node)
-    params = node.parameters
-    document = sheet_document(params.get("documentId"))
-    raw = params.get("sheetName")
-    locator = raw if isinstance(raw, dict) else {"mode": "name", "value": raw}
-    if locator.get("value") in (None, ""):
-        raise Untranslatable("sheetName is empty (no sheet chosen in the export): n8n cannot run this node as exported")
-    base = "https://sheets.googleapis.com/v4/spreadsheets/"
-    return stmts("""
-items = $inp
-$var: n8n.Items = []
-if items:
-    i, item = 0, items[0]
-    sheets = await ctx.call($provider, 'GET', n8n.concat($base, $document), params={'fields': 'sheets.properties'}, step=$step)
-    title = n8n.sheet_found(sheets, $mode, $value)
-    for i, item in enumerate(items):
-        response = await ctx.call($provider, 'GET', n8n.concat($base, $document, '/values/', n8n.sheet_range(title)), params=$query, step=$step)
-        $var.extend(n8n.sheet_rows(response))
-    flow.emit($node, $var)
-""", inp=slot.inputs[0] if slot.inputs else [], var=name(slot.var), provider=provider, base=base, document=document,
-        mode=str(locator.get("mode") or "name"), value=expr.value(locator.get("value")), query=request.query,
-        step=slot.step, node=node.name)
-
-
 _DOC_URL = re.compile(r"/spreadsheets/d/([0-9A-Za-z_-]+)")
 
 
