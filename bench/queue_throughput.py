@@ -438,6 +438,8 @@ def _climb_lines(c: Climb) -> list[str]:
         peak = "   <- peak" if c.best is not None and knobs == c.best[1] else ""
         rounds = ", ".join(f"{o.jobs_s:,.0f}" if o.jobs_s is not None else "failed" for o in s.rounds)
         lines.append(f"    point {i + 1:>2}: {shown}   [{knobs}]   rounds: {rounds}{peak}")
+    if c.best is not None and not any(knobs == c.best[1] for knobs, _ in c.points):
+        lines.append("    peak: the equal settings, faster than every point")
     lines.append(f"    stopped: {c.stopped}")
     return lines
 
