@@ -497,7 +497,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="after the equal-settings table, climb each system's throughput knob until it "
                         "stops improving and print each at its best (default on)")
     p.add_argument("--max-points", type=int, default=10,
-                   help="at most this many points on each system's ladder (default 10: the raw loop's "
+                   help="at most this many points on each ladder of a system (default 10: the raw loop's "
                         "10th claims 10,240 rows a loop, every job of a 20,000-job run in one claim each)")
     p.add_argument("--sweep-timeout", type=float, default=150.0,
                    help="seconds each sweep point may take to drain (default 150)")
