@@ -438,6 +438,8 @@ def _climb_lines(c: Climb) -> list[str]:
         peak = "   <- peak" if c.best is not None and knobs == c.best[1] else ""
         rounds = ", ".join(f"{o.jobs_s:,.0f}" if o.jobs_s is not None else "failed" for o in s.rounds)
         lines.append(f"    point {i + 1:>2}: {shown}   [{knobs}]   rounds: {rounds}{peak}")
+    if c.best is not None and not any(knobs == c.best[1] for knobs, _ in c.points):
+        lines.append("    peak: the equal settings, faster than every point")
     lines.append(f"    stopped: {c.stopped}")
     return lines
 
@@ -495,7 +497,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="after the equal-settings table, climb each system's throughput knob until it "
                         "stops improving and print each at its best (default on)")
     p.add_argument("--max-points", type=int, default=10,
-                   help="at most this many points on each system's ladder (default 10: the raw loop's "
+                   help="at most this many points on each ladder of a system (default 10: the raw loop's "
                         "10th claims 10,240 rows a loop, every job of a 20,000-job run in one claim each)")
     p.add_argument("--sweep-timeout", type=float, default=150.0,
                    help="seconds each sweep point may take to drain (default 150)")
