@@ -12,8 +12,9 @@ version checks, templates and every other outbound call are switched off. n8n is
 ``~/.cache/cutover/n8n-<version>``), never into the repository or onto PATH.
 
 Two n8n versions are oracles: ``VERSION`` (every case's, unless it names another) and ``NEWER``
-(``CUTOVER_N8N_VERSION=2.41.3 tests/oracle/install.sh``, in ``$CUTOVER_ORACLE_DIR_2`` or the
-cache), for the node versions only newer n8n has. Every function here takes ``version=`` (one of
+(``CUTOVER_N8N_VERSION=2.41.1 tests/oracle/install.sh``, in ``$CUTOVER_ORACLE_DIR_2`` or the
+cache), for the node versions only newer n8n has: 2.41.1 is the newest n8n whose dependencies the npm
+registry all has here (2.41.3 names @n8n/agents 0.26.2 and @n8n/n8n-nodes-langchain 2.41.2, which it lacks). Every function here takes ``version=`` (one of
 ``VERSIONS``); a case names its n8n in ``Case.n8n`` and ``conformance.measure`` runs each version's
 cases in that n8n. What n8n 2.x needs besides (``_environment``): its Code node task runner, on
 by default and launched as a child process, gets a broker port of its own per run (two runs on
@@ -44,7 +45,7 @@ from psycopg.conninfo import conninfo_to_dict
 from tests.oracle.outcome import Outcome
 
 VERSION = "1.123.81"
-NEWER = "2.41.3"  # the second oracle: node versions 1.123.81 does not have (dataTable v1.1, slack v2.5, ...)
+NEWER = "2.41.1"  # the second oracle: node versions 1.123.81 does not have (dataTable v1.1, slack v2.5, ...)
 VERSIONS = (VERSION, NEWER)
 INSTALL = "tests/oracle/install.sh"
 _DIR_ENV = {VERSION: "CUTOVER_ORACLE_DIR", NEWER: "CUTOVER_ORACLE_DIR_2"}
@@ -84,7 +85,7 @@ def missing(version: str = VERSION) -> str | None:
 
 
 def major(version: str) -> int:
-    """Return n8n ``version``'s major number (``2.41.3`` → 2)."""
+    """Return n8n ``version``'s major number (``2.41.1`` → 2)."""
     return int(version.split(".", 1)[0])
 
 
