@@ -16,7 +16,8 @@ Two n8n versions are oracles: ``VERSION`` (every case's, unless it names another
 cache), for the node versions only newer n8n has: 2.41.1 is the newest n8n whose dependencies the npm
 registry all has here (2.41.3 names @n8n/agents 0.26.2 and @n8n/n8n-nodes-langchain 2.41.2, which it lacks). Every function here takes ``version=`` (one of
 ``VERSIONS``); a case names its n8n in ``Case.n8n`` and ``conformance.measure`` runs each version's
-cases in that n8n. What n8n 2.x needs besides (``_environment``): its Code node task runner, on
+cases in that n8n. What n8n 2.x needs besides (``_environment``): Node >= 24 (``install.sh`` adds it
+where the machine's is older, ``node_bin``: first on PATH for 2.x runs); its Code node task runner, on
 by default and launched as a child process, gets a broker port of its own per run (two runs on
 the default 5679 would clash), and ``N8N_BLOCK_ENV_ACCESS_IN_NODE`` keeps 1.x's default (false).
 """
@@ -84,6 +85,14 @@ def missing(version: str = VERSION) -> str | None:
     return None
 
 
+def node_bin(version: str = VERSION) -> Path | None:
+    """Return the directory of the Node that n8n ``version`` runs on when it is not the machine's: the Node 24
+    ``install.sh`` adds to a 2.x install where the machine's node is older (None: the machine's)."""
+    for found in sorted((install_dir(version) / "node_modules").glob("node-linux-*/bin/node")):
+        return found.parent
+    return None
+
+
 def major(version: str) -> int:
     """Return n8n ``version``'s major number (``2.41.1`` → 2)."""
     return int(version.split(".", 1)[0])
@@ -133,6 +142,9 @@ def _environment(folder: Path, database: Database, name: str, version: str = VER
         "GENERIC_TIMEZONE": "UTC", "TZ": "UTC", "NO_COLOR": "1",
     })
     if major(version) >= 2:
+        own = node_bin(version)  # n8n 2.x refuses Node < 24: install.sh's Node 24, first on PATH
+        if own is not None:
+            env["PATH"] = f"{own}{os.pathsep}{env.get('PATH', '')}"
         env.update({
             # the Code node's task runner (on by default in 2.x, a child process of n8n's): a broker port per run
             "N8N_RUNNERS_BROKER_PORT": str(free_port()), "N8N_RUNNERS_MODE": "internal",

