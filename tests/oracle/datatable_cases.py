@@ -204,7 +204,7 @@ def _run_n8n(documents: list[dict[str, Any]], cases: list[tuple[Case, str, str]]
         try:
             runner._n8n(["import:workflow", "--separate", f"--input={workflows}"], env, 300,  # migrates the database
                         version=version)
-            runner._n8n(["update:workflow", "--all", "--active=true"], env, 300, version=version)
+            _activate(url, len(documents), env, version)
             _seed_n8n(url, cases)
             process = subprocess.Popen([str(runner.n8n_binary(version)), "start"], env=env,
                                        cwd=str(runner.install_dir(version)),
@@ -221,6 +221,24 @@ def _run_n8n(documents: list[dict[str, Any]], cases: list[tuple[Case, str, str]]
                     process.wait(10)
             runner._admin(database, sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
     return outcomes, tables
+
+
+def _activate(url: str, count: int, env: dict[str, str], version: str) -> None:
+    """Make every imported workflow active, so ``n8n start`` registers its webhook.
+
+    n8n 1.x: ``update:workflow --all --active=true``. n8n 2.x publishes a workflow's version instead and has
+    no command for all of them (``publish:workflow --id`` boots n8n once per workflow): what it does,
+    ``active`` and ``activeVersionId`` set to the imported version (which import keeps in workflow_history).
+    """
+    if runner.major(version) < 2:
+        runner._n8n(["update:workflow", "--all", "--active=true"], env, 300, version=version)
+        return
+    with psycopg.connect(url, autocommit=True) as conn:
+        done = conn.execute('UPDATE workflow_entity w SET active = true, "activeVersionId" = w."versionId" '
+                            'WHERE EXISTS (SELECT 1 FROM workflow_history h WHERE h."workflowId" = w.id '
+                            'AND h."versionId" = w."versionId")').rowcount
+    if done != count:
+        raise RuntimeError(f"n8n {version}: {done} of {count} imported workflows have a version to publish")
 
 
 def _contents(url: str, table: str) -> list[Any]:

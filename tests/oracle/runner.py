@@ -150,6 +150,8 @@ def _environment(folder: Path, database: Database, name: str, version: str = VER
             "N8N_RUNNERS_BROKER_PORT": str(free_port()), "N8N_RUNNERS_MODE": "internal",
             # 2.x blocks $env in nodes by default; 1.x (the other oracle) did not
             "N8N_BLOCK_ENV_ACCESS_IN_NODE": "false",
+            # a started 2.x fetches MCP servers from api.n8n.io: that module off (nothing leaves the machine)
+            "N8N_DISABLED_MODULES": "mcp-registry",
         })
     return env
 
