@@ -8,7 +8,8 @@ the real n8n; the package must not read ``tests/`` at run time, so this writes t
 (``conformance.json``, ``code_conformance.json``: versions whose status is ``proved``) and the
 suites that hold every case they run to "translated and equal" (HTTP Request, the data nodes,
 Wait and Execution Data, Execute Workflow, RSS Read, Send Email, Postgres, Data Table, the AI nodes: every
-version they run). ``tests/unit/test_n8n_proved_table.py`` fails when the copy and
+version they run; Data Table v1.1 and the newer AI versions on n8n ``runner.NEWER``).
+``tests/unit/test_n8n_proved_table.py`` fails when the copy and
 the suites disagree.
 """
 
@@ -58,15 +59,22 @@ def table() -> dict[str, Any]:
     for case, _, _ in datatable_cases.datatable_cases():  # Data Table v1 (test_datatable_conformance)
         _add(proved, case.node_type, case.version)
     from tests.oracle.test_ai_conformance import CASES as AI_CASES  # every case translated and equal
+    from tests.oracle.test_ai_v2_conformance import CASES as AI_V2_CASES  # on n8n runner.NEWER, likewise
 
-    for case, subs, _ in AI_CASES:  # the AI roots and the sub-nodes (model, parser, memory, tool) they ran with
+    for case, subs, _ in [*AI_CASES, *AI_V2_CASES]:  # the AI roots and the sub-nodes they ran with
         _add(proved, case.node_type, case.version)
         for sub in subs:
             _add(proved, sub["type"], sub["typeVersion"])
-    return {"regenerate": COMMAND, "n8n": sorted(set(sources.values())),
+    from tests.oracle import runner
+    from tests.oracle.datatable_v2_cases import datatable_v2_cases
+
+    for case, _, _ in datatable_v2_cases():  # Data Table v1.1 on n8n runner.NEWER (test_datatable_v2_conformance)
+        _add(proved, case.node_type, case.version)
+    return {"regenerate": COMMAND, "n8n": sorted(set(sources.values()) | {runner.VERSION, runner.NEWER}),
             "suites": ["conformance.json", "code_conformance.json", "http_cases.py", "data_cases.py",
                        "wait_data_cases.py", "sub_cases.py", "feed_cases.py", "email_cases.py", "sql_cases.py",
-                       "datatable_cases.py", "test_ai_conformance.py"],
+                       "datatable_cases.py", "test_ai_conformance.py", "datatable_v2_cases.py",
+                       "test_ai_v2_conformance.py"],
             "proved": {t: sorted(v) for t, v in sorted(proved.items())}}
 
 
