@@ -26,7 +26,7 @@ from tests.oracle import runner
 from tests.oracle.scaffolded import run_with
 from tests.oracle.ai_server import StandInRequests
 from tests.oracle.outcome import Outcome
-from tests.oracle.workflow import UNDER_TEST, Case, workflow
+from tests.oracle.workflow import UNDER_TEST, Case, input_name, workflow
 
 LC = "@n8n/n8n-nodes-langchain."
 CREDENTIALS = {"openAiApi": "oraclecredopenai", "anthropicApi": "oraclecredanthro", "googlePalmApi": "oraclecredgemini"}
@@ -108,14 +108,17 @@ class _StandInContext:
         return None
 
     async def call(self, provider: str, method: str, url: str, *, step: str, json: Any = None,
-                   params: Any = None, headers: Any = None) -> httpx.Response:
+                   params: Any = None, headers: Any = None, content: bytes | None = None) -> httpx.Response:
         for host in HOSTS:
             if url.startswith(host):
                 url = self.base + url[len(host):]
         async with httpx.AsyncClient() as client:
-            response = await client.request(method, url, json=json, params=params, headers=headers)
+            response = await client.request(method, url, json=json, params=params, headers=headers, content=content)
         response.raise_for_status()
         return response
+
+    async def sleep(self, seconds: float) -> None:  # a Gemini upload's poll: the stand-in's file is ACTIVE at once
+        return None
 
 
 def run_scaffold(doc: dict[str, Any], workdir: Path, base: str) -> Outcome:
@@ -125,11 +128,26 @@ def run_scaffold(doc: dict[str, Any], workdir: Path, base: str) -> Outcome:
     return run_with(doc, workdir, _StandInContext(base))
 
 
+def with_binary(doc: dict[str, Any], binary: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """Give every item of the case's first input the binary properties ``binary`` (name → n8n's entry:
+    ``data`` base64, ``mimeType``, ``fileName``), as its Code node returns them."""
+    for node in doc["nodes"]:
+        if node["name"] == input_name(0):
+            items = json.loads(node["parameters"]["jsCode"][len("return "):-1])
+            node["parameters"]["jsCode"] = "return " + json.dumps([{**i, "binary": binary} for i in items]) + ";"
+    return doc
+
+
 def measure(cases: list[tuple[Case, list[dict[str, Any]], str | None]], base: str,
-            seen: StandInRequests) -> list[dict[str, Any]]:
-    """Run every case in n8n, then scaffolded; return per case both outputs and both sides' request bodies."""
+            seen: StandInRequests, binary: dict[str, dict[str, dict[str, Any]]] | None = None) -> list[dict[str, Any]]:
+    """Run every case in n8n, then scaffolded; return per case both outputs and both sides' request bodies.
+
+    ``binary``: case id → the binary properties its input items carry (``with_binary``).
+    """
     documents = [json.loads(json.dumps(document(case, i, [dict(s) for s in subs], credential)).replace("__BASE__", base))
                  for i, (case, subs, credential) in enumerate(cases)]
+    documents = [with_binary(d, (binary or {})[case.id]) if case.id in (binary or {}) else d
+                 for d, (case, _, _) in zip(documents, cases, strict=True)]
     seen.clear()
     oracle: list[Outcome | None] = [None] * len(cases)
     for version in dict.fromkeys(case.n8n or runner.VERSION for case, _, _ in cases):  # each n8n its cases

@@ -1,8 +1,13 @@
 """The AI node versions only n8n 2.x has (googleGemini v1.2, chainLlm v1.8/v1.9) against n8n ``runner.NEWER``,
-its credentials pointed at the loopback stand-in provider (``ai_cases``, as ``test_ai_conformance``)."""
+its credentials pointed at the loopback stand-in provider (``ai_cases``, as ``test_ai_conformance``).
+
+Gemini's audio operations upload their binary input files to the stand-in's Files API (``ai_files``) first:
+the uploads (size, sha256, MIME type), the file polls and the model call are the requests compared.
+"""
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Iterator
 from typing import Any
 
@@ -44,11 +49,36 @@ CASES: list[tuple[Case, list[dict[str, Any]], str | None]] = [
 ]
 
 
+def _audio(tag: str, name: str = "meeting.mp3", mime: str = "audio/mpeg") -> dict[str, Any]:
+    """An n8n binary entry whose bytes start with the case's tag (the stand-in files them under it)."""
+    data = f"{tag} {name}, not really audio: ID3 \u00ff bytes".encode()
+    return {"data": base64.b64encode(data).decode(), "mimeType": mime, "fileName": name, "fileExtension": "mp3"}
+
+
+AUDIO_CASES: list[tuple[Case, list[dict[str, Any]], str | None]] = [
+    (Case("v2a1 googleGemini v1.2 audio.analyze binary", f"{LC}googleGemini", 1.2, {
+        "resource": "audio", "operation": "analyze", **_gemini("v2a1-text"), "inputType": "binary", "options": {}},
+          [MAIL[:1]], n8n=NEWER), [], "googlePalmApi"),
+    (Case("v2a2 googleGemini v1.2 audio.analyze two files, prompt, raw", f"{LC}googleGemini", 1.2, {
+        "resource": "audio", "operation": "analyze", **_gemini("v2a2-text"), "inputType": "binary",
+        "binaryPropertyName": "data, second", "text": "=Who speaks to {{ $json.from }}?", "simplify": False,
+        "options": {"maxOutputTokens": 64}}, [MAIL[:1]], n8n=NEWER), [], "googlePalmApi"),
+    (Case("v2a3 googleGemini v1.2 audio.transcribe from to", f"{LC}googleGemini", 1.2, {
+        "resource": "audio", "operation": "transcribe", **_gemini("v2a3-text"), "inputType": "binary",
+        "options": {"startTime": "00:15", "endTime": "01:00"}}, [MAIL[:1]], n8n=NEWER), [], "googlePalmApi"),
+]
+BINARY = {"v2a1 googleGemini v1.2 audio.analyze binary": {"data": _audio("v2a1")},
+          "v2a2 googleGemini v1.2 audio.analyze two files, prompt, raw": {
+              "data": _audio("v2a2"), "second": _audio("v2a2", "other.wav", "audio/wav")},
+          "v2a3 googleGemini v1.2 audio.transcribe from to": {"data": _audio("v2a3")}}
+CASES += AUDIO_CASES
+
+
 @pytest.fixture(scope="module")
 def results() -> Iterator[list[dict[str, Any]]]:
     require_oracle(NEWER)
     with ai_server.serving() as (base, seen):
-        yield ai_cases.measure(CASES, base, seen)
+        yield ai_cases.measure(CASES, base, seen, binary=BINARY)
 
 
 @pytest.mark.parametrize("index", range(len(CASES)), ids=[c[0].id for c in CASES])
@@ -58,8 +88,12 @@ def test_a_newer_ai_node_version_gives_n8n_2xs_output_and_sends_its_requests(ind
     assert result["scaffold"].translated, f"{result['case'].id} is a TODO of the scaffold"
     assert result["n8n"].error is None, result["n8n"].error
     assert result["n8n_requests"], "n8n sent the stand-in nothing"
-    if len(result["case"].inputs[0]) == 1:
+    files = len(BINARY.get(result["case"].id, {}))
+    if len(result["case"].inputs[0]) == 1 and files <= 1:
         assert result["scaffold_requests"] == result["n8n_requests"]
+    elif files > 1:  # n8n uploads an item's files concurrently (Promise.all), then asks the model once
+        assert sorted(map(repr, result["scaffold_requests"])) == sorted(map(repr, result["n8n_requests"]))
+        assert result["scaffold_requests"][-1] == result["n8n_requests"][-1]
     else:  # n8n runs items concurrently: the requests compared as a multiset
         assert sorted(map(repr, result["scaffold_requests"])) == sorted(map(repr, result["n8n_requests"]))
     found = differences(result["n8n"], result["scaffold"], [UNDER_TEST])

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+import base64
 import json
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from harness.platforms.n8n.translate import scaffold_n8n
@@ -63,9 +66,73 @@ def test_a_v1_2_text_message_is_translated_with_n8n_2xs_rules(tmp_path: Path) ->
     assert status == "todo: Gemini built-in tools and code execution are not translated"
 
 
-def test_audio_analysis_of_a_binary_file_stays_a_todo_naming_the_upload_and_the_call(tmp_path: Path) -> None:
-    status, _ = _scaffold(tmp_path, 1.2, {"resource": "audio", "operation": "analyze", "modelId": MODEL,
-                                          "inputType": "binary", "options": {}})
-    assert status.startswith("todo: googleGemini audio.analyze is not translated: n8n uploads each binary input file")
+def test_audio_of_binary_files_is_translated_and_audio_urls_stay_a_todo_naming_the_calls(tmp_path: Path) -> None:
+    status, source = _scaffold(tmp_path, 1.2, {"resource": "audio", "operation": "analyze", "modelId": MODEL,
+                                               "inputType": "binary", "options": {}})
+    assert status == "translated"
+    assert "await n8n.ai.gemini_media(flow, 'Gemini', items" in source and "\"What's in this audio?\"" in source
+    status, _ = _scaffold(tmp_path, 1.2, {"resource": "audio", "operation": "transcribe", "modelId": MODEL,
+                                          "audioUrls": "https://example.com/a.mp3"})
+    assert status.startswith("todo: googleGemini audio.transcribe of audio URLs (inputType 'url': n8n downloads each "
+                             "first) is not translated")
     assert "x-goog-upload-url" in status and "/v1beta/<model>:generateContent" in status
-    assert "\"What's in this audio?\" by default" in status
+    status, _ = _scaffold(tmp_path, 1.2, {"resource": "audio", "operation": "analyze", "modelId": MODEL,
+                                          "inputType": "binary", "text": " "})
+    assert status.startswith("todo: googleGemini audio.analyze with an empty prompt fails in n8n")
+
+
+class _Files:
+    """A context answering the Files API and generateContent as Gemini does (the file ACTIVE after one poll)."""
+
+    def __init__(self, mode: str = "live") -> None:
+        self.mode, self.calls, self.slept = mode, [], 0.0
+        self.n8n_flows: list[Any] = []
+
+    async def sleep(self, seconds: float) -> None:
+        self.slept += seconds
+
+    async def call(self, provider: str, method: str, url: str, *, step: str, json: Any = None,
+                   headers: Any = None, content: bytes | None = None) -> httpx.Response:
+        self.calls.append((method, url, json if content is None else {"bytes": len(content)}, dict(headers or {})))
+        if self.mode != "live":
+            return httpx.Response(200, json={"recorded": True}, headers={"X-Cutover-Recorded": "1"})
+        if url.endswith("/upload/v1beta/files"):
+            return httpx.Response(200, json={}, headers={"x-goog-upload-url": "https://g.test/upload/s1"})
+        if url.endswith("/upload/s1"):
+            return httpx.Response(200, json={"file": {"name": "files/f1", "uri": "u1", "mimeType": "audio/mpeg",
+                                                      "state": "PROCESSING"}})
+        if url.endswith("/files/f1"):
+            return httpx.Response(200, json={"name": "files/f1", "uri": "u1", "mimeType": "audio/mpeg", "state": "ACTIVE"})
+        return httpx.Response(200, json=ANSWER)
+
+
+def _media(ctx: _Files, items: list[dict[str, Any]]) -> Any:
+    flow = n8n.Flow(ctx)
+    return asyncio.run(n8n.ai.gemini_media(
+        flow, "G", items, provider="gemini", base="https://g.test", step="g", model=lambda item, i: "models/m",
+        names=lambda item, i: "data", prompt=lambda item, i: "What?", config=lambda item, i: {"maxOutputTokens": None},
+        simplify=True, headers={"x-goog-api-key": "k"}))
+
+
+AUDIO = {"json": {}, "binary": {"data": {"data": base64.b64encode(b"abc").decode(), "mimeType": "audio/mpeg"}}}
+
+
+def test_a_binary_file_is_uploaded_polled_and_asked_about_as_n8n_does() -> None:
+    ctx = _Files()
+    (item,) = _media(ctx, [AUDIO])
+    assert item["json"]["content"]["parts"][0]["text"] == "Hel"
+    assert [(m, u) for m, u, _, _ in ctx.calls] == [
+        ("POST", "https://g.test/upload/v1beta/files"), ("POST", "https://g.test/upload/s1"),
+        ("GET", "https://g.test/v1beta/files/f1"), ("POST", "https://g.test/v1beta/models/m:generateContent")]
+    assert ctx.calls[0][3]["X-Goog-Upload-Header-Content-Length"] == "3" and ctx.calls[1][2] == {"bytes": 3}
+    assert "x-goog-api-key" not in ctx.calls[1][3]  # n8n sends the bytes to the upload URL without the key
+    assert ctx.calls[3][2] == {"contents": [{"role": "user", "parts": [
+        {"fileData": {"fileUri": "u1", "mimeType": "audio/mpeg"}}, {"text": "What?"}]}], "generationConfig": {}}
+    assert ctx.slept == n8n.ai.UPLOAD_POLL_SECONDS
+    with pytest.raises(NodeFailed, match="expects the node's input data to contain a binary file 'data'"):
+        _media(_Files(), [{"json": {}}])
+
+
+def test_offline_the_first_answer_is_the_nodes_recorded_output() -> None:
+    ctx = _Files("shadow")
+    assert _media(ctx, [{"json": {}}]) == [{"json": {"recorded": True}}] and len(ctx.calls) == 1
