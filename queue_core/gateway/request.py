@@ -190,11 +190,11 @@ def prepare(config: ProviderConfig, method: str, url: str, *, json: Any, params:
         if json is not None or data is not None or files is not None:
             raise TypeError("a call takes content= (raw bytes) alone, not with json=, data= or files=")
         raw = {"size": len(content), "sha256": hashlib.sha256(content).hexdigest()}
-        given = {k: v for k, v in (headers or {}).items() if k.lower() != config.idempotency_header.lower()}
-        if not any(k.lower() == "content-type" for k in given):
-            given["Content-Type"] = "application/octet-stream"
-        given[config.idempotency_header] = key
-        return OutboundRequest(config.name, method.upper(), full, {"bytes": raw}, bytes(content), tuple(given.items()),
+        sent = {k: v for k, v in (headers or {}).items() if k.lower() != config.idempotency_header.lower()}
+        if not any(k.lower() == "content-type" for k in sent):
+            sent["Content-Type"] = "application/octet-stream"
+        sent[config.idempotency_header] = key
+        return OutboundRequest(config.name, method.upper(), full, {"bytes": raw}, bytes(content), tuple(sent.items()),
                                key, _fingerprint(method, _canonical_url(full), "raw:" + _canonical_json(raw)))
     if files is not None:
         if json is not None:

@@ -146,7 +146,7 @@ def _handler(seen: StandInRequests) -> type[BaseHTTPRequestHandler]:
             return None
 
         def _base(self) -> str:
-            return f"http://127.0.0.1:{self.server.server_address[1]}"
+            return f"http://127.0.0.1:{self.server.server_address[1]}"  # type: ignore[index]
 
         def _send(self, body: Any, headers: dict[str, str] | None = None) -> None:
             data = json.dumps(body).encode()
@@ -185,13 +185,13 @@ def _handler(seen: StandInRequests) -> type[BaseHTTPRequestHandler]:
                 length = int(self.headers.get("Content-Length") or 0)
                 data = self.rfile.read(length) if length else b""
                 if self.path.startswith("/upload/v1beta/files"):
-                    headers, body = ai_files.start(self._base(), self.headers)
-                    self._send(body, headers)
+                    headers, opened = ai_files.start(self._base(), self.headers)
+                    self._send(opened, headers)
                     return
-                case, kept, body = ai_files.finish(self._base(), self.path.split("?", 1)[0], data)
+                case, kept, filed = ai_files.finish(self._base(), self.path.split("?", 1)[0], data)
                 with seen.lock:
                     seen.requests.append((case, "/upload/session", kept))
-                self._send(body)
+                self._send(filed)
                 return
             length = int(self.headers.get("Content-Length") or 0)
             raw = self.rfile.read(length).decode("utf-8", "replace") if length else ""

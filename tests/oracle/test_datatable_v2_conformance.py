@@ -10,6 +10,7 @@ import pytest
 from tests.oracle import datatable_cases, runner
 from tests.oracle.conftest import require_oracle
 from tests.oracle.datatable_v2_cases import datatable_v2_cases
+from tests.oracle.workflow import UNDER_TEST
 
 Results = list[tuple[Any, Any, Any, list[str]]]
 
@@ -30,7 +31,7 @@ def test_every_v1_1_case_is_translated_and_equals_n8n_2x_in_items_and_in_the_tab
 def test_n8n_2x_really_ran_every_case_and_sorted_where_asked(results: Results) -> None:
     assert [case.id for case, expected, _, _ in results if expected.error is not None] == []
     by_score = next(expected for case, expected, _, _ in results if case.parameters.get("orderByColumn") == "score")
-    scores = [row["score"] for row in by_score.nodes[datatable_cases.UNDER_TEST][0]]
+    scores = [row["score"] for row in by_score.nodes[UNDER_TEST][0]]
     assert scores == [1.5, 3, None]  # ascending, a null last (Postgres's order, no NULLS clause in n8n's query)
     by_name = next(expected for case, expected, _, _ in results if case.parameters.get("orderByColumn") == "name")
-    assert [row["name"] for row in by_name.nodes[datatable_cases.UNDER_TEST][0]] == ["cy", "bo_b", "ada"]  # DESC
+    assert [row["name"] for row in by_name.nodes[UNDER_TEST][0]] == ["cy", "bo_b", "ada"]  # DESC

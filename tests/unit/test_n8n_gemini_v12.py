@@ -85,7 +85,8 @@ class _Files:
     """A context answering the Files API and generateContent as Gemini does (the file ACTIVE after one poll)."""
 
     def __init__(self, mode: str = "live") -> None:
-        self.mode, self.calls, self.slept = mode, [], 0.0
+        self.mode, self.slept = mode, 0.0
+        self.calls: list[tuple[str, str, Any, dict[str, Any]]] = []
         self.n8n_flows: list[Any] = []
 
     async def sleep(self, seconds: float) -> None:

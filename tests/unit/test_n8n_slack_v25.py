@@ -61,7 +61,7 @@ def _run(written: Any, ctx: _Slack) -> dict[str, Any]:
         function = registry_module.default_registry.get("s").fn
     finally:
         registry_module.default_registry = saved
-    asyncio.run(function(ctx, Trigger("s", None, {}, {}, "test")))
+    asyncio.run(function(ctx, Trigger("s", None, {}, {}, "test")))  # type: ignore[arg-type]
     return {k: [[i["json"] for i in out] for out in v] for k, v in ctx.n8n_flows[0].outputs.items()}
 
 
