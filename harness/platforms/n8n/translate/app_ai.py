@@ -202,14 +202,10 @@ def gemini_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
 
     v1.1+ (n8n 2.x): blank messages are left out (none left fails the node), ``options.codeExecution``
     is v1's only (n8n 2.x reads it for v1 alone), ``options.includeMergedResponse`` adds each candidate's
-    joined text; a built-in tool set in ``builtInTools`` is a TODO. Audio, image, video and document
-    operations: :mod:`harness.platforms.n8n.translate.app_ai_media`.
+    joined text; a built-in tool set in ``builtInTools`` is a TODO. The audio operations:
+    :mod:`harness.platforms.n8n.translate.app_ai_media` (which dispatches this node's resources).
     """
     params = _check_described(node)
-    if params.get("resource") == "audio":
-        from harness.platforms.n8n.translate.app_ai_media import gemini_audio
-
-        return gemini_audio(node, params, slot, workflow)
     _no_tools(workflow, node)
     _operation(node, params, "text.message")
     opts = dict(params.get("options") or {})

@@ -25,7 +25,8 @@ from typing import Any
 
 from harness.errors import Untranslatable
 from harness.platforms.n8n.definition import Node, Workflow
-from harness.platforms.n8n.translate import expr
+from harness.platforms.n8n.translate import app_ai, expr
+from harness.platforms.n8n.translate.app_ai import GEMINI, _check_described, _no_tools, _provider, _secret, flag, model_id
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot, _input, comment
 from harness.scaffold import _code, _credential
 from harness.scaffold._code import call, dict_of, name, stmts
@@ -49,10 +50,16 @@ def _prompt(operation: str, params: dict[str, Any], options: dict[str, Any]) -> 
     return call("n8n.concat", *parts)
 
 
+def gemini_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
+    """Google Gemini: its audio resource here, the others (text.message) ``app_ai.gemini_node``."""
+    params = _check_described(node)
+    if params.get("resource") == "audio":
+        return gemini_audio(node, params, slot, workflow)
+    return app_ai.gemini_node(node, slot, workflow)
+
+
 def gemini_audio(node: Node, params: dict[str, Any], slot: Slot, workflow: Workflow) -> NodeCode:
     """audio.analyze / audio.transcribe of binary input files: uploads, then one generateContent call per item."""
-    from harness.platforms.n8n.translate.app_ai import GEMINI, _no_tools, _provider, _secret, flag, model_id
-
     operation = str(params.get("operation") or "transcribe")
     if operation not in _OPTIONS:
         raise Untranslatable(f"googleGemini audio.{operation} is not an operation of the node")
@@ -84,3 +91,6 @@ def gemini_audio(node: Node, params: dict[str, Any], slot: Slot, workflow: Workf
              *stmts("items = $inp", inp=_input(slot)), *stmts("$var = await $run", var=name(slot.var), run=run)]
     return NodeCode(lines, [slot.var], call_step=slot.step, provider_proposals=proposals, credentials=[secret],
                     why=f"calls to {provider} (proof: the shadow run and the oracle's stand-in provider)")
+
+
+TRANSLATORS: dict[str, app_ai.Translator] = {"googleGemini": gemini_node}  # over app_ai's (ai_roots)
