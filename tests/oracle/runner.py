@@ -202,10 +202,12 @@ def cached_run(documents: list[dict[str, Any]], *, fresh: bool = False,
 
 
 def run(documents: list[dict[str, Any]], *, timeout: float = 900,
-        credentials: list[dict[str, Any]] | None = None, version: str = VERSION) -> tuple[list[Outcome], dict[str, Any]]:
+        credentials: list[dict[str, Any]] | None = None, version: str = VERSION,
+        env: dict[str, str] | None = None) -> tuple[list[Outcome], dict[str, Any]]:
     """Run every workflow of ``documents`` in one batch of n8n ``version``; return one Outcome each, in order.
 
-    Each document's ``id`` is replaced by ``workflow_id(i)``. The second value says how the run
+    Each document's ``id`` is replaced by ``workflow_id(i)``; ``env`` adds variables to n8n's environment
+    (a preload in ``NODE_OPTIONS``, the stand-in it sends to). The second value says how the run
     went (seconds for import and for execution, n8n's summary). Raises RuntimeError when n8n
     itself fails (not a workflow: that is an Outcome with an error).
     """
@@ -222,7 +224,8 @@ def run(documents: list[dict[str, Any]], *, timeout: float = 900,
         ids = [workflow_id(i) for i in range(len(documents))]
         for wid, document in zip(ids, documents, strict=True):
             (workflows / f"{wid}.json").write_text(json.dumps({**document, "id": wid}), encoding="utf-8")
-        env = _environment(folder / "n8n", database, name, version)
+        given = env
+        env = {**_environment(folder / "n8n", database, name, version), **(given or {})}
         _admin(database, sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
         try:
             started = time.monotonic()
