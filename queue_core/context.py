@@ -188,7 +188,7 @@ class Context:
     async def call(self, provider: str, method: str, url: str, *, step: str, **kwargs: Any) -> httpx.Response:
         """Make an outbound call through the provider gateway; return the response.
 
-        Keyword arguments: ``json`` or ``data`` (a form; with ``files``, a multipart form),
+        Keyword arguments: ``json`` or ``data`` (a form; with ``files``, a multipart form) or ``content`` (raw bytes),
         ``params``, ``headers``, ``scope_key``
         (a key-scoped budget's tenant). The gateway spends the provider's rate budget, sends the
         step's idempotency key, signs, classifies the answer and acts by mode (queue_core.gateway);

@@ -37,6 +37,7 @@ from copy import deepcopy
 from typing import Any
 
 from ..errors import NodeFailed
+from ._n8n_binary import binary_of, file_part
 
 Item = dict[str, Any]
 Items = list[Item]
@@ -167,8 +168,17 @@ def anthropic_items(answer: dict[str, Any], options: dict[str, Any], *, simplify
     return [{"json": _defined({**answer, "merged_response": merged})}]
 
 
-def gemini_body(messages: Sequence[dict[str, Any]], options: dict[str, Any], *, json_output: bool) -> dict[str, Any]:
-    """Return the body n8n's Gemini node ``text.message`` posts to ``:generateContent`` (no tools)."""
+def gemini_body(messages: Sequence[dict[str, Any]], options: dict[str, Any], *, json_output: bool,
+                nonempty: bool = False, node: str = "Google Gemini") -> dict[str, Any]:
+    """Return the body n8n's Gemini node ``text.message`` posts to ``:generateContent`` (no tools).
+
+    ``nonempty`` (v1.1+, n8n 2.x): a message whose content is blank is left out, and none left fails
+    the node ("A non-empty prompt is required."), as n8n 2.x's node does.
+    """
+    if nonempty:
+        messages = [m for m in messages if str(m.get("content") or "").strip()]
+        if not messages:
+            raise NodeFailed(f"{node}: A non-empty prompt is required.")
     config = _defined({"frequencyPenalty": options.get("frequencyPenalty"),
                        "maxOutputTokens": options.get("maxOutputTokens"),
                        "candidateCount": options.get("candidateCount"),
@@ -184,11 +194,20 @@ def gemini_body(messages: Sequence[dict[str, Any]], options: dict[str, Any], *, 
                      "systemInstruction": {"parts": [{"text": system}]} if system else None})
 
 
-def gemini_items(answer: dict[str, Any], *, simplify: bool) -> Items:
-    """Return the Gemini node's items: each candidate (simplified), else the answer."""
+def gemini_items(answer: dict[str, Any], *, simplify: bool, merged: bool = False) -> Items:
+    """Return the Gemini node's items: each candidate (simplified), else the answer.
+
+    ``merged`` (options.includeMergedResponse, v1.1+): each candidate gets ``mergedResponse``, the text of
+    its parts joined.
+    """
+    candidates = answer.get("candidates") or []
+    if merged:
+        candidates = [{**c, "mergedResponse": "".join(str(p["text"]) for p in (c.get("content") or {}).get("parts") or []
+                                                      if isinstance(p, dict) and isinstance(p.get("text"), str))}
+                      for c in candidates]
     if simplify:
-        return [{"json": candidate} for candidate in answer.get("candidates") or []]
-    return [{"json": answer}]
+        return [{"json": candidate} for candidate in candidates]
+    return [{"json": {**answer, "candidates": candidates} if merged else answer}]
 
 
 def sse_completion(text: str) -> dict[str, Any] | None:
@@ -268,5 +287,65 @@ async def message(flow: Any, node: str, items: Items, *, provider: str, url: str
     return flow.emit(node, out) if items else []
 
 
-__all__ = ["ANSWERS", "JSON_SYSTEM", "sse_completion", "anthropic_body", "anthropic_items", "answer", "gemini_body", "gemini_items",
+UPLOAD_POLL_SECONDS = 1.0  # n8n's OPERATION_CHECK_INTERVAL while an uploaded file is not ACTIVE yet
+
+
+async def _upload(ctx: Any, provider: str, base: str, step: str, headers: dict[str, str], data: bytes, mime: str,
+                  node: str) -> tuple[dict[str, Any] | None, Any]:
+    """Upload one file to Gemini's Files API as n8n's node does; return its fileData, or (None, the answer)
+    when the gateway answered offline (shadow, dry-run: the node's recorded output)."""
+    start = await ctx.call(provider, "POST", f"{base}/upload/v1beta/files", step=step, headers={
+        **headers, "X-Goog-Upload-Protocol": "resumable", "X-Goog-Upload-Command": "start",
+        "X-Goog-Upload-Header-Content-Length": str(len(data)), "X-Goog-Upload-Header-Content-Type": mime,
+        "Content-Type": "application/json"})
+    target = start.headers.get("x-goog-upload-url")
+    if not target:
+        if getattr(ctx, "mode", "live") != "live":
+            return None, start
+        raise NodeFailed(f"{node}: Gemini's upload answer has no x-goog-upload-url header")
+    done = await ctx.call(provider, "POST", target, step=step, content=data, headers={
+        "X-Goog-Upload-Offset": "0", "X-Goog-Upload-Command": "upload, finalize"})
+    file = (done.json() or {}).get("file") or {}
+    while file.get("state") not in ("ACTIVE", "FAILED"):
+        await ctx.sleep(UPLOAD_POLL_SECONDS)
+        file = (await ctx.call(provider, "GET", f"{base}/v1beta/{file.get('name')}", step=step, headers=headers)).json()
+    if file.get("state") == "FAILED":
+        raise NodeFailed(f"{node}: {(file.get('error') or {}).get('message') or 'Unknown error'} (Error uploading file)")
+    return {"fileUri": file.get("uri"), "mimeType": file.get("mimeType")}, done
+
+
+async def gemini_media(flow: Any, node: str, items: Items, *, provider: str, base: str, step: str,
+                       model: Callable[[dict[str, Any], int], str],
+                       names: Callable[[dict[str, Any], int], str], prompt: Callable[[dict[str, Any], int], str],
+                       config: Callable[[dict[str, Any], int], dict[str, Any] | None], simplify: bool,
+                       headers: dict[str, str]) -> Items:
+    """Run googleGemini's analyze/transcribe of binary input files: per item, each file (``names``: the
+    comma-separated binary properties) uploaded (``_upload``), then one ``:generateContent`` call with every
+    file's fileData and the prompt; the answer's candidates are the items (as text.message's)."""
+    ctx, out = flow.ctx, []  # type: Any, Items
+    for i, item in enumerate(items):
+        parts: list[dict[str, Any]] = []
+        offline = None
+        for name in [n.strip() for n in str(names(item, i)).split(",") if n.strip()]:
+            if getattr(ctx, "mode", "live") == "live":
+                binary_of(item, name, i, node)  # n8n's assertBinaryData: its message when the item has none
+            _, data, mime = file_part(item, name, i, ctx)
+            uploaded, response = await _upload(ctx, provider, base, step, headers, data, mime, node)
+            if uploaded is None:
+                offline = response
+                break
+            parts.append({"fileData": uploaded})
+        if offline is not None:  # shadow/dry-run: the gateway answered with the node's recorded output
+            out += answer(ctx, offline, "gemini", i, node)[1]
+            continue
+        body = _defined({"contents": [{"role": "user", "parts": [*parts, {"text": prompt(item, i)}]}],
+                         "generationConfig": None if (wanted := config(item, i)) is None else _defined(wanted)})
+        response = await ctx.call(provider, "POST", f"{base}/v1beta/{model(item, i)}:generateContent", json=body, step=step,
+                                  headers=headers)
+        got, recorded = answer(ctx, response, "gemini", i, node)
+        out += gemini_items(got, simplify=simplify) if got is not None else recorded
+    return flow.emit(node, out) if items else []
+
+
+__all__ = ["ANSWERS", "UPLOAD_POLL_SECONDS", "gemini_media", "JSON_SYSTEM", "sse_completion", "anthropic_body", "anthropic_items", "answer", "gemini_body", "gemini_items",
            "message", "openai_message_body", "openai_message_items", "openai_response_body", "openai_response_items"]

@@ -167,14 +167,15 @@ class Gateway:
     async def call(self, ctx: CallJob, provider: str, method: str, url: str, *, step: str, json: Any = None,
                    params: Mapping[str, Any] | None = None, headers: Mapping[str, str] | None = None,
                    scope_key: str | None = None, occurrence: int = 0,
-                   data: Mapping[str, Any] | None = None, files: Mapping[str, FilePart] | None = None) -> CallRecord:
+                   data: Mapping[str, Any] | None = None, files: Mapping[str, FilePart] | None = None,
+                   content: bytes | None = None) -> CallRecord:
         """Make call ``occurrence`` of step ``step`` of the job behind ``ctx``; return its record.
 
         The job stores the record (``CallRecord``: its step row and ledger event in one
         statement), then ``record.outcome()`` returns the response or raises its signal.
 
         The body is ``json`` (JSON) or ``data`` (a form; see :func:`prepare`), recorded as given;
-        with ``files`` a multipart form, recorded with each file's size and sha256, not its bytes.
+        with ``files`` a multipart form and ``content`` raw bytes, recorded by size and sha256, not bytes.
         A binary answer's bytes are not stored either (its size and sha256 are): a retry of a step
         whose binary answer was stored calls again, under the same idempotency key.
 
@@ -195,7 +196,7 @@ class Gateway:
         stored = StoredCall.coerce(await ctx.load_call(step, occurrence))
         key = stored.idempotency_key if stored is not None else ctx.idempotency_key(step, occurrence)
         req = prepare(config, method, url, json=json, params=params, headers=headers, key=key, data=data,
-                      files=files)
+                      files=files, content=content)
         if occurrence:
             req = replace(req, occurrence=occurrence)
         self._sent_secrets |= credential_values(req.headers, allow=idempotency_names(req.headers))

@@ -171,7 +171,7 @@ def resolve_url(config: ProviderConfig, url: str, params: Mapping[str, Any] | No
 
 def prepare(config: ProviderConfig, method: str, url: str, *, json: Any, params: Mapping[str, Any] | None,
             headers: Mapping[str, str] | None, key: str, data: Mapping[str, Any] | None = None,
-            files: Mapping[str, FilePart] | None = None) -> OutboundRequest:
+            files: Mapping[str, FilePart] | None = None, content: bytes | None = None) -> OutboundRequest:
     """Build the secret-free request of a call: URL, body bytes, headers, key, fingerprint.
 
     ``json`` is sent as JSON, ``data`` as an HTML form (``application/x-www-form-urlencoded``, what
@@ -179,11 +179,23 @@ def prepare(config: ProviderConfig, method: str, url: str, *, json: Any, params:
     repeated, booleans as ``true``/``false``, ``None`` values left out. Raises TypeError for both.
     ``files`` (name -> (file name, bytes, content type)) makes it ``multipart/form-data`` with
     ``data`` as its text fields (``multipart/related`` when the headers ask for it): recorded and
-    fingerprinted by each file's size and sha256, never its bytes.
+    fingerprinted by each file's size and sha256, never its bytes. ``content`` is a raw byte body (a file
+    upload's bytes, ``application/octet-stream`` unless the headers say): recorded and fingerprinted by its
+    size and sha256 too.
     """
     if json is not None and data is not None:
         raise TypeError("a call takes json= or data= (a form), not both")
     full = resolve_url(config, url, params)
+    if content is not None:
+        if json is not None or data is not None or files is not None:
+            raise TypeError("a call takes content= (raw bytes) alone, not with json=, data= or files=")
+        raw = {"size": len(content), "sha256": hashlib.sha256(content).hexdigest()}
+        sent = {k: v for k, v in (headers or {}).items() if k.lower() != config.idempotency_header.lower()}
+        if not any(k.lower() == "content-type" for k in sent):
+            sent["Content-Type"] = "application/octet-stream"
+        sent[config.idempotency_header] = key
+        return OutboundRequest(config.name, method.upper(), full, {"bytes": raw}, bytes(content), tuple(sent.items()),
+                               key, _fingerprint(method, _canonical_url(full), "raw:" + _canonical_json(raw)))
     if files is not None:
         if json is not None:
             raise TypeError("a call takes json= or files= (a multipart form), not both")

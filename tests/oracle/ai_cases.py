@@ -26,7 +26,7 @@ from tests.oracle import runner
 from tests.oracle.scaffolded import run_with
 from tests.oracle.ai_server import StandInRequests
 from tests.oracle.outcome import Outcome
-from tests.oracle.workflow import UNDER_TEST, Case, workflow
+from tests.oracle.workflow import UNDER_TEST, Case, input_name, workflow
 
 LC = "@n8n/n8n-nodes-langchain."
 CREDENTIALS = {"openAiApi": "oraclecredopenai", "anthropicApi": "oraclecredanthro", "googlePalmApi": "oraclecredgemini"}
@@ -61,9 +61,10 @@ def document(case: Case, index: int, subs: list[dict[str, Any]], credential: str
     return doc
 
 
-def run_n8n(documents: list[dict[str, Any]], base: str, timeout: float = 900) -> list[Outcome]:
-    """Run the documents in one n8n batch with the stand-in's credentials imported first (uncached:
-    the stand-in must see n8n's requests)."""
+def run_n8n(documents: list[dict[str, Any]], base: str, timeout: float = 900,
+            version: str = runner.VERSION) -> list[Outcome]:
+    """Run the documents in one batch of n8n ``version`` with the stand-in's credentials imported first
+    (uncached: the stand-in must see n8n's requests)."""
     database = runner.Database.from_env()
     name = f"n8n_oracle_ai_{os.getpid()}_{uuid.uuid4().hex[:8]}"
     with tempfile.TemporaryDirectory(prefix="cutover-n8n-ai-") as tmp:
@@ -73,18 +74,20 @@ def run_n8n(documents: list[dict[str, Any]], base: str, timeout: float = 900) ->
         for document_ in documents:
             (folder / "workflows" / f"{document_['id']}.json").write_text(json.dumps(document_), encoding="utf-8")
         (folder / "credentials.json").write_text(json.dumps(credentials(base)), encoding="utf-8")
-        env = runner._environment(folder / "n8n", database, name)
+        env = runner._environment(folder / "n8n", database, name, version)
         env["NODE_OPTIONS"] = (f"--require={Path(__file__).with_name('no_sqlite3.js')} "  # the Agent loads sqlite3
                                f"--require={Path(__file__).with_name('redirect_fetch.js')}")
         env["CUTOVER_ORACLE_REDIRECT"] = ",".join(f"{host}={base}" for host in REDIRECTED)
         runner._admin(database, sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
         try:
-            runner._n8n(["import:credentials", f"--input={folder / 'credentials.json'}"], env, timeout)
-            runner._n8n(["import:workflow", "--separate", f"--input={folder / 'workflows'}"], env, timeout)
+            runner._n8n(["import:credentials", f"--input={folder / 'credentials.json'}"], env, timeout, version=version)
+            runner._n8n(["import:workflow", "--separate", f"--input={folder / 'workflows'}"], env, timeout,
+                        version=version)
             (folder / "ids.txt").write_text(",".join(ids), encoding="utf-8")
             (folder / "snapshots").mkdir()
             runner._n8n(["execute-batch", f"--ids={folder / 'ids.txt'}", f"--snapshot={folder / 'snapshots'}",
-                         f"--output={folder / 'output.json'}", "--concurrency=4"], env, timeout, ok=(0, 1))
+                         f"--output={folder / 'output.json'}", "--concurrency=4"], env, timeout, ok=(0, 1),
+                        version=version)
             results = json.loads((folder / "output.json").read_text(encoding="utf-8"))
         finally:
             runner._admin(database, sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
@@ -105,14 +108,17 @@ class _StandInContext:
         return None
 
     async def call(self, provider: str, method: str, url: str, *, step: str, json: Any = None,
-                   params: Any = None, headers: Any = None) -> httpx.Response:
+                   params: Any = None, headers: Any = None, content: bytes | None = None) -> httpx.Response:
         for host in HOSTS:
             if url.startswith(host):
                 url = self.base + url[len(host):]
         async with httpx.AsyncClient() as client:
-            response = await client.request(method, url, json=json, params=params, headers=headers)
+            response = await client.request(method, url, json=json, params=params, headers=headers, content=content)
         response.raise_for_status()
         return response
+
+    async def sleep(self, seconds: float) -> None:  # a Gemini upload's poll: the stand-in's file is ACTIVE at once
+        return None
 
 
 def run_scaffold(doc: dict[str, Any], workdir: Path, base: str) -> Outcome:
@@ -122,13 +128,32 @@ def run_scaffold(doc: dict[str, Any], workdir: Path, base: str) -> Outcome:
     return run_with(doc, workdir, _StandInContext(base))
 
 
+def with_binary(doc: dict[str, Any], binary: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """Give every item of the case's first input the binary properties ``binary`` (name → n8n's entry:
+    ``data`` base64, ``mimeType``, ``fileName``), as its Code node returns them."""
+    for node in doc["nodes"]:
+        if node["name"] == input_name(0):
+            items = json.loads(node["parameters"]["jsCode"][len("return "):-1])
+            node["parameters"]["jsCode"] = "return " + json.dumps([{**i, "binary": binary} for i in items]) + ";"
+    return doc
+
+
 def measure(cases: list[tuple[Case, list[dict[str, Any]], str | None]], base: str,
-            seen: StandInRequests) -> list[dict[str, Any]]:
-    """Run every case in n8n, then scaffolded; return per case both outputs and both sides' request bodies."""
+            seen: StandInRequests, binary: dict[str, dict[str, dict[str, Any]]] | None = None) -> list[dict[str, Any]]:
+    """Run every case in n8n, then scaffolded; return per case both outputs and both sides' request bodies.
+
+    ``binary``: case id → the binary properties its input items carry (``with_binary``).
+    """
     documents = [json.loads(json.dumps(document(case, i, [dict(s) for s in subs], credential)).replace("__BASE__", base))
                  for i, (case, subs, credential) in enumerate(cases)]
+    documents = [with_binary(d, (binary or {})[case.id]) if case.id in (binary or {}) else d
+                 for d, (case, _, _) in zip(documents, cases, strict=True)]
     seen.clear()
-    oracle = run_n8n(documents, base)
+    oracle: list[Outcome | None] = [None] * len(cases)
+    for version in dict.fromkeys(case.n8n or runner.VERSION for case, _, _ in cases):  # each n8n its cases
+        chosen = [i for i, (case, _, _) in enumerate(cases) if (case.n8n or runner.VERSION) == version]
+        for i, outcome in zip(chosen, run_n8n([documents[i] for i in chosen], base, version=version), strict=True):
+            oracle[i] = outcome
     n8n_bodies = {case.id: seen.of(_tag(case)) for case, _, _ in cases}
     results = []
     with tempfile.TemporaryDirectory(prefix="cutover-oracle-ai-") as tmp:

@@ -9,7 +9,8 @@ this one). Routes, by what n8n's nodes call:
 - ``/v1/messages`` (Anthropic): a message;
 - ``/v1beta/<model>:generateContent`` (Gemini): one candidate;
 - ``GET /tool?…&case=<case>`` (an agent's HTTP tool): a fixed reading, the query echoed;
-- ``GET /w/api.php`` (Wikipedia's API, n8n's fetch redirected by ``redirect_fetch.js``): two hits, an extract.
+- ``GET /w/api.php`` (Wikipedia's API, n8n's fetch redirected by ``redirect_fetch.js``): two hits, an extract;
+- ``/upload/…`` and ``GET /v1beta/files/…``: Gemini's Files API (``ai_files``).
 
 A case names its model ``<case>-<answer>``: ``<case>`` tells its requests apart from the other
 cases' (n8n runs cases concurrently), ``<answer>`` picks the answer's text from ``ANSWERS``
@@ -27,6 +28,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qsl
+
+from tests.oracle import ai_files
 
 ANSWERS = {
     "text": "  The stand-in model answers.  ",
@@ -142,8 +145,28 @@ def _handler(seen: StandInRequests) -> type[BaseHTTPRequestHandler]:
         def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
             return None
 
+        def _base(self) -> str:
+            return f"http://127.0.0.1:{self.server.server_address[1]}"  # type: ignore[index]
+
+        def _send(self, body: Any, headers: dict[str, str] | None = None) -> None:
+            data = json.dumps(body).encode()
+            self.send_response_only(200)
+            for key, value in {"Content-Type": "application/json", **(headers or {})}.items():
+                self.send_header(key, value)
+            self.send_header("Content-Length", str(len(data)))
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.wfile.write(data)
+
         def do_GET(self) -> None:  # noqa: N802 - http.server's name
-            """A tool's call: an HTTP tool's (a fixed reading) or Wikipedia's API (its search, a page's extract)."""
+            """A tool's call: an HTTP tool's (a fixed reading) or Wikipedia's API (its search, a page's extract);
+            or a Gemini file's state (``ai_files``)."""
+            if self.path.startswith("/v1beta/files/"):
+                case, file = ai_files.get(self.path.split("?", 1)[0])
+                with seen.lock:
+                    seen.requests.append((case, self.path.split("?", 1)[0], None))
+                self._send(file)
+                return
             path, _, query = self.path.partition("?")
             fields = dict(parse_qsl(query))
             case = fields.get("case") or (fields.get("srsearch") or fields.get("titles") or "").split(" ", 1)[0]
@@ -158,6 +181,18 @@ def _handler(seen: StandInRequests) -> type[BaseHTTPRequestHandler]:
             self.wfile.write(data)
 
         def do_POST(self) -> None:  # noqa: N802 - http.server's name
+            if self.path.startswith("/upload/"):  # Gemini's Files API (ai_files)
+                length = int(self.headers.get("Content-Length") or 0)
+                data = self.rfile.read(length) if length else b""
+                if self.path.startswith("/upload/v1beta/files"):
+                    headers, opened = ai_files.start(self._base(), self.headers)
+                    self._send(opened, headers)
+                    return
+                case, kept, filed = ai_files.finish(self._base(), self.path.split("?", 1)[0], data)
+                with seen.lock:
+                    seen.requests.append((case, "/upload/session", kept))
+                self._send(filed)
+                return
             length = int(self.headers.get("Content-Length") or 0)
             raw = self.rfile.read(length).decode("utf-8", "replace") if length else ""
             try:

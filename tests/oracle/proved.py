@@ -9,11 +9,11 @@ the real n8n; the package must not read ``tests/`` at run time, so this writes t
 suites that hold every case they run to "translated and equal" (HTTP Request, the data nodes,
 Wait and Execution Data, Execute Workflow, RSS Read, Send Email, Postgres, Data Table, the AI nodes,
 Respond to Webhook, Execute Command, Read Binary File, Read/Write Files from Disk, SSH: every
-version they run). An app node is proved per operation, not per version: ``operations`` holds
-(type -> typeVersion -> resource.operation) of every app case that ``test_app_conformance.py``
-holds to "translated, the same requests and the same items" (``app_oracle`` cases but those
-marked ``differs``, and Telegram's ``app_cases``). ``tests/unit/test_n8n_proved_table.py`` fails
-when the copy and the suites disagree.
+version they run; Data Table v1.1 and the newer AI versions on n8n ``runner.NEWER``). An app node is
+proved per operation, not per version: ``operations`` holds (type -> typeVersion -> resource.operation)
+of every app case that ``test_app_conformance.py`` holds to "translated, the same requests and the same
+items" (``app_oracle`` cases but those marked ``differs``, and Telegram's ``app_cases``).
+``tests/unit/test_n8n_proved_table.py`` fails when the copy and the suites disagree.
 """
 
 from __future__ import annotations
@@ -71,17 +71,26 @@ def table() -> dict[str, Any]:
     for node_type in (shell_cases.EXEC, shell_cases.READ, shell_cases.FILES_NODE, shell_cases.SSH):  # v1 each (test_shell_conformance)
         _add(proved, node_type, 1)
     from tests.oracle.test_ai_conformance import CASES as AI_CASES  # every case translated and equal
+    from tests.oracle.test_ai_v2_conformance import CASES as AI_V2_CASES  # on n8n runner.NEWER, likewise
 
-    for case, subs, _ in AI_CASES:  # the AI roots and the sub-nodes (model, parser, memory, tool) they ran with
+    for case, subs, _ in [*AI_CASES, *AI_V2_CASES]:  # the AI roots and the sub-nodes they ran with
         _add(proved, case.node_type, case.version)
         for sub in subs:
             _add(proved, sub["type"], sub["typeVersion"])
-    return {"regenerate": COMMAND, "n8n": sorted(set(sources.values())), "operations": operations(),
+    from tests.oracle import runner
+    from tests.oracle.datatable_v2_cases import datatable_v2_cases
+
+    for case, _, _ in datatable_v2_cases():  # Data Table v1.1 on n8n runner.NEWER (test_datatable_v2_conformance)
+        _add(proved, case.node_type, case.version)
+    # Slack v2.5 (test_slack_v2_conformance) is not listed: its cases run user.lookupByEmail only, and this
+    # table proves a (type, version) for every operation of it (message.post v2.5 was not run).
+    return {"regenerate": COMMAND, "n8n": sorted(set(sources.values()) | {runner.VERSION, runner.NEWER}),
+            "operations": operations(),
             "suites": ["conformance.json", "code_conformance.json", "http_cases.py", "data_cases.py",
                        "wait_data_cases.py", "sub_cases.py", "feed_cases.py", "email_cases.py", "sql_cases.py",
                        "datatable_cases.py", "test_ai_conformance.py", "app_cases.py", "app_cases_*.py",
-                       "respond_cases.py", "shell_cases.py",
-                       "convert_cases.py", "calendar_cases.py"],
+                       "respond_cases.py", "shell_cases.py", "convert_cases.py", "calendar_cases.py",
+                       "datatable_v2_cases.py", "test_ai_v2_conformance.py"],
             "proved": {t: sorted(v) for t, v in sorted(proved.items())}}
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from harness.errors import Untranslatable
 from harness.platforms.n8n.definition import Node, Workflow
-from harness.platforms.n8n.translate import app_ai, app_ai_chain
+from harness.platforms.n8n.translate import app_ai, app_ai_chain, app_ai_media
 from harness.platforms.n8n.translate.app_ai import PACKAGE, Translator
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot, todo
 from harness.scaffold._module import NodeRow
@@ -21,7 +21,7 @@ def is_root(node: Node) -> bool:
 
 
 def _translators() -> dict[str, Translator]:
-    return {**app_ai.TRANSLATORS, **app_ai_chain.TRANSLATORS}
+    return {**app_ai.TRANSLATORS, **app_ai_chain.TRANSLATORS, **app_ai_media.TRANSLATORS}
 
 
 def root_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
