@@ -31,7 +31,7 @@ from typing import Any
 from ..errors import NodeFailed
 from ._n8n_ai import Body, Items, answer
 from ._n8n_ai_memory import recall, remember, session_of
-from ._n8n_ai_tools import wikipedia
+from ._n8n_ai_tools import binary_message, serpapi, wikipedia
 from ._n8n_ai_parse import (AGENT_INSTRUCTIONS, FORMAT_INSTRUCTIONS, FORMAT_TOOL, agent_input, format_instructions,
                              format_tool, structured)
 
@@ -285,17 +285,6 @@ async def http_tool(ctx: Any, provider: str, method: str, url: str, *, step: str
     return json.dumps(body, indent=2, ensure_ascii=False)
 
 
-_TEXT = frozenset({"application/json", "application/xml", "application/csv", "application/x-yaml", "application/yaml"})
-
-
-def _passed_files(item: Mapping[str, Any]) -> bool:
-    """Tell whether n8n's agent would add the item's files to the prompt (images, text: its isImageFile/isTextFile)."""
-    files = item.get("binary") if isinstance(item, Mapping) else None
-    return isinstance(files, Mapping) and any(
-        isinstance(f, Mapping) and (str(f.get("mimeType", "")).startswith(("image/", "text/")) or f.get("mimeType") in _TEXT)
-        for f in files.values())
-
-
 async def think(thought: Any) -> str:
     """Run n8n's Think tool: no call; the thought goes back to the model as the tool's result."""
     return thought if isinstance(thought, str) else json.dumps(thought, ensure_ascii=False)
@@ -320,25 +309,28 @@ def _arguments(raw: Any) -> Any:
 async def agent(flow: Any, node: str, items: Items, *, provider: str, url: str, step: str, body: Body,
                 tools: Mapping[str, Tool] | None = None, max_iterations: int = 10,
                 parser: Mapping[str, Any] | None = None, memory: Mapping[str, Any] | None = None,
-                binary_images: bool = True) -> Items:
+                binary_images: bool = True, fails: str | None = None) -> Items:
     """Run an AI Agent over its items: the tool loop per item, the answer as ``{output}``.
 
     ``parser`` (an output parser): the answer, or the ``format_final_json_response`` call's
     arguments, parsed as n8n's agent parses them (``_n8n_ai_parse.agent_input``): the item is ``{output}``.
     ``memory`` (a Simple Memory, ``_n8n_ai_memory.recall``): the session's last turns go before the
     prompt, and the turn (the prompt, the output) is appended after the answer.
-    ``binary_images`` (n8n's passthroughBinaryImages, on unless set off): an item with image or
-    text files, which n8n adds to the prompt as a message of their contents, fails the node.
+    ``binary_images`` (n8n's passthroughBinaryImages, on unless set off): an item's image and text
+    files go to the model as a user message after the prompt (``_n8n_ai_tools.binary_message``).
+    ``fails``: a tool n8n refuses (its message): the node fails before any call, as n8n's does.
     """
+    if fails is not None and items:
+        raise NodeFailed(f"{node}: {fails}")
     ctx, out = flow.ctx, []  # type: Any, Items
     session = session_of(memory, node, items) if memory is not None and items else None
     for i, item in enumerate(items):
-        if binary_images and _passed_files(item):
-            raise NodeFailed(f"{node}: the item's image or text files go to the model with the prompt in n8n "
-                             "(passthroughBinaryImages): that message is not translated")
         request = body(item, i)
         ordinal = await recall(flow, memory, session, request) if memory is not None and session is not None else 0
         prompt = request["messages"][-1].get("content")
+        files = binary_message(item) if binary_images and isinstance(item, Mapping) else None
+        if files is not None:
+            request["messages"].append(files)
         text, recorded = await tool_loop(ctx, node, request, provider=provider, url=url, step=step,
                                          tools=tools or {}, max_iterations=max_iterations, index=i,
                                          final_tool=FORMAT_TOOL if parser is not None else None)
@@ -357,5 +349,5 @@ async def agent(flow: Any, node: str, items: Items, *, provider: str, url: str, 
 
 __all__ = ["AGENT_INSTRUCTIONS", "CLASSIFIER_PROMPT", "FORMAT_INSTRUCTIONS", "MAX_ITERATIONS_OUTPUT", "ROLES", "agent",
            "chain", "chain_messages", "chain_text", "chat_body", "classification", "classifier_system", "classify",
-           "format_instructions", "format_tool", "gemini_chat_body", "gemini_url", "http_tool", "think", "tool_loop",
+           "format_instructions", "format_tool", "gemini_chat_body", "gemini_url", "http_tool", "serpapi", "think", "tool_loop",
            "tool_message", "wikipedia"]

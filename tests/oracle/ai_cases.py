@@ -29,17 +29,20 @@ from tests.oracle.outcome import Outcome
 from tests.oracle.workflow import UNDER_TEST, Case, workflow
 
 LC = "@n8n/n8n-nodes-langchain."
-CREDENTIALS = {"openAiApi": "oraclecredopenai", "anthropicApi": "oraclecredanthro", "googlePalmApi": "oraclecredgemini"}
+CREDENTIALS = {"openAiApi": "oraclecredopenai", "anthropicApi": "oraclecredanthro", "googlePalmApi": "oraclecredgemini",
+               "serpApi": "oraclecredserpap"}
 HOSTS = ("https://api.openai.com", "https://api.anthropic.com", "https://generativelanguage.googleapis.com",
-         "https://en.wikipedia.org")
-REDIRECTED = ("https://en.wikipedia.org",)  # fixed in LangChain's tools: n8n's fetch sent to the stand-in
+         "https://en.wikipedia.org", "https://serpapi.com")
+REDIRECTED = ("https://en.wikipedia.org", "https://serpapi.com")  # fixed in LangChain's tools: fetch sent to the stand-in
+SERP_KEY = "oracle-serp-key"  # the serpApi credential's key: n8n puts it in the query, the gateway in place of
+SECRET_SEGMENT = "__auth_env__"  # the module's placeholder (queue_core.gateway.request.SECRET_SEGMENT)
 
 
 def credentials(base: str) -> list[dict[str, Any]]:
     """Return n8n credentials (export format, data in clear) whose base URLs are the stand-in's."""
     data = {"openAiApi": {"apiKey": "sk-oracle", "url": f"{base}/v1"},
             "anthropicApi": {"apiKey": "sk-ant-oracle", "url": base},
-            "googlePalmApi": {"apiKey": "oracle-key", "host": base}}
+            "googlePalmApi": {"apiKey": "oracle-key", "host": base}, "serpApi": {"apiKey": SERP_KEY}}
     return [{"id": cid, "name": f"oracle {kind}", "type": kind, "data": data[kind]} for kind, cid in CREDENTIALS.items()]
 
 
@@ -53,12 +56,26 @@ def document(case: Case, index: int, subs: list[dict[str, Any]], credential: str
     node = next(n for n in doc["nodes"] if n["name"] == UNDER_TEST)
     if credential:
         node["credentials"] = _credential(credential)
+    _with_files(doc)
     for position, sub in enumerate(subs):
         kind, target = sub.pop("_kind"), sub.pop("_to", UNDER_TEST)  # _to: a sub-node's sub-node (a parser's model)
         doc["nodes"].append({"position": [400, 300 + 100 * position], **sub})
         doc["connections"].setdefault(sub["name"], {})[f"ai_{kind}"] = [[{"node": target, "type": f"ai_{kind}",
                                                                          "index": 0}]]
     return doc
+
+
+def _with_files(doc: dict[str, Any]) -> None:
+    """Give the Code nodes' items whose json holds ``_binary`` that binary data (n8n's item ``binary``)."""
+    for node in doc["nodes"]:
+        source = node.get("parameters", {}).get("jsCode", "")
+        if node["type"] != "n8n-nodes-base.code" or "_binary" not in source:
+            continue
+        items = json.loads(source[len("return "):-1])
+        for item in items:
+            if "_binary" in item["json"]:
+                item["binary"] = item["json"].pop("_binary")
+        node["parameters"]["jsCode"] = "return " + json.dumps(items, ensure_ascii=False) + ";"
 
 
 def run_n8n(documents: list[dict[str, Any]], base: str, timeout: float = 900) -> list[Outcome]:
@@ -109,6 +126,7 @@ class _StandInContext:
         for host in HOSTS:
             if url.startswith(host):
                 url = self.base + url[len(host):]
+        url = url.replace(SECRET_SEGMENT, SERP_KEY)  # what the gateway does on the wire with the provider's auth_env
         async with httpx.AsyncClient() as client:
             response = await client.request(method, url, json=json, params=params, headers=headers)
         response.raise_for_status()

@@ -9,7 +9,8 @@ this one). Routes, by what n8n's nodes call:
 - ``/v1/messages`` (Anthropic): a message;
 - ``/v1beta/<model>:generateContent`` (Gemini): one candidate;
 - ``GET /tool?…&case=<case>`` (an agent's HTTP tool): a fixed reading, the query echoed;
-- ``GET /w/api.php`` (Wikipedia's API, n8n's fetch redirected by ``redirect_fetch.js``): two hits, an extract.
+- ``GET /w/api.php`` (Wikipedia's API, n8n's fetch redirected by ``redirect_fetch.js``): two hits, an extract;
+- ``GET /search`` (SerpApi, redirected alike): a knowledge graph and organic results (``SERP``), the query kept.
 
 A case names its model ``<case>-<answer>``: ``<case>`` tells its requests apart from the other
 cases' (n8n runs cases concurrently), ``<answer>`` picks the answer's text from ``ANSWERS``
@@ -42,6 +43,12 @@ ANSWERS = {
 }
 FINAL = {"output": {"subject": "Re: mail", "score": 3, "ratio": 0.5, "urgent": True, "tags": ["a"],
                     "people": [{"name": "x", "age": 2}], "meta": {"lang": "en"}}}
+
+
+SERP = {"search_metadata": {"status": "Success"}, "knowledge_graph": {
+    "title": "Zürich", "type": "City in Switzerland", "description": "Zürich is a city.", "population": "421,878",
+    "website_link": "https://example.org", "header_images": [{"image": "x"}]},
+    "organic_results": [{"position": 1, "title": "Zürich", "snippet": "The largest city — ünïcode.", "link": "https://x"}]}
 
 
 @dataclass
@@ -146,10 +153,13 @@ def _handler(seen: StandInRequests) -> type[BaseHTTPRequestHandler]:
             """A tool's call: an HTTP tool's (a fixed reading) or Wikipedia's API (its search, a page's extract)."""
             path, _, query = self.path.partition("?")
             fields = dict(parse_qsl(query))
-            case = fields.get("case") or (fields.get("srsearch") or fields.get("titles") or "").split(" ", 1)[0]
+            case = fields.get("case") or (fields.get("srsearch") or fields.get("titles") or fields.get("q") or "").split(
+                " ", 1)[0]
             with seen.lock:
                 seen.requests.append((case, path, query))
-            data = json.dumps(wikipedia(fields) if path == "/w/api.php" else {"reading": 21, "query": query}).encode()
+            got = wikipedia(fields) if path == "/w/api.php" else SERP if path == "/search" else {"reading": 21,
+                                                                                                  "query": query}
+            data = json.dumps(got).encode()
             self.send_response_only(200)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))

@@ -59,6 +59,17 @@ EXAMPLE = json.dumps({"subject": "Re: mail", "score": 3, "ratio": 0.5, "urgent":
 MANUAL = json.dumps({"type": "object", "properties": {"subject": {"type": "string", "description": "the subject"},
                                                       "score": {"type": "integer"}}, "required": ["subject"]})
 PARSED = {"promptType": "define", "text": "={{ $json.text }}", "hasOutputParser": True}
+ASK = {"promptType": "define", "text": "={{ $json.text }}", "options": {}}
+PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+RECEIPT = [{**MAIL[0], "_binary": {
+    "data": {"data": PNG, "mimeType": "image/png", "fileName": "receipt.png", "fileExtension": "png"},
+    "notes": {"data": "eyJ0b3RhbCI6ICLCpTEyMCJ9", "mimeType": "application/json", "fileName": "notes.json"},
+    "scan": {"data": "JVBERi0=", "mimeType": "application/pdf", "fileName": "scan.pdf"}}}]
+
+
+def _serpapi(**options: Any) -> dict[str, Any]:
+    return {"_kind": "tool", "name": "SerpAPI Search", "type": f"{LC}toolSerpApi", "typeVersion": 1,
+            "parameters": {"options": options}, "credentials": ai_cases._credential("serpApi")}
 CASES: list[tuple[Case, list[dict[str, Any]], str | None]] = [
     (Case("c17 chainLlm v1.7 structured parser", f"{LC}chainLlm", 1.7, {
         **PARSED, "messages": {"messageValues": [{"message": "Be brief."}]}}, [MAIL[:1]]),
@@ -112,6 +123,27 @@ CASES: list[tuple[Case, list[dict[str, Any]], str | None]] = [
     (Case("c35 agent v1.9 memory", f"{LC}agent", 1.9, {
         "promptType": "define", "text": "={{ $json.text }}", "options": {}}, [SESSIONS[:3]]),
      [_chat_model("c35", "text"), _memory(contextWindowLength=2)], None),
+    (Case("c36 agent v2.2 serpapi tool", f"{LC}agent", 2.2, ASK, [MAIL[:1]]), [_chat_model("c36", "tool"), _serpapi()],
+     None),
+    (Case("c37 agent v1.7 serpapi tool options and memory", f"{LC}agent", 1.7, {
+        "promptType": "define", "text": "={{ $json.text }}", "options": {"systemMessage": "You search."}},
+          [SESSIONS[:1]]),
+     [_chat_model("c37", "tool"), _serpapi(gl="ch", hl="de", no_cache=True, device="mobile"), _memory()], None),
+    (Case("c38 agent v2.1 think tool v1.1 named with other characters", f"{LC}agent", 2.1, ASK, [MAIL[:1]]),
+     [_chat_model("c38", "tool"), {"_kind": "tool", "name": "Tool - Think (ünï)", "type": f"{LC}toolThink",
+                                   "typeVersion": 1.1, "parameters": {"description": "Think it over."}}], None),
+    (Case("c39 agent v2.2 wikipedia tool named with spaces", f"{LC}agent", 2.2, ASK, [MAIL[:1]]),
+     [_chat_model("c39", "tool"), {"_kind": "tool", "name": "Wiki search", "type": f"{LC}toolWikipedia",
+                                   "typeVersion": 1, "parameters": {}}], None),
+    (Case("c40 agent v1.8 an item's image and text file", f"{LC}agent", 1.8, {
+        "promptType": "define", "text": "=Analyze the information from the provided image.", "options": {}},
+          [RECEIPT]), [_chat_model("c40", "text")], None),
+    (Case("c41 agent v2.2 image with a parser", f"{LC}agent", 2.2, {
+        **PARSED, "text": "Read the receipt.", "options": {"systemMessage": "You read receipts."}}, [RECEIPT]),
+     [_chat_model("c41", "final"), _parser(jsonSchemaExample=EXAMPLE)], None),
+    (Case("c42 agent v2.2 passthroughBinaryImages off", f"{LC}agent", 2.2, {
+        "promptType": "define", "text": "={{ $json.text }}", "options": {"passthroughBinaryImages": False}},
+          [RECEIPT]), [_chat_model("c42", "text")], None),
     (Case("c26 agent v2.2 auto-fixing", f"{LC}agent", 2.2, {**PARSED, "options": {}}, [MAIL[:1]]),
      [_chat_model("c26", "broken"), *_fixing("c26")], None),
     (Case("c1 openAi v1.8 text.message", f"{LC}openAi", 1.8, {
@@ -180,11 +212,41 @@ CASES: list[tuple[Case, list[dict[str, Any]], str | None]] = [
 ]
 
 
+# n8n fails these at the node under test: the translation must fail there too, having sent what n8n sent
+FAILING: list[tuple[Case, list[dict[str, Any]], str | None]] = [
+    (Case("c43 agent v1.7 http tool name n8n refuses", f"{LC}agent", 1.7, ASK, [MAIL[:1]]),
+     [_chat_model("c43", "tool"), {"_kind": "tool", "name": "Tool - Fetch URL", "type": f"{LC}toolHttpRequest",
+                                   "typeVersion": 1.1, "parameters": {"toolDescription": "Fetches a page"}},
+      _serpapi()], None),
+    (Case("c44 agent v2.2 http tool name starting with a digit", f"{LC}agent", 2.2, ASK, [MAIL[:1]]),
+     [_chat_model("c44", "tool"), {"_kind": "tool", "name": "2 Weather", "type": f"{LC}toolHttpRequest",
+                                   "typeVersion": 1.1, "parameters": {"toolDescription": "Reads the weather",
+                                                                      "url": "__BASE__/tool?case=c44"}}], None),
+]
+
+
 @pytest.fixture(scope="module")
-def results() -> Iterator[list[dict[str, Any]]]:
+def measured() -> Iterator[list[dict[str, Any]]]:
     require_oracle()
     with ai_server.serving() as (base, seen):
-        yield ai_cases.measure(CASES, base, seen)
+        yield ai_cases.measure(CASES + FAILING, base, seen)
+
+
+@pytest.fixture(scope="module")
+def results(measured: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return measured[:len(CASES)]
+
+
+@pytest.mark.parametrize("index", range(len(FAILING)), ids=[c[0].id for c in FAILING])
+def test_an_agent_n8n_fails_fails_at_the_same_node_having_sent_the_same(index: int,
+                                                                        measured: list[dict[str, Any]]) -> None:
+    result = measured[len(CASES) + index]
+    assert result["scaffold"].translated, f"{result['case'].id} is a TODO of the scaffold"
+    assert result["n8n"].error is not None and result["n8n"].error_node == UNDER_TEST, result["n8n"].describe()
+    assert result["scaffold"].error is not None and result["scaffold"].error_node == UNDER_TEST, \
+        result["scaffold"].describe()
+    assert "not a valid alphanumeric string" in result["n8n"].error
+    assert result["scaffold_requests"] == result["n8n_requests"] == []
 
 
 @pytest.mark.parametrize("index", range(len(CASES)), ids=[c[0].id for c in CASES])

@@ -9,14 +9,13 @@ Not translated, each a TODO naming what it needs:
 
 - an output parser other than :mod:`ai_parser` reads (the Structured Output Parser, auto-fixed or not);
 - memory other than the Simple Memory (:mod:`ai_memory`: its turns kept in Postgres);
-- a tool other than the ones :func:`tools_of` reads (an HTTP Request tool with a fixed URL), and
+- a tool other than the ones :func:`ai_tools.tools_of` reads (an HTTP Request tool with a fixed URL), and
   the agents of v1.x (chosen by an ``agent`` parameter) and v3 (its engine requests).
 """
 
 from __future__ import annotations
 
 import ast
-import re
 from typing import Any
 
 from harness.errors import Untranslatable
@@ -26,8 +25,6 @@ from harness.platforms.n8n.translate.app_ai import GEMINI, OPENAI, _check_descri
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot, _input, comment
 from harness.scaffold import _code, _credential
 from harness.scaffold._code import call, dict_of, lit, name, stmts
-from harness.scaffold._module import slug
-from harness.scaffold._provider import provider_for
 
 CHAT_OPENAI, CHAT_GEMINI = "lmChatOpenAi", "lmChatGoogleGemini"
 _MEMORY = ("the window of earlier turns per session needs a store across executions (a table keyed by session id: "
@@ -96,57 +93,6 @@ def _others(workflow: Workflow, root: Node, allowed: tuple[str, ...]) -> None:
         raise Untranslatable(f"a {sub.kind} sub-node ({kind}) is not translated")
 
 
-TOOL_SCHEMA = {"type": "object", "properties": {}, "additionalProperties": False,
-               "$schema": "http://json-schema.org/draft-07/schema#"}  # a tool the model gives no input (n8n's zod {})
-_HTTP_TOOL_OFF = ("sendQuery", "sendHeaders", "sendBody", "optimizeResponse")
-
-
-def tools_of(workflow: Workflow, root: Node, slot: Slot) -> tuple[list[ast.expr], list[tuple[str, ast.expr]],
-                                                                     dict[str, str]]:
-    """Return the agent's tools: their function specs, their callables by name, and provider proposals.
-
-    Read: the Think tool (``ai_tools``), and an HTTP Request tool (``toolHttpRequest`` v1.1) with a
-    fixed URL and nothing the model fills in (no placeholders, query, headers or body), its answer
-    handed back as n8n hands it. The tools are offered in n8n's order (the reverse of the export's).
-    Any other tool raises Untranslatable naming the loop's call.
-    """
-    specs: list[ast.expr] = []
-    calls: list[tuple[str, ast.expr]] = []
-    proposals: dict[str, str] = {}
-    # n8n offers the tools in the reverse of their connections' order (getParentNodes unshifts each)
-    for sub in reversed(workflow.attached(root.name)):
-        tool = workflow.nodes[sub.source]
-        if sub.kind != "tool" or tool.disabled:
-            continue
-        if tool.short_type == ai_tools.THINK and tool.type.startswith("@n8n/"):
-            spec, runs = ai_tools.think_tool(tool)
-            specs.append(spec)
-            calls.append(runs)
-            continue
-        if tool.short_type == ai_tools.WIKIPEDIA and tool.type.startswith("@n8n/"):
-            spec, runs, proposed = ai_tools.wikipedia_tool(tool, slot)
-            specs.append(spec)
-            calls.append(runs)
-            proposals.update(proposed)
-            continue
-        params = _check_described(tool) if tool.short_type == "toolHttpRequest" else {}
-        if tool.short_type != "toolHttpRequest" or tool.version != 1.1 or any(params.get(k) for k in _HTTP_TOOL_OFF) \
-                or params.get("placeholderDefinitions") or params.get("authentication", "none") != "none" \
-                or "{" in str(params.get("url")) or expr.is_expression(params.get("url")):
-            raise Untranslatable(f"the tool {tool.name!r} ({tool.short_type} v{tool.version:g}) is not translated: "
-                                 + (ai_tools.todo_reason(tool) or _TOOLS))
-        if not re.fullmatch(r"[A-Za-z0-9_-]+", tool.name):
-            raise Untranslatable(f"the tool name {tool.name!r} is not translated (n8n rewrites its characters)")
-        provider, _, proposed = provider_for(params.get("url"), slot.providers)
-        proposals.update(proposed)
-        specs.append(lit({"type": "function", "function": {"name": tool.name, "description": params.get(
-            "toolDescription", ""), "parameters": TOOL_SCHEMA}}))
-        calls.append((tool.name, _code.expr("lambda arg: n8n.ai_chain.http_tool(ctx, $provider, $method, $url, "
-                                            "step=$step)", provider=provider, method=params.get("method", "GET"),
-                                            url=params.get("url"), step=f"{slot.step}:{slug(tool.name)}")))
-    return specs, calls, proposals
-
-
 def _prompt(node: Node, params: dict[str, Any]) -> ast.expr:
     if node.version <= 1.3:
         return expr.value(params.get("prompt"))
@@ -213,18 +159,6 @@ def chain_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
 DEFAULT_SYSTEM = "You are a helpful assistant"  # n8n's ToolsAgent SYSTEM_MESSAGE
 
 
-def _no_files_in(workflow: Workflow, node: Node) -> None:
-    """Refuse an agent fed by an HTTP Request that may answer a file: n8n passes its images to the model."""
-    for edge in workflow.parents(node.name):
-        parent = workflow.nodes[edge.source]
-        fmt = (((parent.parameters.get("options") or {}).get("response") or {}).get("response") or {}).get(
-            "responseFormat", "autodetect")
-        if parent.short_type == "httpRequest" and fmt in ("autodetect", "file"):
-            raise Untranslatable(f"the agent's items come from {parent.name!r}, an HTTP Request that may answer a file: "
-                                 "n8n adds an item's images and text files to the prompt (passthroughBinaryImages), "
-                                 "a message not translated")
-
-
 def agent_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
     """AI Agent v1.6–v2.2 (the tools agent): system message and prompt, the answer as ``{output}``."""
     if node.version >= 3:
@@ -244,9 +178,8 @@ def agent_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
     opts = params.get("options") or {}
     if opts.get("returnIntermediateSteps"):
         raise Untranslatable("an agent returning its intermediate steps is not translated")
-    if opts.get("passthroughBinaryImages") is not False:
-        _no_files_in(workflow, node)
-    specs, tools, proposals = tools_of(workflow, node, slot)
+    found = ai_tools.tools_of(workflow, node, slot)
+    specs, tools = list(found.specs), found.calls
     parsed = ai_parser.output_parser(workflow, node, params, slot, chat_model)
     memory = ai_memory.memory_of(workflow, node)
     if memory is not None and parsed:
@@ -272,9 +205,11 @@ def agent_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
                body=_code.expr("lambda item, i: $body", body=body), max_iterations=int(opts.get("maxIterations", 10)),
                **({"tools": dict_of(tools)} if tools else {}), **({"parser": parsed[0]} if parsed else {}),
                **({"memory": memory} if memory is not None else {}),
-               **({"binary_images": False} if opts.get("passthroughBinaryImages") is False else {}))
+               **({"binary_images": False} if opts.get("passthroughBinaryImages") is False else {}),
+               **({"fails": found.fails} if found.fails else {}))
     code = _lines(node, slot, run, model)
-    code.provider_proposals.update(proposals)
+    code.provider_proposals.update(found.proposals)
+    code.credentials.extend(found.credentials)
     return code
 
 

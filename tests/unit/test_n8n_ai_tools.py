@@ -1,0 +1,82 @@
+"""An agent's tools as n8n names and runs them (names, SerpApi), and the files n8n adds to its prompt."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+
+import httpx
+import pytest
+import respx
+
+from harness.platforms.n8n.translate.ai_tools import http_tool_name, tool_name
+from queue_core.compat import n8n
+from queue_core.compat._n8n_ai_tools import binary_message, serpapi, serpapi_result
+from queue_core.errors import NodeFailed
+from tests.unit.test_n8n_ai import CHAT, _completion, _Ctx
+
+
+def test_tool_names_are_rewritten_as_n8n_rewrites_them() -> None:
+    assert tool_name("Tool - Think") == "Tool_-_Think"  # nodeNameToToolName: each run of others as one _
+    assert tool_name("Recherche (web) ✓") == "Recherche_web_"
+    assert http_tool_name("Fetch page") == "Fetch_page"
+    assert http_tool_name("Tool - Fetch URL") is None, "'-' is refused by the HTTP Request tool's check"
+    assert http_tool_name("2nd") is None, "a digit first is refused"
+
+
+def test_serpapi_results_are_read_as_langchain_reads_them() -> None:
+    assert serpapi_result({"answer_box": {"answer": "42", "snippet": "s"}}) == "42"
+    assert serpapi_result({"answer_box_list": [{"snippet_highlighted_words": ["a", "b"]}]}) == "a,b"
+    assert serpapi_result({"answer_box": {"title": "T", "link": "http://x", "n": 3, "l": [1]}}) == '{"title":"T","n":3}'
+    assert serpapi_result({"news_results": [], "organic_results": [{"snippet": "x"}]}) == "[]", "[] is truthy in JS"
+    assert serpapi_result({"knowledge_graph": {"title": "Paris", "description": "Capital", "type": "City",
+                                               "map_link": "m"}, "organic_results": [{"snippet": "Über"}]}) == \
+        '["Capital","Paris type: City","Über"]'
+    assert serpapi_result({}) == "No good search result found"
+    with pytest.raises(NodeFailed, match="Got error from serpAPI: bad key"):
+        serpapi_result({"error": "bad key"})
+
+
+@respx.mock
+def test_the_serpapi_call_sends_the_options_then_the_key_placeholder_then_the_query() -> None:
+    route = respx.get("https://serpapi.com/search").mock(return_value=httpx.Response(200, json={
+        "organic_results": [{"snippet": "found"}]}))
+    got = asyncio.run(serpapi(_Ctx(), "serpapi", "a b&c", [["gl", "de"], ["no_cache", "true"]], step="s",
+                              key="__auth_env__"))
+    assert got == '["found"]'
+    assert route.calls[0].request.url.query == b"gl=de&no_cache=true&api_key=__auth_env__&q=a+b%26c"
+
+
+def test_an_item_s_images_and_text_files_become_one_user_message_after_the_prompt() -> None:
+    text = base64.b64encode("naïve".encode()).decode()
+    item = {"json": {}, "binary": {"a": {"mimeType": "image/png", "data": "iVBO"},
+                                   "b": {"mimeType": "application/json", "data": text, "fileName": "x.json"},
+                                   "c": {"mimeType": "application/pdf", "data": "JVBE"},
+                                   "d": {"mimeType": "text/plain", "data": f"data:text/plain;base64,{text}"}}}
+    assert binary_message(item) == {"role": "user", "content": [
+        {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBO"}},
+        {"type": "text", "text": "File: x.json\nContent:\nnaïve"},
+        {"type": "text", "text": "File: attachment\nContent:\nnaïve"}]}
+    assert binary_message({"json": {}, "binary": {"c": {"mimeType": "application/pdf", "data": "JVBE"}}}) is None
+
+
+@respx.mock
+def test_an_agent_sends_the_item_s_image_after_the_prompt() -> None:
+    route = respx.post(CHAT).mock(return_value=httpx.Response(200, json=_completion("a receipt")))
+    flow = n8n.Flow(_Ctx())
+    items = [{"json": {"q": "what is this?"}, "binary": {"data": {"mimeType": "image/jpeg", "data": "/9j/"}}}]
+    got = asyncio.run(n8n.ai_chain.agent(flow, "Agent", items, provider="openai", url=CHAT, step="agent",
+                                         body=lambda item, i: {"messages": [{"role": "user", "content": "q"}]}))
+    assert got == [{"json": {"output": "a receipt"}}]
+    assert json.loads(route.calls[0].request.content)["messages"] == [
+        {"role": "user", "content": "q"},
+        {"role": "user", "content": [{"type": "image_url", "image_url": {"url": "data:image/jpeg;base64,/9j/"}}]}]
+
+
+def test_an_agent_with_a_tool_n8n_refuses_fails_before_any_call() -> None:
+    flow = n8n.Flow(_Ctx())
+    with pytest.raises(NodeFailed, match="not a valid alphanumeric string"):
+        asyncio.run(n8n.ai_chain.agent(flow, "Agent", [{"json": {}}], provider="openai", url=CHAT, step="agent",
+                                       body=lambda item, i: {}, fails="The name of this tool is not a valid "
+                                                                       "alphanumeric string"))
