@@ -31,7 +31,7 @@ from typing import Any
 from ..errors import NodeFailed
 from ._n8n_ai import Body, Items, answer
 from ._n8n_ai_memory import recall, remember, session_of
-from ._n8n_ai_tools import binary_message, serpapi, wikipedia
+from ._n8n_ai_tools import binary_message, serpapi, tool_result, wikipedia
 from ._n8n_ai_parse import (AGENT_INSTRUCTIONS, FORMAT_INSTRUCTIONS, FORMAT_TOOL, agent_input, format_instructions,
                              format_tool, structured)
 
@@ -349,5 +349,5 @@ async def agent(flow: Any, node: str, items: Items, *, provider: str, url: str, 
 
 __all__ = ["AGENT_INSTRUCTIONS", "CLASSIFIER_PROMPT", "FORMAT_INSTRUCTIONS", "MAX_ITERATIONS_OUTPUT", "ROLES", "agent",
            "chain", "chain_messages", "chain_text", "chat_body", "classification", "classifier_system", "classify",
-           "format_instructions", "format_tool", "gemini_chat_body", "gemini_url", "http_tool", "serpapi", "think", "tool_loop",
+           "format_instructions", "format_tool", "gemini_chat_body", "gemini_url", "http_tool", "serpapi", "think", "tool_loop", "tool_result",
            "tool_message", "wikipedia"]

@@ -158,6 +158,11 @@ async def serpapi(ctx: Any, provider: str, query: Any, options: list[list[str]],
     return serpapi_result(response.json())
 
 
+def tool_result(items: list[Mapping[str, Any]]) -> str:
+    """Return what n8n hands the model of an app tool's run: ``JSON.stringify`` of its output items' json."""
+    return _js([item.get("json") for item in items])
+
+
 def _is_text(mime: str) -> bool:
     return mime.startswith("text/") or mime in _TEXT
 
@@ -178,4 +183,5 @@ def binary_message(item: Mapping[str, Any]) -> dict[str, Any] | None:
     return {"role": "user", "content": parts} if parts else None
 
 
-__all__ = ["SERPAPI", "WIKIPEDIA", "binary_message", "search_params", "serpapi", "serpapi_result", "wikipedia"]
+__all__ = ["SERPAPI", "WIKIPEDIA", "binary_message", "search_params", "serpapi", "serpapi_result", "tool_result",
+           "wikipedia"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+from typing import Any
 
 import httpx
 import pytest
@@ -80,3 +81,56 @@ def test_an_agent_with_a_tool_n8n_refuses_fails_before_any_call() -> None:
         asyncio.run(n8n.ai_chain.agent(flow, "Agent", [{"json": {}}], provider="openai", url=CHAT, step="agent",
                                        body=lambda item, i: {}, fails="The name of this tool is not a valid "
                                                                        "alphanumeric string"))
+
+
+GMAIL_TOOL = {"name": "Ergebnisse per Mail schicken", "type": "n8n-nodes-base.gmailTool", "typeVersion": 2.1,
+              "position": [2, 1], "parameters": {
+                  "sendTo": "team@example.com", "emailType": "text", "options": {"appendAttribution": False},
+                  "subject": "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('Subject', `Titel`, 'string') }}",
+                  "message": "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('Message', 'Der Text', 'string') }}"}}
+
+
+def test_an_app_tool_s_schema_comes_from_its_from_ai_calls_and_its_description_from_the_operation() -> None:
+    from harness.platforms.n8n.definition import Node
+    from harness.platforms.n8n.translate.ai_app_tools import description, rewritten, schema
+
+    found: dict[str, tuple[str, str]] = {}
+    params = rewritten(GMAIL_TOOL["parameters"], found)
+    assert params["subject"] == '={{ $json["Subject"] }}'
+    assert schema(found) == {"type": "object", "properties": {
+        "Subject": {"type": "string", "description": "Titel"}, "Message": {"type": "string", "description": "Der Text"}},
+        "required": ["Subject", "Message"], "additionalProperties": False,
+        "$schema": "http://json-schema.org/draft-07/schema#"}
+    node = Node("t", "n8n-nodes-base.gmail", 2.1, {})
+    assert description(node, "gmail", {"resource": "message", "operation": "send"}) == "Send a message in Gmail"
+    assert description(node, "gmail", {"descriptionType": "manual", "toolDescription": "Mails it"}) == "Mails it"
+
+
+@respx.mock
+def test_an_agent_runs_its_gmail_tool_as_the_gmail_node_s_call_with_the_model_s_arguments(tmp_path: Any) -> None:
+    from tests.unit.test_n8n_ai import LC, _model, _run, _workflow
+
+    call = {"id": "call_1", "type": "function", "function": {
+        "name": "Ergebnisse_per_Mail_schicken", "arguments": json.dumps({"Subject": "Ideen", "Message": "Drei."})}}
+    chat = respx.post(CHAT).mock(side_effect=[httpx.Response(200, json=_completion(None, [call])),
+                                              httpx.Response(200, json=_completion("Sent."))])
+    sent = respx.post("https://gmail.googleapis.com/gmail/v1/users/me/messages/send").mock(
+        return_value=httpx.Response(200, json={"id": "m1", "threadId": "t1", "labelIds": ["SENT"]}))
+    model, wiring = _model(target="Agent")
+    agent = {"name": "Agent", "type": f"{LC}agent", "typeVersion": 2.1, "position": [1, 0],
+             "parameters": {"promptType": "define", "text": "={{ $json.q }}", "options": {}}}
+    wiring[GMAIL_TOOL["name"]] = {"ai_tool": [[{"node": "Agent", "type": "ai_tool", "index": 0}]]}
+    written = _workflow(tmp_path, [agent, model, GMAIL_TOOL], wiring)
+    rows = {r.node: r for r in written.scaffold.rows}
+    assert rows["Agent"].status == "translated", rows["Agent"].why
+    got = _run(written, _Ctx(), {"q": "Mail it"})
+    assert got["Agent"] == [[{"output": "Sent."}]]
+    first = json.loads(chat.calls[0].request.content)
+    assert first["tools"][0]["function"]["name"] == "Ergebnisse_per_Mail_schicken"
+    assert first["tools"][0]["function"]["description"] == "Send a message in Gmail"
+    raw = json.loads(sent.calls[0].request.content)["raw"]
+    mime = base64.urlsafe_b64decode(raw + "=" * (-len(raw) % 4)).decode()
+    assert "Subject: Ideen" in mime and "Drei." in mime and "team@example.com" in mime
+    second = json.loads(chat.calls[1].request.content)["messages"]
+    assert second[-1] == {"role": "tool", "content": '[{"id":"m1","threadId":"t1","labelIds":["SENT"]}]',
+                          "tool_call_id": "call_1"}

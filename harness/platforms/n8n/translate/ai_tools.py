@@ -22,8 +22,8 @@ thought goes back to the model as the tool's result (``n8n.ai_chain.think``).
 the wire (as Telegram's token in the path), so no record, trace or log holds it. Its answer is read
 as LangChain reads it (``n8n.ai_chain.serpapi``).
 
-Not translated, each Untranslatable naming its call (``_TODO``): a sub-workflow tool, app tools
-(Gmail), MCP client tools.
+An app node used as a tool (``gmailTool``) is :mod:`ai_app_tools`'s. Not translated, each
+Untranslatable naming its call (``_TODO``): a sub-workflow tool, MCP client tools.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from harness import catalogue
 from harness.errors import Untranslatable
 from harness.platforms.n8n.definition import Node, Workflow
-from harness.platforms.n8n.translate import expr
+from harness.platforms.n8n.translate import ai_app_tools, expr
 from harness.platforms.n8n.translate.app_ai import _check_described, _secret
 from harness.platforms.n8n.translate.nodes import Slot
 from harness.scaffold import _code, _credential
@@ -86,6 +86,7 @@ class Tools:
     proposals: dict[str, str] = field(default_factory=dict)
     credentials: list[_credential.Credential] = field(default_factory=list)
     fails: str | None = None
+    lines: list[ast.stmt] = field(default_factory=list)  # an app tool's ``async def`` (ai_app_tools)
 
     def add(self, name: str, description: object, parameters: dict[str, object], runs: ast.expr) -> None:
         self.specs.append(lit({"type": "function", "function": {"name": name, "description": description,
@@ -166,6 +167,12 @@ def tools_of(workflow: Workflow, root: Node, slot: Slot) -> Tools:
         if sub.kind != "tool" or tool.disabled:
             continue
         read = _READ.get(tool.short_type) if tool.type.startswith("@n8n/") else None
+        if read is None and ai_app_tools.is_app_tool(tool):
+            name, described, parameters, lines, runs, proposed = ai_app_tools.app_tool(tool, slot)
+            tools.add(name, described, parameters, runs)
+            tools.lines += lines
+            tools.proposals.update(proposed)
+            continue
         if read is None:
             raise Untranslatable(f"the tool {tool.name!r} ({tool.short_type} v{tool.version:g}) is not translated: "
                                  + (todo_reason(tool) or _LOOP))

@@ -208,6 +208,7 @@ def agent_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
                **({"binary_images": False} if opts.get("passthroughBinaryImages") is False else {}),
                **({"fails": found.fails} if found.fails else {}))
     code = _lines(node, slot, run, model)
+    code.lines[2:2] = found.lines  # an app tool's async def, before the agent's items
     code.provider_proposals.update(found.proposals)
     code.credentials.extend(found.credentials)
     return code
