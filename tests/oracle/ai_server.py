@@ -10,6 +10,8 @@ this one). Routes, by what n8n's nodes call:
 - ``/v1beta/<model>:generateContent`` (Gemini): one candidate;
 - ``GET /tool?…&case=<case>`` (an agent's HTTP tool): a fixed reading, the query echoed;
 - ``GET /w/api.php`` (Wikipedia's API, n8n's fetch redirected by ``redirect_fetch.js``): two hits, an extract;
+- ``POST /v1/audio/transcriptions`` (a multipart form, kept as its parts; the case the file name's prefix): a text;
+- ``POST /v1/audio/speech``: ``SPEECH``, audio bytes;
 - ``GET /search`` (SerpApi, redirected alike): a knowledge graph and organic results (``SERP``), the query kept.
 
 A case names its model ``<case>-<answer>``: ``<case>`` tells its requests apart from the other
@@ -27,6 +29,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+from email import policy
+from email.parser import BytesParser
 from urllib.parse import parse_qsl
 
 ANSWERS = {
@@ -49,6 +53,17 @@ SERP = {"search_metadata": {"status": "Success"}, "knowledge_graph": {
     "title": "Zürich", "type": "City in Switzerland", "description": "Zürich is a city.", "population": "421,878",
     "website_link": "https://example.org", "header_images": [{"image": "x"}]},
     "organic_results": [{"position": 1, "title": "Zürich", "snippet": "The largest city — ünïcode.", "link": "https://x"}]}
+
+
+SPEECH = b"ID3\x04\x00stand-in audio \xff\xfb"
+
+
+def form_parts(content_type: str, raw: bytes) -> list[dict[str, Any]]:
+    """Return a multipart form's parts in order: name, file name, content type and text (the bytes as latin-1)."""
+    message = BytesParser(policy=policy.HTTP).parsebytes(f"Content-Type: {content_type}\r\n\r\n".encode() + raw)
+    return [{"name": part.get_param("name", header="content-disposition"),
+             "filename": part.get_filename(), "type": part.get_content_type() if part.get("content-type") else None,
+             "value": (part.get_payload(decode=True) or b"").decode("latin-1")} for part in message.iter_parts()]
 
 
 @dataclass
@@ -167,9 +182,30 @@ def _handler(seen: StandInRequests) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             self.wfile.write(data)
 
+        def _send(self, data: bytes, content_type: str) -> None:
+            self.send_response_only(200)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(data)))
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.wfile.write(data)
+
         def do_POST(self) -> None:  # noqa: N802 - http.server's name
             length = int(self.headers.get("Content-Length") or 0)
-            raw = self.rfile.read(length).decode("utf-8", "replace") if length else ""
+            data_ = self.rfile.read(length) if length else b""
+            path = self.path.split("?", 1)[0]
+            if path.endswith("/audio/transcriptions"):  # a multipart form: its parts, the case the file's prefix
+                parts = form_parts(str(self.headers.get("Content-Type")), data_)
+                case = next((str(p["filename"]).split("-", 1)[0] for p in parts if p["filename"]), "")
+                with seen.lock:
+                    seen.requests.append((case, path, parts))
+                return self._send(json.dumps({"text": "The stand-in heard you."}).encode(), "application/json")
+            if path.endswith("/audio/speech"):
+                body_ = json.loads(data_)
+                with seen.lock:
+                    seen.requests.append((str(body_.get("model", "")).rsplit("-", 1)[0], path, body_))
+                return self._send(SPEECH, "audio/mpeg")
+            raw = data_.decode("utf-8", "replace")
             try:
                 body = json.loads(raw) if raw else None
             except ValueError:

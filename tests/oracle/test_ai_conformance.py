@@ -33,6 +33,13 @@ def _chat_model(tag: str, answer: str, **options: Any) -> dict[str, Any]:
             "credentials": ai_cases._credential("openAiApi")}
 
 
+def _chat_model_v1(tag: str, answer: str) -> dict[str, Any]:
+    """The OpenAI Chat Model v1: the model a plain name, as older exports hold it."""
+    return {"_kind": "languageModel", "name": "OpenAI Chat Model", "type": f"{LC}lmChatOpenAi", "typeVersion": 1,
+            "parameters": {"model": f"{tag}-{answer}", "options": {"temperature": 0.3}},
+            "credentials": ai_cases._credential("openAiApi")}
+
+
 def _parser(version: float = 1.3, to: str = UNDER_TEST, name: str = "Structured Output Parser",
             **parameters: Any) -> dict[str, Any]:
     return {"_kind": "outputParser", "_to": to, "name": name, "type": f"{LC}outputParserStructured",
@@ -52,6 +59,7 @@ def _memory(version: float = 1.3, **parameters: Any) -> dict[str, Any]:
             "parameters": parameters}
 
 
+CHATS = [{"chatInput": "Write an ADR on queues.", "sessionId": "s-9"}]  # what a Chat Trigger hands on
 SESSIONS = [{"text": "My name is Ana.", "sessionId": "s-1"}, {"text": "What is my name?", "sessionId": "s-1"},
             {"text": "Who am I?", "sessionId": "s-2"}, {"text": "And now?", "sessionId": "s-1"}]
 EXAMPLE = json.dumps({"subject": "Re: mail", "score": 3, "ratio": 0.5, "urgent": True, "tags": ["a"],
@@ -144,6 +152,19 @@ CASES: list[tuple[Case, list[dict[str, Any]], str | None]] = [
     (Case("c42 agent v2.2 passthroughBinaryImages off", f"{LC}agent", 2.2, {
         "promptType": "define", "text": "={{ $json.text }}", "options": {"passthroughBinaryImages": False}},
           [RECEIPT]), [_chat_model("c42", "text")], None),
+    (Case("c45 agent v1.7 chat model v1, memory and serpapi", f"{LC}agent", 1.7, {
+        "options": {"systemMessage": "You research."}}, [CHATS]),
+     [_chat_model_v1("c45", "tool"), _memory(contextWindowLength=10), _serpapi()], None),
+    (Case("c46 openAi v1.8 audio.transcribe", f"{LC}openAi", 1.8, {
+        "resource": "audio", "operation": "transcribe", "options": {"language": "de", "temperature": 0.2}}, [[{
+            "_binary": {"data": {"data": "T2dnUwACAAAAAAAAAAA=", "mimeType": "audio/ogg", "fileName": "c46-voice.oga",
+                                 "fileExtension": "oga"}}}]]), [], "openAiApi"),
+    (Case("c47 openAi v1.8 audio.generate", f"{LC}openAi", 1.8, {
+        "resource": "audio", "model": "c47-tts", "input": "={{ $json.text }}", "voice": "fable", "options": {}},
+          [MAIL]), [], "openAiApi"),
+    (Case("c48 openAi v1.8 audio.generate options", f"{LC}openAi", 1.8, {
+        "resource": "audio", "model": "c48-tts", "input": "Guten Tag", "options": {
+            "response_format": "opus", "speed": 1.5, "binaryPropertyOutput": "voice"}}, [MAIL[:1]]), [], "openAiApi"),
     (Case("c26 agent v2.2 auto-fixing", f"{LC}agent", 2.2, {**PARSED, "options": {}}, [MAIL[:1]]),
      [_chat_model("c26", "broken"), *_fixing("c26")], None),
     (Case("c1 openAi v1.8 text.message", f"{LC}openAi", 1.8, {
@@ -214,10 +235,11 @@ CASES: list[tuple[Case, list[dict[str, Any]], str | None]] = [
 
 # n8n fails these at the node under test: the translation must fail there too, having sent what n8n sent
 FAILING: list[tuple[Case, list[dict[str, Any]], str | None]] = [
-    (Case("c43 agent v1.7 http tool name n8n refuses", f"{LC}agent", 1.7, ASK, [MAIL[:1]]),
-     [_chat_model("c43", "tool"), {"_kind": "tool", "name": "Tool - Fetch URL", "type": f"{LC}toolHttpRequest",
-                                   "typeVersion": 1.1, "parameters": {"toolDescription": "Fetches a page"}},
-      _serpapi()], None),
+    (Case("c43 agent v1.7 http tool name n8n refuses (the ADR Researcher's shape)", f"{LC}agent", 1.7, {
+        "options": {"systemMessage": "You research."}}, [CHATS]),
+     [_chat_model_v1("c43", "tool"), _memory(contextWindowLength=10), _serpapi(),
+      {"_kind": "tool", "name": "Tool - Fetch URL", "type": f"{LC}toolHttpRequest", "typeVersion": 1.1,
+       "parameters": {"name": "fetch_documentation", "description": "Fetch content from a URL."}}], None),
     (Case("c44 agent v2.2 http tool name starting with a digit", f"{LC}agent", 2.2, ASK, [MAIL[:1]]),
      [_chat_model("c44", "tool"), {"_kind": "tool", "name": "2 Weather", "type": f"{LC}toolHttpRequest",
                                    "typeVersion": 1.1, "parameters": {"toolDescription": "Reads the weather",

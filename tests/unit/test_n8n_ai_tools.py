@@ -134,3 +134,32 @@ def test_an_agent_runs_its_gmail_tool_as_the_gmail_node_s_call_with_the_model_s_
     second = json.loads(chat.calls[1].request.content)["messages"]
     assert second[-1] == {"role": "tool", "content": '[{"id":"m1","threadId":"t1","labelIds":["SENT"]}]',
                           "tool_call_id": "call_1"}
+
+
+@respx.mock
+def test_openai_audio_transcribes_an_item_s_file_and_generates_speech_as_the_item_s_file(tmp_path: Any) -> None:
+    from tests.unit.test_n8n_ai import LC, _run, _workflow
+
+    heard = respx.post("https://api.openai.com/v1/audio/transcriptions").mock(
+        return_value=httpx.Response(200, json={"text": "Hallo"}))
+    spoken = respx.post("https://api.openai.com/v1/audio/speech").mock(
+        return_value=httpx.Response(200, content=b"ID3audio", headers={"content-type": "audio/mpeg"}))
+    make = {"name": "File", "type": "n8n-nodes-base.code", "typeVersion": 2, "position": [1, 0], "parameters": {
+        "jsCode": "return [{json: {}, binary: {data: {data: 'T2dnUw==', mimeType: 'audio/ogg', fileName: 'v.oga'}}}]"}}
+    listen = {"name": "Transcribe", "type": f"{LC}openAi", "typeVersion": 1.8, "position": [2, 0],
+              "parameters": {"resource": "audio", "operation": "transcribe", "options": {"temperature": 0.5}}}
+    say = {"name": "Say", "type": f"{LC}openAi", "typeVersion": 1.8, "position": [3, 0],
+           "parameters": {"resource": "audio", "input": "={{ $json.text }}", "voice": "fable", "options": {}}}
+    wiring = {"File": {"main": [[{"node": "Transcribe", "type": "main", "index": 0}]]},
+              "Transcribe": {"main": [[{"node": "Say", "type": "main", "index": 0}]]}}
+    written = _workflow(tmp_path, [make, listen, say], wiring)
+    rows = {r.node: r for r in written.scaffold.rows}
+    assert rows["Transcribe"].status == rows["Say"].status == "translated", (rows["Transcribe"].why, rows["Say"].why)
+    got = _run(written, _Ctx(), {})
+    form = heard.calls[0].request.content
+    assert b'name="model"\r\n\r\nwhisper-1' in form and b'name="temperature"\r\n\r\n0.5' in form
+    assert b'filename="v.oga"' in form and b"Content-Type: audio/ogg" in form and b"OggS" in form
+    assert json.loads(spoken.calls[0].request.content) == {"model": "tts-1", "input": "Hallo", "voice": "fable",
+                                                           "response_format": "mp3", "speed": 1}
+    assert got["Say"] == [[{"mimeType": "audio/mp3", "fileType": "audio", "fileExtension": "mp3",
+                            "fileName": "audio.mp3", "fileSize": "8 B"}]]
