@@ -122,13 +122,14 @@ class _StandInContext:
         return None
 
     async def call(self, provider: str, method: str, url: str, *, step: str, json: Any = None,
-                   params: Any = None, headers: Any = None) -> httpx.Response:
+                   params: Any = None, headers: Any = None, data: Any = None, files: Any = None) -> httpx.Response:
         for host in HOSTS:
             if url.startswith(host):
                 url = self.base + url[len(host):]
         url = url.replace(SECRET_SEGMENT, SERP_KEY)  # what the gateway does on the wire with the provider's auth_env
         async with httpx.AsyncClient() as client:
-            response = await client.request(method, url, json=json, params=params, headers=headers)
+            response = await client.request(method, url, json=json, params=params, headers=headers, data=data,
+                                            files=files)
         response.raise_for_status()
         return response
 
