@@ -124,10 +124,11 @@ def serpapi_result(res: Mapping[str, Any]) -> str:
     sights = _get(res.get("top_sights"), "sights")
     if _truthy(sights):
         return _js([{k: s[k] for k in ("title", "description", "price") if k in s} for s in sights][:8])
-    shopping, images = res.get("shopping_results"), res.get("images_results")
-    if _truthy(shopping) and _truthy(_get(shopping[0], "title")):
+    shopping: Any = res.get("shopping_results")
+    images: Any = res.get("images_results")
+    if isinstance(shopping, list) and shopping and _truthy(_get(shopping[0], "title")):
         return _js(shopping[:3])
-    if _truthy(images) and _truthy(_get(images[0], "thumbnail")):
+    if isinstance(images, list) and images and _truthy(_get(images[0], "thumbnail")):
         return _js_string([_get(i, "thumbnail") for i in images][:10])
     snippets: list[Any] = []
     graph = res.get("knowledge_graph")

@@ -10,6 +10,8 @@ and the v2 node's audio are not translated (the call named).
 
 from __future__ import annotations
 
+import ast
+from collections.abc import Callable
 from typing import Any
 
 from harness import catalogue
@@ -30,8 +32,10 @@ def _fixed(node: Node, params: dict[str, Any], key: str, default: Any) -> Any:
     return value
 
 
-def audio_node(node: Node, slot: Slot, params: dict[str, Any], openai: catalogue.App,
-               lines_of: Any) -> NodeCode:
+Frame = Callable[[Node, Slot, str, Callable[[str], ast.expr]], NodeCode]
+
+
+def audio_node(node: Node, slot: Slot, params: dict[str, Any], openai: catalogue.App, lines_of: Frame) -> NodeCode:
     """Translate audio.transcribe or audio.generate (``lines_of``: app_ai's call-node frame)."""
     operation = params.get("operation", "generate")
     options = dict(params.get("options") or {})

@@ -86,6 +86,7 @@ class Tools:
     proposals: dict[str, str] = field(default_factory=dict)
     credentials: list[_credential.Credential] = field(default_factory=list)
     fails: str | None = None
+    failing: str | None = None  # the tool n8n refuses (its node name)
     lines: list[ast.stmt] = field(default_factory=list)  # an app tool's ``async def`` (ai_app_tools)
 
     def add(self, name: str, description: object, parameters: dict[str, object], runs: ast.expr) -> None:
@@ -138,6 +139,7 @@ def http_tool(tool: Node, slot: Slot, tools: Tools) -> None:
     name = http_tool_name(tool.name)
     if name is None and tool.version == 1.1:  # n8n checks the name before any other parameter: the agent fails
         tools.fails = tools.fails or BAD_HTTP_NAME
+        tools.failing = tools.failing or tool.name
         return
     if name is None or tool.version != 1.1 or any(params.get(k) for k in _HTTP_TOOL_OFF) \
             or params.get("placeholderDefinitions") or params.get("authentication", "none") != "none" \
