@@ -43,6 +43,7 @@ APPS: dict[str, App] = {a.name: a for a in (
          Operation("channel.history", "GET", "/api/conversations.history", query=("channel", "limit", "oldest"),
                    pagination=Pagination("cursor", "cursor", "response_metadata.next_cursor", "limit")),
          Operation("user.info", "GET", "/api/users.info", query=("user",)),
+         Operation("user.lookupByEmail", "GET", "/api/users.lookupByEmail", query=("email",)),
          Operation("channel.invite", "POST", "/api/conversations.invite", body=("channel", "users")),
          Operation("channel.create", "POST", "/api/conversations.create", body=("name", "is_private"))),
     _app("hubspot", "hubspot", "https://api.hubapi.com", Secret(Auth.BEARER, "HUBSPOT_TOKEN", what="a HubSpot app token"),

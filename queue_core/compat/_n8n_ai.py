@@ -167,8 +167,17 @@ def anthropic_items(answer: dict[str, Any], options: dict[str, Any], *, simplify
     return [{"json": _defined({**answer, "merged_response": merged})}]
 
 
-def gemini_body(messages: Sequence[dict[str, Any]], options: dict[str, Any], *, json_output: bool) -> dict[str, Any]:
-    """Return the body n8n's Gemini node ``text.message`` posts to ``:generateContent`` (no tools)."""
+def gemini_body(messages: Sequence[dict[str, Any]], options: dict[str, Any], *, json_output: bool,
+                nonempty: bool = False, node: str = "Google Gemini") -> dict[str, Any]:
+    """Return the body n8n's Gemini node ``text.message`` posts to ``:generateContent`` (no tools).
+
+    ``nonempty`` (v1.1+, n8n 2.x): a message whose content is blank is left out, and none left fails
+    the node ("A non-empty prompt is required."), as n8n 2.x's node does.
+    """
+    if nonempty:
+        messages = [m for m in messages if str(m.get("content") or "").strip()]
+        if not messages:
+            raise NodeFailed(f"{node}: A non-empty prompt is required.")
     config = _defined({"frequencyPenalty": options.get("frequencyPenalty"),
                        "maxOutputTokens": options.get("maxOutputTokens"),
                        "candidateCount": options.get("candidateCount"),
@@ -184,11 +193,20 @@ def gemini_body(messages: Sequence[dict[str, Any]], options: dict[str, Any], *, 
                      "systemInstruction": {"parts": [{"text": system}]} if system else None})
 
 
-def gemini_items(answer: dict[str, Any], *, simplify: bool) -> Items:
-    """Return the Gemini node's items: each candidate (simplified), else the answer."""
+def gemini_items(answer: dict[str, Any], *, simplify: bool, merged: bool = False) -> Items:
+    """Return the Gemini node's items: each candidate (simplified), else the answer.
+
+    ``merged`` (options.includeMergedResponse, v1.1+): each candidate gets ``mergedResponse``, the text of
+    its parts joined.
+    """
+    candidates = answer.get("candidates") or []
+    if merged:
+        candidates = [{**c, "mergedResponse": "".join(str(p["text"]) for p in (c.get("content") or {}).get("parts") or []
+                                                      if isinstance(p, dict) and isinstance(p.get("text"), str))}
+                      for c in candidates]
     if simplify:
-        return [{"json": candidate} for candidate in answer.get("candidates") or []]
-    return [{"json": answer}]
+        return [{"json": candidate} for candidate in candidates]
+    return [{"json": {**answer, "candidates": candidates} if merged else answer}]
 
 
 def sse_completion(text: str) -> dict[str, Any] | None:

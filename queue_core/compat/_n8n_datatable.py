@@ -1,4 +1,4 @@
-"""n8n's Data Table node (v1) at run time, on a copy of its table in a SQL provider's database.
+"""n8n's Data Table node (v1, v1.1) at run time, on a copy of its table in a SQL provider's database.
 
 n8n keeps a data table's rows in its own database (``data_table_user_<id>``: ``id`` an identity
 integer, the user's columns — string as text, number as double precision, boolean, date as
@@ -16,9 +16,12 @@ JavaScript text, so the column's own type reads them (Postgres reports a value i
 hold). Output rows as n8n's: the user's columns, then ``id``, ``createdAt``, ``updatedAt`` (ISO
 text), numbers as numbers. Dry runs read the rows and answer their before/after states.
 
+v1.1 (n8n 2.x) reads rows in order (``dt_order``: the Get's ``orderByColumn`` if it sorts, then ``id``)
+and outputs dates as ISO text, as this module outputs every version's.
+
 Not as n8n: the table's columns are not read first, so an unknown column or a value of the wrong
 type is Postgres's error, not n8n's message; rows come in the copy's physical order, as n8n's
-(no ORDER BY), which a copy keeps only if it was loaded in id order.
+(no ORDER BY) for v1, which a copy keeps only if it was loaded in id order.
 """
 
 from __future__ import annotations
@@ -159,13 +162,30 @@ def _all() -> sql.Composed:
     return _part("returning", columns=sql.SQL("*"))
 
 
-def dt_get(table: str, filter_: dict[str, Any], *, limit: int | None) -> Statement:
-    """Return Get's statement (rowExists and rowNotExists: ``limit`` 1): the rows the filter picks."""
+def dt_get(table: str, filter_: dict[str, Any], *, limit: int | None,
+           order: Sequence[tuple[str, str]] = ()) -> Statement:
+    """Return Get's statement (rowExists and rowNotExists: ``limit`` 1): the rows the filter picks.
+
+    ``order``: (column, ASC or DESC) rules, as n8n 2.x sorts (``dt_order``); none: the table's order.
+    """
     values: list[Any] = []
     parts = [_part("select", columns=sql.SQL("*"), table=sql.Identifier(table)), *_where(values, filter_)]
+    if order:
+        rules = [_part("sort_rule", column=sql.Identifier(c), direction=sql.SQL("DESC" if d.upper() == "DESC" else "ASC"))
+                 for c, d in order]
+        parts.append(_part("order_by", rules=sql.SQL(", ").join(rules)))
     if limit:
         parts.append(_part("limit", limit=sql.Literal(int(limit))))
     return _statement(parts, values)
+
+
+def dt_order(column: Any, direction: Any) -> list[tuple[str, str]]:
+    """Return the sort rules of a v1.1 Get as n8n 2.x's data-table module sorts its rows: the chosen column
+    (``orderByColumn``, none when empty) in its direction, then ``id`` ascending unless ``id`` was the column."""
+    rules = [(str(column), "DESC" if str(direction).upper() == "DESC" else "ASC")] if column not in (None, "") else []
+    if not rules or rules[0][0] != "id":
+        rules.append(("id", "ASC"))
+    return rules
 
 
 def dt_insert(table: str, row: dict[str, Any], *, returning: bool = True) -> Statement:

@@ -78,9 +78,10 @@ def _with_files(doc: dict[str, Any]) -> None:
         node["parameters"]["jsCode"] = "return " + json.dumps(items, ensure_ascii=False) + ";"
 
 
-def run_n8n(documents: list[dict[str, Any]], base: str, timeout: float = 900) -> list[Outcome]:
-    """Run the documents in one n8n batch with the stand-in's credentials imported first (uncached:
-    the stand-in must see n8n's requests)."""
+def run_n8n(documents: list[dict[str, Any]], base: str, timeout: float = 900,
+            version: str = runner.VERSION) -> list[Outcome]:
+    """Run the documents in one batch of n8n ``version`` with the stand-in's credentials imported first
+    (uncached: the stand-in must see n8n's requests)."""
     database = runner.Database.from_env()
     name = f"n8n_oracle_ai_{os.getpid()}_{uuid.uuid4().hex[:8]}"
     with tempfile.TemporaryDirectory(prefix="cutover-n8n-ai-") as tmp:
@@ -90,18 +91,20 @@ def run_n8n(documents: list[dict[str, Any]], base: str, timeout: float = 900) ->
         for document_ in documents:
             (folder / "workflows" / f"{document_['id']}.json").write_text(json.dumps(document_), encoding="utf-8")
         (folder / "credentials.json").write_text(json.dumps(credentials(base)), encoding="utf-8")
-        env = runner._environment(folder / "n8n", database, name)
+        env = runner._environment(folder / "n8n", database, name, version)
         env["NODE_OPTIONS"] = (f"--require={Path(__file__).with_name('no_sqlite3.js')} "  # the Agent loads sqlite3
                                f"--require={Path(__file__).with_name('redirect_fetch.js')}")
         env["CUTOVER_ORACLE_REDIRECT"] = ",".join(f"{host}={base}" for host in REDIRECTED)
         runner._admin(database, sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
         try:
-            runner._n8n(["import:credentials", f"--input={folder / 'credentials.json'}"], env, timeout)
-            runner._n8n(["import:workflow", "--separate", f"--input={folder / 'workflows'}"], env, timeout)
+            runner._n8n(["import:credentials", f"--input={folder / 'credentials.json'}"], env, timeout, version=version)
+            runner._n8n(["import:workflow", "--separate", f"--input={folder / 'workflows'}"], env, timeout,
+                        version=version)
             (folder / "ids.txt").write_text(",".join(ids), encoding="utf-8")
             (folder / "snapshots").mkdir()
             runner._n8n(["execute-batch", f"--ids={folder / 'ids.txt'}", f"--snapshot={folder / 'snapshots'}",
-                         f"--output={folder / 'output.json'}", "--concurrency=4"], env, timeout, ok=(0, 1))
+                         f"--output={folder / 'output.json'}", "--concurrency=4"], env, timeout, ok=(0, 1),
+                        version=version)
             results = json.loads((folder / "output.json").read_text(encoding="utf-8"))
         finally:
             runner._admin(database, sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
@@ -147,7 +150,11 @@ def measure(cases: list[tuple[Case, list[dict[str, Any]], str | None]], base: st
     documents = [json.loads(json.dumps(document(case, i, [dict(s) for s in subs], credential)).replace("__BASE__", base))
                  for i, (case, subs, credential) in enumerate(cases)]
     seen.clear()
-    oracle = run_n8n(documents, base)
+    oracle: list[Outcome | None] = [None] * len(cases)
+    for version in dict.fromkeys(case.n8n or runner.VERSION for case, _, _ in cases):  # each n8n its cases
+        chosen = [i for i, (case, _, _) in enumerate(cases) if (case.n8n or runner.VERSION) == version]
+        for i, outcome in zip(chosen, run_n8n([documents[i] for i in chosen], base, version=version), strict=True):
+            oracle[i] = outcome
     n8n_bodies = {case.id: seen.of(_tag(case)) for case, _, _ in cases}
     results = []
     with tempfile.TemporaryDirectory(prefix="cutover-oracle-ai-") as tmp:

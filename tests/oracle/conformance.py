@@ -77,7 +77,7 @@ def measure(cases: list[Case] | None = None) -> tuple[list[Result], dict[str, An
     cases = case_module.pinned() if cases is None else cases
     documents = [workflow(case, runner.workflow_id(i)) for i, case in enumerate(cases)]
     started = time.monotonic()
-    oracle, info = runner.cached_run(documents)
+    oracle, info = oracle_run(cases, documents)
     info["n8n_seconds"] = round(time.monotonic() - started, 1)
     started = time.monotonic()
     results = []
@@ -92,13 +92,30 @@ def measure(cases: list[Case] | None = None) -> tuple[list[Result], dict[str, An
     return results, info
 
 
+def oracle_run(cases: list[Case], documents: list[dict[str, Any]], **kwargs: Any) -> tuple[list[Outcome], dict[str, Any]]:
+    """``runner.cached_run`` per n8n version the cases name (``Case.n8n``); the outcomes in the cases' order."""
+    outcomes: list[Outcome | None] = [None] * len(cases)
+    info: dict[str, Any] = {}
+    for version in dict.fromkeys(case.n8n or runner.VERSION for case in cases):
+        chosen = [i for i, case in enumerate(cases) if (case.n8n or runner.VERSION) == version]
+        got, ran = runner.cached_run([documents[i] for i in chosen], version=version, **kwargs)
+        for i, outcome in zip(chosen, got, strict=True):
+            outcomes[i] = outcome
+        if version == runner.VERSION:
+            info.update(ran)
+        else:
+            info[f"n8n {version}"] = ran
+    return [o for o in outcomes if o is not None], info
+
+
 def table(results: list[Result]) -> dict[str, dict[str, Any]]:
     """Return the conformance table: one row per "<type> v<version>", in generation order."""
     rows: dict[str, dict[str, Any]] = {}
     for result in results:
         case = result.case
         row = rows.setdefault(case.key, {"type": case.node_type, "version": case.version, "cases": 0,
-                                         "refused_by_n8n": 0, "translated": 0, "equal": 0, "differing": []})
+                                         "refused_by_n8n": 0, "translated": 0, "equal": 0, "differing": [],
+                                         **({"n8n": case.n8n} if case.n8n else {})})
         row["cases"] += 1
         if result.refused:
             row["refused_by_n8n"] += 1

@@ -35,9 +35,9 @@ def _postgres_missing() -> str | None:
                 f"({exc.__class__.__name__}); set DATABASE_URL to a server it may create databases on")
 
 
-def require_oracle() -> None:
-    """Skip (fail, where ``CI`` is set) when n8n cannot run here, saying why."""
-    reason = runner.missing() or _postgres_missing()
+def require_oracle(version: str = runner.VERSION) -> None:
+    """Skip (fail, where ``CI`` is set) when n8n ``version`` cannot run here, saying why."""
+    reason = runner.missing(version) or _postgres_missing()
     if reason is None:
         return
     if os.environ.get("CI"):

@@ -175,7 +175,8 @@ def _answers(port: int, paths: list[str], process: subprocess.Popen[bytes]) -> l
         return outcomes
 
 
-def _run_n8n(documents: list[dict[str, Any]], cases: list[tuple[Case, str, str]]) -> tuple[list[Outcome], list[Any]]:
+def _run_n8n(documents: list[dict[str, Any]], cases: list[tuple[Case, str, str]],
+             version: str = runner.VERSION) -> tuple[list[Outcome], list[Any]]:
     """Run the cases in a started n8n (its data-table module loaded), each through its webhook; return
     the node's output per case and each data table afterwards.
 
@@ -196,15 +197,17 @@ def _run_n8n(documents: list[dict[str, Any]], cases: list[tuple[Case, str, str]]
             hooked = _webhook_document({**document, "id": wid}, paths[i])
             (workflows / f"{wid}.json").write_text(json.dumps(hooked), encoding="utf-8")
         # a port of its own for the server and for its Code node runners' broker (other n8n runs may hold 5679)
-        env = {**runner._environment(folder / "n8n", database, name), "N8N_PORT": str(port),
+        env = {**runner._environment(folder / "n8n", database, name, version), "N8N_PORT": str(port),
                "N8N_LISTEN_ADDRESS": "127.0.0.1", "N8N_HOST": "127.0.0.1", "N8N_RUNNERS_BROKER_PORT": str(_free_port())}
         runner._admin(database, sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
         process = None
         try:
-            runner._n8n(["import:workflow", "--separate", f"--input={workflows}"], env, 300)  # migrates the database
-            runner._n8n(["update:workflow", "--all", "--active=true"], env, 300)
+            runner._n8n(["import:workflow", "--separate", f"--input={workflows}"], env, 300,  # migrates the database
+                        version=version)
+            runner._n8n(["update:workflow", "--all", "--active=true"], env, 300, version=version)
             _seed_n8n(url, cases)
-            process = subprocess.Popen([str(runner.n8n_binary()), "start"], env=env, cwd=str(runner.install_dir()),
+            process = subprocess.Popen([str(runner.n8n_binary(version)), "start"], env=env,
+                                       cwd=str(runner.install_dir(version)),
                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             outcomes = _answers(port, paths, process)
             tables = [_contents(url, f"data_table_user_{ident}") for _, ident, _ in cases]
@@ -239,8 +242,9 @@ def _clocked(outcome: Outcome) -> Outcome:
     return outcome
 
 
-def measure(cases: list[tuple[Case, str, str]]) -> list[tuple[Case, Outcome, Outcome, list[str]]]:
-    """Run every case on both sides (n8n on its data tables, the scaffold on copies); return the differences."""
+def measure(cases: list[tuple[Case, str, str]],
+            version: str = runner.VERSION) -> list[tuple[Case, Outcome, Outcome, list[str]]]:
+    """Run every case on both sides (n8n ``version`` on its data tables, the scaffold on copies); return the differences."""
     database = runner.Database.from_env()
     name = f"oracle_dt_scaffold_{os.getpid()}_{uuid.uuid4().hex[:6]}"
     url = make_conninfo(database.admin_url, dbname=name)
@@ -250,7 +254,7 @@ def measure(cases: list[tuple[Case, str, str]]) -> list[tuple[Case, Outcome, Out
             for case, _, _ in cases:
                 _seed_table(conn, table_name(case.parameters["dataTableId"]))
         documents = [workflow(case, runner.workflow_id(i)) for i, (case, _, _) in enumerate(cases)]
-        oracle, tables = _run_n8n(documents, cases)
+        oracle, tables = _run_n8n(documents, cases, version)
         results = []
         with tempfile.TemporaryDirectory(prefix="cutover-oracle-dt-") as tmp:
             for index, ((case, _, _), document, expected) in enumerate(zip(cases, documents, oracle, strict=True)):

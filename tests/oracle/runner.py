@@ -10,6 +10,16 @@ and its own Postgres database (created and dropped here), so runs never share st
 version checks, templates and every other outbound call are switched off. n8n is installed by
 ``tests/oracle/install.sh`` into ``$CUTOVER_ORACLE_DIR`` (by default
 ``~/.cache/cutover/n8n-<version>``), never into the repository or onto PATH.
+
+Two n8n versions are oracles: ``VERSION`` (every case's, unless it names another) and ``NEWER``
+(``CUTOVER_N8N_VERSION=2.41.1 tests/oracle/install.sh``, in ``$CUTOVER_ORACLE_DIR_2`` or the
+cache), for the node versions only newer n8n has: 2.41.1 is the newest n8n whose dependencies the npm
+registry all has here (2.41.3 names @n8n/agents 0.26.2 and @n8n/n8n-nodes-langchain 2.41.2, which it lacks). Every function here takes ``version=`` (one of
+``VERSIONS``); a case names its n8n in ``Case.n8n`` and ``conformance.measure`` runs each version's
+cases in that n8n. What n8n 2.x needs besides (``_environment``): Node >= 24 (``install.sh`` adds it
+where the machine's is older, ``node_bin``: first on PATH for 2.x runs); its Code node task runner, on
+by default and launched as a child process, gets a broker port of its own per run (two runs on
+the default 5679 would clash), and ``N8N_BLOCK_ENV_ACCESS_IN_NODE`` keeps 1.x's default (false).
 """
 
 from __future__ import annotations
@@ -20,6 +30,7 @@ import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import tempfile
 import time
@@ -35,34 +46,63 @@ from psycopg.conninfo import conninfo_to_dict
 from tests.oracle.outcome import Outcome
 
 VERSION = "1.123.81"
+NEWER = "2.41.1"  # the second oracle: node versions 1.123.81 does not have (dataTable v1.1, slack v2.5, ...)
+VERSIONS = (VERSION, NEWER)
 INSTALL = "tests/oracle/install.sh"
+_DIR_ENV = {VERSION: "CUTOVER_ORACLE_DIR", NEWER: "CUTOVER_ORACLE_DIR_2"}
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def install_dir() -> Path:
-    """Return where ``install.sh`` puts n8n (``$CUTOVER_ORACLE_DIR``, else the user's cache)."""
-    given = os.environ.get("CUTOVER_ORACLE_DIR")
+def install_dir(version: str = VERSION) -> Path:
+    """Return where ``install.sh`` puts n8n ``version`` (``$CUTOVER_ORACLE_DIR`` for ``VERSION``,
+    ``$CUTOVER_ORACLE_DIR_2`` for ``NEWER``, else the user's cache)."""
+    given = os.environ.get(_DIR_ENV.get(version, ""))
     if given:
         return Path(given)
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return cache / "cutover" / f"n8n-{VERSION}"
+    return cache / "cutover" / f"n8n-{version}"
 
 
-def n8n_binary() -> Path:
+def n8n_binary(version: str = VERSION) -> Path:
     """Return the installed n8n's command (it may not exist)."""
-    return install_dir() / "node_modules" / ".bin" / "n8n"
+    return install_dir(version) / "node_modules" / ".bin" / "n8n"
 
 
-def missing() -> str | None:
+def install_command(version: str = VERSION) -> str:
+    """Return the command that installs n8n ``version``."""
+    return INSTALL if version == VERSION else f"CUTOVER_N8N_VERSION={version} {INSTALL}"
+
+
+def missing(version: str = VERSION) -> str | None:
     """Return why the oracle cannot run here (None: it can): no node, no npm, n8n not installed."""
     if shutil.which("node") is None or shutil.which("npm") is None:
         return ("the n8n oracle needs Node.js (>= 20) and npm, not found on PATH; "
-                f"install them, then run {INSTALL}")
-    marker = install_dir() / ".installed"
-    if not n8n_binary().exists() or not marker.exists() or marker.read_text().strip() != VERSION:
-        return (f"n8n {VERSION} is not installed in {install_dir()}; run {INSTALL} "
+                f"install them, then run {install_command(version)}")
+    marker = install_dir(version) / ".installed"
+    if not n8n_binary(version).exists() or not marker.exists() or marker.read_text().strip() != version:
+        return (f"n8n {version} is not installed in {install_dir(version)}; run {install_command(version)} "
                 "(about 5 minutes and 1.8 GB, from the npm registry)")
     return None
+
+
+def node_bin(version: str = VERSION) -> Path | None:
+    """Return the directory of the Node that n8n ``version`` runs on when it is not the machine's: the Node 24
+    ``install.sh`` adds to a 2.x install where the machine's node is older (None: the machine's)."""
+    for found in sorted((install_dir(version) / "node_modules").glob("node-linux-*/bin/node")):
+        return found.parent
+    return None
+
+
+def major(version: str) -> int:
+    """Return n8n ``version``'s major number (``2.41.1`` → 2)."""
+    return int(version.split(".", 1)[0])
+
+
+def free_port() -> int:
+    """Return a loopback TCP port free right now (a server's, a task broker's)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
 
 
 @dataclass(frozen=True)
@@ -84,7 +124,7 @@ class Database:
                    str(parts.get("user") or "postgres"), str(parts.get("password") or ""), url)
 
 
-def _environment(folder: Path, database: Database, name: str) -> dict[str, str]:
+def _environment(folder: Path, database: Database, name: str, version: str = VERSION) -> dict[str, str]:
     env = {key: value for key, value in os.environ.items() if not key.startswith(("N8N_", "DB_"))}
     env.update({
         "N8N_USER_FOLDER": str(folder),
@@ -101,6 +141,16 @@ def _environment(folder: Path, database: Database, name: str) -> dict[str, str]:
         "N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS": "false", "N8N_LOG_LEVEL": "warn",
         "GENERIC_TIMEZONE": "UTC", "TZ": "UTC", "NO_COLOR": "1",
     })
+    if major(version) >= 2:
+        own = node_bin(version)  # n8n 2.x refuses Node < 24: install.sh's Node 24, first on PATH
+        if own is not None:
+            env["PATH"] = f"{own}{os.pathsep}{env.get('PATH', '')}"
+        env.update({
+            # the Code node's task runner (on by default in 2.x, a child process of n8n's): a broker port per run
+            "N8N_RUNNERS_BROKER_PORT": str(free_port()), "N8N_RUNNERS_MODE": "internal",
+            # 2.x blocks $env in nodes by default; 1.x (the other oracle) did not
+            "N8N_BLOCK_ENV_ACCESS_IN_NODE": "false",
+        })
     return env
 
 
@@ -114,13 +164,14 @@ def workflow_id(index: int) -> str:
     return f"oracle{index:010d}"
 
 
-def _digest(document: dict[str, Any]) -> str:
+def _digest(document: dict[str, Any], version: str = VERSION) -> str:
     body = {k: v for k, v in document.items() if k not in ("id", "name")}
-    return hashlib.sha256(f"{VERSION}\n{json.dumps(body, sort_keys=True)}".encode()).hexdigest()
+    return hashlib.sha256(f"{version}\n{json.dumps(body, sort_keys=True)}".encode()).hexdigest()
 
 
 def cached_run(documents: list[dict[str, Any]], *, fresh: bool = False,
-               credentials: list[dict[str, Any]] | None = None) -> tuple[list[Outcome], dict[str, Any]]:
+               credentials: list[dict[str, Any]] | None = None,
+               version: str = VERSION) -> tuple[list[Outcome], dict[str, Any]]:
     """``run`` the documents n8n has not run before; reuse the outcomes of those it has.
 
     n8n's output for a workflow is a function of the workflow and n8n's version (the nodes under
@@ -128,10 +179,10 @@ def cached_run(documents: list[dict[str, Any]], *, fresh: bool = False,
     directory under the digest of both and read back next time. ``fresh`` (or
     ``CUTOVER_ORACLE_FRESH=1``) runs every document again.
     """
-    store = install_dir() / "outcomes"
+    store = install_dir(version) / "outcomes"
     store.mkdir(exist_ok=True)
     fresh = fresh or os.environ.get("CUTOVER_ORACLE_FRESH") == "1"
-    keys = [_digest(d) for d in documents]
+    keys = [_digest(d, version) for d in documents]
     known: dict[str, Outcome] = {}
     for key in set(keys):
         path = store / f"{key}.json"
@@ -140,7 +191,7 @@ def cached_run(documents: list[dict[str, Any]], *, fresh: bool = False,
     todo = [i for i, key in enumerate(keys) if key not in known]
     info: dict[str, Any] = {"cached": len(documents) - len(todo), "ran_in_n8n": len(todo)}
     if todo:
-        outcomes, ran = run([documents[i] for i in todo], credentials=credentials)
+        outcomes, ran = run([documents[i] for i in todo], credentials=credentials, version=version)
         info.update(ran)
         for i, outcome in zip(todo, outcomes, strict=True):
             known[keys[i]] = outcome
@@ -149,14 +200,14 @@ def cached_run(documents: list[dict[str, Any]], *, fresh: bool = False,
 
 
 def run(documents: list[dict[str, Any]], *, timeout: float = 900,
-        credentials: list[dict[str, Any]] | None = None) -> tuple[list[Outcome], dict[str, Any]]:
-    """Run every workflow of ``documents`` in one n8n batch; return one Outcome each, in order.
+        credentials: list[dict[str, Any]] | None = None, version: str = VERSION) -> tuple[list[Outcome], dict[str, Any]]:
+    """Run every workflow of ``documents`` in one batch of n8n ``version``; return one Outcome each, in order.
 
     Each document's ``id`` is replaced by ``workflow_id(i)``. The second value says how the run
     went (seconds for import and for execution, n8n's summary). Raises RuntimeError when n8n
     itself fails (not a workflow: that is an Outcome with an error).
     """
-    reason = missing()
+    reason = missing(version)
     if reason:
         raise RuntimeError(reason)
     database = Database.from_env()
@@ -169,19 +220,19 @@ def run(documents: list[dict[str, Any]], *, timeout: float = 900,
         ids = [workflow_id(i) for i in range(len(documents))]
         for wid, document in zip(ids, documents, strict=True):
             (workflows / f"{wid}.json").write_text(json.dumps({**document, "id": wid}), encoding="utf-8")
-        env = _environment(folder / "n8n", database, name)
+        env = _environment(folder / "n8n", database, name, version)
         _admin(database, sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
         try:
             started = time.monotonic()
             if credentials:  # n8n encrypts a credential's plain data on import
                 (folder / "credentials.json").write_text(json.dumps(credentials), encoding="utf-8")
-                _n8n(["import:credentials", f"--input={folder / 'credentials.json'}"], env, timeout)
-            _n8n(["import:workflow", "--separate", f"--input={workflows}"], env, timeout)
+                _n8n(["import:credentials", f"--input={folder / 'credentials.json'}"], env, timeout, version=version)
+            _n8n(["import:workflow", "--separate", f"--input={workflows}"], env, timeout, version=version)
             imported = time.monotonic()
             (folder / "ids.txt").write_text(",".join(ids), encoding="utf-8")
             output = folder / "output.json"
             _n8n(["execute-batch", f"--ids={folder / 'ids.txt'}", f"--snapshot={snapshots}", f"--output={output}",
-                  "--concurrency=4"], env, timeout, ok=(0, 1))
+                  "--concurrency=4"], env, timeout, ok=(0, 1), version=version)
             done = time.monotonic()
             results = json.loads(output.read_text(encoding="utf-8"))
         finally:
@@ -192,8 +243,9 @@ def run(documents: list[dict[str, Any]], *, timeout: float = 900,
                       "summary": {k: v for k, v in results.get("summary", {}).items() if not isinstance(v, list)}}
 
 
-def _n8n(args: list[str], env: dict[str, str], timeout: float, ok: tuple[int, ...] = (0,)) -> None:
-    done = subprocess.run([str(n8n_binary()), *args], env=env, cwd=str(install_dir()), capture_output=True,
+def _n8n(args: list[str], env: dict[str, str], timeout: float, ok: tuple[int, ...] = (0,),
+         version: str = VERSION) -> None:
+    done = subprocess.run([str(n8n_binary(version)), *args], env=env, cwd=str(install_dir(version)), capture_output=True,
                           text=True, timeout=timeout, check=False)
     if done.returncode not in ok:
         tail = (done.stderr or done.stdout)[-2000:]

@@ -33,6 +33,7 @@ class Case:
     parameters: dict[str, Any]
     inputs: list[list[dict[str, Any]]]  # one list of items' json per input index
     settings: dict[str, Any] = field(default_factory=dict)  # node settings: onError, alwaysOutputData…
+    n8n: str | None = None  # the n8n version that runs it (None: runner.VERSION; runner.NEWER for newer nodes)
 
     @property
     def key(self) -> str:
@@ -42,7 +43,8 @@ class Case:
     def describe(self) -> dict[str, Any]:
         """Return the case as plain data (what the conformance table shows of a difference)."""
         return {"node": self.node_type, "typeVersion": self.version, "parameters": self.parameters,
-                **({"settings": self.settings} if self.settings else {}), "inputs": self.inputs}
+                **({"settings": self.settings} if self.settings else {}), "inputs": self.inputs,
+                **({"n8n": self.n8n} if self.n8n else {})}
 
 
 def _code_node(name: str, items: list[dict[str, Any]], position: list[int]) -> dict[str, Any]:

@@ -84,8 +84,8 @@ def test_a_v1_node_is_one_sql_call_on_the_copy_with_its_create_table_in_a_commen
 
 
 def test_a_node_this_n8n_does_not_describe_or_an_expression_table_stays_a_todo_naming_its_call(tmp_path: Path) -> None:
-    rows, _ = _workflow(tmp_path, {"typeVersion": 1.1, "parameters": {"operation": "get", "dataTableId": TABLE}})
-    assert rows["DB"] == ("todo: dataTable v1.1 is not described by this n8n (v1 is): not translated; the call: postgres "
+    rows, _ = _workflow(tmp_path, {"typeVersion": 1.2, "parameters": {"operation": "get", "dataTableId": TABLE}})
+    assert rows["DB"] == ("todo: dataTable v1.2 is not described here (v1, v1.1 are): not translated; the call: postgres "
                           "SQL sql://postgres/dataTable.get on a copy of n8n's data table as table 'instagram_to_youtube' "
                           "(kind = \"sql\", its connection string from $POSTGRES_URL)")
     rows, _ = _workflow(tmp_path, {"typeVersion": 1, "parameters": {"operation": "get",

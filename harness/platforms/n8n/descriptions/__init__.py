@@ -200,3 +200,31 @@ def refresh(node_modules: Path, node_types: Sequence[str], out: Path = DATA) -> 
         raise ValueError(f"n8n in {node_modules} describes no node named {', '.join(missing)}")
     out.write_text(json.dumps(data, sort_keys=True, separators=(",", ":")) + "\n", encoding="utf-8")
     _table.cache_clear()
+
+
+def add_versions(node_modules: Path, wanted: Mapping[str, Sequence[str]], out: Path = DATA,
+                 package: str | None = None) -> list[str]:
+    """Add the descriptions of the ``wanted`` versions (short type → versions, e.g. ``{"slack": ["2.5"]}``)
+    from a newer n8n's ``node_modules`` to ``out``; the versions ``out`` already holds stay exactly as
+    they are (they were read from the n8n the other oracle runs). Return the "type vversion" added.
+
+    ``package``: the node package (``@n8n/n8n-nodes-langchain`` for ``langchain.json``).
+    """
+    import os
+
+    env = {**os.environ, **({"N8N_NODES_PACKAGE": package} if package else {})}
+    done = subprocess.run(["node", str(HERE / "extract.js"), str(node_modules), *wanted],
+                          check=True, capture_output=True, text=True, env=env)
+    found = json.loads(done.stdout)
+    table = json.loads(out.read_text(encoding="utf-8"))
+    added = []
+    for node_type, versions in wanted.items():
+        for version in versions:
+            if version not in found.get(node_type, {}):
+                raise ValueError(f"n8n in {node_modules} does not describe {node_type} v{version}")
+            if version not in table.setdefault(node_type, {}):
+                table[node_type][version] = found[node_type][version]
+                added.append(f"{node_type} v{version}")
+    out.write_text(json.dumps(table, sort_keys=True, separators=(",", ":")) + "\n", encoding="utf-8")
+    _table.cache_clear()
+    return added

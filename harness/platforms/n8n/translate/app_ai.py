@@ -212,18 +212,37 @@ def anthropic_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
 
 
 def gemini_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
-    """Google Gemini (``@n8n/n8n-nodes-langchain.googleGemini``) text.message, without tools."""
+    """Google Gemini (``@n8n/n8n-nodes-langchain.googleGemini``) text.message, without tools.
+
+    v1.1+ (n8n 2.x): blank messages are left out (none left fails the node), ``options.codeExecution``
+    is v1's only (n8n 2.x reads it for v1 alone), ``options.includeMergedResponse`` adds each candidate's
+    joined text; a built-in tool set in ``builtInTools`` is a TODO. Audio, image, video and document
+    operations: :mod:`harness.platforms.n8n.translate.app_ai_media`.
+    """
     params = _check_described(node)
+    if params.get("resource") == "audio":
+        from harness.platforms.n8n.translate.app_ai_media import gemini_audio
+
+        return gemini_audio(node, params, slot, workflow)
     _no_tools(workflow, node)
     _operation(node, params, "text.message")
-    if (params.get("builtInTools") or {}) or (params.get("options") or {}).get("codeExecution"):
+    opts = dict(params.get("options") or {})
+    newer = node.version >= 1.1
+    if newer:
+        opts.pop("codeExecution", None)  # n8n adds the code execution tool from options for v1 only
+    if any((params.get("builtInTools") or {}).values()) or opts.get("codeExecution"):
         raise Untranslatable("Gemini built-in tools and code execution are not translated")
-    options = expr.value(params.get("options") or {})
+    merged = opts.pop("includeMergedResponse", False)
+    if not isinstance(merged, bool):
+        raise Untranslatable("googleGemini: options.includeMergedResponse set by an expression is not translated")
+    options = expr.value(opts)
     provider, _ = _provider(GEMINI, slot)
     key = dict_of([("x-goog-api-key", _credential.source(_secret(GEMINI, provider, node)))])  # not the query: records
     url = call("n8n.concat", GEMINI.base_url + "/v1beta/", model_id(node, params), ":generateContent")
-    body = call("n8n.ai.gemini_body", messages(params), options, json_output=flag(node, params, "jsonOutput"))
-    shape = call("n8n.ai.gemini_items", name("answer"), simplify=flag(node, params, "simplify"))
+    extra = {"nonempty": True, "node": node.name} if newer else {}
+    body = call("n8n.ai.gemini_body", messages(params), options, json_output=flag(node, params, "jsonOutput"), **extra)
+    shape = call("n8n.ai.gemini_items", name("answer"), simplify=flag(node, params, "simplify"),
+                 **({"merged": True} if merged else {}))
     return _message_node(node, slot, GEMINI, "text.message", "gemini", url, body, shape, headers=key)
 
 

@@ -1,4 +1,4 @@
-"""Translate n8n's Data Table node (v1): each item's operation a statement on a copy of the table, one SQL call per run.
+"""Translate n8n's Data Table node (v1, v1.1): each item's operation a statement on a copy of the table, one SQL call per run.
 
 n8n keeps a data table's rows in its own database; the migrated node works on a copy of the
 table in the database of the catalogue's ``postgres`` provider (``sql://postgres``, a
@@ -8,7 +8,12 @@ own name for it, when the export names none: ``dt_table_name``), and the generat
 ``CREATE TABLE`` of the columns the node shows (``queue_core.compat.n8n.dt_table_ddl``).
 Parameters are read with their defaults from the node's description (``Node.settings``).
 
-Not translated, each a TODO naming its call: a typeVersion this n8n does not describe (1.1),
+v1.1 (n8n 2.x, described from n8n-nodes-base 2.41) differs from v1 where the rows are read: n8n 2.x
+sorts them (Get's ``orderBy``/``orderByColumn``/``orderByDirection``, then ``id``:
+``queue_core.compat._n8n_datatable.dt_order``), and outputs dates as ISO text (as v1's translation
+already does). Its ``table`` resource (create, list, update, clear, delete a data table) is not translated.
+
+Not translated, each a TODO naming its call: a typeVersion no description here has,
 a data table given by an expression, "On Error: Continue", an option this module does not know.
 """
 
@@ -24,9 +29,11 @@ from harness.platforms.n8n.translate import expr
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot, comment
 from harness.scaffold import _code
 from harness.scaffold._code import call, dict_of, lit, name, stmts
+from queue_core.compat._n8n_datatable import dt_order
 from queue_core.compat.n8n import dt_copy_sql, dt_table_ddl, dt_table_name
 
 OPERATIONS = ("get", "insert", "update", "upsert", "deleteRows", "rowExists", "rowNotExists")
+VERSIONS = (1.0, 1.1)
 _OPTIONS = {"insert": {"optimizeBulk"}, "update": {"dryRun"}, "upsert": {"dryRun"}, "deleteRows": {"dryRun"}}
 
 
@@ -88,12 +95,23 @@ def _statement(node: Node, operation: str, params: dict[str, Any], table: str, o
             lit(None) if params.get("returnAll") is True else expr.value(params.get("limit", 50)))
         if operation == "get" and expr.is_expression(params.get("returnAll")):
             raise Untranslatable("returnAll is an expression: not translated")
-        return call("n8n.dt_get", lit(table), _filter(node, params), limit=limit)
+        if node.version < 1.1:
+            return call("n8n.dt_get", lit(table), _filter(node, params), limit=limit)
+        return call("n8n.dt_get", lit(table), _filter(node, params), limit=limit, order=lit(_order(params, operation)))
     if operation == "insert":
         return call("n8n.dt_insert", lit(table), _row(node, params), returning=not options.get("optimizeBulk"))
     if operation in ("update", "upsert"):
         return call(f"n8n.dt_{operation}", lit(table), name("row"), _filter(node, params), node=node.name, dry_run=dry)
     return call("n8n.dt_delete", lit(table), _filter(node, params), node=node.name, dry_run=dry)
+
+
+def _order(params: dict[str, Any], operation: str) -> list[tuple[str, str]]:
+    """v1.1's sort rules (n8n 2.x's data-table module): the Get's chosen column, then ``id``."""
+    column = params.get("orderByColumn") if operation == "get" and params.get("orderBy") is True else None
+    for key in ("orderBy", "orderByColumn", "orderByDirection"):
+        if expr.is_expression(params.get(key)):
+            raise Untranslatable(f"{key} is an expression: not translated")
+    return dt_order(column, params.get("orderByDirection", "DESC"))
 
 
 def _skeleton(node: Node, operation: str, table: str | None) -> str:
@@ -102,15 +120,18 @@ def _skeleton(node: Node, operation: str, table: str | None) -> str:
 
 
 def data_table_node(node: Node, slot: Slot) -> NodeCode:
-    """Data Table v1: every item's statement on the table's copy, then one call of the SQL provider."""
+    """Data Table v1, v1.1: every item's statement on the table's copy, then one call of the SQL provider."""
     params = node.settings if node.described else node.parameters
     operation = str(params.get("operation") or "insert")
+    if params.get("resource", "row") == "table":
+        raise Untranslatable(f"dataTable table.{operation} (a data table's own {operation}, in n8n's database) is not "
+                             "translated: the rows' operations are")
     try:
         table = table_name(params.get("dataTableId"))
     except Untranslatable as exc:
         raise Untranslatable(f"{exc.reason}; the call: {_skeleton(node, operation, None)}") from None
-    if not node.described or node.version != 1:
-        raise Untranslatable(f"dataTable v{node.version:g} is not described by this n8n (v1 is): not translated; "
+    if not node.described or node.version not in VERSIONS:
+        raise Untranslatable(f"dataTable v{node.version:g} is not described here (v1, v1.1 are): not translated; "
                              f"the call: {_skeleton(node, operation, table)}")
     if node.on_error != "stop":
         raise Untranslatable(f"On Error {node.on_error!r} is not translated (stop is); "

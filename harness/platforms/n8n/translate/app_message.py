@@ -16,8 +16,9 @@ from harness.errors import Untranslatable
 from harness.platforms.n8n.definition import Node
 from harness.platforms.n8n.translate import expr
 from harness.platforms.n8n.translate.app_request import Request, collection
+from harness.platforms.n8n.translate.nodes import Slot
 from harness.scaffold import _code
-from harness.scaffold._code import call, dict_of, lit
+from harness.scaffold._code import call, dict_of, lit, name, stmts
 
 SECRET_SEGMENT = "__auth_env__"  # queue_core.gateway.request.SECRET_SEGMENT
 _TELEGRAM_FIELDS = {"disable_notification": "disable_notification", "disable_web_page_preview": "disable_web_page_preview",
@@ -110,6 +111,39 @@ def slack_create(node: Node) -> Request:
     private = params.get("channelVisibility", "public") == "private"
     return Request(body=dict_of([("name", _code.expr("n8n.text($n).removeprefix('#')", n=name)),
                                  ("is_private", private)]), items=_CHANNEL)
+
+
+def slack_lookup_by_email(node: Node, slot: Slot, provider: str) -> list[ast.stmt]:
+    """user.lookupByEmail (Slack v2.5+, described from n8n 2.x): GET users.lookupByEmail?email=…, the answer's user.
+
+    Slack answers an unknown address with HTTP 200 and ``{"ok": false, "error": "users_not_found"}``;
+    n8n's node then fails with ``Slack error response: "users_not_found"`` — or, with On Error
+    "Continue", outputs ``{"error": <that message>}`` for the item and goes on, as translated here.
+    A failed call (the gateway's retry or error) is not such an answer and is not continued.
+    """
+    if node.version < 2.5:
+        raise Untranslatable(f"slack v{node.version:g} has no user.lookupByEmail (v2.5+ have)")
+    if node.on_error not in ("stop", "continue"):
+        raise Untranslatable(f"On Error {node.on_error!r} is not translated (stop and continue are)")
+    params = node.settings if node.described else node.parameters
+    return stmts("""
+items = $inp
+$var: n8n.Items = []
+for i, item in enumerate(items):
+    response = await ctx.call($provider, 'GET', $url, params={'email': n8n.text($email)}, step=$step)
+    answer = response.json()
+    if isinstance(answer, dict) and answer.get('ok') is False:
+        error = 'Slack error response: "' + n8n.text(answer.get('error')) + '"'
+        if not $keep:
+            raise n8n.NodeFailed($prefix + error)
+        $var.append({'json': {'error': error}})
+        continue
+    $var.append({'json': (answer.get('user') if isinstance(answer, dict) else None) or {}, 'pairedItem': {'item': i}})
+if items:
+    flow.emit($node, $var)
+""", inp=slot.inputs[0] if slot.inputs else [], var=name(slot.var), provider=provider,
+                 url="https://slack.com/api/users.lookupByEmail", email=expr.value(params.get("email", "")),
+                 step=slot.step, keep=node.on_error == "continue", prefix=f"{node.name}: ", node=node.name)
 
 
 def gmail_draft(node: Node) -> Request:

@@ -80,6 +80,7 @@ N8N_APPS: dict[str, N8nApp] = {
         ("reaction", "add"): Mapping("reaction.add", None),
         ("channel", "history"): Mapping("channel.history", None),
         ("user", "info"): Mapping("user.info", None),
+        ("user", "lookupByEmail"): Mapping("user.lookupByEmail", whole=app_message.slack_lookup_by_email),
         ("channel", "invite"): Mapping("channel.invite", app_message.slack_invite, since=2),
         ("channel", "create"): Mapping("channel.create", app_message.slack_create, since=2),
     }, {"": "message", "message": "post"}),
