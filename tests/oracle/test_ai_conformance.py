@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.oracle import ai_cases, ai_server
+from tests.oracle import ai_cases, ai_server, runner
 from tests.oracle.conftest import require_oracle
 from tests.oracle.outcome import differences
 from tests.oracle.workflow import UNDER_TEST, Case
@@ -232,6 +232,38 @@ CASES: list[tuple[Case, list[dict[str, Any]], str | None]] = [
      None),
 ]
 
+
+def _v3(tag: str, version: float, parameters: dict[str, Any], items: list[dict[str, Any]],
+        subs: list[dict[str, Any]]) -> tuple[Case, list[dict[str, Any]], str | None]:
+    """An AI Agent v3 case (n8n 1.123.81 has v3; v3.1 runs in the second oracle, n8n 2.41.1)."""
+    return (Case(f"{tag} agent v{version:g}", f"{LC}agent", version, parameters, [items],
+                 n8n=runner.NEWER if version >= 3.1 else None), subs, None)
+
+
+V3_CASES = [
+    _v3("c50", 3, ASK, MAIL[:1], [_chat_model("c50", "text")]),
+    _v3("c51", 3.1, ASK, MAIL[:1], [_chat_model("c51", "text")]),
+    _v3("c52", 3.1, {**ASK, "options": {"systemMessage": "=You help {{ $json.from }}."}}, MAIL[:1],
+        [_chat_model("c52", "tool"), {"_kind": "tool", "name": "Think", "type": f"{LC}toolThink",
+                                      "typeVersion": 1.1, "parameters": {}}]),
+    _v3("c53", 3.1, ASK, MAIL[:1], [_chat_model("c53", "tool"), {
+        "_kind": "tool", "name": "Wiki search", "type": f"{LC}toolWikipedia", "typeVersion": 1, "parameters": {}}]),
+    _v3("c54", 3.1, {**ASK, "options": {"systemMessage": "You search."}}, MAIL[:1],
+        [_chat_model("c54", "tool"), _serpapi(hl="de")]),
+    _v3("c55", 3, ASK, MAIL[:1], [_chat_model("c55", "tool"), {"_kind": "tool", "name": "Think",
+                                                               "type": f"{LC}toolThink", "typeVersion": 1.1,
+                                                               "parameters": {}}]),
+    _v3("c56", 3.1, {**PARSED, "options": {}}, MAIL[:1], [_chat_model("c56", "final"),
+                                                          _parser(jsonSchemaExample=EXAMPLE)]),
+    _v3("c57", 3, {**PARSED, "options": {"systemMessage": "You help."}}, MAIL[:1], [
+        _chat_model("c57", "final"), _parser(jsonSchemaExample=EXAMPLE)]),
+    _v3("c58", 3.1, ASK, RECEIPT, [_chat_model("c58", "text")]),
+    _v3("c59", 3, ASK, MAIL[:1], [_chat_model("c59", "tool"), {"_kind": "tool", "name": "Plan it", "type": f"{LC}toolThink",
+                                                               "typeVersion": 1, "parameters": {}}]),
+    _v3("c60", 3, ASK, MAIL[:1], [_chat_model("c60", "tool"), {
+        "_kind": "tool", "name": "Wiki search", "type": f"{LC}toolWikipedia", "typeVersion": 1, "parameters": {}}]),
+]
+CASES += V3_CASES
 
 # n8n fails these at the node under test: the translation must fail there too, having sent what n8n sent
 FAILING: list[tuple[Case, list[dict[str, Any]], str | None]] = [

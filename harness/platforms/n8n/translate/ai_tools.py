@@ -39,7 +39,7 @@ from harness.platforms.n8n.translate import ai_app_tools, expr
 from harness.platforms.n8n.translate.app_ai import _check_described, _secret
 from harness.platforms.n8n.translate.nodes import Slot
 from harness.scaffold import _code, _credential
-from harness.scaffold._code import lit
+from harness.scaffold._code import call, lit
 from harness.scaffold._module import slug
 from harness.scaffold._provider import provider_for
 
@@ -88,6 +88,7 @@ class Tools:
     fails: str | None = None
     failing: str | None = None  # the tool n8n refuses (its node name)
     lines: list[ast.stmt] = field(default_factory=list)  # an app tool's ``async def`` (ai_app_tools)
+    sent: dict[str, str] = field(default_factory=dict)  # the Agent v3: offered name -> the name its calls go back as
 
     def add(self, name: str, description: object, parameters: dict[str, object], runs: ast.expr) -> None:
         self.specs.append(lit({"type": "function", "function": {"name": name, "description": description,
@@ -102,12 +103,12 @@ def think_tool(tool: Node, tools: Tools) -> None:
     tools.add(name, params.get("description", ""), INPUT_SCHEMA, _code.expr("n8n.ai_chain.think"))
 
 
-def wikipedia_tool(tool: Node, slot: Slot, tools: Tools) -> None:
-    """Add the Wikipedia tool (named after the node as it is): its spec and its callable (the API's GETs)."""
+def wikipedia_tool(tool: Node, slot: Slot, tools: Tools, renamed: bool = False) -> None:
+    """Add the Wikipedia tool (named after the node as it is; ``renamed``: n8n 2.x's nodeNameToToolName)."""
     _check_described(tool)
     provider, _, proposals = provider_for("https://en.wikipedia.org/w/api.php", slot.providers)
     tools.proposals.update(proposals)
-    tools.add(tool.name, WIKIPEDIA_DESCRIPTION, INPUT_SCHEMA,
+    tools.add(tool_name(tool.name) if renamed else tool.name, WIKIPEDIA_DESCRIPTION, INPUT_SCHEMA,
               _code.expr("lambda arg: n8n.ai_chain.wikipedia(ctx, $provider, arg, step=$step)", provider=provider,
                          step=f"{slot.step}:{slug(tool.name)}"))
 
@@ -157,9 +158,13 @@ _READ = {THINK: lambda tool, slot, tools: think_tool(tool, tools), WIKIPEDIA: wi
          SERPAPI: serpapi_tool, HTTP: http_tool}
 
 
-def tools_of(workflow: Workflow, root: Node, slot: Slot) -> Tools:
+def tools_of(workflow: Workflow, root: Node, slot: Slot, *, engine: bool = False, newer: bool = False) -> Tools:
     """Return the agent's tools, offered in n8n's order (the reverse of the export's connections).
 
+    ``engine`` (the Agent v3): n8n's engine runs each LangChain tool node, whose items
+    (``{response}``) are the result (``n8n.ai_chain.engine_tool``); an app tool's items already are;
+    each call goes back to the model named after its node (``Tools.sent``). ``newer``: the agent
+    runs in n8n 2.x (v3.1), whose Wikipedia tool is named by ``nodeNameToToolName``.
     Any tool not read here raises Untranslatable naming its call (``todo_reason``).
     """
     tools = Tools()
@@ -178,7 +183,24 @@ def tools_of(workflow: Workflow, root: Node, slot: Slot) -> Tools:
         if read is None:
             raise Untranslatable(f"the tool {tool.name!r} ({tool.short_type} v{tool.version:g}) is not translated: "
                                  + (todo_reason(tool) or _LOOP))
-        read(tool, slot, tools)
+        if engine and tool.short_type == HTTP:
+            raise Untranslatable(f"the HTTP Request tool {tool.name!r} under an AI Agent v3 is not translated: n8n "
+                                 "2.41's engine answers its call with the error 'has a \"supplyData\" method but no "
+                                 "\"execute\" method' (the oracle's capture); the HTTP Request node as a tool "
+                                 "(httpRequestTool) is what v3 runs")
+        if engine and not newer and tool.short_type == SERPAPI:
+            raise Untranslatable(f"the SerpApi tool {tool.name!r} under an AI Agent v3 is not translated: n8n "
+                                 "1.123's engine runs its execute, which hands LangChain the whole item, so the "
+                                 "search goes out without q (read in its source; the v3.1 agent, n8n 2.x, is "
+                                 "translated)")
+        before = len(tools.calls)
+        if tool.short_type == WIKIPEDIA:
+            wikipedia_tool(tool, slot, tools, renamed=newer)
+        else:
+            read(tool, slot, tools)
+        if engine:
+            tools.sent.update({n: tool_name(tool.name) for n, _ in tools.calls[before:]})
+            tools.calls[before:] = [(n, call("n8n.ai_chain.engine_tool", runs)) for n, runs in tools.calls[before:]]
     return tools
 
 

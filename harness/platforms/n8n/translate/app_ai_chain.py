@@ -157,14 +157,26 @@ def chain_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
 
 
 DEFAULT_SYSTEM = "You are a helpful assistant"  # n8n's ToolsAgent SYSTEM_MESSAGE
+V3 = (3.0, 3.1)  # the engine's agent: each tool call a sub-node run of n8n's engine
+
+
+def _v3_options(node: Node, params: dict[str, Any]) -> None:
+    """Refuse the Agent v3 options whose effect is not translated."""
+    opts = params.get("options") or {}
+    for key in ("forceToolCallOnFirstIteration", "passthroughBinaryPdfs"):
+        if opts.get(key):
+            raise Untranslatable(f"the AI Agent v{node.version:g} option {key} is not translated")
 
 
 def agent_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
-    """AI Agent v1.6–v2.2 (the tools agent): system message and prompt, the answer as ``{output}``."""
-    if node.version >= 3:
-        raise Untranslatable(f"AI Agent v{node.version:g} is not translated (v1.6–v2.2, the Tools Agent, are): v3 "
-                             "hands each tool call to n8n's engine as a sub-node run (its requests), and v3.1 has no "
-                             "description in this n8n; its model calls would be n8n.ai_chain.agent's")
+    """AI Agent v1.6–v3.1 (the tools agent): system message and prompt, the answer as ``{output}``.
+
+    v3 and v3.1 hand each tool call to n8n's engine as a sub-node run: what the model is sent is
+    the same loop with the engine's marks (``n8n.ai_chain.tool_loop(engine=…)``, proved on n8n
+    1.123.81 for v3 and 2.41.1 for v3.1); memory and the HTTP Request tool under v3 are TODOs.
+    """
+    if node.version >= 3 and node.version not in V3:
+        raise Untranslatable(f"AI Agent v{node.version:g} is not translated (v1.6–v3.1, the Tools Agent, are)")
     if node.version < 1.6:
         raise Untranslatable(f"AI Agent v{node.version:g} is not translated (v1.6–v2.2, the Tools Agent, are): before "
                              "v1.6 the agent kind is chosen by its agent parameter, the conversational agent by default")
@@ -178,10 +190,17 @@ def agent_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
     opts = params.get("options") or {}
     if opts.get("returnIntermediateSteps"):
         raise Untranslatable("an agent returning its intermediate steps is not translated")
-    found = ai_tools.tools_of(workflow, node, slot)
+    engine = node.version in V3
+    if engine:
+        _v3_options(node, params)
+    found = ai_tools.tools_of(workflow, node, slot, engine=engine, newer=node.version >= 3.1)
     specs, tools = list(found.specs), found.calls
     parsed = ai_parser.output_parser(workflow, node, params, slot, chat_model)
     memory = ai_memory.memory_of(workflow, node)
+    if memory is not None and engine:
+        raise Untranslatable("memory under an AI Agent v3 is not translated: v3 saves each turn's tool calls and "
+                             "results into the memory with it (the oracle's capture: the next turn's history holds "
+                             "them, the tool messages named)")
     if memory is not None and parsed:
         raise Untranslatable("an agent with both memory and an output parser is not translated (n8n keeps the "
                              "parsed output as JSON text in the memory)")
@@ -199,14 +218,16 @@ def agent_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
     provider, _ = _provider(OPENAI, slot)
     body = call("n8n.ai_chain.chat_body", model_name, messages, lit(options),
                 **({"tools": ast.List(specs, ast.Load())} if specs else {}),
-                **({"stream": True} if node.version < 2 else {}))  # the v1.x executor streams its model calls
+                **({"stream": True} if node.version < 2 else {}),  # the v1.x executor streams its model calls
+                **({"strict": False} if node.version >= 3.1 and specs else {}))  # n8n 2.x's LangChain
     run = call("n8n.ai_chain.agent", name("flow"), node.name, name("items"), provider=provider,
                url=OPENAI.base_url + "/v1/chat/completions", step=slot.step,
                body=_code.expr("lambda item, i: $body", body=body), max_iterations=int(opts.get("maxIterations", 10)),
                **({"tools": dict_of(tools)} if tools else {}), **({"parser": parsed[0]} if parsed else {}),
                **({"memory": memory} if memory is not None else {}),
                **({"binary_images": False} if opts.get("passthroughBinaryImages") is False else {}),
-               **({"fails": found.fails} if found.fails else {}))
+               **({"fails": found.fails} if found.fails else {}),
+               **({"engine": f"{node.version:g}", "sent_names": lit(found.sent)} if engine else {}))
     code = _lines(node, slot, run, model)
     code.lines[2:2] = found.lines  # an app tool's async def, before the agent's items
     code.provider_proposals.update(found.proposals)
