@@ -207,12 +207,30 @@ def tools_of(workflow: Workflow, root: Node, slot: Slot, *, engine: bool = False
 _TODO = {
     "toolWorkflow": "a child job of the callee automation (n8n.execute_workflow, as Execute Workflow), its inputs "
                     "the model's tool-call arguments, its last node's items the tool's result",
-    "gmailTool": "the Gmail app's REST call (catalogue gmail) with the fields the model fills in ($fromAI)",
-    "mcpClientTool": "the MCP server's tools/list then tools/call (JSON-RPC over its SSE or streamable HTTP "
-                     "endpoint), each offered to the model as a function",
+    "mcpClientTool": "the MCP server's JSON-RPC: initialize, notifications/initialized, tools/list (each tool offered "
+                     "to the model with its inputSchema), then tools/call {name, arguments} per call, its content "
+                     "the result; over the server's streamable HTTP endpoint (or SSE), the credential as its header; "
+                     "not built: no MCP stand-in proves it yet",
 }
+
+
+def _detail(tool: Node) -> str:
+    """Return what this tool node names of its call (the callee, the endpoint), for its TODO."""
+    params = tool.parameters
+    if tool.short_type == "toolWorkflow":
+        callee = params.get("workflowId")
+        callee = callee.get("cachedResultName") or callee.get("value") if isinstance(callee, dict) else callee
+        extra = sorted(set(params) - {"name", "description", "workflowId", "workflowInputs", "source",
+                                      "workflowJson", "descriptionType", "toolDescription"})
+        return (f" (this node: the workflow {callee!r}" + (f"; {', '.join(extra)} are not parameters of toolWorkflow "
+                f"v{tool.version:g}: n8n ignores them" if extra else "") + ")")
+    if tool.short_type == "mcpClientTool":
+        return (f" (this node: {params.get('endpointUrl') or params.get('sseEndpoint')!r}, authentication "
+                f"{params.get('authentication', 'none')!r})")
+    return ""
 
 
 def todo_reason(tool: Node) -> str | None:
     """Return the precise TODO of a tool this module does not translate (None: the generic one)."""
-    return _TODO.get(tool.short_type)
+    found = _TODO.get(tool.short_type)
+    return found + _detail(tool) if found else None

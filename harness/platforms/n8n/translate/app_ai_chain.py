@@ -58,9 +58,14 @@ def chat_model(workflow: Workflow, root: Node, *, gemini: bool = False) -> tuple
     params = _check_described(model)
     options = dict(params.get("options") or {})
     unknown = sorted(set(options) - _OPTIONS)
-    if unknown or params.get("responsesApiEnabled"):
-        raise Untranslatable(f"OpenAI Chat Model options {', '.join(unknown) or 'responsesApiEnabled'} are not "
-                             "translated")
+    if params.get("responsesApiEnabled"):
+        raise Untranslatable(f"the OpenAI Chat Model v{model.version:g} calls the Responses API (responsesApiEnabled, "
+                             "on by default from v1.3: POST /v1/responses, the tools as function items, the answer's "
+                             "function_call outputs), not translated; its Chat Completions calls are (turn "
+                             "responsesApiEnabled off)" + (f"; options {', '.join(unknown)} are not translated either"
+                                                           if unknown else ""))
+    if unknown:
+        raise Untranslatable(f"OpenAI Chat Model options {', '.join(unknown)} are not translated")
     raw = params.get("model")
     raw = raw.get("value") if isinstance(raw, dict) else raw
     if raw in (None, ""):
