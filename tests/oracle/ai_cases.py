@@ -30,10 +30,11 @@ from tests.oracle.workflow import UNDER_TEST, Case, workflow
 
 LC = "@n8n/n8n-nodes-langchain."
 CREDENTIALS = {"openAiApi": "oraclecredopenai", "anthropicApi": "oraclecredanthro", "googlePalmApi": "oraclecredgemini",
-               "serpApi": "oraclecredserpap"}
+               "serpApi": "oraclecredserpap", "gmailOAuth2": "oraclecredgmail0"}
 HOSTS = ("https://api.openai.com", "https://api.anthropic.com", "https://generativelanguage.googleapis.com",
-         "https://en.wikipedia.org", "https://serpapi.com")
-REDIRECTED = ("https://en.wikipedia.org", "https://serpapi.com")  # fixed in LangChain's tools: fetch sent to the stand-in
+         "https://en.wikipedia.org", "https://serpapi.com", "https://gmail.googleapis.com")
+# fixed URLs (LangChain's tools through fetch, the Gmail node through axios): sent to the stand-in
+REDIRECTED = ("https://en.wikipedia.org", "https://serpapi.com", "https://www.googleapis.com")
 SERP_KEY = "oracle-serp-key"  # the serpApi credential's key: n8n puts it in the query, the gateway in place of
 SECRET_SEGMENT = "__auth_env__"  # the module's placeholder (queue_core.gateway.request.SECRET_SEGMENT)
 
@@ -42,7 +43,11 @@ def credentials(base: str) -> list[dict[str, Any]]:
     """Return n8n credentials (export format, data in clear) whose base URLs are the stand-in's."""
     data = {"openAiApi": {"apiKey": "sk-oracle", "url": f"{base}/v1"},
             "anthropicApi": {"apiKey": "sk-ant-oracle", "url": base},
-            "googlePalmApi": {"apiKey": "oracle-key", "host": base}, "serpApi": {"apiKey": SERP_KEY}}
+            "googlePalmApi": {"apiKey": "oracle-key", "host": base}, "serpApi": {"apiKey": SERP_KEY},
+            "gmailOAuth2": {"clientId": "oracle", "clientSecret": "oracle", "scope": "", "grantType": "authorizationCode",
+                            "authUrl": f"{base}/auth", "accessTokenUrl": f"{base}/token", "authentication": "body",
+                            "oauthTokenData": {"access_token": "oracle-gmail-token", "token_type": "Bearer",
+                                               "refresh_token": "oracle-refresh", "expires_in": 3600}}}
     return [{"id": cid, "name": f"oracle {kind}", "type": kind, "data": data[kind]} for kind, cid in CREDENTIALS.items()]
 
 
@@ -93,7 +98,8 @@ def run_n8n(documents: list[dict[str, Any]], base: str, timeout: float = 900,
         (folder / "credentials.json").write_text(json.dumps(credentials(base)), encoding="utf-8")
         env = runner._environment(folder / "n8n", database, name, version)
         env["NODE_OPTIONS"] = (f"--require={Path(__file__).with_name('no_sqlite3.js')} "  # the Agent loads sqlite3
-                               f"--require={Path(__file__).with_name('redirect_fetch.js')}")
+                               f"--require={Path(__file__).with_name('redirect_fetch.js')} "
+                               f"--require={Path(__file__).with_name('ai_redirect_axios.js')}")
         env["CUTOVER_ORACLE_REDIRECT"] = ",".join(f"{host}={base}" for host in REDIRECTED)
         runner._admin(database, sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
         try:

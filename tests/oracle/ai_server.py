@@ -22,6 +22,7 @@ cases' (n8n runs cases concurrently), ``<answer>`` picks the answer's text from 
 
 from __future__ import annotations
 
+import base64
 import json
 import threading
 from collections.abc import Iterator
@@ -44,6 +45,7 @@ ANSWERS = {
     "broken": "I cannot answer in JSON.",
     "wrongtype": '{"output": {"subject": 5, "score": "three"}}',
     "final": "unused: a first answer calling format_final_json_response, then this text",
+    "fields": "unused: a first answer calling the first tool with each of its properties filled, then this text",
 }
 FINAL = {"output": {"subject": "Re: mail", "score": 3, "ratio": 0.5, "urgent": True, "tags": ["a"],
                     "people": [{"name": "x", "age": 2}], "meta": {"lang": "en"}}}
@@ -64,6 +66,20 @@ def form_parts(content_type: str, raw: bytes) -> list[dict[str, Any]]:
     return [{"name": part.get_param("name", header="content-disposition"),
              "filename": part.get_filename(), "type": part.get_content_type() if part.get("content-type") else None,
              "value": (part.get_payload(decode=True) or b"").decode("latin-1")} for part in message.iter_parts()]
+
+
+def mime_fields(body: dict[str, Any]) -> dict[str, Any]:
+    """Return what a Gmail send's MIME message says (its ``raw``, base64url): addressees, subject, type, text.
+
+    The two sides build the message with different libraries (boundaries, Message-ID, Date and line
+    folding differ), so what is compared is what the message says, not its bytes.
+    """
+    raw = str(body.get("raw", ""))
+    message = BytesParser(policy=policy.default).parsebytes(base64.urlsafe_b64decode(raw + "=" * (-len(raw) % 4)))
+    part = message.get_body(("plain", "html"))
+    return {"to": message.get("to"), "cc": message.get("cc"), "subject": message.get("subject"),
+            "type": part.get_content_type() if part else None,
+            "text": part.get_content().strip() if part else None, **({k: v for k, v in body.items() if k != "raw"})}
 
 
 @dataclass
@@ -107,6 +123,13 @@ def answer(path: str, body: Any) -> dict[str, Any]:
             message = {"role": "assistant", "content": None, "refusal": None, "annotations": [], "tool_calls": [
                 {"id": "call_1", "type": "function", "function": {"name": name, "arguments": json.dumps(
                     {"input": f"{model.rsplit('-', 1)[0]} ping"})}}]}
+            finish = "tool_calls"
+        if kind == "fields" and _wants_tool(body):  # an app tool: each schema property "<case> <property>"
+            function = body["tools"][0]["function"]
+            arguments = {k: f"{model.rsplit('-', 1)[0]} {k}" for k in function["parameters"].get("properties", {})}
+            message = {"role": "assistant", "content": None, "refusal": None, "annotations": [], "tool_calls": [
+                {"id": "call_1", "type": "function", "function": {"name": function["name"],
+                                                                  "arguments": json.dumps(arguments)}}]}
             finish = "tool_calls"
         if kind == "final" and body.get("tools"):  # the agent's output-parser tool, called with a fitting answer
             message = {"role": "assistant", "content": None, "refusal": None, "annotations": [], "tool_calls": [
@@ -200,6 +223,12 @@ def _handler(seen: StandInRequests) -> type[BaseHTTPRequestHandler]:
                 with seen.lock:
                     seen.requests.append((case, path, parts))
                 return self._send(json.dumps({"text": "The stand-in heard you."}).encode(), "application/json")
+            if path.endswith("/messages/send"):  # Gmail: the MIME message read back, the case its subject's prefix
+                sent = mime_fields(json.loads(data_))
+                with seen.lock:
+                    seen.requests.append((str(sent["subject"]).split(" ", 1)[0], path, sent))
+                return self._send(json.dumps({"id": "m-standin", "threadId": "t-standin",
+                                              "labelIds": ["SENT"]}).encode(), "application/json")
             if path.endswith("/audio/speech"):
                 body_ = json.loads(data_)
                 with seen.lock:

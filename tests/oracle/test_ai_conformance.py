@@ -265,6 +265,24 @@ V3_CASES = [
 ]
 CASES += V3_CASES
 
+
+def _gmail_tool(version: float = 2.1, **parameters: Any) -> dict[str, Any]:
+    """A Gmail node as the agent's tool (gmailTool): subject and message from the model ($fromAI)."""
+    return {"_kind": "tool", "name": "Mail the summary", "type": "n8n-nodes-base.gmailTool", "typeVersion": version,
+            "parameters": {"sendTo": "team@example.com", "emailType": "text",
+                           "subject": "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('Subject', `The title`, "
+                                      "'string') }}",
+                           "message": "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('Message', `The text`, "
+                                      "'string') }}", "options": {"appendAttribution": False}, **parameters},
+            "credentials": ai_cases._credential("gmailOAuth2")}
+
+
+CASES += [
+    (Case("c62 agent v2.2 gmail tool", f"{LC}agent", 2.2, {**ASK, "options": {"systemMessage": "You mail."}},
+          [MAIL[:1]]), [_chat_model("c62", "fields"), _gmail_tool()], None),
+    _v3("c63", 3.1, ASK, MAIL[:1], [_chat_model("c63", "fields"), _gmail_tool(2.1)]),
+]
+
 # n8n fails these at the node under test: the translation must fail there too, having sent what n8n sent
 FAILING: list[tuple[Case, list[dict[str, Any]], str | None]] = [
     (Case("c43 agent v1.7 http tool name n8n refuses (the ADR Researcher's shape)", f"{LC}agent", 1.7, {
@@ -318,3 +336,12 @@ def test_a_translated_ai_node_gives_n8n_s_output_and_sends_n8n_s_requests(index:
         assert sorted(map(repr, result["scaffold_requests"])) == sorted(map(repr, result["n8n_requests"]))
     found = differences(result["n8n"], result["scaffold"], [UNDER_TEST])
     assert not found, found
+
+
+def test_the_gmail_tool_cases_reached_gmail_on_both_sides(results: list[dict[str, Any]]) -> None:
+    mailed = [r for r in results if "gmail tool" in r["case"].id or r["case"].id.startswith("c63")]
+    assert len(mailed) == 2
+    for result in mailed:
+        for side in ("n8n_requests", "scaffold_requests"):
+            sent = [body for path, body in result[side] if path.endswith("/messages/send")]
+            assert sent and sent[0]["to"] == "team@example.com" and sent[0]["type"] == "text/plain", (side, sent)
