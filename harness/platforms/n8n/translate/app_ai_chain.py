@@ -9,8 +9,9 @@ Not translated, each a TODO naming what it needs:
 
 - an output parser other than :mod:`ai_parser` reads (the Structured Output Parser, auto-fixed or not);
 - memory other than the Simple Memory (:mod:`ai_memory`: its turns kept in Postgres);
-- a tool other than the ones :func:`ai_tools.tools_of` reads (an HTTP Request tool with a fixed URL), and
-  the agents of v1.x (chosen by an ``agent`` parameter) and v3 (its engine requests).
+- a tool other than the ones :func:`ai_tools.tools_of` reads (HTTP Request with a fixed URL, Think,
+  Wikipedia, SerpApi, app tools such as ``gmailTool``), the agents before v1.6 (chosen by an
+  ``agent`` parameter), and under Agent v3/v3.1 (the engine's agent) memory and the HTTP Request tool.
 """
 
 from __future__ import annotations
