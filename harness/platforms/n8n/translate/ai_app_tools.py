@@ -26,6 +26,7 @@ from typing import Any
 from harness.errors import Untranslatable
 from harness.platforms.n8n.definition import Node
 from harness.platforms.n8n.translate import apps
+from harness.platforms.n8n.translate.ai_names import tool_name
 from harness.platforms.n8n.translate.nodes import Slot
 from harness.scaffold import _code
 from harness.scaffold._code import name
@@ -129,8 +130,6 @@ def is_app_tool(tool: Node) -> bool:
 
 def app_tool(tool: Node, slot: Slot) -> tuple[str, str, dict[str, Any], list[ast.stmt], ast.expr, dict[str, str]]:
     """Translate an app tool: (name, description, schema, the ``async def`` lines, its callable, proposals)."""
-    from harness.platforms.n8n.translate.ai_tools import tool_name
-
     app = tool.short_type[:-4]
     base = Node(tool.name, f"n8n-nodes-base.{app}", tool.version, tool.parameters)
     params = base.settings if base.described else base.parameters

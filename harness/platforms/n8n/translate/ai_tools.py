@@ -29,13 +29,13 @@ Untranslatable naming its call (``_TODO``): a sub-workflow tool, MCP client tool
 from __future__ import annotations
 
 import ast
-import re
 from dataclasses import dataclass, field
 
 from harness import catalogue
 from harness.errors import Untranslatable
 from harness.platforms.n8n.definition import Node, Workflow
 from harness.platforms.n8n.translate import ai_app_tools, expr
+from harness.platforms.n8n.translate.ai_names import http_tool_name, tool_name
 from harness.platforms.n8n.translate.app_ai import _check_described, _secret
 from harness.platforms.n8n.translate.nodes import Slot
 from harness.scaffold import _code, _credential
@@ -61,17 +61,6 @@ _HTTP_TOOL_OFF = ("sendQuery", "sendHeaders", "sendBody", "optimizeResponse")
 _LOOP = ("the loop is n8n.ai_chain.agent(…, tools={name: async callable}) with each tool's function schema in "
          "n8n.ai_chain.chat_body(…, tools=[{type: function, function: {name, description, parameters}}]); a "
          "sub-workflow tool is a child job (n8n.execute_workflow), an HTTP tool a ctx.call")
-
-
-def tool_name(name: str) -> str:
-    """Return n8n-workflow's ``nodeNameToToolName``: each run of other characters than ``[a-zA-Z0-9_-]`` as one ``_``."""
-    return re.sub(r"[^a-zA-Z0-9_-]+", "_", name)
-
-
-def http_tool_name(name: str) -> str | None:
-    """Return the HTTP Request tool's name (spaces as ``_``), None when n8n refuses it (not ``[a-zA-Z_][a-zA-Z0-9_]*``)."""
-    named = name.replace(" ", "_")
-    return named if re.fullmatch(r"[a-zA-Z_][a-zA-Z0-9_]*", named) else None
 
 
 @dataclass
