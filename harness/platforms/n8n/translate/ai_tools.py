@@ -115,7 +115,9 @@ def serpapi_tool(tool: Node, slot: Slot, tools: Tools) -> None:
         tools.proposals[provider] = app.base_url
     found = _secret(app, provider, tool)
     # the provider's auth_env holds the key: the gateway writes it in place of the placeholder on the wire
-    tools.credentials.append(_credential.Credential(found.env, provider, found.was, found.where, True))
+    tools.credentials.append(_credential.Credential(
+        found.env, provider, found.was, found.where, True,
+        how="the gateway writes it (auth_env) into the URL's api_key query parameter on the wire only"))
     pairs = [[k, "true" if options[k] is True else "false" if options[k] is False else str(options[k])]
              for k in SERPAPI_OPTIONS if k in options]
     tools.add("search", SERPAPI_DESCRIPTION, INPUT_SCHEMA,
