@@ -57,6 +57,7 @@ class Credential:
     was: str  # "a literal Authorization header", "an $env expression in the Authorization header"
     where: str  # 'node "Get issues"', 'module "List contacts"'
     bearer: bool  # the provider's auth_env sends it: the call drops the header
+    how: str = ""  # how the gateway sends an auth_env secret that is not a bearer header (a query parameter)
 
     def line(self) -> str:
         """Return what the scaffold prints: the variable to set and where the credential was."""

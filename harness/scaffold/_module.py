@@ -196,8 +196,8 @@ def credential_lines(credentials: list[Credential]) -> list[str]:
     """Return one line per credential (each variable once): the variable to set and where it was."""
     seen: dict[str, str] = {}
     for found in credentials:
-        line = found.line() + ("; the provider sends it as Authorization: Bearer (auth_env)" if found.bearer
-                               else "; the module reads it when it calls")
+        line = found.line() + (f"; {found.how}" if found.how else "; the provider sends it as Authorization: Bearer "
+                               "(auth_env)" if found.bearer else "; the module reads it when it calls")
         seen.setdefault(found.env, line)
     return list(seen.values())
 

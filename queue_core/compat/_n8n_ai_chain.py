@@ -31,7 +31,7 @@ from typing import Any
 from ..errors import NodeFailed
 from ._n8n_ai import Body, Items, answer
 from ._n8n_ai_memory import recall, remember, session_of
-from ._n8n_ai_tools import wikipedia
+from ._n8n_ai_tools import binary_message, serpapi, tool_result, wikipedia
 from ._n8n_ai_parse import (AGENT_INSTRUCTIONS, FORMAT_INSTRUCTIONS, FORMAT_TOOL, agent_input, format_instructions,
                              format_tool, structured)
 
@@ -44,8 +44,11 @@ _OPTIONS = {"temperature": "temperature", "maxTokens": "max_tokens", "topP": "to
 
 
 def chat_body(model: Any, messages: Sequence[Mapping[str, Any]], options: Mapping[str, Any],
-              tools: Sequence[Mapping[str, Any]] | None = None, stream: bool = False) -> dict[str, Any]:
+              tools: Sequence[Mapping[str, Any]] | None = None, stream: bool = False,
+              strict: bool | None = None) -> dict[str, Any]:
     """Return the body LangChain's ChatOpenAI posts for the ``lmChatOpenAi`` sub-node's ``options``.
+
+    ``strict`` (n8n 2.x's LangChain, the Agent v3.1): each function spec says ``strict: false``.
 
     ``stream``: the answer streamed as server-sent events (the Agent v1.x's executor streams; the
     runtime reads the events back into one completion, ``_n8n_ai.answer``).
@@ -59,6 +62,9 @@ def chat_body(model: Any, messages: Sequence[Mapping[str, Any]], options: Mappin
         body["stream_options"] = {"include_usage": True}
     if tools:
         body["tools"] = [dict(t) for t in tools]
+        if strict is not None:
+            body["tools"] = [{**t, "function": {**t["function"], "strict": strict}} if "function" in t else t
+                             for t in body["tools"]]
     if options.get("responseFormat"):
         body["response_format"] = {"type": options["responseFormat"]}
     if options.get("reasoningEffort") in ("low", "medium", "high"):
@@ -227,7 +233,8 @@ def tool_message(call: Mapping[str, Any], result: Any) -> dict[str, Any]:
 
 async def tool_loop(ctx: Any, node: str, request: dict[str, Any], *, provider: str, url: str, step: str,
                     tools: Mapping[str, Tool], max_iterations: int, index: int = 0,
-                    final_tool: str | None = None) -> tuple[Any, Items | None]:
+                    final_tool: str | None = None, engine: str | None = None,
+                    sent_names: Mapping[str, str] | None = None) -> tuple[Any, Items | None]:
     """Call the model until it answers without tool calls; return (its answer text, None).
 
     Each answer's tool calls run in order and go back as tool messages. Returns (None, items)
@@ -235,6 +242,10 @@ async def tool_loop(ctx: Any, node: str, request: dict[str, Any], *, provider: s
     that still asked for tools the text is n8n's "Agent stopped due to max iterations.".
     ``final_tool`` (an output parser's ``format_final_json_response``): a call of it ends the loop,
     returning ``{"final": its arguments as JSON text}``, what n8n hands the parser.
+    ``engine`` (the Agent v3: each tool call a sub-node run of n8n's engine): the calls sent back
+    carry their id in their arguments, each in an assistant message of its own named after its
+    tool node (``sent_names``: the offered name → n8n's ``nodeNameToToolName`` of the node); "3.1"
+    (n8n 2.x): that message's content is ``[]``.
     """
     messages = request["messages"]
     for _ in range(max(1, max_iterations)):
@@ -246,27 +257,36 @@ async def tool_loop(ctx: Any, node: str, request: dict[str, Any], *, provider: s
         calls = message.get("tool_calls") or []
         if not calls:
             return message.get("content"), None
-        calls = [_sent_call(c) for c in calls]
+        calls = [_sent_call(c, engine is not None) for c in calls]
         final = next((c for c in calls if final_tool and (c.get("function") or {}).get("name") == final_tool), None)
         if final is not None:
             raw = _arguments_object(final["function"].get("arguments"))
             return {"final": json.dumps(raw, separators=(",", ":"), ensure_ascii=False)}, None
-        messages.append({"role": "assistant", "content": message.get("content") or "", "tool_calls": calls})
+        if engine is None:
+            messages.append({"role": "assistant", "content": message.get("content") or "", "tool_calls": calls})
         for call in calls:
             function = call.get("function") or {}
             tool = tools.get(str(function.get("name")))
             arguments = _arguments(function.get("arguments"))
             result = await tool(arguments) if tool is not None else f"{function.get('name')} is not a valid tool"
+            if engine is not None:  # one assistant message per call, named after its tool node (buildSteps)
+                named = {**call, "function": {**function, "name": (sent_names or {}).get(str(function.get("name")),
+                                                                                         function.get("name"))}}
+                messages.append({"role": "assistant", "content": [] if engine == "3.1" else "",
+                                 "tool_calls": [named]})
             messages.append(tool_message(call, result))
     return MAX_ITERATIONS_OUTPUT, None
 
 
-def _sent_call(call: Mapping[str, Any]) -> dict[str, Any]:
-    """Return a tool call as LangChain sends it back: its arguments parsed and written compactly."""
+def _sent_call(call: Mapping[str, Any], with_id: bool = False) -> dict[str, Any]:
+    """Return a tool call as LangChain sends it back: its arguments parsed and written compactly
+    (``with_id``: the Agent v3's, the call's id added to them)."""
     function = dict(call.get("function") or {})
     try:
-        function["arguments"] = json.dumps(json.loads(function.get("arguments") or "{}"), separators=(",", ":"),
-                                          ensure_ascii=False)
+        parsed = json.loads(function.get("arguments") or "{}")
+        if with_id and isinstance(parsed, dict):
+            parsed = {**parsed, "id": call.get("id")}
+        function["arguments"] = json.dumps(parsed, separators=(",", ":"), ensure_ascii=False)
     except ValueError:
         pass
     return {"id": call.get("id"), "type": call.get("type", "function"), "function": function}
@@ -285,15 +305,11 @@ async def http_tool(ctx: Any, provider: str, method: str, url: str, *, step: str
     return json.dumps(body, indent=2, ensure_ascii=False)
 
 
-_TEXT = frozenset({"application/json", "application/xml", "application/csv", "application/x-yaml", "application/yaml"})
-
-
-def _passed_files(item: Mapping[str, Any]) -> bool:
-    """Tell whether n8n's agent would add the item's files to the prompt (images, text: its isImageFile/isTextFile)."""
-    files = item.get("binary") if isinstance(item, Mapping) else None
-    return isinstance(files, Mapping) and any(
-        isinstance(f, Mapping) and (str(f.get("mimeType", "")).startswith(("image/", "text/")) or f.get("mimeType") in _TEXT)
-        for f in files.values())
+def engine_tool(tool: Tool) -> Tool:
+    """Return ``tool`` as the Agent v3's engine runs a LangChain tool node: its result as the node's items' JSON."""
+    async def run(arg: Any) -> str:
+        return tool_result([{"json": {"response": await tool(arg)}}])
+    return run
 
 
 async def think(thought: Any) -> str:
@@ -320,28 +336,33 @@ def _arguments(raw: Any) -> Any:
 async def agent(flow: Any, node: str, items: Items, *, provider: str, url: str, step: str, body: Body,
                 tools: Mapping[str, Tool] | None = None, max_iterations: int = 10,
                 parser: Mapping[str, Any] | None = None, memory: Mapping[str, Any] | None = None,
-                binary_images: bool = True) -> Items:
+                binary_images: bool = True, fails: str | None = None, engine: str | None = None,
+                sent_names: Mapping[str, str] | None = None) -> Items:
     """Run an AI Agent over its items: the tool loop per item, the answer as ``{output}``.
 
     ``parser`` (an output parser): the answer, or the ``format_final_json_response`` call's
     arguments, parsed as n8n's agent parses them (``_n8n_ai_parse.agent_input``): the item is ``{output}``.
     ``memory`` (a Simple Memory, ``_n8n_ai_memory.recall``): the session's last turns go before the
     prompt, and the turn (the prompt, the output) is appended after the answer.
-    ``binary_images`` (n8n's passthroughBinaryImages, on unless set off): an item with image or
-    text files, which n8n adds to the prompt as a message of their contents, fails the node.
+    ``binary_images`` (n8n's passthroughBinaryImages, on unless set off): an item's image and text
+    files go to the model as a user message after the prompt (``_n8n_ai_tools.binary_message``).
+    ``fails``: a tool n8n refuses (its message): the node fails before any call, as n8n's does.
     """
+    if fails is not None and items:
+        raise NodeFailed(f"{node}: {fails}")
     ctx, out = flow.ctx, []  # type: Any, Items
     session = session_of(memory, node, items) if memory is not None and items else None
     for i, item in enumerate(items):
-        if binary_images and _passed_files(item):
-            raise NodeFailed(f"{node}: the item's image or text files go to the model with the prompt in n8n "
-                             "(passthroughBinaryImages): that message is not translated")
         request = body(item, i)
         ordinal = await recall(flow, memory, session, request) if memory is not None and session is not None else 0
         prompt = request["messages"][-1].get("content")
+        files = binary_message(item) if binary_images and isinstance(item, Mapping) else None
+        if files is not None:
+            request["messages"].append(files)
         text, recorded = await tool_loop(ctx, node, request, provider=provider, url=url, step=step,
                                          tools=tools or {}, max_iterations=max_iterations, index=i,
-                                         final_tool=FORMAT_TOOL if parser is not None else None)
+                                         final_tool=FORMAT_TOOL if parser is not None else None, engine=engine,
+                                         sent_names=sent_names)
         if recorded is None and parser is not None:
             given = text["final"] if isinstance(text, dict) else agent_input(text)
             out.append({"json": await structured(ctx, node, given, parser, index=i)})
@@ -357,5 +378,5 @@ async def agent(flow: Any, node: str, items: Items, *, provider: str, url: str, 
 
 __all__ = ["AGENT_INSTRUCTIONS", "CLASSIFIER_PROMPT", "FORMAT_INSTRUCTIONS", "MAX_ITERATIONS_OUTPUT", "ROLES", "agent",
            "chain", "chain_messages", "chain_text", "chat_body", "classification", "classifier_system", "classify",
-           "format_instructions", "format_tool", "gemini_chat_body", "gemini_url", "http_tool", "think", "tool_loop",
-           "tool_message", "wikipedia"]
+           "engine_tool", "format_instructions", "format_tool", "gemini_chat_body", "gemini_url", "http_tool",
+           "serpapi", "think", "tool_loop", "tool_message", "tool_result", "wikipedia"]

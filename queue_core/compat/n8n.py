@@ -40,6 +40,7 @@ from ._n8n_static import code_static
 from ._n8n_code_http import code_http
 from ._n8n_python import python_code
 from . import _n8n_ai as ai, _n8n_ai_chain as ai_chain  # the AI nodes: n8n.ai.message, n8n.ai_chain.agent, …
+from . import _n8n_ai_audio as ai_audio  # the OpenAI node's audio: n8n.ai_audio.transcribe, n8n.ai_audio.speech
 from ._n8n_loop import MAX_ITERATIONS, LoopState
 from ._n8n_messages import mime_message, slack_answer, slack_blocks, telegram_download, telegram_form, telegram_message, telegram_part
 from ._n8n_bigquery import bigquery_queries
@@ -122,7 +123,7 @@ __all__ += ["pg_blank_to_null", "pg_delete", "pg_insert", "pg_query", "pg_row", 
 __all__ += ["dt_copy_sql", "dt_delete", "dt_filters", "dt_get", "dt_insert", "dt_row", "dt_run", "dt_table_ddl", "dt_table_name", "dt_update",
             "dt_upsert"]  # Data Table on a copy of its table (_n8n_datatable)
 __all__ += ["execution_data", "require_automations", "wait_interval", "wait_until", "wait_webhook"]  # Exec. Data, Wait
-__all__ += ["ai", "ai_chain"]  # OpenAI, Anthropic, Gemini, the LangChain chains (_n8n_ai)
+__all__ += ["ai", "ai_audio", "ai_chain"]  # OpenAI, Anthropic, Gemini, the LangChain chains (_n8n_ai)
 
 
 def recorded_outputs(outputs: Sequence[Sequence[Any]], cap: int = OUTPUT_ITEMS_CAP) -> list[list[Any]]:

@@ -29,17 +29,25 @@ from tests.oracle.outcome import Outcome
 from tests.oracle.workflow import UNDER_TEST, Case, input_name, workflow
 
 LC = "@n8n/n8n-nodes-langchain."
-CREDENTIALS = {"openAiApi": "oraclecredopenai", "anthropicApi": "oraclecredanthro", "googlePalmApi": "oraclecredgemini"}
+CREDENTIALS = {"openAiApi": "oraclecredopenai", "anthropicApi": "oraclecredanthro", "googlePalmApi": "oraclecredgemini",
+               "serpApi": "oraclecredserpap", "gmailOAuth2": "oraclecredgmail0"}
 HOSTS = ("https://api.openai.com", "https://api.anthropic.com", "https://generativelanguage.googleapis.com",
-         "https://en.wikipedia.org")
-REDIRECTED = ("https://en.wikipedia.org",)  # fixed in LangChain's tools: n8n's fetch sent to the stand-in
+         "https://en.wikipedia.org", "https://serpapi.com", "https://gmail.googleapis.com")
+# fixed URLs (LangChain's tools through fetch, the Gmail node through axios): sent to the stand-in
+REDIRECTED = ("https://en.wikipedia.org", "https://serpapi.com", "https://www.googleapis.com")
+SERP_KEY = "oracle-serp-key"  # the serpApi credential's key: n8n puts it in the query, the gateway in place of
+SECRET_SEGMENT = "__auth_env__"  # the module's placeholder (queue_core.gateway.request.SECRET_SEGMENT)
 
 
 def credentials(base: str) -> list[dict[str, Any]]:
     """Return n8n credentials (export format, data in clear) whose base URLs are the stand-in's."""
     data = {"openAiApi": {"apiKey": "sk-oracle", "url": f"{base}/v1"},
             "anthropicApi": {"apiKey": "sk-ant-oracle", "url": base},
-            "googlePalmApi": {"apiKey": "oracle-key", "host": base}}
+            "googlePalmApi": {"apiKey": "oracle-key", "host": base}, "serpApi": {"apiKey": SERP_KEY},
+            "gmailOAuth2": {"clientId": "oracle", "clientSecret": "oracle", "scope": "", "grantType": "authorizationCode",
+                            "authUrl": f"{base}/auth", "accessTokenUrl": f"{base}/token", "authentication": "body",
+                            "oauthTokenData": {"access_token": "oracle-gmail-token", "token_type": "Bearer",
+                                               "refresh_token": "oracle-refresh", "expires_in": 3600}}}
     return [{"id": cid, "name": f"oracle {kind}", "type": kind, "data": data[kind]} for kind, cid in CREDENTIALS.items()]
 
 
@@ -53,12 +61,26 @@ def document(case: Case, index: int, subs: list[dict[str, Any]], credential: str
     node = next(n for n in doc["nodes"] if n["name"] == UNDER_TEST)
     if credential:
         node["credentials"] = _credential(credential)
+    _with_files(doc)
     for position, sub in enumerate(subs):
         kind, target = sub.pop("_kind"), sub.pop("_to", UNDER_TEST)  # _to: a sub-node's sub-node (a parser's model)
         doc["nodes"].append({"position": [400, 300 + 100 * position], **sub})
         doc["connections"].setdefault(sub["name"], {})[f"ai_{kind}"] = [[{"node": target, "type": f"ai_{kind}",
                                                                          "index": 0}]]
     return doc
+
+
+def _with_files(doc: dict[str, Any]) -> None:
+    """Give the Code nodes' items whose json holds ``_binary`` that binary data (n8n's item ``binary``)."""
+    for node in doc["nodes"]:
+        source = node.get("parameters", {}).get("jsCode", "")
+        if node["type"] != "n8n-nodes-base.code" or "_binary" not in source:
+            continue
+        items = json.loads(source[len("return "):-1])
+        for item in items:
+            if "_binary" in item["json"]:
+                item["binary"] = item["json"].pop("_binary")
+        node["parameters"]["jsCode"] = "return " + json.dumps(items, ensure_ascii=False) + ";"
 
 
 def run_n8n(documents: list[dict[str, Any]], base: str, timeout: float = 900,
@@ -76,7 +98,8 @@ def run_n8n(documents: list[dict[str, Any]], base: str, timeout: float = 900,
         (folder / "credentials.json").write_text(json.dumps(credentials(base)), encoding="utf-8")
         env = runner._environment(folder / "n8n", database, name, version)
         env["NODE_OPTIONS"] = (f"--require={Path(__file__).with_name('no_sqlite3.js')} "  # the Agent loads sqlite3
-                               f"--require={Path(__file__).with_name('redirect_fetch.js')}")
+                               f"--require={Path(__file__).with_name('redirect_fetch.js')} "
+                               f"--require={Path(__file__).with_name('ai_redirect_axios.js')}")
         env["CUTOVER_ORACLE_REDIRECT"] = ",".join(f"{host}={base}" for host in REDIRECTED)
         runner._admin(database, sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
         try:
@@ -108,12 +131,15 @@ class _StandInContext:
         return None
 
     async def call(self, provider: str, method: str, url: str, *, step: str, json: Any = None,
-                   params: Any = None, headers: Any = None, content: bytes | None = None) -> httpx.Response:
+                   params: Any = None, headers: Any = None, data: Any = None, files: Any = None,
+                   content: bytes | None = None) -> httpx.Response:
         for host in HOSTS:
             if url.startswith(host):
                 url = self.base + url[len(host):]
+        url = url.replace(SECRET_SEGMENT, SERP_KEY)  # what the gateway does on the wire with the provider's auth_env
         async with httpx.AsyncClient() as client:
-            response = await client.request(method, url, json=json, params=params, headers=headers, content=content)
+            response = await client.request(method, url, json=json, params=params, headers=headers, data=data,
+                                            files=files, content=content)
         response.raise_for_status()
         return response
 

@@ -10,6 +10,9 @@ this one). Routes, by what n8n's nodes call:
 - ``/v1beta/<model>:generateContent`` (Gemini): one candidate;
 - ``GET /tool?…&case=<case>`` (an agent's HTTP tool): a fixed reading, the query echoed;
 - ``GET /w/api.php`` (Wikipedia's API, n8n's fetch redirected by ``redirect_fetch.js``): two hits, an extract;
+- ``POST /v1/audio/transcriptions`` (a multipart form, kept as its parts; the case the file name's prefix): a text;
+- ``POST /v1/audio/speech``: ``SPEECH``, audio bytes;
+- ``GET /search`` (SerpApi, redirected alike): a knowledge graph and organic results (``SERP``), the query kept.
 - ``/upload/…`` and ``GET /v1beta/files/…``: Gemini's Files API (``ai_files``).
 
 A case names its model ``<case>-<answer>``: ``<case>`` tells its requests apart from the other
@@ -20,6 +23,7 @@ cases' (n8n runs cases concurrently), ``<answer>`` picks the answer's text from 
 
 from __future__ import annotations
 
+import base64
 import json
 import threading
 from collections.abc import Iterator
@@ -27,6 +31,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+from email import policy
+from email.parser import BytesParser
 from urllib.parse import parse_qsl
 
 from tests.oracle import ai_files
@@ -42,9 +48,41 @@ ANSWERS = {
     "broken": "I cannot answer in JSON.",
     "wrongtype": '{"output": {"subject": 5, "score": "three"}}',
     "final": "unused: a first answer calling format_final_json_response, then this text",
+    "fields": "unused: a first answer calling the first tool with each of its properties filled, then this text",
 }
 FINAL = {"output": {"subject": "Re: mail", "score": 3, "ratio": 0.5, "urgent": True, "tags": ["a"],
                     "people": [{"name": "x", "age": 2}], "meta": {"lang": "en"}}}
+
+
+SERP = {"search_metadata": {"status": "Success"}, "knowledge_graph": {
+    "title": "Zürich", "type": "City in Switzerland", "description": "Zürich is a city.", "population": "421,878",
+    "website_link": "https://example.org", "header_images": [{"image": "x"}]},
+    "organic_results": [{"position": 1, "title": "Zürich", "snippet": "The largest city — ünïcode.", "link": "https://x"}]}
+
+
+SPEECH = b"ID3\x04\x00stand-in audio \xff\xfb"
+
+
+def form_parts(content_type: str, raw: bytes) -> list[dict[str, Any]]:
+    """Return a multipart form's parts in order: name, file name, content type and text (the bytes as latin-1)."""
+    message = BytesParser(policy=policy.HTTP).parsebytes(f"Content-Type: {content_type}\r\n\r\n".encode() + raw)
+    return [{"name": part.get_param("name", header="content-disposition"),
+             "filename": part.get_filename(), "type": part.get_content_type() if part.get("content-type") else None,
+             "value": (part.get_payload(decode=True) or b"").decode("latin-1")} for part in message.iter_parts()]
+
+
+def mime_fields(body: dict[str, Any]) -> dict[str, Any]:
+    """Return what a Gmail send's MIME message says (its ``raw``, base64url): addressees, subject, type, text.
+
+    The two sides build the message with different libraries (boundaries, Message-ID, Date and line
+    folding differ), so what is compared is what the message says, not its bytes.
+    """
+    raw = str(body.get("raw", ""))
+    message = BytesParser(policy=policy.default).parsebytes(base64.urlsafe_b64decode(raw + "=" * (-len(raw) % 4)))
+    part = message.get_body(("plain", "html"))
+    return {"to": message.get("to"), "cc": message.get("cc"), "subject": message.get("subject"),
+            "type": part.get_content_type() if part else None,
+            "text": part.get_content().strip() if part else None, **({k: v for k, v in body.items() if k != "raw"})}
 
 
 @dataclass
@@ -88,6 +126,13 @@ def answer(path: str, body: Any) -> dict[str, Any]:
             message = {"role": "assistant", "content": None, "refusal": None, "annotations": [], "tool_calls": [
                 {"id": "call_1", "type": "function", "function": {"name": name, "arguments": json.dumps(
                     {"input": f"{model.rsplit('-', 1)[0]} ping"})}}]}
+            finish = "tool_calls"
+        if kind == "fields" and _wants_tool(body):  # an app tool: each schema property "<case> <property>"
+            function = body["tools"][0]["function"]
+            arguments = {k: f"{model.rsplit('-', 1)[0]} {k}" for k in function["parameters"].get("properties", {})}
+            message = {"role": "assistant", "content": None, "refusal": None, "annotations": [], "tool_calls": [
+                {"id": "call_1", "type": "function", "function": {"name": function["name"],
+                                                                  "arguments": json.dumps(arguments)}}]}
             finish = "tool_calls"
         if kind == "final" and body.get("tools"):  # the agent's output-parser tool, called with a fitting answer
             message = {"role": "assistant", "content": None, "refusal": None, "annotations": [], "tool_calls": [
@@ -169,12 +214,23 @@ def _handler(seen: StandInRequests) -> type[BaseHTTPRequestHandler]:
                 return
             path, _, query = self.path.partition("?")
             fields = dict(parse_qsl(query))
-            case = fields.get("case") or (fields.get("srsearch") or fields.get("titles") or "").split(" ", 1)[0]
+            case = fields.get("case") or (fields.get("srsearch") or fields.get("titles") or fields.get("q") or "").split(
+                " ", 1)[0]
             with seen.lock:
                 seen.requests.append((case, path, query))
-            data = json.dumps(wikipedia(fields) if path == "/w/api.php" else {"reading": 21, "query": query}).encode()
+            got = wikipedia(fields) if path == "/w/api.php" else SERP if path == "/search" else {"reading": 21,
+                                                                                                  "query": query}
+            data = json.dumps(got).encode()
             self.send_response_only(200)
             self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.wfile.write(data)
+
+        def _send(self, data: bytes, content_type: str) -> None:
+            self.send_response_only(200)
+            self.send_header("Content-Type", content_type)
             self.send_header("Content-Length", str(len(data)))
             self.send_header("Connection", "close")
             self.end_headers()
@@ -194,7 +250,26 @@ def _handler(seen: StandInRequests) -> type[BaseHTTPRequestHandler]:
                 self._send(filed)
                 return
             length = int(self.headers.get("Content-Length") or 0)
-            raw = self.rfile.read(length).decode("utf-8", "replace") if length else ""
+            data_ = self.rfile.read(length) if length else b""
+            path = self.path.split("?", 1)[0]
+            if path.endswith("/audio/transcriptions"):  # a multipart form: its parts, the case the file's prefix
+                parts = form_parts(str(self.headers.get("Content-Type")), data_)
+                case = next((str(p["filename"]).split("-", 1)[0] for p in parts if p["filename"]), "")
+                with seen.lock:
+                    seen.requests.append((case, path, parts))
+                return self._send(json.dumps({"text": "The stand-in heard you."}).encode(), "application/json")
+            if path.endswith("/messages/send"):  # Gmail: the MIME message read back, the case its subject's prefix
+                sent = mime_fields(json.loads(data_))
+                with seen.lock:
+                    seen.requests.append((str(sent["subject"]).split(" ", 1)[0], path, sent))
+                return self._send(json.dumps({"id": "m-standin", "threadId": "t-standin",
+                                              "labelIds": ["SENT"]}).encode(), "application/json")
+            if path.endswith("/audio/speech"):
+                body_ = json.loads(data_)
+                with seen.lock:
+                    seen.requests.append((str(body_.get("model", "")).rsplit("-", 1)[0], path, body_))
+                return self._send(SPEECH, "audio/mpeg")
+            raw = data_.decode("utf-8", "replace")
             try:
                 body = json.loads(raw) if raw else None
             except ValueError:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.oracle import ai_cases, ai_server
+from tests.oracle import ai_cases, ai_server, runner
 from tests.oracle.conftest import require_oracle
 from tests.oracle.outcome import differences
 from tests.oracle.workflow import UNDER_TEST, Case
@@ -30,6 +30,13 @@ def _rl(value: str) -> dict[str, Any]:
 def _chat_model(tag: str, answer: str, **options: Any) -> dict[str, Any]:
     return {"_kind": "languageModel", "name": "OpenAI Chat Model", "type": f"{LC}lmChatOpenAi", "typeVersion": 1.2,
             "parameters": {"model": _rl(f"{tag}-{answer}"), "options": options},
+            "credentials": ai_cases._credential("openAiApi")}
+
+
+def _chat_model_v1(tag: str, answer: str) -> dict[str, Any]:
+    """The OpenAI Chat Model v1: the model a plain name, as older exports hold it."""
+    return {"_kind": "languageModel", "name": "OpenAI Chat Model", "type": f"{LC}lmChatOpenAi", "typeVersion": 1,
+            "parameters": {"model": f"{tag}-{answer}", "options": {"temperature": 0.3}},
             "credentials": ai_cases._credential("openAiApi")}
 
 
@@ -52,6 +59,7 @@ def _memory(version: float = 1.3, **parameters: Any) -> dict[str, Any]:
             "parameters": parameters}
 
 
+CHATS = [{"chatInput": "Write an ADR on queues.", "sessionId": "s-9"}]  # what a Chat Trigger hands on
 SESSIONS = [{"text": "My name is Ana.", "sessionId": "s-1"}, {"text": "What is my name?", "sessionId": "s-1"},
             {"text": "Who am I?", "sessionId": "s-2"}, {"text": "And now?", "sessionId": "s-1"}]
 EXAMPLE = json.dumps({"subject": "Re: mail", "score": 3, "ratio": 0.5, "urgent": True, "tags": ["a"],
@@ -59,6 +67,17 @@ EXAMPLE = json.dumps({"subject": "Re: mail", "score": 3, "ratio": 0.5, "urgent":
 MANUAL = json.dumps({"type": "object", "properties": {"subject": {"type": "string", "description": "the subject"},
                                                       "score": {"type": "integer"}}, "required": ["subject"]})
 PARSED = {"promptType": "define", "text": "={{ $json.text }}", "hasOutputParser": True}
+ASK = {"promptType": "define", "text": "={{ $json.text }}", "options": {}}
+PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+RECEIPT = [{**MAIL[0], "_binary": {
+    "data": {"data": PNG, "mimeType": "image/png", "fileName": "receipt.png", "fileExtension": "png"},
+    "notes": {"data": "eyJ0b3RhbCI6ICLCpTEyMCJ9", "mimeType": "application/json", "fileName": "notes.json"},
+    "scan": {"data": "JVBERi0=", "mimeType": "application/pdf", "fileName": "scan.pdf"}}}]
+
+
+def _serpapi(**options: Any) -> dict[str, Any]:
+    return {"_kind": "tool", "name": "SerpAPI Search", "type": f"{LC}toolSerpApi", "typeVersion": 1,
+            "parameters": {"options": options}, "credentials": ai_cases._credential("serpApi")}
 CASES: list[tuple[Case, list[dict[str, Any]], str | None]] = [
     (Case("c17 chainLlm v1.7 structured parser", f"{LC}chainLlm", 1.7, {
         **PARSED, "messages": {"messageValues": [{"message": "Be brief."}]}}, [MAIL[:1]]),
@@ -112,6 +131,40 @@ CASES: list[tuple[Case, list[dict[str, Any]], str | None]] = [
     (Case("c35 agent v1.9 memory", f"{LC}agent", 1.9, {
         "promptType": "define", "text": "={{ $json.text }}", "options": {}}, [SESSIONS[:3]]),
      [_chat_model("c35", "text"), _memory(contextWindowLength=2)], None),
+    (Case("c36 agent v2.2 serpapi tool", f"{LC}agent", 2.2, ASK, [MAIL[:1]]), [_chat_model("c36", "tool"), _serpapi()],
+     None),
+    (Case("c37 agent v1.7 serpapi tool options and memory", f"{LC}agent", 1.7, {
+        "promptType": "define", "text": "={{ $json.text }}", "options": {"systemMessage": "You search."}},
+          [SESSIONS[:1]]),
+     [_chat_model("c37", "tool"), _serpapi(gl="ch", hl="de", no_cache=True, device="mobile"), _memory()], None),
+    (Case("c38 agent v2.1 think tool v1.1 named with other characters", f"{LC}agent", 2.1, ASK, [MAIL[:1]]),
+     [_chat_model("c38", "tool"), {"_kind": "tool", "name": "Tool - Think (ünï)", "type": f"{LC}toolThink",
+                                   "typeVersion": 1.1, "parameters": {"description": "Think it over."}}], None),
+    (Case("c39 agent v2.2 wikipedia tool named with spaces", f"{LC}agent", 2.2, ASK, [MAIL[:1]]),
+     [_chat_model("c39", "tool"), {"_kind": "tool", "name": "Wiki search", "type": f"{LC}toolWikipedia",
+                                   "typeVersion": 1, "parameters": {}}], None),
+    (Case("c40 agent v1.8 an item's image and text file", f"{LC}agent", 1.8, {
+        "promptType": "define", "text": "=Analyze the information from the provided image.", "options": {}},
+          [RECEIPT]), [_chat_model("c40", "text")], None),
+    (Case("c41 agent v2.2 image with a parser", f"{LC}agent", 2.2, {
+        **PARSED, "text": "Read the receipt.", "options": {"systemMessage": "You read receipts."}}, [RECEIPT]),
+     [_chat_model("c41", "final"), _parser(jsonSchemaExample=EXAMPLE)], None),
+    (Case("c42 agent v2.2 passthroughBinaryImages off", f"{LC}agent", 2.2, {
+        "promptType": "define", "text": "={{ $json.text }}", "options": {"passthroughBinaryImages": False}},
+          [RECEIPT]), [_chat_model("c42", "text")], None),
+    (Case("c45 agent v1.7 chat model v1, memory and serpapi", f"{LC}agent", 1.7, {
+        "options": {"systemMessage": "You research."}}, [CHATS]),
+     [_chat_model_v1("c45", "tool"), _memory(contextWindowLength=10), _serpapi()], None),
+    (Case("c46 openAi v1.8 audio.transcribe", f"{LC}openAi", 1.8, {
+        "resource": "audio", "operation": "transcribe", "options": {"language": "de", "temperature": 0.2}}, [[{
+            "_binary": {"data": {"data": "T2dnUwACAAAAAAAAAAA=", "mimeType": "audio/ogg", "fileName": "c46-voice.oga",
+                                 "fileExtension": "oga"}}}]]), [], "openAiApi"),
+    (Case("c47 openAi v1.8 audio.generate", f"{LC}openAi", 1.8, {
+        "resource": "audio", "model": "c47-tts", "input": "={{ $json.text }}", "voice": "fable", "options": {}},
+          [MAIL]), [], "openAiApi"),
+    (Case("c48 openAi v1.8 audio.generate options", f"{LC}openAi", 1.8, {
+        "resource": "audio", "model": "c48-tts", "input": "Guten Tag", "options": {
+            "response_format": "opus", "speed": 1.5, "binaryPropertyOutput": "voice"}}, [MAIL[:1]]), [], "openAiApi"),
     (Case("c26 agent v2.2 auto-fixing", f"{LC}agent", 2.2, {**PARSED, "options": {}}, [MAIL[:1]]),
      [_chat_model("c26", "broken"), *_fixing("c26")], None),
     (Case("c1 openAi v1.8 text.message", f"{LC}openAi", 1.8, {
@@ -180,11 +233,92 @@ CASES: list[tuple[Case, list[dict[str, Any]], str | None]] = [
 ]
 
 
+def _v3(tag: str, version: float, parameters: dict[str, Any], items: list[dict[str, Any]],
+        subs: list[dict[str, Any]]) -> tuple[Case, list[dict[str, Any]], str | None]:
+    """An AI Agent v3 case (n8n 1.123.81 has v3; v3.1 runs in the second oracle, n8n 2.41.1)."""
+    return (Case(f"{tag} agent v{version:g}", f"{LC}agent", version, parameters, [items],
+                 n8n=runner.NEWER if version >= 3.1 else None), subs, None)
+
+
+V3_CASES = [
+    _v3("c50", 3, ASK, MAIL[:1], [_chat_model("c50", "text")]),
+    _v3("c51", 3.1, ASK, MAIL[:1], [_chat_model("c51", "text")]),
+    _v3("c52", 3.1, {**ASK, "options": {"systemMessage": "=You help {{ $json.from }}."}}, MAIL[:1],
+        [_chat_model("c52", "tool"), {"_kind": "tool", "name": "Think", "type": f"{LC}toolThink",
+                                      "typeVersion": 1.1, "parameters": {}}]),
+    _v3("c53", 3.1, ASK, MAIL[:1], [_chat_model("c53", "tool"), {
+        "_kind": "tool", "name": "Wiki search", "type": f"{LC}toolWikipedia", "typeVersion": 1, "parameters": {}}]),
+    _v3("c54", 3.1, {**ASK, "options": {"systemMessage": "You search."}}, MAIL[:1],
+        [_chat_model("c54", "tool"), _serpapi(hl="de")]),
+    _v3("c55", 3, ASK, MAIL[:1], [_chat_model("c55", "tool"), {"_kind": "tool", "name": "Think",
+                                                               "type": f"{LC}toolThink", "typeVersion": 1.1,
+                                                               "parameters": {}}]),
+    _v3("c56", 3.1, {**PARSED, "options": {}}, MAIL[:1], [_chat_model("c56", "final"),
+                                                          _parser(jsonSchemaExample=EXAMPLE)]),
+    _v3("c57", 3, {**PARSED, "options": {"systemMessage": "You help."}}, MAIL[:1], [
+        _chat_model("c57", "final"), _parser(jsonSchemaExample=EXAMPLE)]),
+    _v3("c58", 3.1, ASK, RECEIPT, [_chat_model("c58", "text")]),
+    _v3("c59", 3, ASK, MAIL[:1], [_chat_model("c59", "tool"), {"_kind": "tool", "name": "Plan it", "type": f"{LC}toolThink",
+                                                               "typeVersion": 1, "parameters": {}}]),
+    _v3("c60", 3, ASK, MAIL[:1], [_chat_model("c60", "tool"), {
+        "_kind": "tool", "name": "Wiki search", "type": f"{LC}toolWikipedia", "typeVersion": 1, "parameters": {}}]),
+]
+CASES += V3_CASES
+
+
+def _gmail_tool(version: float = 2.1, **parameters: Any) -> dict[str, Any]:
+    """A Gmail node as the agent's tool (gmailTool): subject and message from the model ($fromAI)."""
+    return {"_kind": "tool", "name": "Mail the summary", "type": "n8n-nodes-base.gmailTool", "typeVersion": version,
+            "parameters": {"sendTo": "team@example.com", "emailType": "text",
+                           "subject": "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('Subject', `The title`, "
+                                      "'string') }}",
+                           "message": "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('Message', `The text`, "
+                                      "'string') }}", "options": {"appendAttribution": False}, **parameters},
+            "credentials": ai_cases._credential("gmailOAuth2")}
+
+
+CASES += [
+    (Case("c62 agent v2.2 gmail tool", f"{LC}agent", 2.2, {**ASK, "options": {"systemMessage": "You mail."}},
+          [MAIL[:1]]), [_chat_model("c62", "fields"), _gmail_tool()], None),
+    _v3("c63", 3.1, ASK, MAIL[:1], [_chat_model("c63", "fields"), _gmail_tool(2.1)]),
+]
+
+# n8n fails these at the node under test: the translation must fail there too, having sent what n8n sent
+FAILING: list[tuple[Case, list[dict[str, Any]], str | None]] = [
+    (Case("c43 agent v1.7 http tool name n8n refuses (the ADR Researcher's shape)", f"{LC}agent", 1.7, {
+        "options": {"systemMessage": "You research."}}, [CHATS]),
+     [_chat_model_v1("c43", "tool"), _memory(contextWindowLength=10), _serpapi(),
+      {"_kind": "tool", "name": "Tool - Fetch URL", "type": f"{LC}toolHttpRequest", "typeVersion": 1.1,
+       "parameters": {"name": "fetch_documentation", "description": "Fetch content from a URL."}}], None),
+    (Case("c44 agent v2.2 http tool name starting with a digit", f"{LC}agent", 2.2, ASK, [MAIL[:1]]),
+     [_chat_model("c44", "tool"), {"_kind": "tool", "name": "2 Weather", "type": f"{LC}toolHttpRequest",
+                                   "typeVersion": 1.1, "parameters": {"toolDescription": "Reads the weather",
+                                                                      "url": "__BASE__/tool?case=c44"}}], None),
+]
+
+
 @pytest.fixture(scope="module")
-def results() -> Iterator[list[dict[str, Any]]]:
+def measured() -> Iterator[list[dict[str, Any]]]:
     require_oracle()
     with ai_server.serving() as (base, seen):
-        yield ai_cases.measure(CASES, base, seen)
+        yield ai_cases.measure(CASES + FAILING, base, seen)
+
+
+@pytest.fixture(scope="module")
+def results(measured: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return measured[:len(CASES)]
+
+
+@pytest.mark.parametrize("index", range(len(FAILING)), ids=[c[0].id for c in FAILING])
+def test_an_agent_n8n_fails_fails_at_the_same_node_having_sent_the_same(index: int,
+                                                                        measured: list[dict[str, Any]]) -> None:
+    result = measured[len(CASES) + index]
+    assert result["scaffold"].translated, f"{result['case'].id} is a TODO of the scaffold"
+    assert result["n8n"].error is not None and result["n8n"].error_node == UNDER_TEST, result["n8n"].describe()
+    assert result["scaffold"].error is not None and result["scaffold"].error_node == UNDER_TEST, \
+        result["scaffold"].describe()
+    assert "not a valid alphanumeric string" in result["n8n"].error
+    assert result["scaffold_requests"] == result["n8n_requests"] == []
 
 
 @pytest.mark.parametrize("index", range(len(CASES)), ids=[c[0].id for c in CASES])
@@ -202,3 +336,12 @@ def test_a_translated_ai_node_gives_n8n_s_output_and_sends_n8n_s_requests(index:
         assert sorted(map(repr, result["scaffold_requests"])) == sorted(map(repr, result["n8n_requests"]))
     found = differences(result["n8n"], result["scaffold"], [UNDER_TEST])
     assert not found, found
+
+
+def test_the_gmail_tool_cases_reached_gmail_on_both_sides(results: list[dict[str, Any]]) -> None:
+    mailed = [r for r in results if "gmail tool" in r["case"].id or r["case"].id.startswith("c63")]
+    assert len(mailed) == 2
+    for result in mailed:
+        for side in ("n8n_requests", "scaffold_requests"):
+            sent = [body for path, body in result[side] if path.endswith("/messages/send")]
+            assert sent and sent[0]["to"] == "team@example.com" and sent[0]["type"] == "text/plain", (side, sent)

@@ -222,15 +222,3 @@ def test_a_streamed_completion_is_read_back_as_the_one_completion_it_makes() -> 
         "role": "assistant", "content": "Hello", "tool_calls": [
             {"id": "call_1", "type": "function", "function": {"name": "Think", "arguments": '{"input": "x"}'}}]}}]
     assert sse_completion("not events") is None
-
-
-def test_an_agent_item_with_an_image_fails_the_node_rather_than_drop_the_image() -> None:
-    import asyncio
-
-    from queue_core.compat import n8n
-
-    flow = n8n.Flow(_Ctx())
-    items = [{"json": {"q": "what is this?"}, "binary": {"data": {"mimeType": "image/jpeg", "data": "..."}}}]
-    with pytest.raises(NodeFailed, match="passthroughBinaryImages"):
-        asyncio.run(n8n.ai_chain.agent(flow, "Agent", items, provider="openai", url=CHAT, step="agent",
-                                       body=lambda item, i: {"messages": [{"role": "user", "content": "q"}]}))

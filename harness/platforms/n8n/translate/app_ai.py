@@ -26,7 +26,7 @@ from typing import Any
 from harness import catalogue
 from harness.errors import Untranslatable
 from harness.platforms.n8n.definition import Node, Workflow
-from harness.platforms.n8n.translate import expr
+from harness.platforms.n8n.translate import ai_audio, expr
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot, _input, comment
 from harness.scaffold import _code, _credential
 from harness.scaffold._code import call, dict_of, lit, name, stmts
@@ -137,6 +137,18 @@ def _message_node(node: Node, slot: Slot, app: catalogue.App, operation: str, ap
                     " and the oracle's stand-in provider)")
 
 
+def _audio_lines(node: Node, slot: Slot, operation: str, run: Callable[[str], ast.expr]) -> NodeCode:
+    """The frame of an OpenAI audio node (``ai_audio``): its items, the run, the provider and the key."""
+    provider, proposals = _provider(OPENAI, slot)
+    op = OPENAI.operations[operation]
+    lines = [comment(node), _code.comment(f"{OPENAI.provider}: {operation} → {op.method} {OPENAI.base_url}{op.path}"),
+             *stmts("items = $inp", inp=_input(slot)), *stmts("$var = await $run", var=name(slot.var),
+                                                              run=run(provider))]
+    return NodeCode(lines, [slot.var], call_step=slot.step, provider_proposals=proposals,
+                    credentials=[_secret(OPENAI, provider, node)], why=f"a call to {OPENAI.provider} (proof: the "
+                    "shadow run and the oracle's stand-in provider)")
+
+
 def _operation(node: Node, params: dict[str, Any], wanted: str) -> None:
     got = f"{params.get('resource')}.{params.get('operation')}"
     if got != wanted:
@@ -148,6 +160,8 @@ def openai_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
     params = _check_described(node)
     _no_tools(workflow, node)
     v2 = node.version >= 2
+    if params.get("resource") == "audio" and not v2:
+        return ai_audio.audio_node(node, slot, params, OPENAI, _audio_lines)
     _operation(node, params, "text.response" if v2 else "text.message")
     options = expr.value(params.get("options") or {})
     simplify = flag(node, params, "simplify")

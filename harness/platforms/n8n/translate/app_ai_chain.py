@@ -9,14 +9,14 @@ Not translated, each a TODO naming what it needs:
 
 - an output parser other than :mod:`ai_parser` reads (the Structured Output Parser, auto-fixed or not);
 - memory other than the Simple Memory (:mod:`ai_memory`: its turns kept in Postgres);
-- a tool other than the ones :func:`tools_of` reads (an HTTP Request tool with a fixed URL), and
-  the agents of v1.x (chosen by an ``agent`` parameter) and v3 (its engine requests).
+- a tool other than the ones :func:`ai_tools.tools_of` reads (HTTP Request with a fixed URL, Think,
+  Wikipedia, SerpApi, app tools such as ``gmailTool``), the agents before v1.6 (chosen by an
+  ``agent`` parameter), and under Agent v3/v3.1 (the engine's agent) memory and the HTTP Request tool.
 """
 
 from __future__ import annotations
 
 import ast
-import re
 from typing import Any
 
 from harness.errors import Untranslatable
@@ -26,8 +26,6 @@ from harness.platforms.n8n.translate.app_ai import GEMINI, OPENAI, _check_descri
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot, _input, comment
 from harness.scaffold import _code, _credential
 from harness.scaffold._code import call, dict_of, lit, name, stmts
-from harness.scaffold._module import slug
-from harness.scaffold._provider import provider_for
 
 CHAT_OPENAI, CHAT_GEMINI = "lmChatOpenAi", "lmChatGoogleGemini"
 _MEMORY = ("the window of earlier turns per session needs a store across executions (a table keyed by session id: "
@@ -61,9 +59,14 @@ def chat_model(workflow: Workflow, root: Node, *, gemini: bool = False) -> tuple
     params = _check_described(model)
     options = dict(params.get("options") or {})
     unknown = sorted(set(options) - _OPTIONS)
-    if unknown or params.get("responsesApiEnabled"):
-        raise Untranslatable(f"OpenAI Chat Model options {', '.join(unknown) or 'responsesApiEnabled'} are not "
-                             "translated")
+    if params.get("responsesApiEnabled"):
+        raise Untranslatable(f"the OpenAI Chat Model v{model.version:g} calls the Responses API (responsesApiEnabled, "
+                             "on by default from v1.3: POST /v1/responses, the tools as function items, the answer's "
+                             "function_call outputs), not translated; its Chat Completions calls are (turn "
+                             "responsesApiEnabled off)" + (f"; options {', '.join(unknown)} are not translated either"
+                                                           if unknown else ""))
+    if unknown:
+        raise Untranslatable(f"OpenAI Chat Model options {', '.join(unknown)} are not translated")
     raw = params.get("model")
     raw = raw.get("value") if isinstance(raw, dict) else raw
     if raw in (None, ""):
@@ -94,57 +97,6 @@ def _others(workflow: Workflow, root: Node, allowed: tuple[str, ...]) -> None:
         if sub.kind == "tool":
             raise Untranslatable(f"the tool {kind} is not translated: {_TOOLS}")
         raise Untranslatable(f"a {sub.kind} sub-node ({kind}) is not translated")
-
-
-TOOL_SCHEMA = {"type": "object", "properties": {}, "additionalProperties": False,
-               "$schema": "http://json-schema.org/draft-07/schema#"}  # a tool the model gives no input (n8n's zod {})
-_HTTP_TOOL_OFF = ("sendQuery", "sendHeaders", "sendBody", "optimizeResponse")
-
-
-def tools_of(workflow: Workflow, root: Node, slot: Slot) -> tuple[list[ast.expr], list[tuple[str, ast.expr]],
-                                                                     dict[str, str]]:
-    """Return the agent's tools: their function specs, their callables by name, and provider proposals.
-
-    Read: the Think tool (``ai_tools``), and an HTTP Request tool (``toolHttpRequest`` v1.1) with a
-    fixed URL and nothing the model fills in (no placeholders, query, headers or body), its answer
-    handed back as n8n hands it. The tools are offered in n8n's order (the reverse of the export's).
-    Any other tool raises Untranslatable naming the loop's call.
-    """
-    specs: list[ast.expr] = []
-    calls: list[tuple[str, ast.expr]] = []
-    proposals: dict[str, str] = {}
-    # n8n offers the tools in the reverse of their connections' order (getParentNodes unshifts each)
-    for sub in reversed(workflow.attached(root.name)):
-        tool = workflow.nodes[sub.source]
-        if sub.kind != "tool" or tool.disabled:
-            continue
-        if tool.short_type == ai_tools.THINK and tool.type.startswith("@n8n/"):
-            spec, runs = ai_tools.think_tool(tool)
-            specs.append(spec)
-            calls.append(runs)
-            continue
-        if tool.short_type == ai_tools.WIKIPEDIA and tool.type.startswith("@n8n/"):
-            spec, runs, proposed = ai_tools.wikipedia_tool(tool, slot)
-            specs.append(spec)
-            calls.append(runs)
-            proposals.update(proposed)
-            continue
-        params = _check_described(tool) if tool.short_type == "toolHttpRequest" else {}
-        if tool.short_type != "toolHttpRequest" or tool.version != 1.1 or any(params.get(k) for k in _HTTP_TOOL_OFF) \
-                or params.get("placeholderDefinitions") or params.get("authentication", "none") != "none" \
-                or "{" in str(params.get("url")) or expr.is_expression(params.get("url")):
-            raise Untranslatable(f"the tool {tool.name!r} ({tool.short_type} v{tool.version:g}) is not translated: "
-                                 + (ai_tools.todo_reason(tool) or _TOOLS))
-        if not re.fullmatch(r"[A-Za-z0-9_-]+", tool.name):
-            raise Untranslatable(f"the tool name {tool.name!r} is not translated (n8n rewrites its characters)")
-        provider, _, proposed = provider_for(params.get("url"), slot.providers)
-        proposals.update(proposed)
-        specs.append(lit({"type": "function", "function": {"name": tool.name, "description": params.get(
-            "toolDescription", ""), "parameters": TOOL_SCHEMA}}))
-        calls.append((tool.name, _code.expr("lambda arg: n8n.ai_chain.http_tool(ctx, $provider, $method, $url, "
-                                            "step=$step)", provider=provider, method=params.get("method", "GET"),
-                                            url=params.get("url"), step=f"{slot.step}:{slug(tool.name)}")))
-    return specs, calls, proposals
 
 
 def _prompt(node: Node, params: dict[str, Any]) -> ast.expr:
@@ -211,26 +163,26 @@ def chain_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
 
 
 DEFAULT_SYSTEM = "You are a helpful assistant"  # n8n's ToolsAgent SYSTEM_MESSAGE
+V3 = (3.0, 3.1)  # the engine's agent: each tool call a sub-node run of n8n's engine
 
 
-def _no_files_in(workflow: Workflow, node: Node) -> None:
-    """Refuse an agent fed by an HTTP Request that may answer a file: n8n passes its images to the model."""
-    for edge in workflow.parents(node.name):
-        parent = workflow.nodes[edge.source]
-        fmt = (((parent.parameters.get("options") or {}).get("response") or {}).get("response") or {}).get(
-            "responseFormat", "autodetect")
-        if parent.short_type == "httpRequest" and fmt in ("autodetect", "file"):
-            raise Untranslatable(f"the agent's items come from {parent.name!r}, an HTTP Request that may answer a file: "
-                                 "n8n adds an item's images and text files to the prompt (passthroughBinaryImages), "
-                                 "a message not translated")
+def _v3_options(node: Node, params: dict[str, Any]) -> None:
+    """Refuse the Agent v3 options whose effect is not translated."""
+    opts = params.get("options") or {}
+    for key in ("forceToolCallOnFirstIteration", "passthroughBinaryPdfs"):
+        if opts.get(key):
+            raise Untranslatable(f"the AI Agent v{node.version:g} option {key} is not translated")
 
 
 def agent_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
-    """AI Agent v1.6–v2.2 (the tools agent): system message and prompt, the answer as ``{output}``."""
-    if node.version >= 3:
-        raise Untranslatable(f"AI Agent v{node.version:g} is not translated (v1.6–v2.2, the Tools Agent, are): v3 "
-                             "hands each tool call to n8n's engine as a sub-node run (its requests), and v3.1 has no "
-                             "description in this n8n; its model calls would be n8n.ai_chain.agent's")
+    """AI Agent v1.6–v3.1 (the tools agent): system message and prompt, the answer as ``{output}``.
+
+    v3 and v3.1 hand each tool call to n8n's engine as a sub-node run: what the model is sent is
+    the same loop with the engine's marks (``n8n.ai_chain.tool_loop(engine=…)``, proved on n8n
+    1.123.81 for v3 and 2.41.1 for v3.1); memory and the HTTP Request tool under v3 are TODOs.
+    """
+    if node.version >= 3 and node.version not in V3:
+        raise Untranslatable(f"AI Agent v{node.version:g} is not translated (v1.6–v3.1, the Tools Agent, are)")
     if node.version < 1.6:
         raise Untranslatable(f"AI Agent v{node.version:g} is not translated (v1.6–v2.2, the Tools Agent, are): before "
                              "v1.6 the agent kind is chosen by its agent parameter, the conversational agent by default")
@@ -244,11 +196,17 @@ def agent_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
     opts = params.get("options") or {}
     if opts.get("returnIntermediateSteps"):
         raise Untranslatable("an agent returning its intermediate steps is not translated")
-    if opts.get("passthroughBinaryImages") is not False:
-        _no_files_in(workflow, node)
-    specs, tools, proposals = tools_of(workflow, node, slot)
+    engine = node.version in V3
+    if engine:
+        _v3_options(node, params)
+    found = ai_tools.tools_of(workflow, node, slot, engine=engine, newer=node.version >= 3.1)
+    specs, tools = list(found.specs), found.calls
     parsed = ai_parser.output_parser(workflow, node, params, slot, chat_model)
     memory = ai_memory.memory_of(workflow, node)
+    if memory is not None and engine:
+        raise Untranslatable("memory under an AI Agent v3 is not translated: v3 saves each turn's tool calls and "
+                             "results into the memory with it (the oracle's capture: the next turn's history holds "
+                             "them, the tool messages named)")
     if memory is not None and parsed:
         raise Untranslatable("an agent with both memory and an output parser is not translated (n8n keeps the "
                              "parsed output as JSON text in the memory)")
@@ -266,15 +224,25 @@ def agent_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
     provider, _ = _provider(OPENAI, slot)
     body = call("n8n.ai_chain.chat_body", model_name, messages, lit(options),
                 **({"tools": ast.List(specs, ast.Load())} if specs else {}),
-                **({"stream": True} if node.version < 2 else {}))  # the v1.x executor streams its model calls
+                **({"stream": True} if node.version < 2 else {}),  # the v1.x executor streams its model calls
+                **({"strict": False} if node.version >= 3.1 and specs else {}))  # n8n 2.x's LangChain
     run = call("n8n.ai_chain.agent", name("flow"), node.name, name("items"), provider=provider,
                url=OPENAI.base_url + "/v1/chat/completions", step=slot.step,
                body=_code.expr("lambda item, i: $body", body=body), max_iterations=int(opts.get("maxIterations", 10)),
                **({"tools": dict_of(tools)} if tools else {}), **({"parser": parsed[0]} if parsed else {}),
                **({"memory": memory} if memory is not None else {}),
-               **({"binary_images": False} if opts.get("passthroughBinaryImages") is False else {}))
+               **({"binary_images": False} if opts.get("passthroughBinaryImages") is False else {}),
+               **({"fails": found.fails} if found.fails else {}),
+               **({"engine": f"{node.version:g}", "sent_names": lit(found.sent)} if engine else {}))
     code = _lines(node, slot, run, model)
-    code.provider_proposals.update(proposals)
+    code.lines[2:2] = found.lines  # an app tool's async def, before the agent's items
+    code.provider_proposals.update(found.proposals)
+    code.credentials.extend(found.credentials)
+    if found.fails:
+        named = str(found.failing).replace(" ", "_")
+        code.why = (f"n8n fails this agent before its first model call ({found.fails!r}: the HTTP Request tool "
+                    f"{found.failing!r} is named {named!r}, which its check refuses); the translation fails alike: "
+                    "rename the tool (letters, digits, _) in n8n and here")
     return code
 
 
