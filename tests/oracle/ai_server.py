@@ -228,7 +228,7 @@ def _handler(seen: StandInRequests) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             self.wfile.write(data)
 
-        def _send(self, data: bytes, content_type: str) -> None:
+        def _send_bytes(self, data: bytes, content_type: str) -> None:
             self.send_response_only(200)
             self.send_header("Content-Type", content_type)
             self.send_header("Content-Length", str(len(data)))
@@ -257,18 +257,18 @@ def _handler(seen: StandInRequests) -> type[BaseHTTPRequestHandler]:
                 case = next((str(p["filename"]).split("-", 1)[0] for p in parts if p["filename"]), "")
                 with seen.lock:
                     seen.requests.append((case, path, parts))
-                return self._send(json.dumps({"text": "The stand-in heard you."}).encode(), "application/json")
+                return self._send_bytes(json.dumps({"text": "The stand-in heard you."}).encode(), "application/json")
             if path.endswith("/messages/send"):  # Gmail: the MIME message read back, the case its subject's prefix
                 sent = mime_fields(json.loads(data_))
                 with seen.lock:
                     seen.requests.append((str(sent["subject"]).split(" ", 1)[0], path, sent))
-                return self._send(json.dumps({"id": "m-standin", "threadId": "t-standin",
-                                              "labelIds": ["SENT"]}).encode(), "application/json")
+                return self._send_bytes(json.dumps({"id": "m-standin", "threadId": "t-standin",
+                                                    "labelIds": ["SENT"]}).encode(), "application/json")
             if path.endswith("/audio/speech"):
                 body_ = json.loads(data_)
                 with seen.lock:
                     seen.requests.append((str(body_.get("model", "")).rsplit("-", 1)[0], path, body_))
-                return self._send(SPEECH, "audio/mpeg")
+                return self._send_bytes(SPEECH, "audio/mpeg")
             raw = data_.decode("utf-8", "replace")
             try:
                 body = json.loads(raw) if raw else None
