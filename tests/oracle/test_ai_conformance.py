@@ -283,7 +283,7 @@ CASES += [
     _v3("c63", 3.1, ASK, MAIL[:1], [_chat_model("c63", "fields"), _gmail_tool(2.1)]),
 ]
 
-# n8n fails these at the node under test: the translation must fail there too, having sent what n8n sent
+# n8n fails these at the node under test before any request: the scaffold leaves them a TODO saying why
 FAILING: list[tuple[Case, list[dict[str, Any]], str | None]] = [
     (Case("c43 agent v1.7 http tool name n8n refuses (the ADR Researcher's shape)", f"{LC}agent", 1.7, {
         "options": {"systemMessage": "You research."}}, [CHATS]),
@@ -310,15 +310,13 @@ def results(measured: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("index", range(len(FAILING)), ids=[c[0].id for c in FAILING])
-def test_an_agent_n8n_fails_fails_at_the_same_node_having_sent_the_same(index: int,
-                                                                        measured: list[dict[str, Any]]) -> None:
+def test_an_agent_n8n_fails_is_a_todo_naming_the_refused_tool(index: int, measured: list[dict[str, Any]]) -> None:
     result = measured[len(CASES) + index]
-    assert result["scaffold"].translated, f"{result['case'].id} is a TODO of the scaffold"
     assert result["n8n"].error is not None and result["n8n"].error_node == UNDER_TEST, result["n8n"].describe()
-    assert result["scaffold"].error is not None and result["scaffold"].error_node == UNDER_TEST, \
-        result["scaffold"].describe()
     assert "not a valid alphanumeric string" in result["n8n"].error
-    assert result["scaffold_requests"] == result["n8n_requests"] == []
+    assert result["n8n_requests"] == []
+    assert not result["scaffold"].translated, f"{result['case'].id}: translated, though n8n refuses to run it"
+    assert result["scaffold_requests"] == []
 
 
 @pytest.mark.parametrize("index", range(len(CASES)), ids=[c[0].id for c in CASES])

@@ -238,11 +238,11 @@ def agent_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
     code.lines[2:2] = found.lines  # an app tool's async def, before the agent's items
     code.provider_proposals.update(found.proposals)
     code.credentials.extend(found.credentials)
-    if found.fails:
+    if found.fails:  # n8n cannot run it as exported: a TODO the user acts on, not a translation that fails alike
         named = str(found.failing).replace(" ", "_")
-        code.why = (f"n8n fails this agent before its first model call ({found.fails!r}: the HTTP Request tool "
-                    f"{found.failing!r} is named {named!r}, which its check refuses); the translation fails alike: "
-                    "rename the tool (letters, digits, _) in n8n and here")
+        raise Untranslatable(f"n8n fails this agent before its first model call ({found.fails!r}: the HTTP Request "
+                             f"tool {found.failing!r} is named {named!r}, which its check refuses): rename the tool "
+                             "(letters, digits, _) in the workflow")
     return code
 
 

@@ -103,8 +103,14 @@ def slack_post(node: Node) -> Request:
     if other.get("ephemeral"):
         raise Untranslatable("otherOptions.ephemeral (chat.postEphemeral) is not translated")
     kind = params.get("messageType", "text")
-    if params.get("select", "channel") == "channel":
-        target = expr.value(_locator(params.get("channelId") or node.parameters.get("channel", "")))
+    if params.get("select", "channel") != "user":
+        locator = params.get("channelId")
+        if params.get("select", "channel") != "channel" or (
+                (locator.get("value") if isinstance(locator, dict) else locator) in (None, "")):
+            legacy = " (the export's 'channel' parameter is not one Slack v2 reads)" if "channel" in node.parameters else ""
+            raise Untranslatable(f"no channel is chosen (select, channelId){legacy}: n8n refuses to run the workflow ('The workflow has "
+                                 "issues'); choose the channel in the workflow")
+        target = expr.value(_locator(locator))
     else:
         user = params.get("user") or {}
         target = expr.value(_locator(user))
