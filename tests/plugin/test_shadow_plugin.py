@@ -265,3 +265,44 @@ def test_a_selection_that_matches_no_trigger_leaves_the_last_report_as_it_was(pr
     result.assert_outcomes(deselected=10)
     result.stdout.fnmatch_lines(["*no recorded trigger was replayed*were left as they were*"])
     assert summary.read_text() == full
+
+
+COUNTING_CONFTEST = '''
+import json
+
+seen = {"makereport": 0, "reports": {}}
+
+
+def pytest_runtest_makereport(item, call):
+    seen["makereport"] += 1
+
+
+def pytest_runtest_logreport(report):
+    seen["reports"].setdefault(report.nodeid, []).append([report.when, report.outcome])
+
+
+def pytest_sessionfinish(session):
+    with open("hooks.json", "w") as out:
+        json.dump(seen, out)
+'''
+
+
+@pytest.mark.parametrize("replayers", ["2", "0"])
+def test_every_item_reports_setup_call_and_teardown_and_passing_ones_skip_pytests_phases(
+        project: pytest.Pytester, replayers: str) -> None:
+    # A passing item whose result is ready is reported in one step (ShadowItem.report_passed):
+    # every logreport hook still gets its three reports, but makereport runs only for the items
+    # that take pytest's own protocol (the failing ones, the last of each automation, and with
+    # --shadow-replayers 0 the first of each batch, which replays it under pytest's capture).
+    (project.path / "conftest.py").write_text(COUNTING_CONFTEST)
+    result = project.runpytest_subprocess("--shadow", "recordings/demo", "-p", "no:randomly", "--shadow-replayers",
+                                          replayers, "--shadow-batch", "4", "--junitxml=out.xml")
+    result.assert_outcomes(passed=8, failed=2)
+    seen = json.loads((project.path / "hooks.json").read_text())
+    assert len(seen["reports"]) == 10
+    for nodeid, reports in seen["reports"].items():
+        assert [when for when, _ in reports] == ["setup", "call", "teardown"], nodeid
+    failed = sorted(n for n, reports in seen["reports"].items() if ["call", "failed"] in reports)
+    assert failed == ["recordings/demo/router::r-2", "recordings/demo/router::r-4"]
+    assert 3 * 4 <= seen["makereport"] < 3 * 10  # 2 failing + 2 last-of-automation items at least
+    assert (project.path / "out.xml").read_text().count("<testcase ") == 10
