@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.oracle import http_cases, http_server
+from tests.oracle import http_cases, http_server, runner
 from tests.oracle.conftest import require_oracle
 from tests.oracle.workflow import UNDER_TEST
 
@@ -17,6 +17,7 @@ Results = list[tuple[Any, Any, Any, list[str]]]
 @pytest.fixture(scope="module")
 def results() -> Iterator[Results]:
     require_oracle()
+    require_oracle(runner.NEWER)  # v4.4 runs on the second oracle
     with http_server.serving() as base:
         yield http_cases.measure(http_cases.http_cases(base), base)
 
