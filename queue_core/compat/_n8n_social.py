@@ -69,7 +69,7 @@ async def youtube_upload(ctx: Any, provider: str, item: dict[str, Any], index: i
     /upload/youtube/v3/videos?uploadType=resumable`` with the snippet, status and recordingDetails and the
     ``X-Upload-Content-Length``/``-Type`` headers), then the item's bytes ``PUT`` to the answer's ``Location``
     with their ``Content-Range`` in one piece (n8n's default binary mode streams an in-memory file as one chunk)
-    and axios's default type; the gateway adds the provider's bearer to it, which n8n's ``httpRequest`` does not;
+    and axios's default type, without the credential (``anonymous``: n8n's ``httpRequest``, not its OAuth2 request);
     the item is ``{uploadId: <the PUT answer's id>, ...<the session answer's body>}``. A recorded answer (a
     shadow run) is the node's output."""
     part = file_part(item, text(prop), index, ctx)
@@ -93,7 +93,7 @@ async def youtube_upload(ctx: Any, provider: str, item: dict[str, Any], index: i
     location = start.headers.get("location")
     if not location:
         raise NodeFailed(f"{node}: YouTube's resumable upload answer has no Location header")
-    sent = await ctx.call(provider, "PUT", location, content=data, step=step,
+    sent = await ctx.call(provider, "PUT", location, content=data, step=step, anonymous=True,
                           headers={"Content-Range": f"bytes 0-{len(data) - 1}/{len(data)}",
                                    "Content-Type": "application/x-www-form-urlencoded"})  # n8n's (axios's default)
     answer = _json(sent)

@@ -27,12 +27,10 @@ CASES = [
                     "embeddable": True, "license": "youtube", "madeForKids": False, "notifySubscribers": True,
                     "privacyStatus": "={{ $json.privacy }}", "publicStatsViewable": True,
                     "selfDeclaredMadeForKids": False, "tags": "={{ $json.tags.join(',') }}"}},
-        OAUTH, [_SESSION, _VIDEO], headers=_HEADERS, binary=("data",), 
-        differs="n8n PUTs the bytes to the session URL with no credential (this.helpers.httpRequest); the gateway adds the provider's bearer to every call",
+        OAUTH, [_SESSION, _VIDEO], headers=_HEADERS, binary=("data",),
         items=({"title": "Reel", "category": "22", "lang": "en", "description": "From Instagram",
                 "privacy": "private", "tags": ["reels", "n8n", " spaced"]},)),
     AppCase("youTube v1 video.upload with no options, from another property", YOUTUBE, 1, {
         "resource": "video", "operation": "upload", "title": "Plain", "categoryId": "10", "binaryProperty": "doc",
-        "options": {}}, OAUTH, [_SESSION, _VIDEO], headers=_HEADERS, binary=("doc",), items=({"n": 1}, {"n": 2}),
-        differs="n8n PUTs the bytes to the session URL with no credential (this.helpers.httpRequest); the gateway adds the provider's bearer to every call"),
+        "options": {}}, OAUTH, [_SESSION, _VIDEO], headers=_HEADERS, binary=("doc",), items=({"n": 1}, {"n": 2})),
 ]

@@ -336,7 +336,8 @@ class AppContext:
         return None
 
     async def call(self, provider: str, method: str, url: str, *, step: str, json: Any = None, params: Any = None,
-                   headers: Any = None, data: Any = None, files: Any = None, content: bytes | None = None) -> httpx.Response:
+                   headers: Any = None, data: Any = None, files: Any = None, content: bytes | None = None,
+                   anonymous: bool = False) -> httpx.Response:
         target = httpx.URL(url)
         origin = f"{target.scheme}://{target.netloc.decode('ascii')}"
         request = prepare(ProviderConfig(provider, origin), method, url, json=json, params=params, headers=headers,
@@ -345,7 +346,7 @@ class AppContext:
         wire = request.url
         if SECRET_SEGMENT in wire:
             wire = wire.replace(SECRET_SEGMENT, self.secret)
-        else:
+        elif not anonymous:
             sent["Authorization"] = f"Bearer {self.secret}"
         sent[ORIGIN] = origin
         async with httpx.AsyncClient() as client:

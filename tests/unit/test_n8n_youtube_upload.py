@@ -47,7 +47,7 @@ async def test_the_session_carries_the_metadata_and_the_bytes_go_to_its_location
     assert start["headers"] == {"X-Upload-Content-Length": str(len(VIDEO)), "X-Upload-Content-Type": "video/mp4"}
     assert start["json"] == {"snippet": {"title": "Reel", "categoryId": "22", "tags": ["a", " b"]},  # split, not trimmed
                              "status": {"privacyStatus": "private", "embeddable": True}, "recordingDetails": {}}
-    assert (put["method"], put["url"], put["content"]) == ("PUT", SESSION, VIDEO)
+    assert (put["method"], put["url"], put["content"], put["anonymous"]) == ("PUT", SESSION, VIDEO, True)
     assert put["headers"]["Content-Range"] == f"bytes 0-{len(VIDEO) - 1}/{len(VIDEO)}"
     assert items == [{"json": {"uploadId": "Ks-_Mh1QhMc"}}]
 
