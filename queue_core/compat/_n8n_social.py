@@ -73,8 +73,9 @@ async def youtube_upload(ctx: Any, provider: str, item: dict[str, Any], index: i
     the item is ``{uploadId: <the PUT answer's id>, ...<the session answer's body>}``. A recorded answer (a
     shadow run) is the node's output."""
     part = file_part(item, text(prop), index, ctx)
-    _, data, mime = part
-    if part != STAND_IN_PART:  # n8n's X-Upload-Content-Type is the binary's own MIME type (none: left out)
+    _, data, stand_in = part
+    mime: str | None = stand_in  # n8n's X-Upload-Content-Type is the binary's own MIME type (none: left out)
+    if part != STAND_IN_PART:
         mime = binary_of(item, text(prop), index, node).get("mimeType")
     tags = options.get("tags")
     payload = {"snippet": _defined({"title": title, "categoryId": category, "description": options.get("description"),
