@@ -85,3 +85,12 @@ def test_the_node_is_translated_with_the_estate_s_options_and_an_unknown_option_
     assert "'madeForKids'" not in source  # not an option of n8n's node: its upload never reads it
     status, _ = _scaffold(tmp_path, {"regionCode": "US"})
     assert status.startswith("todo: options.regionCode is not translated")
+
+
+async def test_a_shadow_run_s_recorded_answer_is_the_node_s_output_and_nothing_is_put() -> None:
+    recorded = httpx.Response(200, headers={"X-Cutover-Recorded": "1"}, json=[{"uploadId": "rec-1"}])
+    ctx = Calls(recorded)
+    ctx.mode = "shadow"
+    items = await n8n.youtube_upload(ctx, "youtube", {"json": {}}, 0, prop="data", title="T", category="1", options={},
+                                     step="s", node="YT")
+    assert items == [{"json": {"uploadId": "rec-1"}}] and [c["method"] for c in ctx.made] == ["POST"]
