@@ -189,8 +189,8 @@ class Context:
         """Make an outbound call through the provider gateway; return the response.
 
         Keyword arguments: ``json`` or ``data`` (a form; with ``files``, a multipart form) or ``content`` (raw bytes),
-        ``params``, ``headers``, ``scope_key``
-        (a key-scoped budget's tenant). The gateway spends the provider's rate budget, sends the
+        ``params``, ``headers``, ``scope_key`` (a key-scoped budget's tenant), ``anonymous`` (sent without the
+        provider's secret: a session URL the provider handed out). The gateway spends the provider's rate budget, sends the
         step's idempotency key, signs, classifies the answer and acts by mode (queue_core.gateway);
         the call is stored with its ledger event in one statement, so a retry returns the stored
         response of a call that succeeded instead of calling again. Raises RetryableError,

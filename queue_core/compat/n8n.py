@@ -61,7 +61,7 @@ from ._n8n_http import CALL_ERRORS, basic_auth, error_item, full_response, heade
 from ._n8n_convert import to_json_file, to_text_file  # Convert to File
 from ._n8n_csv import to_csv_file  # Convert to File: CSV
 from ._n8n_gmail import gmail_thread_reply  # Gmail thread.reply
-from ._n8n_social import openai_v1_items, reddit_listing  # Reddit post.getAll, legacy OpenAI
+from ._n8n_social import openai_v1_items, reddit_listing, youtube_upload  # Reddit post.getAll, YouTube, legacy OpenAI
 from ._n8n_query import json_query  # HTTP Request: query parameters as JSON
 from ._n8n_calendar import calendar_event, calendar_id  # Google Calendar event.create
 from ._n8n_sheets import sheet_append_or_update, sheet_lookup, sheet_read  # Google Sheets filters, append-or-update
@@ -106,7 +106,7 @@ __all__ += ["aggregate_all", "aggregate_fields", "crypto_item", "limit", "remove
 __all__ += ["mime_message", "slack_answer", "slack_blocks", "telegram_download", "telegram_form", "telegram_message", "telegram_part"]  # Telegram, Gmail (_n8n_messages)
 __all__ += ["to_csv_file", "to_json_file", "to_text_file"]  # Convert to File (_n8n_convert, _n8n_csv)
 __all__ += ["gmail_thread_reply"]  # Gmail (_n8n_gmail)
-__all__ += ["openai_v1_items", "reddit_listing"]  # Reddit, legacy OpenAI (_n8n_social)
+__all__ += ["openai_v1_items", "reddit_listing", "youtube_upload"]  # Reddit, YouTube, legacy OpenAI (_n8n_social)
 __all__ += ["json_query"]  # HTTP Request JSON query (_n8n_query)
 __all__ += ["calendar_event", "calendar_id"]  # Google Calendar (_n8n_calendar)
 __all__ += ["sheet_append_or_update", "sheet_lookup", "sheet_read"]  # Google Sheets (_n8n_sheets)

@@ -168,14 +168,15 @@ class Gateway:
                    params: Mapping[str, Any] | None = None, headers: Mapping[str, str] | None = None,
                    scope_key: str | None = None, occurrence: int = 0,
                    data: Mapping[str, Any] | None = None, files: Mapping[str, FilePart] | None = None,
-                   content: bytes | None = None) -> CallRecord:
+                   content: bytes | None = None, anonymous: bool = False) -> CallRecord:
         """Make call ``occurrence`` of step ``step`` of the job behind ``ctx``; return its record.
 
         The job stores the record (``CallRecord``: its step row and ledger event in one
         statement), then ``record.outcome()`` returns the response or raises its signal.
 
         The body is ``json`` (JSON) or ``data`` (a form; see :func:`prepare`), recorded as given;
-        with ``files`` a multipart form and ``content`` raw bytes, recorded by size and sha256, not bytes.
+        with ``files`` a multipart form and ``content`` raw bytes, recorded by size and sha256, not bytes;
+        ``anonymous``: sent without the provider's secret (a session URL the provider handed out).
         A binary answer's bytes are not stored either (its size and sha256 are): a retry of a step
         whose binary answer was stored calls again, under the same idempotency key.
 
@@ -197,8 +198,8 @@ class Gateway:
         key = stored.idempotency_key if stored is not None else ctx.idempotency_key(step, occurrence)
         req = prepare(config, method, url, json=json, params=params, headers=headers, key=key, data=data,
                       files=files, content=content)
-        if occurrence:
-            req = replace(req, occurrence=occurrence)
+        if occurrence or anonymous:
+            req = replace(req, occurrence=occurrence, anonymous=anonymous)
         self._sent_secrets |= credential_values(req.headers, allow=idempotency_names(req.headers))
         if stored is not None:
             if stored.fingerprint != req.fingerprint:
@@ -380,7 +381,7 @@ class Gateway:
                 raise ConfigError(f"provider {config.name!r}: the URL takes its secret in the path; set auth_env",
                                   source="pyproject.toml", field=f"tool.cutover.providers.{config.name}.auth_env")
             url = url.replace(SECRET_SEGMENT, quote(credential, safe=":"))
-        elif credential:
+        elif credential and not req.anonymous:
             headers["Authorization"] = f"Bearer {credential}"
         if config.signing_scheme is SigningScheme.STANDARD_WEBHOOKS:
             secret = self._secret(config, "signing_secret_env") or ""

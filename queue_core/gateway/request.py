@@ -59,6 +59,7 @@ class OutboundRequest:
     idempotency_key: str
     fingerprint: str
     occurrence: int = 0  # which call at its step name in this run of the job (0 = the first)
+    anonymous: bool = False  # sent without the provider's secret (a URL that is its own authority: a session URL)
 
     def intent(self, step: str, mode: str) -> dict[str, Any]:
         """Return the JSON intent recorded in the ledger and the decision trace (secret-free)."""

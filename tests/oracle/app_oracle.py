@@ -17,7 +17,8 @@ install directory (``CUTOVER_ORACLE_FRESH=1`` runs n8n again).
 
 Telling cases apart: n8n runs a batch concurrently, so each case gets a token of its own,
 ``token(index)`` (``oracle-case-<index>-token``), and the stand-in files a request under the case
-whose mark it carries. A credential's ``data`` writes ``TOKEN`` where the token goes.
+whose mark it carries. A credential's ``data`` writes ``TOKEN`` where the token goes (a reply's body and
+headers may too: a session URL in a ``Location`` header that the node then calls without its credential).
 
 How to add a case (another app or operation): write (or extend) a module
 ``tests/oracle/app_cases_<app>.py`` whose ``CASES`` is a list of ``AppCase``; ``all_cases()``
@@ -336,16 +337,17 @@ class AppContext:
         return None
 
     async def call(self, provider: str, method: str, url: str, *, step: str, json: Any = None, params: Any = None,
-                   headers: Any = None, data: Any = None, files: Any = None) -> httpx.Response:
+                   headers: Any = None, data: Any = None, files: Any = None, content: bytes | None = None,
+                   anonymous: bool = False) -> httpx.Response:
         target = httpx.URL(url)
         origin = f"{target.scheme}://{target.netloc.decode('ascii')}"
         request = prepare(ProviderConfig(provider, origin), method, url, json=json, params=params, headers=headers,
-                          key="oracle", data=data, files=files)
+                          key="oracle", data=data, files=files, content=content)
         sent = {k: v for k, v in request.headers if k.lower() != "idempotency-key"}
         wire = request.url
         if SECRET_SEGMENT in wire:
             wire = wire.replace(SECRET_SEGMENT, self.secret)
-        else:
+        elif not anonymous:
             sent["Authorization"] = f"Bearer {self.secret}"
         sent[ORIGIN] = origin
         async with httpx.AsyncClient() as client:
@@ -358,7 +360,8 @@ class AppContext:
 def measure(cases: list[AppCase] | None = None) -> list[Result]:
     """Run ``cases`` (default: ``all_cases()``) in n8n and scaffolded, against one stand-in; return each result."""
     cases = all_cases() if cases is None else cases
-    state = StandIn(replies={i: [dataclasses.replace(r, body=json.loads(json.dumps(r.body).replace(TOKEN, token(i))))
+    state = StandIn(replies={i: [dataclasses.replace(r, body=json.loads(json.dumps(r.body).replace(TOKEN, token(i))),
+                                                     headers=tuple((k, v.replace(TOKEN, token(i))) for k, v in r.headers))
                                  for r in c.replies] for i, c in enumerate(cases)})
     results = []
     with serving(state) as base:

@@ -3,7 +3,8 @@
 Reddit, per item: the subreddit's listing (``filters.category``: top, hot, new or rising; none: the
 subreddit's front listing), paged as n8n pages it, each post an item. X, per item: ``POST /2/tweets``
 with the text and each set field under the API's name (geo, media, quote_tweet_id, reply); the
-answer's ``data`` is the item.
+answer's ``data`` is the item. YouTube v1 *Upload*, per item: the resumable session, then the item's
+binary PUT to its Location (``queue_core.compat._n8n_social.youtube_upload``).
 """
 
 from __future__ import annotations
@@ -72,10 +73,29 @@ def tweet_create(node: Node) -> Request:
     return Request(body=dict_of(body + optional), items=_code.expr("[{'json': n8n.get(response.json(), 'data')}]"))
 
 
+_YOUTUBE_OPTIONS = {"defaultLanguage", "description", "embeddable", "license", "notifySubscribers", "privacyStatus",
+                    "publicStatsViewable", "publishAt", "recordingDate", "selfDeclaredMadeForKids", "tags"}
+_YOUTUBE_IGNORED = {"madeForKids"}  # not an option of the node's description: n8n's upload never reads it
+
+
 def youtube_upload(node: Node, slot: Slot, provider: str) -> list[ast.stmt]:
-    """video.upload (YouTube v1): a precise TODO — its second call sends the video's bytes as a raw body."""
-    raise Untranslatable("video.upload is n8n's resumable upload: POST https://www.googleapis.com/upload/youtube/v3/videos"
-                         "?uploadType=resumable&part=snippet,status,recordingDetails&notifySubscribers=… (JSON snippet, "
-                         "status, recordingDetails; X-Upload-Content-Length/-Type headers), then a PUT of the item's "
-                         "binary bytes (Content-Range) to the answer's Location; ctx.call sends JSON, form and multipart "
-                         "bodies, not raw bytes: not translated")
+    """video.upload (YouTube v1): per item, the resumable session and the PUT of the item's binary
+    (``n8n.youtube_upload``); ``{uploadId, ...}`` is the item."""
+    if not node.described:
+        raise Untranslatable(f"youTube v{node.version:g} has no known description (its defaults are unknown)")
+    params = node.settings
+    options = {k: v for k, v in dict(params.get("options") or {}).items() if k not in _YOUTUBE_IGNORED}
+    unknown = sorted(set(options) - _YOUTUBE_OPTIONS)
+    if unknown:
+        raise Untranslatable(f"options.{unknown[0]} is not translated (translated: {', '.join(sorted(_YOUTUBE_OPTIONS))})")
+    return stmts("""
+items = $inp
+$var: n8n.Items = []
+for i, item in enumerate(items):
+    $var.extend(await n8n.youtube_upload(ctx, $provider, item, i, prop=$prop, title=$title, category=$category, options=$options, step=$step, node=$node))
+if items:
+    flow.emit($node, $var)
+""", inp=slot.inputs[0] if slot.inputs else [], var=name(slot.var), provider=provider,
+                 prop=expr.value(params.get("binaryProperty", "data")), title=expr.value(params.get("title", "")),
+                 category=expr.value(params.get("categoryId", "")), options=expr.value(options), step=slot.step,
+                 node=node.name)
