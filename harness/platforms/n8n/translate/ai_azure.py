@@ -25,6 +25,7 @@ from harness.catalogue._ai import AZURE_API_VERSION
 from harness.errors import Untranslatable
 from harness.platforms.n8n.definition import Node
 from harness.platforms.n8n.translate import expr
+from harness.platforms.n8n.translate.app_ai import _check_described
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot, _input, comment
 from harness.scaffold import _code, _credential
 from harness.scaffold._code import call, dict_of, name, stmts
@@ -39,8 +40,6 @@ TOKEN_ENV = "AZURE_OPENAI_TOKEN"
 
 def azure_model(model: Node) -> tuple[Node, ast.expr, dict[str, Any]]:
     """Return the Azure OpenAI Chat Model, its model (the deployment) and options; Untranslatable otherwise."""
-    from harness.platforms.n8n.translate.app_ai import _check_described
-
     if model.version != 1:
         raise Untranslatable(f"the Azure OpenAI Chat Model v{model.version:g} is not translated (v1 is)")
     params = _check_described(model)
