@@ -1,4 +1,4 @@
-"""The catalogue's AI providers: OpenAI, Google Gemini and Anthropic, the REST calls their models answer
+"""The catalogue's AI providers: OpenAI, Google Gemini, Anthropic and Azure OpenAI, the REST calls their models answer
 (and Wikipedia and SerpApi, the calls of two agent tools).
 
 These are the calls n8n's AI nodes make (``@n8n/n8n-nodes-langchain``): the OpenAI node's

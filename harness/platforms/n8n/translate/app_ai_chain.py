@@ -55,7 +55,10 @@ def chat_model(workflow: Workflow, root: Node, *, gemini: bool = False) -> tuple
     model = models[0]
     if gemini and model.short_type == CHAT_GEMINI and model.type.startswith("@n8n/"):
         return _gemini_model(model)
-    if gemini and model.short_type == ai_azure.CHAT_AZURE and model.type.startswith("@n8n/"):
+    if model.short_type == ai_azure.CHAT_AZURE and model.type.startswith("@n8n/"):
+        if not gemini:
+            raise Untranslatable(f"the Azure OpenAI Chat Model under {root.short_type} is not translated (under a "
+                                 "Basic LLM Chain it is): its calls would go to the deployment's URL with the api-key")
         return ai_azure.azure_model(model)
     if model.short_type != CHAT_OPENAI or not model.type.startswith("@n8n/"):
         raise Untranslatable(f"the chat model {model.short_type} is not translated (the OpenAI Chat Model is; "
