@@ -1,4 +1,4 @@
-"""The catalogue's AI providers: OpenAI, Google Gemini and Anthropic, the REST calls their models answer
+"""The catalogue's AI providers: OpenAI, Google Gemini, Anthropic and Azure OpenAI, the REST calls their models answer
 (and Wikipedia and SerpApi, the calls of two agent tools).
 
 These are the calls n8n's AI nodes make (``@n8n/n8n-nodes-langchain``): the OpenAI node's
@@ -22,6 +22,10 @@ _CHAT = ("model", "messages", "tools", "response_format", "frequency_penalty", "
          "presence_penalty", "temperature", "top_p", "reasoning_effort")
 _RESPONSE = ("model", "input", "parallel_tool_calls", "store", "instructions", "max_output_tokens", "temperature",
              "top_p", "tools", "background", "text", "reasoning", "conversation", "include", "metadata")
+
+
+AZURE_BASE = "https://your-resource.openai.azure.com"  # the provider's base_url: set the resource's own
+AZURE_API_VERSION = "2025-03-01-preview"  # n8n's default apiVersion of both Azure OpenAI credentials
 
 
 def _app(name: str, base_url: str, secret: Secret | None, *operations: Operation) -> App:
@@ -56,6 +60,14 @@ AI_APPS: dict[str, App] = {a.name: a for a in (
          Operation("text.message", "POST", "/v1/messages",
                    body=("model", "messages", "tools", "max_tokens", "system", "temperature", "top_p", "top_k"),
                    note="headers anthropic-version: 2023-06-01, anthropic-beta: files-api-2025-04-14")),
+    # the Azure OpenAI Chat Model (lmChatAzureOpenAi, LangChain's AzureChatOpenAI): the base URL is the
+    # resource's, https://<resourceName>.openai.azure.com or the credential's endpoint (configured, not known here)
+    _app("azure-openai", AZURE_BASE, Secret(Auth.HEADER, "AZURE_OPENAI_API_KEY", name="api-key",
+                                            what="an Azure OpenAI key (n8n's azureOpenAiApi)"),
+         Operation("chat.complete", "POST", "/openai/deployments/{deployment}/chat/completions", body=_CHAT,
+                   query=("api-version",),
+                   note="the deployment is the node's model; api-version the credential's (n8n's default "
+                        "2025-03-01-preview); Entra ID: Authorization: Bearer instead of api-key")),
     # an AI Agent's tools whose calls LangChain fixes (toolWikipedia, toolSerpApi)
     _app("wikipedia", "https://en.wikipedia.org", None,
          Operation("page.search", "GET", "/w/api.php", query=("action", "list", "srsearch", "format"),

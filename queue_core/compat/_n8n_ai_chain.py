@@ -54,9 +54,10 @@ def chat_body(model: Any, messages: Sequence[Mapping[str, Any]], options: Mappin
     runtime reads the events back into one completion, ``_n8n_ai.answer``).
     """
     body: dict[str, Any] = {"model": model}
+    reasoning = is_reasoning_model(model)
     for option, field in _OPTIONS.items():
         if options.get(option) is not None and not (option == "maxTokens" and options[option] == -1):
-            body[field] = options[option]
+            body["max_completion_tokens" if reasoning and option == "maxTokens" else field] = options[option]
     body["stream"] = stream
     if stream:
         body["stream_options"] = {"include_usage": True}
@@ -69,8 +70,22 @@ def chat_body(model: Any, messages: Sequence[Mapping[str, Any]], options: Mappin
         body["response_format"] = {"type": options["responseFormat"]}
     if options.get("reasoningEffort") in ("low", "medium", "high"):
         body["reasoning_effort"] = options["reasoningEffort"]
-    body["messages"] = [dict(m) for m in messages]
+    body["messages"] = [{**m, "role": "developer"} if reasoning and m.get("role") == "system" else dict(m)
+                        for m in messages]
     return body
+
+
+def is_reasoning_model(model: Any) -> bool:
+    """Tell whether LangChain treats ``model`` as a reasoning model (``o1``…, ``gpt-5`` but not ``gpt-5-chat``):
+    its system messages go as role ``developer`` and ``maxTokens`` as ``max_completion_tokens``."""
+    text = str(model or "")
+    return bool(re.match(r"o\d", text)) or (text.startswith("gpt-5") and not text.startswith("gpt-5-chat"))
+
+
+def azure_url(deployment: Any, api_version: str) -> str:
+    """Return an Azure OpenAI deployment's chat URL, relative to the provider's base_url (the resource's or the
+    credential's endpoint): LangChain's AzureChatOpenAI names the deployment after the node's model."""
+    return f"/openai/deployments/{deployment}/chat/completions?api-version={api_version}"
 
 
 def chain_messages(templates: Sequence[Mapping[str, Any]], prompt: Any,
@@ -377,6 +392,7 @@ async def agent(flow: Any, node: str, items: Items, *, provider: str, url: str, 
 
 
 __all__ = ["AGENT_INSTRUCTIONS", "CLASSIFIER_PROMPT", "FORMAT_INSTRUCTIONS", "MAX_ITERATIONS_OUTPUT", "ROLES", "agent",
-           "chain", "chain_messages", "chain_text", "chat_body", "classification", "classifier_system", "classify",
-           "engine_tool", "format_instructions", "format_tool", "gemini_chat_body", "gemini_url", "http_tool",
-           "serpapi", "think", "tool_loop", "tool_message", "tool_result", "wikipedia"]
+           "azure_url", "chain", "chain_messages", "chain_text", "chat_body", "classification", "classifier_system",
+           "classify", "engine_tool", "format_instructions", "format_tool", "gemini_chat_body", "gemini_url",
+           "http_tool", "is_reasoning_model", "serpapi", "think", "tool_loop", "tool_message", "tool_result",
+           "wikipedia"]

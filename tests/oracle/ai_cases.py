@@ -30,11 +30,15 @@ from tests.oracle.workflow import UNDER_TEST, Case, input_name, workflow
 
 LC = "@n8n/n8n-nodes-langchain."
 CREDENTIALS = {"openAiApi": "oraclecredopenai", "anthropicApi": "oraclecredanthro", "googlePalmApi": "oraclecredgemini",
-               "serpApi": "oraclecredserpap", "gmailOAuth2": "oraclecredgmail0"}
+               "serpApi": "oraclecredserpap", "gmailOAuth2": "oraclecredgmail0", "azureOpenAiApi": "oraclecredazure0",
+               "azureEntraCognitiveServicesOAuth2Api": "oraclecredentra0"}
+AZURE_KEY = "oracle-azure-key"  # the azureOpenAiApi credential's key (the module reads AZURE_OPENAI_API_KEY)
 HOSTS = ("https://api.openai.com", "https://api.anthropic.com", "https://generativelanguage.googleapis.com",
          "https://en.wikipedia.org", "https://serpapi.com", "https://gmail.googleapis.com")
 # fixed URLs (LangChain's tools through fetch, the Gmail node through axios): sent to the stand-in
-REDIRECTED = ("https://en.wikipedia.org", "https://serpapi.com", "https://www.googleapis.com")
+# (and n8n 2.x's Entra ID token URL: it evaluates the hidden accessTokenUrl, login.microsoftonline.com/<tenant>/…)
+REDIRECTED = ("https://en.wikipedia.org", "https://serpapi.com", "https://www.googleapis.com",
+              "https://login.microsoftonline.com")
 SERP_KEY = "oracle-serp-key"  # the serpApi credential's key: n8n puts it in the query, the gateway in place of
 SECRET_SEGMENT = "__auth_env__"  # the module's placeholder (queue_core.gateway.request.SECRET_SEGMENT)
 
@@ -47,7 +51,14 @@ def credentials(base: str) -> list[dict[str, Any]]:
             "gmailOAuth2": {"clientId": "oracle", "clientSecret": "oracle", "scope": "", "grantType": "authorizationCode",
                             "authUrl": f"{base}/auth", "accessTokenUrl": f"{base}/token", "authentication": "body",
                             "oauthTokenData": {"access_token": "oracle-gmail-token", "token_type": "Bearer",
-                                               "refresh_token": "oracle-refresh", "expires_in": 3600}}}
+                                               "refresh_token": "oracle-refresh", "expires_in": 3600}},
+            # Azure: no apiVersion (n8n's default), the endpoint the stand-in (LangChain's <endpoint>/openai/deployments/)
+            "azureOpenAiApi": {"apiKey": AZURE_KEY, "resourceName": "oracle", "endpoint": base},
+            "azureEntraCognitiveServicesOAuth2Api": {
+                "clientId": "oracle", "clientSecret": "oracle", "grantType": "clientCredentials", "tenantId": "oracle",
+                "authUrl": f"{base}/oauth2/authorize", "accessTokenUrl": f"{base}/oauth2/token", "authentication": "body",
+                "scope": "https://cognitiveservices.azure.com/.default", "resourceName": "oracle", "endpoint": base,
+                "oauthTokenData": {"access_token": "oracle-entra-token", "token_type": "Bearer", "expires_in": 3600}}}
     return [{"id": cid, "name": f"oracle {kind}", "type": kind, "data": data[kind]} for kind, cid in CREDENTIALS.items()]
 
 
@@ -136,6 +147,8 @@ class _StandInContext:
         for host in HOSTS:
             if url.startswith(host):
                 url = self.base + url[len(host):]
+        if url.startswith("/"):  # a call relative to its provider's base_url (Azure OpenAI's resource): the stand-in's
+            url = self.base + url
         url = url.replace(SECRET_SEGMENT, SERP_KEY)  # what the gateway does on the wire with the provider's auth_env
         async with httpx.AsyncClient() as client:
             response = await client.request(method, url, json=json, params=params, headers=headers, data=data,
@@ -151,6 +164,7 @@ def run_scaffold(doc: dict[str, Any], workdir: Path, base: str) -> Outcome:
     """Scaffold the case's workflow and run the module, its calls sent to the stand-in."""
     for env in ("ANTHROPIC_API_KEY", "GEMINI_API_KEY"):  # the module reads these header/query secrets live
         os.environ.setdefault(env, "oracle-key")
+    os.environ.setdefault("AZURE_OPENAI_API_KEY", AZURE_KEY)
     return run_with(doc, workdir, _StandInContext(base))
 
 
@@ -181,13 +195,15 @@ def measure(cases: list[tuple[Case, list[dict[str, Any]], str | None]], base: st
         for i, outcome in zip(chosen, run_n8n([documents[i] for i in chosen], base, version=version), strict=True):
             oracle[i] = outcome
     n8n_bodies = {case.id: seen.of(_tag(case)) for case, _, _ in cases}
+    n8n_auth = {case.id: seen.auth_of(_tag(case)) for case, _, _ in cases}
     results = []
     with tempfile.TemporaryDirectory(prefix="cutover-oracle-ai-") as tmp:
         for index, ((case, _, _), doc, expected) in enumerate(zip(cases, documents, oracle, strict=True)):
             seen.clear()
             got = run_scaffold(doc, Path(tmp) / str(index), base)
             results.append({"case": case, "n8n": expected, "scaffold": got, "n8n_requests": n8n_bodies[case.id],
-                            "scaffold_requests": seen.of(_tag(case))})
+                            "scaffold_requests": seen.of(_tag(case)), "n8n_auth": n8n_auth[case.id],
+                            "scaffold_auth": seen.auth_of(_tag(case))})
     return results
 
 

@@ -85,12 +85,21 @@ def mime_fields(body: dict[str, Any]) -> dict[str, Any]:
             "text": part.get_content().strip() if part else None, **({k: v for k, v in body.items() if k != "raw"})}
 
 
+ENTRA_TOKEN = {"token_type": "Bearer", "expires_in": 3600, "expires_on": 4102444800, "access_token": "oracle-entra-token"}
+
+
 @dataclass
 class StandInRequests:
     """The requests the stand-in answered: (case, path, body) in arrival order."""
 
     requests: list[tuple[str, str, Any]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    auth: list[tuple[str, str | None, str | None]] = field(default_factory=list)  # Azure: (case, api-key, Authorization)
+
+    def auth_of(self, case: str) -> list[tuple[str | None, str | None]]:
+        """Return one case's Azure OpenAI calls' credentials (the api-key and Authorization headers), in order."""
+        with self.lock:
+            return [(key, bearer) for c, key, bearer in self.auth if c == case]
 
     def of(self, case: str) -> list[tuple[str, Any]]:
         """Return one case's requests (path, body), in order."""
@@ -100,6 +109,7 @@ class StandInRequests:
     def clear(self) -> None:
         with self.lock:
             self.requests.clear()
+            self.auth.clear()
 
 
 def _model(path: str, body: Any) -> str:
@@ -275,9 +285,15 @@ def _handler(seen: StandInRequests) -> type[BaseHTTPRequestHandler]:
             except ValueError:
                 body = raw
             path = self.path.split("?", 1)[0]
+            if path.endswith("/oauth2/token"):  # the Entra ID token of the Azure OpenAI Chat Model (client credentials)
+                return self._send_bytes(json.dumps(ENTRA_TOKEN).encode(), "application/json")
             model = _model(path, body)
             with seen.lock:
-                seen.requests.append((model.rsplit("-", 1)[0], path, body))
+                if path.startswith("/openai/deployments/"):  # Azure OpenAI: the query (api-version) and the secret
+                    seen.auth.append((model.rsplit("-", 1)[0], self.headers.get("api-key"),
+                                      self.headers.get("Authorization")))
+                seen.requests.append((model.rsplit("-", 1)[0], self.path if path.startswith("/openai/deployments/")
+                                      else path, body))
             got = answer(path, body)
             streamed = isinstance(body, dict) and body.get("stream") is True and "choices" in got
             data = (events(got) if streamed else json.dumps(got)).encode()

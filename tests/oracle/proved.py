@@ -72,8 +72,9 @@ def table() -> dict[str, Any]:
         _add(proved, node_type, 1)
     from tests.oracle.test_ai_conformance import CASES as AI_CASES  # every case translated and equal
     from tests.oracle.test_ai_v2_conformance import CASES as AI_V2_CASES  # on n8n runner.NEWER, likewise
+    from tests.oracle.ai_azure_cases import CASES as AZURE_CASES, V2_CASES as AZURE_V2  # test_ai_azure_conformance
 
-    for case, subs, _ in [*AI_CASES, *AI_V2_CASES]:  # the AI roots and the sub-nodes they ran with
+    for case, subs, _ in [*AI_CASES, *AI_V2_CASES, *AZURE_CASES, *AZURE_V2]:  # the AI roots and the sub-nodes they ran with
         _add(proved, case.node_type, case.version)
         for sub in subs:
             _add(proved, sub["type"], sub["typeVersion"])
@@ -90,7 +91,8 @@ def table() -> dict[str, Any]:
                        "wait_data_cases.py", "sub_cases.py", "feed_cases.py", "email_cases.py", "sql_cases.py",
                        "datatable_cases.py", "test_ai_conformance.py", "app_cases.py", "app_cases_*.py",
                        "respond_cases.py", "shell_cases.py", "convert_cases.py", "calendar_cases.py",
-                       "datatable_v2_cases.py", "test_ai_v2_conformance.py"],
+                       "datatable_v2_cases.py", "test_ai_v2_conformance.py",
+                       "ai_azure_cases.py"],
             "proved": {t: sorted(v) for t, v in sorted(proved.items())}}
 
 

@@ -1,8 +1,9 @@
 """n8n's LangChain roots (Basic LLM Chain, AI Agent) as the chat calls their model sub-node makes.
 
 A root reads its chat model from the ``ai_languageModel`` sub-node: the OpenAI Chat Model
-(``lmChatOpenAi``, LangChain's ChatOpenAI: ``/v1/chat/completions``) is translated; another
-model (Gemini, Anthropic, Azure through LangChain) is a TODO naming the call it would be. The
+(``lmChatOpenAi``, LangChain's ChatOpenAI: ``/v1/chat/completions``) is translated; under a chain
+the Gemini and the Azure OpenAI Chat Models (:mod:`ai_azure`) are too; another model is a TODO
+naming the call it would be. The
 runtime is ``queue_core.compat._n8n_ai_chain``.
 
 Not translated, each a TODO naming what it needs:
@@ -21,7 +22,7 @@ from typing import Any
 
 from harness.errors import Untranslatable
 from harness.platforms.n8n.definition import Node, Workflow
-from harness.platforms.n8n.translate import ai_memory, ai_parser, ai_tools, expr
+from harness.platforms.n8n.translate import ai_azure, ai_memory, ai_parser, ai_tools, expr
 from harness.platforms.n8n.translate.app_ai import GEMINI, OPENAI, _check_described, _provider, _secret
 from harness.platforms.n8n.translate.nodes import NodeCode, Slot, _input, comment
 from harness.scaffold import _code, _credential
@@ -42,7 +43,8 @@ _OPTIONS = frozenset({"temperature", "maxTokens", "topP", "frequencyPenalty", "p
 def chat_model(workflow: Workflow, root: Node, *, gemini: bool = False) -> tuple[Node, ast.expr, dict[str, Any]]:
     """Return the root's chat model sub-node, its model name and its options; Untranslatable otherwise.
 
-    ``gemini``: the Google Gemini Chat Model is read too (a chain; an agent's tools are OpenAI's format here).
+    ``gemini``: the Google Gemini and the Azure OpenAI Chat Models are read too (a chain; an agent's tools are
+    OpenAI's format here, and its calls OpenAI's URL).
     """
     models = [workflow.nodes[s.source] for s in workflow.attached(root.name)
               if s.kind == "languageModel" and not workflow.nodes[s.source].disabled]
@@ -53,6 +55,11 @@ def chat_model(workflow: Workflow, root: Node, *, gemini: bool = False) -> tuple
     model = models[0]
     if gemini and model.short_type == CHAT_GEMINI and model.type.startswith("@n8n/"):
         return _gemini_model(model)
+    if model.short_type == ai_azure.CHAT_AZURE and model.type.startswith("@n8n/"):
+        if not gemini:
+            raise Untranslatable(f"the Azure OpenAI Chat Model under {root.short_type} is not translated (under a "
+                                 "Basic LLM Chain it is): its calls would go to the deployment's URL with the api-key")
+        return ai_azure.azure_model(model)
     if model.short_type != CHAT_OPENAI or not model.type.startswith("@n8n/"):
         raise Untranslatable(f"the chat model {model.short_type} is not translated (the OpenAI Chat Model is; "
                              "its call would be the provider's chat endpoint with the root's messages)")
@@ -152,6 +159,8 @@ def chain_node(node: Node, slot: Slot, workflow: Workflow) -> NodeCode:
                                                                        lit(options))),
                    unwrap=node.version >= 1.6, api="gemini", headers=key)
         return _lines(node, slot, run, model, GEMINI, "/v1beta/{model}:generateContent")
+    if model.short_type == ai_azure.CHAT_AZURE:  # LangChain's AzureChatOpenAI: the deployment's URL, api-key
+        return ai_azure.chain_run(node, slot, model, model_name, messages, options, node.version >= 1.6)
     provider, _ = _provider(OPENAI, slot)
     body = call("n8n.ai_chain.chat_body", model_name, messages, lit(options))
     run = call("n8n.ai_chain.chain", name("flow"), node.name, name("items"), provider=provider,
