@@ -84,6 +84,16 @@ class _Missing:
 MISSING = _Missing()
 
 
+def as_json(value: Any) -> Any:
+    """Return ``value`` as n8n's item JSON holds it: keys holding undefined (MISSING) left out, undefined in a
+    list null (``JSON.stringify``'s rule)."""
+    if isinstance(value, dict):
+        return {k: as_json(v) for k, v in value.items() if v is not MISSING}
+    if isinstance(value, list):
+        return [None if v is MISSING else as_json(v) for v in value]
+    return value
+
+
 def field(value: Any, *path: Any) -> Any:
     """Return ``get(value, *path)``, or MISSING when a step of the path finds no field.
 

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..errors import NodeFailed
-from ._n8n_js import text
+from ._n8n_js import MISSING, as_json, text
 
 _UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$", re.I)
 
@@ -130,10 +130,8 @@ def notion_page_body(title_key: str, title: Any, database: Any, properties: Sequ
     return body
 
 
-
 # -- Simplify (n8n's simplifyObjects, Notion v2): written from n8n 1.123's GenericFunctions ----------------
 
-_UNDEFINED = object()  # JavaScript's undefined: a key holding it is left out of the item (JSON drops it)
 _SPLIT = (re.compile(r"([a-z0-9])([A-Z])"), re.compile(r"([A-Z])([A-Z][a-z])"))
 _STRIP = re.compile(r"[^A-Za-z0-9]+")
 _AS_IS = ("url", "created_time", "checkbox", "number", "last_edited_time", "email", "phone_number", "date")
@@ -153,7 +151,7 @@ def _keys(obj: dict[str, Any]) -> list[str]:
 
 
 def _falsy(value: Any) -> bool:
-    if value is None or value is _UNDEFINED or value is False or value == "":
+    if value is None or value is MISSING or value is False or value == "":
         return True
     return isinstance(value, int | float) and not isinstance(value, bool) and (value == 0 or math.isnan(value))
 
@@ -163,18 +161,18 @@ def _or_empty(value: Any) -> Any:
 
 
 def _get(obj: Any, key: str) -> Any:
-    return obj.get(key, _UNDEFINED) if isinstance(obj, dict) else _UNDEFINED
+    return obj.get(key, MISSING) if isinstance(obj, dict) else MISSING
 
 
 def _js_join(values: list[Any]) -> str:
-    return "".join("" if v is None or v is _UNDEFINED else text(v) for v in values)
+    return "".join("" if v is None or v is MISSING else text(v) for v in values)
 
 
 def _simplify(prop: dict[str, Any]) -> Any:
     kind = prop.get("type")
-    value = prop.get(kind, _UNDEFINED) if isinstance(kind, str) else _UNDEFINED
+    value = prop.get(kind, MISSING) if isinstance(kind, str) else MISSING
     if kind == "text":
-        return prop.get("plain_text", _UNDEFINED)
+        return prop.get("plain_text", MISSING)
     if kind in ("rich_text", "title"):
         return _js_join([_simplify(t) for t in value]) if isinstance(value, list) and value else ""
     if kind in _AS_IS:
@@ -197,14 +195,14 @@ def _simplify(prop: dict[str, Any]) -> Any:
         return [_get(_get(f, str(f.get("type"))), "url") for f in files]
     if kind == "status":
         return _get(value, "name")
-    return _UNDEFINED
+    return MISSING
 
 
 def _rollup(value: Any) -> Any:
     function = str(_get(value, "function"))  # n8n fails on a rollup without one (TypeError): so does this (KeyError)
     if function.startswith("count") or "empty" in function:
         number = _get(value, "number")
-        number = math.nan if number is _UNDEFINED else 0 if number is None else number
+        number = math.nan if number is MISSING else 0 if number is None else number
         return number * 100 if "percent" in function else number
     if function.startswith("show") and _get(value, "type") == "array":
         elements: list[Any] = []
@@ -218,16 +216,7 @@ def _rollup(value: Any) -> Any:
                     unique.append(e)
             return unique
         return elements
-    return _UNDEFINED
-
-
-def _defined(value: Any) -> Any:
-    """Return ``value`` as n8n's item holds it (JSON): undefined keys dropped, undefined in a list null."""
-    if isinstance(value, dict):
-        return {k: _defined(v) for k, v in value.items() if v is not _UNDEFINED}
-    if isinstance(value, list):
-        return [None if v is _UNDEFINED else _defined(v) for v in value]
-    return value
+    return MISSING
 
 
 def notion_simplified(response: Any) -> list[dict[str, Any]]:
@@ -255,7 +244,7 @@ def notion_simplified(response: Any) -> list[dict[str, Any]]:
             titles = obj.get("title") or []
             out.append({"id": obj.get("id"), "name": (titles[0].get("plain_text") if titles else None) or "",
                         "url": obj.get("url")})
-    return [{"json": _defined(row)} for row in out]
+    return [{"json": as_json(row)} for row in out]
 
 
 def notion_texts(texts: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -16,7 +16,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from ._n8n_js import MISSING, num, truthy
+from ._n8n_js import MISSING, as_json, num, truthy
 
 KINDS = ("boolean", "number", "string")
 
@@ -39,12 +39,6 @@ def legacy_fields(fields: Sequence[tuple[str, str, Any]], version: float) -> lis
 
 def without_undefined(item: dict[str, Any]) -> dict[str, Any]:
     """Return the item ``assign`` wrote with every undefined (``MISSING``) value left out, as n8n's JSON leaves it."""
-    return {**item, "json": _without_missing(item.get("json", {}))}
+    return {**item, "json": as_json(item.get("json", {}))}
 
 
-def _without_missing(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _without_missing(v) for k, v in value.items() if v is not MISSING}
-    if isinstance(value, list):
-        return [None if v is MISSING else _without_missing(v) for v in value]
-    return value
