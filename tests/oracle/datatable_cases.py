@@ -148,22 +148,28 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def wait_started(client: httpx.Client, base: str, path: str, process: subprocess.Popen[bytes]) -> None:
+    """Wait (180 s at most) until the started n8n at ``base`` is ready and its webhook ``path`` registered
+    (a POST of ``{}`` to it is not a 404); fail if n8n exits first."""
+    deadline = time.monotonic() + 180
+    while True:
+        if process.poll() is not None:
+            raise RuntimeError(f"n8n start exited {process.returncode}")
+        try:
+            if client.get(f"{base}/healthz/readiness").status_code == 200 and \
+                    client.post(f"{base}/webhook/{path}", json={}).status_code != 404:
+                return
+        except httpx.TransportError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError("n8n start did not answer in 180 s")
+        time.sleep(1)
+
+
 def _answers(port: int, paths: list[str], process: subprocess.Popen[bytes]) -> list[Outcome]:
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 180
     with httpx.Client(timeout=60) as client:
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"n8n start exited {process.returncode}")
-            try:
-                if client.get(f"{base}/healthz/readiness").status_code == 200 and \
-                        client.post(f"{base}/webhook/{paths[0]}", json={}).status_code != 404:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("n8n start did not answer in 180 s")
-            time.sleep(1)
+        wait_started(client, base, paths[0], process)
         outcomes = []
         for path in paths:
             answer = client.post(f"{base}/webhook/{path}", json={})

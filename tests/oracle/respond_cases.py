@@ -30,7 +30,7 @@ from psycopg import sql
 from queue_core.server.reply import reply_of
 
 from tests.oracle import runner
-from tests.oracle.datatable_cases import _free_port
+from tests.oracle.datatable_cases import _free_port, wait_started
 from tests.oracle.scaffolded import _OfflineContext, scaffolded
 from tests.oracle.workflow import UNDER_TEST, _code_node
 
@@ -166,26 +166,8 @@ def _answer(response: httpx.Response) -> Answer:
 def _call(port: int, paths: list[str], process: subprocess.Popen[bytes]) -> list[Answer]:
     base = f"http://127.0.0.1:{port}"
     with httpx.Client(timeout=60, follow_redirects=False) as client:
-        _ready(client, base, paths[0], process)
+        wait_started(client, base, paths[0], process)
         return [_answer(client.post(f"{base}/webhook/{path}", json={"hello": "world"})) for path in paths]
-
-
-def _ready(client: httpx.Client, base: str, path: str, process: subprocess.Popen[bytes]) -> None:
-    import time
-
-    deadline = time.monotonic() + 180
-    while True:
-        if process.poll() is not None:
-            raise RuntimeError(f"n8n start exited {process.returncode}")
-        try:
-            if client.get(f"{base}/healthz/readiness").status_code == 200 and \
-                    client.post(f"{base}/webhook/{path}", json={}).status_code != 404:
-                return
-        except httpx.TransportError:
-            pass
-        if time.monotonic() > deadline:
-            raise RuntimeError("n8n start did not answer in 180 s")
-        time.sleep(1)
 
 
 def run_n8n(documents: list[dict[str, Any]]) -> list[Answer]:
