@@ -20,12 +20,39 @@ from harness.catalogue._ai import AI_APPS
 from harness.catalogue._mail import MAIL
 from harness.catalogue._model import App, Auth, Operation, Pagination, Secret
 
-__all__ = ["App", "Auth", "Operation", "Pagination", "Secret", "app", "apps", "operation", "skeleton"]
+__all__ = ["App", "Auth", "Operation", "Pagination", "Secret", "app", "apps", "merged", "operation", "skeleton"]
 
 
-# The AI providers (harness.catalogue._ai) over _apps' first openai/gemini rows.
-_ALL: dict[str, App] = {**APPS, **{a.name: a for a in MORE}, **AI_APPS, **{a.name: a for a in MAIL},
-                       **{a.name: a for a in LEGACY}}
+
+
+def merged(*tables: dict[str, App] | tuple[App, ...]) -> dict[str, App]:
+    """Return one table of the row files' apps: an app in several files (the Google Sheets rows the n8n
+    translator reads, the ones a Make or Zapier translator adds) has the union of their operations.
+
+    A later file's app replaces an earlier one's base URL and secret only when it has operations
+    of its own; the same operation written twice must be the same row, or the catalogue does not
+    load (ValueError naming it): one operation, one meaning, whichever tool reads it.
+    """
+    out: dict[str, App] = {}
+    for table in tables:
+        for entry in (table.values() if isinstance(table, dict) else table):
+            seen = out.get(entry.name)
+            if seen is None:
+                out[entry.name] = entry
+                continue
+            if (seen.provider, seen.base_url) != (entry.provider, entry.base_url):
+                raise ValueError(f"app {entry.name!r} is two apps: {seen.provider} at {seen.base_url} "
+                                 f"and {entry.provider} at {entry.base_url}")
+            for op_name, op in entry.operations.items():
+                if op_name in seen.operations and seen.operations[op_name] != op:
+                    raise ValueError(f"app {entry.name!r}: operation {op_name!r} is written twice, differently")
+            out[entry.name] = App(seen.name, seen.provider, seen.base_url, seen.secret or entry.secret,
+                                  {**seen.operations, **entry.operations})
+    return out
+
+
+# Later row files' apps add operations to earlier ones (the AI providers' rows over _apps' first openai/gemini).
+_ALL: dict[str, App] = merged(APPS, MORE, AI_APPS, MAIL, LEGACY)
 
 
 def apps() -> dict[str, App]:

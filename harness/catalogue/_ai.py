@@ -10,8 +10,7 @@ accepts alike and which keeps it out of every recorded URL); the Anthropic node 
 calls the same endpoints through its chat model sub-node (LangChain's ChatOpenAI and friends).
 The body fields are the providers' documented ones, in the order n8n builds them.
 
-Merged over ``_apps``'s first rows of ``openai`` and ``gemini`` (``harness.catalogue``): the rows
-here are the AI nodes' whole set.
+The rows here are the AI providers' whole set (``openai``, ``gemini``, …).
 """
 
 from __future__ import annotations

@@ -27,11 +27,12 @@ def counts(s: Scaffold[Any]) -> str:
 
 
 def proofs(s: Scaffold[Any]) -> dict[str, str]:
-    """Return what proves each translated node: ``oracle``, ``shadow`` (a call: the shadow run) or ``none``.
+    """Return what proves each translated node: ``oracle``, ``pinned``, ``shadow`` (a call: the shadow run) or ``none``.
 
     An n8n node is ``oracle`` when the conformance suites prove its type and version against the real
-    n8n (``harness.platforms.n8n.translate.prove.proof_of``); a tool with no oracle tables has calls
-    (``shadow``) and the rest (``none``).
+    n8n (``harness.platforms.n8n.translate.prove.proof_of``). A tool with no runnable oracle (Make,
+    Zapier, Power Automate are hosted) proves a module type by pinned cases of its documented
+    behaviour (``Scaffold.proof``: ``pinned``); its other calls are ``shadow``, the rest ``none``.
     """
     nodes = getattr(s.workflow, "nodes", None)
     out: dict[str, str] = {}
@@ -45,13 +46,13 @@ def proofs(s: Scaffold[Any]) -> dict[str, str]:
 
             out[row.node] = proof_of(row.type, version, step, nodes.get(row.node))
         else:
-            out[row.node] = "shadow" if step else "none"
+            out[row.node] = s.proof(row)
     return out
 
 
 def _proof_counts(s: Scaffold[Any]) -> dict[str, int]:
     found = list(proofs(s).values())
-    return {kind: found.count(kind) for kind in ("oracle", "shadow", "none")}
+    return {kind: found.count(kind) for kind in ("oracle", "pinned", "shadow", "none")}
 
 
 def _totals(results: list[Written]) -> dict[str, int]:
@@ -63,7 +64,8 @@ def _totals(results: list[Written]) -> dict[str, int]:
         "not_reached": sum(s.not_reached for s in scaffolds), "notes": sum(s.notes for s in scaffolds),
         "nodes": sum(len(s.rows) for s in scaffolds),
         "missing_callees": len(missing_callees(results)),
-        "proved_oracle": sum(p["oracle"] for p in proved), "proved_shadow": sum(p["shadow"] for p in proved),
+        "proved_oracle": sum(p["oracle"] for p in proved), "proved_pinned": sum(p["pinned"] for p in proved),
+        "proved_shadow": sum(p["shadow"] for p in proved),
         "not_proved": sum(p["none"] for p in proved),
     }
 
@@ -115,7 +117,7 @@ def table(results: list[Written], hint_template: str) -> list[str]:
                                     definition=getattr(s.workflow, "path", ""))
         p = _proof_counts(s)
         lines.append(f"  {s.automation:<{width}} {s.trigger_kind:<9} {s.translated:>10} {s.todo:>5} "
-                     f"{s.not_reached:>9} {s.notes:>5} {'yes' if s.whole else 'no':>5} {p['oracle']:>6} "
+                     f"{s.not_reached:>9} {s.notes:>5} {'yes' if s.whole else 'no':>5} {p['oracle'] + p['pinned']:>6} "
                      f"{p['shadow']:>6}  {hint}")
     t = _totals(results)
     first = results[0].scaffold
@@ -124,10 +126,14 @@ def table(results: list[Written], hint_template: str) -> list[str]:
                  f"({_share(t['translated'], reachable)} of the {reachable} that run); {t['whole']} of "
                  f"{t['workflows']} {first.kind}s whole (no TODO); {t['not_reached']} not reached, "
                  f"{t['notes']} sticky notes")
-    nodes = t["proved_oracle"] + t["proved_shadow"] + t["not_proved"]
-    lines.append(f"  proof of the {nodes} translated {first.unit}s (triggers apart): {t['proved_oracle']} proved by "
-                 f"the real n8n's conformance suites (column 'proved'), {t['proved_shadow']} calls whose proof is "
-                 f"the shadow run (column 'shadow'), {t['not_proved']} not proved yet; {t['todo']} TODO")
+    nodes = t["proved_oracle"] + t["proved_pinned"] + t["proved_shadow"] + t["not_proved"]
+    if first.pinned_tool:
+        by = (f"{t['proved_pinned']} proved by pinned conformance cases of {first.pinned_tool}'s documented "
+              f"behaviour (tests/conformance/{first.pinned_tool}; column 'proved')")
+    else:
+        by = f"{t['proved_oracle']} proved by the real n8n's conformance suites (column 'proved')"
+    lines.append(f"  proof of the {nodes} translated {first.unit}s (triggers apart): {by}, {t['proved_shadow']} calls "
+                 f"whose proof is the shadow run (column 'shadow'), {t['not_proved']} not proved yet; {t['todo']} TODO")
     return lines + missing_lines(results)
 
 

@@ -10,10 +10,13 @@ function. Step names (``slug``, ``unique``) are shared too.
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import inspect
+import json
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar
 
 from harness.scaffold import _credential
@@ -42,6 +45,10 @@ class Scaffold(Generic[W]):
 
     unit: ClassVar[str] = "node"  # what the scaffold's tables count, and what was scaffolded
     kind: ClassVar[str] = "workflow"
+    # The tool's pinned-proof table (``harness/platforms/<tool>/proved.json``, written by
+    # ``python -m tests.conformance.proved --write``): the module types whose translation the
+    # tool's conformance cases (its documented behaviour, pinned in tests/conformance/<tool>/) prove.
+    pinned_tool: ClassVar[str | None] = None
 
     automation: str
     workflow: W
@@ -76,10 +83,26 @@ class Scaffold(Generic[W]):
         """Return how many rows are sticky notes (canvas comments, never run)."""
         return sum(1 for r in self.rows if r.status == "note")
 
+    def proof(self, row: NodeRow) -> str:
+        """Return what proves a translated row: ``pinned`` (its type is in the tool's pinned table),
+        ``shadow`` (a call: the shadow run replays it) or ``none``."""
+        if self.pinned_tool and row.type in pinned_types(self.pinned_tool):
+            return "pinned"
+        return "shadow" if self.steps.get(row.node) else "none"
+
     @property
     def whole(self) -> bool:
         """Return whether nothing is left for a person (no TODO, no automation it calls missing)."""
         return self.todo == 0 and not self.missing
+
+
+@functools.cache
+def pinned_types(tool: str) -> frozenset[str]:
+    """Return the module (step) types ``harness/platforms/<tool>/proved.json`` lists as proved by pinned cases."""
+    path = Path(__file__).resolve().parent.parent / "platforms" / tool / "proved.json"
+    if not path.is_file():
+        return frozenset()
+    return frozenset(json.loads(path.read_text(encoding="utf-8")).get("types", {}))
 
 
 def slug(name: str) -> str:

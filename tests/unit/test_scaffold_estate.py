@@ -117,7 +117,7 @@ def test_the_estate_table_ends_with_totals_and_json_writes_it_for_ci(tmp_path: P
                               "whole (no TODO); 2 not reached, 2 sticky notes")
     table = json.loads((tmp_path / "estate.json").read_text())
     assert table["totals"] == {"workflows": 3, "whole": 1, "translated": 6, "todo": 2, "not_reached": 2, "notes": 2,
-                               "nodes": 12, "missing_callees": 0, "proved_oracle": 3, "proved_shadow": 0,
+                               "nodes": 12, "missing_callees": 0, "proved_oracle": 3, "proved_pinned": 0, "proved_shadow": 0,
                                "not_proved": 0}
     whole = next(w for w in table["workflows"] if w["automation"] == "whole")
     assert whole["whole"] is True and [n["status"] for n in whole["nodes"]] == ["trigger", "translated"]

@@ -56,6 +56,7 @@ class MakeScaffold(Scaffold[Blueprint]):
 
     unit: ClassVar[str] = "module"
     kind: ClassVar[str] = "scenario"
+    pinned_tool: ClassVar[str | None] = "make"
 
     trigger_kind: str = "schedule"
     providers: dict[str, str] = field(default_factory=dict)  # host (or "http") -> provider
