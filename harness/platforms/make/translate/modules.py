@@ -13,58 +13,17 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from harness.errors import Untranslatable
 from harness.platforms.make.definition import Module
+from harness.platforms.make.translate.apps import app_translators
+from harness.platforms.make.translate.base import Gen, ModuleCode, _empty, todo, var
 from harness.platforms.make.translate.iml import template
-from harness.scaffold import _code, _credential
-from harness.scaffold._code import call, dict_of, expr, lit, name, stmts
-from harness.scaffold._credential import Credential
+from harness.scaffold import _credential
+from harness.scaffold._code import call, dict_of, expr, lit, stmts
 from harness.scaffold._provider import provider_for
 
-
-@dataclass
-class Gen:
-    """What translating one scenario shares: providers by host, and the names chosen so far."""
-
-    providers: dict[str, str]  # host -> provider name
-    steps: dict[int, str] = field(default_factory=dict)  # module id -> step name (call modules)
-    proposals: dict[str, str] = field(default_factory=dict)  # provider -> base URL to configure
-    hosts: dict[str, str] = field(default_factory=dict)  # host -> provider, for the manifest
-    credentials: list[Credential] = field(default_factory=list)  # read from the environment instead
-
-
-@dataclass
-class ModuleCode:
-    """The translation of one module."""
-
-    lines: list[ast.stmt]
-    bundle: ast.expr | None = None
-    bundles: ast.expr | None = None
-    todo: str | None = None  # why the module is left for a person
-    note: str = ""
-
-
-def var(module: Module) -> ast.Name:
-    """Return the Python name of a module's current bundle."""
-    return name(f"bundle_{module.id}")
-
-
-def _empty() -> ast.expr:
-    return ast.Dict([], [])
-
-
-def todo(module: Module, why: str) -> ModuleCode:
-    """Return a TODO module: its code fails any bundle that reaches it, naming the module."""
-    lines = [_code.comment(f"TODO: {why}")]
-    if module.mapper:
-        import json
-
-        mapper = json.dumps(_credential.redacted(module.mapper), indent=2, ensure_ascii=False)
-        lines += [_code.comment(f"    {line}") for line in mapper.splitlines()[:30]]
-    lines += stmts("raise make.TodoModule($label, $why)", label=module.label, why=why)
-    return ModuleCode(lines, bundle=_empty(), todo=why)
+__all__ = ["Gen", "ModuleCode", "TRANSLATORS", "TRIGGERS", "makes_call", "todo", "translate", "var"]
 
 
 def _pairs(raw: object, module: Module, gen: Gen, provider: str, kind: str) -> list[ast.expr]:
@@ -220,6 +179,7 @@ TRANSLATORS: dict[str, Callable[[Module, Gen], ModuleCode]] = {
     "util:SetVariables": set_variable, "util:GetVariable2": get_variable, "util:GetVariable": get_variable,
     "util:ComposeTransformer": compose, "util:FunctionSleep": sleep, "builtin:BasicMerge": passthrough,
     "placeholder:Placeholder": passthrough, **{app: app_call for app in APP_CALLS},
+    **app_translators(),  # harness/platforms/make/translate/apps/<area>.py: each area's TRANSLATORS
 }
 TRIGGERS = ("gateway:CustomWebHook", "gateway:CustomMailHook")
 NO_CALL_PACKAGES = ("builtin", "gateway", "util", "json", "placeholder")
