@@ -19,7 +19,9 @@ Filter operators are ``_make_filter``; IML functions ``_make_functions``; both r
 
 from __future__ import annotations
 
+import importlib
 import json as jsonlib
+import re
 from collections.abc import Sequence
 from datetime import datetime
 from decimal import Decimal
@@ -40,6 +42,18 @@ __all__ = [
     "json_body", "number", "parse_json", "parse_number", "passes", "ref", "repeat", "text", "truth",
     "webhook_bundle",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """``make.<area>``: the runtime of an area's app modules, ``queue_core/compat/_make_<area>.py``
+    (``make.google.add_row(…)``), imported the first time generated code reaches for it."""
+    if re.fullmatch(r"[a-z][a-z0-9]*", name) and name not in ("filter", "functions"):
+        try:
+            return importlib.import_module(f"{__package__}._make_{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__package__}._make_{name}":
+                raise
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class Run:
