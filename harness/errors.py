@@ -8,6 +8,7 @@ can catch everything the harness raises on bad input with one clause::
     │   └── ManifestError           manifest.toml is malformed or names something missing
     ├── ExportFormatError           a legacy tool's export is malformed (file, record, field)
     │   ├── DefinitionGivenError    a definition (workflow, blueprint, Zapfile) was given where runs belong
+    │   ├── ForeignExportError      another tool's runs, or records that hold no run, given to an import
     │   └── UnreplayableImportError an import yields nothing a replay can compare
     ├── RedactionError              redaction cannot run (no salt, bad JSON path)
     ├── RecorderError               the live recorder cannot start or verify deliveries
@@ -95,6 +96,15 @@ class DefinitionGivenError(ExportFormatError):
     def __init__(self, path: str, kind: str, message: str) -> None:
         super().__init__(path, None, None, message)
         self.kind = kind
+
+
+class ForeignExportError(ExportFormatError):
+    """The export given to ``cutover import <tool>`` is another tool's runs, or records that hold no run;
+    ``platform`` is the tool it belongs to."""
+
+    def __init__(self, path: str, platform: str, message: str) -> None:
+        super().__init__(path, None, None, message)
+        self.platform = platform
 
 
 class UnreplayableImportError(ExportFormatError):

@@ -19,6 +19,7 @@ from typing import Any
 from harness.errors import ExportFormatError, ManifestError, UnreplayableImportError
 from harness.importer._run import BadRecord, ImportedRun
 from harness.importer.definition import load_definition, refuse_definition
+from harness.importer.foreign import refuse_foreign_runs
 from harness.importer.pairing import Pairing, pair
 from harness.importer.summary import DEFAULT_LIMITS, ImportSummary, coverage_sentence
 from harness.manifest import (
@@ -63,9 +64,11 @@ def parse_export(request: ImportRequest, entry: AutomationEntry) -> Iterator[Imp
     """Hand the export to its tool's importer, with the definition file's document when one is given.
 
     Raises DefinitionGivenError when the export is itself a definition (a workflow, blueprint,
-    Zapfile or flow), naming the export that holds the runs.
+    Zapfile or flow), naming the export that holds the runs; ForeignExportError when it is another
+    tool's runs, or records that hold no run (``harness.importer.foreign``), naming what it is.
     """
     refuse_definition(request.export, request.platform)
+    refuse_foreign_runs(request.export, request.platform)
     adapter = adapter_for(request.platform)
     if request.definition is not None and not adapter.reads_definition:
         raise ExportFormatError(str(request.definition), None, None, f"--definition: {request.platform} has no definition format")

@@ -8,8 +8,11 @@ at the top and, with ``--withTrigger``, ``triggerInformation`` (the trigger's do
 Action records sit under the run's ``actions`` (or ``properties.actions``): a list of
 ``.../runs/{run}/actions`` resources (``{name, properties{status, code, startTime, inputsLink,
 outputsLink, error}}``), ``{"value": [...]}``, or an object keyed by action name. A downloaded
-export may carry ``inputs``/``outputs`` inline; a link is recorded as unavailable and never fetched
-(the links expire).
+export may carry ``inputs``/``outputs`` inline (``m365 flow run get --withActions`` writes them as
+``input``/``output``); a link is recorded as unavailable and never fetched (the links expire). A
+Foreach's iterations are its record's ``repetitions``. Given on their own, action records,
+repetitions, request histories and trigger histories are named for what they are
+(``harness.importer.foreign``), not read as runs.
 
 The trigger body is ``triggerInformation`` or the trigger's inline ``outputs`` (an HTTP request's
 ``{headers, body}``); without either, record the deliveries with ``cutover record`` and the
@@ -33,6 +36,7 @@ from harness.importer._run import (
     ImportedRun, decision, guarded, load_json_document, obj, status_word, step_name, timestamp_or_none,
 )
 from harness.importer.definition import unwrap
+from harness.importer.foreign import recognise_runs
 from harness.platforms.power_automate.definition import PowerAutomateFlow, read_flow
 from harness.manifest import AutomationEntry
 from harness.recording import Evidence, LegacyTrace, Platform, RecordedTrigger, TraceStatus
@@ -49,14 +53,6 @@ STATUSES = {
 UNFINISHED = {"running", "waiting", "paused", "suspended", "resuming", "notspecified", "ignored"}
 FAILED_ACTION = {"failed", "timedout", "aborted", "cancelled"}
 NOT_RUN = {"skipped", "notspecified", "ignored", "waiting"}
-NOT_RUNS = {
-    "/runs/actions": "these are one run's action records (.../runs/{run}/actions), not runs: put them under that "
-                     "run's 'actions' key in the run history file",
-    "/triggers/histories": "these are trigger histories (.../triggers/{name}/histories), which link firings to runs but "
-                           "are not runs: import the run history (GET .../runs)",
-}
-
-
 def read_runs(path: Path) -> list[tuple[str, Any]]:
     """Return ``(record, run)`` for each run of a run-history document."""
     document = unwrap(load_json_document(path))
@@ -68,9 +64,9 @@ def read_runs(path: Path) -> list[tuple[str, Any]]:
         runs = [document]
     else:
         raise ExportFormatError(str(path), None, None, f"expected an object or array, got {type_name(document)}")
-    for suffix, message in NOT_RUNS.items():
-        if runs and all(isinstance(r, dict) and str(r.get("type", "")).lower().endswith(suffix) for r in runs):
-            raise ExportFormatError(str(path), None, None, message)
+    kind = recognise_runs(document)
+    if kind is not None and kind.not_runs:  # action records, repetitions, request or trigger histories
+        raise ExportFormatError(str(path), None, None, f"this is {kind.name}: {kind.not_runs}")
     return [(_record(run, index), run) for index, run in enumerate(runs)]
 
 
@@ -167,8 +163,39 @@ def read_actions(run: dict[str, Any], props: dict[str, Any], path: str, record: 
         inner = item.get("properties", item)
         if not isinstance(inner, dict):
             raise ExportFormatError(path, record, f"actions[{index}].properties", f"expected an object, got {type_name(inner)}")
-        out.append((item["name"], inner))
+        out.append((item["name"], _inline(inner, item, path, record, index)))
     return out
+
+
+def _inline(inner: dict[str, Any], item: dict[str, Any], path: str, record: str, index: int) -> dict[str, Any]:
+    """Return an action record's properties with what exporters put beside them read the same way.
+
+    ``m365 flow run get --withActions`` writes each action's downloaded content as ``input`` and
+    ``output`` (singular), inside or beside ``properties``: they are its ``inputs``/``outputs``. A
+    Foreach's or Until's ``repetitions`` (``.../actions/{name}/repetitions``: a list, or
+    ``{"value": [...]}``) give the action's outputs per iteration, in order, and its status when
+    the record has none: failed when an iteration failed.
+    """
+    props = dict(inner)
+    for single, plural in (("output", "outputs"), ("input", "inputs")):
+        for source in (inner, item):
+            if plural not in props and single in source:
+                props[plural] = source[single]
+    raw = props.get("repetitions", item.get("repetitions"))
+    if raw is None:
+        return props
+    if isinstance(raw, dict) and isinstance(raw.get("value"), list):
+        raw = raw["value"]
+    if not isinstance(raw, list):
+        raise ExportFormatError(path, record, f"actions[{index}].repetitions", f"expected an array, got {type_name(raw)}")
+    iterations = [r.get("properties", r) for r in raw if isinstance(r, dict)]
+    iterations.sort(key=lambda r: [i.get("itemIndex", 0) for i in r.get("repetitionIndexes") or [] if isinstance(i, dict)])
+    if "status" not in props and iterations:
+        words = [status_word(r.get("status")) for r in iterations]
+        props["status"] = "Failed" if any(w in FAILED_ACTION for w in words) else "Succeeded"
+    if "outputs" not in props and iterations and all("outputs" in r or "output" in r for r in iterations):
+        props["outputs"] = [_body(r.get("outputs", r.get("output"))) for r in iterations]
+    return props
 
 
 def _trace(
