@@ -197,7 +197,7 @@ async def _run_worker(url: str, registry: Any, cfg: Any, drain: bool, overrides:
 
 @cli.group()
 def jobs() -> None:
-    """Inspect jobs."""
+    """Inspect jobs: list the run history, show one job, replay, cancel, explain."""
 
 
 @jobs.command("show")
@@ -217,15 +217,27 @@ def jobs_show(job_id: str, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps({"job": job, "steps": steps, "ledger": ledger}, default=str, indent=2))
         return
+    from ._cli_history import step_state
+    from .redaction import mask_fields
+
     for key in ("id", "automation", "automation_version", "mode", "status", "priority", "attempt",
                 "max_attempts", "claim_count", "lease_owner", "leased_until", "run_after",
-                "error_kind", "last_error", "dedupe_key", "trigger_id", "created_at", "finished_at"):
+                "error_kind", "last_error", "dedupe_key", "trigger_id", "parent_id", "concurrency_key",
+                "created_at", "finished_at"):
         click.echo(f"{key:>18}: {job.get(key)}")
+    payload = json.dumps(mask_fields(job.get("payload")), default=str, indent=2, ensure_ascii=False).splitlines()
+    click.echo("payload (credential fields masked):")
+    for line in payload[:40]:
+        click.echo(f"  {line}")
+    if len(payload) > 40:
+        click.echo(f"  … {len(payload) - 40} more lines (--json prints it whole)")
     click.echo("steps:")
     for st in steps:
         ref = f"  ref={st['external_ref']}" if st["external_ref"] else ""
-        click.echo(f"  {st['position']:>4}  {st['step_name']}#{st['occurrence']:<4} {st['status']:<16} "
+        click.echo(f"  {st['position']:>4}  {st['step_name']}#{st['occurrence']:<4} {step_state(st):<16} "
                    f"attempt={st['attempt']}  key={st['idempotency_key']}{ref}")
+        if st.get("url"):
+            click.echo(f"        {st['method']} {st['url']}")
     click.echo("ledger:")
     for entry in ledger:
         detail = json.dumps(entry["detail"], default=str) if entry["detail"] else ""
@@ -414,3 +426,12 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+def _register_history() -> None:
+    from ._cli_history import list_command
+
+    jobs.add_command(list_command(_with_pool, _job_uuid))
+
+
+_register_history()

@@ -177,3 +177,22 @@ class Redactor:
 
 
 NO_SECRETS = Redactor()
+
+
+# Field names whose values a person reading a job is not shown (``jobs show``): narrower than the
+# header rule, whose "key" would hide an issue's key or a sort key.
+FIELD_PARTS = ("password", "passwd", "secret", "token", "apikey", "api_key", "api-key", "authorization",
+               "credential", "private_key", "access_key", "cookie", "signature")
+
+
+def mask_fields(value: Any, redactor: Redactor | None = None) -> Any:
+    """Return a JSON value for display: credential-named fields' values as ``***``, and every string
+    through ``redactor`` (known secrets, ``Bearer``/``Basic`` credentials)."""
+    redactor = redactor or Redactor()
+    if isinstance(value, dict):
+        return {k: MASK if isinstance(k, str) and any(p in k.lower() for p in FIELD_PARTS) and v not in (None, "")
+                else mask_fields(v, redactor) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [mask_fields(v, redactor) for v in value]
+    return redactor.data(value) if isinstance(value, str) else value
+

@@ -35,8 +35,15 @@ SET status = 'pending', run_after = now(), attempt = 0, lost_claims = 0, last_er
 WHERE id = %(id)s
 
 -- name: job_steps
--- What `cutover jobs show` lists under a job: each step and call with its key and reference.
-SELECT step_name, occurrence, position, status::text, attempt, idempotency_key, external_ref
+-- What `cutover jobs show` lists under a job: each step and call with its key and reference; for
+-- a call (its output is the gateway's call record: a fingerprint and a key), the request and how
+-- the gateway classified the answer, so a call a provider refused is not shown as just "done".
+SELECT step_name, occurrence, position, status::text, attempt, idempotency_key, external_ref, error,
+       CASE WHEN output ? 'fingerprint' AND output ? 'idempotency_key' THEN output->>'method' END AS method,
+       CASE WHEN output ? 'fingerprint' AND output ? 'idempotency_key' THEN output->>'url' END AS url,
+       CASE WHEN output ? 'fingerprint' AND jsonb_typeof(output->'status') = 'number'
+            THEN (output->>'status')::integer END AS http_status,
+       CASE WHEN output ? 'fingerprint' AND output ? 'idempotency_key' THEN output->>'kind' END AS call_kind
 FROM steps WHERE job_id = %(id)s ORDER BY position, occurrence
 
 -- name: cancel_job

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, HTTPException, Path, Request, Security
+from fastapi import APIRouter, Depends, HTTPException, Path, Query, Request, Security
 from fastapi.responses import PlainTextResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from psycopg_pool import AsyncConnectionPool
@@ -131,6 +131,41 @@ async def enqueue_job(
                    concurrency_key=body.concurrency_key, concurrency_limit=body.concurrency_limit)
     job_id = await st.queue.enqueue(spec, actor=who.actor)
     return models.Enqueued(id=job_id, automation=body.automation)
+
+
+@router.get("/jobs", response_model=models.JobPage, tags=["jobs"], responses={
+    **_AUTH_ERRORS, 404: {"model": models.Error, "description": "`after` names no job."}})
+async def list_jobs(
+    st: State, who: Annotated[Principal, Depends(require(Scope.READ))],
+    automation: Annotated[str | None, Query(min_length=1, max_length=200, pattern=models.NAME_PATTERN)] = None,
+    status: Annotated[list[models.JobStatusName] | None, Query(description="Repeatable: jobs in any of these.")] = None,
+    mode: models.ModeName | None = None,
+    since: Annotated[models.QueryTimestamp | None, Query(description="Created at or after (ISO 8601 with offset).")] = None,
+    until: Annotated[models.QueryTimestamp | None, Query(description="Created before (ISO 8601 with offset).")] = None,
+    error_kind: models.ErrorKindName | None = None,
+    error: Annotated[str | None, Query(min_length=1, max_length=500, pattern=models.NAME_PATTERN,
+                                       description="A text the last error contains (case-insensitive).")] = None,
+    concurrency_key: Annotated[str | None, Query(min_length=1, max_length=500, pattern=models.NAME_PATTERN)] = None,
+    parent: uuid.UUID | None = None,
+    limit: Annotated[int, Query(ge=1, le=500)] = 50,
+    after: Annotated[uuid.UUID | None, Query(description="The `next` of the page before: jobs after that one.")] = None,
+) -> Any:
+    """The run history (scope ``read``): jobs newest first, filtered, one keyset page at a time;
+    an ``after`` naming no job (deleted since) gets 404."""
+    from ..errors import JobNotFoundError, QueueError
+    from ..store.history import JobFilter, list_jobs as page_of
+
+    try:
+        where = JobFilter(automation=automation, statuses=tuple(str(s) for s in status or ()),
+                          mode=str(mode) if mode else None, since=since, until=until,
+                          error_kind=str(error_kind) if error_kind else None, error_text=error,
+                          concurrency_key=concurrency_key, parent=parent)
+        page = await page_of(st.pool, where, limit=limit, after=after)
+    except JobNotFoundError:
+        raise  # 404
+    except QueueError as exc:
+        raise HTTPException(422, str(exc)) from None
+    return models.JobPage(jobs=page.jobs, next=page.next)
 
 
 @router.get("/jobs/{job_id}", response_model=models.JobDetail, tags=["jobs"], responses={**_AUTH_ERRORS, **_404})

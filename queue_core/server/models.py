@@ -6,13 +6,16 @@ Postgres text and jsonb cannot hold NUL.
 
 from __future__ import annotations
 
+import re
 import uuid
 from datetime import UTC, datetime
+from enum import StrEnum
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, AwareDatetime, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema, model_validator
 
 from ..states import Mode
+from ..store import history
 from .ingress import has_nul
 from .wait import Decision
 
@@ -73,6 +76,16 @@ def _utc(value: datetime) -> datetime:
 
 
 Timestamp = Annotated[AwareDatetime, BeforeValidator(_iso_text), AfterValidator(_utc)]
+
+
+def _iso_query(value: Any) -> Any:
+    # A query parameter is always text: a number in it ("0.5") would parse as a Unix time.
+    if not isinstance(value, str) or not re.match(r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}", value):
+        raise ValueError("must be an RFC 3339 date-time with a UTC offset")
+    return value
+
+
+QueryTimestamp = Annotated[AwareDatetime, BeforeValidator(_iso_query), AfterValidator(_utc)]
 
 
 def _json_integer(value: Any) -> Any:
@@ -218,6 +231,41 @@ class LedgerEntry(BaseModel):
     kind: str
     actor: str
     detail: Any
+
+
+# The values GET /jobs filters on, as the schema's enums (the store's own lists).
+JobStatusName = StrEnum("JobStatusName", {name: name for name in history.STATUSES})  # type: ignore[misc]
+ModeName = StrEnum("ModeName", {name: name for name in history.MODES})  # type: ignore[misc]
+ErrorKindName = StrEnum("ErrorKindName", {name: name for name in history.ERROR_KINDS})  # type: ignore[misc]
+
+
+class JobSummary(BaseModel):
+    """One job of the run history (``GET /jobs``): what a list shows, not its payload or steps."""
+
+    id: uuid.UUID
+    automation: str
+    automation_version: int
+    mode: str
+    status: str
+    priority: int
+    attempt: int
+    max_attempts: int
+    claim_count: int
+    error_kind: str | None
+    last_error: str | None
+    concurrency_key: str | None
+    parent_id: uuid.UUID | None
+    trigger_id: str | None
+    dedupe_key: str | None
+    created_at: datetime
+    run_after: datetime
+    finished_at: datetime | None
+
+
+class JobPage(BaseModel):
+    jobs: list[JobSummary]
+    next: uuid.UUID | None = Field(description="The id of the page's last job when more follow (pass it as "
+                                               "`after` for the next page); null on the last page.")
 
 
 class JobDetail(BaseModel):

@@ -3,6 +3,8 @@
 Each module runs named statements of ``queue_core/queries/*.sql`` on a pool or a connection the
 caller holds, and turns rows into values; nothing above it calls ``_sql.q`` for those tables:
 
+- ``history``: the run history, every job newest first, filtered and paged with a keyset
+  (``cutover jobs list``, GET /jobs);
 - ``jobs``: reading jobs, their ledger, counts, traces and results, and a batch of jobs with
   their descendants (the shadow replay's ``tree_results``); emptying and vacuuming the jobs
   tables; the leases a draining worker waits for; the notifier's LISTEN;

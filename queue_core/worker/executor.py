@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import time
 import uuid
 from collections.abc import Callable
 from functools import partial
@@ -31,6 +32,9 @@ if TYPE_CHECKING:
     from .completer import Completer
 
 log = logging.getLogger("cutover.worker")
+# One line per job outcome, at INFO (`cutover -v worker`), on a logger of its own so it can be
+# routed or silenced apart: automation, job, attempt, outcome, duration, error kind.
+outcomes = logging.getLogger("cutover.jobs")
 
 ContextFactory = Callable[[ClaimedJob], Context]
 Claim = tuple[uuid.UUID, int]
@@ -72,12 +76,16 @@ class Executor:
             task.add_done_callback(partial(ended, job, completer))
 
     async def _run(self, job: ClaimedJob) -> Outcome | None:
+        started = time.perf_counter() if outcomes.isEnabledFor(logging.INFO) else None
         try:
-            return await execute(job, self._context_factory(job), self.registry, self._rng)
+            outcome = await execute(job, self._context_factory(job), self.registry, self._rng)
         except LeaseLostError:
             self._stats["lost"] += 1
             log.warning("job %s: lease lost (claim %s), stopping it", job.id, job.claim_count)
-            return None
+            outcome = None
+        if started is not None:
+            log_outcome(job, outcome, time.perf_counter() - started)
+        return outcome
 
     def _ended(self, job: ClaimedJob, completer: Completer, task: asyncio.Task[Outcome | None]) -> None:
         entry = self.inflight.pop(job.id, None)
@@ -124,3 +132,15 @@ class Executor:
         for task in pending:
             task.cancel()
         await asyncio.gather(*pending, return_exceptions=True)
+
+
+def log_outcome(job: ClaimedJob, outcome: Outcome | None, seconds: float) -> None:
+    """Log one structured line (logfmt) for a job's ending: ``outcome`` is the ledger event
+    (``succeeded``, ``retry_scheduled``, ``dead``, …; ``lease_lost`` when the claim was lost), the
+    attempt the one that ran (from 1). The error itself is not logged (it may quote a payload):
+    ``cutover jobs show`` has it, redacted."""
+    event = outcome.event if outcome is not None else "lease_lost"
+    kind = outcome.error_kind if outcome is not None and outcome.error_kind is not None else "-"
+    outcomes.info("job outcome automation=%s job=%s attempt=%d mode=%s outcome=%s duration_ms=%.1f error_kind=%s",
+                  job.automation, job.id, job.attempt + 1, job.mode, event, seconds * 1000, kind)
+

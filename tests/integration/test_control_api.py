@@ -51,6 +51,11 @@ async def s_read(env):
     return "GET", f"/jobs/{await _job(env)}", None
 
 
+async def s_list(env):
+    await _job(env)
+    return "GET", "/jobs?automation=noop&status=pending", None
+
+
 async def s_cancel(env):
     return "POST", f"/jobs/{await _job(env)}/cancel", {"reason": "duplicate lead"}
 
@@ -85,7 +90,7 @@ async def s_metrics(env):
 
 
 ENDPOINTS: list[tuple[str, Setup, int]] = [
-    ("enqueue", s_enqueue, 202), ("read", s_read, 200), ("control", s_cancel, 200), ("replay", s_replay, 200),
+    ("enqueue", s_enqueue, 202), ("read", s_read, 200), ("read", s_list, 200), ("control", s_cancel, 200), ("replay", s_replay, 200),
     ("read", s_pauses, 200), ("control", s_pause, 200), ("control", s_resume, 200), ("control", s_resolve, 200),
     ("control", s_resolve_at, 200), ("read", s_metrics, 200),
 ]
