@@ -1,0 +1,25 @@
+"""Every pinned Zapier case: the scaffolded step does what Zapier documents (``runner.problems`` empty)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conformance.zapier import cases_calls, cases_code, cases_logic
+from tests.conformance.zapier.runner import Case, problems, step_type
+
+ALL: tuple[Case, ...] = (*cases_logic.CASES, *cases_logic.PATHS, *cases_logic.TIMED, *cases_code.CASES, *cases_calls.CASES)
+
+
+@pytest.mark.parametrize("case", ALL, ids=[f"{step_type(c)}: {c.name}" for c in ALL])
+def test_the_step_does_what_zapier_documents(case: Case) -> None:
+    assert case.source.startswith("https://"), "a case cites its public source"
+    assert problems(case) == []
+
+
+def test_the_proved_table_is_what_the_passing_cases_prove() -> None:
+    from tests.conformance.zapier.proved import PACKAGE_TABLE, table
+
+    assert PACKAGE_TABLE.is_file(), "run: python -m tests.conformance.zapier.proved --write"
+    import json
+
+    assert json.loads(PACKAGE_TABLE.read_text(encoding="utf-8")) == table()
