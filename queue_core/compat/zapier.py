@@ -30,12 +30,12 @@ from ._zapier_filter import OPERATORS, number, passes, text
 
 FILTER_OPERATORS: frozenset[str] = frozenset(OPERATORS)
 
-__all__ = ["FILTER_OPERATORS", "Run", "TodoStep", "app_call", "concat", "delay_for", "delay_until", "field",
+__all__ = ["FILTER_OPERATORS", "Run", "ZapRun", "TodoStep", "app_call", "concat", "delay_for", "delay_until", "field",
            "formatter", "hook_output", "input_data", "loop_outputs", "number", "outputs", "passes", "run_javascript",
            "storage", "sub_call", "sub_return", "text", "unflatten", "webhook"]
 
 
-class Run:
+class ZapRun:
     """One run of a scaffolded Zap: each step's output by id, the paths taken."""
 
     def __init__(self, ctx: Any) -> None:
@@ -84,6 +84,9 @@ class Run:
         """End the run ``filtered`` when its Paths step ran no path (every path's rules failed)."""
         if self._open is not None and not self._paths.get(self._open):
             self.ctx.filter(f"Paths {self._open!r}: no path's rules passed")
+
+
+Run = ZapRun  # what a scaffolded module opens: ``run = zapier.Run(ctx)``
 
 
 def field(out: dict[str, Any], step: str, *path: str) -> Any:

@@ -121,7 +121,8 @@ def _zap(zap: dict[str, Any]) -> ZapDefinition:
         seen.add(ident)
         kind = _kind(node, is_root)
         label = _label(node) if kind != "path" or _text(node.get("title")) else f"Path {chr(65 + position % 26)}"
-        params = node.get("params") if isinstance(node.get("params"), dict) else {}
+        raw = node.get("params")
+        params: dict[str, Any] = raw if isinstance(raw, dict) else {}
         parent = node.get("parent_id")
         steps.append(ZapStep(ident, label, kind, branch if kind == "path" else None, _app(node),
                              str(node.get("action") or ""), str(node.get("type_of") or ""), params,
@@ -148,11 +149,16 @@ def _partner_zap(zap: dict[str, Any]) -> ZapDefinition:
     raw = [s for s in zap.get("steps") or [] if isinstance(s, dict)]
     steps = tuple(
         ZapStep(str(i), _text(s.get("title")) or f"step {i + 1}", "trigger" if i == 0 else "action",
-                action=_text(s.get("action")) or "", params=s.get("inputs") if isinstance(s.get("inputs"), dict) else {},
+                action=_text(s.get("action")) or "", params=_inputs(s),
                 parent=str(i - 1) if i else None)
         for i, s in enumerate(raw)
     )
     return ZapDefinition(_text(zap.get("id")), _text(zap.get("title")), steps, trigger_polls(raw[0] if raw else {}))
+
+
+def _inputs(step: dict[str, Any]) -> dict[str, Any]:
+    raw = step.get("inputs")
+    return raw if isinstance(raw, dict) else {}
 
 
 def trigger_polls(step: dict[str, Any]) -> bool | None:

@@ -31,8 +31,8 @@ from harness.errors import ExportFormatError, ScaffoldError
 from harness.manifest import set_relative
 from harness.platforms.zapier.definition import ZapDefinition, ZapStep, read_zaps
 from harness.platforms.zapier.translate.fields import references
-from harness.platforms.zapier.translate.flow import Layout, chain, comment, step_type, unreached
-from harness.platforms.zapier.translate.steps import Gen, family, makes_call, todo
+from harness.platforms.zapier.translate.flow import ZapLayout, chain, comment, step_type, unreached
+from harness.platforms.zapier.translate.steps import ZapGen, family, makes_call, todo
 from harness.scaffold import Written, automation_name, checked_name, write
 from harness.scaffold._code import stmts
 from harness.scaffold._foreign import read_json
@@ -123,7 +123,7 @@ def schedule_of(step: ZapStep) -> tuple[dict[str, Any] | None, str]:
     return None, f"Schedule action {action!r} has no cron here: set schedule= by hand"
 
 
-def _trigger(root: ZapStep, gen: Gen, scaffold: ZapierScaffold) -> tuple[list[ast.stmt], NodeRow]:
+def _trigger(root: ZapStep, gen: ZapGen, scaffold: ZapierScaffold) -> tuple[list[ast.stmt], NodeRow]:
     """Return the statements that make the trigger's output, and its row."""
     kin, kind = family(root.app), step_type(root)
     read = root.id in gen.referenced
@@ -156,7 +156,7 @@ def _trigger(root: ZapStep, gen: Gen, scaffold: ZapierScaffold) -> tuple[list[as
         "(ctx.start_new(..., id_of=lambda item: item['id'])): the poll's call to the app is yours to write")
 
 
-def _names(steps: tuple[ZapStep, ...], gen: Gen) -> dict[str, str]:
+def _names(steps: tuple[ZapStep, ...], gen: ZapGen) -> dict[str, str]:
     names: dict[str, str] = {}
     taken: set[str] = {"sleep"}
     for step in steps:
@@ -172,7 +172,7 @@ def _names(steps: tuple[ZapStep, ...], gen: Gen) -> dict[str, str]:
 def build(zap: ZapFile, automation: str, providers: dict[str, str], automations: dict[str, str]) -> ZapierScaffold:
     """Translate one Zap into the source of one ``@automation`` module and its maps."""
     steps = zap.definition.steps
-    gen = Gen(providers, referenced=set().union(*(references(s.params) for s in steps)) if steps else set(),
+    gen = ZapGen(providers, referenced=set().union(*(references(s.params) for s in steps)) if steps else set(),
               automations=automations)
     gen.referenced |= {str(r.get("key", "")).split("__", 1)[0] for s in steps
                        for r in s.params.get("filter_criteria") or [] if isinstance(r, dict)}
@@ -181,7 +181,7 @@ def build(zap: ZapFile, automation: str, providers: dict[str, str], automations:
     for step in steps[1:]:
         if step.parent is not None:
             children.setdefault(step.parent, []).append(step)
-    lay = Layout(gen, children)
+    lay = ZapLayout(gen, children)
     body: list[ast.stmt] = []
     if steps:
         root = steps[0]

@@ -17,7 +17,7 @@ from harness import catalogue
 from harness.errors import Untranslatable
 from harness.platforms.zapier.definition import ZapStep
 from harness.platforms.zapier.translate.fields import template, text_of
-from harness.platforms.zapier.translate.steps import Gen, StepCode, family, unknown_params, var
+from harness.platforms.zapier.translate.steps import ZapGen, StepCode, family, unknown_params, var
 from harness.scaffold._code import dict_of, lit, stmts
 
 Body = Callable[[ZapStep, set[str]], list[tuple[str, ast.expr]]]
@@ -61,7 +61,7 @@ def slack_message(step: ZapStep, known: set[str]) -> list[tuple[str, ast.expr]]:
 
 
 @dataclass(frozen=True)
-class Mapping:
+class AppMapping:
     """One Zapier (app, action): the catalogue app and operation, and how the params fill its body (None: not yet)."""
 
     app: str
@@ -69,23 +69,23 @@ class Mapping:
     body: Body | None = None
 
 
-ZAPIER_APPS: dict[tuple[str, str], Mapping] = {
-    ("Slack", "channel_message"): Mapping("slack", "message.postAs", slack_message),
-    ("Slack", "direct_message"): Mapping("slack", "message.postAs", slack_message),
-    ("Slack", "private_channel_message"): Mapping("slack", "message.postAs", slack_message),
-    ("GoogleSheets", "add_row"): Mapping("google-sheets", "sheet.append"),
-    ("GoogleSheets", "update_row"): Mapping("google-sheets", "sheet.update"),
-    ("GoogleSheets", "lookup_row"): Mapping("google-sheets", "sheet.read"),
-    ("GoogleSheets", "find_many_rows"): Mapping("google-sheets", "sheet.read"),
-    ("Todoist", "new_task"): Mapping("todoist", "task.create"),
-    ("GoogleMail", "message"): Mapping("gmail", "message.send"),
-    ("Gmail", "message"): Mapping("gmail", "message.send"),
-    ("Airtable", "new_record"): Mapping("airtable", "record.create"),
-    ("Notion", "create_database_item"): Mapping("notion", "databasePage.create"),
+ZAPIER_APPS: dict[tuple[str, str], AppMapping] = {
+    ("Slack", "channel_message"): AppMapping("slack", "message.postAs", slack_message),
+    ("Slack", "direct_message"): AppMapping("slack", "message.postAs", slack_message),
+    ("Slack", "private_channel_message"): AppMapping("slack", "message.postAs", slack_message),
+    ("GoogleSheets", "add_row"): AppMapping("google-sheets", "sheet.append"),
+    ("GoogleSheets", "update_row"): AppMapping("google-sheets", "sheet.update"),
+    ("GoogleSheets", "lookup_row"): AppMapping("google-sheets", "sheet.read"),
+    ("GoogleSheets", "find_many_rows"): AppMapping("google-sheets", "sheet.read"),
+    ("Todoist", "new_task"): AppMapping("todoist", "task.create"),
+    ("GoogleMail", "message"): AppMapping("gmail", "message.send"),
+    ("Gmail", "message"): AppMapping("gmail", "message.send"),
+    ("Airtable", "new_record"): AppMapping("airtable", "record.create"),
+    ("Notion", "create_database_item"): AppMapping("notion", "databasePage.create"),
 }
 
 
-def app_step(step: ZapStep, gen: Gen, known: set[str]) -> StepCode:
+def app_step(step: ZapStep, gen: ZapGen, known: set[str]) -> StepCode:
     """An action or search step of an app: the catalogue operation's ``ctx.call``, or its TODO."""
     mapping = ZAPIER_APPS.get((family(step.app), step.action))
     if mapping is None:

@@ -19,7 +19,7 @@ from harness.errors import Untranslatable
 from harness.platforms.zapier.definition import ZapStep
 from harness.platforms.zapier.translate import apps
 from harness.platforms.zapier.translate.fields import template
-from harness.platforms.zapier.translate.steps import BUILTINS, Gen, StepCode, family, todo, var
+from harness.platforms.zapier.translate.steps import BUILTINS, ZapGen, StepCode, family, todo, var
 from harness.scaffold import _code
 from harness.scaffold._code import expr, lit, stmts
 from harness.scaffold._module import NodeRow, slug, unique
@@ -27,10 +27,10 @@ from queue_core.compat.zapier import FILTER_OPERATORS
 
 
 @dataclass
-class Layout:
+class ZapLayout:
     """The state of laying out one Zap: rows of the table, decisions by step id, the children of each step."""
 
-    gen: Gen
+    gen: ZapGen
     children: dict[str, list[ZapStep]]
     rows: list[NodeRow] = field(default_factory=list)
     decisions: dict[str, str] = field(default_factory=dict)  # filter/branch step id -> decision name
@@ -76,15 +76,15 @@ def criteria(params: dict[str, Any], known: set[str]) -> tuple[ast.expr, ast.exp
     return of("continue"), of("stop")
 
 
-def _decision(lay: Layout, step: ZapStep) -> str:
+def _decision(lay: ZapLayout, step: ZapStep) -> str:
     return lay.decisions.setdefault(step.id, unique(slug(step.label), set(lay.decisions.values())))
 
 
-def _row(lay: Layout, step: ZapStep, code: StepCode) -> None:
+def _row(lay: ZapLayout, step: ZapStep, code: StepCode) -> None:
     lay.rows.append(NodeRow(step.label, step_type(step), "todo" if code.todo else "translated", code.todo or code.note))
 
 
-def translate(step: ZapStep, gen: Gen, known: set[str]) -> StepCode:
+def translate(step: ZapStep, gen: ZapGen, known: set[str]) -> StepCode:
     """Translate an action or search step (a builtin, else an app through the catalogue), or return its TODO."""
     translator = BUILTINS.get(family(step.app), apps.app_step)
     try:
@@ -93,7 +93,7 @@ def translate(step: ZapStep, gen: Gen, known: set[str]) -> StepCode:
         return todo(step, exc.reason)
 
 
-def chain(parent: str, lay: Layout, known: set[str], in_path: bool = False) -> list[ast.stmt]:
+def chain(parent: str, lay: ZapLayout, known: set[str], in_path: bool = False) -> list[ast.stmt]:
     """Return the statements that run the steps after step ``parent`` (its children), in Zapier's order."""
     below = lay.children.get(parent, [])
     if not below:
@@ -123,7 +123,7 @@ def _emitted(step: ZapStep, code: StepCode, after: list[ast.stmt]) -> list[ast.s
     return lines + stmts("run.emit($id, $output)", id=step.id, output=code.output) + after
 
 
-def _filter(step: ZapStep, lay: Layout, known: set[str], in_path: bool) -> list[ast.stmt]:
+def _filter(step: ZapStep, lay: ZapLayout, known: set[str], in_path: bool) -> list[ast.stmt]:
     try:
         proceed, stop = criteria(step.params, known)
     except Untranslatable as exc:  # the run stops here; the steps after it are laid out all the same
@@ -140,7 +140,7 @@ def _filter(step: ZapStep, lay: Layout, known: set[str], in_path: bool) -> list[
                  stop=stop, label=step.label) + after
 
 
-def _paths(step: ZapStep, lay: Layout, known: set[str]) -> list[ast.stmt]:
+def _paths(step: ZapStep, lay: ZapLayout, known: set[str]) -> list[ast.stmt]:
     decision = _decision(lay, step)
     paths = lay.children.get(step.id, [])
     lay.rows.append(NodeRow(step.label, step_type(step), "translated",
@@ -168,7 +168,7 @@ def _paths(step: ZapStep, lay: Layout, known: set[str]) -> list[ast.stmt]:
     return lines
 
 
-def unreached(steps: Sequence[ZapStep], lay: Layout) -> None:
+def unreached(steps: Sequence[ZapStep], lay: ZapLayout) -> None:
     """Add a row for every step the layout never reached (a chain broken in the export)."""
     seen = {r.node for r in lay.rows}
     for step in steps:

@@ -1,6 +1,6 @@
 """Translate one Zap step into lines of Python, with Zapier's semantics (``queue_core.compat.zapier``).
 
-A translator gets the step, a ``Gen`` (providers, step names, the earlier step ids a field may
+A translator gets the step, a ``ZapGen`` (providers, step names, the earlier step ids a field may
 name) and returns a ``StepCode``: statements computing the step's output, and its expression,
 ``output`` (one) or ``outputs`` (a list: the rest of the Zap runs once per element, as after a
 Code step returning an array, or inside Looping by Zapier). Filters and Paths are laid out by
@@ -34,7 +34,7 @@ def family(app: str) -> str:
 
 
 @dataclass
-class Gen:
+class ZapGen:
     """What translating one Zap shares: providers by host, step names, what later steps read."""
 
     providers: dict[str, str]  # host -> provider name (the project's)
@@ -85,7 +85,7 @@ _WEBHOOK_PARAMS = {"url", "data", "headers", "payload_type", "unflatten", "metho
                    "wrap_in_array", "file"}
 
 
-def _pairs(raw: Any, step: ZapStep, gen: Gen, provider: str, kind: str, known: set[str]) -> ast.expr | None:
+def _pairs(raw: Any, step: ZapStep, gen: ZapGen, provider: str, kind: str, known: set[str]) -> ast.expr | None:
     if not isinstance(raw, dict) or not raw:
         if raw not in (None, "", {}, []):
             raise Untranslatable(f"the {kind}s are not key/value pairs")
@@ -102,7 +102,7 @@ def _pairs(raw: Any, step: ZapStep, gen: Gen, provider: str, kind: str, known: s
     return dict_of(kept) if kept else None
 
 
-def webhook(step: ZapStep, gen: Gen, known: set[str]) -> StepCode:
+def webhook(step: ZapStep, gen: ZapGen, known: set[str]) -> StepCode:
     """Webhooks by Zapier POST / PUT / GET / Custom Request: one ``ctx.call``; its output."""
     extra = unknown_params(step, _WEBHOOK_PARAMS)
     if extra:
@@ -173,7 +173,7 @@ def _code_input(step: ZapStep, known: set[str]) -> ast.expr:
     return dict_of((str(k), template(v, known)) for k, v in raw.items())
 
 
-def code(step: ZapStep, gen: Gen, known: set[str]) -> StepCode:
+def code(step: ZapStep, gen: ZapGen, known: set[str]) -> StepCode:
     """Code by Zapier: JavaScript in the n8n Code sandbox (``inputData``/``output``), Python inlined (``input_data``)."""
     language = code_language(step)
     source = step.params.get("code")
@@ -189,7 +189,7 @@ def code(step: ZapStep, gen: Gen, known: set[str]) -> StepCode:
     return _python(step, gen, source, known)
 
 
-def _python(step: ZapStep, gen: Gen, source: str, known: set[str]) -> StepCode:
+def _python(step: ZapStep, gen: ZapGen, source: str, known: set[str]) -> StepCode:
     try:
         body = ast.parse(source).body
     except SyntaxError as exc:
@@ -214,7 +214,7 @@ def _param(step: ZapStep, *names: str) -> Any:
     return next((step.params[n] for n in names if step.params.get(n) not in (None, "")), None)
 
 
-def delay(step: ZapStep, gen: Gen, known: set[str]) -> StepCode:
+def delay(step: ZapStep, gen: ZapGen, known: set[str]) -> StepCode:
     """Delay by Zapier: Delay For (a durable ``ctx.sleep``) and Delay Until (``ctx.sleep_until``)."""
     if step.id in gen.referenced:
         raise Untranslatable("a later step reads the Delay's output, which Zapier does not document")
@@ -235,7 +235,7 @@ def delay(step: ZapStep, gen: Gen, known: set[str]) -> StepCode:
     return StepCode(lines, output=var(step), note="a durable wait (no worker held)")
 
 
-def looping(step: ZapStep, gen: Gen, known: set[str]) -> StepCode:
+def looping(step: ZapStep, gen: ZapGen, known: set[str]) -> StepCode:
     """Looping by Zapier over line items: the rest of the Zap runs once per position of its values."""
     values = step.params.get("values")
     if not isinstance(values, dict) or not values:
@@ -247,7 +247,7 @@ def looping(step: ZapStep, gen: Gen, known: set[str]) -> StepCode:
 _STORAGE = {"set_value": "record.set", "get_value": "record.get", "remove_value": "record.remove"}
 
 
-def storage(step: ZapStep, gen: Gen, known: set[str]) -> StepCode:
+def storage(step: ZapStep, gen: ZapGen, known: set[str]) -> StepCode:
     """Storage by Zapier: its REST API as a provider (recorded and replayed in shadow)."""
     from harness import catalogue
 
@@ -264,7 +264,7 @@ def storage(step: ZapStep, gen: Gen, known: set[str]) -> StepCode:
     return StepCode(lines, output=var(step), note="the provider's secret: X-Secret from $ZAPIER_STORAGE_SECRET")
 
 
-def formatter(step: ZapStep, gen: Gen, known: set[str]) -> StepCode:
+def formatter(step: ZapStep, gen: ZapGen, known: set[str]) -> StepCode:
     """Formatter by Zapier: ``zapier.formatter(action, params)`` (the ``_zapier_formatter`` runtime)."""
     import importlib
 
@@ -281,7 +281,7 @@ def formatter(step: ZapStep, gen: Gen, known: set[str]) -> StepCode:
     return StepCode(lines, output=var(step), note=f"{step.action}: {transform}")
 
 
-def sub_zap(step: ZapStep, gen: Gen, known: set[str]) -> StepCode:
+def sub_zap(step: ZapStep, gen: ZapGen, known: set[str]) -> StepCode:
     """Sub-Zap by Zapier: Call a Sub-Zap (a child job of its automation), Return from a Sub-Zap."""
     if step.action == "return":
         value = template(step.params.get("data", step.params.get("output", {})), known)
@@ -299,7 +299,7 @@ def sub_zap(step: ZapStep, gen: Gen, known: set[str]) -> StepCode:
     return StepCode(lines, output=var(step), note=f"a child job of {automation}")
 
 
-Translator = Callable[[ZapStep, Gen, set[str]], StepCode]
+Translator = Callable[[ZapStep, ZapGen, set[str]], StepCode]
 BUILTINS: dict[str, Translator] = {"WebHook": webhook, "Code": code, "Delay": delay, "Looping": looping,
                                    "Storage": storage, "Formatter": formatter, "SubZap": sub_zap}
 LOGIC = {"Filter", "Branching", "Code", "Formatter", "Looping", "Delay", "Schedule"}  # no call the importer names
