@@ -17,6 +17,8 @@ from tests.conformance.zapier.runner import Case
 
 JS = "https://help.zapier.com/hc/en-us/articles/8496310939021-Use-JavaScript-code-in-Zaps"
 PY = "https://help.zapier.com/hc/en-us/articles/8496326417549-Use-Python-code-in-Zaps"
+# "you may see old code examples using input which we changed to input_data to reduce confusion. Both work"
+PY_OLD = "https://zapier.com/help/create/code-webhooks/use-python-code-in-zaps"
 CLI_ACTION = "01929fad-d3dd-62c2-52ed-7868d5fcc691"  # the action id of Run Javascript in a gdpr_v1 Zapfile
 
 
@@ -58,6 +60,9 @@ CASES: tuple[Case, ...] = (
     Case("Python: a list of dictionaries runs the rest once per item", PY,
          _py("output = [{'word': w} for w in input_data['text'].split()]", {"text": "{{1__text}}"}),
          trigger={"text": "zap it"}, output=[{"word": "zap"}, {"word": "it"}]),
+    Case("Python: the old name input still works", PY_OLD,
+         _py("output = {'name': input['name']}", {"name": "{{1__name}}"}), trigger={"name": "Zap"},
+         output={"name": "Zap"}),
     Case("Python: an early return is the output", PY, _py("return {'early': True}\noutput = {'late': True}"),
          output={"early": True}),
 )

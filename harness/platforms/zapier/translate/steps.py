@@ -199,6 +199,8 @@ def _python(step: ZapStep, gen: ZapGen, source: str, known: set[str]) -> StepCod
     calls = sorted(imported & {"requests", "urllib", "http", "socket", "subprocess", "os", "StoreClient"})
     if calls or re.search(r"\b(requests|StoreClient)\.", source):
         raise Untranslatable(f"the code uses {', '.join(calls) or 'requests'}: write the request as a ctx.call to its provider")
+    if re.search(r"\binput\s*(\[|\.get\b)", source):  # the old name of input_data: "both work" (Zapier's help)
+        body = stmts("input = input_data") + body
     function = f"code_{re.sub(r'[^0-9A-Za-z_]', '_', step.id)}"
     gen.functions += stmts("def $function(input_data: dict[str, str]) -> Any:\n    $doc\n    output: Any = {}\n"
                            "    $body\n    return output", function=name(function),
