@@ -184,3 +184,24 @@ def test_a_sub_zap_call_is_a_child_job_of_the_called_zaps_automation(tmp_path: P
     assert "await zapier.sub_call(ctx, 'greeter', {'who': zapier.field(run.out, '10', 'name')}" in by_name["caller"].source
     assert "await zapier.sub_return(ctx, {'hello': zapier.field(run.out, '20', 'who')})" in by_name["greeter"].source
     assert all(s.whole for s in by_name.values())
+
+
+def test_a_filter_inside_a_path_ends_that_path_only() -> None:
+    document = zapfile({"type_of": "write", "selected_api": "BranchingAPI", "action": "branch", "params": {}}, (
+        {"id": 3, "parent_id": 2, "type_of": "filter", "selected_api": "BranchingAPI", "action": "filter",
+         "title": "All", "params": {}},
+        {"id": 4, "parent_id": 3, "type_of": "filter", "selected_api": "FilterAPI", "action": "filter",
+         "title": "Big?", "params": {"filter_criteria": [{"key": "1__n", "match": "igreater", "value": "10",
+                                                          "group": 1, "action": "continue"}]}},
+        {"id": 5, "parent_id": 4, "type_of": "write", "selected_api": "WebHookAPI", "action": "get",
+         "params": {"url": "https://api.example.test/big"}},
+        {"id": 6, "parent_id": 2, "type_of": "filter", "selected_api": "BranchingAPI", "action": "filter",
+         "title": "Also", "params": {}},
+        {"id": 7, "parent_id": 6, "type_of": "write", "selected_api": "WebHookAPI", "action": "get",
+         "params": {"url": "https://api.example.test/always"}}))
+    made = scaffold_of(document)
+    assert "if run.gate('big', " in made.source
+    ctx = FakeContext(({"ok": 1},))
+    asyncio.run(function_of(made)(ctx, Trigger("t", None, {}, {"n": 3}, "test")))
+    assert [r["url"] for r in ctx.sent] == ["https://api.example.test/always"]
+    assert ctx.decisions == {"branchingapi-branch": ["All", "Also"], "big": "stopped"}

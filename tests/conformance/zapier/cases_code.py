@@ -16,6 +16,8 @@ from __future__ import annotations
 from tests.conformance.zapier.runner import Case
 
 JS = "https://help.zapier.com/hc/en-us/articles/8496310939021-Use-JavaScript-code-in-Zaps"
+# "callback(err, output) (optional): A callback if you need to do asynchronous work"
+JS_CALLBACK = "https://zapier.com/help/create/code-webhooks/use-javascript-code-in-zaps"
 PY = "https://help.zapier.com/hc/en-us/articles/8496326417549-Use-Python-code-in-Zaps"
 # "you may see old code examples using input which we changed to input_data to reduce confusion. Both work"
 PY_OLD = "https://zapier.com/help/create/code-webhooks/use-python-code-in-zaps"
@@ -44,6 +46,9 @@ CASES: tuple[Case, ...] = (
              {"email": "{{1__email}}"}), trigger={"email": "Ana@Example.COM"}, output={"email": "ana@example.com"}),
     Case("an early return wins over output", JS, _js("output = {a: 1};\nif (true) { return {b: 2}; }"),
          output={"b": 2}),
+    Case("callback(err, output) gives the output of asynchronous work", JS_CALLBACK,
+         _js("setOutput();\nfunction setOutput() { callback(null, {done: inputData.id}); }", {"id": "{{1__id}}"}),
+         trigger={"id": 7}, output={"done": "7"}),
     Case("Date is UTC on the run's clock", JS, _js("return {now: new Date().toISOString()};"),
          output={"now": "2024-05-01T12:00:00.000Z"}),
     Case("the validation step of a real Zapfile", JS,
