@@ -160,6 +160,10 @@ def test_a_directory_skips_what_is_not_a_zapfile_and_a_zaps_page_is_named(tmp_pa
     assert [w.scaffold.automation for w in written] == ["lead-intake"] and skipped == [str(page)]
     with pytest.raises(ExportFormatError, match="page.json.*/v2/zaps page"):
         load_all(page)
+    runs = tmp_path / "runs.json"
+    runs.write_text(json.dumps([{"data": [{"id": "r", "zap_id": 1, "status": "success", "steps": []}]}]))
+    with pytest.raises(ExportFormatError, match="Zap runs .*cutover import zapier runs.json --definition"):
+        load_all(runs)
 
 
 def test_the_proved_table_lists_the_pinned_types() -> None:

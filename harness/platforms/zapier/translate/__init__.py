@@ -210,6 +210,20 @@ def is_zapfile(document: Any) -> bool:
     return isinstance(zaps, list) and bool(zaps) and all(isinstance(z, dict) and "nodes" in z for z in zaps)
 
 
+def _not_zapfile(document: Any, file: Path) -> str:
+    """Say what a file that is not a Zapfile is, and the command that reads it."""
+    if isinstance(document, list) and len(document) == 1:  # the API pages as Zapier's documentation shows them
+        document = document[0]
+    rows = document.get("data") if isinstance(document, dict) else None
+    first = rows[0] if isinstance(rows, list) and rows and isinstance(rows[0], dict) else {}
+    if first.get("type") == "zap" or "steps" in first and "zap_id" not in first:
+        return "a /v2/zaps page names its steps' actions by id only: scaffold the account data export's Zapfile.json"
+    if "zap_id" in first or "zap_title" in first:
+        return (f"Zap runs (GET /v2/zap-runs), not a Zap definition: scaffold the Zapfile.json, then "
+                f"`cutover import zapier {file.name} --definition Zapfile.json --automation … --into …`")
+    return "not a Zapfile (expected metadata.version and zaps[] with nodes)"
+
+
 def load_all(path: Path) -> tuple[list[ZapFile], list[str]]:
     """Return the Zaps under ``path`` and the files skipped (not Zapfiles) in a directory."""
     zaps: list[ZapFile] = []
@@ -220,10 +234,7 @@ def load_all(path: Path) -> tuple[list[ZapFile], list[str]]:
             if path.is_dir():
                 skipped.append(str(file))
                 continue
-            page = isinstance(document, dict) and isinstance(document.get("data"), list)
-            raise ExportFormatError(str(file), None, None, (
-                "a /v2/zaps page names its steps' actions by id only: scaffold the account export's Zapfile.json"
-                if page else "not a Zapfile (expected metadata and zaps[] with nodes)"))
+            raise ExportFormatError(str(file), None, None, _not_zapfile(document, file))
         zaps += [ZapFile(z, str(file)) for z in read_zaps(document)]
     if not zaps:
         raise ExportFormatError(str(path), None, None, "no Zapfile found")
