@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from harness import catalogue
 from harness.errors import Untranslatable
 from harness.platforms.zapier.definition import ZapStep
-from harness.platforms.zapier.translate.fields import template, text_of
+from harness.platforms.zapier.translate.fields import text_of
 from harness.platforms.zapier.translate.steps import ZapGen, StepCode, family, unknown_params, var
 from harness.scaffold._code import dict_of, lit, stmts
 
@@ -107,8 +107,3 @@ def app_step(step: ZapStep, gen: ZapGen, known: set[str]) -> StepCode:
                   var=var(step), provider=provider, method=op.method, path=op.path, body=dict_of(fields),
                   step=gen.steps[step.id])
     return StepCode(lines, output=var(step), note=f"{op.method} {app.base_url}{op.path} (no later step reads its output)")
-
-
-def template_of(step: ZapStep, known: set[str]) -> ast.expr:
-    """Return the step's params as an expression (for a TODO's kept copy)."""
-    return template(step.params, known)

@@ -21,7 +21,7 @@ from harness.platforms.zapier.translate import apps
 from harness.platforms.zapier.translate.fields import template
 from harness.platforms.zapier.translate.steps import BUILTINS, ZapGen, StepCode, family, todo, var
 from harness.scaffold import _code
-from harness.scaffold._code import expr, lit, stmts
+from harness.scaffold._code import lit, stmts
 from harness.scaffold._module import NodeRow, slug, unique
 from queue_core.compat.zapier import FILTER_OPERATORS
 
@@ -174,7 +174,3 @@ def unreached(steps: Sequence[ZapStep], lay: ZapLayout) -> None:
     for step in steps:
         if step.label not in seen:
             lay.rows.append(NodeRow(step.label, step_type(step), "not reached", "no chain from the trigger reaches it"))
-
-
-def _unused(value: Any) -> ast.expr:
-    return expr("$value", value=lit(value))

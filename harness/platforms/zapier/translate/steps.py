@@ -21,7 +21,7 @@ from harness.errors import Untranslatable
 from harness.platforms.zapier.definition import ZapStep
 from harness.platforms.zapier.translate.fields import template, text_of
 from harness.scaffold import _code, _credential
-from harness.scaffold._code import call, dict_of, expr, lit, name, stmts
+from harness.scaffold._code import call, dict_of, lit, name, stmts
 from harness.scaffold._credential import Credential
 from harness.scaffold._provider import provider_for
 
