@@ -1,7 +1,7 @@
-"""Zapier: Zapfiles and the Zaps list (``definition``), Zap runs (``history``) and a Zap's paths and
-filters (``branches``).
+"""Zapier: Zapfiles and the Zaps list (``definition``), Zap runs (``history``), a Zap's paths and
+filters (``branches``) and the translator (``translate``, ``cutover scaffold zapier``).
 
-Zapier has no translator: its adapter leaves it out.
+``ADAPTER`` is what the registry (``harness.platforms``) hands the pipeline, coverage and CLI.
 """
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from __future__ import annotations
 from harness.manifest import Coercion
 from harness.platforms.adapter import PlatformAdapter
 from harness.platforms.zapier import branches, history
+from harness.platforms.zapier.command import TRANSLATOR
 from harness.recording import Platform
 
 __all__ = ["ADAPTER"]
 
-ADAPTER = PlatformAdapter(platform=Platform.ZAPIER, parse_history=history.parse, coercion=Coercion.ZAPIER,
-                          branches=branches.definition_branches, covers_branches=branches.covers_branches)
+ADAPTER = PlatformAdapter.of_folder(Platform.ZAPIER, Coercion.ZAPIER, history, branches, TRANSLATOR)

@@ -14,7 +14,7 @@ Steps are ordered depth first from the root, children by id, which is the order 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 BRANCHING_API = "BranchingAPI"
@@ -24,12 +24,22 @@ SCHEDULE_APP = "Schedule by Zapier"
 
 @dataclass(frozen=True)
 class ZapStep:
-    """One step of a Zap: its id, label, kind, and for a path its branch and path label."""
+    """One step of a Zap: its id, label, kind, and for a path its branch and path label.
+
+    What the translator reads besides (``cutover scaffold zapier``): the node's ``app``
+    (``selected_api`` without its ``@version``), ``action``, ``type_of``, ``params`` and the
+    ``parent`` node id (the chain; a path's steps hang under its ``filter`` node).
+    """
 
     id: str
     label: str
     kind: str  # trigger, action, search, filter, branch, path
     branch: str | None = None
+    app: str = ""
+    action: str = ""
+    type_of: str = ""
+    params: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    parent: str | None = None
 
 
 @dataclass(frozen=True)
@@ -111,7 +121,12 @@ def _zap(zap: dict[str, Any]) -> ZapDefinition:
         seen.add(ident)
         kind = _kind(node, is_root)
         label = _label(node) if kind != "path" or _text(node.get("title")) else f"Path {chr(65 + position % 26)}"
-        steps.append(ZapStep(ident, label, kind, branch if kind == "path" else None))
+        raw = node.get("params")
+        params: dict[str, Any] = raw if isinstance(raw, dict) else {}
+        parent = node.get("parent_id")
+        steps.append(ZapStep(ident, label, kind, branch if kind == "path" else None, _app(node),
+                             str(node.get("action") or ""), str(node.get("type_of") or ""), params,
+                             str(parent) if parent is not None and str(parent) in known else None))
         inner = label if kind == "branch" else None
         below = children.get(ident, [])
         stack.extend((child, inner, False, i) for i, child in reversed(list(enumerate(below))))
@@ -126,17 +141,24 @@ def _unique(steps: list[ZapStep]) -> tuple[ZapStep, ...]:
     for step in steps:
         seen[step.label] = seen.get(step.label, 0) + 1
         label = step.label if seen[step.label] == 1 else f"{step.label} #{seen[step.label]}"
-        out.append(ZapStep(step.id, label, step.kind, step.branch))
+        out.append(replace(step, label=label))
     return tuple(out)
 
 
 def _partner_zap(zap: dict[str, Any]) -> ZapDefinition:
     raw = [s for s in zap.get("steps") or [] if isinstance(s, dict)]
     steps = tuple(
-        ZapStep(str(i), _text(s.get("title")) or f"step {i + 1}", "trigger" if i == 0 else "action")
+        ZapStep(str(i), _text(s.get("title")) or f"step {i + 1}", "trigger" if i == 0 else "action",
+                action=_text(s.get("action")) or "", params=_inputs(s),
+                parent=str(i - 1) if i else None)
         for i, s in enumerate(raw)
     )
     return ZapDefinition(_text(zap.get("id")), _text(zap.get("title")), steps, trigger_polls(raw[0] if raw else {}))
+
+
+def _inputs(step: dict[str, Any]) -> dict[str, Any]:
+    raw = step.get("inputs")
+    return raw if isinstance(raw, dict) else {}
 
 
 def trigger_polls(step: dict[str, Any]) -> bool | None:
