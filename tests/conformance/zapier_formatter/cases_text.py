@@ -1,0 +1,66 @@
+"""Text transforms (action ``text``; Formatter's backend calls the category ``string``)."""
+
+from __future__ import annotations
+
+from . import (EXTRACT_EMAIL, EXTRACT_PATTERN, EXTRACT_URL, GUIDE, HELP_TEXTS, LINE_ITEMS, SPLIT, SPLIT_FIELDS,
+               TRUNCATE, WORD_COUNT, FormatterCase)
+
+C = FormatterCase
+
+CASES = [
+    # "Capitalize: Capitalize the first character of every word."
+    C("text", {"transform": "capitalize", "input": "hello big world"}, {"output": "Hello Big World"}, GUIDE),
+    # "Titlecase: … every word, except for those with fewer than 4 characters."
+    C("text", {"transform": "titlecase", "input": "return of the king"}, {"output": "Return of the King"}, GUIDE),
+    C("text", {"transform": "uppercase", "input": "Hello World"}, {"output": "HELLO WORLD"}, GUIDE),
+    C("text", {"transform": "lowercase", "input": "Hello World"}, {"output": "hello world"}, GUIDE),
+    # "Pluralize any English word (eg. frog turns into frogs; child turns into children)."
+    C("text", {"transform": "pluralize", "input": "frog"}, {"output": "frogs"}, GUIDE),
+    C("text", {"transform": "pluralize", "input": "child"}, {"output": "children"}, GUIDE),
+    # "Replace any character, word or phrase in the text with another character, word or phrase."
+    C("text", {"transform": "replace", "input": "red cars and red vans", "old": "red", "new": "blue"},
+      {"output": "blue cars and blue vans"}, GUIDE),
+    # a category-prefixed transform key, as an export spells it
+    C("string", {"transform": "string.uppercase", "input": "abc"}, {"output": "ABC"}, GUIDE),
+    # "Any transform that works on one field value will now work on all values in a line-item field."
+    C("text", {"transform": "capitalize", "input": ["apple pie", "banana split"]},
+      {"output": ["Apple Pie", "Banana Split"]}, LINE_ITEMS),
+    C("text", {"transform": "trim_space", "input": "   padded text  "}, {"output": "padded text"}, HELP_TEXTS),
+    # "Truncate … with Ellipsis": the ellipsis counts toward the maximum length.
+    C("text", {"transform": "truncate", "input": "Hello wonderful world", "max_length": "5"}, {"output": "Hello"},
+      TRUNCATE),
+    C("text", {"transform": "truncate", "input": "Hello wonderful world", "max_length": "8", "append_ellipsis": "yes"},
+      {"output": "Hello..."}, TRUNCATE),
+    C("text", {"transform": "truncate", "input": "short", "max_length": "8", "append_ellipsis": "yes"},
+      {"output": "short"}, TRUNCATE),
+    C("text", {"transform": "word_count", "input": "the quick brown fox"}, {"output": 4}, WORD_COUNT),
+    # split: fields input, separator (default: space), index (first, second, last, second to last, all).
+    C("text", {"transform": "split", "input": "Jane Q Doe", "index": "first"}, {"output": "Jane"}, SPLIT),
+    C("text", {"transform": "split", "input": "Jane Q Doe", "separator": "[:space:]", "index": "last"},
+      {"output": "Doe"}, SPLIT),
+    C("text", {"transform": "split", "input": "a,b,c,d", "separator": ",", "index": "second to last"},
+      {"output": "c"}, SPLIT),
+    C("text", {"transform": "split", "input": "a,b,c", "separator": ",", "index": "all"},
+      {"output": ["a", "b", "c"]}, SPLIT),
+    C("text", {"transform": "split", "input": "line one\nline two", "separator": "[:newline:]", "index": "second"},
+      {"output": "line two"}, SPLIT),
+    # "All (as separate fields)": "apples,oranges,banaynays" -> {"Item 1": "apples", …}
+    C("text", {"transform": "split", "input": "apples,oranges,banaynays", "separator": ",", "index": "fields"},
+      {"output": {"Item 1": "apples", "Item 2": "oranges", "Item 3": "banaynays"}}, SPLIT_FIELDS),
+    # "Find and copy an email address out of a text field. Finds the first email address only."
+    C("text", {"transform": "extract_email", "input": "Write to jane.doe@example.com or bob@example.org"},
+      {"output": "jane.doe@example.com"}, EXTRACT_EMAIL),
+    C("text", {"transform": "extract_url", "input": "Docs at https://example.com/docs/start. Thanks"},
+      {"output": "https://example.com/docs/start"}, EXTRACT_URL),
+    # "Find the first match for a regular expression … Returns all matched groups with start and end position."
+    C("text", {"transform": "extract_pattern", "input": "Order #123 shipped", "pattern": r"#(\d+)"},
+      {"output": {"0": "123", "_matched": True, "_start": 6, "_end": 10}}, EXTRACT_PATTERN),
+    C("text", {"transform": "extract_pattern", "input": "no order here", "pattern": r"#(\d+)"},
+      {"output": {"_matched": False}}, EXTRACT_PATTERN),
+    # "Default Value: Return a default value if the text is empty."
+    C("text", {"transform": "default_value", "input": "", "default_value": "n/a"}, {"output": "n/a"}, HELP_TEXTS),
+    C("text", {"transform": "default_value", "input": "given", "default_value": "n/a"}, {"output": "given"},
+      HELP_TEXTS),
+    # "… remove HTML …"
+    C("text", {"transform": "strip_html", "input": "<p>Hello <b>World</b></p>"}, {"output": "Hello World"}, GUIDE),
+]
