@@ -115,12 +115,13 @@ def parse_with(text: str, pattern: str, default_zone: tzinfo) -> datetime:
     return _assemble(found.groupdict(), default_zone, text)
 
 
-def _assemble(g: dict[str, str | None], default_zone: tzinfo, text: str) -> datetime:
-    if g.get("unix"):
-        return datetime.fromtimestamp(float(g["unix"] or 0), UTC)
-    if g.get("unixms"):
-        return datetime.fromtimestamp(int(g["unixms"] or 0) / 1000, UTC)
-    year = int(g["year"]) if g.get("year") else 2000 + int(g["yy"]) if g.get("yy") else 1970
+def _assemble(groups: dict[str, str | None], default_zone: tzinfo, text: str) -> datetime:
+    g = {name: found for name, found in groups.items() if found}
+    if "unix" in g:
+        return datetime.fromtimestamp(float(g["unix"]), UTC)
+    if "unixms" in g:
+        return datetime.fromtimestamp(int(g["unixms"]) / 1000, UTC)
+    year = int(g["year"]) if "year" in g else 2000 + int(g["yy"]) if "yy" in g else 1970
     if g.get("monthname") or g.get("mon"):
         name = (g.get("monthname") or g.get("mon") or "").lower()
         months = [m.lower() for m in _MONTHS]
@@ -130,8 +131,8 @@ def _assemble(g: dict[str, str | None], default_zone: tzinfo, text: str) -> date
         month = index + 1
     else:
         month = int(g.get("month") or 1)
-    hour = int(g["hour"]) if g.get("hour") else int(g["hour12"]) % 12 if g.get("hour12") else 0
-    if g.get("ampm") and g["ampm"].lower() == "pm" and hour < 12:
+    hour = int(g["hour"]) if "hour" in g else int(g["hour12"]) % 12 if "hour12" in g else 0
+    if g.get("ampm", "").lower() == "pm" and hour < 12:
         hour += 12
     frac = (g.get("frac") or "0")[:6].ljust(6, "0")
     try:

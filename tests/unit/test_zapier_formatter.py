@@ -1,0 +1,169 @@
+"""Edge cases of the Formatter by Zapier runtime: empty and wrong input, spellings, line items.
+
+Where Zapier's behaviour for bad input is not documented, the runtime fails the step with a ValueError that names the
+field and the value (never a guess that passes a wrong value on); these tests pin that.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from queue_core.compat._zapier_formatter import SUPPORTED, UnsupportedTransform, canonical, format_step
+from queue_core.errors import TerminalError
+
+
+def run(action: str, transform: str, **params: Any) -> Any:
+    return format_step(action, {"transform": transform, **params})
+
+
+@pytest.mark.parametrize(("action", "transform", "expected"), [
+    ("string", "string.split", ("text", "split")), ("text", "lower_case", ("text", "lowercase")),
+    ("date_time", "date.formatting", ("date", "formatting")), ("date", "manipulate", ("date", "add_time")),
+    ("utilities", "util.lookup", ("util", "lookup")), ("Number", "MATH", ("number", "math")),
+])
+def test_a_zapfile_spelling_maps_onto_the_supported_key(action: str, transform: str, expected: tuple[str, str]) -> None:
+    assert canonical(action, transform) == expected
+    assert expected in SUPPORTED
+
+
+@pytest.mark.parametrize(("action", "transform"), [("text", "superhero"), ("number", "spreadsheet_formula"),
+                                                    ("text", "markdown"), ("banana", "capitalize"), ("text", "")])
+def test_a_transform_not_implemented_fails_the_run_naming_it(action: str, transform: str) -> None:
+    with pytest.raises(UnsupportedTransform) as caught:
+        run(action, transform, input="x")
+    assert isinstance(caught.value, TerminalError)
+    assert f"{action}:{transform}" in str(caught.value)
+
+
+def test_params_that_are_not_an_object_are_refused() -> None:
+    with pytest.raises(TypeError, match="expected an object, got list"):
+        format_step("text", ["capitalize"])  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("transform", ["capitalize", "titlecase", "uppercase", "lowercase", "pluralize",
+                                       "trim_space", "strip_html", "extract_email", "extract_url"])
+def test_empty_or_missing_input_gives_empty_text(transform: str) -> None:
+    assert run("text", transform, input="") == {"output": ""}
+    assert run("text", transform) == {"output": ""}
+    assert run("text", transform, input=None) == {"output": ""}
+
+
+def test_counts_and_splits_of_empty_text() -> None:
+    assert run("text", "word_count", input="") == {"output": 0}
+    assert run("text", "split", input="", separator=",", index="all") == {"output": [""]}
+    assert run("text", "split", input="a,b", separator=",", index="7") == {"output": ""}
+    assert run("text", "split", input="a,b", separator=",", index="-1") == {"output": "b"}
+
+
+def test_a_number_given_to_a_text_transform_is_its_text() -> None:
+    assert run("text", "split", input=12.5, separator=".", index="first") == {"output": "12"}
+    assert run("text", "word_count", input=["one two", "three"]) == {"output": [2, 1]}
+
+
+def test_a_bad_whole_number_field_names_the_field() -> None:
+    with pytest.raises(ValueError, match="'max_length': 'ten' is not a whole number"):
+        run("text", "truncate", input="abc", max_length="ten")
+    with pytest.raises(ValueError, match="'index'"):
+        run("text", "split", input="a b", index="middle")
+
+
+def test_replace_with_an_empty_search_leaves_the_text_and_knows_the_whitespace_codes() -> None:
+    assert run("text", "replace", input="a b", old="", new="x") == {"output": "a b"}
+    assert run("text", "replace", input="a b c", old="[:space:]", new="-") == {"output": "a-b-c"}
+    assert run("text", "replace", input="a-b", find="-", replace="") == {"output": "ab"}
+
+
+def test_pluralize_keeps_the_case_and_leaves_uncountables() -> None:
+    assert run("text", "pluralize", input="Child") == {"output": "Children"}
+    assert run("text", "pluralize", input="BOX") == {"output": "BOXES"}
+    assert run("text", "pluralize", input="sheep") == {"output": "sheep"}
+    assert run("text", "pluralize", input="big city") == {"output": "big cities"}
+    assert run("text", "pluralize", input="knife") == {"output": "knives"}
+
+
+def test_extract_pattern_gives_named_groups_and_refuses_a_bad_pattern() -> None:
+    out = run("text", "extract_pattern", input="id=42", pattern=r"id=(?P<id>\d+)")
+    assert out == {"output": {"0": "42", "id": "42", "_matched": True, "_start": 0, "_end": 5}}
+    assert run("text", "extract_pattern", input="abc", pattern="b") == {
+        "output": {"0": "b", "_matched": True, "_start": 1, "_end": 2}}
+    with pytest.raises(ValueError, match="'pattern': not a regular expression"):
+        run("text", "extract_pattern", input="x", pattern="(")
+
+
+def test_default_value_runs_on_each_line_item() -> None:
+    assert run("text", "default_value", input=["a", "", "c"], default_value="-") == {"output": ["a", "-", "c"]}
+
+
+@pytest.mark.parametrize(("given", "message"), [("abc", "'abc' is not a number"), (True, "True is not a number")])
+def test_math_refuses_a_value_that_is_not_a_number(given: Any, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        run("number", "math", operation="add", input=["1", given])
+
+
+def test_math_operations_over_a_list() -> None:
+    assert run("number", "math", operation="subtract", input=["10", "3", "2"]) == {"output": 5}
+    assert run("number", "math", operation="divide", input=["10", "4"]) == {"output": 2.5}
+    assert run("number", "math", operation="negate", input=["1", "-2"]) == {"output": [-1, 2]}
+    with pytest.raises(ValueError, match="division by zero"):
+        run("number", "math", operation="divide", input=["1", "0"])
+    with pytest.raises(ValueError, match="'operation': 'power'"):
+        run("number", "math", operation="power", input=["1"])
+    with pytest.raises(ValueError, match="no numbers"):
+        run("number", "math", operation="add", input=[])
+
+
+@pytest.mark.parametrize(("params", "message"), [
+    ({"inputs": ""}, "the input is empty"),
+    ({"inputs": "next friday"}, "'next friday' is not a date it can read"),
+    ({"inputs": "2020-01-01", "to_timezone": "Mars/Base"}, "'to_timezone': 'Mars/Base' is not a time zone"),
+    ({"inputs": "01-2020", "from_format": "DD/MM/YYYY"}, "does not match the from-format"),
+    ({"inputs": "31/02/2020", "from_format": "DD/MM/YYYY"}, "day is out of range"),
+])
+def test_a_date_it_cannot_read_names_the_value(params: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        run("date", "formatting", to_format="YYYY", **params)
+
+
+def test_dates_read_as_zapier_reads_a_date_field() -> None:
+    assert run("date", "formatting", inputs="2/13/2020 8:30 PM", to_format="YYYY-MM-DD HH:mm") == {
+        "output": "2020-02-13 20:30"}
+    assert run("date", "formatting", inputs="2020-10-26T16:56", to_format="h:mm a dddd Do") == {
+        "output": "4:56 pm Monday 26th"}
+    assert run("date", "formatting", inputs="2020-10-26") == {"output": "2020-10-26T00:00:00+00:00"}
+    assert run("date", "formatting", inputs=["2020-01-02", "2020-03-04"], to_format="DD.MM.YY") == {
+        "output": ["02.01.20", "04.03.20"]}
+    assert run("date", "formatting", inputs="Oct 5 2020 07:08", from_format="MMM D YYYY HH:mm",
+               to_format="[Week] W") == {"output": "Week 2020-W41-1"}
+
+
+def test_add_time_clamps_the_month_end_and_refuses_a_bad_expression() -> None:
+    assert run("date", "add_time", inputs="2020-01-31T10:00:00+00:00", expression="+1 month -2 hours",
+               to_format="YYYY-MM-DD HH:mm") == {"output": "2020-02-29 08:00"}
+    assert run("date", "add_time", inputs="2020-02-29", expression="+1 year", to_format="YYYY-MM-DD") == {
+        "output": "2021-02-28"}
+    for bad in ["", "tomorrow", "+1 fortnight", "+1 day and more"]:
+        with pytest.raises(ValueError, match="Formatter expression"):
+            run("date", "add_time", inputs="2020-01-01", expression=bad)
+
+
+def test_lookup_tables_as_a_zapfile_may_hold_them() -> None:
+    assert run("util", "lookup", lookup_key="a", lookup_table='{"a": "1"}') == {"output": "1"}
+    assert run("util", "lookup", lookup_key="b", lookup_table=[{"key": "b", "value": "2"}]) == {"output": "2"}
+    assert run("util", "lookup", lookup_key="z", lookup_table={"a": "1"}) == {"output": ""}
+    assert run("util", "lookup", lookup_key=["a", "z"], lookup_table={"a": "1"}, lookup_default="?") == {
+        "output": ["1", "?"]}
+    with pytest.raises(ValueError, match="'lookup_table'"):
+        run("util", "lookup", lookup_key="a", lookup_table="a=1")
+
+
+def test_line_items_from_text_and_the_itemizer_edges() -> None:
+    assert run("util", "text_to_line_items", input="") == {"output": []}
+    assert run("util", "text_to_line_items", input=["x", "y"]) == {"output": ["x", "y"]}
+    assert run("util", "line_itemizer", line_items_group_name="G", line_items={"a": "1,2", "b": "x"}) == {
+        "G": [{"a": "1", "b": "x"}, {"a": "2", "b": ""}]}
+    with pytest.raises(ValueError, match="no 'line_items_group_name'"):
+        run("util", "line_itemizer", line_items={"a": "1"})
+    with pytest.raises(ValueError, match="'line_items' must map"):
+        run("util", "line_itemizer", line_items_group_name="G", line_items={})
