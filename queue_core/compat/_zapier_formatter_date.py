@@ -178,6 +178,8 @@ def _formatting(params: Params) -> dict[str, Any]:
     pattern = as_text(params.get("to_format")) or ISO
 
     def one(item: Any) -> str:
+        if as_text(item).strip() == "":  # a blank date stays blank (zapier/transformer#25, #36)
+            return ""
         return render(read(item, as_text(params.get("from_format")), from_zone).astimezone(to_zone), pattern)
     given = value(params)
     return {"output": [one(item) for item in given] if isinstance(given, list) else one(given)}
@@ -215,6 +217,8 @@ def _add_time(params: Params) -> dict[str, Any]:
     expression = as_text(params.get("expression"))
 
     def one(item: Any) -> str:
+        if as_text(item).strip() == "":  # a blank date stays blank (zapier/transformer#25, #36)
+            return ""
         moment = read(item, as_text(params.get("from_format")), from_zone)
         return render(shift(moment, expression).astimezone(to_zone), pattern)
     given = value(params)

@@ -55,7 +55,9 @@ def integer(raw: Any, field: str) -> int:
         raise ValueError(f"Formatter field {field!r}: {raw!r} is not a whole number") from None
 
 
-_SPECIAL = {"[:space:]": " ", "[:newline:]": "\n", "[:return:]": "\r", "[:tab:]": "\t"}
+# Formatter's codes for whitespace in a field (zapier/transformer#86: "[:space:]" and "[:s:]" are a space).
+_SPECIAL = {"[:space:]": " ", "[:s:]": " ", "[:newline:]": "\n", "[:n:]": "\n", "[:return:]": "\r", "[:r:]": "\r",
+            "[:tab:]": "\t", "[:t:]": "\t"}
 
 
 def special(raw: Any) -> str:
@@ -182,8 +184,8 @@ def _extract_pattern(text: str, params: Params) -> dict[str, Any]:
 
 
 def _default_value(text: str, params: Params) -> str:
-    # "Return a default value if the text is empty."
-    return text if text != "" else as_text(params.get("default_value", params.get("default", "")))
+    # "Return a default value if the text is empty." — the default may use the whitespace codes (zapier/transformer#105).
+    return text if text != "" else special(params.get("default_value", params.get("default", "")))
 
 
 class _Text(HTMLParser):

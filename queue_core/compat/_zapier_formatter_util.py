@@ -1,27 +1,36 @@
 """Formatter by Zapier's Numbers and Utilities transforms (``_zapier_formatter``).
 
-Numbers: the math operation over a value or a line-item list. Utilities: the lookup table with its fallback
-(https://zapier.com/help/create/format/create-lookup-tables-in-zaps), Text to Line-item and the Line Itemizer
+Numbers: the math operation over a value or a line-item list (zapier/transformer#14 shows its params), the
+spreadsheet-style formula (``_zapier_formatter_formula``). Utilities: the lookup table with its fallback
+(https://zapier.com/help/create/format/create-lookup-tables-in-zaps), choose a value from a list
+(zapier/transformer#7, #31), Text to Line-item, Line-item to Text (zapier/transformer#86) and the Line Itemizer
 (https://help.zapier.com/hc/en-us/articles/8496275165709-Create-line-items-in-Zaps).
 """
 
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Callable
 from functools import reduce
 from typing import Any
 
-from ._zapier_formatter_text import Params, as_text, value
+from ._zapier_formatter_formula import evaluate
+from ._zapier_formatter_text import Params, as_text, special, value
 
 
-def number(raw: Any, field: str = "input") -> int | float:
-    """A numeric field's value; a value that is not a number is an error naming the field."""
+def number(raw: Any, field: str = "input", decimal_mark: str = ".") -> int | float:
+    """A numeric field's value, read with its decimal mark ("." or ","; the other mark groups thousands);
+    a value that is not a number is an error naming the field."""
     if isinstance(raw, bool):
         raise ValueError(f"Formatter field {field!r}: {raw!r} is not a number")
     if isinstance(raw, int | float):
         return raw
-    text = as_text(raw).strip()
+    text = as_text(raw).strip().replace(" ", "")
+    if decimal_mark == ",":
+        text = text.replace(".", "").replace(",", ".")
+    else:
+        text = text.replace(",", "")
     try:
         return int(text)
     except ValueError:
@@ -44,7 +53,8 @@ def _math(params: Params) -> dict[str, Any]:
         raise ValueError(f"Formatter field 'operation': {params.get('operation')!r} is not add, subtract, multiply, "
                          "divide or negate")
     given = value(params)
-    values = [number(item) for item in (given if isinstance(given, list) else [given])]
+    mark = as_text(params.get("input_decimal_mark")).strip() or "."
+    values = [number(item, "input", mark) for item in (given if isinstance(given, list) else [given])]
     if not values:
         raise ValueError("Formatter field 'input': no numbers given")
     if operation == "neg":
@@ -91,32 +101,68 @@ def _items(raw: Any) -> list[str]:
     return text.split(",") if text != "" else []
 
 
+def _formula(params: Params) -> dict[str, Any]:
+    given = value(params)
+    if isinstance(given, list):
+        return {"output": [evaluate(as_text(item)) for item in given]}
+    return {"output": evaluate(as_text(given))}
+
+
+def _choose(params: Params) -> dict[str, Any]:
+    # First, last or a random non-empty value of the list, or the value at an index (from 0); the default when
+    # there is none (zapier/transformer#7: an empty text is skipped; #31: item indexing).
+    given = value(params)
+    values = given if isinstance(given, list) else [given]
+    default = params.get("default", "")
+    how = as_text(params.get("operation", "first")).strip().lower() or "first"
+    present = [v for v in values if not (isinstance(v, str) and v == "") and v is not None]
+    if how in {"first", "last", "random"}:
+        if not present:
+            return {"output": default}
+        return {"output": present[0] if how == "first" else present[-1] if how == "last" else random.choice(present)}
+    try:
+        index = int(how)
+    except ValueError:
+        raise ValueError(f"Formatter field 'operation': {how!r} is not first, last, random or an index") from None
+    return {"output": values[index] if -len(values) <= index < len(values) else default}
+
+
+def _line_items_to_text(params: Params) -> dict[str, Any]:
+    # The values joined with the separator (whitespace codes allowed); a text given instead is output as it is.
+    given = value(params)
+    if not isinstance(given, list):
+        return {"output": as_text(given)}
+    separator = special(params.get("separator", ",")) if as_text(params.get("separator", ",")) else ","
+    return {"output": separator.join(as_text(item) for item in given)}
+
+
 def _text_to_line_items(params: Params) -> dict[str, Any]:
     # Comma-separated text ("apples,bananas,oranges") becomes one set of line items.
     return {"output": _items(value(params))}
 
 
 def _line_itemizer(params: Params) -> dict[str, Any]:
-    # Each property holds comma-separated values; item i has every property's i-th value, under the group name.
-    group = as_text(params.get("line_items_group_name", params.get("group_name", ""))).strip()
-    if not group:
-        raise ValueError("Formatter Line Itemizer: no 'line_items_group_name'; Zapier's default group name is not "
-                         "documented, so set one in the step")
-    properties = params.get("line_items", params.get("properties", {}))
-    if not isinstance(properties, dict) or not properties:
+    # Each property holds comma-separated values; item i has every property's i-th value ("" where a property has
+    # fewer), under the group name, "Line-item(s)" when none is set (zapier/transformer#87's tests).
+    group = as_text(params.get("line_items_group_name", params.get("group_name", ""))).strip() or "Line-item(s)"
+    properties = params.get("line_items", params.get("table", params.get("properties", {})))
+    if not isinstance(properties, dict):
         raise ValueError("Formatter Line Itemizer: 'line_items' must map property names to values")
     columns = {as_text(name): _items(raw) for name, raw in properties.items()}
-    size = max(len(column) for column in columns.values())
+    size = max((len(column) for column in columns.values()), default=0)
     rows = [{name: column[i] if i < len(column) else "" for name, column in columns.items()} for i in range(size)]
-    return {group: rows}
+    return {"output": {group: rows}}
 
 
 NUMBER_TRANSFORMS: dict[str, Callable[[Params], dict[str, Any]]] = {
     "math": _math,
+    "formula": _formula,
 }
 
 UTIL_TRANSFORMS: dict[str, Callable[[Params], dict[str, Any]]] = {
     "lookup": _lookup,
+    "choose": _choose,
     "text_to_line_items": _text_to_line_items,
+    "line_items_to_text": _line_items_to_text,
     "line_itemizer": _line_itemizer,
 }

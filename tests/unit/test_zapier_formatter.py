@@ -6,6 +6,7 @@ field and the value (never a guess that passes a wrong value on); these tests pi
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -28,7 +29,7 @@ def test_a_zapfile_spelling_maps_onto_the_supported_key(action: str, transform: 
     assert expected in SUPPORTED
 
 
-@pytest.mark.parametrize(("action", "transform"), [("text", "superhero"), ("number", "spreadsheet_formula"),
+@pytest.mark.parametrize(("action", "transform"), [("text", "superhero"), ("number", "currency"),
                                                     ("text", "markdown"), ("banana", "capitalize"), ("text", "")])
 def test_a_transform_not_implemented_fails_the_run_naming_it(action: str, transform: str) -> None:
     with pytest.raises(UnsupportedTransform) as caught:
@@ -115,7 +116,6 @@ def test_math_operations_over_a_list() -> None:
 
 
 @pytest.mark.parametrize(("params", "message"), [
-    ({"inputs": ""}, "the input is empty"),
     ({"inputs": "next friday"}, "'next friday' is not a date it can read"),
     ({"inputs": "2020-01-01", "to_timezone": "Mars/Base"}, "'to_timezone': 'Mars/Base' is not a time zone"),
     ({"inputs": "01-2020", "from_format": "DD/MM/YYYY"}, "does not match the from-format"),
@@ -124,6 +124,12 @@ def test_math_operations_over_a_list() -> None:
 def test_a_date_it_cannot_read_names_the_value(params: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         run("date", "formatting", to_format="YYYY", **params)
+
+
+def test_a_blank_date_stays_blank() -> None:
+    assert run("date", "formatting", inputs="", to_format="YYYY") == {"output": ""}
+    assert run("date", "add_time", inputs=["2020-01-01", " "], expression="+1 day", to_format="YYYY-MM-DD") == {
+        "output": ["2020-01-02", ""]}
 
 
 def test_dates_read_as_zapier_reads_a_date_field() -> None:
@@ -162,8 +168,54 @@ def test_line_items_from_text_and_the_itemizer_edges() -> None:
     assert run("util", "text_to_line_items", input="") == {"output": []}
     assert run("util", "text_to_line_items", input=["x", "y"]) == {"output": ["x", "y"]}
     assert run("util", "line_itemizer", line_items_group_name="G", line_items={"a": "1,2", "b": "x"}) == {
-        "G": [{"a": "1", "b": "x"}, {"a": "2", "b": ""}]}
-    with pytest.raises(ValueError, match="no 'line_items_group_name'"):
-        run("util", "line_itemizer", line_items={"a": "1"})
+        "output": {"G": [{"a": "1", "b": "x"}, {"a": "2", "b": ""}]}}
+    assert run("util", "line_itemizer", line_items={}) == {"output": {"Line-item(s)": []}}
     with pytest.raises(ValueError, match="'line_items' must map"):
-        run("util", "line_itemizer", line_items_group_name="G", line_items={})
+        run("util", "line_itemizer", line_items_group_name="G", line_items="a,b")
+
+
+def test_math_reads_the_decimal_mark_and_thousands() -> None:
+    assert run("number", "math", operation="add", inputs=["1.234,5", "0,5"], input_decimal_mark=",") == {"output": 1235.0}
+    assert run("number", "math", operation="add", inputs=["1,234.5", "0.5"]) == {"output": 1235.0}
+
+
+@pytest.mark.parametrize(("formula", "expected"), [
+    ("1 + 2 * 3", 7), ("(1 + 2) * 3", 9), ("-2 + 5", 3), ("10 / 4", 2.5), ("50%", 0.5), ('"a" & 1 & TRUE', "a1TRUE"),
+    ("1 = 1", True), ("2 <> 2", False), ('"ABC" = "abc"', True), ("ROUND(2.345, 2)", 2.35), ("ROUNDDOWN(-2.7)", -2),
+    ("ROUNDUP(2.1)", 3), ("TRUNC(8.9)", 8), ("INT(-8.9)", -9), ("MOD(-7, 3)", 2), ("QUOTIENT(-7, 2)", -3),
+    ("EVEN(1.5)", 2), ("ODD(2)", 3), ("EVEN(-1)", -2), ("AVERAGE(1, 2, 6)", 3.0), ("MEDIAN(3, 1, 2)", 2),
+    ("MODE(1, 2, 2, 3)", 2), ("MAX(1, 7, 3)", 7), ("MIN(4, -1)", -1), ("PRODUCT(2, 3, 4)", 24), ("POWER(2, 10)", 1024),
+    ("FACT(5)", 120), ("FACTDOUBLE(7)", 105), ("GCD(12, 18)", 6), ("LCM(4, 6)", 12), ("SIGN(-3)", -1),
+    ("IF(AND(TRUE, OR(FALSE, 1 > 0)), \"yes\", \"no\")", "yes"), ("IF(NOT(TRUE), 1)", False), ("ISEVEN(4)", True),
+    ("ISNUMBER(1)", True), ("ISTEXT(\"x\")", True), ("ISBLANK(\"\")", True), ("VALUE(\"12.5\") * 2", 25.0),
+    ("CEILING(2.1)", 3), ("FLOOR(2.9, 2)", 2), ("LOG(100)", 2.0), ("ATAN2(1, 1)", 0.7853981633974483), ("=SUM(1, 2)", 3),
+])
+def test_the_formula_evaluator_has_excels_meaning(formula: str, expected: Any) -> None:
+    assert run("number", "formula", inputs=formula) == {"output": expected}
+
+
+@pytest.mark.parametrize(("formula", "message"), [
+    ("", "the formula is empty"), ("1 +", "expected a value"), ("EVAL(1)", "'EVAL' is not one Formatter documents"),
+    ("1 / 0", "division by zero"), ("SQRT(-1)", "SQRT"), ("(1", "expected ) at the end"), ("1 2", "unexpected '2'"),
+    ("abs", "'abs' is not a value"), ("ROUND()", "ROUND got 0 argument"), ("__import__('os')", "cannot read"),
+    ("MODE(1, 2)", "no repeated value"), ("IF(\"maybe\", 1, 2)", "not TRUE or FALSE"), ("(" * 3000 + "1" + ")" * 3000, "nested"),
+])
+def test_a_formula_it_cannot_evaluate_is_an_error_naming_why(formula: str, message: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(message)):
+        run("number", "formula", inputs=formula)
+
+
+def test_choose_skips_empty_text_and_falls_back_to_the_default() -> None:
+    assert run("util", "choose", inputs=["", "b", "c", ""], operation="last") == {"output": "c"}
+    assert run("util", "choose", inputs=["", ""], operation="first", default="none") == {"output": "none"}
+    assert run("util", "choose", inputs=["a", "b"], operation="1") == {"output": "b"}
+    assert run("util", "choose", inputs=["a", "b"], operation="5", default="d") == {"output": "d"}
+    assert run("util", "choose", inputs=["x", "", "y"], operation="random")["output"] in {"x", "y"}
+    with pytest.raises(ValueError, match="'operation': 'middle'"):
+        run("util", "choose", inputs=["a"], operation="middle")
+
+
+def test_line_items_to_text_passes_text_through() -> None:
+    assert run("util", "line_items_to_text", inputs="already text", separator=";") == {"output": "already text"}
+    assert run("util", "line_items_to_text", inputs=["a", "b"]) == {"output": "a,b"}
+    assert run("util", "line_items_to_text", inputs=[]) == {"output": ""}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import DATE_FIELDS, DATE_MATH, DATE_TOKENS, DATE_UNIX, DATE_ZONES, LINE_ITEMS, FormatterCase
+from . import DATE_BLANK, DATE_FIELDS, DATE_MATH, DATE_TOKENS, DATE_UNIX, DATE_ZONES, LINE_ITEMS, FormatterCase
 
 C = FormatterCase
 
@@ -26,6 +26,8 @@ CASES = [
     C("date", {"transform": "formatting", "inputs": "2020-10-26 09:00", "from_format": "YYYY-MM-DD HH:mm",
                "from_timezone": "Europe/Paris", "to_format": "HH:mm ZZ", "to_timezone": "UTC"},
       {"output": "08:00 +00:00"}, DATE_ZONES),
+    # an optional date left empty is not turned into today's date: it stays empty.
+    C("date", {"transform": "date.formatting", "inputs": "", "to_format": "YYYY-MM-DD"}, {"output": ""}, DATE_BLANK),
     # date math expressions such as "+ 8 hours", "- 1 week".
     C("date", {"transform": "add_time", "inputs": "2020-10-26T16:56:00+00:00", "expression": "+ 8 hours",
                "to_format": "YYYY-MM-DD HH:mm"}, {"output": "2020-10-27 00:56"}, DATE_MATH),

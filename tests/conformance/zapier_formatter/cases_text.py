@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from . import (EXTRACT_EMAIL, EXTRACT_PATTERN, EXTRACT_URL, GUIDE, HELP_TEXTS, LINE_ITEMS, SPLIT, SPLIT_FIELDS,
-               TRUNCATE, WORD_COUNT, FormatterCase)
+from . import (DEFAULT_V2, EXTRACT_EMAIL, EXTRACT_PATTERN, EXTRACT_URL, GUIDE, HELP_TEXTS, LINE_ITEMS, REPLACE_EXPORT,
+               SPLIT, SPLIT_FIELDS, TRUNCATE, WORD_COUNT, FormatterCase)
 
 C = FormatterCase
 
@@ -20,6 +20,12 @@ CASES = [
     # "Replace any character, word or phrase in the text with another character, word or phrase."
     C("text", {"transform": "replace", "input": "red cars and red vans", "old": "red", "new": "blue"},
       {"output": "blue cars and blue vans"}, GUIDE),
+    # the params as a real step holds them: {"inputs", "new", "old", "transform": "string.replace"}; mapped line items
+    # arrive as a list, and each value is replaced in (none holds a comma here, so the list comes back unaltered).
+    C("string", {"inputs": "Hoon Park, Cass Hill", "new": " &", "old": ",", "transform": "string.replace"},
+      {"output": "Hoon Park & Cass Hill"}, REPLACE_EXPORT),
+    C("string", {"inputs": ["Hoon Park", "Cass Hill"], "new": "&", "old": ",", "transform": "string.replace"},
+      {"output": ["Hoon Park", "Cass Hill"]}, REPLACE_EXPORT),
     # a category-prefixed transform key, as an export spells it
     C("string", {"transform": "string.uppercase", "input": "abc"}, {"output": "ABC"}, GUIDE),
     # "Any transform that works on one field value will now work on all values in a line-item field."
@@ -61,6 +67,9 @@ CASES = [
     C("text", {"transform": "default_value", "input": "", "default_value": "n/a"}, {"output": "n/a"}, HELP_TEXTS),
     C("text", {"transform": "default_value", "input": "given", "default_value": "n/a"}, {"output": "given"},
       HELP_TEXTS),
+    # "inputs if inputs is not None and inputs != '' else expand_special_chargroups(default_value)"
+    C("string", {"transform": "string.default_value_v2", "inputs": None, "default_value": "none[:space:]given"},
+      {"output": "none given"}, DEFAULT_V2),
     # "… remove HTML …"
     C("text", {"transform": "strip_html", "input": "<p>Hello <b>World</b></p>"}, {"output": "Hello World"}, GUIDE),
 ]

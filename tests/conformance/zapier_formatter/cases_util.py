@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import CREATE_LINE_ITEMS, LOOKUP, FormatterCase
+from . import CHOOSE, CHOOSE_INDEX, CREATE_LINE_ITEMS, ITEMIZER_TESTS, LINE_ITEMS_TO_TEXT, LOOKUP, FormatterCase
 
 C = FormatterCase
 
@@ -24,5 +24,26 @@ CASES = [
     # Line Itemizer: a group name, and properties each mapped to comma-separated values.
     C("util", {"transform": "line_itemizer", "line_items_group_name": "Fruit",
                "line_items": {"name": "apples,bananas", "price": "1.20,0.50"}},
-      {"Fruit": [{"name": "apples", "price": "1.20"}, {"name": "bananas", "price": "0.50"}]}, CREATE_LINE_ITEMS),
+      {"output": {"Fruit": [{"name": "apples", "price": "1.20"}, {"name": "bananas", "price": "0.50"}]}},
+      CREATE_LINE_ITEMS),
+    # with no group name the group is "Line-item(s)"; values are not trimmed, a missing one is "".
+    C("util", {"transform": "line_itemizer", "table": {"price": "a, ", "name": ",two"}},
+      {"output": {"Line-item(s)": [{"price": "a", "name": ""}, {"price": " ", "name": "two"}]}}, ITEMIZER_TESTS),
+    # "choose first, last, or random non-empty value from a list of values"
+    C("util", {"transform": "util.choose", "inputs": ["", "b", "c", ""], "operation": "first", "default": "-"},
+      {"output": "b"}, CHOOSE),
+    C("util", {"transform": "choose", "inputs": ["", "b", "c", ""], "operation": "last", "default": "-"},
+      {"output": "c"}, CHOOSE),
+    C("util", {"transform": "choose", "inputs": ["", ""], "operation": "first", "default": "-"}, {"output": "-"},
+      CHOOSE),
+    C("util", {"transform": "choose", "inputs": ["a", "b", "c"], "operation": "2", "default": "-"}, {"output": "c"},
+      CHOOSE_INDEX),
+    # Line-item to Text: ['a','b','c','d'] with "[:space:]" or "[:s:]" -> 'a b c d', with ";" -> 'a;b;c;d';
+    # "if inputs is a string, just output it".
+    C("util", {"transform": "util.lineitem_to_string", "inputs": ["a", "b", "c", "d"], "separator": "[:space:]"},
+      {"output": "a b c d"}, LINE_ITEMS_TO_TEXT),
+    C("util", {"transform": "lineitem_to_string", "inputs": ["a", "b", "c", "d"], "separator": ";"},
+      {"output": "a;b;c;d"}, LINE_ITEMS_TO_TEXT),
+    C("util", {"transform": "lineitem_to_string", "inputs": "a b", "separator": ";"}, {"output": "a b"},
+      LINE_ITEMS_TO_TEXT),
 ]

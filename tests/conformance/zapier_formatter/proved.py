@@ -25,7 +25,7 @@ from .cases_util import CASES as UTIL
 TARGET = Path(__file__).resolve().parents[3] / "harness" / "platforms" / "zapier" / "formatter_proved.json"
 
 
-def table() -> tuple[dict[str, dict[str, int]], list[str]]:
+def table() -> tuple[dict[str, dict[str, dict[str, int]]], list[str]]:
     """The proved table and the failures (one line each)."""
     passed: Counter[tuple[str, str]] = Counter()
     failures: list[str] = []
