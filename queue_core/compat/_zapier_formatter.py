@@ -47,7 +47,8 @@ _ALIASES = {
     "string_to_lineitems": "text_to_line_items", "string_to_lineitem": "text_to_line_items",
     "convert_s_li": "text_to_line_items", "lineitem_to_string": "line_items_to_text", "convert_li_s": "line_items_to_text",
     "line_itemizer_create": "line_itemizer", "default_value_v2": "default_value", "spreadsheet_formula": "formula",
-    "pick_from_list": "choose",
+    "pick_from_list": "choose", "number_extract": "extract_number", "email_extract": "extract_email",
+    "url_extract": "extract_url", "pattern_extract": "extract_pattern",
 }
 
 __all__ = ["SUPPORTED", "UnsupportedTransform", "canonical", "format_step"]

@@ -152,6 +152,8 @@ def _split(text: str, params: Params) -> Any:
 
 _EMAIL = re.compile(r"[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
                     r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+")
+# "[+-]?[0-9]+(?:,[0-9]+)*(?:\.[0-9]+)?" — the first number, thousands commas and decimals kept (zapier/transformer#77).
+_NUMBER = re.compile(r"[+-]?[0-9]+(?:,[0-9]+)*(?:\.[0-9]+)?")
 _URL = re.compile(r"(?:https?|ftp)://[^\s<>\"']+[^\s<>\"'.,;:!?)\]]")
 
 
@@ -217,6 +219,7 @@ TRANSFORMS: dict[str, Callable[[Params], dict[str, Any]]] = {
     "split": each(_split),
     "extract_email": each(_first(_EMAIL)),
     "extract_url": each(_first(_URL)),
+    "extract_number": each(_first(_NUMBER)),
     "extract_pattern": each(_extract_pattern),
     "default_value": each(_default_value),
     "strip_html": each(_strip_html),

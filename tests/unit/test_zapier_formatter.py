@@ -44,7 +44,7 @@ def test_params_that_are_not_an_object_are_refused() -> None:
 
 
 @pytest.mark.parametrize("transform", ["capitalize", "titlecase", "uppercase", "lowercase", "pluralize",
-                                       "trim_space", "strip_html", "extract_email", "extract_url"])
+                                       "trim_space", "strip_html", "extract_email", "extract_url", "extract_number"])
 def test_empty_or_missing_input_gives_empty_text(transform: str) -> None:
     assert run("text", transform, input="") == {"output": ""}
     assert run("text", transform) == {"output": ""}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import (DEFAULT_V2, EXTRACT_EMAIL, EXTRACT_PATTERN, EXTRACT_URL, GUIDE, HELP_TEXTS, LINE_ITEMS, REPLACE_EXPORT,
+from . import (DEFAULT_V2, EXTRACT_EMAIL, EXTRACT_NUMBER, EXTRACT_NUMBER_REGEX, EXTRACT_PATTERN, EXTRACT_URL, GUIDE, HELP_TEXTS, LINE_ITEMS, REPLACE_EXPORT,
                SPLIT, SPLIT_FIELDS, TRUNCATE, WORD_COUNT, FormatterCase)
 
 C = FormatterCase
@@ -58,6 +58,15 @@ CASES = [
       {"output": "jane.doe@example.com"}, EXTRACT_EMAIL),
     C("text", {"transform": "extract_url", "input": "Docs at https://example.com/docs/start. Thanks"},
       {"output": "https://example.com/docs/start"}, EXTRACT_URL),
+    # "I need 5 things. and something else. ." should give only 5 (the first number).
+    C("string", {"transform": "string.number_extract", "inputs": "I need 5 things. and something else. ."},
+      {"output": "5"}, EXTRACT_NUMBER),
+    # [+-]?[0-9]+(?:,[0-9]+)*(?:\.[0-9]+)? — commas between digits and a decimal part belong to the number, a lone
+    # comma is not one, a sentence's full stop is not a decimal point.
+    C("text", {"transform": "extract_number", "inputs": "Total due: -1,234.50, thanks"}, {"output": "-1,234.50"},
+      EXTRACT_NUMBER_REGEX),
+    C("text", {"transform": "extract_number", "inputs": "Yes, no, maybe"}, {"output": ""}, EXTRACT_NUMBER_REGEX),
+    C("text", {"transform": "extract_number", "inputs": "It costs 12."}, {"output": "12"}, EXTRACT_NUMBER_REGEX),
     # "Find the first match for a regular expression … Returns all matched groups with start and end position."
     C("text", {"transform": "extract_pattern", "input": "Order #123 shipped", "pattern": r"#(\d+)"},
       {"output": {"0": "123", "_matched": True, "_start": 6, "_end": 10}}, EXTRACT_PATTERN),
