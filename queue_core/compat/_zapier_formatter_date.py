@@ -158,7 +158,8 @@ def read(raw: Any, from_format: str, default_zone: tzinfo) -> datetime:
     if from_format:
         return parse_with(text, from_format, default_zone)
     if re.fullmatch(r"-?\d{9,}(?:\.\d+)?", text):
-        return datetime.fromtimestamp(float(text), UTC)
+        stamp = float(text)  # a stamp past 2**32 - 1 is taken as milliseconds (the backend's try_parse_date)
+        return datetime.fromtimestamp(stamp / 1000 if stamp >= (1 << 32) - 1 else stamp, UTC)
     try:
         moment = datetime.fromisoformat(text)
     except ValueError:
@@ -180,34 +181,51 @@ def _formatting(params: Params) -> dict[str, Any]:
     def one(item: Any) -> str:
         if as_text(item).strip() == "":  # a blank date stays blank (zapier/transformer#25, #36)
             return ""
-        return render(read(item, as_text(params.get("from_format")), from_zone).astimezone(to_zone), pattern)
+        moment = read(item, as_text(params.get("from_format")), UTC)
+        # From Timezone: "If no timezone is provided in the incoming data" — the backend replaces the zone of any
+        # date that reads as UTC (no zone, "Z", "+00:00", a unix stamp) with it (transformer/transforms/date/
+        # formatting.py).
+        if from_zone is not UTC and moment.utcoffset() == timedelta(0):
+            moment = moment.replace(tzinfo=from_zone)
+        return render(moment.astimezone(to_zone), pattern)
     given = value(params)
     return {"output": [one(item) for item in given] if isinstance(given, list) else one(given)}
 
 
-_UNITS = {"second": "seconds", "minute": "minutes", "hour": "hours", "day": "days", "week": "weeks",
-          "month": "months", "year": "years"}
-_TERM = re.compile(r"([+-])\s*(\d+)\s*([A-Za-z]+)")
+# Add/Subtract Time's expression (transformer/util.py's tdelta): signed or unsigned amounts with a unit —
+# y/yr/year(s), mo/month(s), w/wk/week(s), d/day(s), h/hr/hour(s), m/min/minute(s), s/sec/second(s) — summed per
+# unit; text that is no such term is ignored. Examples from its help: "+8 hours 1 minute", "+1 month -2 days".
+_TERM = re.compile(r"""(?:
+    (?P<years>(?:[-+]\s*)?\d+)\s*y(?:(?:ea)?r(?:s)?)?
+  | (?P<months>(?:[-+]\s*)?\d+)\s*mo(?:nth(?:s)?)?
+  | (?P<weeks>(?:[-+]\s*)?\d+)\s*w(?:(?:ee)?(?:k(?:s)?)?)
+  | (?P<days>(?:[-+]\s*)?\d+)\s*d(?:ay(?:s)?)?
+  | (?P<hours>(?:[-+]\s*)?\d+)\s*h(?:ou)?(?:r(?:s)?)?
+  | (?P<minutes>(?:[-+]\s*)?\d+)\s*m(?:in(?:ute)?(?:s)?)?
+  | (?P<seconds>(?:[-+]\s*)?\d+)\s*s(?:ec(?:ond)?(?:s)?)?
+) (?:\s|$)""", re.X)
+_KEYS = ("years", "months", "weeks", "days", "hours", "minutes", "seconds")
+
+
+def delta(expression: str) -> dict[str, int]:
+    """The amounts an Add/Subtract Time expression asks for, per unit."""
+    out = dict.fromkeys(_KEYS, 0)
+    for match in _TERM.finditer(expression):
+        for key in _KEYS:
+            if match.group(key) is not None:
+                out[key] += int(match.group(key).replace(" ", ""))
+    return out
 
 
 def shift(moment: datetime, expression: str) -> datetime:
-    """``moment`` moved by an expression such as ``+1 day -2 hours`` (zapier/transformer#28: ``+ 8 hours``)."""
-    rest = _TERM.sub("", expression).strip()
-    if rest or not _TERM.search(expression):
-        raise ValueError(f"Formatter expression {expression!r}: write it as +N unit / -N unit (e.g. +1 day -2 hours)")
-    for sign, amount, unit in _TERM.findall(expression):
-        word = unit.lower().rstrip("s") if unit.lower() not in {"s", "m", "h", "d", "w", "y"} else unit.lower()
-        word = {"s": "second", "m": "minute", "h": "hour", "d": "day", "w": "week", "y": "year"}.get(word, word)
-        if word not in _UNITS:
-            raise ValueError(f"Formatter expression {expression!r}: {unit!r} is not a unit of time")
-        n = int(amount) * (-1 if sign == "-" else 1)
-        if word in {"month", "year"}:
-            months = moment.month - 1 + n * (12 if word == "year" else 1)
-            year, month = moment.year + months // 12, months % 12 + 1
-            moment = moment.replace(year=year, month=month, day=min(moment.day, calendar.monthrange(year, month)[1]))
-        else:
-            moment = moment + timedelta(**{_UNITS[word]: n})
-    return moment
+    """``moment`` moved by the expression: years and months first (the day kept, or the month's last day), then
+    weeks and days, then hours, minutes and seconds."""
+    amounts = delta(expression)
+    months = moment.month - 1 + amounts["months"] + 12 * amounts["years"]
+    year, month = moment.year + months // 12, months % 12 + 1
+    moment = moment.replace(year=year, month=month, day=min(moment.day, calendar.monthrange(year, month)[1]))
+    moment = moment + timedelta(weeks=amounts["weeks"], days=amounts["days"])
+    return moment + timedelta(hours=amounts["hours"], minutes=amounts["minutes"], seconds=amounts["seconds"])
 
 
 def _add_time(params: Params) -> dict[str, Any]:

@@ -11,6 +11,9 @@ import re
 from collections.abc import Callable
 from html.parser import HTMLParser
 from typing import Any
+from urllib.parse import quote, quote_plus, unquote, unquote_plus
+
+from ._zapier_formatter_case import capitalize, pluralize, titlecase
 
 Params = dict[str, Any]
 
@@ -68,59 +71,6 @@ def special(raw: Any) -> str:
     return out
 
 
-def _capitalize(text: str, _: Params) -> str:
-    # "Capitalize the first character of every word" — the rest of each word is left as it is.
-    return re.sub(r"(^|\s)(\S)", lambda m: m.group(1) + m.group(2).upper(), text)
-
-
-def _titlecase(text: str, _: Params) -> str:
-    # "Capitalize the first character of every word, except for those with fewer than 4 characters"; the first
-    # word of the text is capitalized whatever its length (a title starts with a capital).
-    def word(m: re.Match[str]) -> str:
-        token = m.group(0)
-        if m.start() > 0 and len(token) < 4:
-            return token.lower()
-        return token[0].upper() + token[1:]
-    return re.sub(r"[^\s]+", word, text)
-
-
-_IRREGULAR = {"person": "people", "man": "men", "woman": "women", "child": "children", "mouse": "mice",
-              "louse": "lice", "goose": "geese", "foot": "feet", "tooth": "teeth", "ox": "oxen", "move": "moves"}
-_UNCOUNTABLE = {"equipment", "information", "rice", "money", "species", "series", "fish", "sheep", "deer",
-                "jeans", "police", "news"}
-_RULES = [  # English plural rules, the last that matches wins (the common inflection rule set)
-    (r"$", "s"), (r"s$", "s"), (r"^(ax|test)is$", r"\1es"), (r"(octop|vir)us$", r"\1i"), (r"(alias|status)$", r"\1es"),
-    (r"(bu)s$", r"\1ses"), (r"(buffal|tomat|potat|her|ech)o$", r"\1oes"), (r"([ti])um$", r"\1a"), (r"sis$", "ses"),
-    (r"(?:([^f])fe|([lr])f)$", r"\1\2ves"), (r"(hive)$", r"\1s"), (r"([^aeiouy]|qu)y$", r"\1ies"),
-    (r"(x|ch|ss|sh|z)$", r"\1es"), (r"(matr|vert|ind)(?:ix|ex)$", r"\1ices"), (r"(quiz)$", r"\1zes"),
-]
-
-
-def _plural_word(word: str) -> str:
-    lower = word.lower()
-    if not lower or lower in _UNCOUNTABLE:
-        return word
-    if lower in _IRREGULAR:
-        out = _IRREGULAR[lower]
-    else:
-        out = lower
-        for pattern, repl in reversed(_RULES):
-            if re.search(pattern, lower):
-                out = re.sub(pattern, repl, lower, count=1)
-                break
-    if word.isupper() and len(word) > 1:
-        return out.upper()
-    return out[0].upper() + out[1:] if word[0].isupper() else out
-
-
-def _pluralize(text: str, _: Params) -> str:
-    # "Pluralize any English word (eg. frog turns into frogs; child turns into children)": the last word of the text.
-    match = re.search(r"([A-Za-z]+)(\W*)$", text)
-    if not match:
-        return text
-    return text[:match.start()] + _plural_word(match.group(1)) + match.group(2)
-
-
 def _replace(text: str, params: Params) -> str:
     old = special(params.get("old", params.get("find", "")))
     new = special(params.get("new", params.get("replace", "")))
@@ -128,17 +78,22 @@ def _replace(text: str, params: Params) -> str:
 
 
 def _truncate(text: str, params: Params) -> str:
+    # The first max_length characters (after skipping "offset" ones); with append_ellipsis a text that was cut ends
+    # in "..." within the same length (zapier/transformer#47).
     limit = integer(params.get("max_length", ""), "max_length")
-    if len(text) <= limit:
-        return text
-    if flag(params.get("append_ellipsis")):
-        return text[:max(limit - 3, 0)] + "..."
-    return text[:limit]
+    offset = integer(params["offset"], "offset") if str(params.get("offset", "")).strip() else 0
+    if not text or limit <= 0:
+        return ""
+    short = text[offset:limit] if offset else text[:limit]
+    if flag(params.get("append_ellipsis")) and len(short) != len(text) and len(short) > 3:
+        short = short[:-3] + "..."
+    return short
 
 
 def _split(text: str, params: Params) -> Any:
-    separator = special(params.get("separator", "")) or " "
-    segments = text.split(separator)
+    # No separator splits on runs of whitespace (the backend's str.split()).
+    separator = special(params.get("separator", ""))
+    segments = text.split(separator) if separator else text.split()
     index = str(params.get("index", "0")).strip().lower()
     index = {"first": "0", "second": "1", "last": "-1", "second to last": "-2", "second_to_last": "-2",
              "all (as line items)": "all", "all (as separate fields)": "fields", "": "0"}.get(index, index)
@@ -146,7 +101,10 @@ def _split(text: str, params: Params) -> Any:
         return segments
     if index == "fields":
         return {f"Item {i}": segment for i, segment in enumerate(segments, 1)}
-    position = integer(index, "index")
+    try:
+        position = int(index)
+    except ValueError:  # the backend reads an index it cannot parse as 0, the first segment
+        position = 0
     return segments[position] if -len(segments) <= position < len(segments) else ""
 
 
@@ -185,9 +143,15 @@ def _extract_pattern(text: str, params: Params) -> dict[str, Any]:
     return out
 
 
-def _default_value(text: str, params: Params) -> str:
-    # "Return a default value if the text is empty." — the default may use the whitespace codes (zapier/transformer#105).
-    return text if text != "" else special(params.get("default_value", params.get("default", "")))
+def _default_value(params: Params) -> dict[str, Any]:
+    # "Return a default value if the text is empty. If a line-item field is provided, a line-item field is
+    # returned": each empty value of a list is defaulted, an empty list gives [default]; the default may use the
+    # whitespace codes (zapier/transformer#105).
+    default = special(params.get("default_value", params.get("default", "")))
+    given = value(params) if any(k in params for k in ("input", "inputs")) else ""
+    if isinstance(given, list):
+        return {"output": [item if item not in (None, "") else default for item in given] or [default]}
+    return {"output": given if given not in (None, "") else default}
 
 
 class _Text(HTMLParser):
@@ -199,6 +163,16 @@ class _Text(HTMLParser):
         self.parts.append(data)
 
 
+def _url(encode: bool) -> Callable[[str, Params], str]:
+    # URL Encode / Decode: percent-encoding, "/" kept; with use_plus a space is "+" (quote_plus / unquote_plus).
+    def run(text: str, params: Params) -> str:
+        plus = flag(params.get("use_plus"))
+        if encode:
+            return quote_plus(text) if plus else quote(text)
+        return unquote_plus(text) if plus else unquote(text)
+    return run
+
+
 def _strip_html(text: str, _: Params) -> str:
     parser = _Text()
     parser.feed(text)
@@ -207,11 +181,11 @@ def _strip_html(text: str, _: Params) -> str:
 
 
 TRANSFORMS: dict[str, Callable[[Params], dict[str, Any]]] = {
-    "capitalize": each(_capitalize),
-    "titlecase": each(_titlecase),
+    "capitalize": each(lambda text, _: capitalize(text)),
+    "titlecase": each(lambda text, _: titlecase(text)),
     "uppercase": each(lambda text, _: text.upper()),
     "lowercase": each(lambda text, _: text.lower()),
-    "pluralize": each(_pluralize),
+    "pluralize": each(lambda text, _: pluralize(text)),
     "replace": each(_replace),
     "trim_space": each(lambda text, _: text.strip()),
     "truncate": each(_truncate),
@@ -221,6 +195,8 @@ TRANSFORMS: dict[str, Callable[[Params], dict[str, Any]]] = {
     "extract_url": each(_first(_URL)),
     "extract_number": each(_first(_NUMBER)),
     "extract_pattern": each(_extract_pattern),
-    "default_value": each(_default_value),
+    "default_value": _default_value,
     "strip_html": each(_strip_html),
+    "url_encode": each(_url(True)),
+    "url_decode": each(_url(False)),
 }

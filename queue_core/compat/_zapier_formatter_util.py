@@ -19,26 +19,18 @@ from ._zapier_formatter_formula import evaluate
 from ._zapier_formatter_text import Params, as_text, special, value
 
 
-def number(raw: Any, field: str = "input", decimal_mark: str = ".") -> int | float:
-    """A numeric field's value, read with its decimal mark ("." or ","; the other mark groups thousands);
-    a value that is not a number is an error naming the field."""
+def number(raw: Any) -> int | float:
+    """A value as Formatter's math reads it: Python's float() of the text, whole numbers as int; a value that is
+    not a number reads as 0 (the backend's try_parse_number: no error, 0.0)."""
     if isinstance(raw, bool):
-        raise ValueError(f"Formatter field {field!r}: {raw!r} is not a number")
+        return int(raw)
     if isinstance(raw, int | float):
         return raw
-    text = as_text(raw).strip().replace(" ", "")
-    if decimal_mark == ",":
-        text = text.replace(".", "").replace(",", ".")
-    else:
-        text = text.replace(",", "")
     try:
-        return int(text)
+        parsed = float(as_text(raw))
     except ValueError:
-        pass
-    try:
-        return float(text)
-    except ValueError:
-        raise ValueError(f"Formatter field {field!r}: {text!r} is not a number") from None
+        return 0.0
+    return int(parsed) if parsed.is_integer() else parsed
 
 
 _OPERATIONS = {"add": "add", "sum": "add", "sub": "sub", "subtract": "sub", "mul": "mul", "multiply": "mul",
@@ -46,25 +38,52 @@ _OPERATIONS = {"add": "add", "sum": "add", "sub": "sub", "subtract": "sub", "mul
 
 
 def _math(params: Params) -> dict[str, Any]:
-    # Add: the sum of the values; subtract: the first minus the rest; multiply: the product; divide: the first
-    # divided by each of the rest in turn; negate: every value with its sign flipped (a list stays a list).
+    # Perform Math Operation over the values of a list field (transformer/transforms/number/math.py): add, sub,
+    # mul fold left to right, div divides as floats; neg makes every value negative and returns the list.
     operation = _OPERATIONS.get(as_text(params.get("operation")).strip().lower())
     if operation is None:
-        raise ValueError(f"Formatter field 'operation': {params.get('operation')!r} is not add, subtract, multiply, "
-                         "divide or negate")
+        raise ValueError(f"Formatter field 'operation': {params.get('operation')!r} is not add, sub, mul, div or neg")
     given = value(params)
-    mark = as_text(params.get("input_decimal_mark")).strip() or "."
-    values = [number(item, "input", mark) for item in (given if isinstance(given, list) else [given])]
+    values = [number(item) for item in (given if isinstance(given, list) else [given])]
     if not values:
-        raise ValueError("Formatter field 'input': no numbers given")
+        raise ValueError("Formatter field 'inputs': no numbers given")
     if operation == "neg":
-        negated = [-item for item in values]
-        return {"output": negated if isinstance(given, list) else negated[0]}
+        return {"output": [-item for item in values]}
     if operation == "div" and any(item == 0 for item in values[1:]):
         raise ValueError("Formatter math: division by zero")
     fold: Callable[[Any, Any], Any] = {"add": lambda a, b: a + b, "sub": lambda a, b: a - b,
-                                       "mul": lambda a, b: a * b, "div": lambda a, b: a / b}[operation]
-    return {"output": reduce(fold, values)}
+                                       "mul": lambda a, b: a * b, "div": lambda a, b: float(a) / b}[operation]
+    return {"output": reduce(fold, values[1:], values[0])}
+
+
+_GROUPING = {"0": (",", "."), "1": (".", ","), "2": (" ", "."), "3": (" ", ",")}
+
+
+def _number_formatting(params: Params) -> dict[str, Any]:
+    # Format Number (transformer/transforms/number/formatting.py): split at the input's decimal mark, keep the
+    # digits and "-" before it, group thousands and write the chosen marks; "does not perform any rounding or
+    # padding". A value whose whole part is not a number is returned as it is.
+    mark = as_text(params.get("input_decimal_mark")) or "."
+    style = as_text(params.get("output_format", params.get("to_format", ""))).strip()
+    if style not in _GROUPING:
+        raise ValueError(f"Formatter field 'output_format': {style!r} is not 0, 1, 2 or 3")
+    group, decimal = _GROUPING[style]
+
+    def one(item: Any) -> Any:
+        if item is None:
+            return ""
+        text = as_text(item)
+        whole, _, fraction = text.rpartition(mark) if mark in text else (text, "", "")
+        digits = "".join(ch for ch in whole if ch in "1234567890-")
+        if digits != "-0":
+            try:
+                digits = f"{int(digits):,}"
+            except ValueError:
+                return item
+        digits = digits.replace(",", group)
+        return digits + decimal + fraction if fraction else digits
+    given = value(params)
+    return {"output": [one(item) for item in given] if isinstance(given, list) else one(given)}
 
 
 def _table(raw: Any) -> dict[str, Any]:
@@ -82,15 +101,21 @@ def _table(raw: Any) -> dict[str, Any]:
 def _lookup(params: Params) -> dict[str, Any]:
     # The value beside the key in the table; a key that matches no row gives the fallback; an empty key gives
     # nothing ("The fallback value is only used for existing values that do not match any table row").
-    table = _table(params.get("lookup_table", {}))
-    fallback = params.get("lookup_default", params.get("fallback", ""))
+    # Fields: table, key (or the step's input), fallback (transformer/transforms/util/lookup.py).
+    raw_table = params.get("table", params.get("lookup_table"))
+    if raw_table is None and isinstance(params.get("inputs"), dict):
+        raw_table = params["inputs"]
+    table = _table(raw_table if raw_table is not None else {})
+    fallback = params.get("fallback", params.get("lookup_default", ""))
 
     def one(key: Any) -> Any:
         text = as_text(key)
         if text == "":
             return ""
         return table.get(text, as_text(fallback))
-    given = params.get("lookup_key", value(params))
+    given = params.get("key", params.get("lookup_key", None))
+    if given is None:
+        given = value(params) if not isinstance(params.get("inputs"), dict) else ""
     return {"output": [one(k) for k in given] if isinstance(given, list) else one(given)}
 
 
@@ -109,22 +134,28 @@ def _formula(params: Params) -> dict[str, Any]:
 
 
 def _choose(params: Params) -> dict[str, Any]:
-    # First, last or a random non-empty value of the list, or the value at an index (from 0); the default when
-    # there is none (zapier/transformer#7: an empty text is skipped; #31: item indexing).
+    # Pick from list (transformer/transforms/util/choose.py): "the first, last, random, or n-th value that is not
+    # empty" — empty texts and nulls are skipped, n counts from 0 among the rest; the default (null when unset)
+    # when there is none; an empty list gives the default or "".
     given = value(params)
-    values = given if isinstance(given, list) else [given]
-    default = params.get("default", "")
-    how = as_text(params.get("operation", "first")).strip().lower() or "first"
-    present = [v for v in values if not (isinstance(v, str) and v == "") and v is not None]
-    if how in {"first", "last", "random"}:
-        if not present:
+    default = params.get("default")
+    if given in ("", None) or given == []:
+        return {"output": default if default is not None else ""}
+    if not isinstance(given, list):
+        raise ValueError("Formatter Pick from list: 'inputs' must be a list of values (map a line-item field)")
+    how = as_text(params.get("operation")).strip()
+    if not how:
+        raise ValueError("Formatter Pick from list: no 'operation' (first, last, random or an index)")
+    present = [v for v in given if v is not None and not (isinstance(v, str) and v == "")]
+    if how == "random":
+        return {"output": random.choice(present) if present else default}
+    index = {"first": 0, "last": -1}.get(how)
+    if index is None:
+        try:
+            index = int(float(how))
+        except ValueError:
             return {"output": default}
-        return {"output": present[0] if how == "first" else present[-1] if how == "last" else random.choice(present)}
-    try:
-        index = int(how)
-    except ValueError:
-        raise ValueError(f"Formatter field 'operation': {how!r} is not first, last, random or an index") from None
-    return {"output": values[index] if -len(values) <= index < len(values) else default}
+    return {"output": present[index] if -len(present) <= index < len(present) else default}
 
 
 def _line_items_to_text(params: Params) -> dict[str, Any]:
@@ -142,20 +173,28 @@ def _text_to_line_items(params: Params) -> dict[str, Any]:
 
 
 def _line_itemizer(params: Params) -> dict[str, Any]:
-    # Each property holds comma-separated values; item i has every property's i-th value ("" where a property has
-    # fewer), under the group name, "Line-item(s)" when none is set (zapier/transformer#87's tests).
-    group = as_text(params.get("line_items_group_name", params.get("group_name", ""))).strip() or "Line-item(s)"
-    properties = params.get("line_items", params.get("table", params.get("properties", {})))
+    # Line Itemizer (transformer/transforms/util/line_itemizer.py): the step's input is the group name
+    # ("Line-item(s)" when empty), my_dict maps property names to comma-separated values; item i has each
+    # property's i-th value, a property with fewer values is left out of the later items; an unnamed property
+    # is dropped.
+    group_raw = params.get("inputs", params.get("line_items_group_name", params.get("group_name", "")))
+    if isinstance(group_raw, dict | list):
+        raise ValueError("Formatter Line Itemizer: the 'Line-item(s) Group Name' field should only contain text or "
+                         "single values")
+    group = as_text(group_raw) or "Line-item(s)"
+    properties = params.get("my_dict", params.get("line_items", params.get("table", {})))
     if not isinstance(properties, dict):
-        raise ValueError("Formatter Line Itemizer: 'line_items' must map property names to values")
-    columns = {as_text(name): _items(raw) for name, raw in properties.items()}
+        raise ValueError("Formatter Line Itemizer: 'my_dict' must map property names to values")
+    columns = {as_text(name): (raw if isinstance(raw, list) else as_text(raw).split(","))
+               for name, raw in properties.items() if as_text(name) != ""}
     size = max((len(column) for column in columns.values()), default=0)
-    rows = [{name: column[i] if i < len(column) else "" for name, column in columns.items()} for i in range(size)]
+    rows = [{name: column[i] for name, column in columns.items() if i < len(column)} for i in range(size)]
     return {"output": {group: rows}}
 
 
 NUMBER_TRANSFORMS: dict[str, Callable[[Params], dict[str, Any]]] = {
     "math": _math,
+    "formatting": _number_formatting,
     "formula": _formula,
 }
 

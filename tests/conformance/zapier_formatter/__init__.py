@@ -48,6 +48,15 @@ CHOOSE = "https://github.com/zapier/transformer/pull/7"
 CHOOSE_INDEX = "https://github.com/zapier/transformer/pull/31"
 LINE_ITEMS_TO_TEXT = "https://github.com/zapier/transformer/pull/86"
 ITEMIZER_TESTS = "https://github.com/zapier/transformer/pull/87"
+# The backend's own source (its transform and help texts, fields and behaviour), by path in zapier/transformer.
+BACKEND = "https://github.com/zapier/transformer/blob/master/transformer/"
+
+
+def backend(path: str) -> str:
+    """The public URL of a file of Formatter's backend, e.g. ``backend("transforms/number/math.py")``."""
+    return BACKEND + path
+
+
 # Zapier's transform help texts, as a third-party page that mirrors them word for word (Zapier's own page with them
 # is not in the stored corpus): "Default Value: Return a default value if the text is empty …".
 HELP_TEXTS = "https://eshop.gitbook.io/app-extensions/formatters/introduction-to-formatters"

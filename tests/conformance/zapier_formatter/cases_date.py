@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from . import DATE_BLANK, DATE_FIELDS, DATE_MATH, DATE_TOKENS, DATE_UNIX, DATE_ZONES, LINE_ITEMS, FormatterCase
+from . import DATE_BLANK, DATE_FIELDS, DATE_MATH, DATE_TOKENS, DATE_UNIX, DATE_ZONES, LINE_ITEMS, FormatterCase, backend
 
 C = FormatterCase
+FORMATTING = backend("transforms/date/formatting.py")
+MANIPULATE = backend("transforms/date/manipulate.py")
+PARSING = backend("util.py")
 
 CASES = [
     # ISO 8601 in, Arrow tokens out.
@@ -26,6 +29,15 @@ CASES = [
     C("date", {"transform": "formatting", "inputs": "2020-10-26 09:00", "from_format": "YYYY-MM-DD HH:mm",
                "from_timezone": "Europe/Paris", "to_format": "HH:mm ZZ", "to_timezone": "UTC"},
       {"output": "08:00 +00:00"}, DATE_ZONES),
+    # From Timezone applies to a date that reads as UTC, even one written "+00:00".
+    C("date", {"transform": "date.formatting", "inputs": "2020-10-26T16:56:00+00:00", "from_timezone": "America/New_York",
+               "to_timezone": "UTC", "to_format": "HH:mm"}, {"output": "20:56"}, FORMATTING),
+    # one of the offered formats, 'ddd MMM DD HH:mm:ss Z YYYY'
+    C("date", {"transform": "date.formatting", "inputs": "2006-01-22T23:04:05+00:00",
+               "to_format": "ddd MMM DD HH:mm:ss Z YYYY"}, {"output": "Sun Jan 22 23:04:05 +0000 2006"}, FORMATTING),
+    # "a sufficiently large timestamp is actually in millisecond resolution"
+    C("date", {"transform": "formatting", "inputs": "1393462573000", "to_format": "YYYY-MM-DD HH:mm:ss"},
+      {"output": "2014-02-27 00:56:13"}, PARSING),
     # an optional date left empty is not turned into today's date: it stays empty.
     C("date", {"transform": "date.formatting", "inputs": "", "to_format": "YYYY-MM-DD"}, {"output": ""}, DATE_BLANK),
     # date math expressions such as "+ 8 hours", "- 1 week".
@@ -33,4 +45,16 @@ CASES = [
                "to_format": "YYYY-MM-DD HH:mm"}, {"output": "2020-10-27 00:56"}, DATE_MATH),
     C("date", {"transform": "add_time", "inputs": "2020-10-26T16:56:00+00:00", "expression": "- 1 week",
                "to_format": "YYYY-MM-DD"}, {"output": "2020-10-19"}, DATE_MATH),
+    # the help text's examples: "+8 hours 1 minute", "+1 month -2 days", "-1 day +8 hours" (months before days;
+    # Jan 31 + 1 month is Feb 29 in 2020).
+    C("date", {"transform": "date.manipulate", "inputs": "2020-10-26T16:56:00+00:00", "expression": "+8 hours 1 minute",
+               "to_format": "YYYY-MM-DD HH:mm"}, {"output": "2020-10-27 00:57"}, MANIPULATE),
+    C("date", {"transform": "date.manipulate", "inputs": "2020-01-31T10:00:00+00:00", "expression": "+1 month -2 days",
+               "to_format": "YYYY-MM-DD"}, {"output": "2020-02-27"}, MANIPULATE),
+    C("date", {"transform": "date.manipulate", "inputs": "2020-01-31T10:00:00+00:00", "expression": "-1 day +8 hours",
+               "to_format": "YYYY-MM-DD HH:mm"}, {"output": "2020-01-30 18:00"}, MANIPULATE),
+    # abbreviations sum per unit: '5 months 4 weeks 3 days -1mo' is 4 months, 4 weeks, 3 days.
+    C("date", {"transform": "date.manipulate", "inputs": "2020-01-01T00:00:00+00:00",
+               "expression": "5 months 4 weeks 3 days -1mo", "to_format": "YYYY-MM-DD"}, {"output": "2020-06-01"},
+      PARSING),
 ]

@@ -2,20 +2,38 @@
 
 from __future__ import annotations
 
-from . import FORMULA, GUIDE, LINE_ITEMS, MATH_PARAMS, FormatterCase
+from . import FORMULA, MATH_PARAMS, FormatterCase, backend
 
 C = FormatterCase
+MATH = backend("transforms/number/math.py")
+FORMAT = backend("transforms/number/formatting.py")
 
 CASES = [
-    # "Numbers: Work with numeric data to do math operations" — over a line-item list of values.
-    C("number", {"transform": "math", "operation": "add", "input": ["10", "2.5", "7"]}, {"output": 19.5}, GUIDE),
-    C("number", {"transform": "math", "operation": "multiply", "input": ["3", "4"]}, {"output": 12}, LINE_ITEMS),
-    C("number", {"transform": "math", "operation": "negate", "input": "5"}, {"output": -5}, GUIDE),
     # the params a real math step sends: {"inputs": [...], "input_decimal_mark": ".", "operation": "div", …}
     C("number", {"inputs": ["39.99", "45.00", "100"], "input_decimal_mark": ".", "operation": "add",
                  "transform": "number.math"}, {"output": 184.99}, MATH_PARAMS),
     C("number", {"inputs": ["10", "4"], "input_decimal_mark": ".", "operation": "div", "transform": "number.math"},
       {"output": 2.5}, MATH_PARAMS),
+    # add|Add, sub|Subtract, mul|Multiply, div|Divide (as floats), neg|Make Negative (a list of each negated);
+    # inputs are read with float(), a value that is not a number counts as 0.
+    C("number", {"transform": "math", "operation": "mul", "inputs": ["3", "4"]}, {"output": 12}, MATH),
+    C("number", {"transform": "math", "operation": "sub", "inputs": ["10", "3", "2.5"]}, {"output": 4.5}, MATH),
+    C("number", {"transform": "math", "operation": "div", "inputs": ["10", "5"]}, {"output": 2.0}, MATH),
+    C("number", {"transform": "math", "operation": "neg", "inputs": ["5", "-2"]}, {"output": [-5, 2]}, MATH),
+    C("number", {"transform": "math", "operation": "add", "inputs": ["10", "n/a"]}, {"output": 10.0}, MATH),
+    # Format Number: input_decimal_mark "." or ","; output_format 0 "Comma for grouping & period for decimal",
+    # 1 "Period for grouping & comma for decimal", 2 "Space … & period …", 3 "Space … & comma …"; no rounding or
+    # padding; a value it cannot read is returned as it is.
+    C("number", {"transform": "number.formatting", "inputs": "1234567.891", "input_decimal_mark": ".",
+                 "output_format": "1"}, {"output": "1.234.567,891"}, FORMAT),
+    C("number", {"transform": "formatting", "inputs": "1.234,5", "input_decimal_mark": ",", "output_format": "0"},
+      {"output": "1,234.5"}, FORMAT),
+    C("number", {"transform": "formatting", "inputs": "$1234567", "input_decimal_mark": ".", "output_format": "2"},
+      {"output": "1 234 567"}, FORMAT),
+    C("number", {"transform": "formatting", "inputs": "-0.5", "input_decimal_mark": ".", "output_format": "3"},
+      {"output": "-0,5"}, FORMAT),
+    C("number", {"transform": "formatting", "inputs": "n/a", "input_decimal_mark": ".", "output_format": "0"},
+      {"output": "n/a"}, FORMAT),
     # Spreadsheet-Style Formula: {"transform": "formula", "category": "number", "inputs": "IF(SIGN(-123) = -1, 100, 200)"}
     # gives 100.
     C("number", {"transform": "formula", "inputs": "IF(SIGN(-123) = -1, 100, 200)"}, {"output": 100}, FORMULA),

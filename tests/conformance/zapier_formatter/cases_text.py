@@ -2,21 +2,40 @@
 
 from __future__ import annotations
 
-from . import (DEFAULT_V2, EXTRACT_EMAIL, EXTRACT_NUMBER, EXTRACT_NUMBER_REGEX, EXTRACT_PATTERN, EXTRACT_URL, GUIDE, HELP_TEXTS, LINE_ITEMS, REPLACE_EXPORT,
-               SPLIT, SPLIT_FIELDS, TRUNCATE, WORD_COUNT, FormatterCase)
+from . import (DEFAULT_V2, EXTRACT_EMAIL, EXTRACT_NUMBER, EXTRACT_NUMBER_REGEX, EXTRACT_PATTERN, EXTRACT_URL, GUIDE,
+               HELP_TEXTS, LINE_ITEMS, REPLACE_EXPORT, SPLIT, SPLIT_FIELDS, TRUNCATE, WORD_COUNT, FormatterCase,
+               backend)
 
 C = FormatterCase
+CAPITALIZE = backend("transforms/string/capitalize.py")
+TITLECASE = backend("transforms/string/titlecase.py")
+PLURALIZE = backend("transforms/string/pluralize.py")
+SPLIT_CODE = backend("transforms/string/split.py")
+URL_ENCODE = backend("transforms/string/url_encode.py")
+URL_DECODE = backend("transforms/string/url_decode.py")
 
 CASES = [
     # "Capitalize: Capitalize the first character of every word."
     C("text", {"transform": "capitalize", "input": "hello big world"}, {"output": "Hello Big World"}, GUIDE),
+    # str.title(): the rest of each word lower case, an apostrophe starts a new word.
+    C("text", {"transform": "capitalize", "inputs": "hello wORLD, they're here"},
+      {"output": "Hello World, They'Re Here"}, CAPITALIZE),
     # "Titlecase: … every word, except for those with fewer than 4 characters."
     C("text", {"transform": "titlecase", "input": "return of the king"}, {"output": "Return of the King"}, GUIDE),
+    # the titlecase library: small words capitalized first and last; a word with its own capitals is kept.
+    C("string", {"transform": "string.titlecase", "inputs": "what is this for"}, {"output": "What Is This For"},
+      TITLECASE),
+    C("string", {"transform": "string.titlecase", "inputs": "an iPhone review from the USA"},
+      {"output": "An iPhone Review From the USA"}, TITLECASE),
     C("text", {"transform": "uppercase", "input": "Hello World"}, {"output": "HELLO WORLD"}, GUIDE),
     C("text", {"transform": "lowercase", "input": "Hello World"}, {"output": "hello world"}, GUIDE),
     # "Pluralize any English word (eg. frog turns into frogs; child turns into children)."
     C("text", {"transform": "pluralize", "input": "frog"}, {"output": "frogs"}, GUIDE),
     C("text", {"transform": "pluralize", "input": "child"}, {"output": "children"}, GUIDE),
+    # inflect's plural of ordinary nouns
+    C("string", {"transform": "string.pluralize", "inputs": "box"}, {"output": "boxes"}, PLURALIZE),
+    C("string", {"transform": "string.pluralize", "inputs": "city"}, {"output": "cities"}, PLURALIZE),
+    C("string", {"transform": "string.pluralize", "inputs": "knife"}, {"output": "knives"}, PLURALIZE),
     # "Replace any character, word or phrase in the text with another character, word or phrase."
     C("text", {"transform": "replace", "input": "red cars and red vans", "old": "red", "new": "blue"},
       {"output": "blue cars and blue vans"}, GUIDE),
@@ -37,8 +56,6 @@ CASES = [
       TRUNCATE),
     C("text", {"transform": "truncate", "input": "Hello wonderful world", "max_length": "8", "append_ellipsis": "yes"},
       {"output": "Hello..."}, TRUNCATE),
-    C("text", {"transform": "truncate", "input": "short", "max_length": "8", "append_ellipsis": "yes"},
-      {"output": "short"}, TRUNCATE),
     C("text", {"transform": "word_count", "input": "the quick brown fox"}, {"output": 4}, WORD_COUNT),
     # split: fields input, separator (default: space), index (first, second, last, second to last, all).
     C("text", {"transform": "split", "input": "Jane Q Doe", "index": "first"}, {"output": "Jane"}, SPLIT),
@@ -48,8 +65,13 @@ CASES = [
       {"output": "c"}, SPLIT),
     C("text", {"transform": "split", "input": "a,b,c", "separator": ",", "index": "all"},
       {"output": ["a", "b", "c"]}, SPLIT),
-    C("text", {"transform": "split", "input": "line one\nline two", "separator": "[:newline:]", "index": "second"},
+    C("text", {"transform": "split", "input": "line one\nline two", "separator": "[:newline:]", "index": "1"},
       {"output": "line two"}, SPLIT),
+    # no separator splits on runs of whitespace (str.split())
+    C("string", {"transform": "string.split", "inputs": "Jane   Q\tDoe", "separator": "", "index": "all"},
+      {"output": ["Jane", "Q", "Doe"]}, SPLIT_CODE),
+    C("string", {"transform": "string.split", "inputs": "a,b", "separator": ",", "index": "5"}, {"output": ""},
+      SPLIT_CODE),
     # "All (as separate fields)": "apples,oranges,banaynays" -> {"Item 1": "apples", …}
     C("text", {"transform": "split", "input": "apples,oranges,banaynays", "separator": ",", "index": "fields"},
       {"output": {"Item 1": "apples", "Item 2": "oranges", "Item 3": "banaynays"}}, SPLIT_FIELDS),
@@ -72,6 +94,13 @@ CASES = [
       {"output": {"0": "123", "_matched": True, "_start": 6, "_end": 10}}, EXTRACT_PATTERN),
     C("text", {"transform": "extract_pattern", "input": "no order here", "pattern": r"#(\d+)"},
       {"output": {"_matched": False}}, EXTRACT_PATTERN),
+    # URL Encode: quote (a "/" kept), or quote_plus with use_plus; URL Decode: unquote / unquote_plus.
+    C("string", {"transform": "string.url_encode", "inputs": "a b&c/d"}, {"output": "a%20b%26c/d"}, URL_ENCODE),
+    C("string", {"transform": "string.url_encode", "inputs": "a b&c/d", "use_plus": True}, {"output": "a+b%26c%2Fd"},
+      URL_ENCODE),
+    C("string", {"transform": "string.url_decode", "inputs": "a%20b+c"}, {"output": "a b+c"}, URL_DECODE),
+    C("string", {"transform": "string.url_decode", "inputs": "a%20b+c", "use_plus": True}, {"output": "a b c"},
+      URL_DECODE),
     # "Default Value: Return a default value if the text is empty."
     C("text", {"transform": "default_value", "input": "", "default_value": "n/a"}, {"output": "n/a"}, HELP_TEXTS),
     C("text", {"transform": "default_value", "input": "given", "default_value": "n/a"}, {"output": "given"},
@@ -79,6 +108,11 @@ CASES = [
     # "inputs if inputs is not None and inputs != '' else expand_special_chargroups(default_value)"
     C("string", {"transform": "string.default_value_v2", "inputs": None, "default_value": "none[:space:]given"},
       {"output": "none given"}, DEFAULT_V2),
+    # "If a line-item field is provided, a line-item field is returned": each empty value, or [default] for none.
+    C("string", {"transform": "string.default_value_v2", "inputs": ["a", "", "c"], "default_value": "-"},
+      {"output": ["a", "-", "c"]}, DEFAULT_V2),
+    C("string", {"transform": "string.default_value_v2", "inputs": [], "default_value": "-"}, {"output": ["-"]},
+      DEFAULT_V2),
     # "… remove HTML …"
     C("text", {"transform": "strip_html", "input": "<p>Hello <b>World</b></p>"}, {"output": "Hello World"}, GUIDE),
 ]
