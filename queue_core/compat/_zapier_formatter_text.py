@@ -37,11 +37,14 @@ def as_text(item: Any) -> str:
 
 
 def each(fn: Callable[[str, Params], Any]) -> Callable[[Params], dict[str, Any]]:
-    """A transform of one text value, made line-item aware, returning ``{"output": …}``."""
+    """A transform of one text value, made line-item aware, returning ``{"output": …}``: a list is transformed
+    value by value into a list, an object value by value into an object (the backend's transform_many)."""
     def run(params: Params) -> dict[str, Any]:
         given = value(params)
         if isinstance(given, list):
             return {"output": [fn(as_text(item), params) for item in given]}
+        if isinstance(given, dict):
+            return {"output": {key: fn(as_text(item), params) for key, item in given.items()}}
         return {"output": fn(as_text(given), params)}
     return run
 
@@ -108,11 +111,18 @@ def _split(text: str, params: Params) -> Any:
     return segments[position] if -len(segments) <= position < len(segments) else ""
 
 
-_EMAIL = re.compile(r"[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
-                    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+")
+# Extract Email Address (transformer/transforms/string/email_extract.py): a local part that is a quoted string or
+# the RFC's atom characters with single inner dots, "@", then an IPv4 literal or a domain "label.rest" whose rest
+# may hold dots and hyphens (so a full stop right after the address is kept with it).
+_EMAIL = re.compile(r"""(?:"[A-Za-z0-9!#$%&'*/=?^_`{|}~+.,)(><-]+"|(?!\.)(?:[A-Za-z0-9!#$%&'*/=?^_`{|}~+-]|(?<!\.)\.)+(?<!\.))"""
+                    r"@(?:\[?[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\]?|[A-Za-z0-9-]+\.[A-Za-z0-9.-]+)")
 # "[+-]?[0-9]+(?:,[0-9]+)*(?:\.[0-9]+)?" — the first number, thousands commas and decimals kept (zapier/transformer#77).
 _NUMBER = re.compile(r"[+-]?[0-9]+(?:,[0-9]+)*(?:\.[0-9]+)?")
-_URL = re.compile(r"(?:https?|ftp)://[^\s<>\"']+[^\s<>\"'.,;:!?)\]]")
+# Extract URL: John Gruber's liberal URL pattern (daringfireball.net/2010/07/improved_regex_for_matching_urls),
+# which the backend uses: a scheme, "www.", or "domain.tld/", then the URL up to a closing punctuation mark.
+_URL = re.compile(r"""(?i)\b((?:[a-z][\w-]+:(?:/{1,3}|[a-z0-9%])|www\d{0,3}[.]|[a-z0-9.\-]+[.][a-z]{2,4}/)"""
+                  r"""(?:[^\s()<>]+|\(([^\s()<>]+|(\([^\s()<>]+\)))*\))+"""
+                  r"""(?:\(([^\s()<>]+|(\([^\s()<>]+\)))*\)|[^\s`!()\[\]{};:'".,<>?«»“”‘’]))""")
 
 
 def _first(pattern: re.Pattern[str]) -> Callable[[str, Params], str]:
@@ -155,12 +165,25 @@ def _default_value(params: Params) -> dict[str, Any]:
 
 
 class _Text(HTMLParser):
+    """The text of an HTML document, without what <script> and <style> hold (BeautifulSoup's get_text after
+    extracting them, as the backend does)."""
+
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.parts: list[str] = []
+        self.hidden = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in {"script", "style"}:
+            self.hidden += 1
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in {"script", "style"} and self.hidden:
+            self.hidden -= 1
 
     def handle_data(self, data: str) -> None:
-        self.parts.append(data)
+        if not self.hidden:
+            self.parts.append(data)
 
 
 def _url(encode: bool) -> Callable[[str, Params], str]:

@@ -167,6 +167,20 @@ def _line_items_to_text(params: Params) -> dict[str, Any]:
     return {"output": separator.join(as_text(item) for item in given)}
 
 
+def _line_items_to_text_v2(params: Params) -> dict[str, Any]:
+    # Line-item to Text, v2 (transformer/transforms/util/lineitem_to_string_v2.py): the joined text as
+    # "text_output" and every value as its own field "item 1", "item 2" …; a text given instead is both.
+    given = value(params)
+    if given in ("", None) or given == []:
+        return {"output": {"text_output": ""}}
+    if not isinstance(given, list):
+        return {"output": {"text_output": given, "item 1": given}}
+    separator = special(params.get("separator", ",")) if as_text(params.get("separator", ",")) else ","
+    out: dict[str, Any] = {"text_output": separator.join(as_text(item) for item in given)}
+    out.update({f"item {i}": item for i, item in enumerate(given, 1)})
+    return {"output": out}
+
+
 def _text_to_line_items(params: Params) -> dict[str, Any]:
     # Comma-separated text ("apples,bananas,oranges") becomes one set of line items.
     return {"output": _items(value(params))}
@@ -203,5 +217,6 @@ UTIL_TRANSFORMS: dict[str, Callable[[Params], dict[str, Any]]] = {
     "choose": _choose,
     "text_to_line_items": _text_to_line_items,
     "line_items_to_text": _line_items_to_text,
+    "line_items_to_text_v2": _line_items_to_text_v2,
     "line_itemizer": _line_itemizer,
 }

@@ -13,6 +13,10 @@ PLURALIZE = backend("transforms/string/pluralize.py")
 SPLIT_CODE = backend("transforms/string/split.py")
 URL_ENCODE = backend("transforms/string/url_encode.py")
 URL_DECODE = backend("transforms/string/url_decode.py")
+EMAIL_CODE = backend("transforms/string/email_extract.py")
+URL_PATTERN = "https://daringfireball.net/2010/07/improved_regex_for_matching_urls"
+STRIP_HTML = backend("transforms/string/strip_html.py")
+MANY = backend("transforms/base.py")
 
 CASES = [
     # "Capitalize: Capitalize the first character of every word."
@@ -80,6 +84,17 @@ CASES = [
       {"output": "jane.doe@example.com"}, EXTRACT_EMAIL),
     C("text", {"transform": "extract_url", "input": "Docs at https://example.com/docs/start. Thanks"},
       {"output": "https://example.com/docs/start"}, EXTRACT_URL),
+    # the local part: atom characters with single inner dots, or a quoted string; the domain may end in a dot.
+    C("string", {"transform": "string.email_extract", "inputs": "x..y@z.com"}, {"output": "y@z.com"}, EMAIL_CODE),
+    C("string", {"transform": "string.email_extract", "inputs": "mail bob@example.org."},
+      {"output": "bob@example.org."}, EMAIL_CODE),
+    C("string", {"transform": "string.email_extract", "inputs": 'to "a..b"@x.io'}, {"output": '"a..b"@x.io'},
+      EMAIL_CODE),
+    # Gruber's pattern: no scheme needed after "www."; balanced parentheses stay in the URL.
+    C("string", {"transform": "string.url_extract", "inputs": "see www.example.org/a(b) now"},
+      {"output": "www.example.org/a(b)"}, URL_PATTERN),
+    C("string", {"transform": "string.url_extract", "inputs": "http://foo.com/blah_(wikipedia)#cite-1 ok"},
+      {"output": "http://foo.com/blah_(wikipedia)#cite-1"}, URL_PATTERN),
     # "I need 5 things. and something else. ." should give only 5 (the first number).
     C("string", {"transform": "string.number_extract", "inputs": "I need 5 things. and something else. ."},
       {"output": "5"}, EXTRACT_NUMBER),
@@ -115,4 +130,10 @@ CASES = [
       DEFAULT_V2),
     # "… remove HTML …"
     C("text", {"transform": "strip_html", "input": "<p>Hello <b>World</b></p>"}, {"output": "Hello World"}, GUIDE),
+    # BeautifulSoup's text once <script> and <style> are taken out; entities decoded.
+    C("string", {"transform": "string.strip_html", "inputs": "<style>p{}</style><p>Hi <script>x()</script>you &amp; me</p>"},
+      {"output": "Hi you & me"}, STRIP_HTML),
+    # "{'first': a, 'second': b} -> {'first': A, 'second': B}"
+    C("string", {"transform": "string.uppercase", "inputs": {"first": "a", "second": "b"}},
+      {"output": {"first": "A", "second": "B"}}, MANY),
 ]

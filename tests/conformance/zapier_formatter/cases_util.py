@@ -8,6 +8,7 @@ C = FormatterCase
 LOOKUP_CODE = backend("transforms/util/lookup.py")
 CHOOSE_CODE = backend("transforms/util/choose.py")
 ITEMIZER_CODE = backend("transforms/util/line_itemizer.py")
+TO_TEXT_V2 = backend("transforms/util/lineitem_to_string_v2.py")
 
 TABLE = {"Jane Doe": "cus_001", "Bob Roe": "cus_002"}
 
@@ -65,4 +66,9 @@ CASES = [
       {"output": "a;b;c;d"}, LINE_ITEMS_TO_TEXT),
     C("util", {"transform": "lineitem_to_string", "inputs": "a b", "separator": ";"}, {"output": "a b"},
       LINE_ITEMS_TO_TEXT),
+    # v2: the text as "text_output" and each value as "item N" (default separator ",")
+    C("util", {"transform": "util.lineitem_to_string_v2", "inputs": ["a", "b"]},
+      {"output": {"text_output": "a,b", "item 1": "a", "item 2": "b"}}, TO_TEXT_V2),
+    C("util", {"transform": "util.lineitem_to_string_v2", "inputs": "solo"},
+      {"output": {"text_output": "solo", "item 1": "solo"}}, TO_TEXT_V2),
 ]
