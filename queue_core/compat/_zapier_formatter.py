@@ -44,7 +44,7 @@ _ACTIONS = {"text": "text", "string": "text", "number": "number", "numbers": "nu
 _ALIASES = {
     "lower_case": "lowercase", "upper_case": "uppercase", "title_case": "titlecase", "trim": "trim_space",
     "trim_whitespace": "trim_space", "manipulate": "add_time", "lookup_table": "lookup",
-    "string_to_lineitems": "text_to_line_items", "string_to_lineitem": "text_to_line_items",
+    "string_to_lineitems": "line_itemizer", "string_to_lineitem": "text_to_line_items",
     "convert_s_li": "text_to_line_items", "lineitem_to_string": "line_items_to_text",
     "lineitem_to_string_v2": "line_items_to_text_v2", "convert_li_s": "line_items_to_text",
     "line_itemizer_create": "line_itemizer", "default_value_v2": "default_value", "spreadsheet_formula": "formula",

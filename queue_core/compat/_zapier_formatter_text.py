@@ -80,6 +80,20 @@ def _replace(text: str, params: Params) -> str:
     return text.replace(old, new) if old else text
 
 
+def _find(text: str, params: Params) -> int:
+    # Find (transformer/transforms/string/find.py): "the first position of a value in the text, -1 if the value
+    # is not found", searching from "offset" (a whole number, else an error).
+    needle = as_text(params.get("find", ""))
+    offset = integer(params["offset"], "offset") if str(params.get("offset", "")).strip() else 0
+    return text.find(needle, offset) if text and needle else -1
+
+
+def _length(text: str, params: Params) -> int:
+    # Length (transformer/transforms/string/length.py): characters in the text; with ignore_whitespace every
+    # character that is not a letter, digit or underscore is left out of the count (the backend's \W).
+    return len(re.sub(r"\W", "", text) if flag(params.get("ignore_whitespace")) else text)
+
+
 def _truncate(text: str, params: Params) -> str:
     # The first max_length characters (after skipping "offset" ones); with append_ellipsis a text that was cut ends
     # in "..." within the same length (zapier/transformer#47).
@@ -213,6 +227,8 @@ TRANSFORMS: dict[str, Callable[[Params], dict[str, Any]]] = {
     "trim_space": each(lambda text, _: text.strip()),
     "truncate": each(_truncate),
     "word_count": each(lambda text, _: len(text.split())),
+    "find": each(_find),
+    "length": each(_length),
     "split": each(_split),
     "extract_email": each(_first(_EMAIL)),
     "extract_url": each(_first(_URL)),

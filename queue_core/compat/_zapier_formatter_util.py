@@ -119,13 +119,6 @@ def _lookup(params: Params) -> dict[str, Any]:
     return {"output": [one(k) for k in given] if isinstance(given, list) else one(given)}
 
 
-def _items(raw: Any) -> list[str]:
-    if isinstance(raw, list):
-        return [as_text(item) for item in raw]
-    text = as_text(raw)
-    return text.split(",") if text != "" else []
-
-
 def _formula(params: Params) -> dict[str, Any]:
     given = value(params)
     if isinstance(given, list):
@@ -182,8 +175,14 @@ def _line_items_to_text_v2(params: Params) -> dict[str, Any]:
 
 
 def _text_to_line_items(params: Params) -> dict[str, Any]:
-    # Comma-separated text ("apples,bananas,oranges") becomes one set of line items.
-    return {"output": _items(value(params))}
+    # Text to Line-item (transformer/transforms/util/string_to_lineitem.py): comma-separated text
+    # ("apples,bananas,oranges") becomes one set of line items, split at every comma, nothing trimmed; an empty
+    # text gives ""; a line-item input is split value by value.
+    def one(item: Any) -> Any:
+        text = as_text(item)
+        return text.split(",") if text else ""
+    given = value(params)
+    return {"output": [one(item) for item in given] if isinstance(given, list) else one(given)}
 
 
 def _line_itemizer(params: Params) -> dict[str, Any]:

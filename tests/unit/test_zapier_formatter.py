@@ -192,8 +192,9 @@ def test_lookup_tables_as_a_zapfile_may_hold_them() -> None:
 
 
 def test_line_items_from_text_and_the_itemizer_edges() -> None:
-    assert run("util", "text_to_line_items", input="") == {"output": []}
-    assert run("util", "text_to_line_items", input=["x", "y"]) == {"output": ["x", "y"]}
+    assert run("util", "text_to_line_items", input="") == {"output": ""}
+    assert run("util", "text_to_line_items", input="a, b,") == {"output": ["a", " b", ""]}
+    assert run("util", "text_to_line_items", input=["x,y", "z"]) == {"output": [["x", "y"], ["z"]]}
     assert run("util", "line_itemizer", inputs="G", my_dict={"a": "1,2", "b": "x", "": "dropped"}) == {
         "output": {"G": [{"a": "1", "b": "x"}, {"a": "2"}]}}
     assert run("util", "line_itemizer", my_dict={}) == {"output": {"Line-item(s)": []}}

@@ -17,6 +17,8 @@ EMAIL_CODE = backend("transforms/string/email_extract.py")
 URL_PATTERN = "https://daringfireball.net/2010/07/improved_regex_for_matching_urls"
 STRIP_HTML = backend("transforms/string/strip_html.py")
 MANY = backend("transforms/base.py")
+FIND = backend("transforms/string/find.py")
+LENGTH = backend("transforms/string/length.py")
 
 CASES = [
     # "Capitalize: Capitalize the first character of every word."
@@ -61,6 +63,14 @@ CASES = [
     C("text", {"transform": "truncate", "input": "Hello wonderful world", "max_length": "8", "append_ellipsis": "yes"},
       {"output": "Hello..."}, TRUNCATE),
     C("text", {"transform": "word_count", "input": "the quick brown fox"}, {"output": 4}, WORD_COUNT),
+    # "Find the first position of a value in the text, -1 if the value is not found"
+    C("string", {"transform": "string.find", "inputs": "abcabc", "find": "c"}, {"output": 2}, FIND),
+    C("string", {"transform": "string.find", "inputs": "abcabc", "find": "c", "offset": "3"}, {"output": 5}, FIND),
+    C("string", {"transform": "string.find", "inputs": "abc", "find": "z"}, {"output": -1}, FIND),
+    # "Count the number of characters in the text"; ignore_whitespace drops every non-word character (\W)
+    C("string", {"transform": "string.length", "inputs": "hi there!"}, {"output": 9}, LENGTH),
+    C("string", {"transform": "string.length", "inputs": "hi there!", "ignore_whitespace": True}, {"output": 7},
+      LENGTH),
     # split: fields input, separator (default: space), index (first, second, last, second to last, all).
     C("text", {"transform": "split", "input": "Jane Q Doe", "index": "first"}, {"output": "Jane"}, SPLIT),
     C("text", {"transform": "split", "input": "Jane Q Doe", "separator": "[:space:]", "index": "last"},

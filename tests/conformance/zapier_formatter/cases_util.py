@@ -9,6 +9,7 @@ LOOKUP_CODE = backend("transforms/util/lookup.py")
 CHOOSE_CODE = backend("transforms/util/choose.py")
 ITEMIZER_CODE = backend("transforms/util/line_itemizer.py")
 TO_TEXT_V2 = backend("transforms/util/lineitem_to_string_v2.py")
+TO_LINE_ITEM = backend("transforms/util/string_to_lineitem.py")
 
 TABLE = {"Jane Doe": "cus_001", "Bob Roe": "cus_002"}
 
@@ -28,6 +29,9 @@ CASES = [
     # Text to Line-item: comma-separated values ("apples,bananas,oranges").
     C("util", {"transform": "text_to_line_items", "input": "apples,bananas,oranges"},
       {"output": ["apples", "bananas", "oranges"]}, CREATE_LINE_ITEMS),
+    # split at every comma, nothing trimmed; empty text gives ""
+    C("util", {"transform": "util.string_to_lineitem", "inputs": "a, b,"}, {"output": ["a", " b", ""]}, TO_LINE_ITEM),
+    C("util", {"transform": "util.string_to_lineitem", "inputs": ""}, {"output": ""}, TO_LINE_ITEM),
     # Line Itemizer: a group name, and properties each mapped to comma-separated values.
     C("util", {"transform": "line_itemizer", "inputs": "Fruit",
                "my_dict": {"name": "apples,bananas", "price": "1.20,0.50"}},
