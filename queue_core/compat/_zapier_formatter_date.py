@@ -13,6 +13,7 @@ import calendar
 import re
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta, tzinfo
+from email.utils import parsedate_to_datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -121,7 +122,8 @@ def _assemble(groups: dict[str, str | None], default_zone: tzinfo, text: str) ->
         return datetime.fromtimestamp(float(g["unix"]), UTC)
     if "unixms" in g:
         return datetime.fromtimestamp(int(g["unixms"]) / 1000, UTC)
-    year = int(g["year"]) if "year" in g else 2000 + int(g["yy"]) if "yy" in g else 1970
+    # a two-digit year is 1969-2068, as Arrow reads YY
+    year = int(g["year"]) if "year" in g else (1900 if int(g["yy"]) > 68 else 2000) + int(g["yy"]) if "yy" in g else 1970
     if g.get("monthname") or g.get("mon"):
         name = (g.get("monthname") or g.get("mon") or "").lower()
         months = [m.lower() for m in _MONTHS]
@@ -146,8 +148,35 @@ def _assemble(groups: dict[str, str | None], default_zone: tzinfo, text: str) ->
     return moment.replace(tzinfo=default_zone)
 
 
+# M/D/YYYY with an optional time; a trailing zone abbreviation ("EST") is ignored, as dateutil ignores the ones
+# it does not know (the date then reads as UTC, or as the From Timezone).
 _US = re.compile(r"(?P<month>\d{1,2})/(?P<day>\d{1,2})/(?P<year>\d{4})"
-                 r"(?:\s+(?P<hour12>\d{1,2})(?::(?P<minute>\d{2}))?(?::(?P<second>\d{2}))?\s*(?P<ampm>[AaPp][Mm])?)?")
+                 r"(?:\s+(?P<hour12>\d{1,2})(?::(?P<minute>\d{2}))?(?::(?P<second>\d{2}))?\s*(?P<ampm>[AaPp][Mm])?)?"
+                 r"(?:\s+[A-Z]{2,5})?")
+
+
+# Written dates read as the backend's parser (dateutil, month first) reads the common ones: commas, "at" and a
+# leading weekday ignored ("Monday, October 26, 2020 at 4:56 PM"), then these layouts are tried in turn.
+_LAYOUTS = ("ddd MMM D HH:mm:ss Z YYYY", "MMMM D YYYY", "MMMM D YYYY h:mm A", "MMMM D YYYY h:mmA", "MMMM D YYYY HH:mm",
+            "MMMM D YYYY HH:mm:ss", "D MMMM YYYY", "D MMMM YYYY HH:mm", "D MMMM YYYY HH:mm:ss", "YYYY/M/D",
+            "YYYY/M/D HH:mm", "YYYY/M/D HH:mm:ss", "M-D-YYYY", "M/D/YY")
+_WEEKDAY = re.compile(r"^(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+", re.I)
+
+
+def _written(text: str, default_zone: tzinfo) -> datetime | None:
+    try:
+        moment = parsedate_to_datetime(text)  # RFC 2822, as in e-mail: "Mon, 26 Oct 2020 16:56:00 +0000"
+        return moment if moment.tzinfo else moment.replace(tzinfo=default_zone)
+    except (TypeError, ValueError, IndexError):
+        pass
+    plain = re.sub(r"\s+", " ", re.sub(r",|\bat\b", " ", text)).strip()
+    for candidate in (text, _WEEKDAY.sub("", plain)):
+        for layout in _LAYOUTS:
+            try:
+                return parse_with(candidate, layout, default_zone)
+            except ValueError:
+                continue
+    return None
 
 
 def read(raw: Any, from_format: str, default_zone: tzinfo) -> datetime:
@@ -165,7 +194,10 @@ def read(raw: Any, from_format: str, default_zone: tzinfo) -> datetime:
     except ValueError:
         us = _US.fullmatch(text)
         if us is None:
-            raise ValueError(f"Formatter date {text!r} is not a date it can read (give a from-format)") from None
+            written = _written(text, default_zone)
+            if written is None:
+                raise ValueError(f"Formatter date {text!r} is not a date it can read (give a from-format)") from None
+            return written
         groups = us.groupdict()
         if groups.get("hour12") and not groups.get("ampm"):
             groups["hour"], groups["hour12"] = groups["hour12"], None

@@ -166,6 +166,17 @@ def test_dates_read_as_zapier_reads_a_date_field() -> None:
                to_format="[Week] W") == {"output": "Week 2020-W41-1"}
 
 
+@pytest.mark.parametrize(("written", "expected"), [
+    ("Mon, 26 Oct 2020 16:56:00 +0000", "2020-10-26 16:56"), ("October 26, 2020", "2020-10-26 00:00"),
+    ("Monday, October 26, 2020 at 4:56 PM", "2020-10-26 16:56"), ("26 Oct 2020 16:56", "2020-10-26 16:56"),
+    ("Sept 3 2020", "2020-09-03 00:00"), ("2020/10/26", "2020-10-26 00:00"), ("10-26-2020", "2020-10-26 00:00"),
+    ("10/26/20", "2020-10-26 00:00"), ("12/31/99", "1999-12-31 00:00"), ("2/13/2020 8PM EST", "2020-02-13 20:00"),
+    ("Mon Jan 22 15:04:05 -0800 2006", "2006-01-22 23:04"), ("1393462573.5", "2014-02-27 00:56"),
+])
+def test_written_dates_read_month_first_as_dateutil_reads_them(written: str, expected: str) -> None:
+    assert run("date", "formatting", inputs=written, to_format="YYYY-MM-DD HH:mm") == {"output": expected}
+
+
 def test_add_time_clamps_the_month_end_and_refuses_a_bad_expression() -> None:
     assert run("date", "add_time", inputs="2020-01-31T10:00:00+00:00", expression="+1 month -2 hours",
                to_format="YYYY-MM-DD HH:mm") == {"output": "2020-02-29 08:00"}

@@ -38,6 +38,14 @@ CASES = [
     # "a sufficiently large timestamp is actually in millisecond resolution"
     C("date", {"transform": "formatting", "inputs": "1393462573000", "to_format": "YYYY-MM-DD HH:mm:ss"},
       {"output": "2014-02-27 00:56:13"}, PARSING),
+    # no from-format: the backend's parser reads written dates month first, and e-mail (RFC 2822) dates
+    C("date", {"transform": "date.formatting", "inputs": "October 26, 2020", "to_format": "YYYY-MM-DD"},
+      {"output": "2020-10-26"}, PARSING),
+    C("date", {"transform": "date.formatting", "inputs": "Mon, 26 Oct 2020 16:56:00 -0400", "to_format": "HH:mm"},
+      {"output": "20:56"}, PARSING),
+    # "2/13/2020 8PM EST" is one of the dates Zapier reads
+    C("date", {"transform": "date.formatting", "inputs": "2/13/2020 8PM EST", "to_format": "MMMM Do, h A"},
+      {"output": "February 13th, 8 PM"}, DATE_FIELDS),
     # an optional date left empty is not turned into today's date: it stays empty.
     C("date", {"transform": "date.formatting", "inputs": "", "to_format": "YYYY-MM-DD"}, {"output": ""}, DATE_BLANK),
     # date math expressions such as "+ 8 hours", "- 1 week".
