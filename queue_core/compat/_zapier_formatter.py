@@ -49,7 +49,7 @@ _ALIASES = {
     "lineitem_to_string_v2": "line_items_to_text_v2", "convert_li_s": "line_items_to_text",
     "line_itemizer_create": "line_itemizer", "default_value_v2": "default_value", "spreadsheet_formula": "formula",
     "pick_from_list": "choose", "number_extract": "extract_number", "email_extract": "extract_email",
-    "url_extract": "extract_url", "pattern_extract": "extract_pattern",
+    "url_extract": "extract_url", "pattern_extract": "extract_pattern", "re_extract": "extract_pattern",
 }
 
 __all__ = ["SUPPORTED", "UnsupportedTransform", "canonical", "format_step"]

@@ -75,9 +75,11 @@ def special(raw: Any) -> str:
 
 
 def _replace(text: str, params: Params) -> str:
+    # Replace (transformer/transforms/string/replace.py): every occurrence of "old" by "new", both with the
+    # whitespace codes; an empty text or an empty "old" gives "".
     old = special(params.get("old", params.get("find", "")))
     new = special(params.get("new", params.get("replace", "")))
-    return text.replace(old, new) if old else text
+    return text.replace(old, new) if text and old else ""
 
 
 def _find(text: str, params: Params) -> int:
@@ -147,23 +149,19 @@ def _first(pattern: re.Pattern[str]) -> Callable[[str, Params], str]:
 
 
 def _extract_pattern(text: str, params: Params) -> dict[str, Any]:
-    # "Find the first match for a regular expression … Returns all matched groups with start and end position"
-    # (zapier/transformer#71), a Python regular expression.
+    # Extract Pattern (the backend's re_extract): the first match of a Python regular expression — "_matched",
+    # its "_start" and "_end", each group by its number from 0 and each named group by its name; no match (or an
+    # empty text) gives only "_matched": false.
     try:
         pattern = re.compile(as_text(params.get("pattern", "")))
     except re.error as exc:
         raise ValueError(f"Formatter field 'pattern': not a regular expression ({exc})") from None
-    match = pattern.search(text)
+    match = pattern.search(text) if text else None
     if match is None:
         return {"_matched": False}
-    out: dict[str, Any] = {}
-    groups = match.groups()
-    if groups:
-        out.update({str(i): group for i, group in enumerate(groups)})
-    else:
-        out["0"] = match.group(0)
+    out: dict[str, Any] = {"_matched": True, "_start": match.start(), "_end": match.end()}
+    out.update({str(i): group for i, group in enumerate(match.groups())})
     out.update(match.groupdict())
-    out.update({"_matched": True, "_start": match.start(), "_end": match.end()})
     return out
 
 

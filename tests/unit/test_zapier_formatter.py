@@ -92,8 +92,8 @@ def test_capitalize_titlecase_and_pluralize_edges() -> None:
         assert run("text", "pluralize", inputs=word) == {"output": plural}
 
 
-def test_replace_with_an_empty_search_leaves_the_text_and_knows_the_whitespace_codes() -> None:
-    assert run("text", "replace", input="a b", old="", new="x") == {"output": "a b"}
+def test_replace_with_an_empty_search_gives_empty_text_and_knows_the_whitespace_codes() -> None:
+    assert run("text", "replace", input="a b", old="", new="x") == {"output": ""}
     assert run("text", "replace", input="a b c", old="[:space:]", new="-") == {"output": "a-b-c"}
     assert run("text", "replace", input="a-b", find="-", replace="") == {"output": "ab"}
 
@@ -110,7 +110,8 @@ def test_extract_pattern_gives_named_groups_and_refuses_a_bad_pattern() -> None:
     out = run("text", "extract_pattern", input="id=42", pattern=r"id=(?P<id>\d+)")
     assert out == {"output": {"0": "42", "id": "42", "_matched": True, "_start": 0, "_end": 5}}
     assert run("text", "extract_pattern", input="abc", pattern="b") == {
-        "output": {"0": "b", "_matched": True, "_start": 1, "_end": 2}}
+        "output": {"_matched": True, "_start": 1, "_end": 2}}
+    assert run("text", "extract_pattern", input="", pattern="b") == {"output": {"_matched": False}}
     with pytest.raises(ValueError, match="'pattern': not a regular expression"):
         run("text", "extract_pattern", input="x", pattern="(")
 

@@ -119,6 +119,11 @@ CASES = [
       {"output": {"0": "123", "_matched": True, "_start": 6, "_end": 10}}, EXTRACT_PATTERN),
     C("text", {"transform": "extract_pattern", "input": "no order here", "pattern": r"#(\d+)"},
       {"output": {"_matched": False}}, EXTRACT_PATTERN),
+    # named groups by name as well; a pattern without groups gives the match's position only
+    C("string", {"transform": "string.re_extract", "inputs": "from ann@x.io",
+                 "pattern": r"(?P<user>\w+)@(?P<host>[\w.]+)"},
+      {"output": {"_matched": True, "_start": 5, "_end": 13, "0": "ann", "1": "x.io", "user": "ann", "host": "x.io"}},
+      EXTRACT_PATTERN),
     # URL Encode: quote (a "/" kept), or quote_plus with use_plus; URL Decode: unquote / unquote_plus.
     C("string", {"transform": "string.url_encode", "inputs": "a b&c/d"}, {"output": "a%20b%26c/d"}, URL_ENCODE),
     C("string", {"transform": "string.url_encode", "inputs": "a b&c/d", "use_plus": True}, {"output": "a+b%26c%2Fd"},
