@@ -19,11 +19,10 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ._zapier_formatter_text import Params, as_text, value
 
-ISO = "YYYY-MM-DDTHH:mm:ssZZ"
 _MONTHS = list(calendar.month_name)[1:]
 _DAYS = list(calendar.day_name)
 _TOKEN = re.compile(r"\[([^\]]*)\]|YYYY|YY|MMMM|MMM|MM|M|DDDD|DDD|Do|DD|D|dddd|ddd|d|HH|H|hh|h|A|a|mm|m|ss|s"
-                    r"|S+|X|x|ZZ|Z|W")
+                    r"|S+|X|x|ZZZ|ZZ|Z|W")
 
 
 def zone(name: Any, field: str) -> tzinfo:
@@ -69,7 +68,7 @@ def render(moment: datetime, pattern: str) -> str:
             "A": "AM" if moment.hour < 12 else "PM", "a": "am" if moment.hour < 12 else "pm",
             "mm": f"{moment.minute:02d}", "m": str(moment.minute), "ss": f"{moment.second:02d}",
             "s": str(moment.second), "X": str(int(moment.timestamp())), "x": str(int(moment.timestamp() * 1000)),
-            "ZZ": _offset(moment, True), "Z": _offset(moment, False),
+            "ZZZ": moment.tzname() or "", "ZZ": _offset(moment, True), "Z": _offset(moment, False),
             "W": f"{moment.isocalendar().year}-W{moment.isocalendar().week:02d}-{moment.isoweekday()}",
         }[tok]
     return _TOKEN.sub(token, pattern)
@@ -208,7 +207,7 @@ def read(raw: Any, from_format: str, default_zone: tzinfo) -> datetime:
 def _formatting(params: Params) -> dict[str, Any]:
     to_zone = zone(params.get("to_timezone"), "to_timezone")
     from_zone = zone(params.get("from_timezone"), "from_timezone")
-    pattern = as_text(params.get("to_format")) or ISO
+    pattern = as_text(params.get("to_format"))  # required in Zapier; Arrow writes an empty format as ""
 
     def one(item: Any) -> str:
         if as_text(item).strip() == "":  # a blank date stays blank (zapier/transformer#25, #36)
@@ -263,7 +262,7 @@ def shift(moment: datetime, expression: str) -> datetime:
 def _add_time(params: Params) -> dict[str, Any]:
     from_zone = zone(params.get("from_timezone"), "from_timezone")
     to_zone = zone(params.get("to_timezone") or params.get("from_timezone"), "to_timezone")
-    pattern = as_text(params.get("to_format")) or ISO
+    pattern = as_text(params.get("to_format"))  # required in Zapier; Arrow writes an empty format as ""
     expression = as_text(params.get("expression"))
 
     def one(item: Any) -> str:

@@ -110,7 +110,10 @@ def _truncate(text: str, params: Params) -> str:
 
 
 def _split(text: str, params: Params) -> Any:
-    # No separator splits on runs of whitespace (the backend's str.split()).
+    # Split Text (transformer/transforms/string/split.py): an empty text gives ""; no separator splits on runs of
+    # whitespace (str.split()); index 0/1/-1/-2/… , "all" (line items) or "fields" ("Item 1", "Item 2" …).
+    if not text:
+        return ""
     separator = special(params.get("separator", ""))
     segments = text.split(separator) if separator else text.split()
     index = str(params.get("index", "0")).strip().lower()

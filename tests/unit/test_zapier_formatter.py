@@ -53,7 +53,7 @@ def test_empty_or_missing_input_gives_empty_text(transform: str) -> None:
 
 def test_counts_and_splits_of_empty_text() -> None:
     assert run("text", "word_count", input="") == {"output": 0}
-    assert run("text", "split", input="", separator=",", index="all") == {"output": [""]}
+    assert run("text", "split", input="", separator=",", index="all") == {"output": ""}
     assert run("text", "split", input="a,b", separator=",", index="7") == {"output": ""}
     assert run("text", "split", input="a,b", separator=",", index="-1") == {"output": "b"}
 
@@ -160,7 +160,9 @@ def test_dates_read_as_zapier_reads_a_date_field() -> None:
         "output": "2020-02-13 20:30"}
     assert run("date", "formatting", inputs="2020-10-26T16:56", to_format="h:mm a dddd Do") == {
         "output": "4:56 pm Monday 26th"}
-    assert run("date", "formatting", inputs="2020-10-26") == {"output": "2020-10-26T00:00:00+00:00"}
+    assert run("date", "formatting", inputs="2020-10-26") == {"output": ""}
+    assert run("date", "formatting", inputs="2020-07-01T12:00:00+00:00", to_format="HH:mm ZZZ",
+               to_timezone="Europe/Paris") == {"output": "14:00 CEST"}
     assert run("date", "formatting", inputs=["2020-01-02", "2020-03-04"], to_format="DD.MM.YY") == {
         "output": ["02.01.20", "04.03.20"]}
     assert run("date", "formatting", inputs="Oct 5 2020 07:08", from_format="MMM D YYYY HH:mm",
