@@ -35,8 +35,6 @@ _TABLES: dict[str, dict[str, Callable[[dict[str, Any]], dict[str, Any]]]] = {
     "util": util.UTIL_TRANSFORMS,
 }
 
-SUPPORTED: frozenset[tuple[str, str]] = frozenset(
-    (action, transform) for action, table in _TABLES.items() for transform in table)
 
 _ACTIONS = {"text": "text", "string": "text", "number": "number", "numbers": "number", "date": "date",
             "date_time": "date", "datetime": "date", "util": "util", "utils": "util", "utilities": "util"}
@@ -62,6 +60,20 @@ def canonical(action: str, transform: str) -> tuple[str, str]:
         name = name.rsplit(".", 1)[1]
     name = name.lower()
     return _ACTIONS.get(str(action or "").strip().lower(), str(action or "")), _ALIASES.get(name, name)
+
+
+class _Supported(frozenset[tuple[str, str]]):
+    """The canonical (action, transform) pairs; ``in`` also answers for a Zapfile's spelling of one
+    (``("string", "string.replace") in SUPPORTED``), so a caller need not call ``canonical`` first."""
+
+    def __contains__(self, pair: object) -> bool:
+        if isinstance(pair, tuple) and len(pair) == 2 and all(isinstance(part, str) for part in pair):
+            return frozenset.__contains__(self, canonical(pair[0], pair[1]))
+        return False
+
+
+SUPPORTED: frozenset[tuple[str, str]] = _Supported(
+    (action, transform) for action, table in _TABLES.items() for transform in table)
 
 
 def format_step(action: str, params: dict[str, Any]) -> dict[str, Any]:

@@ -27,6 +27,14 @@ def run(action: str, transform: str, **params: Any) -> Any:
 def test_a_zapfile_spelling_maps_onto_the_supported_key(action: str, transform: str, expected: tuple[str, str]) -> None:
     assert canonical(action, transform) == expected
     assert expected in SUPPORTED
+    assert (action, transform) in SUPPORTED  # membership answers for the Zapfile's own spelling too
+    assert all(pair == canonical(*pair) for pair in SUPPORTED)  # iteration yields the canonical pairs only
+
+
+def test_membership_of_what_is_not_a_pair_is_false() -> None:
+    assert ("text", "superhero") not in SUPPORTED
+    for odd in ["text", ("text", 1), ("text", "capitalize", "x")]:
+        assert odd not in SUPPORTED
 
 
 @pytest.mark.parametrize(("action", "transform"), [("text", "superhero"), ("number", "currency"),
