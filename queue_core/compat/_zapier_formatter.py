@@ -54,12 +54,14 @@ __all__ = ["SUPPORTED", "UnsupportedTransform", "canonical", "format_step"]
 
 
 def canonical(action: str, transform: str) -> tuple[str, str]:
-    """The (action, transform) key of ``SUPPORTED`` for a Zapfile's spelling of them."""
-    name = str(transform or "").strip()
+    """The (action, transform) key of ``SUPPORTED`` for a Zapfile's spelling of them. A transform written with
+    its backend category (``date.formatting``) names the category itself, whatever the node's action says."""
+    name = str(transform or "").strip().lower()
+    category = str(action or "").strip().lower()
     if "." in name:
-        name = name.rsplit(".", 1)[1]
-    name = name.lower()
-    return _ACTIONS.get(str(action or "").strip().lower(), str(action or "")), _ALIASES.get(name, name)
+        prefix, name = name.rsplit(".", 1)
+        category = prefix if prefix in _ACTIONS else category
+    return _ACTIONS.get(category, str(action or "")), _ALIASES.get(name, name)
 
 
 class _Supported(frozenset[tuple[str, str]]):

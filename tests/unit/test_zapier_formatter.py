@@ -23,6 +23,7 @@ def run(action: str, transform: str, **params: Any) -> Any:
     ("string", "string.split", ("text", "split")), ("text", "lower_case", ("text", "lowercase")),
     ("date_time", "date.formatting", ("date", "formatting")), ("date", "manipulate", ("date", "add_time")),
     ("utilities", "util.lookup", ("util", "lookup")), ("Number", "MATH", ("number", "math")),
+    ("date_time", "date.manipulate", ("date", "add_time")), ("formatter", "string.split", ("text", "split")),
 ])
 def test_a_zapfile_spelling_maps_onto_the_supported_key(action: str, transform: str, expected: tuple[str, str]) -> None:
     assert canonical(action, transform) == expected
