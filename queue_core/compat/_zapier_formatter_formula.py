@@ -1,9 +1,12 @@
 """Formatter by Zapier's Spreadsheet-Style Formula (Numbers): an Excel-style formula, evaluated without ``eval``.
 
-The operators and functions are exactly those Formatter's backend documents (https://github.com/zapier/transformer/
-pull/15): unary ``-`` and ``%``; ``+ - * /``; ``= <> > < >= <=``; ``&`` (join as text); and ABS … VALUE below, with
-Excel's meaning (ROUND halves away from zero, MOD takes the divisor's sign, ATAN2(x, y) …). Any other name is a
-ValueError naming it, as is a formula that does not parse.
+Its meaning is that of Formatter's backend (transformer/transforms/number/formula.py in github.com/zapier/transformer;
+PR #15 introduced it): numbers and TRUE/FALSE (1/0) only — a text operand is an error; operators unary ``-`` and
+``%``, ``+ - * /`` (``/`` divides as floats), ``= <> > < >= <=``; and the functions of ``FUNCTIONS`` with the
+backend's arities ("SUM requires at least 2 arguments") and its Python meanings, which are not always Excel's:
+INT truncates, ROUND halves away from zero and gives a float, ROUNDDOWN/ROUNDUP floor/ceil, CEILING/FLOOR/EVEN/ODD
+give floats, QUOTIENT of whole numbers floors, ATAN2(y, x) and SQRTPI(x) = sqrt(x)·pi as Python's math has them.
+Any other name, a formula that does not parse or a wrong argument count is a ValueError naming it.
 """
 
 from __future__ import annotations
@@ -11,15 +14,16 @@ from __future__ import annotations
 import math
 import random
 import re
-import statistics
+from collections import Counter
 from collections.abc import Callable
+from decimal import ROUND_HALF_UP, Decimal
 from functools import reduce
 from typing import Any
 
-Value = int | float | str | bool
+Number = int | float | bool
 
 _TOKEN = re.compile(r"\s*(?:(?P<num>\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)|\"(?P<str>(?:[^\"]|\"\")*)\""
-                    r"|(?P<name>[A-Za-z_][A-Za-z0-9_.]*)|(?P<op><>|>=|<=|[-+*/%=<>&(),]))")
+                    r"|(?P<name>[A-Za-z_][A-Za-z0-9_.]*)|(?P<op><>|>=|<=|[-+*/%=<>&^(),]))")
 MAX_LENGTH = 10_000
 
 
@@ -34,124 +38,100 @@ def _tokens(formula: str) -> list[tuple[str, str]]:
         if m is None:
             raise ValueError(f"Formatter formula: cannot read {text[pos:pos + 20]!r}")
         kind = next(k for k in ("num", "str", "name", "op") if m.group(k) is not None)
-        out.append((kind, m.group(kind).replace('""', '"') if kind == "str" else m.group(kind)))
+        out.append((kind, m.group(kind)))
         pos = m.end()
     return out
 
 
-def number(value: Value) -> int | float:
-    if isinstance(value, bool):
-        return int(value)
-    if isinstance(value, int | float):
-        return value
-    text = value.strip()
-    if text == "":
-        return 0
-    try:
-        return int(text)
-    except ValueError:
-        try:
-            return float(text)
-        except ValueError:
-            raise ValueError(f"Formatter formula: {value!r} is not a number") from None
+def _int_or_float(value: float) -> int | float:
+    return int(value) if value.is_integer() else value
 
 
-def text(value: Value) -> str:
-    if isinstance(value, bool):
-        return "TRUE" if value else "FALSE"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
+def _ceil(a: Number, factor: Number = 1) -> float:
+    return factor * float(math.ceil(float(a) / factor))
 
 
-def _round(x: Value, digits: Value = 0, how: str = "half") -> int | float:
-    n, d = number(x), int(number(digits))
-    scale = 10 ** d
-    shifted = abs(n) * scale
-    if how == "half":
-        shifted = math.floor(shifted + 0.5 + 1e-9)
-    elif how == "down":
-        shifted = math.floor(shifted + 1e-9)
-    else:
-        shifted = math.ceil(shifted - 1e-9)
-    out = math.copysign(shifted / scale, n)
-    return int(out) if d <= 0 else out
+def _floor(a: Number, factor: Number = 1) -> float:
+    return factor * float(math.floor(float(a) / factor))
 
 
-def _even_odd(x: Value, odd: bool) -> int:
-    n = number(x)
-    up = math.ceil(abs(n))
-    if (up % 2 == 1) != odd:
-        up += 1
-    return int(math.copysign(up, n)) if n else (1 if odd else 0)
+def _round(a: Number, places: Number = 0) -> float:
+    # Python 2's round: the float's exact value, halves away from zero, a float back
+    return float(Decimal(a).quantize(Decimal(1).scaleb(-int(places)), rounding=ROUND_HALF_UP))
 
 
-def _mode(*xs: Value) -> int | float:
-    nums = [number(x) for x in xs]
-    counts = {n: nums.count(n) for n in nums}
-    best = max(counts.values())
-    if best < 2:
-        raise ValueError("Formatter formula: MODE found no repeated value (#N/A)")
-    return next(n for n in nums if counts[n] == best)
+def _scaled(fn: Callable[[float], float]) -> Callable[..., float]:
+    def run(a: Number, places: Number = 0) -> float:
+        scale = 10 ** places
+        return fn(a * scale) / float(scale)
+    return run
 
 
-def _factdouble(x: Value) -> int:
-    n = int(number(x))
-    return reduce(lambda a, b: a * b, range(n, 0, -2), 1)
+def _quotient(a: Number, b: Number) -> Number:
+    if isinstance(a, int) and isinstance(b, int):
+        return a // b  # Python 2's division of whole numbers floors
+    return a / b
 
 
-def _if(cond: Value, yes: Value = True, no: Value = False) -> Value:
-    return yes if _truth(cond) else no
+def _bounded(limit: int, fn: Callable[[int], int]) -> Callable[[Number], int]:
+    def run(a: Number) -> int:
+        if a > limit:
+            raise ValueError(f"limited to N <= {limit}")
+        if not float(a).is_integer():
+            raise ValueError("needs a whole number")
+        return fn(int(a))
+    return run
 
 
-def _truth(value: Value) -> bool:
-    if isinstance(value, str):
-        if value.upper() in {"TRUE", "FALSE"}:
-            return value.upper() == "TRUE"
-        raise ValueError(f"Formatter formula: {value!r} is not TRUE or FALSE (#VALUE!)")
-    return bool(value)
+def _reduce(fn: Callable[[Any, Any], Any]) -> Callable[..., Any]:
+    def run(*args: Number) -> Any:
+        return fn(*args) if len(args) <= 2 else reduce(fn, args)
+    return run
 
 
-def _nums(xs: tuple[Value, ...]) -> list[int | float]:
-    return [number(x) for x in xs]
+def _median(*args: Number) -> Number:
+    data = sorted(args)
+    half = len(data) // 2
+    return data[half] if len(data) % 2 else (data[half - 1] + data[half]) / 2.0
 
 
-FUNCTIONS: dict[str, Callable[..., Value]] = {
-    "ABS": lambda x: abs(number(x)), "ACOS": lambda x: math.acos(number(x)), "ACOSH": lambda x: math.acosh(number(x)),
-    "AND": lambda *xs: all(_truth(x) for x in xs), "ASIN": lambda x: math.asin(number(x)),
-    "ASINH": lambda x: math.asinh(number(x)), "ATAN": lambda x: math.atan(number(x)),
-    "ATAN2": lambda x, y: math.atan2(number(y), number(x)), "ATANH": lambda x: math.atanh(number(x)),
-    "AVERAGE": lambda *xs: statistics.fmean(_nums(xs)),
-    "CEILING": lambda x, s=1: math.ceil(number(x) / number(s)) * number(s), "COS": lambda x: math.cos(number(x)),
-    "COSH": lambda x: math.cosh(number(x)), "DEGREES": lambda x: math.degrees(number(x)),
-    "EVEN": lambda x: _even_odd(x, False), "EXP": lambda x: math.exp(number(x)),
-    "FACT": lambda x: math.factorial(int(number(x))), "FACTDOUBLE": _factdouble, "FALSE": lambda: False,
-    "FLOOR": lambda x, s=1: math.floor(number(x) / number(s)) * number(s),
-    "GCD": lambda *xs: math.gcd(*(int(n) for n in _nums(xs))), "GEOMEAN": lambda *xs: statistics.geometric_mean(_nums(xs)),
-    "IF": _if, "INT": lambda x: math.floor(number(x)), "ISBLANK": lambda x: x == "",
-    "ISLOGICAL": lambda x: isinstance(x, bool), "ISTEXT": lambda x: isinstance(x, str),
-    "ISNONTEXT": lambda x: not isinstance(x, str), "ISNUMBER": lambda x: isinstance(x, int | float) and not isinstance(x, bool),
-    "ISODD": lambda x: int(number(x)) % 2 == 1, "ISEVEN": lambda x: int(number(x)) % 2 == 0,
-    "LCM": lambda *xs: math.lcm(*(int(n) for n in _nums(xs))), "LN": lambda x: math.log(number(x)),
-    "LOG": lambda x, b=10: math.log(number(x), number(b)), "LOG10": lambda x: math.log10(number(x)),
-    "MAX": lambda *xs: max(_nums(xs)), "MEDIAN": lambda *xs: statistics.median(_nums(xs)),
-    "MIN": lambda *xs: min(_nums(xs)), "MOD": lambda n, d: number(n) % number(d), "MODE": _mode,
-    "NOT": lambda x: not _truth(x), "ODD": lambda x: _even_odd(x, True), "OR": lambda *xs: any(_truth(x) for x in xs),
-    "PI": lambda: math.pi, "POWER": lambda x, y: number(x) ** number(y),
-    "PRODUCT": lambda *xs: math.prod(_nums(xs)),
-    "QUOTIENT": lambda n, d: int(number(n) / number(d)), "RADIANS": lambda x: math.radians(number(x)),
-    "RAND": random.random, "RANDBETWEEN": lambda lo, hi: random.randint(math.ceil(number(lo)), math.floor(number(hi))),
-    "ROUND": lambda x, d=0: _round(x, d, "half"), "ROUNDDOWN": lambda x, d=0: _round(x, d, "down"),
-    "ROUNDUP": lambda x, d=0: _round(x, d, "up"), "SIGN": lambda x: (number(x) > 0) - (number(x) < 0),
-    "SIN": lambda x: math.sin(number(x)), "SINH": lambda x: math.sinh(number(x)), "SQRT": lambda x: math.sqrt(number(x)),
-    "SQRTPI": lambda x: math.sqrt(number(x) * math.pi), "SUM": lambda *xs: sum(_nums(xs)),
-    "TAN": lambda x: math.tan(number(x)), "TANH": lambda x: math.tanh(number(x)), "TRUE": lambda: True,
-    "TRUNC": lambda x, d=0: _round(x, d, "down"), "VALUE": lambda x: number(x),
+def _if(test: Number, yes: Number, *rest: Number) -> Number | None:
+    return yes if test else (rest[0] if rest else None)
+
+
+# name -> (arity, function): arity n > 0 needs exactly n arguments, n <= 0 at least -n.
+FUNCTIONS: dict[str, tuple[int, Callable[..., Any]]] = {
+    "MAX": (0, _reduce(max)), "MIN": (0, _reduce(min)), "ABS": (1, abs), "SIGN": (1, lambda a: (a > 0) - (a < 0)),
+    "GCD": (-2, _reduce(lambda a, b: math.gcd(int(a), int(b)))),
+    "LCM": (-2, _reduce(lambda a, b: a * b // math.gcd(int(a), int(b)))),
+    "SUM": (-2, _reduce(lambda a, b: a + b)), "PRODUCT": (-2, _reduce(lambda a, b: a * b)), "SQRT": (1, math.sqrt),
+    "POWER": (2, math.pow), "QUOTIENT": (2, _quotient), "MOD": (2, lambda a, b: a % b),
+    "CEILING": (-1, _ceil), "FLOOR": (-1, _floor), "EVEN": (1, lambda a: _ceil(a, 2)),
+    "INT": (1, int), "ODD": (1, lambda a: a if a % 2 == 1 else _ceil(a, 2) + 1), "ROUND": (-1, _round),
+    "ROUNDDOWN": (-1, _scaled(math.floor)), "ROUNDUP": (-1, _scaled(math.ceil)), "TRUNC": (-1, _scaled(math.trunc)),
+    "RAND": (0, random.random), "RANDBETWEEN": (2, lambda a, b: a if a == b else random.randint(min(a, b), max(a, b))),
+    "PI": (0, lambda: math.pi), "SQRTPI": (1, lambda a: math.sqrt(a) * math.pi), "DEGREES": (1, math.degrees),
+    "RADIANS": (1, math.radians), "COS": (1, math.cos), "ACOS": (1, math.acos), "COSH": (1, math.cosh),
+    "ACOSH": (1, math.acosh), "SIN": (1, math.sin), "ASIN": (1, math.asin), "SINH": (1, math.sinh),
+    "ASINH": (1, math.asinh), "TAN": (1, math.tan), "ATAN": (1, math.atan), "ATAN2": (2, math.atan2),
+    "TANH": (1, math.tanh), "ATANH": (1, math.atanh), "EXP": (1, math.exp), "LN": (1, math.log),
+    "LOG": (2, math.log), "LOG10": (1, math.log10),
+    "FACT": (1, _bounded(170, math.factorial)),
+    "FACTDOUBLE": (1, _bounded(288, lambda n: reduce(lambda a, b: a * b, range(n, 0, -2), 1))),
+    "AVERAGE": (-1, lambda *xs: reduce(lambda a, b: a + b, xs) / float(len(xs))), "MEDIAN": (-1, _median),
+    "MODE": (-1, lambda *xs: Counter(xs).most_common(1)[0][0]),
+    "GEOMEAN": (-1, lambda *xs: reduce(lambda a, b: a * b, xs) ** (1.0 / len(xs))),
+    "IF": (-2, _if), "AND": (-1, lambda *xs: all(xs)), "OR": (-1, lambda *xs: any(xs)), "NOT": (1, lambda a: not a),
+    "TRUE": (0, lambda: 1), "FALSE": (0, lambda: 0),
 }
+
+_COMPARE: dict[str, Callable[[Any, Any], bool]] = {
+    "=": lambda a, b: a == b, "<>": lambda a, b: a != b, ">": lambda a, b: a > b, "<": lambda a, b: a < b,
+    ">=": lambda a, b: a >= b, "<=": lambda a, b: a <= b}
 
 
 class _Reader:
-    """A recursive-descent reading of the formula, Excel's precedence: comparison < & < + - < * / < unary - < %."""
+    """A recursive-descent reading: comparison < + - < * / < unary - < %."""
 
     def __init__(self, formula: str) -> None:
         self.tokens = _tokens(formula)
@@ -172,65 +152,57 @@ class _Reader:
         token = self.peek()
         return token is not None and token[0] == "op" and token[1] in ops
 
-    def formula(self) -> Value:
+    def formula(self) -> Any:
         out = self.compare()
-        if self.peek() is not None:
-            raise ValueError(f"Formatter formula: unexpected {self.peek()[1]!r}")  # type: ignore[index]
+        token = self.peek()
+        if token is not None:
+            if token == ("op", "&") or token == ("op", "^"):
+                raise ValueError(f"Formatter formula: Unknown Operation: {token[1]}")
+            raise ValueError(f"Formatter formula: unexpected {token[1]!r}")
         return out
 
-    def compare(self) -> Value:
-        left = self.concat()
-        while self.is_op("=", "<>", "<", ">", "<=", ">="):
-            op = self.take()[1]
-            right = self.concat()
-            a, b = (left, right) if isinstance(left, str) == isinstance(right, str) else (text(left), text(right))
-            if isinstance(a, str) and isinstance(b, str):
-                a, b = a.lower(), b.lower()
-            left = {"=": a == b, "<>": a != b, "<": a < b, ">": a > b, "<=": a <= b, ">=": a >= b}[op]  # type: ignore[operator]
-        return left
-
-    def concat(self) -> Value:
+    def compare(self) -> Any:
         left = self.additive()
-        while self.is_op("&"):
-            self.take()
-            left = text(left) + text(self.additive())
+        while self.is_op(*_COMPARE):
+            op = self.take()[1]
+            left = _COMPARE[op](left, self.additive())
         return left
 
-    def additive(self) -> Value:
+    def additive(self) -> Any:
         left = self.term()
         while self.is_op("+", "-"):
             op = self.take()[1]
-            right = number(self.term())
-            left = number(left) + right if op == "+" else number(left) - right
+            right = self.term()
+            left = left + right if op == "+" else left - right
         return left
 
-    def term(self) -> Value:
+    def term(self) -> Any:
         left = self.unary()
         while self.is_op("*", "/"):
             op = self.take()[1]
-            right = number(self.unary())
+            right = self.unary()
             if op == "/" and right == 0:
-                raise ValueError("Formatter formula: division by zero (#DIV/0!)")
-            left = number(left) * right if op == "*" else number(left) / right
+                raise ValueError("Formatter formula: division by zero")
+            left = left * right if op == "*" else left / right
         return left
 
-    def unary(self) -> Value:
+    def unary(self) -> Any:
         if self.is_op("-", "+"):
             op = self.take()[1]
-            inner = number(self.unary())
+            inner = self.unary()
             return -inner if op == "-" else inner
         value = self.primary()
         while self.is_op("%"):
             self.take()
-            value = number(value) / 100
+            value = value / float(100)
         return value
 
-    def primary(self) -> Value:
+    def primary(self) -> Any:
         kind, token = self.take()
         if kind == "num":
-            return float(token) if any(c in token for c in ".eE") else int(token)
+            return _int_or_float(float(token))
         if kind == "str":
-            return token
+            raise ValueError("Formatter formula: Invalid Syntax: Only numeric values allowed (text provided)")
         if kind == "op" and token == "(":
             inner = self.compare()
             self.take(")")
@@ -239,31 +211,34 @@ class _Reader:
             name = token.upper()
             if not self.is_op("("):
                 if name in {"TRUE", "FALSE"}:
-                    return name == "TRUE"
-                raise ValueError(f"Formatter formula: {token!r} is not a value or a function call")
-            self.take("(")
-            args: list[Value] = []
-            if not self.is_op(")"):
-                args.append(self.compare())
-                while self.is_op(","):
-                    self.take()
-                    args.append(self.compare())
-            self.take(")")
-            fn = FUNCTIONS.get(name)
-            if fn is None:
-                raise ValueError(f"Formatter formula: the function {token!r} is not one Formatter documents")
-            try:
-                return fn(*args)
-            except TypeError:
-                raise ValueError(f"Formatter formula: {name} got {len(args)} argument(s)") from None
-            except (ValueError, ZeroDivisionError, OverflowError) as exc:
-                if str(exc).startswith("Formatter formula"):
-                    raise
-                raise ValueError(f"Formatter formula: {name}({', '.join(map(text, args))}): {exc}") from None
+                    return 1 if name == "TRUE" else 0
+                raise ValueError(f"Formatter formula: {token!r} is not a number or a function call")
+            return self.call(name)
         raise ValueError(f"Formatter formula: unexpected {token!r}")
 
+    def call(self, name: str) -> Any:
+        self.take("(")
+        args: list[Any] = []
+        if not self.is_op(")"):
+            args.append(self.compare())
+            while self.is_op(","):
+                self.take()
+                args.append(self.compare())
+        self.take(")")
+        if name not in FUNCTIONS:
+            raise ValueError(f"Formatter formula: Unknown Function: {name}")
+        arity, fn = FUNCTIONS[name]
+        if arity < 0 and len(args) < -arity:
+            raise ValueError(f"Formatter formula: {name} requires at least {-arity} arguments")
+        if arity > 0 and len(args) != arity:
+            raise ValueError(f"Formatter formula: {name} requires {arity} arguments ({len(args)} provided)")
+        try:
+            return fn(*args)
+        except (ValueError, TypeError, ZeroDivisionError, OverflowError, ArithmeticError) as exc:
+            raise ValueError(f"Formatter formula: {name}({', '.join(map(str, args))}): {exc}") from None
 
-def evaluate(formula: str) -> Value:
+
+def evaluate(formula: str) -> Any:
     """The value of a spreadsheet-style formula (a leading ``=`` is allowed)."""
     if len(formula) > MAX_LENGTH:
         raise ValueError(f"Formatter formula: longer than {MAX_LENGTH} characters")

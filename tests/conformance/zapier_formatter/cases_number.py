@@ -7,6 +7,7 @@ from . import FORMULA, MATH_PARAMS, FormatterCase, backend
 C = FormatterCase
 MATH = backend("transforms/number/math.py")
 FORMAT = backend("transforms/number/formatting.py")
+FORMULA_CODE = backend("transforms/number/formula.py")
 
 CASES = [
     # the params a real math step sends: {"inputs": [...], "input_decimal_mark": ".", "operation": "div", …}
@@ -38,7 +39,14 @@ CASES = [
     # gives 100.
     C("number", {"transform": "formula", "inputs": "IF(SIGN(-123) = -1, 100, 200)"}, {"output": 100}, FORMULA),
     C("number", {"transform": "number.formula", "inputs": "SUM(1, 2, 3) * 2"}, {"output": 12}, FORMULA),
-    # "% - Unary Percentage e.g., 1% = 0.01"; "& - Concatenate text together"
+    # "% - Unary Percentage e.g., 1% = 0.01"
     C("number", {"transform": "formula", "inputs": "1%"}, {"output": 0.01}, FORMULA),
-    C("number", {"transform": "formula", "inputs": '"Total: " & MAX(3, 9, 4)'}, {"output": "Total: 9"}, FORMULA),
+    # the help text's example `ROUNDUP(100.1231, 2) * 100`; ROUND halves away from zero; INT truncates; IF
+    # without its third argument gives null; TRUE is 1.
+    C("number", {"transform": "number.formula", "inputs": "ROUNDUP(100.1231, 2) * 100"}, {"output": 10013.0},
+      FORMULA_CODE),
+    C("number", {"transform": "number.formula", "inputs": "ROUND(2.5) + INT(-8.9)"}, {"output": -5.0}, FORMULA_CODE),
+    C("number", {"transform": "number.formula", "inputs": "IF(1 > 2, 5)"}, {"output": None}, FORMULA_CODE),
+    C("number", {"transform": "number.formula", "inputs": "TRUE + MEDIAN(4, 1, 3, 2)"}, {"output": 3.5},
+      FORMULA_CODE),
 ]
