@@ -1,8 +1,9 @@
 """Formatter by Zapier's Text transforms (``_zapier_formatter``): each a function of the step's rendered params.
 
 What each does is as Zapier's help page (https://zapier.com/help/doc/how-get-started-formatter-zapier) and
-Formatter's backend threads (github.com/zapier/transformer) state it; ``tests/conformance/zapier_formatter`` pins a
-case per transform with its source. A list input (a line-item field) runs the transform on every value.
+Formatter's backend (github.com/zapier/transformer: transformer/transforms/string/*.py and its threads) state it;
+``tests/conformance/zapier_formatter`` pins cases per transform with their sources. A list input (a line-item field)
+runs the transform on every value, an object on every value of it (the backend's transform_many).
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ Params = dict[str, Any]
 
 
 def value(params: Params) -> Any:
-    """The step's input value: Formatter's ``input`` field (``inputs`` in some exports); missing is empty text."""
-    for key in ("input", "inputs"):
+    """The step's input value: the backend's ``inputs`` field (``input`` also read); missing or null is ""."""
+    for key in ("inputs", "input"):
         if key in params:
             found = params[key]
             return "" if found is None else found
