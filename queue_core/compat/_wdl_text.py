@@ -29,33 +29,33 @@ def concat(*values: Any) -> str:
 
 def substring(value: Any, start: Any, length: Any = None) -> str:
     """Return ``substring(text, startIndex, length?)``; fails when the range passes the end."""
-    value = string_arg("substring", value)
-    start = int_arg("substring", start)
-    if start < 0 or start > len(value):
-        fail("substring", f"parameter 'startIndex' ({start}) must be between 0 and the length of the string ({len(value)}).")
+    whole, begin = string_arg("substring", value), int_arg("substring", start)
+    if begin < 0 or begin > len(whole):
+        fail("substring", f"parameter 'startIndex' ({begin}) must be between 0 and the length of the string "
+                          f"({len(whole)}).")
     if length is None:
-        return value[start:]
-    length = int_arg("substring", length)
-    if length < 0 or start + length > len(value):
-        fail("substring", f"parameters 'startIndex' ({start}) plus 'length' ({length}) must not exceed the length "
-                          f"of the string ({len(value)}).")
-    return value[start:start + length]
+        return whole[begin:]
+    size = int_arg("substring", length)
+    if size < 0 or begin + size > len(whole):
+        fail("substring", f"parameters 'startIndex' ({begin}) plus 'length' ({size}) must not exceed the length "
+                          f"of the string ({len(whole)}).")
+    return whole[begin:begin + size]
 
 
 def slice(value: Any, start: Any, end: Any = None) -> str:  # noqa: A001 - the WDL name
     """Return ``slice(text, startIndex, endIndex?)``: negative indexes count from the end, clamped."""
-    value = string_arg("slice", value)
+    whole = string_arg("slice", value)
     begin = int_arg("slice", start)
-    stop = len(value) if end is None else int_arg("slice", end)
-    return value[begin:stop]
+    stop = len(whole) if end is None else int_arg("slice", end)
+    return whole[begin:stop]
 
 
 def replace(value: Any, old: Any, new: Any) -> str:
     """Return ``replace(text, oldText, newText)``: every occurrence, case-sensitive."""
-    value, old = string_arg("replace", value), string_arg("replace", old)
-    if old == "":
+    whole, found = string_arg("replace", value), string_arg("replace", old)
+    if found == "":
         fail("replace", "expects its 'oldText' parameter to be a non-empty string.")
-    return value.replace(old, text(new))
+    return whole.replace(found, text(new))
 
 
 def toLower(value: Any) -> str:  # noqa: N802 - the WDL name
@@ -75,8 +75,8 @@ def trim(value: Any) -> str:
 
 def split(value: Any, delimiter: Any) -> list[str]:
     """Return ``split(text, delimiter)`` (an empty delimiter leaves the text whole)."""
-    value, delimiter = string_arg("split", value), text(delimiter)
-    return [value] if delimiter == "" else value.split(delimiter)
+    whole, sep = string_arg("split", value), text(delimiter)
+    return [whole] if sep == "" else whole.split(sep)
 
 
 def indexOf(value: Any, search: Any) -> int:  # noqa: N802
@@ -86,19 +86,19 @@ def indexOf(value: Any, search: Any) -> int:  # noqa: N802
 
 def lastIndexOf(value: Any, search: Any) -> int:  # noqa: N802
     """Return ``lastIndexOf(text, searchText)``, with the reference's rules for empty strings."""
-    value, search = string_arg("lastIndexOf", value), string_arg("lastIndexOf", search)
-    if search == "":
-        return 0 if value == "" else len(value) - 1
-    return value.lower().rfind(search.lower())
+    whole, wanted = string_arg("lastIndexOf", value), string_arg("lastIndexOf", search)
+    if wanted == "":
+        return 0 if whole == "" else len(whole) - 1
+    return whole.lower().rfind(wanted.lower())
 
 
 def nthIndexOf(value: Any, search: Any, occurrence: Any) -> int:  # noqa: N802
     """Return ``nthIndexOf(text, searchText, n)``: the nth occurrence (from the end when n < 0); -1 if fewer."""
-    value, search = string_arg("nthIndexOf", value), string_arg("nthIndexOf", search)
+    whole, wanted = string_arg("nthIndexOf", value), string_arg("nthIndexOf", search)
     n = int_arg("nthIndexOf", occurrence)
     if n == 0:
         fail("nthIndexOf", "expects its 'occurrence' parameter to be a non-zero integer.")
-    places = [i for i in range(len(value) - len(search) + 1) if value.startswith(search, i)]
+    places = [i for i in range(len(whole) - len(wanted) + 1) if whole.startswith(wanted, i)]
     if len(places) < abs(n):
         return -1
     return places[n - 1] if n > 0 else places[n]
@@ -243,7 +243,7 @@ def mod(a: Any, b: Any) -> Number:
         return remainder if x >= 0 else -remainder
     if isinstance(x, Decimal):
         return x % y  # type: ignore[operator]  # Decimal's % keeps the dividend's sign
-    return math.fmod(x, y)  # type: ignore[arg-type]
+    return math.fmod(x, y)
 
 
 def _numbers(function: str, values: tuple[Any, ...]) -> list[Number]:
@@ -255,12 +255,12 @@ def _numbers(function: str, values: tuple[Any, ...]) -> list[Number]:
 
 def max_(*values: Any) -> Number:
     """Return ``max(a, b, …)`` or ``max([…])``."""
-    return max(_numbers("max", values))  # type: ignore[type-var]
+    return max(_numbers("max", values))
 
 
 def min_(*values: Any) -> Number:
     """Return ``min(a, b, …)`` or ``min([…])``."""
-    return min(_numbers("min", values))  # type: ignore[type-var]
+    return min(_numbers("min", values))
 
 
 def rand(low: Any, high: Any) -> int:

@@ -57,7 +57,7 @@ _PROPERTY = re.compile(r"[A-Za-z_$@][A-Za-z0-9_$@-]*")
 _WORDS = {"true": True, "false": False, "null": None}
 
 
-class _Parser:
+class _WdlReader:
     def __init__(self, source: str, start: int = 0) -> None:
         self.source = source
         self.i = start
@@ -159,7 +159,7 @@ class _Parser:
 
 def parse(expression: str, start: int = 0) -> Node:
     """Return the tree of one whole WDL expression: ``expression`` from ``start`` (after its ``@``)."""
-    parser = _Parser(expression, start)
+    parser = _WdlReader(expression, start)
     node = parser.expression()
     if parser.peek() != "":
         raise parser.error(f"unexpected {parser.source[parser.i]!r} after the expression")
@@ -177,7 +177,7 @@ def interpolation(text: str) -> list[str | Node]:
             i += 3
             continue
         if text.startswith("@{", i):
-            parser = _Parser(text, i + 2)
+            parser = _WdlReader(text, i + 2)
             node = parser.expression()
             if parser.peek() != "}":
                 raise Untranslatable(f"unreadable WDL interpolation in {text!r}: expected '}}' at position {parser.i}")

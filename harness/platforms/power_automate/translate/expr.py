@@ -69,7 +69,7 @@ def _count(function: str, given: int, low: int, high: int | None) -> None:
         raise Untranslatable(f"WDL function {function}() takes {wanted} argument(s), given {given}")
 
 
-class _Builder:
+class _WdlPython:
     def __init__(self, run: str) -> None:
         self.run = run
 
@@ -127,7 +127,7 @@ class _Builder:
 
 def template(raw: Any, *, run: str = "run") -> ast.expr:
     """Return the Python expression of the action input ``raw`` (any JSON value) as WDL evaluates it."""
-    return _Builder(run).value(raw)
+    return _WdlPython(run).value(raw)
 
 
 def condition(raw: Any, *, run: str = "run") -> ast.expr:
