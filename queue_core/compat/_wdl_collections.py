@@ -106,8 +106,9 @@ def _distinct(items: list[Any]) -> list[Any]:
     return out
 
 
-def union(*collections: Any) -> Any:
+def union(first: Any, *rest: Any) -> Any:
     """Return ``union(a, b, …)``: every item of the arrays once, or the objects merged."""
+    collections = (first, *rest)
     if _same_kind("union", collections) is dict:
         merged: dict[str, Any] = {}
         for value in collections:
@@ -116,8 +117,9 @@ def union(*collections: Any) -> Any:
     return _distinct([item for value in collections for item in value])
 
 
-def intersection(*collections: Any) -> Any:
+def intersection(first: Any, *rest: Any) -> Any:
     """Return ``intersection(a, b, …)``: the items (or key and value pairs) in every collection."""
+    collections = (first, *rest)
     if _same_kind("intersection", collections) is dict:
         head = collections[0]
         return {k: collections[-1][k] for k in head
@@ -126,9 +128,9 @@ def intersection(*collections: Any) -> Any:
                       if all(any(equal(item, x) for x in other) for other in collections[1:])])
 
 
-def createArray(*values: Any) -> list[Any]:  # noqa: N802 - the WDL name
+def createArray(first: Any, *rest: Any) -> list[Any]:  # noqa: N802 - the WDL name
     """Return ``createArray(a, b, …)``."""
-    return list(values)
+    return [first, *rest]
 
 
 def array(value: Any) -> list[Any]:

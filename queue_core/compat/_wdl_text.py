@@ -22,9 +22,9 @@ from ._wdl_values import (Number, bool_arg, comparable, equal, fail, int_arg, is
 # -- string functions -----------------------------------------------------------------------
 
 
-def concat(*values: Any) -> str:
+def concat(first: Any, *rest: Any) -> str:
     """Return ``concat(a, b, …)``: the texts of the values joined (null adds nothing)."""
-    return "".join(text(v) for v in values)
+    return "".join(text(v) for v in (first, *rest))
 
 
 def substring(value: Any, start: Any, length: Any = None) -> str:
@@ -132,14 +132,14 @@ def guid(fmt: Any = "D") -> str:
 # -- logical comparison functions -----------------------------------------------------------
 
 
-def and_(*values: Any) -> bool:
+def and_(first: Any, *rest: Any) -> bool:
     """Return ``and(a, b, …)``: every expression true (each must be a Boolean)."""
-    return all([bool_arg("and", v) for v in values])
+    return all([bool_arg("and", v) for v in (first, *rest)])
 
 
-def or_(*values: Any) -> bool:
+def or_(first: Any, *rest: Any) -> bool:
     """Return ``or(a, b, …)``: at least one expression true."""
-    return any([bool_arg("or", v) for v in values])
+    return any([bool_arg("or", v) for v in (first, *rest)])
 
 
 def not_(value: Any) -> bool:
@@ -189,9 +189,9 @@ def lessOrEquals(value: Any, other: Any) -> bool:  # noqa: N802
     return _order("lessOrEquals", value, other) <= 0
 
 
-def coalesce(*values: Any) -> Any:
+def coalesce(first: Any, *rest: Any) -> Any:
     """Return ``coalesce(a, b, …)``: the first value that is not null (empty strings are not null)."""
-    return next((v for v in values if v is not None), None)
+    return next((v for v in (first, *rest) if v is not None), None)
 
 
 # -- math functions -------------------------------------------------------------------------
@@ -253,14 +253,14 @@ def _numbers(function: str, values: tuple[Any, ...]) -> list[Number]:
     return [number_arg(function, v) for v in items]
 
 
-def max_(*values: Any) -> Number:
+def max_(first: Any, *rest: Any) -> Number:
     """Return ``max(a, b, …)`` or ``max([…])``."""
-    return max(_numbers("max", values))
+    return max(_numbers("max", (first, *rest)))
 
 
-def min_(*values: Any) -> Number:
+def min_(first: Any, *rest: Any) -> Number:
     """Return ``min(a, b, …)`` or ``min([…])``."""
-    return min(_numbers("min", values))
+    return min(_numbers("min", (first, *rest)))
 
 
 def rand(low: Any, high: Any) -> int:
