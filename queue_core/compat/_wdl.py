@@ -34,7 +34,7 @@ from . import _wdl_numfmt as _numfmt
 from . import _wdl_text as _text
 from ._wdl_netdate import NAMES
 from ._wdl_numfmt import LOCALES
-from ._wdl_values import fail, kind, string_arg, text
+from ._wdl_values import bool_arg, fail, kind, string_arg, text
 from ._wdl_collections import *  # noqa: F403 - the library is these modules' functions
 from ._wdl_convert import *  # noqa: F403
 from ._wdl_dates import *  # noqa: F403
@@ -93,6 +93,15 @@ def member(value: Any, key: Any, safe: bool = False) -> Any:
 def interpolate(*parts: Any) -> str:
     """Return a string with ``@{…}`` interpolations: each value's text (``string()``) in order."""
     return "".join(text(p) for p in parts)
+
+
+def boolean(value: Any, function: str = "if") -> bool:
+    """Return ``value`` if it is a Boolean (the test of ``if``, an operand of ``and`` / ``or``), else fail.
+
+    Generated code short-circuits ``and``, ``or`` and ``if`` as Logic Apps evaluates them:
+    ``and(false, int('x'))`` is false without reading its second operand.
+    """
+    return bool_arg(function, value)
 
 
 def truth(value: Any) -> bool:
@@ -188,11 +197,9 @@ STATEFUL: frozenset[str] = frozenset({"utcNow", "getFutureTime", "getPastTime", 
 
 UNSUPPORTED: dict[str, str] = {
     "action": "the current action's own record (webhook unsubscribe, trackedProperties) is not modelled",
-    "base64ToBinary": "binary content (the '$content' envelope) is not modelled",
-    "binary": "binary content (the '$content' envelope) is not modelled",
-    "dataUriToBinary": "binary content (the '$content' envelope) is not modelled",
-    "decodeDataUri": "binary content (the '$content' envelope) is not modelled",
-    "uriComponentToBinary": "binary content (the '$content' envelope) is not modelled",
+    "dataUriToBinary": "the content type binary content gets from a data URI is not pinned",
+    "decodeDataUri": "the content type binary content gets from a data URI is not pinned",
+    "uriComponentToBinary": "binary content from a URI component is not pinned",
     "xml": "XML values are not modelled",
     "xpath": "XML values and XPath are not modelled",
     "triggerMultipartBody": "reading one part of a raw multipart body is not modelled",

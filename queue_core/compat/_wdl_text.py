@@ -75,7 +75,7 @@ def trim(value: Any) -> str:
 
 def split(value: Any, delimiter: Any) -> list[str]:
     """Return ``split(text, delimiter)`` (an empty delimiter leaves the text whole)."""
-    whole, sep = string_arg("split", value), text(delimiter)
+    whole, sep = string_arg("split", value), string_arg("split", delimiter)
     return [whole] if sep == "" else whole.split(sep)
 
 

@@ -82,7 +82,7 @@ def test_dicts_and_lists_are_walked_and_other_json_is_literal() -> None:
 
 def test_string_literals_double_their_quotes_and_numbers_keep_their_kind() -> None:
     assert run("@concat('it''s', '')") == "it's"
-    assert run("@createArray(10, -5, 10.3, .3, 1e3)") == [10, -5, 10.3, 0.3, 1000.0]
+    assert run("@createArray(10, -5, +54, 10.3, .3, 1., 1e3, 3.2e-1)") == [10, -5, 54, 10.3, 0.3, 1.0, 1000.0, 0.32]
     assert [type(v) for v in run("@createArray(1, 1.0)")] == [int, float]
     assert run("@createArray(true, false, null)") == [True, False, None]
 
@@ -93,9 +93,25 @@ def test_function_names_ignore_case_as_wdl_does() -> None:
 
 
 def test_python_keyword_and_builtin_names_get_an_underscore() -> None:
-    assert src("@if(and(true, not(false)), int('1'), max(1, 2))") == \
-        "power_automate.wdl.if_(power_automate.wdl.and_(True, power_automate.wdl.not_(False)), " \
-        "power_automate.wdl.int_('1'), power_automate.wdl.max_(1, 2))"
+    assert src("@createArray(not(false), int('1'), max(1, 2), float('2'), json('[]'), range(0, 1))") == \
+        "power_automate.wdl.createArray(power_automate.wdl.not_(False), power_automate.wdl.int_('1'), " \
+        "power_automate.wdl.max_(1, 2), power_automate.wdl.float_('2'), power_automate.wdl.json_('[]'), " \
+        "power_automate.wdl.range_(0, 1))"
+
+
+def test_and_or_and_if_short_circuit() -> None:
+    assert src("@if(and(true, false), 1, 2)") == \
+        "1 if power_automate.wdl.boolean(power_automate.wdl.boolean(True, 'and') and " \
+        "power_automate.wdl.boolean(False, 'and')) else 2"
+    assert run("@and(false, int('not a number'))") is False
+    assert run("@or(true, int('not a number'))") is True
+    assert run("@if(true, 1, int('not a number'))") == 1
+    assert run("@if(false, int('not a number'), 2)") == 2
+    assert run("@and(true)") is True
+    with pytest.raises(TerminalError, match="'int' could not parse"):
+        run("@and(int('not a number'), false)")
+    with pytest.raises(TerminalError, match="'if' expects its parameter to be a boolean"):
+        run("@if('yes', 1, 2)")
 
 
 def test_member_access_forms() -> None:
@@ -168,7 +184,7 @@ def test_references_loops_and_functions() -> None:
 
 @pytest.mark.parametrize(("raw", "message"), [
     ("@xpath(xml(body('X')), '/a')", "xpath() is not translated: XML values and XPath"),
-    ("@base64ToBinary('aGVsbG8=')", "base64ToBinary() is not translated: binary content"),
+    ("@dataUriToBinary('data:,a')", "dataUriToBinary() is not translated: the content type"),
     ("@frobnicate(1)", "unknown WDL function frobnicate() at position 1 in '@frobnicate(1)'"),
     ("x @{frobnicate(1)}", "unknown WDL function frobnicate() at position 4"),
     ("@toLower()", "toLower() takes 1 argument(s), given 0"),

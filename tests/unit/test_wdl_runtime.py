@@ -85,7 +85,7 @@ def test_string_conversion() -> None:
 def test_nulls_in_collections_and_comparisons() -> None:
     assert w.empty(None) is True
     assert w.empty({}) is True
-    assert w.first([]) is None and w.last("") is None
+    assert w.first([]) is None and w.last("") == ""
     assert w.json_(None) == {}
     assert w.equals(None, "") is True
     assert w.less(None, "a") is True

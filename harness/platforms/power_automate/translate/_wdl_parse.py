@@ -9,7 +9,7 @@ An action input that is a string is, as WDL defines it:
 - anything else: the literal string.
 
 The expression grammar: function calls ``name(arg, …)``; string literals ``'…'`` (``''`` is a
-quote); numbers (``10``, ``-5``, ``10.3``, ``.3``, ``1e3``); ``true``, ``false``, ``null``;
+quote); numbers (``10``, ``-5``, ``+54``, ``10.3``, ``.3``, ``1.``, ``1e3``); ``true``, ``false``, ``null``;
 property access ``.name``, ``['name']``, ``[0]``, and the null-conditional ``?.name`` /
 ``?['name']`` that reads null instead of failing. Parsing builds the small tree below; a text
 that is not this grammar raises ``Untranslatable`` naming the expression and the position.
@@ -51,7 +51,7 @@ class Member:
 
 Node = Lit | Call | Member
 
-_NUMBER = re.compile(r"-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _PROPERTY = re.compile(r"[A-Za-z_$@][A-Za-z0-9_$@-]*")
 _WORDS = {"true": True, "false": False, "null": None}
@@ -112,7 +112,7 @@ class _WdlReader:
         if c == "'":
             return Lit(self.string())
         number = _NUMBER.match(self.source, self.i)
-        if number is not None and (c.isdigit() or c in "-."):
+        if number is not None and (c.isdigit() or c in "+-."):
             self.i = number.end()
             digits = number.group(0)
             return Lit(float(digits) if any(ch in digits for ch in ".eE") else int(digits))

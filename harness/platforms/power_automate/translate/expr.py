@@ -15,7 +15,9 @@ the run's methods (``run.trigger_body()``, ``run.body('X')``, ``run.variables('v
 A function the library does not implement (``xpath``, ``binary``…: ``_wdl.UNSUPPORTED``), an
 unknown name, a wrong number of arguments, a literal time zone or locale outside the tables, or
 text that is not an expression raises ``harness.errors.Untranslatable`` naming it: the caller
-writes a TODO, never a traceback. Function names match ignoring case, as WDL's do.
+writes a TODO, never a traceback. Function names match ignoring case, as WDL's do. ``and``, ``or``
+and ``if`` short-circuit (Python's ``and`` / ``or`` / conditional expression over
+``power_automate.wdl.boolean`` checks), so an operand never reached is never evaluated.
 """
 
 from __future__ import annotations
@@ -99,6 +101,11 @@ class _WdlPython:
         problem = literal_problem(function, [a.value if isinstance(a, Lit) else ... for a in node.args])
         if problem is not None:
             raise Untranslatable(f"WDL function {function}(): {problem}")
+        if function in ("and", "or") and len(args) > 1:   # short-circuits, as Logic Apps evaluates it
+            return ast.BoolOp(ast.And() if function == "and" else ast.Or(),
+                              [call(f"{LIBRARY}.boolean", a, function) for a in args])
+        if function == "if":                               # only the branch taken is evaluated
+            return ast.IfExp(call(f"{LIBRARY}.boolean", args[0]), args[1], args[2])
         python = FUNCTIONS[function].__name__
         if function in STATEFUL:
             return call(f"{LIBRARY}.{python}", name(self.run), *args)
