@@ -187,6 +187,7 @@ def _library() -> dict[str, Callable[..., Any]]:
     found.pop("names", None)
     found.pop("locale", None)
     found.pop("zone_known", None)
+    found.pop("coalesce_lazy", None)
     for name in _OWN:
         found[name] = globals()[name]
     return found

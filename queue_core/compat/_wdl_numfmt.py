@@ -216,7 +216,10 @@ def int_(value: Any) -> int:
     match = _INT_TEXT.fullmatch(string_arg("int", value))
     if match is None:
         fail("int", f"could not parse {value!r} as an integer.")
-    return int(match.group(1) + match.group(2).replace(",", ""))
+    number = int(match.group(1) + match.group(2).replace(",", ""))
+    if not -(2**63) <= number < 2**63:
+        fail("int", f"could not parse {value!r} as a 64-bit integer.")
+    return number
 
 
 def decimal(value: Any) -> Decimal:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import random
 import uuid
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
@@ -194,32 +195,56 @@ def coalesce(first: Any, *rest: Any) -> Any:
     return next((v for v in (first, *rest) if v is not None), None)
 
 
+def coalesce_lazy(*values: Callable[[], Any]) -> Any:
+    """Return ``coalesce(a, b, …)`` reading each operand only until one is not null (as Logic Apps does)."""
+    for value in values:
+        found = value()
+        if found is not None:
+            return found
+    return None
+
+
 # -- math functions -------------------------------------------------------------------------
 
 
 def _pair(function: str, a: Any, b: Any) -> tuple[Number, Number]:
     x, y = number_arg(function, a), number_arg(function, b)
-    if isinstance(x, Decimal) != isinstance(y, Decimal):
-        x, y = Decimal(str(x)), Decimal(str(y))
+    if isinstance(x, Decimal) != isinstance(y, Decimal):   # the other operand becomes a decimal, as .NET converts
+        x, y = (_decimal_of(v) for v in (x, y))
     return x, y
 
 
+_INT64 = (-(2**63), 2**63 - 1)
+
+
+def _checked(function: str, result: Number) -> Number:
+    if isinstance(result, int) and not _INT64[0] <= result <= _INT64[1]:
+        fail(function, "overflowed: the result is outside the 64-bit integer range.")
+    return result
+
+
+def _decimal_of(value: Number) -> Decimal:
+    if isinstance(value, float):
+        return Decimal(repr(value)).normalize()
+    return Decimal(value)
+
+
 def add(a: Any, b: Any) -> Number:
-    """Return ``add(a, b)``: an integer for two integers, else a float."""
+    """Return ``add(a, b)``: an integer for two integers (64-bit: overflow fails), else a float."""
     x, y = _pair("add", a, b)
-    return x + y  # type: ignore[operator]
+    return _checked("add", x + y)  # type: ignore[operator]
 
 
 def sub(a: Any, b: Any) -> Number:
     """Return ``sub(minuend, subtrahend)``."""
     x, y = _pair("sub", a, b)
-    return x - y  # type: ignore[operator]
+    return _checked("sub", x - y)  # type: ignore[operator]
 
 
 def mul(a: Any, b: Any) -> Number:
     """Return ``mul(a, b)``."""
     x, y = _pair("mul", a, b)
-    return x * y  # type: ignore[operator]
+    return _checked("mul", x * y)  # type: ignore[operator]
 
 
 def div(a: Any, b: Any) -> Number:

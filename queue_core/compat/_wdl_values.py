@@ -58,10 +58,24 @@ def number_text(value: Number) -> str:
     if isinstance(value, float):
         if value != value:
             return "NaN"
-        if value.is_integer() and abs(value) < 1e16:
-            return str(int(value))
-        return repr(value)
+        if value in (float("inf"), float("-inf")):
+            return "Infinity" if value > 0 else "-Infinity"
+        return _double_text(value)
     return str(value)
+
+
+def _double_text(value: float) -> str:
+    """Return a double as .NET's shortest round-trip text: fixed from 0.0001 to below 1E+15, else ``d.dddE+XX``."""
+    sign, digits, exponent = Decimal(repr(value)).normalize().as_tuple()
+    body = "".join(map(str, digits)) or "0"
+    power = len(body) - 1 + int(exponent)  # the decimal exponent of the first digit
+    head = "-" if sign else ""
+    if value == 0:
+        return "0"
+    if -5 < power < 15:
+        return head + format(abs(Decimal(repr(value))).normalize(), "f")
+    mantissa = body[0] + ("." + body[1:] if len(body) > 1 else "")
+    return f"{head}{mantissa}E{'+' if power >= 0 else '-'}{abs(power):02d}"
 
 
 def to_json(value: Any) -> str:

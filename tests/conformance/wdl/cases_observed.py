@@ -66,3 +66,27 @@ CASES = [
     Case("@float('Infinity')", Fails("'float'"), f"{SIM}: ExecInvalidConvertToFloatTest"),
     Case("@{decimal('  +1,000 ')}", "1000", f"{SIM}: ExecConvertToDecimalTest"),
 ]
+
+CASES += [
+    Case("@coalesce('hi', int('x'))", "hi", f"{SIM}: coalesce short-circuiting"),
+    Case("@coalesce(null, int('x'))", Fails("'int' could not parse"), f"{SIM}: coalesce short-circuiting"),
+    Case("@coalesce(null, null, null, null, null, null, null, 'hi', null)", "hi", f"{SIM}: coalesce"),
+    Case("@add(9223372036854775807, 1)", Fails("'add' overflowed"), f"{SIM}: ExecMathOutOfRangeTest"),
+    Case("@mul(4294967295, 4294967295)", Fails("'mul' overflowed"), f"{SIM}: ExecMathOutOfRangeTest"),
+    Case("@{add(2147483647, 1)}", "2147483648", f"{SIM}: ExecMathInRangeTest"),
+    Case("@{mul(1e308, 2)}", "Infinity", f"{SIM}: ExecMathInRangeTest"),
+    Case("@{mul(4294967295, 4294967295.0)}", "1.8446744065119617E+19", f"{SIM}: ExecMathInRangeTest"),
+    Case("@{mul(decimal('4294967295'), 4294967295)}", "18446744065119617025", f"{SIM}: ExecMathInRangeTest"),
+    Case("@{mul(decimal('4294967295'), 4294967295.0)}", "18446744065119617025", f"{SIM}: ExecMathInRangeTest"),
+    Case("@{9223372036854775809.5}", "9.223372036854776E+18", f"{SIM}: ExecInRangeTest"),
+    Case("@{float('5e-324')}", "5E-324", f"{SIM}: ExecConvertInRangeTest"),
+    Case("@{float('1.7e+308')}", "1.7E+308", f"{SIM}: ExecConvertInRangeTest"),
+    Case("@{float('5e-350')}", "0", f"{SIM}: ExecConvertInRangeTest"),
+    Case("@{float('1.7e+350')}", "Infinity", f"{SIM}: ExecConvertInRangeTest"),
+    Case("@{decimal(100000.000009)}", "100000.000009", f"{SIM}: ExecConvertInRangeTest"),
+    Case("@{decimal('10000000000.00000000001234')}", "10000000000.00000000001234", f"{SIM}: ExecConvertInRangeTest"),
+    Case("@int('9223372036854775808')", Fails("'int'"), f"{SIM}: ExecConvertOutOfRangeTest"),
+    Case("@int(1.5)", Fails("'int'"), f"{SIM}: ExecNoFractionalIntegersTest"),
+    Case("@int('1.5')", Fails("'int'"), f"{SIM}: ExecNoFractionalIntegersTest"),
+    Case("@div(0, 0)", Fails("'div'"), f"{SIM}: ExecMathOutOfRangeTest"),
+]

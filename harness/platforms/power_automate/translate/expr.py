@@ -15,9 +15,10 @@ the run's methods (``run.trigger_body()``, ``run.body('X')``, ``run.variables('v
 A function the library does not implement (``xpath``, ``binary``…: ``_wdl.UNSUPPORTED``), an
 unknown name, a wrong number of arguments, a literal time zone or locale outside the tables, or
 text that is not an expression raises ``harness.errors.Untranslatable`` naming it: the caller
-writes a TODO, never a traceback. Function names match ignoring case, as WDL's do. ``and``, ``or``
-and ``if`` short-circuit (Python's ``and`` / ``or`` / conditional expression over
-``power_automate.wdl.boolean`` checks), so an operand never reached is never evaluated.
+writes a TODO, never a traceback. Function names match ignoring case, as WDL's do. ``and``, ``or``,
+``if`` and ``coalesce`` short-circuit (Python's ``and`` / ``or`` / conditional expression over
+``power_automate.wdl.boolean`` checks; ``coalesce_lazy`` of lambdas), so an operand never
+reached is never evaluated.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from typing import Any
 
 from harness.errors import Untranslatable
 from harness.platforms.power_automate.translate._wdl_parse import Call, Lit, Member, Node, read, walk
-from harness.scaffold._code import call, dict_of, lit, name
+from harness.scaffold._code import call, dict_of, expr, lit, name
 from queue_core.compat._wdl import FUNCTIONS, STATEFUL, UNSUPPORTED, literal_problem
 
 __all__ = ["condition", "functions", "is_expression", "loops", "references", "template"]
@@ -106,6 +107,8 @@ class _WdlPython:
                               [call(f"{LIBRARY}.boolean", a, function) for a in args])
         if function == "if":                               # only the branch taken is evaluated
             return ast.IfExp(call(f"{LIBRARY}.boolean", args[0]), args[1], args[2])
+        if function == "coalesce" and not all(isinstance(a, Lit) for a in node.args[1:]):
+            return call(f"{LIBRARY}.coalesce_lazy", *[expr("lambda: $v", v=a) for a in args])
         python = FUNCTIONS[function].__name__
         if function in STATEFUL:
             return call(f"{LIBRARY}.{python}", name(self.run), *args)
