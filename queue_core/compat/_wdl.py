@@ -32,6 +32,7 @@ from . import _wdl_convert as _convert
 from . import _wdl_dates as _dates
 from . import _wdl_numfmt as _numfmt
 from . import _wdl_text as _text
+from . import _wdl_xml as _xml
 from ._wdl_netdate import NAMES
 from ._wdl_numfmt import LOCALES
 from ._wdl_values import bool_arg, fail, kind, string_arg, text
@@ -40,6 +41,7 @@ from ._wdl_convert import *  # noqa: F403
 from ._wdl_dates import *  # noqa: F403
 from ._wdl_numfmt import *  # noqa: F403
 from ._wdl_text import *  # noqa: F403
+from ._wdl_xml import xml  # noqa: F401 - the WDL function
 
 # -- reading values: member access and interpolation -----------------------------------------
 
@@ -169,7 +171,7 @@ def formDataValue(run: Any, action: Any, key: Any) -> Any:  # noqa: N802
 
 # -- the tables the translator reads -----------------------------------------------------------
 
-_MODULES = (_text, _collections, _convert, _numfmt, _dates)
+_MODULES = (_text, _collections, _convert, _numfmt, _dates, _xml)
 _OWN = ("triggerFormDataMultiValues", "triggerFormDataValue", "formDataMultiValues", "formDataValue")
 
 
@@ -188,6 +190,8 @@ def _library() -> dict[str, Callable[..., Any]]:
     found.pop("locale", None)
     found.pop("zone_known", None)
     found.pop("coalesce_lazy", None)
+    found.pop("is_xml", None)
+    found.pop("to_json", None)
     for name in _OWN:
         found[name] = globals()[name]
     return found
@@ -201,8 +205,7 @@ UNSUPPORTED: dict[str, str] = {
     "dataUriToBinary": "the content type binary content gets from a data URI is not pinned",
     "decodeDataUri": "the content type binary content gets from a data URI is not pinned",
     "uriComponentToBinary": "binary content from a URI component is not pinned",
-    "xml": "XML values are not modelled",
-    "xpath": "XML values and XPath are not modelled",
+    "xpath": "XPath over XML values is not implemented (no XPath engine in the runtime)",
     "triggerMultipartBody": "reading one part of a raw multipart body is not modelled",
     "multipartBody": "reading one part of a raw multipart body is not modelled",
     "listCallbackUrl": "a scaffolded flow has no Logic Apps callback URL",

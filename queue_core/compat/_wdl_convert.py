@@ -17,6 +17,8 @@ from typing import Any
 from urllib.parse import quote, unquote, urlsplit
 
 from ._wdl_values import binary_content, fail, is_number, kind, string_arg, text
+from ._wdl_xml import is_xml
+from ._wdl_xml import to_json as xml_to_json
 
 
 def base64(value: Any) -> str:
@@ -108,9 +110,11 @@ def string(value: Any) -> str:
 
 
 def json_(value: Any) -> Any:
-    """Return ``json(value)``: the JSON value a string holds (null gives an empty object)."""
+    """Return ``json(value)``: the JSON value a string (or binary content) holds, an XML value's JSON; null is ``{}``."""
     if value is None:
         return {}
+    if is_xml(value):
+        return xml_to_json(value)
     content = binary_content(value)
     if content is not None:
         value = content.decode("utf-8", errors="replace")
