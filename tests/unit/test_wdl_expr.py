@@ -56,6 +56,8 @@ def test_double_at_escapes_a_literal_at() -> None:
     assert run("@@mention") == "@mention"
     assert run("mail me @ home") == "mail me @ home"
     assert run("costs @@{not an expression}") == "costs @{not an expression}"
+    assert run("@") == "@"
+    assert not expr.is_expression("@")
 
 
 def test_interpolation_is_a_string_concatenation_of_texts() -> None:

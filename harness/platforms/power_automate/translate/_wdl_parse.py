@@ -198,6 +198,8 @@ def read(value: str) -> tuple[str, Any]:
     """Return how WDL reads the string ``value``: ("literal", str), ("expression", Node) or ("parts", [...])."""
     if value.startswith("@@"):
         return "literal", value[1:]
+    if value == "@":
+        return "literal", value
     if value.startswith("@") and not value.startswith("@{"):
         return "expression", parse(value, 1)
     if "@{" in value:

@@ -149,7 +149,7 @@ def condition(raw: Any, *, run: str = "run") -> ast.expr:
 
 def is_expression(raw: Any) -> bool:
     """Return whether the string ``raw`` is evaluated (``@expr`` or ``@{…}``), not a literal."""
-    if not isinstance(raw, str) or raw.startswith("@@"):
+    if not isinstance(raw, str) or raw.startswith("@@") or raw == "@":
         return False
     return raw.startswith("@") or "@{" in raw.replace("@@{", "")
 
