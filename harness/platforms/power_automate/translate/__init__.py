@@ -1,0 +1,1 @@
+"""Power Automate flow translation (the package; pa's version of this file wins at merge)."""
