@@ -188,8 +188,11 @@ def _slack(body: Any, key: str | None = None) -> Any:
     return {k: v for k, v in body.items() if k != "ok"}
 
 
-def _api_call(body: Any) -> Any:
-    return body
+def _telegram(body: Any) -> Any:
+    """A Telegram Bot API answer: ``ok: false`` is the module's error; else its ``result``."""
+    if isinstance(body, dict) and body.get("ok") is False:
+        raise ModuleFailed(f"Telegram: {body.get('description', 'the call failed')}")
+    return body.get("result", body) if isinstance(body, dict) else body
 
 
 SHAPES: dict[str, Shape] = {
@@ -197,6 +200,7 @@ SHAPES: dict[str, Shape] = {
     "airtable.record": _airtable_record,
     "slack.user": lambda body: _slack(body, "user"),
     "slack.message": lambda body: _slack(body),
+    "telegram.result": _telegram,
     "gemini.file": lambda body: body.get("file", body) if isinstance(body, dict) else body,
 }
 

@@ -1,0 +1,142 @@
+"""Make's messaging and social apps onto the catalogue: Slack, Telegram, Twilio, Discord, Instagram, Facebook Pages.
+
+- Slack Get a user: GET ``/api/users.info``; Make outputs the user object (``profile.real_name``…).
+  Search messages: GET ``/api/search.messages``, a bundle per match (``ts``, ``user``,
+  ``permalink``, ``channel.name``) up to Limit. Slack's ``ok: false`` answer is the module's error.
+  (``slack:CreateMessage`` is a core APP_CALLS row of ``modules.py``.)
+- Telegram Bot, Send a text message or a reply: POST ``/bot<token>/sendMessage``; Make outputs the
+  sent Message (Telegram's ``result``).
+- Twilio Create a message (SMS): a form POST to ``/2010-04-01/Accounts/{AccountSid}/Messages.json``
+  (the account SID, kept in Make's connection, from ``$TWILIO_ACCOUNT_SID``); the Message resource.
+- Discord Create a message in a channel: POST ``/api/v10/channels/{channelId}/messages`` (a multipart
+  form with the module's files); the message Discord answers (``attachments[].url``…).
+- Instagram for Business, Create a photo post: container then publish (``make.social.instagram_photo``);
+  Facebook Pages, Create a post: POST ``/{page_id}/feed``; both output the new object's ``id``.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+
+from harness import catalogue
+from harness.errors import Untranslatable
+from harness.platforms.make.definition import Module
+from harness.platforms.make.translate.apps._call import field, fields, op_call, provider_of, required, url_of
+from harness.platforms.make.translate.base import Gen, ModuleCode, var
+from harness.platforms.make.translate.iml import template
+from harness.scaffold._code import call, dict_of, lit, stmts
+
+SECRET_SEGMENT = "__auth_env__"  # queue_core.gateway.request.SECRET_SEGMENT: the bot token on the wire only
+
+
+def _unread(module: Module, *keys: str) -> None:
+    for key in keys:
+        if module.mapper.get(key) not in (None, "", [], {}):
+            raise Untranslatable(f"{module.app}: the {key} field is not translated")
+
+
+def slack_user(module: Module, gen: Gen) -> ModuleCode:
+    """Slack Get a user: GET ``/api/users.info?user=``; the user object."""
+    return op_call(module, gen, "slack", "user.info", shape="slack.user",
+                   params=dict_of([("user", required(module, "user", "User ID"))]))
+
+
+def slack_search(module: Module, gen: Gen) -> ModuleCode:
+    """Slack Search messages: GET ``/api/search.messages``; a bundle per match, up to Limit."""
+    params = fields(module, {"query": "query", "limit": "count", "sort": "sort", "sort_dir": "sort_dir"}, numbers=("limit",))
+    required(module, "query", "Query")
+    return op_call(module, gen, "slack", "message.search", shape="slack.matches", many=True, params=params,
+                   limit=field(module, "limit"))
+
+
+def telegram_send(module: Module, gen: Gen) -> ModuleCode:
+    """Telegram Bot Send a text message or a reply: POST ``/bot<token>/sendMessage``; the sent Message."""
+    _unread(module, "replyMarkup", "reply_markup", "entities")
+    if module.mapper.get("replyMarkupAssembleType") not in (None, "", "reply_markup_none"):
+        if any(k.startswith("replyMarkup") and k != "replyMarkupAssembleType" and v not in (None, "", [], {})
+               for k, v in module.mapper.items()):
+            raise Untranslatable(f"{module.app}: a reply markup is not translated")
+    body = fields(module, {"chatId": "chat_id", "text": "text", "messageThreadId": "message_thread_id",
+                           "parseMode": "parse_mode", "disableNotification": "disable_notification",
+                           "disableWebPagePreview": "disable_web_page_preview", "protectContent": "protect_content",
+                           "replyToMessageId": "reply_to_message_id"},
+                  flags=("disableNotification", "disableWebPagePreview", "protectContent"))
+    required(module, "chatId", "Chat ID")
+    return op_call(module, gen, "telegram", "message.sendMessage", shape="telegram.result",
+                   path={"token": SECRET_SEGMENT}, json=body)
+
+
+def twilio_sms(module: Module, gen: Gen) -> ModuleCode:
+    """Twilio Create a message: the form Twilio's Messages API reads; the Message resource."""
+    if module.mapper.get("fromType", "phone") != "phone":
+        raise Untranslatable(f"twilio: sending from a {module.mapper.get('fromType')!r} (not a phone number) is not translated")
+    if module.mapper.get("messageBody", "body") != "body":
+        raise Untranslatable("twilio: a content template body is not translated")
+    form = fields(module, {"to": "To", "from": "From", "body": "Body", "mediaUrl": "MediaUrl",
+                           "statusCallback": "StatusCallback", "applicationSid": "ApplicationSid", "maxPrice": "MaxPrice",
+                           "provideFeedback": "ProvideFeedback", "validityPeriod": "ValidityPeriod",
+                           "smartEncoded": "SmartEncoded"}, numbers=("maxPrice", "validityPeriod"),
+                  flags=("provideFeedback", "smartEncoded"))
+    for key in ("to", "from", "body"):
+        required(module, key)
+    account = call("make.apps.setting", "TWILIO_ACCOUNT_SID", gen.steps[module.id])
+    return op_call(module, gen, "twilio", "message.create", shape="body", path={"AccountSid": account}, data=form)
+
+
+def discord_message(module: Module, gen: Gen) -> ModuleCode:
+    """Discord Create a message in a channel: its content (and files) to ``/channels/{channelId}/messages``."""
+    if module.mapper.get("select", "channel") != "channel":
+        raise Untranslatable(f"discord: a message to a {module.mapper.get('select')!r} (not a channel) is not translated")
+    _unread(module, "embeds", "components", "sticker_ids", "allowed_mentions")
+    reference = module.mapper.get("message_reference")
+    payload = fields(module, {"content": "content", "tts": "tts"}, flags=("tts",))
+    if isinstance(reference, dict) and any(v not in (None, "") for v in reference.values()):
+        payload.keys.append(lit("message_reference"))
+        payload.values.append(template(reference))
+    app, op = catalogue.app("discord"), catalogue.operation("discord", "message.create")
+    provider = provider_of(app, module, gen)
+    files = module.mapper.get("files")
+    lines = stmts("$var = await make.social.discord_message(ctx, $provider, $url, step=$step, json=$payload, files=$files)",
+                  var=var(module), provider=provider, step=gen.steps[module.id], payload=payload,
+                  url=url_of(app, op, {"channelId": required(module, "channelId", "Channel")}),
+                  files=template(files) if isinstance(files, list) else ast.List([], ast.Load()))
+    return ModuleCode(lines, bundle=var(module), note=f"discord: message.create -> POST {app.base_url}{op.path}")
+
+
+def instagram_photo(module: Module, gen: Gen) -> ModuleCode:
+    """Instagram for Business Create a photo post: a container of the photo URL, then published; ``{id}``."""
+    body = fields(module, {"image_url": "image_url", "caption": "caption", "user_tags": "user_tags",
+                           "location_id": "location_id"})
+    required(module, "image_url", "Photo URL")
+    app = catalogue.app("instagram-business")
+    path = {"accountId": required(module, "accountId", "Page")}
+    provider = provider_of(app, module, gen)
+    lines = stmts("$var = await make.social.instagram_photo(ctx, $provider, $media, $publish, step=$step, json=$body)",
+                  var=var(module), provider=provider, step=gen.steps[module.id], body=body,
+                  media=url_of(app, app.operations["media.create"], path),
+                  publish=url_of(app, app.operations["media.publish"], path))
+    return ModuleCode(lines, bundle=var(module), note="instagram: media.create then media.publish (graph.facebook.com)")
+
+
+def facebook_post(module: Module, gen: Gen) -> ModuleCode:
+    """Facebook Pages Create a post: POST ``/{page_id}/feed`` (a Page token); ``{id}``."""
+    _unread(module, "date")  # a scheduled post: Make's date handling (published=false + unix time) is not pinned
+    body = fields(module, {"message": "message", "link": "link", "name": "name", "description": "description"})
+    return op_call(module, gen, "facebook-pages", "post.create", shape="body",
+                   path={"page_id": required(module, "page_id", "Page")}, json=body,
+                   note="facebook: post.create with a Page access token (configure it on the provider)")
+
+
+TRANSLATORS: dict[str, Callable[[Module, Gen], ModuleCode]] = {
+    "slack:GetUser": slack_user, "slack:SearchMessages": slack_search, "telegram:SendReplyMessage": telegram_send,
+    "twilio:SendSMS": twilio_sms, "discord:createMessage": discord_message,
+    "instagram-business:CreatePostPhoto": instagram_photo, "facebook-pages:CreatePost": facebook_post,
+}
+OPERATIONS: dict[str, tuple[str, str]] = {
+    "slack:GetUser": ("slack", "user.info"), "slack:SearchMessages": ("slack", "message.search"),
+    "telegram:SendReplyMessage": ("telegram", "message.sendMessage"), "twilio:SendSMS": ("twilio", "message.create"),
+    "discord:createMessage": ("discord", "message.create"),
+    "instagram-business:CreatePostPhoto": ("instagram-business", "media.create"),
+    "facebook-pages:CreatePost": ("facebook-pages", "post.create"),
+}
