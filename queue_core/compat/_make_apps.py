@@ -28,7 +28,7 @@ from ._make_functions import truth
 RECORDED = "x-cutover-recorded"  # queue_core.gateway.request.RECORDED_HEADER, lower-cased
 Shape = Callable[[Any], Any]
 
-__all__ = ["SHAPES", "api_call", "call", "compact", "epoch_ms", "flag", "num", "recorded", "search", "setting"]
+__all__ = ["SHAPES", "api_call", "call", "compact", "epoch_ms", "flag", "num", "recorded", "search", "setting", "shaped"]
 
 
 def compact(value: Any) -> Any:
@@ -120,11 +120,19 @@ async def call(ctx: Any, provider: str, method: str, url: str, *, step: str, sha
                params: Mapping[str, Any] | None = None, data: Mapping[str, Any] | None = None, files: Any = None,
                content: bytes | None = None, headers: Mapping[str, Any] | None = None) -> Any:
     """Make one app module's call; return its output bundle (the recorded one unchanged)."""
+    return await shaped(ctx, provider, method, url, SHAPES[shape], step=step, json=json, params=params, data=data,
+                        files=files, content=content, headers=headers)
+
+
+async def shaped(ctx: Any, provider: str, method: str, url: str, shape: Shape, *, step: str, json: Any = None,
+                 params: Mapping[str, Any] | None = None, data: Mapping[str, Any] | None = None, files: Any = None,
+                 content: bytes | None = None, headers: Mapping[str, Any] | None = None) -> Any:
+    """Make one call and return ``shape`` of its answer, or the recorded bundle unchanged (another area's shapes)."""
     response = await _send(ctx, provider, method, url, step, json, params, data, files, content, headers)
     body = _body(response, step)
     if recorded(response):
         return body
-    return SHAPES[shape](body)
+    return shape(body)
 
 
 async def search(ctx: Any, provider: str, method: str, url: str, *, step: str, shape: str, limit: Any = None,

@@ -1,0 +1,125 @@
+"""Pinned cases of Make's AI modules: OpenAI completions, image generation and analysis; Gemini completions and uploads.
+
+Make's output bundles as the estate's ``metadata.interface`` blocks list them: a completion's
+``result`` first (the first choice's content), then the API's answer; an image's ``created`` and
+``data[]``; Gemini's answer with ``result`` (the first candidate's text); an uploaded file's
+fields (``uri``, ``mimeType``).
+"""
+
+from __future__ import annotations
+
+from tests.conformance.make.runner import Call, MakeCase, Reply
+
+_OPENAI = ("https://www.make.com/en/help/app/openai-gpt-3 (Create a completion: Result; Generate an image; "
+           "Analyze images); https://platform.openai.com/docs/api-reference/chat/create")
+_GEMINI = ("https://apps.make.com/NrUNDw84SHdHFeIeX-yKe (Google Gemini AI: Create a completion, Upload a file); "
+           "https://ai.google.dev/api/generate-content; https://ai.google.dev/api/files")
+_RECORDED = {"X-Cutover-Recorded": "recording"}
+_D = {"designer": {"x": 300, "y": 0}}
+
+
+def _module(module: str, mapper: dict) -> dict:
+    return {"module": module, "version": 1, "parameters": {"__IMTCONN__": 1}, "mapper": mapper, "metadata": _D}
+
+
+_CHAT = {"id": "chatcmpl-1", "object": "chat.completion", "created": 1717400000, "model": "gpt-4o-mini",
+         "choices": [{"index": 0, "message": {"role": "assistant", "content": "Fresh ideas"}, "finish_reason": "stop"}],
+         "usage": {"prompt_tokens": 9, "completion_tokens": 2, "total_tokens": 11}}
+_GEM = {"candidates": [{"content": {"role": "model", "parts": [{"text": "Dear Ada, "}, {"text": "thanks!"}]},
+                        "finishReason": "STOP"}], "usageMetadata": {"totalTokenCount": 20}, "modelVersion": "gemini-2.5-flash"}
+
+CASES = [
+    MakeCase(
+        id="openai-create-completion-chat",
+        module=_module("openai-gpt-3:CreateCompletion", {
+            "model": "gpt-4o-mini", "top_p": "1", "select": "chat", "max_tokens": "2048", "temperature": "0.7",
+            "n_completions": "1", "response_format": "text", "presence_penalty": "0", "frequency_penalty": "0",
+            "messages": [{"role": "system", "content": "Six words at most"},
+                         {"role": "user", "content": "A subject for {{1.company}}", "imageDetail": "auto"}]}),
+        input={"company": "Acme"},
+        replies=(Reply(200, json=_CHAT),),
+        calls=(Call("POST", "https://api.openai.com/v1/chat/completions", provider="openai", json={
+            "model": "gpt-4o-mini", "messages": [{"role": "system", "content": "Six words at most"},
+                                                 {"role": "user", "content": "A subject for Acme"}],
+            "max_tokens": 2048, "temperature": 0.7, "top_p": 1, "n": 1, "frequency_penalty": 0,
+            "presence_penalty": 0, "response_format": {"type": "text"}}),),
+        output=[{"result": "Fresh ideas", **_CHAT}], source=_OPENAI),
+    MakeCase(
+        id="openai-create-completion-recorded",
+        module=_module("openai-gpt-3:CreateCompletion", {"model": "gpt-4o-mini", "select": "chat",
+                                                         "messages": [{"role": "user", "content": "hi"}]}),
+        replies=(Reply(200, json={"result": "Hello", "id": "chatcmpl-9", "choices": []}, headers=_RECORDED),),
+        calls=(Call("POST", "https://api.openai.com/v1/chat/completions",
+                    json={"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "hi"}]}),),
+        output=[{"result": "Hello", "id": "chatcmpl-9", "choices": []}], source=_OPENAI),
+    MakeCase(
+        id="openai-generate-image-url",
+        module=_module("openai-gpt-3:GenerateImage", {"size": "1024x1024", "model": "dall-e-3", "style": "vivid",
+                                                      "prompt": "A poster: {{1.topic}}", "quality": "standard",
+                                                      "response_format": "url"}),
+        input={"topic": "spring"},
+        replies=(Reply(200, json={"created": 1717400000, "data": [{"url": "https://img/x.png", "revised_prompt": "p"}]}),),
+        calls=(Call("POST", "https://api.openai.com/v1/images/generations", json={
+            "model": "dall-e-3", "prompt": "A poster: spring", "size": "1024x1024", "quality": "standard",
+            "style": "vivid", "n": 1, "response_format": "url"}),),
+        output=[{"created": 1717400000, "data": [{"url": "https://img/x.png", "revised_prompt": "p"}]}], source=_OPENAI),
+    MakeCase(
+        id="openai-analyze-images",
+        module=_module("openai-gpt-3:analyzeImages", {
+            "model": "gpt-4o", "top_p": "1", "prompt": "Write a caption", "max_tokens": "2048", "temperature": "1",
+            "n_completions": "1", "images": [{"imageUrl": "{{1.attachments[].url}}", "imageUploadType": "url"}]}),
+        input={"attachments": [{"url": "https://cdn/bike.jpg"}]},
+        replies=(Reply(200, json=_CHAT),),
+        calls=(Call("POST", "https://api.openai.com/v1/chat/completions", json={
+            "model": "gpt-4o", "messages": [{"role": "user", "content": [
+                {"type": "text", "text": "Write a caption"},
+                {"type": "image_url", "image_url": {"url": "https://cdn/bike.jpg"}}]}],
+            "max_tokens": 2048, "temperature": 1, "top_p": 1, "n": 1}),),
+        output=[{"result": "Fresh ideas", **_CHAT}], source=_OPENAI),
+    MakeCase(
+        id="gemini-create-completion",
+        module=_module("gemini-ai:createACompletionGeminiPro", {
+            "model": "gemini-2.5-flash",
+            "contents": [{"role": "user", "parts": [{"text": "Reply to {{1.fromName}}", "type": "text"}]}],
+            "generationConfig": {"imageConfig": {}, "thinkingConfig": {}, "responseModalities": ["text"]},
+            "system_instruction": {"parts": [{"text": "You are an email assistant."}]}}),
+        input={"fromName": "Ada"},
+        replies=(Reply(200, json=_GEM),),
+        calls=(Call("POST", "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:generateContent",
+                    provider="gemini", json={
+                        "contents": [{"role": "user", "parts": [{"text": "Reply to Ada"}]}],
+                        "generationConfig": {"responseModalities": ["TEXT"]},
+                        "system_instruction": {"parts": [{"text": "You are an email assistant."}]}}),),
+        output=[{"result": "Dear Ada, thanks!", **_GEM}], source=_GEMINI),
+    MakeCase(
+        id="gemini-create-completion-file-part",
+        module=_module("gemini-ai:createACompletionGeminiPro", {
+            "model": "gemini-2.5-flash", "contents": [{"role": "user", "parts": [
+                {"type": "file", "file_data": {"file_uri": "{{1.uri}}", "mime_type": "{{1.mimeType}}"}}]}]}),
+        input={"uri": "https://generativelanguage.googleapis.com/v1beta/files/f1", "mimeType": "application/pdf"},
+        replies=(Reply(200, json=_GEM),),
+        calls=(Call("POST", "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:generateContent",
+                    json={"contents": [{"role": "user", "parts": [{"file_data": {
+                        "file_uri": "https://generativelanguage.googleapis.com/v1beta/files/f1",
+                        "mime_type": "application/pdf"}}]}]}),),
+        output=[{"result": "Dear Ada, thanks!", **_GEM}], source=_GEMINI),
+    MakeCase(
+        id="gemini-upload-a-file",
+        module=_module("gemini-ai:uploadAFile", {"file_data": "{{1.data}}", "file_name": "{{1.filename}}",
+                                                 "useFileSearchStore": False}),
+        input={"data": "%PDF-1.4", "filename": "invoice.pdf"},
+        replies=(Reply(200, json={}, headers={"X-Goog-Upload-URL": "https://generativelanguage.googleapis.com/upload/v1beta/files?upload_id=u1"}),
+                 Reply(200, json={"file": {"name": "files/f1", "displayName": "invoice.pdf", "mimeType": "application/pdf",
+                                           "uri": "https://generativelanguage.googleapis.com/v1beta/files/f1",
+                                           "state": "ACTIVE"}})),
+        calls=(Call("POST", "https://generativelanguage.googleapis.com/upload/v1beta/files",
+                    json={"file": {"display_name": "invoice.pdf"}},
+                    headers={"X-Goog-Upload-Protocol": "resumable", "X-Goog-Upload-Command": "start",
+                             "X-Goog-Upload-Header-Content-Type": "application/pdf",
+                             "X-Goog-Upload-Header-Content-Length": "8"}),
+               Call("POST", "https://generativelanguage.googleapis.com/upload/v1beta/files?upload_id=u1",
+                    content=b"%PDF-1.4", headers={"X-Goog-Upload-Command": "upload, finalize"})),
+        output=[{"name": "files/f1", "displayName": "invoice.pdf", "mimeType": "application/pdf",
+                 "uri": "https://generativelanguage.googleapis.com/v1beta/files/f1", "state": "ACTIVE"}],
+        source=_GEMINI),
+]
