@@ -99,7 +99,7 @@ def _power_automate() -> Table:
     found: Table = {}
     module = _module("harness.platforms.power_automate.translate.connectors")
     for (connector, op), key in (getattr(module, "CATALOGUE", None) or {}).items():
-        found.setdefault(tuple(key), []).append(f"{connector} {op}")  # type: ignore[arg-type]
+        found.setdefault((str(key[0]), str(key[1])), []).append(f"{connector} {op}")
     return found
 
 

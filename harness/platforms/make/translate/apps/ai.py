@@ -60,7 +60,7 @@ def _messages(module: Module) -> ast.expr:
     messages = module.mapper.get("messages")
     if not isinstance(messages, list) or not messages:
         raise Untranslatable("the completion has no messages")
-    out = []
+    out: list[ast.expr] = []
     for message in messages:
         if not isinstance(message, dict) or not message.get("role"):
             raise Untranslatable("a message has no role")
@@ -143,7 +143,7 @@ def gemini_completion(module: Module, gen: Gen) -> ModuleCode:
                                      or config.get("responseSchema") not in (None, "", {})):
         raise Untranslatable("gemini: a JSON answer (responseMimeType/responseSchema): whether Make parses "
                              "result is not pinned")
-    contents = []
+    contents: list[ast.expr] = []
     for content in module.mapper.get("contents") or []:
         if not isinstance(content, dict):
             raise Untranslatable("a content is not a collection")
