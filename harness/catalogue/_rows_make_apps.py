@@ -50,6 +50,13 @@ MAKE_APPS: tuple[App, ...] = (
                    note="a Page access token; the answer is {id}"),
          Operation("photo.create", "POST", f"/{GRAPH_VERSION}/{{page_id}}/photos", body=("url", "caption", "published"),
                    note="a Page access token; the answer is {id, post_id}")),
+    _app("linkedin", "linkedin", "https://api.linkedin.com",
+         Secret(Auth.BEARER, "LINKEDIN_TOKEN", what="a LinkedIn OAuth token (w_member_social)"),
+         Operation("post.create", "POST", "/rest/posts",
+                   body=("author", "commentary", "visibility", "distribution", "lifecycleState",
+                         "isReshareDisabledByAuthor", "content"),
+                   note="headers LinkedIn-Version: YYYYMM and X-Restli-Protocol-Version: 2.0.0; the new post's "
+                        "URN is the x-restli-id header")),
     _app("discord", "discord", "https://discord.com",
          Secret(Auth.HEADER, "DISCORD_BOT_AUTHORIZATION", name="Authorization", what="'Bot <token>' of a Discord bot"),
          Operation("message.create", "POST", "/api/v10/channels/{channelId}/messages",

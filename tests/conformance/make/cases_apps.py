@@ -123,6 +123,18 @@ CASES = [
                  "statusCode": 201}],
         source=_API_CALL),
     MakeCase(
+        id="slack-make-an-api-call-shares-the-app-provider",
+        module={"module": "slack:makeAnApiCall", "version": 4, "parameters": {"__IMTCONN__": 1}, "metadata": _D,
+                "mapper": {"url": "conversations.info", "method": "GET", "body": "",
+                           "qs": [{"key": "channel", "value": "{{1.channel}}"}],
+                           "headers": [{"key": "Authorization", "value": "Bearer xoxb-not-copied"}]}},
+        input={"channel": "C1"},
+        replies=(Reply(200, json={"ok": True, "channel": {"id": "C1"}}, headers={"content-type": "application/json"}),),
+        calls=(Call("GET", "conversations.info", provider="slack", params={"channel": "C1"}),),
+        output=[{"body": {"ok": True, "channel": {"id": "C1"}},
+                 "headers": {"content-type": "application/json", "content-length": "33"}, "statusCode": 200}],
+        source=_API_CALL),
+    MakeCase(
         id="clickup-get-list-tasks-limit",
         module={"module": "clickup:getListTasks", "version": 2, "parameters": {"__IMTCONN__": 1}, "metadata": _D,
                 "mapper": {"limit": "2", "list_id": "901", "team_id": "9", "archived": False, "statuses": ["complete"],

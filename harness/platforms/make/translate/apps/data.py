@@ -21,9 +21,10 @@ import ast
 from collections.abc import Callable
 from typing import Any
 
+from harness import catalogue
 from harness.errors import Untranslatable
 from harness.platforms.make.definition import Module
-from harness.platforms.make.translate.apps._call import field, fields, number, op_call, required
+from harness.platforms.make.translate.apps._call import field, fields, number, op_call, provider_of, required
 from harness.platforms.make.translate.base import Gen, ModuleCode, var
 from harness.platforms.make.translate.iml import template
 from harness.scaffold import _credential
@@ -118,16 +119,34 @@ def _pairs(raw: Any, what: str) -> list[tuple[ast.expr, ast.expr]]:
     return pairs
 
 
+# the catalogue app whose provider an app's "Make an API call" module shares (one connection, one provider)
+_API_APPS = {"slack": "slack", "airtable": "airtable", "openai-gpt-3": "openai", "gemini-ai": "gemini",
+             "discord": "discord", "clickup": "clickup", "twilio": "twilio", "notion": "notion", "hubspotcrm": "hubspot",
+             "stripe": "stripe", "asana": "asana", "fatture-in-cloud": "fatture-in-cloud",
+             "instagram-business": "instagram-business", "facebook-pages": "facebook-pages"}
+_API_CALL_APPS = ("supabase", "attio", "pinterest", "shopify", "monday", "trello", "todoist", "mailchimp", "webflow",
+                  "wordpress", "typeform", "calendly", "pipedrive", "zoho-crm", "salesforce", "brevo", "activecampaign",
+                  "klaviyo", "dropbox", "zoom", "github", "jira", "zendesk", "intercom", "anthropic-claude",
+                  "perplexity-ai", "elevenlabs", "apify", "linkedin", "microsoft-email", *_API_APPS)
+_API_CALL_NAMES = ("makeAnApiCall", "makeApiCall", "MakeAnApiCall", "MakeAPICall")
+_API_CALL_FIELDS = {"url", "method", "headers", "qs", "body"}
+
+
 def api_call(module: Module, gen: Gen) -> ModuleCode:
     """``<app>:makeAnApiCall``: the module's request to the connection's base URL; ``body``, ``headers``, ``statusCode``."""
     url = module.mapper.get("url")
     if not isinstance(url, str) or not url:
         raise Untranslatable("the module has no URL")
-    if "://" in url:
+    if "://" in url.split("{{", 1)[0]:
         raise Untranslatable("an absolute URL in an API call module (Make prefixes the connection's base URL)")
-    provider = gen.providers.get(module.package, module.package)
-    gen.proposals.setdefault(provider, f"https://<the {module.package} connection's base URL>")
-    gen.hosts[module.package] = provider
+    extra = sorted(k for k, v in module.mapper.items() if k not in _API_CALL_FIELDS and v not in (None, "", []))
+    if extra:
+        raise Untranslatable(f"{module.app}: the fields {', '.join(extra)} are not those of a plain API call")
+    known = _API_APPS.get(module.package)
+    provider = provider_of(catalogue.app(known), module, gen) if known else gen.providers.get(module.package, module.package)
+    if not known:
+        gen.proposals.setdefault(provider, f"https://<the base URL of {module.package}'s API calls>")
+        gen.hosts[module.package] = provider
     headers = ast.List([ast.Tuple([k, v], ast.Load()) for k, v in _pairs(module.mapper.get("headers"), "header")], ast.Load())
     query = ast.List([ast.Tuple([k, v], ast.Load()) for k, v in _pairs(module.mapper.get("qs"), "query field")], ast.Load())
     body = module.mapper.get("body")
@@ -135,8 +154,8 @@ def api_call(module: Module, gen: Gen) -> ModuleCode:
                   "params=$query, body=$body)", var=var(module), provider=provider,
                   method=str(module.mapper.get("method") or "GET").upper(), url=template(url), step=gen.steps[module.id],
                   headers=headers, query=query, body=lit(None) if body in (None, "") else template(body))
-    return ModuleCode(lines, bundle=var(module), note=f"the provider {provider}'s base_url is the connection's "
-                                                       "(Make prefixes it to the module's URL); its credential goes there")
+    return ModuleCode(lines, bundle=var(module), note=f"the provider {provider}'s base_url must be the base Make prefixes "
+                                                       "to this module's URL (its help page names it); the credential goes there")
 
 
 def clickup_tasks(module: Module, gen: Gen) -> ModuleCode:
@@ -188,7 +207,7 @@ def fic_received(module: Module, gen: Gen) -> ModuleCode:
 TRANSLATORS: dict[str, Callable[[Module, Gen], ModuleCode]] = {
     "airtable:ActionCreateRecord": airtable_create, "airtable:ActionUpdateRecords": airtable_update,
     "airtable:ActionGetRecord": airtable_get, "airtable:ActionSearchRecords": airtable_search,
-    "supabase:makeAnApiCall": api_call,
+    **{f"{app}:{name}": api_call for app in _API_CALL_APPS for name in _API_CALL_NAMES},
     "clickup:getListTasks": clickup_tasks, "clickup:editATaskAdvanced": clickup_edit,
     "fatture-in-cloud:listReceivedDocuments": fic_received,
 }

@@ -128,7 +128,23 @@ def facebook_post(module: Module, gen: Gen) -> ModuleCode:
                    note="facebook: post.create with a Page access token (configure it on the provider)")
 
 
+def facebook_photos(module: Module, gen: Gen) -> ModuleCode:
+    """Facebook Pages Create a post with photos: left a TODO naming its calls (Make's output is not pinned)."""
+    raise Untranslatable("facebook-pages: a post with photos is each photo unpublished, then the post with "
+                         "attached_media; Make's output bundle of it is not pinned here. The calls: "
+                         f"{catalogue.skeleton('facebook-pages', 'photo.create')}, then "
+                         f"{catalogue.skeleton('facebook-pages', 'post.create')}")
+
+
+def linkedin_post(module: Module, gen: Gen) -> ModuleCode:
+    """LinkedIn Create a post: left a TODO naming its call (the author is the connection's member)."""
+    raise Untranslatable("linkedin: the post's author is the member URN of Make's connection (not in the "
+                         "blueprint) and Make's output bundle is not pinned here. The call: "
+                         f"{catalogue.skeleton('linkedin', 'post.create')}")
+
+
 TRANSLATORS: dict[str, Callable[[Module, Gen], ModuleCode]] = {
+    "facebook-pages:CreatePostWithPhotos": facebook_photos, "linkedin:CreatePost": linkedin_post,
     "slack:GetUser": slack_user, "slack:SearchMessages": slack_search, "telegram:SendReplyMessage": telegram_send,
     "twilio:SendSMS": twilio_sms, "discord:createMessage": discord_message,
     "instagram-business:CreatePostPhoto": instagram_photo, "facebook-pages:CreatePost": facebook_post,
