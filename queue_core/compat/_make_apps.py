@@ -15,6 +15,7 @@ record's ``fields`` beside ``id`` and ``createdTime``, as Make outputs them).
 
 from __future__ import annotations
 
+import json as jsonlib
 import os
 from collections.abc import Callable, Mapping
 from datetime import datetime
@@ -28,7 +29,7 @@ from ._make_functions import truth
 RECORDED = "x-cutover-recorded"  # queue_core.gateway.request.RECORDED_HEADER, lower-cased
 Shape = Callable[[Any], Any]
 
-__all__ = ["SHAPES", "api_call", "call", "compact", "epoch_ms", "flag", "num", "recorded", "search", "setting", "shaped"]
+__all__ = ["SHAPES", "api_call", "call", "compact", "epoch_ms", "flag", "json_text", "num", "recorded", "search", "setting", "shaped"]
 
 
 def compact(value: Any) -> Any:
@@ -72,6 +73,16 @@ def epoch_ms(value: Any) -> int | None:
     if when is None:
         raise ModuleFailed(f"{text(value)!r} is not a date")
     return int(when.timestamp() * 1000)
+
+
+def json_text(value: Any, field: str) -> Any:
+    """Return a field Make takes as JSON text (Slack's blocks) as the structure it sends; ModuleFailed when not JSON."""
+    if not isinstance(value, str):
+        return value
+    try:
+        return jsonlib.loads(value)
+    except ValueError as exc:
+        raise ModuleFailed(f"field {field!r}: not valid JSON ({exc})") from None
 
 
 def setting(name: str, step: str) -> str:

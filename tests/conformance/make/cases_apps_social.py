@@ -14,6 +14,8 @@ from tests.conformance.make.runner import Call, MakeCase, Reply
 
 _SLACK = ("https://www.make.com/en/help/app/slack (Get a user, Search messages); "
           "https://api.slack.com/methods/users.info; https://api.slack.com/methods/search.messages")
+_SLACK_POST = ("https://www.make.com/en/help/app/slack (Create a message: output Channel, Message ID (ts), Message); "
+               "https://api.slack.com/methods/chat.postMessage")
 _TELEGRAM = ("https://www.make.com/en/help/app/telegram (Send a text message or a reply); "
              "https://core.telegram.org/bots/api#sendmessage")
 _TWILIO = "https://www.make.com/en/help/app/twilio (Create a message); https://www.twilio.com/docs/messaging/api/message-resource"
@@ -35,7 +37,36 @@ def _module(module: str, mapper: dict, version: int = 1) -> dict:
 
 _USER = {"id": "U1", "name": "ada", "profile": {"real_name_normalized": "Ada L", "image_original": "https://img/u1"}}
 
+_POSTED = {"ok": True, "channel": "C1", "ts": "1717400000.000100", "message": {"text": "Hi *Ada*", "type": "message"}}
+
 CASES = [
+    MakeCase(
+        id="slack-create-message",
+        module=_module("slack:CreateMessage", {"text": "Hi *{{1.name}}*", "parse": False, "mrkdwn": True,
+                                               "channel": "{{1.channel}}", "channelWType": "manualy", "thread_ts": ""}, 4),
+        input={"name": "Ada", "channel": "C1"},
+        replies=(Reply(200, json=_POSTED),),
+        calls=(Call("POST", "https://slack.com/api/chat.postMessage", provider="slack",
+                    json={"channel": "C1", "text": "Hi *Ada*", "mrkdwn": True, "parse": "none"}),),
+        output=[{"channel": "C1", "ts": "1717400000.000100", "message": {"text": "Hi *Ada*", "type": "message"}}],
+        source=_SLACK_POST),
+    MakeCase(
+        id="slack-create-message-blocks",
+        module=_module("slack:CreateMessage", {"channel": "C1", "channelWType": "manualy", "text": "fallback",
+                                               "blocks": '[{"type": "section", "text": {"type": "mrkdwn", "text": "{{1.t}}"}}]',
+                                               "thread_ts": "{{1.ts}}", "reply_broadcast": True}, 4),
+        input={"t": "hello", "ts": "1.5"},
+        replies=(Reply(200, json=_POSTED),),
+        calls=(Call("POST", "https://slack.com/api/chat.postMessage", json={
+            "channel": "C1", "text": "fallback", "thread_ts": "1.5", "reply_broadcast": True,
+            "blocks": [{"type": "section", "text": {"type": "mrkdwn", "text": "hello"}}]}),),
+        output=[{k: v for k, v in _POSTED.items() if k != "ok"}], source=_SLACK_POST),
+    MakeCase(
+        id="slack-create-message-not-in-channel",
+        module=_module("slack:CreateMessage", {"channel": "C9", "channelWType": "manualy", "text": "x"}, 4),
+        replies=(Reply(200, json={"ok": False, "error": "not_in_channel"}),),
+        calls=(Call("POST", "https://slack.com/api/chat.postMessage"),),
+        error="Slack: not_in_channel", source=_SLACK_POST),
     MakeCase(
         id="slack-get-user",
         module=_module("slack:GetUser", {"user": "{{1.user}}"}, 4), input={"user": "U1"},

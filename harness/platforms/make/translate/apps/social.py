@@ -3,7 +3,7 @@
 - Slack Get a user: GET ``/api/users.info``; Make outputs the user object (``profile.real_name``…).
   Search messages: GET ``/api/search.messages``, a bundle per match (``ts``, ``user``,
   ``permalink``, ``channel.name``) up to Limit. Slack's ``ok: false`` answer is the module's error.
-  (``slack:CreateMessage`` is a core APP_CALLS row of ``modules.py``.)
+  Create a message: POST ``/api/chat.postMessage``; Make outputs ``channel``, ``ts`` and ``message``.
 - Telegram Bot, Send a text message or a reply: POST ``/bot<token>/sendMessage``; Make outputs the
   sent Message (Telegram's ``result``).
 - Twilio Create a message (SMS): a form POST to ``/2010-04-01/Accounts/{AccountSid}/Messages.json``
@@ -34,6 +34,25 @@ def _unread(module: Module, *keys: str) -> None:
     for key in keys:
         if module.mapper.get(key) not in (None, "", [], {}):
             raise Untranslatable(f"{module.app}: the {key} field is not translated")
+
+
+def slack_message(module: Module, gen: Gen) -> ModuleCode:
+    """Slack Create a message: POST ``/api/chat.postMessage`` with the fields filled in; ``channel``, ``ts``, ``message``."""
+    required(module, "channel", "Channel ID or name")
+    body = fields(module, {"channel": "channel", "text": "text", "thread_ts": "thread_ts",
+                           "reply_broadcast": "reply_broadcast", "link_names": "link_names", "mrkdwn": "mrkdwn",
+                           "unfurl_links": "unfurl_links", "unfurl_media": "unfurl_media", "icon_emoji": "icon_emoji",
+                           "icon_url": "icon_url", "username": "username"},
+                  flags=("reply_broadcast", "link_names", "mrkdwn", "unfurl_links", "unfurl_media"))
+    blocks = field(module, "blocks")
+    if blocks is not None:
+        body.keys.append(lit("blocks"))
+        body.values.append(call("make.apps.json_text", blocks, "blocks"))
+    parse = module.mapper.get("parse")
+    if parse not in (None, ""):
+        body.keys.append(lit("parse"))
+        body.values.append(ast.IfExp(call("make.apps.flag", template(parse)), lit("full"), lit("none")))
+    return op_call(module, gen, "slack", "message.post", shape="slack.message", json=body)
 
 
 def slack_user(module: Module, gen: Gen) -> ModuleCode:
@@ -145,12 +164,12 @@ def linkedin_post(module: Module, gen: Gen) -> ModuleCode:
 
 TRANSLATORS: dict[str, Callable[[Module, Gen], ModuleCode]] = {
     "facebook-pages:CreatePostWithPhotos": facebook_photos, "linkedin:CreatePost": linkedin_post,
-    "slack:GetUser": slack_user, "slack:SearchMessages": slack_search, "telegram:SendReplyMessage": telegram_send,
+    "slack:CreateMessage": slack_message, "slack:GetUser": slack_user, "slack:SearchMessages": slack_search, "telegram:SendReplyMessage": telegram_send,
     "twilio:SendSMS": twilio_sms, "discord:createMessage": discord_message,
     "instagram-business:CreatePostPhoto": instagram_photo, "facebook-pages:CreatePost": facebook_post,
 }
 OPERATIONS: dict[str, tuple[str, str]] = {
-    "slack:GetUser": ("slack", "user.info"), "slack:SearchMessages": ("slack", "message.search"),
+    "slack:CreateMessage": ("slack", "message.post"), "slack:GetUser": ("slack", "user.info"), "slack:SearchMessages": ("slack", "message.search"),
     "telegram:SendReplyMessage": ("telegram", "message.sendMessage"), "twilio:SendSMS": ("twilio", "message.create"),
     "discord:createMessage": ("discord", "message.create"),
     "instagram-business:CreatePostPhoto": ("instagram-business", "media.create"),
