@@ -81,7 +81,7 @@ def _make() -> Table:
     core = _module("harness.platforms.make.translate.modules")
     for module_type, (_, url, _) in (getattr(core, "APP_CALLS", None) or {}).items():
         key = _url_operation(url)
-        if key is not None:
+        if key is not None and module_type not in found.get(key, []):  # an area's translator may have taken it over
             found.setdefault(key, []).append(module_type)
     return found
 
