@@ -3,6 +3,9 @@
 - Instagram for Business, Create a photo post: a media container (``POST /{account}/media``), then
   its publication (``POST /{account}/media_publish`` with ``creation_id``); Make outputs the
   published media's ``id``.
+- Facebook Pages, Create a post with photos: each photo unpublished (``POST /{page}/photos``,
+  ``published=false``, from its URL or uploaded), then the post with them as ``attached_media``
+  (``POST /{page}/feed``); Make outputs the post's ``id``.
 - Discord, Create a message with files: a multipart form of ``payload_json`` and ``files[n]``.
 
 In a shadow replay the first call is answered with the module's recorded bundle
@@ -20,7 +23,7 @@ from ..errors import ModuleFailed
 from ._make_apps import _body, compact, recorded
 from ._make_filter import text
 
-__all__ = ["discord_message", "instagram_photo"]
+__all__ = ["discord_message", "facebook_photos_post", "instagram_photo"]
 
 
 async def instagram_photo(ctx: Any, provider: str, media_url: str, publish_url: str, *, step: str, json: Any) -> Any:
@@ -60,3 +63,33 @@ async def discord_message(ctx: Any, provider: str, url: str, *, step: str, json:
                                   files=uploads)
     body = _body(response, step)
     return body if isinstance(body, dict) else {"value": body}
+
+
+async def facebook_photos_post(ctx: Any, provider: str, photos_url: str, feed_url: str, *, step: str, photos: Any,
+                               message: Any = None) -> Any:
+    """Publish a Page post with photos: each photo unpublished, then the post attaching them; return ``{"id": …}``."""
+    media = []
+    for n, photo in enumerate(photos if isinstance(photos, list) else []):
+        if not isinstance(photo, dict):
+            continue
+        fields = compact({"caption": photo.get("caption"), "published": False})
+        if photo.get("type", "data") == "url":
+            response = await ctx.call(provider, "POST", photos_url, step=step, json={"url": text(photo.get("url")), **fields})
+        else:
+            name = text(photo.get("fileName")) or f"photo{n}"
+            mime = mimetypes.guess_type(name)[0] or "application/octet-stream"
+            response = await ctx.call(provider, "POST", photos_url, step=step,
+                                      data={k: text(v) for k, v in fields.items()},
+                                      files={"source": (name, _bytes(photo.get("data"), step), mime)})
+        body = _body(response, step)
+        if recorded(response):
+            return body
+        if not isinstance(body, dict) or not body.get("id"):
+            raise ModuleFailed(f"step {step!r}: Facebook returned no photo id ({text(body)[:200]})")
+        media.append({"media_fbid": body["id"]})
+    if not media:
+        raise ModuleFailed(f"step {step!r}: the post has no photo")
+    posted = await ctx.call(provider, "POST", feed_url, step=step,
+                            json=compact({"message": message, "attached_media": media}))
+    body = _body(posted, step)
+    return {"id": body.get("id")} if isinstance(body, dict) else {"value": body}

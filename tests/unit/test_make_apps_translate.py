@@ -37,7 +37,7 @@ def test_what_is_not_translated_is_a_todo_naming_it() -> None:
         "model": "m", "contents": [{"parts": [{"text": "x"}]}], "generationConfig": {"responseMimeType": "application/json"}})
     assert "an absolute URL" in _todo("supabase:makeAnApiCall", {"url": "https://x.supabase.co/rest/v1/t", "method": "GET"})
     assert "member URN" in _todo("linkedin:CreatePost", {"content": "hi"})
-    assert "POST https://graph.facebook.com/v21.0/{page_id}/photos" in _todo("facebook-pages:CreatePostWithPhotos", {})
+    assert "the post has no photos" in _todo("facebook-pages:CreatePostWithPhotos", {"page_id": "1"})
 
 
 def test_the_importer_names_an_app_call_after_its_app() -> None:

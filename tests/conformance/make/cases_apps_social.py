@@ -23,7 +23,7 @@ _DISCORD = ("https://www.make.com/en/help/app/discord (Create a message); "
             "https://discord.com/developers/docs/resources/message#create-message")
 _GRAPH = ("https://www.make.com/en/help/app/instagram-for-business (Create a photo post); "
           "https://developers.facebook.com/docs/instagram-platform/content-publishing; "
-          "https://developers.facebook.com/docs/pages-api/posts")
+          "https://developers.facebook.com/docs/pages-api/posts (a multi-photo post: unpublished photos, attached_media)")
 _RECORDED = {"X-Cutover-Recorded": "recording"}
 # Make keeps Twilio's account SID in the connection; the generated code reads $TWILIO_ACCOUNT_SID (the runner has
 # no per-case environment yet: asked of make-core in STATUS-make-apps.md)
@@ -142,6 +142,28 @@ CASES = [
         replies=(Reply(200, json={"id": "media9"}, headers=_RECORDED),),
         calls=(Call("POST", "https://graph.facebook.com/v21.0/178/media", json={"image_url": "https://img/1.jpg"}),),
         output=[{"id": "media9"}], source=_GRAPH),
+    MakeCase(
+        id="facebook-pages-create-post-with-photos",
+        module=_module("facebook-pages:CreatePostWithPhotos", {
+            "photos": [{"url": "{{1.attachments[].url}}", "type": "url"}, {"url": "https://img/2.jpg", "type": "url",
+                                                                            "caption": "second"}],
+            "message": "{{1.text}} #moto", "page_id": "674"}, 6),
+        input={"attachments": [{"url": "https://img/1.jpg"}], "text": "Ride"},
+        replies=(Reply(200, json={"id": "p1"}), Reply(200, json={"id": "p2"}), Reply(200, json={"id": "674_9"})),
+        calls=(Call("POST", "https://graph.facebook.com/v21.0/674/photos", provider="facebook",
+                    json={"url": "https://img/1.jpg", "published": False}),
+               Call("POST", "https://graph.facebook.com/v21.0/674/photos",
+                    json={"url": "https://img/2.jpg", "caption": "second", "published": False}),
+               Call("POST", "https://graph.facebook.com/v21.0/674/feed",
+                    json={"message": "Ride #moto", "attached_media": [{"media_fbid": "p1"}, {"media_fbid": "p2"}]})),
+        output=[{"id": "674_9"}], source=_GRAPH),
+    MakeCase(
+        id="facebook-pages-create-post-with-photos-recorded",
+        module=_module("facebook-pages:CreatePostWithPhotos", {"photos": [{"url": "https://img/1.jpg", "type": "url"}],
+                                                               "page_id": "674"}, 6),
+        replies=(Reply(200, json={"id": "674_9"}, headers=_RECORDED),),
+        calls=(Call("POST", "https://graph.facebook.com/v21.0/674/photos"),),
+        output=[{"id": "674_9"}], source=_GRAPH),
     MakeCase(
         id="facebook-pages-create-post",
         module=_module("facebook-pages:CreatePost", {"message": "{{1.text}}", "page_id": "557"}, 6),

@@ -11,7 +11,8 @@
 - Discord Create a message in a channel: POST ``/api/v10/channels/{channelId}/messages`` (a multipart
   form with the module's files); the message Discord answers (``attachments[].url``…).
 - Instagram for Business, Create a photo post: container then publish (``make.social.instagram_photo``);
-  Facebook Pages, Create a post: POST ``/{page_id}/feed``; both output the new object's ``id``.
+  Facebook Pages, Create a post: POST ``/{page_id}/feed``; Create a post with photos: each photo unpublished,
+  then the post with ``attached_media`` (``make.social.facebook_photos_post``); each outputs the new object's ``id``.
 """
 
 from __future__ import annotations
@@ -148,11 +149,24 @@ def facebook_post(module: Module, gen: Gen) -> ModuleCode:
 
 
 def facebook_photos(module: Module, gen: Gen) -> ModuleCode:
-    """Facebook Pages Create a post with photos: left a TODO naming its calls (Make's output is not pinned)."""
-    raise Untranslatable("facebook-pages: a post with photos is each photo unpublished, then the post with "
-                         "attached_media; Make's output bundle of it is not pinned here. The calls: "
-                         f"{catalogue.skeleton('facebook-pages', 'photo.create')}, then "
-                         f"{catalogue.skeleton('facebook-pages', 'post.create')}")
+    """Facebook Pages Create a post with photos: each photo unpublished, then the post attaching them; ``{id}``."""
+    _unread(module, "date")
+    photos = module.mapper.get("photos")
+    if not isinstance(photos, list) or not photos:
+        raise Untranslatable("facebook-pages: the post has no photos")
+    for photo in photos:
+        if not isinstance(photo, dict) or photo.get("type", "data") not in ("url", "data"):
+            raise Untranslatable("facebook-pages: a photo that is neither a URL nor a file")
+    app = catalogue.app("facebook-pages")
+    path = {"page_id": required(module, "page_id", "Page")}
+    provider = provider_of(app, module, gen)
+    lines = stmts("$var = await make.social.facebook_photos_post(ctx, $provider, $photos_url, $feed_url, step=$step, "
+                  "photos=$photos, message=$message)", var=var(module), provider=provider, step=gen.steps[module.id],
+                  photos_url=url_of(app, app.operations["photo.create"], path),
+                  feed_url=url_of(app, app.operations["post.create"], path),
+                  photos=template(photos), message=field(module, "message") or lit(None))
+    return ModuleCode(lines, bundle=var(module), note="facebook: photo.create (unpublished) per photo, then post.create "
+                                                      "with attached_media (a Page access token)")
 
 
 def linkedin_post(module: Module, gen: Gen) -> ModuleCode:
@@ -174,4 +188,5 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "discord:createMessage": ("discord", "message.create"),
     "instagram-business:CreatePostPhoto": ("instagram-business", "media.create"),
     "facebook-pages:CreatePost": ("facebook-pages", "post.create"),
+    "facebook-pages:CreatePostWithPhotos": ("facebook-pages", "photo.create"),
 }
