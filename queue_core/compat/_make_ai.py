@@ -3,6 +3,9 @@
 - OpenAI Create a completion (chat), Analyze images: the chat completion's body with ``result``
   first, the first choice's ``message.content``; the prompt method: ``choices[0].text``. Generate an
   image: the body as it is (``created``, ``data[].url``).
+- Anthropic Claude Create a prompt (Messages API): the answer with ``textResponse`` first, the text
+  of its ``text`` content blocks (the module's ``metadata.interface``: textResponse, id, type, role,
+  content, model, stop_reason, stop_sequence, usage).
 - Gemini Create a completion: the body (``candidates``, ``usageMetadata``…) with ``result``, the
   text of the first candidate's parts. Upload a file: the Files API's resumable upload (a start
   call with the display name, then the bytes to the upload URL it answers); Make outputs the
@@ -42,13 +45,23 @@ def _gemini(body: Any) -> Any:
     return {"result": result, **body}
 
 
-SHAPES = {"openai.chat": openai_result, "openai.image": lambda body: body, "openai.text": lambda body: openai_result(body, chat=False),
+def _anthropic(body: Any) -> Any:
+    if not isinstance(body, dict) or "content" not in body:
+        return body
+    content = body.get("content")
+    blocks: list[Any] = content if isinstance(content, list) else []
+    text_response = "".join(b.get("text", "") for b in blocks if isinstance(b, dict) and b.get("type") == "text")
+    return {"textResponse": text_response, **body}
+
+
+SHAPES = {"anthropic.message": _anthropic, "openai.chat": openai_result, "openai.image": lambda body: body, "openai.text": lambda body: openai_result(body, chat=False),
           "gemini.completion": _gemini}
 
 
-async def call(ctx: Any, provider: str, method: str, url: str, *, step: str, shape: str, json: Any = None) -> Any:
+async def call(ctx: Any, provider: str, method: str, url: str, *, step: str, shape: str, json: Any = None,
+               headers: dict[str, str] | None = None) -> Any:
     """Make an AI module's call; return its bundle (the recorded one unchanged)."""
-    return await shaped(ctx, provider, method, url, SHAPES[shape], step=step, json=json)
+    return await shaped(ctx, provider, method, url, SHAPES[shape], step=step, json=json, headers=headers)
 
 
 def gemini_config(config: Any) -> Any:

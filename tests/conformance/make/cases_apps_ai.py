@@ -123,3 +123,37 @@ CASES = [
                  "uri": "https://generativelanguage.googleapis.com/v1beta/files/f1", "state": "ACTIVE"}],
         source=_GEMINI),
 ]
+
+_CLAUDE = ("https://docs.anthropic.com/en/api/messages (the request); Make's output as an exported blueprint's "
+           "metadata.interface of anthropic-claude:createAMessage lists it: files, textResponse, id, type, role, "
+           "content, model, container, stop_reason, stop_sequence, usage")
+_MESSAGE = {"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-3-7-sonnet-20250219",
+            "content": [{"type": "text", "text": "Hello "}, {"type": "text", "text": "Ada"}], "stop_reason": "end_turn",
+            "stop_sequence": None, "usage": {"input_tokens": 5, "output_tokens": 2}}
+
+CASES += [
+    MakeCase(
+        id="claude-create-a-message",
+        module=_module("anthropic-claude:createAMessage", {
+            "model": "claude-3-7-sonnet-20250219", "max_tokens": "1000", "temperature": "0", "system": "Be brief.",
+            "messages": [{"role": "user", "content": [{"type": "text", "text": "Greet {{1.name}}"}]}]}),
+        input={"name": "Ada"},
+        replies=(Reply(200, json=_MESSAGE),),
+        calls=(Call("POST", "https://api.anthropic.com/v1/messages", provider="anthropic",
+                    headers={"anthropic-version": "2023-06-01"},
+                    json={"model": "claude-3-7-sonnet-20250219", "max_tokens": 1000, "system": "Be brief.",
+                          "temperature": 0, "messages": [{"role": "user", "content": [
+                              {"type": "text", "text": "Greet Ada"}]}]}),),
+        output=[{"textResponse": "Hello Ada", **_MESSAGE}], source=_CLAUDE),
+    MakeCase(
+        id="claude-create-a-message-text-content",
+        module=_module("anthropic-claude:createAMessage", {
+            "model": "claude-haiku-4-5-20251001", "max_tokens": 300,
+            "messages": [{"role": "user", "content": "<m>{{1.m}}</m>", "inputType": "single"}]}),
+        input={"m": "hi"},
+        replies=(Reply(200, json=_MESSAGE),),
+        calls=(Call("POST", "https://api.anthropic.com/v1/messages", json={
+            "model": "claude-haiku-4-5-20251001", "max_tokens": 300,
+            "messages": [{"role": "user", "content": "<m>hi</m>"}]}),),
+        output=[{"textResponse": "Hello Ada", **_MESSAGE}], source=_CLAUDE),
+]

@@ -1,4 +1,4 @@
-"""Make's AI apps onto the catalogue: OpenAI (``openai-gpt-3:*``) and Google Gemini (``gemini-ai:*``).
+"""Make's AI apps onto the catalogue: OpenAI (``openai-gpt-3:*``), Google Gemini (``gemini-ai:*``), Anthropic Claude.
 
 - OpenAI Create a completion: the chat method posts ``/v1/chat/completions`` (``model``,
   ``messages`` of role and text content, ``max_tokens``, ``temperature``, ``top_p``, ``n``,
@@ -10,6 +10,9 @@
 - Gemini Create a completion: ``/v1beta/models/{model}:generateContent`` with ``contents`` (text and
   file parts), ``generationConfig`` and ``system_instruction``; the answer with ``result``, the text.
   Upload a file: the Files API's resumable upload; Make outputs the file (``uri``, ``mimeType``).
+- Anthropic Claude Create a prompt (``anthropic-claude:createAMessage``): ``/v1/messages`` (model,
+  max_tokens, messages of text, system, temperature, top_p, top_k, stop_sequences); the answer with
+  ``textResponse``, as the module's ``metadata.interface`` lists it.
 What these modules offer beyond that (image files, tools, JSON-schema answers) stays a TODO naming it.
 """
 
@@ -32,12 +35,13 @@ _OPTIONS = {"max_tokens": "max_tokens", "temperature": "temperature", "top_p": "
 
 
 def _ai_call(module: Module, gen: Gen, app_name: str, op_name: str, shape: str, body: ast.expr,
-             path: dict[str, Any] | None = None) -> ModuleCode:
+             path: dict[str, Any] | None = None, headers: dict[str, str] | None = None) -> ModuleCode:
     app, op = catalogue.app(app_name), catalogue.operation(app_name, op_name)
     provider = provider_of(app, module, gen)
-    lines = stmts("$var = await make.ai.call(ctx, $provider, $method, $url, step=$step, shape=$shape, json=$body)",
+    kwargs = {"headers": lit(headers)} if headers else {}
+    lines = stmts("$var = await make.ai.call(ctx, $provider, $method, $url, step=$step, shape=$shape, json=$body, **$kw)",
                   var=var(module), provider=provider, method=op.method, url=url_of(app, op, path or {}),
-                  step=gen.steps[module.id], shape=shape, body=body)
+                  step=gen.steps[module.id], shape=shape, body=body, kw=kwargs)
     return ModuleCode(lines, bundle=var(module), note=f"{app.provider}: {op.name} -> {op.method} {app.base_url}{op.path}")
 
 
@@ -175,12 +179,53 @@ def gemini_upload(module: Module, gen: Gen) -> ModuleCode:
     return ModuleCode(lines, bundle=var(module), note=f"gemini: file.upload -> POST {app.base_url}{op.path} (resumable)")
 
 
+def _claude_content(raw: Any) -> ast.expr:
+    if not isinstance(raw, list):
+        return template(raw if raw is not None else "")
+    parts: list[ast.expr] = []
+    for part in raw:
+        if not isinstance(part, dict) or part.get("type", "text") != "text":
+            kind = part.get("type") if isinstance(part, dict) else part
+            raise Untranslatable(f"anthropic-claude: a {kind!r} content part (documents, images, tools) is not translated")
+        parts.append(dict_of([("type", "text"), ("text", template(part.get("text", "")))]))
+    return ast.List(parts, ast.Load())
+
+
+def claude_message(module: Module, gen: Gen) -> ModuleCode:
+    """Anthropic Claude Create a prompt: ``/v1/messages``; the answer with ``textResponse`` (its text blocks)."""
+    _unread(module, "additionalParameters", "tools", "tool_choice", "container", "mcp_servers")
+    for key in ("thinking", "outputFormat"):
+        chosen = module.mapper.get(key)
+        if isinstance(chosen, dict) and chosen.get("type") not in (None, "", "disabled", "text"):
+            raise Untranslatable(f"anthropic-claude: {key} {chosen.get('type')!r} is not translated")
+    messages: list[ast.expr] = []
+    for message in module.mapper.get("messages") or []:
+        if not isinstance(message, dict) or not message.get("role"):
+            raise Untranslatable("a message has no role")
+        messages.append(dict_of([("role", template(message["role"])), ("content", _claude_content(message.get("content")))]))
+    if not messages:
+        raise Untranslatable("anthropic-claude: the prompt has no messages")
+    options = fields(module, {"system": "system", "temperature": "temperature", "top_p": "top_p", "top_k": "top_k",
+                              "stop_sequences": "stop_sequences"}, numbers=("temperature", "top_p", "top_k"))
+    extra = list(zip([k.value for k in options.keys], options.values, strict=True))  # type: ignore[union-attr]
+    user = (module.mapper.get("metadata") or {}).get("user_id") if isinstance(module.mapper.get("metadata"), dict) else None
+    if user not in (None, ""):
+        extra.append(("metadata", dict_of([("user_id", template(user))])))
+    body = dict_of([("model", required(module, "model", "Model")),
+                    ("max_tokens", call("make.apps.num", required(module, "max_tokens", "Max Tokens"), "max_tokens")),
+                    ("messages", ast.List(messages, ast.Load())), *extra])
+    return _ai_call(module, gen, "anthropic", "text.message", "anthropic.message", body,
+                    headers={"anthropic-version": "2023-06-01"})
+
+
 TRANSLATORS: dict[str, Callable[[Module, Gen], ModuleCode]] = {
+    "anthropic-claude:createAMessage": claude_message,
     "openai-gpt-3:CreateCompletion": openai_completion, "openai-gpt-3:GenerateImage": openai_image,
     "openai-gpt-3:analyzeImages": openai_analyze, "gemini-ai:createACompletionGeminiPro": gemini_completion,
     "gemini-ai:uploadAFile": gemini_upload,
 }
 OPERATIONS: dict[str, tuple[str, str]] = {
+    "anthropic-claude:createAMessage": ("anthropic", "text.message"),
     "openai-gpt-3:CreateCompletion": ("openai-v1", "chat.complete"), "openai-gpt-3:GenerateImage": ("openai", "image.generate"),
     "openai-gpt-3:analyzeImages": ("openai", "chat.complete"),
     "gemini-ai:createACompletionGeminiPro": ("gemini", "text.message"), "gemini-ai:uploadAFile": ("gemini", "file.upload"),
