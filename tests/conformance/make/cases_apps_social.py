@@ -107,6 +107,24 @@ CASES = [
                     json={"chat_id": 42, "text": "Hi Ada", "disable_web_page_preview": True}),),
         output=[{"message_id": 7, "chat": {"id": 42}, "text": "Hi Ada"}], source=_TELEGRAM),
     MakeCase(
+        id="telegram-send-reply-with-markup",
+        module=_module("telegram:SendReplyMessage", {
+            "chatId": "42", "text": "Pick one", "replyToMessageId": "{{1.mid}}", "parseMode": "HTML",
+            "replyMarkupAssembleType": "reply_markup_enter",
+            "replyMarkup": '{"inline_keyboard": [[{"text": "Yes", "callback_data": "y"}]]}'}),
+        input={"mid": "17"},
+        replies=(Reply(200, json={"ok": True, "result": {"message_id": 8, "chat": {"id": 42}}}),),
+        calls=(Call("POST", "https://api.telegram.org/bot__auth_env__/sendMessage", json={
+            "chat_id": "42", "text": "Pick one", "parse_mode": "HTML", "reply_to_message_id": 17,
+            "reply_markup": {"inline_keyboard": [[{"text": "Yes", "callback_data": "y"}]]}}),),
+        output=[{"message_id": 8, "chat": {"id": 42}}], source=_TELEGRAM),
+    MakeCase(
+        id="telegram-send-error",
+        module=_module("telegram:SendReplyMessage", {"chatId": "1", "text": "x"}),
+        replies=(Reply(200, json={"ok": False, "description": "Bad Request: chat not found"}),),
+        calls=(Call("POST", "https://api.telegram.org/bot__auth_env__/sendMessage"),),
+        error="Telegram: Bad Request: chat not found", source=_TELEGRAM),
+    MakeCase(
         id="twilio-send-sms",
         module=_module("twilio:SendSMS", {"to": "{{1.phone}}", "body": "Hi {{1.name}}", "from": "+15550000000",
                                           "fromType": "phone", "messageBody": "body"}, 2),

@@ -72,16 +72,20 @@ def slack_search(module: Module, gen: Gen) -> ModuleCode:
 
 def telegram_send(module: Module, gen: Gen) -> ModuleCode:
     """Telegram Bot Send a text message or a reply: POST ``/bot<token>/sendMessage``; the sent Message."""
-    _unread(module, "replyMarkup", "reply_markup", "entities")
-    if module.mapper.get("replyMarkupAssembleType") not in (None, "", "reply_markup_none"):
-        if any(k.startswith("replyMarkup") and k != "replyMarkupAssembleType" and v not in (None, "", [], {})
-               for k, v in module.mapper.items()):
-            raise Untranslatable(f"{module.app}: a reply markup is not translated")
+    _unread(module, "entities")
+    assemble = module.mapper.get("replyMarkupAssembleType")
+    if assemble not in (None, "", "reply_markup_enter"):
+        raise Untranslatable(f"{module.app}: an assembled reply markup ({assemble}) is not translated")
     body = fields(module, {"chatId": "chat_id", "text": "text", "messageThreadId": "message_thread_id",
                            "parseMode": "parse_mode", "disableNotification": "disable_notification",
                            "disableWebPagePreview": "disable_web_page_preview", "protectContent": "protect_content",
                            "replyToMessageId": "reply_to_message_id"},
+                  numbers=("messageThreadId", "replyToMessageId"),
                   flags=("disableNotification", "disableWebPagePreview", "protectContent"))
+    markup = field(module, "replyMarkup")
+    if markup is not None:
+        body.keys.append(lit("reply_markup"))
+        body.values.append(call("make.apps.json_text", markup, "replyMarkup"))
     required(module, "chatId", "Chat ID")
     return op_call(module, gen, "telegram", "message.sendMessage", shape="telegram.result",
                    path={"token": SECRET_SEGMENT}, json=body)
