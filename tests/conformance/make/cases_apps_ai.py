@@ -157,3 +157,22 @@ CASES += [
             "messages": [{"role": "user", "content": "<m>hi</m>"}]}),),
         output=[{"textResponse": "Hello Ada", **_MESSAGE}], source=_CLAUDE),
 ]
+
+_API = ("https://www.make.com/en/help/app/openai-gpt-3 (Make an API call: a URL relative to https://api.openai.com, "
+        "output Body, Headers, Status code; a blueprint maps {{75.body.data[].embedding}})")
+
+CASES += [
+    MakeCase(
+        id="openai-make-an-api-call-embeddings",
+        module={"module": "openai-gpt-3:makeApiCall", "version": 1, "parameters": {"__IMTCONN__": 1}, "metadata": _D,
+                "mapper": {"url": "/v1/embeddings", "body": "{{1.json}}", "method": "POST",
+                           "headers": [{"key": "Content-Type", "value": "application/json"}]}},
+        input={"json": '{"model":"text-embedding-3-small","input":"hi"}'},
+        replies=(Reply(200, json={"data": [{"embedding": [0.5]}]}),),
+        calls=(Call("POST", "/v1/embeddings", provider="openai",
+                    content=b'{"model":"text-embedding-3-small","input":"hi"}',
+                    headers={"Content-Type": "application/json"}),),
+        output=[{"body": {"data": [{"embedding": [0.5]}]},
+                 "headers": {"content-length": "30", "content-type": "application/json"}, "statusCode": 200}],
+        source=_API),
+]

@@ -147,8 +147,8 @@ CASES = [
     MakeCase(
         id="instagram-create-photo-post",
         module=_module("instagram-business:CreatePostPhoto", {"caption": "{{1.text}} #moto", "accountId": "178",
-                                                              "image_url": "{{1.url}}"}),
-        input={"text": "Sunday ride", "url": "https://img/1.jpg"},
+                                                              "image_url": "{{1.attachments[].url}}"}),
+        input={"text": "Sunday ride", "attachments": [{"url": "https://img/1.jpg"}]},  # an array into a URL field: text
         replies=(Reply(200, json={"id": "c1"}), Reply(200, json={"id": "media9"})),
         calls=(Call("POST", "https://graph.facebook.com/v21.0/178/media", provider="facebook",
                     json={"image_url": "https://img/1.jpg", "caption": "Sunday ride #moto"}),

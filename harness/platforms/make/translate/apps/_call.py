@@ -53,8 +53,13 @@ def number(module: Module, key: str) -> ast.expr | None:
     return None if value is None else call("make.apps.num", value, key)
 
 
-def fields(module: Module, names: dict[str, str], numbers: tuple[str, ...] = (), flags: tuple[str, ...] = ()) -> ast.Dict:
-    """Return the dict of the API's fields from the module's (Make field -> API field), the empty ones left out."""
+def fields(module: Module, names: dict[str, str], numbers: tuple[str, ...] = (), flags: tuple[str, ...] = (),
+           texts: tuple[str, ...] = ()) -> ast.Dict:
+    """Return the dict of the API's fields from the module's (Make field -> API field), the empty ones left out.
+
+    A number field is sent as a number, a boolean as a boolean, a text field as text (an array mapped into
+    it joined with ", ", as Make writes it), each as the module's form types it.
+    """
     pairs: list[tuple[str, ast.expr]] = []
     for key, api in names.items():
         value = field(module, key)
@@ -64,6 +69,8 @@ def fields(module: Module, names: dict[str, str], numbers: tuple[str, ...] = (),
             value = call("make.apps.num", value, key)
         elif key in flags:
             value = call("make.apps.flag", value)
+        elif key in texts:
+            value = call("make.text", value)
         pairs.append((api, value))
     return dict_of(pairs)
 

@@ -71,7 +71,8 @@ def _messages(module: Module) -> ast.expr:
         extra = {k for k, v in message.items() if k not in ("role", "content", "imageDetail") and v not in (None, "", [])}
         if extra:
             raise Untranslatable(f"a message's {', '.join(sorted(extra))} (images, tools) is not translated")
-        out.append(dict_of([("role", template(message["role"])), ("content", template(message.get("content", "")))]))
+        out.append(dict_of([("role", template(message["role"])),
+                            ("content", call("make.text", template(message.get("content", ""))))]))
     return ast.List(out, ast.Load())
 
 
@@ -88,7 +89,8 @@ def openai_completion(module: Module, gen: Gen) -> ModuleCode:
         body = dict_of([("model", model), ("messages", _messages(module)), *_options(module), *response_format])
         return _ai_call(module, gen, "openai-v1", "chat.complete", "openai.chat", body)
     if method == "prompt":
-        body = dict_of([("model", model), ("prompt", required(module, "prompt", "Prompt")), *_options(module)])
+        body = dict_of([("model", model), ("prompt", call("make.text", required(module, "prompt", "Prompt"))),
+                    *_options(module)])
         return _ai_call(module, gen, "openai-v1", "text.complete", "openai.text", body)
     raise Untranslatable(f"openai: the {method!r} method is not translated")
 
@@ -97,7 +99,8 @@ def openai_image(module: Module, gen: Gen) -> ModuleCode:
     """OpenAI Generate an image (URL response format): ``/v1/images/generations``; ``created`` and ``data[]``."""
     if module.mapper.get("response_format", "url") not in ("url", "", None):
         raise Untranslatable("openai: an image returned as a file (resImgData) is not translated")
-    body = fields(module, {"model": "model", "prompt": "prompt", "size": "size", "quality": "quality", "style": "style"})
+    body = fields(module, {"model": "model", "prompt": "prompt", "size": "size", "quality": "quality", "style": "style"},
+                  texts=("prompt",))
     required(module, "prompt", "Prompt")
     body.keys += [lit("n"), lit("response_format")]
     body.values += [lit(1), lit("url")]
@@ -106,7 +109,7 @@ def openai_image(module: Module, gen: Gen) -> ModuleCode:
 
 def openai_analyze(module: Module, gen: Gen) -> ModuleCode:
     """OpenAI Analyze images: the prompt and each image URL as one user message; the answer with ``result``."""
-    parts: list[ast.expr] = [dict_of([("type", "text"), ("text", required(module, "prompt", "Prompt"))])]
+    parts: list[ast.expr] = [dict_of([("type", "text"), ("text", call("make.text", required(module, "prompt", "Prompt")))])]
     for image in module.mapper.get("images") or []:
         if not isinstance(image, dict) or image.get("imageUploadType", "url") != "url":
             raise Untranslatable("openai: an image given as a file (not a URL) is not translated")
@@ -131,7 +134,7 @@ def _part(part: Any) -> ast.expr:
         raise Untranslatable("a message part is not a collection")
     kind = part.get("type", "text")
     if kind == "text":
-        return dict_of([("text", template(part.get("text", "")))])
+        return dict_of([("text", call("make.text", template(part.get("text", ""))))])
     if kind == "file":
         data = part.get("file_data") or {}
         return dict_of([("file_data", dict_of([("file_uri", required_in(data, "file_uri")),
@@ -181,13 +184,13 @@ def gemini_upload(module: Module, gen: Gen) -> ModuleCode:
 
 def _claude_content(raw: Any) -> ast.expr:
     if not isinstance(raw, list):
-        return template(raw if raw is not None else "")
+        return call("make.text", template(raw if raw is not None else ""))
     parts: list[ast.expr] = []
     for part in raw:
         if not isinstance(part, dict) or part.get("type", "text") != "text":
             kind = part.get("type") if isinstance(part, dict) else part
             raise Untranslatable(f"anthropic-claude: a {kind!r} content part (documents, images, tools) is not translated")
-        parts.append(dict_of([("type", "text"), ("text", template(part.get("text", "")))]))
+        parts.append(dict_of([("type", "text"), ("text", call("make.text", template(part.get("text", ""))))]))
     return ast.List(parts, ast.Load())
 
 

@@ -183,7 +183,8 @@ def clickup_edit(module: Module, gen: Gen) -> ModuleCode:
     if isinstance(assignees, dict) and any(v not in (None, "", []) for v in assignees.values()):
         raise Untranslatable("ClickUp Edit a task: assignees to add or remove are not translated")
     body = fields(module, {"name": "name", "status": "status", "priority": "priority", "parent": "parent",
-                           "archived": "archived"}, numbers=("priority",), flags=("archived",))
+                           "archived": "archived"}, numbers=("priority",), flags=("archived",),
+                  texts=("name", "status", "parent"))
     for date in ("due_date", "start_date"):
         value = field(module, date)
         if value is not None:

@@ -44,7 +44,8 @@ def slack_message(module: Module, gen: Gen) -> ModuleCode:
                            "reply_broadcast": "reply_broadcast", "link_names": "link_names", "mrkdwn": "mrkdwn",
                            "unfurl_links": "unfurl_links", "unfurl_media": "unfurl_media", "icon_emoji": "icon_emoji",
                            "icon_url": "icon_url", "username": "username"},
-                  flags=("reply_broadcast", "link_names", "mrkdwn", "unfurl_links", "unfurl_media"))
+                  flags=("reply_broadcast", "link_names", "mrkdwn", "unfurl_links", "unfurl_media"),
+                  texts=("channel", "text", "thread_ts", "icon_emoji", "icon_url", "username"))
     blocks = field(module, "blocks")
     if blocks is not None:
         body.keys.append(lit("blocks"))
@@ -59,12 +60,13 @@ def slack_message(module: Module, gen: Gen) -> ModuleCode:
 def slack_user(module: Module, gen: Gen) -> ModuleCode:
     """Slack Get a user: GET ``/api/users.info?user=``; the user object."""
     return op_call(module, gen, "slack", "user.info", shape="slack.user",
-                   params=dict_of([("user", required(module, "user", "User ID"))]))
+                   params=dict_of([("user", call("make.text", required(module, "user", "User ID")))]))
 
 
 def slack_search(module: Module, gen: Gen) -> ModuleCode:
     """Slack Search messages: GET ``/api/search.messages``; a bundle per match, up to Limit."""
-    params = fields(module, {"query": "query", "limit": "count", "sort": "sort", "sort_dir": "sort_dir"}, numbers=("limit",))
+    params = fields(module, {"query": "query", "limit": "count", "sort": "sort", "sort_dir": "sort_dir"}, numbers=("limit",),
+                    texts=("query",))
     required(module, "query", "Query")
     return op_call(module, gen, "slack", "message.search", shape="slack.matches", many=True, params=params,
                    limit=field(module, "limit"))
@@ -81,7 +83,7 @@ def telegram_send(module: Module, gen: Gen) -> ModuleCode:
                            "disableWebPagePreview": "disable_web_page_preview", "protectContent": "protect_content",
                            "replyToMessageId": "reply_to_message_id"},
                   numbers=("messageThreadId", "replyToMessageId"),
-                  flags=("disableNotification", "disableWebPagePreview", "protectContent"))
+                  flags=("disableNotification", "disableWebPagePreview", "protectContent"), texts=("text", "parseMode"))
     markup = field(module, "replyMarkup")
     if markup is not None:
         body.keys.append(lit("reply_markup"))
@@ -114,7 +116,7 @@ def discord_message(module: Module, gen: Gen) -> ModuleCode:
         raise Untranslatable(f"discord: a message to a {module.mapper.get('select')!r} (not a channel) is not translated")
     _unread(module, "embeds", "components", "sticker_ids", "allowed_mentions")
     reference = module.mapper.get("message_reference")
-    payload = fields(module, {"content": "content", "tts": "tts"}, flags=("tts",))
+    payload = fields(module, {"content": "content", "tts": "tts"}, flags=("tts",), texts=("content",))
     if isinstance(reference, dict) and any(v not in (None, "") for v in reference.values()):
         payload.keys.append(lit("message_reference"))
         payload.values.append(template(reference))
@@ -131,7 +133,7 @@ def discord_message(module: Module, gen: Gen) -> ModuleCode:
 def instagram_photo(module: Module, gen: Gen) -> ModuleCode:
     """Instagram for Business Create a photo post: a container of the photo URL, then published; ``{id}``."""
     body = fields(module, {"image_url": "image_url", "caption": "caption", "user_tags": "user_tags",
-                           "location_id": "location_id"})
+                           "location_id": "location_id"}, texts=("image_url", "caption", "location_id"))
     required(module, "image_url", "Photo URL")
     app = catalogue.app("instagram-business")
     path = {"accountId": required(module, "accountId", "Page")}
@@ -146,7 +148,8 @@ def instagram_photo(module: Module, gen: Gen) -> ModuleCode:
 def facebook_post(module: Module, gen: Gen) -> ModuleCode:
     """Facebook Pages Create a post: POST ``/{page_id}/feed`` (a Page token); ``{id}``."""
     _unread(module, "date")  # a scheduled post: Make's date handling (published=false + unix time) is not pinned
-    body = fields(module, {"message": "message", "link": "link", "name": "name", "description": "description"})
+    body = fields(module, {"message": "message", "link": "link", "name": "name", "description": "description"},
+                  texts=("message", "link", "name", "description"))
     return op_call(module, gen, "facebook-pages", "post.create", shape="body",
                    path={"page_id": required(module, "page_id", "Page")}, json=body,
                    note="facebook: post.create with a Page access token (configure it on the provider)")
@@ -168,7 +171,8 @@ def facebook_photos(module: Module, gen: Gen) -> ModuleCode:
                   "photos=$photos, message=$message)", var=var(module), provider=provider, step=gen.steps[module.id],
                   photos_url=url_of(app, app.operations["photo.create"], path),
                   feed_url=url_of(app, app.operations["post.create"], path),
-                  photos=template(photos), message=field(module, "message") or lit(None))
+                  photos=template(photos), message=call("make.text", field(module, "message")) if field(module, "message")
+                  else lit(None))
     return ModuleCode(lines, bundle=var(module), note="facebook: photo.create (unpublished) per photo, then post.create "
                                                       "with attached_media (a Page access token)")
 
