@@ -11,7 +11,8 @@ built yet, or a table it does not have, is an empty column):
 - Power Automate: a ``CATALOGUE`` table ((connector, operation) -> (app, operation)) of
   ``harness.platforms.power_automate.translate.connectors``, when it has one.
 
-``rows(tables)`` lays them out by operation; ``markdown(rows)`` is the table in docs/:
+``rows(tables)`` lays them out by operation (``strays(tables)``: what a translator names that the
+catalogue lacks); ``markdown(rows, strays)`` is the table in docs/:
 
     python -m harness.catalogue.coverage --write docs/catalogue.md
 """
@@ -31,7 +32,7 @@ PLATFORMS = ("n8n", "Make", "Zapier", "Power Automate")
 Key = tuple[str, str]  # (catalogue app, operation)
 Table = dict[Key, list[str]]  # operation -> the platform's step types that call it
 
-__all__ = ["PLATFORMS", "Row", "main", "markdown", "platform_tables", "rows"]
+__all__ = ["PLATFORMS", "Row", "main", "markdown", "platform_tables", "rows", "strays"]
 
 
 @dataclass(frozen=True)
@@ -109,15 +110,7 @@ def platform_tables() -> dict[str, Table]:
 
 
 def rows(tables: dict[str, Table]) -> list[Row]:
-    """Return one row per catalogue operation, in the catalogue's order, with each platform's steps.
-
-    An operation a table names that the catalogue does not have is a ValueError naming it.
-    """
-    known = {(a.name, o.name) for a in catalogue.apps().values() for o in a.operations.values()}
-    for platform, table in tables.items():
-        stray = sorted(set(table) - known)
-        if stray:
-            raise ValueError(f"{platform}: operations not in the catalogue: {stray}")
+    """Return one row per catalogue operation, in the catalogue's order, with each platform's steps."""
     out = []
     for app in catalogue.apps().values():
         for op in app.operations.values():
@@ -127,12 +120,20 @@ def rows(tables: dict[str, Table]) -> list[Row]:
     return out
 
 
+def strays(tables: dict[str, Table]) -> list[tuple[str, Key, list[str]]]:
+    """Return (platform, operation, steps) of each operation a translator names that the catalogue does not have."""
+    known = {(a.name, o.name) for a in catalogue.apps().values() for o in a.operations.values()}
+    return [(platform, key, sorted(steps)) for platform, table in tables.items()
+            for key, steps in sorted(table.items()) if key not in known]
+
+
 def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def markdown(table: list[Row]) -> str:
-    """Return the coverage as a Markdown document: operation × platform, and each platform's count."""
+def markdown(table: list[Row], stray: list[tuple[str, Key, list[str]]] | None = None) -> str:
+    """Return the coverage as a Markdown document: operation × platform, each platform's count, and the
+    operations a translator names that the catalogue lacks (a row to add)."""
     counts = {p: sum(1 for r in table if r.steps.get(p)) for p in PLATFORMS}
     lines = ["# The app catalogue: operation × platform", "",
              "Each row is one catalogue operation (`harness.catalogue`); a platform's cell names the steps its",
@@ -145,6 +146,10 @@ def markdown(table: list[Row]) -> str:
     for row in table:
         cells = [", ".join(f"`{s}`" for s in row.steps.get(p, [])) for p in PLATFORMS]
         lines.append(f"| {row.app} | {row.operation} | `{_cell(row.call)}` | " + " | ".join(_cell(c) for c in cells) + " |")
+    if stray:
+        lines += ["", "## Named by a translator, not in the catalogue", "",
+                  "| platform | app | operation | steps |", "|---|---|---|---|"]
+        lines += [f"| {p} | {a} | {o} | " + _cell(", ".join(f"`{s}`" for s in steps)) + " |" for p, (a, o), steps in stray]
     return "\n".join(lines) + "\n"
 
 
@@ -153,7 +158,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m harness.catalogue.coverage", description=__doc__.split("\n")[0])
     parser.add_argument("--write", type=Path, help="the Markdown file to write (docs/catalogue.md)")
     args = parser.parse_args(argv)
-    text = markdown(rows(platform_tables()))
+    tables = platform_tables()
+    text = markdown(rows(tables), strays(tables))
     if args.write is None:
         print(text, end="")
     else:
