@@ -176,3 +176,19 @@ CASES += [
                  "headers": {"content-length": "30", "content-type": "application/json"}, "statusCode": 200}],
         source=_API),
 ]
+
+CASES += [
+    MakeCase(
+        id="openai-create-completion-image-url",
+        module=_module("openai-gpt-3:CreateCompletion", {
+            "model": "gpt-4o", "select": "chat", "messages": [
+                {"role": "user", "content": "What is in the picture?", "imageInputType": "url",
+                 "imageUrl": "{{1.photo}}", "imageDetail": "low"}]}),
+        input={"photo": "https://img/cat.jpg"},
+        replies=(Reply(200, json=_CHAT),),
+        calls=(Call("POST", "https://api.openai.com/v1/chat/completions", json={
+            "model": "gpt-4o", "messages": [{"role": "user", "content": [
+                {"type": "text", "text": "What is in the picture?"},
+                {"type": "image_url", "image_url": {"url": "https://img/cat.jpg", "detail": "low"}}]}]}),),
+        output=[{"result": "Fresh ideas", **_CHAT}], source=_OPENAI),
+]

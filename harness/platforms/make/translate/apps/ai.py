@@ -60,6 +60,23 @@ def _options(module: Module) -> list[tuple[str, ast.expr]]:
     return pairs
 
 
+def _message(message: dict[str, Any]) -> ast.expr:
+    """One chat message: its text, and an image by URL as a second content part (``image_url`` with its detail)."""
+    extra = {k for k, v in message.items() if k not in ("role", "content", "imageDetail", "imageInputType", "imageUrl")
+             and v not in (None, "", [], {})}
+    kind = message.get("imageInputType")
+    if extra or kind not in (None, "", "url"):
+        raise Untranslatable(f"a message's {', '.join(sorted(extra)) or 'image file'} is not translated")
+    content = call("make.text", template(message.get("content", "")))
+    if kind != "url" or message.get("imageUrl") in (None, ""):
+        return dict_of([("role", template(message["role"])), ("content", content)])
+    image = dict_of([("url", call("make.text", template(message["imageUrl"]))),
+                     ("detail", template(message.get("imageDetail") or "auto"))])
+    parts = ast.List([dict_of([("type", "text"), ("text", content)]),
+                      dict_of([("type", "image_url"), ("image_url", image)])], ast.Load())
+    return dict_of([("role", template(message["role"])), ("content", parts)])
+
+
 def _messages(module: Module) -> ast.expr:
     messages = module.mapper.get("messages")
     if not isinstance(messages, list) or not messages:
@@ -68,17 +85,13 @@ def _messages(module: Module) -> ast.expr:
     for message in messages:
         if not isinstance(message, dict) or not message.get("role"):
             raise Untranslatable("a message has no role")
-        extra = {k for k, v in message.items() if k not in ("role", "content", "imageDetail") and v not in (None, "", [])}
-        if extra:
-            raise Untranslatable(f"a message's {', '.join(sorted(extra))} (images, tools) is not translated")
-        out.append(dict_of([("role", template(message["role"])),
-                            ("content", call("make.text", template(message.get("content", ""))))]))
+        out.append(_message(message))
     return ast.List(out, ast.Load())
 
 
 def openai_completion(module: Module, gen: Gen) -> ModuleCode:
     """OpenAI Create a completion: chat or prompt; the answer with ``result``."""
-    _unread(module, "additionalParameters", "logit_bias", "tools", "parseJSONResponse", "jsonResponse")
+    _unread(module, "additionalParameters", "logit_bias", "tools", "parseJSONResponse", "jsonResponse", "prediction")
     method = module.mapper.get("select", "chat")
     model = required(module, "model", "Model")
     rf = module.mapper.get("response_format")
