@@ -45,3 +45,9 @@ def test_the_importer_names_an_app_call_after_its_app() -> None:
     code = translate(Module(7, "airtable:ActionGetRecord", 3, "g", {"base": "b", "table": "t", "id": "r"}, {}), gen)
     assert code.todo is None
     assert gen.hosts == {"api.airtable.com": "at", "airtable": "at"} and gen.proposals == {}
+
+
+def test_a_field_shaped_unlike_the_form_is_a_todo_not_a_traceback() -> None:
+    why = _todo("anthropic-claude:createAMessage", {"model": "m", "max_tokens": 5, "messages": 3})
+    assert why is not None and "a field is not shaped as the module's form shapes it (TypeError" in why
+    assert _todo("airtable:ActionSearchRecords", {"base": "b", "table": "t", "sort": True}) is not None

@@ -10,7 +10,9 @@ or query of mapped fields. The importer names an app module's call after its app
 from __future__ import annotations
 
 import ast
+import functools
 import re
+from collections.abc import Callable
 from typing import Any
 
 from harness import catalogue
@@ -20,7 +22,24 @@ from harness.platforms.make.translate.base import Gen, ModuleCode, var
 from harness.platforms.make.translate.iml import template
 from harness.scaffold._code import call, dict_of, lit, name, stmts
 
-__all__ = ["field", "fields", "number", "op_call", "provider_of", "required", "url_of"]
+__all__ = ["field", "fields", "guarded", "number", "op_call", "provider_of", "required", "url_of"]
+
+Translator = Callable[[Module, Gen], ModuleCode]
+
+
+def guarded(translators: dict[str, Translator]) -> dict[str, Translator]:
+    """Return the translators, each turning a module whose fields are not shaped as its form shapes them
+    (an array where a collection goes, …) into a TODO naming it, never an aborted scaffold."""
+    def guard(translator: Translator) -> Translator:
+        @functools.wraps(translator)
+        def translate(module: Module, gen: Gen) -> ModuleCode:
+            try:
+                return translator(module, gen)
+            except (TypeError, AttributeError, KeyError, ValueError, IndexError) as exc:
+                raise Untranslatable(f"{module.app}: a field is not shaped as the module's form shapes it "
+                                     f"({type(exc).__name__}: {exc})") from None
+        return translate
+    return {module_type: guard(translator) for module_type, translator in translators.items()}
 
 
 def provider_of(app: catalogue.App, module: Module, gen: Gen) -> str:

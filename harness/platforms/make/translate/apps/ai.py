@@ -25,7 +25,7 @@ from typing import Any
 from harness import catalogue
 from harness.errors import Untranslatable
 from harness.platforms.make.definition import Module
-from harness.platforms.make.translate.apps._call import fields, provider_of, required, url_of
+from harness.platforms.make.translate.apps._call import guarded, fields, provider_of, required, url_of
 from harness.platforms.make.translate.base import Gen, ModuleCode, var
 from harness.platforms.make.translate.iml import template
 from harness.scaffold._code import call, dict_of, lit, stmts
@@ -234,12 +234,12 @@ def claude_message(module: Module, gen: Gen) -> ModuleCode:
                     headers={"anthropic-version": "2023-06-01"})
 
 
-TRANSLATORS: dict[str, Callable[[Module, Gen], ModuleCode]] = {
+TRANSLATORS: dict[str, Callable[[Module, Gen], ModuleCode]] = guarded({
     "anthropic-claude:createAMessage": claude_message,
     "openai-gpt-3:CreateCompletion": openai_completion, "openai-gpt-3:GenerateImage": openai_image,
     "openai-gpt-3:analyzeImages": openai_analyze, "gemini-ai:createACompletionGeminiPro": gemini_completion,
     "gemini-ai:uploadAFile": gemini_upload,
-}
+})
 OPERATIONS: dict[str, tuple[str, str]] = {
     "anthropic-claude:createAMessage": ("anthropic", "text.message"),
     "openai-gpt-3:CreateCompletion": ("openai-v1", "chat.complete"), "openai-gpt-3:GenerateImage": ("openai", "image.generate"),

@@ -24,7 +24,7 @@ from typing import Any
 from harness import catalogue
 from harness.errors import Untranslatable
 from harness.platforms.make.definition import Module
-from harness.platforms.make.translate.apps._call import field, fields, number, op_call, provider_of, required
+from harness.platforms.make.translate.apps._call import guarded, field, fields, number, op_call, provider_of, required
 from harness.platforms.make.translate.base import Gen, ModuleCode, var
 from harness.platforms.make.translate.iml import template
 from harness.scaffold import _credential
@@ -46,6 +46,8 @@ def _spec(module: Module, key: str) -> dict[str, str]:
 
 def _record(module: Module) -> ast.expr:
     record = module.mapper.get("record")
+    if record in (None, ""):  # no field filled in: a record of no fields, as Make creates it
+        record = {}
     if not isinstance(record, dict):
         raise Untranslatable("the record's fields are not a collection")
     types = _spec(module, "record")
@@ -205,13 +207,13 @@ def fic_received(module: Module, gen: Gen) -> ModuleCode:
                    note="fieldset=detailed: the documents' payments_list and attachment_url are in it")
 
 
-TRANSLATORS: dict[str, Callable[[Module, Gen], ModuleCode]] = {
+TRANSLATORS: dict[str, Callable[[Module, Gen], ModuleCode]] = guarded({
     "airtable:ActionCreateRecord": airtable_create, "airtable:ActionUpdateRecords": airtable_update,
     "airtable:ActionGetRecord": airtable_get, "airtable:ActionSearchRecords": airtable_search,
     **{f"{app}:{name}": api_call for app in _API_CALL_APPS for name in _API_CALL_NAMES},
     "clickup:getListTasks": clickup_tasks, "clickup:editATaskAdvanced": clickup_edit,
     "fatture-in-cloud:listReceivedDocuments": fic_received,
-}
+})
 OPERATIONS: dict[str, tuple[str, str]] = {
     "airtable:ActionCreateRecord": ("airtable", "record.create"), "airtable:ActionUpdateRecords": ("airtable", "record.patch"),
     "airtable:ActionGetRecord": ("airtable", "record.get"), "airtable:ActionSearchRecords": ("airtable", "record.search"),

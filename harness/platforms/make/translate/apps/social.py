@@ -23,7 +23,7 @@ from collections.abc import Callable
 from harness import catalogue
 from harness.errors import Untranslatable
 from harness.platforms.make.definition import Module
-from harness.platforms.make.translate.apps._call import field, fields, op_call, provider_of, required, url_of
+from harness.platforms.make.translate.apps._call import guarded, field, fields, op_call, provider_of, required, url_of
 from harness.platforms.make.translate.base import Gen, ModuleCode, var
 from harness.platforms.make.translate.iml import template
 from harness.scaffold._code import call, dict_of, lit, stmts
@@ -184,12 +184,12 @@ def linkedin_post(module: Module, gen: Gen) -> ModuleCode:
                          f"{catalogue.skeleton('linkedin', 'post.create')}")
 
 
-TRANSLATORS: dict[str, Callable[[Module, Gen], ModuleCode]] = {
+TRANSLATORS: dict[str, Callable[[Module, Gen], ModuleCode]] = guarded({
     "facebook-pages:CreatePostWithPhotos": facebook_photos, "linkedin:CreatePost": linkedin_post,
     "slack:CreateMessage": slack_message, "slack:GetUser": slack_user, "slack:SearchMessages": slack_search, "telegram:SendReplyMessage": telegram_send,
     "twilio:SendSMS": twilio_sms, "discord:createMessage": discord_message,
     "instagram-business:CreatePostPhoto": instagram_photo, "facebook-pages:CreatePost": facebook_post,
-}
+})
 OPERATIONS: dict[str, tuple[str, str]] = {
     "slack:CreateMessage": ("slack", "message.post"), "slack:GetUser": ("slack", "user.info"), "slack:SearchMessages": ("slack", "message.search"),
     "telegram:SendReplyMessage": ("telegram", "message.sendMessage"), "twilio:SendSMS": ("twilio", "message.create"),
