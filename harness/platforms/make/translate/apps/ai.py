@@ -25,7 +25,7 @@ from typing import Any
 from harness import catalogue
 from harness.errors import Untranslatable
 from harness.platforms.make.definition import Module
-from harness.platforms.make.translate.apps._call import guarded, fields, provider_of, required, url_of
+from harness.platforms.make.translate.apps._call import fields, guarded, provider_of, required, url_of
 from harness.platforms.make.translate.base import Gen, ModuleCode, var
 from harness.platforms.make.translate.iml import template
 from harness.scaffold._code import call, dict_of, lit, stmts

@@ -24,7 +24,7 @@ from typing import Any
 from harness import catalogue
 from harness.errors import Untranslatable
 from harness.platforms.make.definition import Module
-from harness.platforms.make.translate.apps._call import guarded, field, fields, number, op_call, provider_of, required
+from harness.platforms.make.translate.apps._call import field, fields, guarded, number, op_call, provider_of, required
 from harness.platforms.make.translate.base import Gen, ModuleCode, var
 from harness.platforms.make.translate.iml import template
 from harness.scaffold import _credential

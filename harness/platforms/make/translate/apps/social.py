@@ -23,7 +23,7 @@ from collections.abc import Callable
 from harness import catalogue
 from harness.errors import Untranslatable
 from harness.platforms.make.definition import Module
-from harness.platforms.make.translate.apps._call import guarded, field, fields, op_call, provider_of, required, url_of
+from harness.platforms.make.translate.apps._call import field, fields, guarded, op_call, provider_of, required, url_of
 from harness.platforms.make.translate.base import Gen, ModuleCode, var
 from harness.platforms.make.translate.iml import template
 from harness.scaffold._code import call, dict_of, lit, stmts
