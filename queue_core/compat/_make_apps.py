@@ -29,7 +29,7 @@ from ._make_functions import truth
 RECORDED = "x-cutover-recorded"  # queue_core.gateway.request.RECORDED_HEADER, lower-cased
 Shape = Callable[[Any], Any]
 
-__all__ = ["SHAPES", "api_call", "call", "compact", "epoch_ms", "flag", "json_text", "num", "recorded", "search", "setting", "shaped"]
+__all__ = ["SHAPES", "api_call", "call", "compact", "epoch_ms", "epoch_s", "flag", "json_text", "num", "recorded", "search", "setting", "shaped", "stripe_form"]
 
 
 def compact(value: Any) -> Any:
@@ -83,6 +83,36 @@ def json_text(value: Any, field: str) -> Any:
         return jsonlib.loads(value)
     except ValueError as exc:
         raise ModuleFailed(f"field {field!r}: not valid JSON ({exc})") from None
+
+
+def stripe_form(fields: Any) -> dict[str, str]:
+    """Return a Stripe form body: nested collections as ``a[b]``, arrays as ``a[0]``, and a key/value array
+    (``metadata``) as ``metadata[key]``; values as text, empty ones left out."""
+    out: dict[str, str] = {}
+
+    def put(prefix: str, value: Any) -> None:
+        if isinstance(value, dict):
+            for k, v in value.items():
+                put(f"{prefix}[{k}]", v)
+        elif isinstance(value, list):
+            if value and all(isinstance(e, dict) and set(e) <= {"key", "value"} and "key" in e for e in value):
+                for e in value:
+                    put(f"{prefix}[{text(e['key'])}]", e.get("value"))
+                return
+            for n, e in enumerate(value):
+                put(f"{prefix}[{n}]", e)
+        else:
+            out[prefix] = text(value)
+
+    for key, value in (compact(fields) or {}).items():
+        put(key, value)
+    return out
+
+
+def epoch_s(value: Any) -> int | None:
+    """Return a date field as the Unix seconds Stripe reads (None when empty)."""
+    ms = epoch_ms(value)
+    return None if ms is None else ms // 1000
 
 
 def setting(name: str, step: str) -> str:
