@@ -92,3 +92,12 @@ def test_setting_names_the_variable(monkeypatch) -> None:
     monkeypatch.delenv("TWILIO_ACCOUNT_SID", raising=False)
     with pytest.raises(ModuleFailed, match="set TWILIO_ACCOUNT_SID in the environment"):
         make.apps.setting("TWILIO_ACCOUNT_SID", "send-sms")
+
+
+def test_stripe_form_brackets_nesting_and_pairs() -> None:
+    assert make.apps.stripe_form({"name": "Ada", "address": {"city": "Roma", "line1": ""},
+                                  "metadata": [{"key": "k", "value": 1}], "items": [{"price": "p", "qty": 2}],
+                                  "locales": ["it", "en"], "flag": False, "empty": []}) == {
+        "name": "Ada", "address[city]": "Roma", "metadata[k]": "1", "items[0][price]": "p", "items[0][qty]": "2",
+        "locales[0]": "it", "locales[1]": "en", "flag": "false"}
+    assert make.apps.epoch_s("2024-06-03T00:00:00Z") == 1717372800
