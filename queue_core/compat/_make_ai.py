@@ -54,7 +54,8 @@ def _anthropic(body: Any) -> Any:
     return {"textResponse": text_response, **body}
 
 
-SHAPES = {"anthropic.message": _anthropic, "openai.chat": openai_result, "openai.image": lambda body: body, "openai.text": lambda body: openai_result(body, chat=False),
+SHAPES = {"anthropic.message": _anthropic, "openai.chat": openai_result, "openai.image": lambda body: body,
+          "body": lambda body: body, "openai.text": lambda body: openai_result(body, chat=False),
           "gemini.completion": _gemini}
 
 

@@ -192,3 +192,22 @@ CASES += [
                 {"type": "image_url", "image_url": {"url": "https://img/cat.jpg", "detail": "low"}}]}]}),),
         output=[{"result": "Fresh ideas", **_CHAT}], source=_OPENAI),
 ]
+
+_PPLX = ("https://docs.perplexity.ai/api-reference/chat-completions (the request); Make outputs the answer as it is: "
+         "an exported blueprint maps {{7.choices[].message.content}} of perplexity-ai:createAChatCompletion")
+_PPLX_ANSWER = {"id": "p1", "model": "sonar", "citations": ["https://a.test"],
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": "1. Intro"}}]}
+
+CASES += [
+    MakeCase(
+        id="perplexity-create-chat-completion",
+        module=_module("perplexity-ai:createAChatCompletion", {
+            "model": "llama-3.1-sonar-large-128k-online", "max_tokens": "2000",
+            "messages": [{"role": "user", "content": "A table of contents on {{1.text}}"}]}),
+        input={"text": "bees"},
+        replies=(Reply(200, json=_PPLX_ANSWER),),
+        calls=(Call("POST", "https://api.perplexity.ai/chat/completions", provider="perplexity", json={
+            "model": "llama-3.1-sonar-large-128k-online",
+            "messages": [{"role": "user", "content": "A table of contents on bees"}], "max_tokens": 2000}),),
+        output=[_PPLX_ANSWER], source=_PPLX),
+]

@@ -1,4 +1,4 @@
-"""Make's AI apps onto the catalogue: OpenAI (``openai-gpt-3:*``), Google Gemini (``gemini-ai:*``), Anthropic Claude.
+"""Make's AI apps onto the catalogue: OpenAI (``openai-gpt-3:*``), Google Gemini (``gemini-ai:*``), Anthropic Claude, Perplexity.
 
 - OpenAI Create a completion: the chat method posts ``/v1/chat/completions`` (``model``,
   ``messages`` of role and text content, ``max_tokens``, ``temperature``, ``top_p``, ``n``,
@@ -13,6 +13,7 @@
 - Anthropic Claude Create a prompt (``anthropic-claude:createAMessage``): ``/v1/messages`` (model,
   max_tokens, messages of text, system, temperature, top_p, top_k, stop_sequences); the answer with
   ``textResponse``, as the module's ``metadata.interface`` lists it.
+- Perplexity Create a chat completion: ``/chat/completions``; the answer as it is.
 What these modules offer beyond that (image files, tools, JSON-schema answers) stays a TODO naming it.
 """
 
@@ -234,13 +235,38 @@ def claude_message(module: Module, gen: Gen) -> ModuleCode:
                     headers={"anthropic-version": "2023-06-01"})
 
 
+def perplexity_completion(module: Module, gen: Gen) -> ModuleCode:
+    """Perplexity Create a chat completion: ``/chat/completions``; Make outputs Perplexity's answer as it is
+    (a blueprint maps ``{{7.choices[].message.content}}``)."""
+    _unread(module, "response_format", "additionalParameters")
+    messages = module.mapper.get("messages")
+    if not isinstance(messages, list) or not messages:
+        raise Untranslatable("perplexity: the completion has no messages")
+    out: list[ast.expr] = []
+    for message in messages:
+        if not isinstance(message, dict) or not message.get("role"):
+            raise Untranslatable("a message has no role")
+        out.append(dict_of([("role", template(message["role"])),
+                            ("content", call("make.text", template(message.get("content", ""))))]))
+    numbers = ("max_tokens", "temperature", "top_p", "top_k", "presence_penalty", "frequency_penalty")
+    options = fields(module, {**{k: k for k in numbers}, "search_domain_filter": "search_domain_filter",
+                              "search_recency_filter": "search_recency_filter", "return_images": "return_images",
+                              "return_related_questions": "return_related_questions"},
+                     numbers=numbers, flags=("return_images", "return_related_questions"))
+    pairs = list(zip([k.value for k in options.keys], options.values, strict=True))  # type: ignore[union-attr]
+    body = dict_of([("model", required(module, "model", "Model")), ("messages", ast.List(out, ast.Load())), *pairs])
+    return _ai_call(module, gen, "perplexity", "chat.complete", "body", body)
+
+
 TRANSLATORS: dict[str, Callable[[Module, Gen], ModuleCode]] = guarded({
+    "perplexity-ai:createAChatCompletion": perplexity_completion,
     "anthropic-claude:createAMessage": claude_message,
     "openai-gpt-3:CreateCompletion": openai_completion, "openai-gpt-3:GenerateImage": openai_image,
     "openai-gpt-3:analyzeImages": openai_analyze, "gemini-ai:createACompletionGeminiPro": gemini_completion,
     "gemini-ai:uploadAFile": gemini_upload,
 })
 OPERATIONS: dict[str, tuple[str, str]] = {
+    "perplexity-ai:createAChatCompletion": ("perplexity", "chat.complete"),
     "anthropic-claude:createAMessage": ("anthropic", "text.message"),
     "openai-gpt-3:CreateCompletion": ("openai-v1", "chat.complete"), "openai-gpt-3:GenerateImage": ("openai", "image.generate"),
     "openai-gpt-3:analyzeImages": ("openai", "chat.complete"),
