@@ -1,0 +1,84 @@
+"""Make's Google Sheets modules: each becomes one ``make.google.<module>(…)`` call (``queue_core/compat/_make_google.py``).
+
+The mapper's fields map onto the catalogue's ``google-sheets`` operations (``sheet.append``,
+``sheet.read``, ``sheet.updateRow``: Sheets API v4 ``values``): ``spreadsheetId`` (an id, or the
+Drive path Make's picker writes), ``sheetId`` (the sheet's title), ``values`` (cells by column
+index or letter), ``valueInputOption``, ``insertDataOption``, ``rowNumber``, ``range``,
+``tableFirstRow``, ``filter``, ``sortOrder``, ``orderBy``, ``limit`` and the render options. The
+connection (``__IMTCONN__``) is not read: the provider's token is configured on the new side.
+The other Google areas are ``google_mail.py`` (Gmail, Email) and ``google_drive.py`` (Drive,
+Docs, Calendar); the polling Watch triggers are in ``..triggers``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from harness.errors import Untranslatable
+from harness.platforms.make.definition import Module
+from harness.platforms.make.translate.apps.google_common import awaited, required
+from harness.platforms.make.translate.base import Gen, ModuleCode
+from harness.platforms.make.translate.triggers import TRIGGER_TRANSLATORS
+
+__all__ = ["TRANSLATORS"]
+
+SHEETS = "https://sheets.googleapis.com"
+
+
+def _where(module: Module) -> dict[str, Any]:
+    required(module, "spreadsheetId", "sheetId")
+    return {"spreadsheet": module.mapper["spreadsheetId"], "sheet": module.mapper["sheetId"]}
+
+
+def _values(module: Module) -> dict[str, Any]:
+    values = module.mapper.get("values")
+    if not isinstance(values, dict) or not values:
+        raise Untranslatable("no column's value is mapped (values)")
+    return values
+
+
+def add_row(module: Module, gen: Gen) -> ModuleCode:
+    """Add a row: ``POST values/'<sheet>'!A1:append``; the cells by column (by header name: the header row read first)."""
+    mapper = module.mapper
+    if mapper.get("insertUnformatted"):
+        raise Untranslatable("the Unformatted option (insertUnformatted) is not translated")
+    headers = bool(mapper.get("useColumnHeaders")) and mapper.get("includesHeaders") not in (False, "false")
+    return awaited(module, gen, "google.add_row", SHEETS, **_where(module), values=_values(module),
+                   value_input=mapper.get("valueInputOption"), insert_data=mapper.get("insertDataOption"),
+                   by_header=headers)
+
+
+def update_row(module: Module, gen: Gen) -> ModuleCode:
+    """Update a row: ``PUT values/'<sheet>'!A<n>:<last><n>`` with the mapped cells (the others left as they are)."""
+    mapper = module.mapper
+    required(module, "rowNumber")
+    if mapper.get("useColumnHeaders"):
+        raise Untranslatable("columns named by their headers (useColumnHeaders) are not translated for Update a row")
+    return awaited(module, gen, "google.update_row", SHEETS, **_where(module), row=mapper["rowNumber"],
+                   values=_values(module), value_input=mapper.get("valueInputOption"))
+
+
+def filter_rows(module: Module, gen: Gen) -> ModuleCode:
+    """Search rows: read the sheet under the column range; one bundle per row the filter passes."""
+    mapper = module.mapper
+    return awaited(module, gen, "google.filter_rows", SHEETS, many=True, **_where(module),
+                   first_row=mapper.get("tableFirstRow") or "A1:Z1",
+                   headers=mapper.get("includesHeaders") not in (False, "false"), filter=mapper.get("filter"),
+                   sort=mapper.get("sortOrder"), order_by=mapper.get("orderBy"), limit=mapper.get("limit"),
+                   render=mapper.get("valueRenderOption"), dates=mapper.get("dateTimeRenderOption"))
+
+
+def get_sheet_content(module: Module, gen: Gen) -> ModuleCode:
+    """Get range values: ``GET values/'<sheet>'!<range>``; one bundle per row."""
+    mapper = module.mapper
+    required(module, "range")
+    return awaited(module, gen, "google.get_range", SHEETS, many=True, **_where(module), cells=mapper["range"],
+                   headers=mapper.get("includesHeaders") in (True, "true"), render=mapper.get("valueRenderOption"),
+                   dates=mapper.get("dateTimeRenderOption"))
+
+
+TRANSLATORS: dict[str, Callable[[Module, Gen], ModuleCode]] = {
+    "google-sheets:addRow": add_row, "google-sheets:updateRow": update_row, "google-sheets:filterRows": filter_rows,
+    "google-sheets:getSheetContent": get_sheet_content, **TRIGGER_TRANSLATORS,
+}

@@ -1,0 +1,2 @@
+"""placeholder"""
+TRIGGER_TRANSLATORS = {}
