@@ -1,0 +1,104 @@
+"""Make's Google Drive, Docs and Calendar modules: each one ``make.googledrive.<module>(…)`` call.
+
+The mapper's fields map onto the catalogue's ``google-drive`` (``file.copy``, ``file.get``,
+``file.delete``, ``file.upload``), ``google-docs`` (``document.replaceText``) and
+``google-calendar`` (``event.create``, ``event.search``) operations: ``file`` / ``folderId``
+(an id, or the Drive path Make's picker writes), ``name``, ``filename`` and ``data``, the export
+formats of Google files, ``replaceText`` pairs, and the event's ``calendar``, ``summary``,
+``start``/``end``, ``attendees``, ``conferenceDate`` (a Meet link)… Watch files is in ``..triggers``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from harness.errors import Untranslatable
+from harness.platforms.make.definition import Module
+from harness.platforms.make.translate.apps.google_common import awaited, required
+from harness.platforms.make.translate.base import Gen, ModuleCode
+
+__all__ = ["TRANSLATORS"]
+
+GOOGLEAPIS = "https://www.googleapis.com"
+DOCS = "https://docs.googleapis.com"
+
+
+def copy_file(module: Module, gen: Gen) -> ModuleCode:
+    """Copy a file: ``POST drive/v3/files/{id}/copy`` with the new name and folder."""
+    required(module, "file")
+    return awaited(module, gen, "googledrive.copy_file", GOOGLEAPIS, file=module.mapper["file"],
+                   name=module.mapper.get("name") or "", folder=module.mapper.get("folderId") or "")
+
+
+def get_file(module: Module, gen: Gen) -> ModuleCode:
+    """Get a file: its metadata, then its content (a Google file exported in the format asked)."""
+    required(module, "file")
+    m = module.mapper
+    formats = {"documents": m.get("formatDocuments"), "spreadsheets": m.get("formatSpreadsheets"),
+               "presentations": m.get("formatPresentations"), "drawings": m.get("formatDrawings")}
+    return awaited(module, gen, "googledrive.get_file", GOOGLEAPIS, file=m["file"], formats=formats)
+
+
+def delete_file(module: Module, gen: Gen) -> ModuleCode:
+    """Delete a file: ``DELETE drive/v3/files/{id}``."""
+    required(module, "file")
+    if module.mapper.get("select1") not in (None, "file", "folder"):
+        raise Untranslatable(f"deleting {module.mapper.get('select1')!r} is not translated")
+    return awaited(module, gen, "googledrive.delete_file", GOOGLEAPIS, file=module.mapper["file"])
+
+
+def upload_file(module: Module, gen: Gen) -> ModuleCode:
+    """Upload a file: a multipart upload into the folder."""
+    required(module, "filename", "data")
+    m = module.mapper
+    if m.get("convert"):
+        raise Untranslatable("converting the upload to a Google format (convert) is not translated")
+    return awaited(module, gen, "googledrive.upload_file", GOOGLEAPIS, filename=m["filename"], data=m["data"],
+                   folder=m.get("folderId") or "")
+
+
+def replace_text(module: Module, gen: Gen) -> ModuleCode:
+    """Replace a text in a document: one Docs ``replaceAllText`` request per pair."""
+    required(module, "document", "replaceText")
+    return awaited(module, gen, "googledrive.replace_text", DOCS, document=module.mapper["document"],
+                   pairs=module.mapper["replaceText"])
+
+
+_EVENT_FIELDS = ("summary", "description", "location", "start", "end", "attendees", "colorId", "visibility",
+                 "transparency", "recurrence")
+
+
+def create_event(module: Module, gen: Gen) -> ModuleCode:
+    """Create an event (in detail): ``POST calendar/v3/calendars/{id}/events``."""
+    m = module.mapper
+    required(module, "calendar", "start")
+    if m.get("select", "detail") != "detail":
+        raise Untranslatable(f"creating an event {m.get('select')!r} (quick add) is not translated")
+    if m.get("duration") not in (None, "") or m.get("end") in (None, ""):
+        raise Untranslatable("an event given by its duration (no end) is not translated")
+    if m.get("attachments") or m.get("overrides") or m.get("eventType") not in (None, "", "default"):
+        raise Untranslatable("event attachments, reminder overrides and event types are not translated")
+    event = {k: m.get(k) for k in _EVENT_FIELDS}
+    guests = m.get("guestPermissions")
+    if isinstance(guests, dict):
+        event.update(guests)
+    return awaited(module, gen, "googledrive.create_event", GOOGLEAPIS, calendar=m["calendar"], event=event,
+                   all_day=bool(m.get("allDayEvent")), meet=bool(m.get("conferenceDate")), send_updates=m.get("sendUpdates"))
+
+
+def search_events(module: Module, gen: Gen) -> ModuleCode:
+    """Search events: ``GET calendar/v3/calendars/{id}/events``; one bundle per event."""
+    m = module.mapper
+    required(module, "calendar")
+    query = {k: m.get(k) for k in ("timeMin", "timeMax", "updatedMin", "singleEvents", "q", "orderBy")}
+    if m.get("eventTypes"):
+        raise Untranslatable("filtering by event types is not translated")
+    return awaited(module, gen, "googledrive.search_events", GOOGLEAPIS, many=True, calendar=m["calendar"],
+                   query=query, limit=m.get("limit"))
+
+
+TRANSLATORS: dict[str, Callable[[Module, Gen], ModuleCode]] = {
+    "google-drive:copyAFile": copy_file, "google-drive:getAFile": get_file, "google-drive:deleteAFile": delete_file,
+    "google-drive:uploadAFile": upload_file, "google-docs:replaceATextInADocument": replace_text,
+    "google-calendar:createAnEvent": create_event, "google-calendar:searchEvents": search_events,
+}

@@ -1,0 +1,76 @@
+"""Make's Gmail modules (``google-email:*``): each becomes one ``make.googlemail.<module>(…)`` call.
+
+The mapper's fields map onto the catalogue's ``gmail`` operations (``message.send``,
+``message.reply``, ``message.get``, ``attachment.get``): ``to``/``cc``/``bcc`` (arrays of
+addresses), ``subject``, the HTML body (v2 ``html``; v4 ``content`` with ``bodyType`` ``rawHtml``),
+``attachments`` (``filename``, ``data``), ``threadId`` and ``replyMode`` for a reply, ``messageId``
+for attachments. A v4 body of type ``collection`` (text blocks and images that Make renders into
+its own HTML) is a TODO: that rendering is not documented. Watch emails is in ``..triggers``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from harness.errors import Untranslatable
+from harness.platforms.make.definition import Module
+from harness.platforms.make.translate.apps.google_common import awaited, required
+from harness.platforms.make.translate.base import Gen, ModuleCode
+
+__all__ = ["TRANSLATORS"]
+
+GMAIL = "https://gmail.googleapis.com"
+
+
+def _html(module: Module) -> object:
+    mapper = module.mapper
+    if module.version < 3:
+        return mapper.get("html", "")
+    if mapper.get("bodyType") != "rawHtml":
+        raise Untranslatable(f"a body of type {mapper.get('bodyType')!r} (Make renders its text blocks and images "
+                             "into HTML of its own) is not translated; rawHtml is")
+    return mapper.get("content", "")
+
+
+def _plain(module: Module) -> None:
+    if module.mapper.get("emailHeaders") or module.mapper.get("signature"):
+        raise Untranslatable("custom email headers and signatures are not translated")
+
+
+def send(module: Module, gen: Gen) -> ModuleCode:
+    """Send an email: ``POST users/me/messages/send`` with the MIME message (``raw``)."""
+    required(module, "to")
+    _plain(module)
+    mapper = module.mapper
+    return awaited(module, gen, "googlemail.send", GMAIL, to=mapper["to"], subject=mapper.get("subject", ""),
+                   html=_html(module), sender=mapper.get("from") or "", cc=mapper.get("cc") or [],
+                   bcc=mapper.get("bcc") or [], attachments=mapper.get("attachments") or [])
+
+
+def reply(module: Module, gen: Gen) -> ModuleCode:
+    """Reply to an email: the thread read, then ``messages/send`` in the thread to its last message's sender (or all)."""
+    required(module, "threadId")
+    _plain(module)
+    mapper = module.mapper
+    if mapper.get("replyMode", "sender") not in ("sender", "all"):
+        raise Untranslatable(f"reply mode {mapper.get('replyMode')!r} is not translated")
+    return awaited(module, gen, "googlemail.reply", GMAIL, thread=mapper["threadId"], html=_html(module),
+                   mode=mapper.get("replyMode", "sender"), sender=mapper.get("from") or "",
+                   attachments=mapper.get("attachments") or [])
+
+
+def list_attachments(module: Module, gen: Gen) -> ModuleCode:
+    """List email attachments: one bundle per attachment of the message."""
+    required(module, "messageId")
+    include = module.mapper.get("include") or ["attachment"]
+    if not isinstance(include, list) or not set(include) <= {"attachment", "media"}:
+        raise Untranslatable(f"include {include!r} is not translated (attachment, media are)")
+    return awaited(module, gen, "googlemail.list_attachments", GMAIL, many=True, message=module.mapper["messageId"],
+                   data=bool(module.mapper.get("returnAttachmentData", True)), attachments="attachment" in include,
+                   media="media" in include)
+
+
+TRANSLATORS: dict[str, Callable[[Module, Gen], ModuleCode]] = {
+    "google-email:ActionSendEmail": send, "google-email:sendAnEmail": send, "google-email:replyToAnEmail": reply,
+    "google-email:listEmailAttachments": list_attachments,
+}

@@ -1,0 +1,204 @@
+"""Make's Google Drive, Docs and Calendar modules at run time (``make.googledrive.copy_file(…)``).
+
+- Drive v3: Copy a file (``POST files/{id}/copy``: the new name and folder), Get a file (its
+  metadata, then its content: ``alt=media``, or ``export`` in the format asked for a Google Docs,
+  Sheets, Slides or Drawings file; the bundle is the metadata with ``data``), Delete a file
+  (``DELETE files/{id}``), Upload a file (``uploadType=multipart``: the metadata, then the data).
+  Each file's bundle is the Drive file resource (``fields=*``).
+- Docs v1: Replace a text in a document: one ``replaceAllText`` request per pair, case matched.
+- Calendar v3: Create an event (``POST calendars/{id}/events``; a Google Meet link asked with
+  ``conferenceDataVersion=1``) and Search events (``GET calendars/{id}/events``: one bundle per
+  event); an event's bundle is the API's event with ``start`` and ``end`` as their date-time.
+- Watch files in a folder: a poller (``_make_poll``): files created (or modified) since the last poll.
+
+In a shadow replay the first call's answer is the module's recorded output: it is returned as it is.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from datetime import timedelta
+from typing import Any
+from urllib.parse import quote
+
+from ..errors import ModuleFailed
+from ._make_filter import instant, text
+from ._make_google import bundles_of, recorded
+from ._make_poll import _limit, start_items
+
+DRIVE = "https://www.googleapis.com/drive/v3/files"
+UPLOAD = "https://www.googleapis.com/upload/drive/v3/files"
+DOCS = "https://docs.googleapis.com/v1/documents"
+CALENDAR = "https://www.googleapis.com/calendar/v3/calendars"
+_EXPORTS = {"application/vnd.google-apps.document": "documents", "application/vnd.google-apps.spreadsheet": "spreadsheets",
+            "application/vnd.google-apps.presentation": "presentations", "application/vnd.google-apps.drawing": "drawings"}
+
+__all__ = ["copy_file", "create_event", "delete_file", "event_bundle", "file_id", "get_file", "replace_text",
+           "search_events", "upload_file", "watch_files"]
+
+
+def file_id(value: Any) -> str:
+    """Return a Drive id: Make's picker writes a path (``/<folder>/<id>``), its last part."""
+    found = [part for part in text(value).strip().split("/") if part]
+    if not found:
+        raise ModuleFailed("Google Drive: the file (or folder) ID is empty")
+    return found[-1]
+
+
+def _json(response: Any, what: str) -> Any:
+    try:
+        return response.json()
+    except ValueError:
+        raise ModuleFailed(f"Google {what}: the answer is not JSON ({response.text[:200]!r})") from None
+
+
+async def copy_file(ctx: Any, provider: str, *, step: str, file: Any, name: Any = None, folder: Any = None) -> Any:
+    """Copy a file: ``POST files/{id}/copy`` named ``name`` into ``folder``; the new file."""
+    body: dict[str, Any] = {}
+    if text(name):
+        body["name"] = text(name)
+    if text(folder):
+        body["parents"] = [file_id(folder)]
+    response = await ctx.call(provider, "POST", f"{DRIVE}/{file_id(file)}/copy", step=step,
+                              params={"fields": "*", "supportsAllDrives": "true"}, json=body)
+    found = recorded(response)
+    return found if found is not None else _json(response, "Drive Copy a file")
+
+
+async def get_file(ctx: Any, provider: str, *, step: str, file: Any, formats: dict[str, Any]) -> Any:
+    """Get a file: its metadata, then its content (a Google file exported in the format asked); metadata + ``data``."""
+    fid = file_id(file)
+    response = await ctx.call(provider, "GET", f"{DRIVE}/{fid}", step=step, params={"fields": "*", "supportsAllDrives": "true"})
+    found = recorded(response)
+    if found is not None:
+        return found
+    meta = _json(response, "Drive Get a file")
+    kind = _EXPORTS.get(text(meta.get("mimeType")))
+    if kind is not None:
+        target = text(formats.get(kind))
+        if not target:
+            raise ModuleFailed(f"Google Drive Get a file: no export format for {meta.get('mimeType')}")
+        content = await ctx.call(provider, "GET", f"{DRIVE}/{fid}/export", step=step, params={"mimeType": target})
+    else:
+        content = await ctx.call(provider, "GET", f"{DRIVE}/{fid}", step=step, params={"alt": "media", "supportsAllDrives": "true"})
+    return {**meta, "data": content.content}
+
+
+async def delete_file(ctx: Any, provider: str, *, step: str, file: Any) -> Any:
+    """Delete a file: ``DELETE files/{id}`` (permanently); an empty bundle."""
+    response = await ctx.call(provider, "DELETE", f"{DRIVE}/{file_id(file)}", step=step, params={"supportsAllDrives": "true"})
+    found = recorded(response)
+    return found if found is not None else {}
+
+
+async def upload_file(ctx: Any, provider: str, *, step: str, filename: Any, data: Any, folder: Any = None,
+                      convert: bool = False) -> Any:
+    """Upload a file: a multipart upload of the metadata (name, folder) and the data; the new file."""
+    if convert:
+        raise ModuleFailed("Google Drive Upload a file: converting to a Google format is not supported here")
+    meta: dict[str, Any] = {"name": text(filename)}
+    if text(folder):
+        meta["parents"] = [file_id(folder)]
+    payload = data if isinstance(data, bytes | bytearray) else text(data).encode("utf-8")
+    boundary = f"cutover-{uuid.uuid4().hex}"
+    body = (f"--{boundary}\r\nContent-Type: application/json; charset=UTF-8\r\n\r\n{json.dumps(meta)}\r\n"
+            f"--{boundary}\r\nContent-Type: application/octet-stream\r\n\r\n").encode() + bytes(payload) + \
+        f"\r\n--{boundary}--".encode()
+    response = await ctx.call(provider, "POST", UPLOAD, step=step, params={"uploadType": "multipart", "fields": "*",
+                                                                           "supportsAllDrives": "true"},
+                              content=body, headers={"Content-Type": f"multipart/related; boundary={boundary}"})
+    found = recorded(response)
+    return found if found is not None else _json(response, "Drive Upload a file")
+
+
+async def replace_text(ctx: Any, provider: str, *, step: str, document: Any, pairs: Any) -> Any:
+    """Replace a text in a document: ``POST documents/{id}:batchUpdate``, one ``replaceAllText`` per pair."""
+    requests = [{"replaceAllText": {"containsText": {"text": text(p.get("oldText")), "matchCase": True},
+                                    "replaceText": text(p.get("newText"))}}
+                for p in pairs or [] if isinstance(p, dict) and text(p.get("oldText"))]
+    response = await ctx.call(provider, "POST", f"{DOCS}/{file_id(document)}:batchUpdate", step=step,
+                              json={"requests": requests})
+    found = recorded(response)
+    return found if found is not None else _json(response, "Docs Replace a text")
+
+
+def _moment(value: Any, field: str) -> str:
+    found = instant(value)
+    if found is None:
+        raise ModuleFailed(f"Google Calendar: {field} {text(value)!r} is not a date")
+    return found.isoformat()
+
+
+def event_bundle(event: Any) -> Any:
+    """Return Make's bundle of a Calendar event: the API's event, ``start``/``end`` as their date-time (or date)."""
+    if not isinstance(event, dict):
+        return event
+    out = dict(event)
+    for key in ("start", "end"):
+        if isinstance(out.get(key), dict):
+            out[key] = out[key].get("dateTime") or out[key].get("date")
+    return out
+
+
+async def create_event(ctx: Any, provider: str, *, step: str, calendar: Any, event: dict[str, Any], all_day: bool = False,
+                       meet: bool = False, send_updates: Any = None) -> Any:
+    """Create an event: ``POST calendars/{id}/events``; Make's bundle of the event created."""
+    body = {k: v for k, v in event.items() if v not in (None, "", [], {})}
+    for key in ("start", "end"):
+        if key not in body:
+            raise ModuleFailed(f"Google Calendar Create an event: the {key} is not mapped")
+        moment = _moment(body[key], key)
+        body[key] = {"date": moment[:10]} if all_day else {"dateTime": moment}
+    if isinstance(body.get("attendees"), list):
+        body["attendees"] = [{k: v for k, v in a.items() if v not in (None, "")} for a in body["attendees"]
+                             if isinstance(a, dict) and a.get("email")]
+    params: dict[str, Any] = {}
+    if meet:
+        params["conferenceDataVersion"] = "1"
+        body["conferenceData"] = {"createRequest": {"requestId": str(uuid.uuid4()),
+                                                    "conferenceSolutionKey": {"type": "hangoutsMeet"}}}
+    if text(send_updates):
+        params["sendUpdates"] = text(send_updates)
+    response = await ctx.call(provider, "POST", f"{CALENDAR}/{quote(text(calendar), safe='@.')}/events", step=step,
+                              params=params, json=body)
+    found = recorded(response)
+    return found if found is not None else event_bundle(_json(response, "Calendar Create an event"))
+
+
+async def search_events(ctx: Any, provider: str, *, step: str, calendar: Any, query: dict[str, Any], limit: Any = None) -> list[Any]:
+    """Search events: ``GET calendars/{id}/events``; one bundle per event (at most ``limit``)."""
+    params = {k: (_moment(v, k) if k in ("timeMin", "timeMax", "updatedMin") else text(v).lower() if isinstance(v, bool) else text(v))
+              for k, v in query.items() if v not in (None, "")}
+    top = _limit(limit)
+    if top:
+        params["maxResults"] = str(top)
+    response = await ctx.call(provider, "GET", f"{CALENDAR}/{quote(text(calendar), safe='@.')}/events", step=step, params=params)
+    found = recorded(response)
+    if found is not None:
+        return bundles_of(found)
+    items = (_json(response, "Calendar Search events") or {}).get("items") or []
+    items = items[:top] if top else items
+    return [{**event_bundle(e), "__IMTINDEX__": i, "__IMTLENGTH__": len(items)} for i, e in enumerate(items, 1)]
+
+
+async def watch_files(ctx: Any, provider: str, *, step: str, folder: Any, watch: str = "create", mime: Any = None,
+                      limit: Any = None) -> list[Any]:
+    """Watch files in a folder: start a job per file created (``modify``: modified) in it since the last poll."""
+    field = "createdTime" if watch == "create" else "modifiedTime"
+    cursor = await ctx.poll_cursor(default=None)
+    if not isinstance(cursor, dict):  # the first poll: from now on
+        since = (ctx.now() - timedelta(seconds=0)).isoformat().replace("+00:00", "Z")
+        return await start_items(ctx, [], id_of=lambda f: f["id"], cursor={"since": since})
+    q = f"'{file_id(folder)}' in parents and trashed = false and {field} > '{text(cursor.get('since'))}'"
+    if text(mime) not in ("", "all"):
+        q += f" and mimeType = '{text(mime)}'"
+    response = await ctx.call(provider, "GET", DRIVE, step=step, params={
+        "q": q, "orderBy": field, "fields": "files(*)", "pageSize": "100", "supportsAllDrives": "true",
+        "includeItemsFromAllDrives": "true"})
+    files = [f for f in (_json(response, "Drive Watch files") or {}).get("files") or [] if isinstance(f, dict)]
+    top = _limit(limit)
+    files = files[:top] if top else files
+    since = files[-1].get(field) if files else cursor.get("since")
+    return await start_items(ctx, files, id_of=lambda f: f["id"] if watch == "create" else f"{f['id']}@{f.get(field)}",
+                             cursor={"since": since})
