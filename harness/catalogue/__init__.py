@@ -19,6 +19,7 @@ from harness.catalogue._apps_legacy import LEGACY
 from harness.catalogue._ai import AI_APPS
 from harness.catalogue._mail import MAIL
 from harness.catalogue._model import App, Auth, Operation, Pagination, Secret
+from harness.catalogue._rows_google import GOOGLE
 
 __all__ = ["App", "Auth", "Operation", "Pagination", "Secret", "app", "apps", "merged", "operation", "skeleton"]
 
@@ -52,7 +53,7 @@ def merged(*tables: dict[str, App] | tuple[App, ...]) -> dict[str, App]:
 
 
 # Later row files' apps add operations to earlier ones (the AI providers' rows over _apps' first openai/gemini).
-_ALL: dict[str, App] = merged(APPS, MORE, AI_APPS, MAIL, LEGACY)
+_ALL: dict[str, App] = merged(APPS, MORE, AI_APPS, MAIL, LEGACY, GOOGLE)
 
 
 def apps() -> dict[str, App]:
