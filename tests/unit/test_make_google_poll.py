@@ -132,3 +132,50 @@ def test_tally_delivery_becomes_makes_bundle() -> None:
     bundle = make.poll.tally_bundle(Delivery())
     assert bundle["fields"] == {"What is your full name?": "Ada"} and bundle["fieldsById"] == {"question_6x2QXJ": "Ada"}
     assert (bundle["eventId"], bundle["responseId"], bundle["formName"]) == ("e1", "r1", "Leads")
+
+
+def _scenario() -> Any:
+    from harness.platforms.make.definition import load_blueprint
+    from harness.platforms.make.translate import build
+    from pathlib import Path
+
+    document = {"name": "watch", "metadata": {"instant": False, "version": 1}, "flow": [
+        {"id": 1, "module": "google-sheets:watchRows", "version": 2, "mapper": {}, "metadata": {"designer": {"x": 0, "y": 0}},
+         "parameters": {"from": "drive", "mode": "select", "limit": 10, "sheetId": "Sheet1", "__IMTCONN__": 1,
+                        "spreadsheetId": "1SxO", "tableFirstRow": "A1:Z1", "includesHeaders": True}},
+        {"id": 2, "module": "util:SetVariable2", "version": 1, "parameters": {}, "metadata": {"designer": {"x": 300, "y": 0}},
+         "mapper": {"name": "event", "scope": "roundtrip", "value": "{{1.`2`}}"}}]}
+    return build(load_blueprint(Path("watch.json"), document), "watch-scenario", {})
+
+
+def _run(scaffold: Any, ctx: Any, trigger: Any) -> None:
+    from queue_core import registry as registry_module
+    from queue_core.registry import Registry
+
+    saved, registry_module.default_registry = registry_module.default_registry, Registry()
+    try:
+        exec(compile(scaffold.source, "watch.py", "exec"), {})
+        function = registry_module.default_registry.get("watch-scenario").fn
+    finally:
+        registry_module.default_registry = saved
+    asyncio.run(function(ctx, trigger))
+
+
+def test_scaffolded_watch_rows_polls_on_a_tick_and_runs_each_started_row() -> None:
+    from queue_core.context import Trigger
+
+    scaffold = _scenario()
+    assert scaffold.trigger_kind == "schedule" and scaffold.rows[0].status == "trigger"
+    tick = PollContext({"row": 3}, [_SHEET])
+    tick.variables = {}  # type: ignore[attr-defined]
+    _run(scaffold, tick, Trigger("watch-scenario", None, {}, None, "schedule"))
+    (_, items, cursor, ids), = tick.started
+    assert ids == ["4"] and cursor == {"row": 4}
+    from tests.conformance.make.runner import _recording_emits
+
+    job = PollContext(None, [])
+    job.emitted = {}  # type: ignore[attr-defined]
+    with _recording_emits():
+        _run(scaffold, job, Trigger("watch-scenario", None, {}, items[0], "poll"))
+    assert job.calls == [] and job.started == []  # a started job runs the flow on its row, no poll
+    assert job.emitted[2] == [{"event": "Retro"}]  # type: ignore[attr-defined]
