@@ -10,8 +10,9 @@ item's id, ``queue_core.poller``), whose trigger (source ``poll``) is the item's
 of its own. The first poll starts from now (Make's default "From now on"): it records where the
 source stands and starts nothing.
 
-- Watch rows (``google-sheets:watchRows``): new rows below the last row seen (cursor ``{"row": n}``);
-  each bundle ``__ROW_NUMBER__``, ``__SPREADSHEET_ID__``, ``__SHEET__`` and the cells ``"0"``, ``"1"``….
+- Watch rows (``google-sheets:watchRows``): new rows below the last row seen (cursor ``{"row": n}``),
+  up to the first blank row ("If a sheet contains a blank row, Make doesn't process all subsequent
+  rows", apps.make.com/google-sheets-modules); each bundle ``__ROW_NUMBER__``, ``__SPREADSHEET_ID__``, ``__SHEET__`` and the cells ``"0"``, ``"1"``….
 - Watch emails (``google-email:triggerWatchNewEmails``): ``_make_googlemail.watch_emails``.
 - Watch files in a folder (``google-drive:watchFilesInAFolder``): ``_make_googledrive.watch_files``.
 - Instant app webhooks whose bundle is the delivery reshaped: Tally's Watch new responses.
@@ -58,7 +59,12 @@ async def watch_rows(ctx: Any, provider: str, *, step: str, spreadsheet: Any, sh
     if cursor is None:  # the first poll: from now on
         return await start_items(ctx, [], id_of=lambda b: b["__ROW_NUMBER__"], cursor={"row": last_row})
     seen = int(number(cursor.get("row")) or 0) if isinstance(cursor, dict) else 0
-    new = [(n, row) for n, row in numbered if n > seen and any(text(c) != "" for c in row)]
+    new = []
+    for n, row in numbered:  # Make: a blank row ends the sheet, the rows after it are not processed
+        if not any(text(c) != "" for c in row):
+            break
+        if n > seen:
+            new.append((n, row))
     top = _limit(limit)
     new = new[:top] if top else new
     bundles = [{"__ROW_NUMBER__": n, "__SPREADSHEET_ID__": spreadsheet_id(spreadsheet), "__SHEET__": text(sheet),

@@ -179,3 +179,10 @@ def test_scaffolded_watch_rows_polls_on_a_tick_and_runs_each_started_row() -> No
         _run(scaffold, job, Trigger("watch-scenario", None, {}, items[0], "poll"))
     assert job.calls == [] and job.started == []  # a started job runs the flow on its row, no poll
     assert job.emitted[2] == [{"event": "Retro"}]  # type: ignore[attr-defined]
+
+
+def test_watch_rows_stops_at_a_blank_row() -> None:
+    sheet = {"values": [["name"], ["a"], [], ["c"]]}
+    ctx = PollContext({"row": 1}, [sheet])
+    _rows(ctx)
+    assert ctx.started[0][3] == ["2"] and ctx.started[0][2] == {"row": 2}
