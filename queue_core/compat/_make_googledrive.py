@@ -93,11 +93,10 @@ async def delete_file(ctx: Any, provider: str, *, step: str, file: Any) -> Any:
 
 
 async def upload_file(ctx: Any, provider: str, *, step: str, filename: Any, data: Any, folder: Any = None,
-                      convert: bool = False) -> Any:
-    """Upload a file: a multipart upload of the metadata (name, folder) and the data; the new file."""
-    if convert:
-        raise ModuleFailed("Google Drive Upload a file: converting to a Google format is not supported here")
-    meta: dict[str, Any] = {"name": text(filename)}
+                      title: Any = None) -> Any:
+    """Upload a file: a multipart upload of the metadata (name: the new file name, else the file's; folder)
+    and the data; the new file."""
+    meta: dict[str, Any] = {"name": text(title) or text(filename)}
     if text(folder):
         meta["parents"] = [file_id(folder)]
     payload = data if isinstance(data, bytes | bytearray) else text(data).encode("utf-8")

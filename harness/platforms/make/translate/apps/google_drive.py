@@ -54,7 +54,7 @@ def upload_file(module: Module, gen: Gen) -> ModuleCode:
     if m.get("convert"):
         raise Untranslatable("converting the upload to a Google format (convert) is not translated")
     return awaited(module, gen, "googledrive.upload_file", GOOGLEAPIS, filename=m["filename"], data=m["data"],
-                   folder=m.get("folderId") or "")
+                   folder=m.get("folderId") or "", title=m.get("title") or "")
 
 
 def replace_text(module: Module, gen: Gen) -> ModuleCode:
