@@ -29,7 +29,7 @@ from ._make_poll import _limit, start_items
 
 GMAIL = "https://gmail.googleapis.com/gmail/v1/users/me"
 
-__all__ = ["GMAIL", "list_attachments", "message_bundle", "mime", "reply", "send", "watch_emails"]
+__all__ = ["GMAIL", "list_attachments", "message_bundle", "mime", "reply", "send", "smtp_send", "watch_emails"]
 
 
 def _addresses(value: Any) -> list[str]:
@@ -234,3 +234,29 @@ async def watch_emails(ctx: Any, provider: str, *, step: str, filter_type: str, 
             await ctx.call(provider, "POST", f"{GMAIL}/messages/{message_id}/modify", step=step,
                            json={"removeLabelIds": ["UNREAD"]})
     return []
+
+
+def _joined(value: Any) -> str | None:
+    found = _addresses(value)
+    return ", ".join(found) if found else None
+
+
+async def smtp_send(ctx: Any, provider: str, *, step: str, sender: Any, to: Any, subject: Any, content: Any,
+                    html: bool = False, cc: Any = None, bcc: Any = None, reply_to: Any = None) -> Any:
+    """Make's Email app, Send an email: the message through the SMTP provider (``queue_core.gateway.smtp``).
+
+    The bundle is empty: the module documents no output fields (a shadow answer, its recorded output, is
+    returned as it is)."""
+    from ._n8n_email import email_send
+
+    if not _addresses(to):
+        raise ModuleFailed("Email Send an email: no recipient (To)")
+    mail = email_send(sender=text(sender), to=_joined(to), subject=text(subject), cc=_joined(cc), bcc=_joined(bcc),
+                      reply_to=text(reply_to) or None, **({"html": text(content)} if html else {"text": text(content)}))
+    response = await ctx.call(provider, "SMTP", "/send", step=step, json=mail)
+    found = recorded(response)
+    if found is not None:
+        return found
+    if response.status_code >= 400:
+        raise ModuleFailed(f"Email Send an email: the mail server refused it ({response.text[:200]})")
+    return {}

@@ -71,3 +71,15 @@ def test_list_attachments_one_bundle_each_with_data() -> None:
     out = asyncio.run(make.googlemail.list_attachments(ctx, "gmail", step="s", message="m2"))
     assert out == [{"filename": "inv.pdf", "mimeType": "application/pdf", "size": 3, "data": b"PDF"}]
     assert ctx.calls[1][1] == "https://gmail.googleapis.com/gmail/v1/users/me/messages/m2/attachments/a1"
+
+
+def test_email_app_sends_the_message_over_smtp() -> None:
+    ctx = Ctx([{"accepted": ["ada@example.com"]}])
+    out = asyncio.run(make.googlemail.smtp_send(ctx, "smtp", step="s", sender="shop@example.com", to=["ada@example.com"],
+                                                subject="Order 7", content="Hi Ada", cc=["c@example.com"]))
+    assert out == {}
+    method, url, kwargs = ctx.calls[0]
+    mail = kwargs["json"]
+    assert (method, url, mail["from"], mail["to"]) == ("SMTP", "/send", "shop@example.com", ["ada@example.com", "c@example.com"])
+    message = email.message_from_string(mail["message"], policy=default)
+    assert (message["Subject"], message["To"], message.get_content().strip()) == ("Order 7", "ada@example.com", "Hi Ada")

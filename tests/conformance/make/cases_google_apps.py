@@ -159,4 +159,15 @@ CASES = [
                     params={"uploadType": "multipart", "fields": "*", "supportsAllDrives": "true"}),),
         output=[{"kind": "drive#file", "id": "1UP", "name": "note.txt"}],
         source="https://www.make.com/en/help/app/google-drive (Upload a file: files.create uploadType=multipart)"),
+    MakeCase(
+        id="email-send-over-smtp",
+        module=_module("email:ActionSendEmail", 7, {
+            "to": ["{{1.email}}"], "subject": "Order {{1.id}} confirmed", "contentType": "text", "attachments": [], "cc": [],
+            "bcc": [], "from": "shop@example.com", "sender": "", "replyTo": "", "inReplyTo": "", "references": [],
+            "priority": "normal", "headers": [], "text": "Hi {{1.name}}"}),
+        input={"email": "ada@example.com", "id": 7, "name": "Ada"},
+        replies=(Reply(200, json={"accepted": ["ada@example.com"], "rejected": [], "messageId": "<x@y>"}),),
+        calls=(Call("SMTP", "/send", provider="smtp"),),
+        output=[{}],
+        source="https://apps.make.com/email (Send an email: the message over the connection's SMTP server)"),
 ]
