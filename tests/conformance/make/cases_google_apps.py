@@ -170,4 +170,17 @@ CASES = [
         calls=(Call("SMTP", "/send", provider="smtp"),),
         output=[{}],
         source="https://apps.make.com/email (Send an email: the message over the connection's SMTP server)"),
+    MakeCase(
+        id="gmail-reply-in-thread",
+        module=_module("google-email:replyToAnEmail", 4, {"bodyType": "rawHtml", "content": "<p>Thanks {{1.name}}</p>",
+                                                          "threadId": "{{1.thread}}", "replyMode": "sender"}),
+        input={"name": "Ada", "thread": "t2"},
+        replies=(Reply(200, json={"id": "t2", "messages": [{"id": "m1", "payload": {"headers": [
+                     {"name": "From", "value": "Ada <ada@example.com>"}, {"name": "Subject", "value": "Invoice 7"},
+                     {"name": "Message-ID", "value": "<abc@mail>"}]}}]}),
+                 Reply(200, json={"id": "m3", "threadId": "t2", "labelIds": ["SENT"]})),
+        calls=(Call("GET", "https://gmail.googleapis.com/gmail/v1/users/me/threads/t2", params={"format": "metadata"}),
+               Call("POST", "https://gmail.googleapis.com/gmail/v1/users/me/messages/send")),
+        output=[{"id": "m3", "threadId": "t2", "labelIds": ["SENT"]}],
+        source="https://www.make.com/en/help/app/gmail (Reply to an email: in the thread, to its sender, Re: its subject)"),
 ]
