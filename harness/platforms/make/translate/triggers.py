@@ -76,9 +76,10 @@ def watch_files(module: Module, gen: Gen) -> ModuleCode:
 
 
 def instant(module: Module, gen: Gen) -> ModuleCode:
-    """An instant app webhook: its scenario must start on the delivery, which ``_start`` decides (make-core)."""
+    """An instant app webhook: ``_start`` makes it the scenario's trigger (``INSTANT``) when it is the first
+    module; until ``_start`` does (make-core) and anywhere else, it is a TODO naming that."""
     return todo(module, f"{module.app} is an instant app webhook (__IMTHOOK__): the scenario starts on its "
-                        f"delivery ({INSTANT[module.app]}(trigger)); needs translate._start to scaffold it as a webhook")
+                        f"delivery, {INSTANT[module.app]}(trigger), when translate._start reads triggers.INSTANT")
 
 
 TRIGGER_TRANSLATORS: dict[str, Callable[[Module, Gen], ModuleCode]] = {
