@@ -28,8 +28,9 @@ from ._make_google import bundles_of, recorded
 from ._make_poll import _limit, start_items
 
 GMAIL = "https://gmail.googleapis.com/gmail/v1/users/me"
+FROM_SETTING = "MAKE_EMAIL_FROM"  # the Email connection's address, when the module maps no From
 
-__all__ = ["GMAIL", "list_attachments", "message_bundle", "mime", "reply", "send", "smtp_send", "watch_emails"]
+__all__ = ["FROM_SETTING", "GMAIL", "list_attachments", "message_bundle", "mime", "reply", "send", "smtp_send", "watch_emails"]
 
 
 def _addresses(value: Any) -> list[str]:
@@ -245,12 +246,18 @@ async def smtp_send(ctx: Any, provider: str, *, step: str, sender: Any, to: Any,
                     html: bool = False, cc: Any = None, bcc: Any = None, reply_to: Any = None) -> Any:
     """Make's Email app, Send an email: the message through the SMTP provider (``queue_core.gateway.smtp``).
 
-    The bundle is empty: the module documents no output fields (a shadow answer, its recorded output, is
-    returned as it is)."""
+    An empty From is the Make connection's own address, which the blueprint does not hold: it is read
+    from the setting ``MAKE_EMAIL_FROM``. The bundle is empty: the module documents no output fields
+    (a shadow answer, its recorded output, is returned as it is)."""
+    import os
+
     from ._n8n_email import email_send
 
     if not _addresses(to):
         raise ModuleFailed("Email Send an email: no recipient (To)")
+    sender = text(sender) or os.environ.get(FROM_SETTING, "")
+    if not sender:
+        raise ModuleFailed(f"Email Send an email: no From mapped; set {FROM_SETTING} to the connection's address")
     mail = email_send(sender=text(sender), to=_joined(to), subject=text(subject), cc=_joined(cc), bcc=_joined(bcc),
                       reply_to=text(reply_to) or None, **({"html": text(content)} if html else {"text": text(content)}))
     response = await ctx.call(provider, "SMTP", "/send", step=step, json=mail)

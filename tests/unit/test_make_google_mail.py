@@ -83,3 +83,18 @@ def test_email_app_sends_the_message_over_smtp() -> None:
     assert (method, url, mail["from"], mail["to"]) == ("SMTP", "/send", "shop@example.com", ["ada@example.com", "c@example.com"])
     message = email.message_from_string(mail["message"], policy=default)
     assert (message["Subject"], message["To"], message.get_content().strip()) == ("Order 7", "ada@example.com", "Hi Ada")
+
+
+def test_email_app_without_from_uses_the_connection_address_setting(monkeypatch) -> None:
+    monkeypatch.delenv("MAKE_EMAIL_FROM", raising=False)
+    try:
+        asyncio.run(make.googlemail.smtp_send(Ctx([]), "smtp", step="s", sender="", to=["a@example.com"], subject="x",
+                                              content="y"))
+    except make.ModuleFailed as exc:
+        assert "MAKE_EMAIL_FROM" in str(exc)
+    else:
+        raise AssertionError("sent with no sender")
+    monkeypatch.setenv("MAKE_EMAIL_FROM", "orders@example.com")
+    ctx = Ctx([{"accepted": ["a@example.com"]}])
+    asyncio.run(make.googlemail.smtp_send(ctx, "smtp", step="s", sender="", to=["a@example.com"], subject="x", content="y"))
+    assert ctx.calls[0][2]["json"]["from"] == "orders@example.com"

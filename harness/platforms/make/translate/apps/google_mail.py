@@ -5,7 +5,7 @@ The mapper's fields map onto the catalogue's ``gmail`` operations (``message.sen
 addresses), ``subject``, the HTML body (v2 ``html``; v4 ``content`` with ``bodyType`` ``rawHtml``),
 ``attachments`` (``filename``, ``data``), ``threadId`` and ``replyMode`` for a reply, ``messageId``
 for attachments. Make's Email app (``email:ActionSendEmail``) sends through the project's SMTP
-provider (``queue_core.gateway.smtp``), when its From is mapped. A v4 body of type ``collection`` (text blocks and images that Make renders into
+provider (``queue_core.gateway.smtp``); an empty From is the connection's address (``MAKE_EMAIL_FROM``). A v4 body of type ``collection`` (text blocks and images that Make renders into
 its own HTML) is a TODO: that rendering is not documented. Watch emails is in ``..triggers``.
 """
 
@@ -74,16 +74,16 @@ def list_attachments(module: Module, gen: Gen) -> ModuleCode:
 def smtp_send(module: Module, gen: Gen) -> ModuleCode:
     """Make's Email app, Send an email: the message through the project's SMTP provider (catalogue ``smtp``)."""
     m = module.mapper
-    required(module, "to", "from")
+    required(module, "to")
     extra = [k for k in ("attachments", "references", "headers", "inReplyTo", "sender") if m.get(k) not in (None, "", [])]
     if extra or m.get("priority") not in (None, "", "normal"):
         raise Untranslatable(f"the Email module's {(extra or ['priority'])[0]} is not translated")
     if m.get("contentType", "html") not in ("html", "text"):
         raise Untranslatable(f"content type {m.get('contentType')!r} is not translated")
     return awaited(module, gen, "googlemail.smtp_send", "smtp://smtp",
-                   note="the SMTP provider: kind = \"smtp\", its server URL in dsn_env; Make documents no output fields "
-                        "(the bundle is empty)",
-                   sender=m["from"], to=m["to"], subject=m.get("subject", ""),
+                   note="the SMTP provider: kind = \"smtp\", its server URL in dsn_env; an empty From is the "
+                        "connection's address, read from MAKE_EMAIL_FROM; Make documents no output fields (the bundle is empty)",
+                   sender=m.get("from") or "", to=m["to"], subject=m.get("subject", ""),
                    content=m.get("html") if m.get("contentType", "html") == "html" and "html" in m else m.get("text", ""),
                    html=m.get("contentType", "html") == "html", cc=m.get("cc") or [], bcc=m.get("bcc") or [],
                    reply_to=m.get("replyTo") or "")
