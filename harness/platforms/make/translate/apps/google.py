@@ -17,7 +17,7 @@ from typing import Any
 
 from harness.errors import Untranslatable
 from harness.platforms.make.definition import Module
-from harness.platforms.make.translate.apps.google_common import awaited, required
+from harness.platforms.make.translate.apps.google_common import awaited, only, required
 from harness.platforms.make.translate.base import Gen, ModuleCode
 from harness.platforms.make.translate.triggers import TRIGGER_TRANSLATORS
 
@@ -41,6 +41,8 @@ def _values(module: Module) -> dict[str, Any]:
 def add_row(module: Module, gen: Gen) -> ModuleCode:
     """Add a row: ``POST values/'<sheet>'!A1:append``; the cells by column (by header name: the header row read first)."""
     mapper = module.mapper
+    only(module, "mode", "from", "spreadsheetId", "sheetId", "includesHeaders", "useColumnHeaders", "values",
+         "valueInputOption", "insertDataOption", "insertUnformatted", "select")
     if mapper.get("insertUnformatted"):
         raise Untranslatable("the Unformatted option (insertUnformatted) is not translated")
     headers = bool(mapper.get("useColumnHeaders")) and mapper.get("includesHeaders") not in (False, "false")
@@ -52,6 +54,8 @@ def add_row(module: Module, gen: Gen) -> ModuleCode:
 def update_row(module: Module, gen: Gen) -> ModuleCode:
     """Update a row: ``PUT values/'<sheet>'!A<n>:<last><n>`` with the mapped cells (the others left as they are)."""
     mapper = module.mapper
+    only(module, "mode", "from", "spreadsheetId", "sheetId", "includesHeaders", "useColumnHeaders", "values",
+         "valueInputOption", "rowNumber", "tableFirstRow", "select")
     required(module, "rowNumber")
     if mapper.get("useColumnHeaders"):
         raise Untranslatable("columns named by their headers (useColumnHeaders) are not translated for Update a row")
@@ -62,6 +66,8 @@ def update_row(module: Module, gen: Gen) -> ModuleCode:
 def filter_rows(module: Module, gen: Gen) -> ModuleCode:
     """Search rows: read the sheet under the column range; one bundle per row the filter passes."""
     mapper = module.mapper
+    only(module, "mode", "from", "spreadsheetId", "sheetId", "includesHeaders", "tableFirstRow", "filter", "sortOrder",
+         "orderBy", "limit", "valueRenderOption", "dateTimeRenderOption", "select")
     return awaited(module, gen, "google.filter_rows", SHEETS, many=True, **_where(module),
                    first_row=mapper.get("tableFirstRow") or "A1:Z1",
                    headers=mapper.get("includesHeaders") not in (False, "false"), filter=mapper.get("filter"),
@@ -72,6 +78,8 @@ def filter_rows(module: Module, gen: Gen) -> ModuleCode:
 def get_sheet_content(module: Module, gen: Gen) -> ModuleCode:
     """Get range values: ``GET values/'<sheet>'!<range>``; one bundle per row."""
     mapper = module.mapper
+    only(module, "mode", "from", "select", "spreadsheetId", "sheetId", "range", "includesHeaders", "valueRenderOption",
+         "dateTimeRenderOption")
     required(module, "range")
     return awaited(module, gen, "google.get_range", SHEETS, many=True, **_where(module), cells=mapper["range"],
                    headers=mapper.get("includesHeaders") in (True, "true"), render=mapper.get("valueRenderOption"),

@@ -13,7 +13,7 @@ from harness.platforms.make.translate.iml import template
 from harness.scaffold._code import call, stmts
 from harness.scaffold._provider import provider_for
 
-__all__ = ["AUTH", "app_provider", "awaited", "required"]
+__all__ = ["AUTH", "app_provider", "awaited", "only", "required"]
 
 AUTH = "authentication: the Google connection's OAuth token, configured on the provider"
 
@@ -33,6 +33,13 @@ def required(module: Module, *fields: str) -> None:
     for field in fields:
         if module.mapper.get(field) in (None, "", [], {}):
             raise Untranslatable(f"the {field} field is not mapped")
+
+
+def only(module: Module, *fields: str) -> None:
+    """Raise Untranslatable naming a mapped field the translation does not read (so none is dropped silently)."""
+    for field, value in module.mapper.items():
+        if field not in fields and not field.startswith("__") and value not in (None, "", [], {}, False):
+            raise Untranslatable(f"the {field} field is not translated")
 
 
 def awaited(module: Module, gen: Gen, function: str, base: str, many: bool = False, note: str = AUTH,

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from harness.errors import Untranslatable
 from harness.platforms.make.definition import Module
-from harness.platforms.make.translate.apps.google_common import awaited, required
+from harness.platforms.make.translate.apps.google_common import awaited, only, required
 from harness.platforms.make.translate.base import Gen, ModuleCode
 
 __all__ = ["TRANSLATORS"]
@@ -26,6 +26,7 @@ DOCS = "https://docs.googleapis.com"
 def copy_file(module: Module, gen: Gen) -> ModuleCode:
     """Copy a file: ``POST drive/v3/files/{id}/copy`` with the new name and folder."""
     required(module, "file")
+    only(module, "select", "name", "copy", "destination", "file", "folderId")
     return awaited(module, gen, "googledrive.copy_file", GOOGLEAPIS, file=module.mapper["file"],
                    name=module.mapper.get("name") or "", folder=module.mapper.get("folderId") or "")
 
@@ -33,6 +34,7 @@ def copy_file(module: Module, gen: Gen) -> ModuleCode:
 def get_file(module: Module, gen: Gen) -> ModuleCode:
     """Get a file: its metadata, then its content (a Google file exported in the format asked)."""
     required(module, "file")
+    only(module, "select", "file", "formatDocuments", "formatSpreadsheets", "formatPresentations", "formatDrawings")
     m = module.mapper
     formats = {"documents": m.get("formatDocuments"), "spreadsheets": m.get("formatSpreadsheets"),
                "presentations": m.get("formatPresentations"), "drawings": m.get("formatDrawings")}
@@ -42,6 +44,7 @@ def get_file(module: Module, gen: Gen) -> ModuleCode:
 def delete_file(module: Module, gen: Gen) -> ModuleCode:
     """Delete a file: ``DELETE drive/v3/files/{id}``."""
     required(module, "file")
+    only(module, "select", "select1", "file")
     if module.mapper.get("select1") not in (None, "file", "folder"):
         raise Untranslatable(f"deleting {module.mapper.get('select1')!r} is not translated")
     return awaited(module, gen, "googledrive.delete_file", GOOGLEAPIS, file=module.mapper["file"])
@@ -50,6 +53,7 @@ def delete_file(module: Module, gen: Gen) -> ModuleCode:
 def upload_file(module: Module, gen: Gen) -> ModuleCode:
     """Upload a file: a multipart upload into the folder."""
     required(module, "filename", "data")
+    only(module, "select", "title", "filename", "data", "convert", "destination", "folderId")
     m = module.mapper
     if m.get("convert"):
         raise Untranslatable("converting the upload to a Google format (convert) is not translated")
@@ -60,6 +64,7 @@ def upload_file(module: Module, gen: Gen) -> ModuleCode:
 def replace_text(module: Module, gen: Gen) -> ModuleCode:
     """Replace a text in a document: one Docs ``replaceAllText`` request per pair."""
     required(module, "document", "replaceText")
+    only(module, "destination", "document", "replaceText")
     return awaited(module, gen, "googledrive.replace_text", DOCS, document=module.mapper["document"],
                    pairs=module.mapper["replaceText"])
 
@@ -72,6 +77,8 @@ def create_event(module: Module, gen: Gen) -> ModuleCode:
     """Create an event (in detail): ``POST calendar/v3/calendars/{id}/events``."""
     m = module.mapper
     required(module, "calendar", "start")
+    only(module, "select", "calendar", *_EVENT_FIELDS, "guestPermissions", "allDayEvent", "conferenceDate",
+         "sendUpdates", "useDefault", "duration", "attachments", "overrides", "eventType")
     if m.get("select", "detail") != "detail":
         raise Untranslatable(f"creating an event {m.get('select')!r} (quick add) is not translated")
     if m.get("duration") not in (None, "") or m.get("end") in (None, ""):
@@ -79,6 +86,8 @@ def create_event(module: Module, gen: Gen) -> ModuleCode:
     if m.get("attachments") or m.get("overrides") or m.get("eventType") not in (None, "", "default"):
         raise Untranslatable("event attachments, reminder overrides and event types are not translated")
     event = {k: m.get(k) for k in _EVENT_FIELDS}
+    if isinstance(m.get("useDefault"), bool):
+        event["reminders"] = {"useDefault": m["useDefault"]}
     guests = m.get("guestPermissions")
     if isinstance(guests, dict):
         event.update(guests)
@@ -90,6 +99,7 @@ def search_events(module: Module, gen: Gen) -> ModuleCode:
     """Search events: ``GET calendar/v3/calendars/{id}/events``; one bundle per event."""
     m = module.mapper
     required(module, "calendar")
+    only(module, "calendar", "timeMin", "timeMax", "updatedMin", "singleEvents", "q", "orderBy", "limit", "eventTypes")
     query = {k: m.get(k) for k in ("timeMin", "timeMax", "updatedMin", "singleEvents", "q", "orderBy")}
     if m.get("eventTypes"):
         raise Untranslatable("filtering by event types is not translated")

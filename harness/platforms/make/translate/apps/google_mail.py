@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from harness.errors import Untranslatable
 from harness.platforms.make.definition import Module
-from harness.platforms.make.translate.apps.google_common import awaited, required
+from harness.platforms.make.translate.apps.google_common import awaited, only, required
 from harness.platforms.make.translate.base import Gen, ModuleCode
 
 __all__ = ["TRANSLATORS"]
@@ -42,6 +42,7 @@ def send(module: Module, gen: Gen) -> ModuleCode:
     """Send an email: ``POST users/me/messages/send`` with the MIME message (``raw``)."""
     required(module, "to")
     _plain(module)
+    only(module, "to", "subject", "html", "content", "bodyType", "from", "cc", "bcc", "attachments", "contents")
     mapper = module.mapper
     return awaited(module, gen, "googlemail.send", GMAIL, to=mapper["to"], subject=mapper.get("subject", ""),
                    html=_html(module), sender=mapper.get("from") or "", cc=mapper.get("cc") or [],
@@ -52,6 +53,7 @@ def reply(module: Module, gen: Gen) -> ModuleCode:
     """Reply to an email: the thread read, then ``messages/send`` in the thread to its last message's sender (or all)."""
     required(module, "threadId")
     _plain(module)
+    only(module, "threadId", "replyMode", "bodyType", "content", "contents", "from", "attachments")
     mapper = module.mapper
     if mapper.get("replyMode", "sender") not in ("sender", "all"):
         raise Untranslatable(f"reply mode {mapper.get('replyMode')!r} is not translated")
@@ -63,6 +65,7 @@ def reply(module: Module, gen: Gen) -> ModuleCode:
 def list_attachments(module: Module, gen: Gen) -> ModuleCode:
     """List email attachments: one bundle per attachment of the message."""
     required(module, "messageId")
+    only(module, "messageId", "include", "returnAttachmentData")
     include = module.mapper.get("include") or ["attachment"]
     if not isinstance(include, list) or not set(include) <= {"attachment", "media"}:
         raise Untranslatable(f"include {include!r} is not translated (attachment, media are)")
@@ -75,6 +78,8 @@ def smtp_send(module: Module, gen: Gen) -> ModuleCode:
     """Make's Email app, Send an email: the message through the project's SMTP provider (catalogue ``smtp``)."""
     m = module.mapper
     required(module, "to")
+    only(module, "to", "subject", "contentType", "text", "html", "cc", "bcc", "from", "replyTo", "priority",
+         "attachments", "references", "headers", "inReplyTo", "sender")
     extra = [k for k in ("attachments", "references", "headers", "inReplyTo", "sender") if m.get(k) not in (None, "", [])]
     if extra or m.get("priority") not in (None, "", "normal"):
         raise Untranslatable(f"the Email module's {(extra or ['priority'])[0]} is not translated")
