@@ -23,6 +23,8 @@ GOOGLE: tuple[App, ...] = (
          Secret(Auth.BEARER, "GOOGLE_SHEETS_TOKEN", what="a Google OAuth access token"),
          Operation("sheet.updateRow", "PUT", _SHEET + "/values/{range}", body=("values",), query=("valueInputOption",),
                    note="one row's range ('<sheet>'!A<n>:<last><n>); a null cell is left as it is"),
+         Operation("spreadsheet.get", "GET", _SHEET, query=("fields",),
+                   note="Make's Delete a row reads the sheet's numeric id (sheets.properties) for sheet.delete"),
          Operation("sheet.readRange", "GET", _SHEET + "/values/{range}",
                    query=("valueRenderOption", "dateTimeRenderOption"),
                    note="Make's Search rows filters, sorts and limits the rows read")),
@@ -42,6 +44,8 @@ GOOGLE: tuple[App, ...] = (
                    note="one replaceAllText request per (old text, new text) pair")),
     _app("google-calendar", "google-calendar", "https://www.googleapis.com",
          Secret(Auth.BEARER, "GOOGLE_CALENDAR_TOKEN", what="a Google OAuth access token"),
+         Operation("event.get", "GET", "/calendar/v3/calendars/{calendar}/events/{eventId}"),
+         Operation("event.delete", "DELETE", "/calendar/v3/calendars/{calendar}/events/{eventId}", query=("sendUpdates",)),
          Operation("event.search", "GET", "/calendar/v3/calendars/{calendar}/events",
                    query=("timeMin", "timeMax", "updatedMin", "singleEvents", "q", "orderBy", "maxResults"))),
 )

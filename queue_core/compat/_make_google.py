@@ -14,6 +14,10 @@ Each helper makes the module's request through ``ctx.call`` and returns the bund
   keeps the rows its filter passes (Make's filter: OR of AND groups, each condition's ``a`` a
   column letter, compared with Make's operators), in the sort order asked, up to its limit.
 
+- Clear a row / Clear a cell (``values/<range>:clear``), Update a cell (``PUT values/<cell>``) and Delete
+  a row (the sheet's numeric id read, then ``spreadsheets:batchUpdate`` ``deleteDimension``): their
+  bundle is the API's answer.
+
 In a shadow replay the gateway answers with the legacy module's recorded output bundle(s)
 (``_n8n_records.offline``): that answer is taken as it is, and no further call is made.
 """
@@ -30,7 +34,8 @@ from ._n8n_records import offline
 
 SHEETS = "https://sheets.googleapis.com/v4/spreadsheets"
 
-__all__ = ["SHEETS", "add_row", "bundles_of", "column_index", "column_letter", "filter_rows", "get_range",
+__all__ = ["SHEETS", "add_row", "bundles_of", "clear_cell", "clear_row", "column_index", "column_letter", "delete_row",
+           "filter_rows", "get_range", "update_cell",
            "recorded", "row_bundles", "sheet_range", "spreadsheet_id", "update_row"]
 
 
@@ -246,3 +251,67 @@ async def filter_rows(ctx: Any, provider: str, *, step: str, spreadsheet: Any, s
 def _sort_key(value: Any) -> tuple[int, Any]:
     found = number(value)
     return (0, found) if found is not None else (1, text(value))
+
+
+async def _answer(ctx: Any, provider: str, step: str, method: str, url: str, what: str, **kwargs: Any) -> Any:
+    response = await ctx.call(provider, method, url, step=step, **kwargs)
+    found = recorded(response)
+    if found is not None:
+        return found
+    body = _json(response, what)
+    return body if isinstance(body, dict) else {"value": body}
+
+
+def _row_number(row: Any, what: str) -> int:
+    found = number(row)
+    if found is None or found != found.to_integral_value() or found < 1:
+        raise ModuleFailed(f"Google Sheets {what}: row number {text(row)!r} is not a row number")
+    return int(found)
+
+
+async def clear_row(ctx: Any, provider: str, *, step: str, spreadsheet: Any, sheet: Any, row: Any) -> Any:
+    """Clear a row: ``POST values/'<sheet>'!<n>:<n>:clear``; the clear's answer (``spreadsheetId``, ``clearedRange``)."""
+    n = _row_number(row, "Clear a row")
+    url = f"{SHEETS}/{spreadsheet_id(spreadsheet)}/values/{sheet_range(sheet, f'{n}:{n}')}:clear"
+    return await _answer(ctx, provider, step, "POST", url, "Clear a row", json={})
+
+
+async def clear_cell(ctx: Any, provider: str, *, step: str, spreadsheet: Any, sheet: Any, cell: Any) -> Any:
+    """Clear a cell: ``POST values/'<sheet>'!<cell>:clear``; the clear's answer."""
+    url = f"{SHEETS}/{spreadsheet_id(spreadsheet)}/values/{sheet_range(sheet, _cell_name(cell))}:clear"
+    return await _answer(ctx, provider, step, "POST", url, "Clear a cell", json={})
+
+
+def _cell_name(cell: Any) -> str:
+    name = text(cell).strip().upper()
+    if not re.fullmatch(r"[A-Z]{1,3}[1-9][0-9]*", name):
+        raise ModuleFailed(f"Google Sheets: {text(cell)!r} is not a cell (A1 notation)")
+    return name
+
+
+async def update_cell(ctx: Any, provider: str, *, step: str, spreadsheet: Any, sheet: Any, cell: Any, value: Any,
+                      value_input: Any = None) -> Any:
+    """Update a cell: ``PUT values/'<sheet>'!<cell>`` with the one value; the update's answer."""
+    url = f"{SHEETS}/{spreadsheet_id(spreadsheet)}/values/{sheet_range(sheet, _cell_name(cell))}"
+    return await _answer(ctx, provider, step, "PUT", url, "Update a cell",
+                         params={"valueInputOption": text(value_input or "USER_ENTERED")},
+                         json={"values": [["" if value is None else value]]})
+
+
+async def delete_row(ctx: Any, provider: str, *, step: str, spreadsheet: Any, sheet: Any, row: Any) -> Any:
+    """Delete a row: the sheet's id read (``GET spreadsheets/{id}``), then a ``deleteDimension`` of the row;
+    the batch update's answer."""
+    n = _row_number(row, "Delete a row")
+    sid = spreadsheet_id(spreadsheet)
+    response = await ctx.call(provider, "GET", f"{SHEETS}/{sid}", step=step, params={"fields": "sheets.properties"})
+    found = recorded(response)
+    if found is not None:
+        return found
+    sheets = (_json(response, "Delete a row") or {}).get("sheets") or []
+    gid = next((s["properties"].get("sheetId") for s in sheets
+                if isinstance(s, dict) and text((s.get("properties") or {}).get("title")) == text(sheet)), None)
+    if gid is None:
+        raise ModuleFailed(f"Google Sheets Delete a row: the spreadsheet has no sheet {text(sheet)!r}")
+    request = {"deleteDimension": {"range": {"sheetId": gid, "dimension": "ROWS", "startIndex": n - 1, "endIndex": n}}}
+    return await _answer(ctx, provider, step, "POST", f"{SHEETS}/{sid}:batchUpdate", "Delete a row",
+                         json={"requests": [request]})

@@ -3,11 +3,11 @@
 - Drive v3: Copy a file (``POST files/{id}/copy``: the new name and folder), Get a file (its
   metadata, then its content: ``alt=media``, or ``export`` in the format asked for a Google Docs,
   Sheets, Slides or Drawings file; the bundle is the metadata with ``data``), Delete a file
-  (``DELETE files/{id}``), Upload a file (``uploadType=multipart``: the metadata, then the data).
+  (``DELETE files/{id}``), Create a folder (``POST files``, the folder MIME type), Upload a file (``uploadType=multipart``: the metadata, then the data).
   Each file's bundle is the Drive file resource (``fields=*``).
 - Docs v1: Replace a text in a document: one ``replaceAllText`` request per pair, case matched.
 - Calendar v3: Create an event (``POST calendars/{id}/events``; a Google Meet link asked with
-  ``conferenceDataVersion=1``) and Search events (``GET calendars/{id}/events``: one bundle per
+  ``conferenceDataVersion=1``), Get and Delete an event (``events/{eventId}``) and Search events (``GET calendars/{id}/events``: one bundle per
   event); an event's bundle is the API's event with ``start`` and ``end`` as their date-time.
 - Watch files in a folder: a poller (``_make_poll``): files created (or modified) since the last poll.
 
@@ -34,7 +34,7 @@ CALENDAR = "https://www.googleapis.com/calendar/v3/calendars"
 _EXPORTS = {"application/vnd.google-apps.document": "documents", "application/vnd.google-apps.spreadsheet": "spreadsheets",
             "application/vnd.google-apps.presentation": "presentations", "application/vnd.google-apps.drawing": "drawings"}
 
-__all__ = ["copy_file", "create_event", "delete_file", "event_bundle", "file_id", "get_file", "replace_text",
+__all__ = ["copy_file", "create_event", "create_folder", "delete_event", "get_event", "delete_file", "event_bundle", "file_id", "get_file", "replace_text",
            "search_events", "upload_file", "watch_files"]
 
 
@@ -201,3 +201,35 @@ async def watch_files(ctx: Any, provider: str, *, step: str, folder: Any, watch:
     since = files[-1].get(field) if files else cursor.get("since")
     return await start_items(ctx, files, id_of=lambda f: f["id"] if watch == "create" else f"{f['id']}@{f.get(field)}",
                              cursor={"since": since})
+
+
+async def create_folder(ctx: Any, provider: str, *, step: str, name: Any, parent: Any = None) -> Any:
+    """Create a folder: ``POST files`` of the folder MIME type in ``parent``; the new folder."""
+    body: dict[str, Any] = {"name": text(name), "mimeType": "application/vnd.google-apps.folder"}
+    if text(parent):
+        body["parents"] = [file_id(parent)]
+    response = await ctx.call(provider, "POST", DRIVE, step=step, params={"fields": "*", "supportsAllDrives": "true"},
+                              json=body)
+    found = recorded(response)
+    return found if found is not None else _json(response, "Drive Create a folder")
+
+
+def _event_url(calendar: Any, event: Any) -> str:
+    if not text(event):
+        raise ModuleFailed("Google Calendar: the event ID is empty")
+    return f"{CALENDAR}/{quote(text(calendar), safe='@.')}/events/{quote(text(event), safe='')}"
+
+
+async def get_event(ctx: Any, provider: str, *, step: str, calendar: Any, event: Any) -> Any:
+    """Get an event: ``GET calendars/{id}/events/{eventId}``; Make's bundle of the event."""
+    response = await ctx.call(provider, "GET", _event_url(calendar, event), step=step)
+    found = recorded(response)
+    return found if found is not None else event_bundle(_json(response, "Calendar Get an event"))
+
+
+async def delete_event(ctx: Any, provider: str, *, step: str, calendar: Any, event: Any, send_updates: Any = None) -> Any:
+    """Delete an event: ``DELETE calendars/{id}/events/{eventId}``; an empty bundle."""
+    params = {"sendUpdates": text(send_updates)} if text(send_updates) else {}
+    response = await ctx.call(provider, "DELETE", _event_url(calendar, event), step=step, params=params)
+    found = recorded(response)
+    return found if found is not None else {}

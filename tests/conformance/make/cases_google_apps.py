@@ -183,4 +183,32 @@ CASES = [
                Call("POST", "https://gmail.googleapis.com/gmail/v1/users/me/messages/send")),
         output=[{"id": "m3", "threadId": "t2", "labelIds": ["SENT"]}],
         source="https://www.make.com/en/help/app/gmail (Reply to an email: in the thread, to its sender, Re: its subject)"),
+    MakeCase(
+        id="drive-create-a-folder",
+        module=_module("google-drive:createAFolder", 4, {"select": "list", "name": "Client {{1.name}}", "destination": "drive",
+                                                         "folderId": "/Clients/1FOLD"}),
+        input={"name": "Ada"},
+        replies=(Reply(200, json={"kind": "drive#file", "id": "1NEWF", "name": "Client Ada",
+                                  "mimeType": "application/vnd.google-apps.folder"}),),
+        calls=(Call("POST", "https://www.googleapis.com/drive/v3/files", json={
+            "name": "Client Ada", "mimeType": "application/vnd.google-apps.folder", "parents": ["1FOLD"]}),),
+        output=[{"kind": "drive#file", "id": "1NEWF", "name": "Client Ada", "mimeType": "application/vnd.google-apps.folder"}],
+        source="https://www.make.com/en/help/app/google-drive (Create a folder: files.create with the folder MIME type)"),
+    MakeCase(
+        id="calendar-get-an-event",
+        module=_module("google-calendar:getAnEvent", 5, {"calendar": "team@example.com", "eventId": "{{1.id}}"}),
+        input={"id": "ev1"},
+        replies=(Reply(200, json=_EVENT),),
+        calls=(Call("GET", "https://www.googleapis.com/calendar/v3/calendars/team@example.com/events/ev1"),),
+        output=[_FLAT],
+        source="https://www.make.com/en/help/app/google-calendar (Get an event: events.get)"),
+    MakeCase(
+        id="calendar-delete-an-event",
+        module=_module("google-calendar:deleteAnEvent", 5, {"calendar": "team@example.com", "eventId": "ev1",
+                                                            "sendUpdates": "all"}),
+        replies=(Reply(204, text=""),),
+        calls=(Call("DELETE", "https://www.googleapis.com/calendar/v3/calendars/team@example.com/events/ev1",
+                    params={"sendUpdates": "all"}),),
+        output=[{}],
+        source="https://www.make.com/en/help/app/google-calendar (Delete an event: events.delete)"),
 ]

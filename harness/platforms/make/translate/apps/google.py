@@ -1,5 +1,7 @@
 """Make's Google Sheets modules: each becomes one ``make.google.<module>(…)`` call (``queue_core/compat/_make_google.py``).
 
+Add a row, Update a row, Search rows, Get range values, Clear a row, Delete a row, Update a cell, Clear a cell.
+
 The mapper's fields map onto the catalogue's ``google-sheets`` operations (``sheet.append``,
 ``sheet.read``, ``sheet.updateRow``: Sheets API v4 ``values``): ``spreadsheetId`` (an id, or the
 Drive path Make's picker writes), ``sheetId`` (the sheet's title), ``values`` (cells by column
@@ -86,7 +88,42 @@ def get_sheet_content(module: Module, gen: Gen) -> ModuleCode:
                    dates=mapper.get("dateTimeRenderOption"))
 
 
+_ROW = ("mode", "from", "select", "spreadsheetId", "sheetId", "rowNumber", "includesHeaders")
+_CELL = ("mode", "from", "select", "spreadsheetId", "sheetId", "cell")
+
+
+def clear_row(module: Module, gen: Gen) -> ModuleCode:
+    """Clear a row: ``POST values/'<sheet>'!<n>:<n>:clear``."""
+    only(module, *_ROW)
+    required(module, "rowNumber")
+    return awaited(module, gen, "google.clear_row", SHEETS, **_where(module), row=module.mapper["rowNumber"])
+
+
+def delete_row(module: Module, gen: Gen) -> ModuleCode:
+    """Delete a row: the sheet's id read, then ``spreadsheets:batchUpdate`` ``deleteDimension`` of the row."""
+    only(module, *_ROW)
+    required(module, "rowNumber")
+    return awaited(module, gen, "google.delete_row", SHEETS, **_where(module), row=module.mapper["rowNumber"])
+
+
+def update_cell(module: Module, gen: Gen) -> ModuleCode:
+    """Update a cell: ``PUT values/'<sheet>'!<cell>`` with its value."""
+    only(module, *_CELL, "value", "valueInputOption")
+    required(module, "cell")
+    return awaited(module, gen, "google.update_cell", SHEETS, **_where(module), cell=module.mapper["cell"],
+                   value=module.mapper.get("value", ""), value_input=module.mapper.get("valueInputOption"))
+
+
+def clear_cell(module: Module, gen: Gen) -> ModuleCode:
+    """Clear a cell: ``POST values/'<sheet>'!<cell>:clear``."""
+    only(module, *_CELL)
+    required(module, "cell")
+    return awaited(module, gen, "google.clear_cell", SHEETS, **_where(module), cell=module.mapper["cell"])
+
+
 TRANSLATORS: dict[str, Callable[[Module, Gen], ModuleCode]] = {
     "google-sheets:addRow": add_row, "google-sheets:updateRow": update_row, "google-sheets:filterRows": filter_rows,
-    "google-sheets:getSheetContent": get_sheet_content, **TRIGGER_TRANSLATORS,
+    "google-sheets:getSheetContent": get_sheet_content, "google-sheets:clearRow": clear_row,
+    "google-sheets:deleteRow": delete_row, "google-sheets:updateCell": update_cell, "google-sheets:clearCell": clear_cell,
+    **TRIGGER_TRANSLATORS,
 }

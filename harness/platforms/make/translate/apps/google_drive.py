@@ -107,7 +107,33 @@ def search_events(module: Module, gen: Gen) -> ModuleCode:
                    query=query, limit=m.get("limit"))
 
 
+def create_folder(module: Module, gen: Gen) -> ModuleCode:
+    """Create a folder: ``POST drive/v3/files`` of the folder MIME type, in its parent folder."""
+    only(module, "select", "name", "destination", "folderId")
+    required(module, "name")
+    return awaited(module, gen, "googledrive.create_folder", GOOGLEAPIS, name=module.mapper["name"],
+                   parent=module.mapper.get("folderId") or "")
+
+
+def get_event(module: Module, gen: Gen) -> ModuleCode:
+    """Get an event: ``GET calendar/v3/calendars/{id}/events/{eventId}``."""
+    only(module, "calendar", "eventId")
+    required(module, "calendar", "eventId")
+    return awaited(module, gen, "googledrive.get_event", GOOGLEAPIS, calendar=module.mapper["calendar"],
+                   event=module.mapper["eventId"])
+
+
+def delete_event(module: Module, gen: Gen) -> ModuleCode:
+    """Delete an event: ``DELETE calendar/v3/calendars/{id}/events/{eventId}``."""
+    only(module, "calendar", "eventId", "sendUpdates")
+    required(module, "calendar", "eventId")
+    return awaited(module, gen, "googledrive.delete_event", GOOGLEAPIS, calendar=module.mapper["calendar"],
+                   event=module.mapper["eventId"], send_updates=module.mapper.get("sendUpdates"))
+
+
 TRANSLATORS: dict[str, Callable[[Module, Gen], ModuleCode]] = {
+    "google-drive:createAFolder": create_folder, "google-calendar:getAnEvent": get_event,
+    "google-calendar:deleteAnEvent": delete_event,
     "google-drive:copyAFile": copy_file, "google-drive:getAFile": get_file, "google-drive:deleteAFile": delete_file,
     "google-drive:uploadAFile": upload_file, "google-docs:replaceATextInADocument": replace_text,
     "google-calendar:createAnEvent": create_event, "google-calendar:searchEvents": search_events,
