@@ -3,7 +3,7 @@
 - Drive v3: Copy a file (``POST files/{id}/copy``: the new name and folder), Get a file (its
   metadata, then its content: ``alt=media``, or ``export`` in the format asked for a Google Docs,
   Sheets, Slides or Drawings file; the bundle is the metadata with ``data``), Delete a file
-  (``DELETE files/{id}``), Create a folder (``POST files``, the folder MIME type), Upload a file (``uploadType=multipart``: the metadata, then the data).
+  (``DELETE files/{id}``), Create a folder (``POST files``, the folder MIME type), Search for files/folders (``GET files?q=``), Upload a file (``uploadType=multipart``: the metadata, then the data).
   Each file's bundle is the Drive file resource (``fields=*``).
 - Docs v1: Replace a text in a document: one ``replaceAllText`` request per pair, case matched.
 - Calendar v3: Create an event (``POST calendars/{id}/events``; a Google Meet link asked with
@@ -34,7 +34,7 @@ CALENDAR = "https://www.googleapis.com/calendar/v3/calendars"
 _EXPORTS = {"application/vnd.google-apps.document": "documents", "application/vnd.google-apps.spreadsheet": "spreadsheets",
             "application/vnd.google-apps.presentation": "presentations", "application/vnd.google-apps.drawing": "drawings"}
 
-__all__ = ["copy_file", "create_event", "create_folder", "delete_event", "get_event", "delete_file", "event_bundle", "file_id", "get_file", "replace_text",
+__all__ = ["copy_file", "create_event", "create_folder", "delete_event", "get_event", "search_files", "delete_file", "event_bundle", "file_id", "get_file", "replace_text",
            "search_events", "upload_file", "watch_files"]
 
 
@@ -233,3 +233,38 @@ async def delete_event(ctx: Any, provider: str, *, step: str, calendar: Any, eve
     response = await ctx.call(provider, "DELETE", _event_url(calendar, event), step=step, params=params)
     found = recorded(response)
     return found if found is not None else {}
+
+
+_FOLDER = "application/vnd.google-apps.folder"
+
+
+def _quoted(value: Any) -> str:
+    return "'" + text(value).replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+async def search_files(ctx: Any, provider: str, *, step: str, retrieve: Any = "file_folder", search: Any = "title",
+                       query: Any = None, folder: Any = None, limit: Any = None) -> list[Any]:
+    """Search for files/folders: ``GET files?q=…`` (by name, full text or a Drive query; files, folders or
+    both; in a folder); one bundle per file found (at most ``limit``)."""
+    terms = ["trashed = false"]
+    if text(query):
+        kind = text(search) or "title"
+        if kind not in ("title", "fulltext", "custom"):
+            raise ModuleFailed(f"Google Drive Search for files/folders: search {kind!r} is not known")
+        terms.append(text(query) if kind == "custom" else f"{'name' if kind == 'title' else 'fullText'} contains {_quoted(query)}")
+    if text(retrieve) == "file":
+        terms.append(f"mimeType != '{_FOLDER}'")
+    elif text(retrieve) == "folder":
+        terms.append(f"mimeType = '{_FOLDER}'")
+    if text(folder):
+        terms.append(f"{_quoted(file_id(folder))} in parents")
+    top = _limit(limit)
+    params = {"q": " and ".join(terms), "fields": "files(*)", "pageSize": str(top or 100), "supportsAllDrives": "true",
+              "includeItemsFromAllDrives": "true"}
+    response = await ctx.call(provider, "GET", DRIVE, step=step, params=params)
+    found = recorded(response)
+    if found is not None:
+        return bundles_of(found)
+    files = [f for f in (_json(response, "Drive Search for files/folders") or {}).get("files") or [] if isinstance(f, dict)]
+    files = files[:top] if top else files
+    return [{**f, "__IMTINDEX__": i, "__IMTLENGTH__": len(files)} for i, f in enumerate(files, 1)]

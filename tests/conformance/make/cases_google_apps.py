@@ -211,4 +211,19 @@ CASES = [
                     params={"sendUpdates": "all"}),),
         output=[{}],
         source="https://www.make.com/en/help/app/google-calendar (Delete an event: events.delete)"),
+    MakeCase(
+        id="drive-search-files-by-title-in-folder",
+        module=_module("google-drive:searchForFilesFolders", 4, {"select": "list", "retrieve": "file", "searchType": "title",
+                                                                 "query": "{{1.name}}", "limit": 2, "destination": "drive",
+                                                                 "folderId": "/Invoices/1DOCS"}),
+        input={"name": "Ada's invoice"},
+        replies=(Reply(200, json={"files": [{"id": "f1", "name": "Ada's invoice.pdf"}, {"id": "f2", "name": "Ada's invoice 2.pdf"},
+                                            {"id": "f3", "name": "Ada's invoice 3.pdf"}]}),),
+        calls=(Call("GET", "https://www.googleapis.com/drive/v3/files", params={
+            "q": "trashed = false and name contains 'Ada\\'s invoice' and mimeType != 'application/vnd.google-apps.folder' "
+                 "and '1DOCS' in parents", "fields": "files(*)", "pageSize": "2", "supportsAllDrives": "true",
+            "includeItemsFromAllDrives": "true"}),),
+        output=[{"id": "f1", "name": "Ada's invoice.pdf", "__IMTINDEX__": 1, "__IMTLENGTH__": 2},
+                {"id": "f2", "name": "Ada's invoice 2.pdf", "__IMTINDEX__": 2, "__IMTLENGTH__": 2}],
+        source="https://www.make.com/en/help/app/google-drive (Search for files/folders: files.list with a Drive query)"),
 ]

@@ -115,6 +115,17 @@ def create_folder(module: Module, gen: Gen) -> ModuleCode:
                    parent=module.mapper.get("folderId") or "")
 
 
+def search_files(module: Module, gen: Gen) -> ModuleCode:
+    """Search for files/folders: ``GET drive/v3/files?q=…``; one bundle per file found."""
+    m = module.mapper
+    only(module, "select", "retrieve", "searchType", "query", "limit", "destination", "folderId")
+    if m.get("retrieve", "file_folder") not in ("file", "folder", "file_folder"):
+        raise Untranslatable(f"retrieving {m.get('retrieve')!r} is not translated")
+    return awaited(module, gen, "googledrive.search_files", GOOGLEAPIS, many=True, retrieve=m.get("retrieve") or "file_folder",
+                   search=m.get("searchType") or "title", query=m.get("query") or "", folder=m.get("folderId") or "",
+                   limit=m.get("limit"))
+
+
 def get_event(module: Module, gen: Gen) -> ModuleCode:
     """Get an event: ``GET calendar/v3/calendars/{id}/events/{eventId}``."""
     only(module, "calendar", "eventId")
@@ -132,7 +143,7 @@ def delete_event(module: Module, gen: Gen) -> ModuleCode:
 
 
 TRANSLATORS: dict[str, Callable[[Module, Gen], ModuleCode]] = {
-    "google-drive:createAFolder": create_folder, "google-calendar:getAnEvent": get_event,
+    "google-drive:createAFolder": create_folder, "google-drive:searchForFilesFolders": search_files, "google-calendar:getAnEvent": get_event,
     "google-calendar:deleteAnEvent": delete_event,
     "google-drive:copyAFile": copy_file, "google-drive:getAFile": get_file, "google-drive:deleteAFile": delete_file,
     "google-drive:uploadAFile": upload_file, "google-docs:replaceATextInADocument": replace_text,
