@@ -203,8 +203,13 @@ def _query(filter_type: str, search: dict[str, Any]) -> tuple[str, list[str]]:
               text(search.get("includeWords")),
               " ".join(f"-{w}" for w in text(search.get("excludeWords")).split()),
               "has:attachment" if search.get("hasAttachment") else ""]
+    size = search.get("size") if isinstance(search.get("size"), dict) else {}
+    if size.get("amount") not in (None, ""):
+        parts.append(f"{text(size.get('criteria'))}:{text(size['amount'])}{text(size.get('unit') or 'M')}")
     folder = text(search.get("folder"))
-    return " ".join(p for p in parts if p), [folder] if folder else []
+    labels = search.get("labelIds")
+    extra = [text(x) for x in labels] if isinstance(labels, list) else [text(labels)] if text(labels) else []
+    return " ".join(p for p in parts if p), ([folder] if folder else []) + [x for x in extra if x and x != folder]
 
 
 async def watch_emails(ctx: Any, provider: str, *, step: str, filter_type: str, search: dict[str, Any],

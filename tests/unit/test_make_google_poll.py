@@ -186,3 +186,14 @@ def test_watch_rows_stops_at_a_blank_row() -> None:
     ctx = PollContext({"row": 1}, [sheet])
     _rows(ctx)
     assert ctx.started[0][3] == ["2"] and ctx.started[0][2] == {"row": 2}
+
+
+def test_watch_emails_simple_search_builds_the_gmail_query() -> None:
+    ctx = PollContext({"after": 1717400000}, [{"messages": []}])
+    asyncio.run(make.googlemail.watch_emails(ctx, "gmail", step="watch", filter_type="simpleSearch", search={
+        "folder": "INBOX", "criteria": "is:unread", "from": "billing@example.com", "subject": "invoice",
+        "hasAttachment": True, "size": {"unit": "M", "amount": 2, "criteria": "larger"}}))
+    params = ctx.calls[0][2]["params"]
+    assert params["q"] == "is:unread from:billing@example.com subject:(invoice) has:attachment larger:2M after:1717400000"
+    assert params["labelIds"] == ["INBOX"]
+    assert ctx.started == [("watch-scenario", [], {"after": 1717400000}, [])]

@@ -60,8 +60,15 @@ def watch_emails(module: Module, gen: Gen) -> ModuleCode:
     p = module.parameters
     if p.get("filterType") not in ("simpleSearch", "gmailSearch"):
         raise Untranslatable(f"the filter type {p.get('filterType')!r} is not translated")
+    criteria = str(p.get("criteria") or "")
+    if p.get("filterType") == "simpleSearch" and criteria not in ("", "all") and not criteria.startswith("is:"):
+        raise Untranslatable(f"the criteria {criteria!r} is not translated (a Gmail is: term is)")
+    size = p.get("size") if isinstance(p.get("size"), dict) else {}
+    if size.get("amount") not in (None, "") and size.get("criteria") not in ("larger", "smaller"):
+        raise Untranslatable(f"the size criteria {size.get('criteria')!r} is not translated")
     search = {k: p.get(k) for k in ("q", "folder", "criteria", "from", "subject", "includeWords", "excludeWords",
                                     "hasAttachment", "labelIds")}
+    search["size"] = size
     return _poll(module, gen, "make.googlemail.watch_emails", "https://gmail.googleapis.com",
                  filter_type=p["filterType"], search=search, limit=p.get("limit"), mark_seen=bool(p.get("markSeen")))
 
