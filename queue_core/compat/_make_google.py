@@ -108,6 +108,23 @@ def _cells(values: dict[str, Any] | None, gap: Any) -> list[Any]:
     return [("" if by_index[i] is None else by_index[i]) if i in by_index else gap for i in range(max(by_index) + 1)]
 
 
+async def _by_header(ctx: Any, provider: str, step: str, spreadsheet: Any, sheet: Any, values: dict[str, Any] | None,
+                     what: str) -> tuple[Any, dict[str, Any]]:
+    """Read the header row (``GET values/'<sheet>'!1:1``) and key ``values`` by column index instead of header
+    text; (the shadow answer, {}) when the read is answered from the recording."""
+    response = await ctx.call(provider, "GET", f"{SHEETS}/{spreadsheet_id(spreadsheet)}/values/{sheet_range(sheet, '1:1')}",
+                              step=step)
+    found = recorded(response)
+    if found is not None:
+        return found, {}
+    head = (_json(response, what).get("values") or [[]])[0]
+    names = {text(h): i for i, h in reversed(list(enumerate(head)))}
+    missing = [k for k in values or {} if k not in names]
+    if missing:
+        raise ModuleFailed(f"Google Sheets {what}: no column headed {missing[0]!r} in row 1 of {text(sheet)!r}")
+    return None, {str(names[k]): v for k, v in (values or {}).items()}
+
+
 async def add_row(ctx: Any, provider: str, *, step: str, spreadsheet: Any, sheet: Any, values: dict[str, Any] | None,
                   value_input: Any = None, insert_data: Any = None, by_header: bool = False) -> dict[str, Any]:
     """Add a row: append the row's cells after the sheet's table; Make's bundle of the append.
@@ -116,17 +133,9 @@ async def add_row(ctx: Any, provider: str, *, step: str, spreadsheet: Any, sheet
     header row's texts, read first (``GET values/'<sheet>'!1:1``); a header not in it fails the module.
     """
     if by_header:
-        response = await ctx.call(provider, "GET", f"{SHEETS}/{spreadsheet_id(spreadsheet)}/values/{sheet_range(sheet, '1:1')}",
-                                  step=step)
-        found = recorded(response)
+        found, values = await _by_header(ctx, provider, step, spreadsheet, sheet, values, "Add a row")
         if found is not None:
             return found  # type: ignore[no-any-return]
-        head = (_json(response, "Add a row").get("values") or [[]])[0]
-        names = {text(h): i for i, h in reversed(list(enumerate(head)))}
-        missing = [k for k in values or {} if k not in names]
-        if missing:
-            raise ModuleFailed(f"Google Sheets Add a row: no column headed {missing[0]!r} in row 1 of {text(sheet)!r}")
-        values = {str(names[k]): v for k, v in (values or {}).items()}
     params = {k: text(v) for k, v in (("valueInputOption", value_input or "USER_ENTERED"),
                                       ("insertDataOption", insert_data)) if v}
     url = f"{SHEETS}/{spreadsheet_id(spreadsheet)}/values/{sheet_range(sheet, 'A1')}:append"
@@ -142,11 +151,16 @@ async def add_row(ctx: Any, provider: str, *, step: str, spreadsheet: Any, sheet
 
 
 async def update_row(ctx: Any, provider: str, *, step: str, spreadsheet: Any, sheet: Any, row: Any,
-                     values: dict[str, Any] | None, value_input: Any = None) -> dict[str, Any]:
-    """Update a row: write the mapped cells of row ``row`` (the others left as they are); the update's answer."""
+                     values: dict[str, Any] | None, value_input: Any = None, by_header: bool = False) -> dict[str, Any]:
+    """Update a row: write the mapped cells of row ``row`` (the others left as they are); the update's answer.
+    ``by_header``: the values are keyed by the header row's texts, read first."""
     row_number = number(row)
     if row_number is None or row_number != row_number.to_integral_value() or row_number < 1:
         raise ModuleFailed(f"Google Sheets Update a row: row number {text(row)!r} is not a row number")
+    if by_header:
+        found, values = await _by_header(ctx, provider, step, spreadsheet, sheet, values, "Update a row")
+        if found is not None:
+            return found  # type: ignore[no-any-return]
     cells = _cells(values, None)
     if not cells:
         raise ModuleFailed("Google Sheets Update a row: no column is mapped")

@@ -178,4 +178,14 @@ CASES = [
         input={"c": "row 4"},
         error="is not a cell",
         source=f"{_SHEETS} (Update a cell: the cell in A1 notation)"),
+    MakeCase(
+        id="sheets-update-row-by-header",
+        module=_module("updateRow", {"mode": "select", "spreadsheetId": "1AbC", "sheetId": "Order log", "rowNumber": "3",
+                                     "includesHeaders": True, "useColumnHeaders": True, "values": {"Status": "sent"}}),
+        replies=(Reply(200, json={"values": [["Id", "Name", "Status"]]}),
+                 Reply(200, json={"spreadsheetId": "1AbC", "updatedRange": "'Order log'!A3:C3", "updatedCells": 1})),
+        calls=(Call("GET", _V4 + "1AbC/values/'Order%20log'!1:1"),
+               Call("PUT", _V4 + "1AbC/values/'Order%20log'!A3:C3", json={"values": [[None, None, "sent"]]})),
+        output=[{"spreadsheetId": "1AbC", "updatedRange": "'Order log'!A3:C3", "updatedCells": 1}],
+        source=_UPDATE),
 ]

@@ -54,15 +54,15 @@ def add_row(module: Module, gen: Gen) -> ModuleCode:
 
 
 def update_row(module: Module, gen: Gen) -> ModuleCode:
-    """Update a row: ``PUT values/'<sheet>'!A<n>:<last><n>`` with the mapped cells (the others left as they are)."""
+    """Update a row: ``PUT values/'<sheet>'!A<n>:<last><n>`` with the mapped cells (the others left as they are);
+    by header name: the header row read first."""
     mapper = module.mapper
     only(module, "mode", "from", "spreadsheetId", "sheetId", "includesHeaders", "useColumnHeaders", "values",
          "valueInputOption", "rowNumber", "tableFirstRow", "select")
     required(module, "rowNumber")
-    if mapper.get("useColumnHeaders"):
-        raise Untranslatable("columns named by their headers (useColumnHeaders) are not translated for Update a row")
+    headers = bool(mapper.get("useColumnHeaders")) and mapper.get("includesHeaders") not in (False, "false")
     return awaited(module, gen, "google.update_row", SHEETS, **_where(module), row=mapper["rowNumber"],
-                   values=_values(module), value_input=mapper.get("valueInputOption"))
+                   values=_values(module), value_input=mapper.get("valueInputOption"), by_header=headers)
 
 
 def filter_rows(module: Module, gen: Gen) -> ModuleCode:
