@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import base64
 import mimetypes
+import os
 from datetime import UTC, datetime
 from email.message import EmailMessage
 from email.policy import SMTP
@@ -26,6 +27,7 @@ from ..errors import ModuleFailed
 from ._make_filter import number, text
 from ._make_google import bundles_of, recorded
 from ._make_poll import _limit, start_items
+from ._n8n_email import email_send
 
 GMAIL = "https://gmail.googleapis.com/gmail/v1/users/me"
 FROM_SETTING = "MAKE_EMAIL_FROM"  # the Email connection's address, when the module maps no From
@@ -203,7 +205,8 @@ def _query(filter_type: str, search: dict[str, Any]) -> tuple[str, list[str]]:
               text(search.get("includeWords")),
               " ".join(f"-{w}" for w in text(search.get("excludeWords")).split()),
               "has:attachment" if search.get("hasAttachment") else ""]
-    size = search.get("size") if isinstance(search.get("size"), dict) else {}
+    found_size = search.get("size")
+    size: dict[str, Any] = found_size if isinstance(found_size, dict) else {}
     if size.get("amount") not in (None, ""):
         parts.append(f"{text(size.get('criteria'))}:{text(size['amount'])}{text(size.get('unit') or 'M')}")
     folder = text(search.get("folder"))
@@ -254,17 +257,14 @@ async def smtp_send(ctx: Any, provider: str, *, step: str, sender: Any, to: Any,
     An empty From is the Make connection's own address, which the blueprint does not hold: it is read
     from the setting ``MAKE_EMAIL_FROM``. The bundle is empty: the module documents no output fields
     (a shadow answer, its recorded output, is returned as it is)."""
-    import os
-
-    from ._n8n_email import email_send
-
     if not _addresses(to):
         raise ModuleFailed("Email Send an email: no recipient (To)")
     sender = text(sender) or os.environ.get(FROM_SETTING, "")
     if not sender:
         raise ModuleFailed(f"Email Send an email: no From mapped; set {FROM_SETTING} to the connection's address")
-    mail = email_send(sender=text(sender), to=_joined(to), subject=text(subject), cc=_joined(cc), bcc=_joined(bcc),
-                      reply_to=text(reply_to) or None, **({"html": text(content)} if html else {"text": text(content)}))
+    body = text(content)
+    mail = email_send(sender=sender, to=_joined(to), subject=text(subject), cc=_joined(cc), bcc=_joined(bcc),
+                      reply_to=text(reply_to) or None, html=body if html else None, text=None if html else body)
     response = await ctx.call(provider, "SMTP", "/send", step=step, json=mail)
     found = recorded(response)
     if found is not None:

@@ -63,7 +63,8 @@ def watch_emails(module: Module, gen: Gen) -> ModuleCode:
     criteria = str(p.get("criteria") or "")
     if p.get("filterType") == "simpleSearch" and criteria not in ("", "all") and not criteria.startswith("is:"):
         raise Untranslatable(f"the criteria {criteria!r} is not translated (a Gmail is: term is)")
-    size = p.get("size") if isinstance(p.get("size"), dict) else {}
+    found_size = p.get("size")
+    size: dict[str, object] = found_size if isinstance(found_size, dict) else {}
     if size.get("amount") not in (None, "") and size.get("criteria") not in ("larger", "smaller"):
         raise Untranslatable(f"the size criteria {size.get('criteria')!r} is not translated")
     search = {k: p.get(k) for k in ("q", "folder", "criteria", "from", "subject", "includeWords", "excludeWords",
