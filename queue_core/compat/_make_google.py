@@ -36,7 +36,7 @@ SHEETS = "https://sheets.googleapis.com/v4/spreadsheets"
 
 __all__ = ["SHEETS", "add_row", "bundles_of", "clear_cell", "clear_row", "column_index", "column_letter", "delete_row",
            "filter_rows", "get_range", "update_cell",
-           "recorded", "row_bundles", "sheet_range", "spreadsheet_id", "update_row"]
+           "read_values", "recorded", "row_bundles", "sheet_range", "spreadsheet_id", "start_row", "update_row"]
 
 
 def spreadsheet_id(value: Any) -> str:
@@ -186,7 +186,8 @@ def row_bundles(rows: list[tuple[int, list[Any]]], spreadsheet: str, sheet: str)
     return out
 
 
-def _start_row(cells: str) -> int:
+def start_row(cells: str) -> int:
+    """Return the first row number of an A1 range (``B3:D`` is 3; no row is 1)."""
     match = re.match(r"[A-Za-z]*(\d+)", cells)
     return int(match.group(1)) if match else 1
 
@@ -196,8 +197,9 @@ def _first_column(cells: str) -> int:
     return column_index(match.group(1)) if match else 0
 
 
-async def _read(ctx: Any, provider: str, step: str, spreadsheet: Any, sheet: Any, cells: str,
-                render: Any, dates: Any) -> tuple[Any, str, list[list[Any]]]:
+async def read_values(ctx: Any, provider: str, step: str, spreadsheet: Any, sheet: Any, cells: str,
+                      render: Any, dates: Any) -> tuple[Any, str, list[list[Any]]]:
+    """Read ``'<sheet>'!<cells>``: (the shadow answer or None, the spreadsheet id, the rows read)."""
     params = {k: text(v) for k, v in (("valueRenderOption", render), ("dateTimeRenderOption", dates)) if v}
     sid = spreadsheet_id(spreadsheet)
     response = await ctx.call(provider, "GET", f"{SHEETS}/{sid}/values/{sheet_range(sheet, cells)}", step=step,
@@ -214,10 +216,10 @@ async def get_range(ctx: Any, provider: str, *, step: str, spreadsheet: Any, she
                     headers: bool = False, render: Any = None, dates: Any = None) -> list[dict[str, Any]]:
     """Get range values: one bundle per row of the range (the first left out when it holds headers)."""
     area = text(cells).strip()
-    found, sid, values = await _read(ctx, provider, step, spreadsheet, sheet, area, render, dates)
+    found, sid, values = await read_values(ctx, provider, step, spreadsheet, sheet, area, render, dates)
     if found is not None:
         return bundles_of(found)
-    first = _start_row(area)
+    first = start_row(area)
     rows = [(first + i, row) for i, row in enumerate(values)][1 if headers else 0:]
     return row_bundles(rows, sid, text(sheet))
 
@@ -243,9 +245,9 @@ async def filter_rows(ctx: Any, provider: str, *, step: str, spreadsheet: Any, s
     """Search rows: the sheet's rows under the column range that the filter passes, sorted, up to ``limit``."""
     area = text(first_row or "A1:Z1").strip()
     start, end = (area.split(":") + [""])[:2]
-    row1 = _start_row(start)
+    row1 = start_row(start)
     cells = f"{re.sub(r'[0-9]', '', start)}{row1}:{re.sub(r'[0-9]', '', end) or re.sub(r'[0-9]', '', start)}"
-    found, sid, values = await _read(ctx, provider, step, spreadsheet, sheet, cells, render, dates)
+    found, sid, values = await read_values(ctx, provider, step, spreadsheet, sheet, cells, render, dates)
     if found is not None:
         return bundles_of(found)
     offset = _first_column(start)

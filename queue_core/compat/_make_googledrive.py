@@ -25,7 +25,7 @@ from urllib.parse import quote
 from ..errors import ModuleFailed
 from ._make_filter import instant, text
 from ._make_google import bundles_of, recorded
-from ._make_poll import _limit, start_items
+from ._make_poll import positive_limit, start_items
 
 DRIVE = "https://www.googleapis.com/drive/v3/files"
 UPLOAD = "https://www.googleapis.com/upload/drive/v3/files"
@@ -169,7 +169,7 @@ async def search_events(ctx: Any, provider: str, *, step: str, calendar: Any, qu
     """Search events: ``GET calendars/{id}/events``; one bundle per event (at most ``limit``)."""
     params = {k: (_moment(v, k) if k in ("timeMin", "timeMax", "updatedMin") else text(v).lower() if isinstance(v, bool) else text(v))
               for k, v in query.items() if v not in (None, "")}
-    top = _limit(limit)
+    top = positive_limit(limit)
     if top:
         params["maxResults"] = str(top)
     response = await ctx.call(provider, "GET", f"{CALENDAR}/{quote(text(calendar), safe='@.')}/events", step=step, params=params)
@@ -196,7 +196,7 @@ async def watch_files(ctx: Any, provider: str, *, step: str, folder: Any, watch:
         "q": q, "orderBy": field, "fields": "files(*)", "pageSize": "100", "supportsAllDrives": "true",
         "includeItemsFromAllDrives": "true"})
     files = [f for f in (_json(response, "Drive Watch files") or {}).get("files") or [] if isinstance(f, dict)]
-    top = _limit(limit)
+    top = positive_limit(limit)
     files = files[:top] if top else files
     since = files[-1].get(field) if files else cursor.get("since")
     return await start_items(ctx, files, id_of=lambda f: f["id"] if watch == "create" else f"{f['id']}@{f.get(field)}",
@@ -258,7 +258,7 @@ async def search_files(ctx: Any, provider: str, *, step: str, retrieve: Any = "f
         terms.append(f"mimeType = '{_FOLDER}'")
     if text(folder):
         terms.append(f"{_quoted(file_id(folder))} in parents")
-    top = _limit(limit)
+    top = positive_limit(limit)
     params = {"q": " and ".join(terms), "fields": "files(*)", "pageSize": str(top or 100), "supportsAllDrives": "true",
               "includeItemsFromAllDrives": "true"}
     response = await ctx.call(provider, "GET", DRIVE, step=step, params=params)

@@ -26,7 +26,7 @@ from typing import Any
 from ..errors import ModuleFailed
 from ._make_filter import number, text
 from ._make_google import bundles_of, recorded
-from ._make_poll import _limit, start_items
+from ._make_poll import positive_limit, start_items
 from ._n8n_email import email_send
 
 GMAIL = "https://gmail.googleapis.com/gmail/v1/users/me"
@@ -227,7 +227,7 @@ async def watch_emails(ctx: Any, provider: str, *, step: str, filter_type: str, 
         params["labelIds"] = label_ids
     listed = _json(await ctx.call(provider, "GET", f"{GMAIL}/messages", step=step, params=params), "Watch emails")
     ids = [m.get("id") for m in reversed(listed.get("messages") or []) if isinstance(m, dict)]
-    top = _limit(limit)
+    top = positive_limit(limit)
     ids = ids[:top] if top else ids
     if not ids:
         return await start_items(ctx, [], id_of=lambda b: b["id"], cursor=cursor)

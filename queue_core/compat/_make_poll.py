@@ -24,9 +24,9 @@ from collections.abc import Callable
 from typing import Any
 
 from ._make_filter import number, text
-from ._make_google import _read, _start_row, spreadsheet_id
+from ._make_google import read_values, start_row, spreadsheet_id
 
-__all__ = ["start_items", "tally_bundle", "watch_rows"]
+__all__ = ["positive_limit", "start_items", "tally_bundle", "watch_rows"]
 
 
 async def start_items(ctx: Any, bundles: list[dict[str, Any]], *, id_of: Callable[[Any], Any], cursor: Any) -> list[Any]:
@@ -35,7 +35,8 @@ async def start_items(ctx: Any, bundles: list[dict[str, Any]], *, id_of: Callabl
     return []
 
 
-def _limit(value: Any) -> int | None:
+def positive_limit(value: Any) -> int | None:
+    """Return a module's limit as a positive count, or None for none (empty, 0 or not a number)."""
     found = number(value)
     return int(found) if found is not None and found > 0 else None
 
@@ -46,10 +47,10 @@ async def watch_rows(ctx: Any, provider: str, *, step: str, spreadsheet: Any, sh
     cursor = await ctx.poll_cursor(default=None)
     area = text(first_row or "A1:Z1").strip()
     start, end = (area.split(":") + [""])[:2]
-    row1 = _start_row(start)
+    row1 = start_row(start)
     first_col = "".join(c for c in start if c.isalpha()) or "A"
     last_col = "".join(c for c in end if c.isalpha()) or first_col
-    found, sid, values = await _read(ctx, provider, step, spreadsheet, sheet, f"{first_col}{row1}:{last_col}", render, dates)
+    found, sid, values = await read_values(ctx, provider, step, spreadsheet, sheet, f"{first_col}{row1}:{last_col}", render, dates)
     if found is not None:  # a shadow answer: the recorded bundles are the items
         rows_found = found if isinstance(found, list) else [found]
         return await start_items(ctx, [r for r in rows_found if isinstance(r, dict)],
@@ -65,7 +66,7 @@ async def watch_rows(ctx: Any, provider: str, *, step: str, spreadsheet: Any, sh
             break
         if n > seen:
             new.append((n, row))
-    top = _limit(limit)
+    top = positive_limit(limit)
     new = new[:top] if top else new
     bundles = [{"__ROW_NUMBER__": n, "__SPREADSHEET_ID__": spreadsheet_id(spreadsheet), "__SHEET__": text(sheet),
                 **{str(i): cell for i, cell in enumerate(row)}} for n, row in new]
