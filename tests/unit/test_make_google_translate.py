@@ -42,3 +42,13 @@ def test_sheets_and_calendar_share_no_provider_by_accident() -> None:
     gen = _gen()
     translate(_module("google-sheets:getSheetContent", {"spreadsheetId": "1", "sheetId": "S", "range": "A1:B2"}), gen)
     assert gen.hosts["google-sheets"] == gen.hosts["sheets.googleapis.com"] == "sheets"
+
+
+def test_every_operation_named_exists_in_the_catalogue_and_is_translated() -> None:
+    import harness.catalogue as catalogue
+    from harness.platforms.make.translate.apps import google, google_drive, google_mail
+
+    for area in (google, google_mail, google_drive):
+        for module_type, (app, operation) in area.OPERATIONS.items():
+            assert module_type in area.TRANSLATORS, module_type
+            assert catalogue.operation(app, operation) is not None

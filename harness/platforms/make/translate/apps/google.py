@@ -23,7 +23,7 @@ from harness.platforms.make.translate.apps.google_common import awaited, only, r
 from harness.platforms.make.translate.base import Gen, ModuleCode
 from harness.platforms.make.translate.triggers import TRIGGER_TRANSLATORS
 
-__all__ = ["TRANSLATORS"]
+__all__ = ["OPERATIONS", "TRANSLATORS"]
 
 SHEETS = "https://sheets.googleapis.com"
 
@@ -126,4 +126,17 @@ TRANSLATORS: dict[str, Callable[[Module, Gen], ModuleCode]] = {
     "google-sheets:getSheetContent": get_sheet_content, "google-sheets:clearRow": clear_row,
     "google-sheets:deleteRow": delete_row, "google-sheets:updateCell": update_cell, "google-sheets:clearCell": clear_cell,
     **TRIGGER_TRANSLATORS,
+}
+
+# module type -> (catalogue app, operation): the call each makes, for the catalogue's table (operation x platform)
+OPERATIONS: dict[str, tuple[str, str]] = {
+    "google-sheets:addRow": ("google-sheets", "sheet.append"), "google-sheets:updateRow": ("google-sheets", "sheet.updateRow"),
+    "google-sheets:filterRows": ("google-sheets", "sheet.readRange"),
+    "google-sheets:getSheetContent": ("google-sheets", "sheet.readRange"),
+    "google-sheets:clearRow": ("google-sheets", "sheet.clear"), "google-sheets:clearCell": ("google-sheets", "sheet.clear"),
+    "google-sheets:deleteRow": ("google-sheets", "sheet.delete"),
+    "google-sheets:updateCell": ("google-sheets", "sheet.updateRow"),
+    "google-sheets:watchRows": ("google-sheets", "sheet.readRange"),
+    "google-email:triggerWatchNewEmails": ("gmail", "message.getAll"),
+    "google-drive:watchFilesInAFolder": ("google-drive", "fileFolder.search"),
 }

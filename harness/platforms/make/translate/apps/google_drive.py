@@ -17,7 +17,7 @@ from harness.platforms.make.definition import Module
 from harness.platforms.make.translate.apps.google_common import awaited, only, required
 from harness.platforms.make.translate.base import Gen, ModuleCode
 
-__all__ = ["TRANSLATORS"]
+__all__ = ["OPERATIONS", "TRANSLATORS"]
 
 GOOGLEAPIS = "https://www.googleapis.com"
 DOCS = "https://docs.googleapis.com"
@@ -148,4 +148,17 @@ TRANSLATORS: dict[str, Callable[[Module, Gen], ModuleCode]] = {
     "google-drive:copyAFile": copy_file, "google-drive:getAFile": get_file, "google-drive:deleteAFile": delete_file,
     "google-drive:uploadAFile": upload_file, "google-docs:replaceATextInADocument": replace_text,
     "google-calendar:createAnEvent": create_event, "google-calendar:searchEvents": search_events,
+}
+
+# module type -> (catalogue app, operation): the call each makes, for the catalogue's table (operation x platform)
+OPERATIONS: dict[str, tuple[str, str]] = {
+    "google-drive:copyAFile": ("google-drive", "file.copy"), "google-drive:getAFile": ("google-drive", "file.download"),
+    "google-drive:deleteAFile": ("google-drive", "file.delete"), "google-drive:uploadAFile": ("google-drive", "file.upload"),
+    "google-drive:createAFolder": ("google-drive", "folder.create"),
+    "google-drive:searchForFilesFolders": ("google-drive", "fileFolder.search"),
+    "google-docs:replaceATextInADocument": ("google-docs", "document.replaceText"),
+    "google-calendar:createAnEvent": ("google-calendar", "event.create"),
+    "google-calendar:searchEvents": ("google-calendar", "event.search"),
+    "google-calendar:getAnEvent": ("google-calendar", "event.get"),
+    "google-calendar:deleteAnEvent": ("google-calendar", "event.delete"),
 }

@@ -18,7 +18,7 @@ from harness.platforms.make.definition import Module
 from harness.platforms.make.translate.apps.google_common import awaited, only, required
 from harness.platforms.make.translate.base import Gen, ModuleCode
 
-__all__ = ["TRANSLATORS"]
+__all__ = ["OPERATIONS", "TRANSLATORS"]
 
 GMAIL = "https://gmail.googleapis.com"
 
@@ -104,4 +104,11 @@ TRANSLATORS: dict[str, Callable[[Module, Gen], ModuleCode]] = {
     "email:ActionSendEmail": smtp_send, "email:ActionSendMeEmail": send_me,
     "google-email:ActionSendEmail": send, "google-email:sendAnEmail": send, "google-email:replyToAnEmail": reply,
     "google-email:listEmailAttachments": list_attachments,
+}
+
+# module type -> (catalogue app, operation): the call each makes, for the catalogue's table (operation x platform)
+OPERATIONS: dict[str, tuple[str, str]] = {
+    "google-email:ActionSendEmail": ("gmail", "message.send"), "google-email:sendAnEmail": ("gmail", "message.send"),
+    "google-email:replyToAnEmail": ("gmail", "message.reply"),
+    "google-email:listEmailAttachments": ("gmail", "attachment.get"), "email:ActionSendEmail": ("smtp", "email.send"),
 }
