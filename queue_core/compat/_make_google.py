@@ -25,6 +25,8 @@ In a shadow replay the gateway answers with the legacy module's recorded output 
 from __future__ import annotations
 
 import re
+from datetime import datetime
+from decimal import Decimal
 from typing import Any
 from urllib.parse import quote
 
@@ -34,7 +36,7 @@ from ._n8n_records import offline
 
 SHEETS = "https://sheets.googleapis.com/v4/spreadsheets"
 
-__all__ = ["SHEETS", "add_row", "bundles_of", "clear_cell", "clear_row", "column_index", "column_letter", "delete_row",
+__all__ = ["SHEETS", "add_row", "bundles_of", "cell_value", "clear_cell", "clear_row", "column_index", "column_letter", "delete_row",
            "filter_rows", "get_range", "update_cell",
            "read_values", "recorded", "row_bundles", "sheet_range", "spreadsheet_id", "start_row", "update_row"]
 
@@ -101,11 +103,20 @@ def _json(response: Any, what: str) -> Any:
         raise ModuleFailed(f"Google Sheets {what}: the answer is not JSON ({response.text[:200]!r})") from None
 
 
+def cell_value(value: Any) -> Any:
+    """Return a mapped value as a cell gets it: a date as Make writes it (ISO 8601 text), null as an empty cell."""
+    if value is None:
+        return ""
+    if isinstance(value, datetime | Decimal):
+        return text(value) if isinstance(value, datetime) else (int(value) if value == value.to_integral_value() else float(value))
+    return value
+
+
 def _cells(values: dict[str, Any] | None, gap: Any) -> list[Any]:
     by_index = {column_index(k): v for k, v in (values or {}).items()}
     if not by_index:
         return []
-    return [("" if by_index[i] is None else by_index[i]) if i in by_index else gap for i in range(max(by_index) + 1)]
+    return [cell_value(by_index[i]) if i in by_index else gap for i in range(max(by_index) + 1)]
 
 
 async def _by_header(ctx: Any, provider: str, step: str, spreadsheet: Any, sheet: Any, values: dict[str, Any] | None,
@@ -311,7 +322,7 @@ async def update_cell(ctx: Any, provider: str, *, step: str, spreadsheet: Any, s
     url = f"{SHEETS}/{spreadsheet_id(spreadsheet)}/values/{sheet_range(sheet, _cell_name(cell))}"
     return await _answer(ctx, provider, step, "PUT", url, "Update a cell",
                          params={"valueInputOption": text(value_input or "USER_ENTERED")},
-                         json={"values": [["" if value is None else value]]})
+                         json={"values": [[cell_value(value)]]})
 
 
 async def delete_row(ctx: Any, provider: str, *, step: str, spreadsheet: Any, sheet: Any, row: Any) -> Any:

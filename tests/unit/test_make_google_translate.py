@@ -52,3 +52,13 @@ def test_every_operation_named_exists_in_the_catalogue_and_is_translated() -> No
         for module_type, (app, operation) in area.OPERATIONS.items():
             assert module_type in area.TRANSLATORS, module_type
             assert catalogue.operation(app, operation) is not None
+
+
+def test_a_date_mapped_into_a_cell_is_written_as_make_writes_it() -> None:
+    from datetime import UTC, datetime
+    from decimal import Decimal
+
+    from queue_core.compat._make_google import cell_value
+
+    assert cell_value(datetime(2024, 6, 3, 9, 30, tzinfo=UTC)) == "2024-06-03T09:30:00.000Z"
+    assert (cell_value(None), cell_value(Decimal("2")), cell_value(Decimal("2.5")), cell_value("x")) == ("", 2, 2.5, "x")
