@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import quote
 
@@ -143,7 +143,7 @@ def event_bundle(event: Any) -> Any:
 async def create_event(ctx: Any, provider: str, *, step: str, calendar: Any, event: dict[str, Any], all_day: bool = False,
                        meet: bool = False, send_updates: Any = None) -> Any:
     """Create an event: ``POST calendars/{id}/events``; Make's bundle of the event created."""
-    body = {k: v for k, v in event.items() if v not in (None, "", [], {})}
+    body = {k: text(v) if isinstance(v, datetime) else v for k, v in event.items() if v not in (None, "", [], {})}
     for key in ("start", "end"):
         if key not in body:
             raise ModuleFailed(f"Google Calendar Create an event: the {key} is not mapped")
