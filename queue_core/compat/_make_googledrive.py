@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from datetime import datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote
 
@@ -187,7 +187,7 @@ async def watch_files(ctx: Any, provider: str, *, step: str, folder: Any, watch:
     field = "createdTime" if watch == "create" else "modifiedTime"
     cursor = await ctx.poll_cursor(default=None)
     if not isinstance(cursor, dict):  # the first poll: from now on
-        since = (ctx.now() - timedelta(seconds=0)).isoformat().replace("+00:00", "Z")
+        since = ctx.now().astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
         return await start_items(ctx, [], id_of=lambda f: f["id"], cursor={"since": since})
     q = f"'{file_id(folder)}' in parents and trashed = false and {field} > '{text(cursor.get('since'))}'"
     if text(mime) not in ("", "all"):

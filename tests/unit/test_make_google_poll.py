@@ -197,3 +197,9 @@ def test_watch_emails_simple_search_builds_the_gmail_query() -> None:
     assert params["q"] == "is:unread from:billing@example.com subject:(invoice) has:attachment larger:2M after:1717400000"
     assert params["labelIds"] == ["INBOX"]
     assert ctx.started == [("watch-scenario", [], {"after": 1717400000}, [])]
+
+
+def test_watch_files_first_poll_starts_from_now() -> None:
+    ctx = PollContext(None, [])
+    asyncio.run(make.googledrive.watch_files(ctx, "googleapis", step="watch", folder="/1xDM"))
+    assert ctx.calls == [] and ctx.started == [("watch-scenario", [], {"since": "2024-06-03T09:30:00Z"}, [])]
