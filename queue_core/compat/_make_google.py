@@ -162,9 +162,11 @@ async def add_row(ctx: Any, provider: str, *, step: str, spreadsheet: Any, sheet
 
 
 async def update_row(ctx: Any, provider: str, *, step: str, spreadsheet: Any, sheet: Any, row: Any,
-                     values: dict[str, Any] | None, value_input: Any = None, by_header: bool = False) -> dict[str, Any]:
+                     values: dict[str, Any] | None, value_input: Any = None, by_header: bool = False,
+                     first_row: Any = None) -> dict[str, Any]:
     """Update a row: write the mapped cells of row ``row`` (the others left as they are); the update's answer.
-    ``by_header``: the values are keyed by the header row's texts, read first."""
+    ``by_header``: the values are keyed by the header row's texts, read first. ``first_row`` (the column
+    range, ``B1:Z1``): column index 0 is its first column."""
     row_number = number(row)
     if row_number is None or row_number != row_number.to_integral_value() or row_number < 1:
         raise ModuleFailed(f"Google Sheets Update a row: row number {text(row)!r} is not a row number")
@@ -176,7 +178,9 @@ async def update_row(ctx: Any, provider: str, *, step: str, spreadsheet: Any, sh
     if not cells:
         raise ModuleFailed("Google Sheets Update a row: no column is mapped")
     n = int(row_number)
-    url = f"{SHEETS}/{spreadsheet_id(spreadsheet)}/values/{sheet_range(sheet, f'A{n}:{column_letter(len(cells) - 1)}{n}')}"
+    offset = _first_column(text(first_row).split(":")[0]) if text(first_row) else 0
+    cells_range = f"{column_letter(offset)}{n}:{column_letter(offset + len(cells) - 1)}{n}"
+    url = f"{SHEETS}/{spreadsheet_id(spreadsheet)}/values/{sheet_range(sheet, cells_range)}"
     response = await ctx.call(provider, "PUT", url, step=step, params={"valueInputOption": text(value_input or "USER_ENTERED")},
                               json={"values": [cells]})
     found = recorded(response)

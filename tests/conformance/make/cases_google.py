@@ -188,4 +188,12 @@ CASES = [
                Call("PUT", _V4 + "1AbC/values/'Order%20log'!A3:C3", json={"values": [[None, None, "sent"]]})),
         output=[{"spreadsheetId": "1AbC", "updatedRange": "'Order log'!A3:C3", "updatedCells": 1}],
         source=_UPDATE),
+    MakeCase(
+        id="sheets-update-row-column-range-from-b",
+        module=_module("updateRow", {"spreadsheetId": "1AbC", "sheetId": "Hoja 1", "rowNumber": "2",
+                                     "tableFirstRow": "B1:Z1", "values": {"1": "done"}}),
+        replies=(Reply(200, json={"spreadsheetId": "1AbC", "updatedRange": "'Hoja 1'!C2", "updatedCells": 1}),),
+        calls=(Call("PUT", _V4 + "1AbC/values/'Hoja%201'!B2:C2", json={"values": [[None, "done"]]}),),
+        output=[{"spreadsheetId": "1AbC", "updatedRange": "'Hoja 1'!C2", "updatedCells": 1}],
+        source=_UPDATE),
 ]

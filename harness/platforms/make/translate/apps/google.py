@@ -62,7 +62,8 @@ def update_row(module: Module, gen: Gen) -> ModuleCode:
     required(module, "rowNumber")
     headers = bool(mapper.get("useColumnHeaders")) and mapper.get("includesHeaders") not in (False, "false")
     return awaited(module, gen, "google.update_row", SHEETS, **_where(module), row=mapper["rowNumber"],
-                   values=_values(module), value_input=mapper.get("valueInputOption"), by_header=headers)
+                   values=_values(module), value_input=mapper.get("valueInputOption"), by_header=headers,
+                   first_row=mapper.get("tableFirstRow") or "")
 
 
 def filter_rows(module: Module, gen: Gen) -> ModuleCode:
