@@ -56,16 +56,16 @@ async def watch_rows(ctx: Any, provider: str, *, step: str, spreadsheet: Any, sh
         return await start_items(ctx, [r for r in rows_found if isinstance(r, dict)],
                                  id_of=lambda b: b.get("__ROW_NUMBER__"), cursor=cursor)
     numbered = [(row1 + i, row) for i, row in enumerate(values)][1 if headers else 0:]
-    last_row = numbered[-1][0] if numbered else (row1 if headers else row1 - 1)
-    if cursor is None:  # the first poll: from now on
-        return await start_items(ctx, [], id_of=lambda b: b["__ROW_NUMBER__"], cursor={"row": last_row})
-    seen = int(number(cursor.get("row")) or 0) if isinstance(cursor, dict) else 0
-    new = []
+    filled = []
     for n, row in numbered:  # Make: a blank row ends the sheet, the rows after it are not processed
         if not any(text(c) != "" for c in row):
             break
-        if n > seen:
-            new.append((n, row))
+        filled.append((n, row))
+    if cursor is None:  # the first poll: from now on
+        last_row = filled[-1][0] if filled else (row1 if headers else row1 - 1)
+        return await start_items(ctx, [], id_of=lambda b: b["__ROW_NUMBER__"], cursor={"row": last_row})
+    seen = int(number(cursor.get("row")) or 0) if isinstance(cursor, dict) else 0
+    new = [(n, row) for n, row in filled if n > seen]
     top = positive_limit(limit)
     new = new[:top] if top else new
     bundles = [{"__ROW_NUMBER__": n, "__SPREADSHEET_ID__": spreadsheet_id(spreadsheet), "__SHEET__": text(sheet),

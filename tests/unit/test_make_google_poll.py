@@ -203,3 +203,9 @@ def test_watch_files_first_poll_starts_from_now() -> None:
     ctx = PollContext(None, [])
     asyncio.run(make.googledrive.watch_files(ctx, "googleapis", step="watch", folder="/1xDM"))
     assert ctx.calls == [] and ctx.started == [("watch-scenario", [], {"since": "2024-06-03T09:30:00Z"}, [])]
+
+
+def test_watch_rows_first_poll_stops_at_a_blank_row_too() -> None:
+    ctx = PollContext(None, [{"values": [["name"], ["a"], [], ["c"]]}])
+    _rows(ctx)
+    assert ctx.started == [("watch-scenario", [], {"row": 2}, [])]
