@@ -123,13 +123,13 @@ def test_watch_files_created_in_the_folder_since_the_cursor() -> None:
 
 
 def test_tally_delivery_becomes_makes_bundle() -> None:
-    class Delivery:
+    class TallyDelivery:
         body = {"eventId": "e1", "eventType": "FORM_RESPONSE", "createdAt": "2024-06-03T09:30:00Z",
                 "data": {"responseId": "r1", "submissionId": "s1", "respondentId": "p1", "formId": "f1",
                          "formName": "Leads", "createdAt": "2024-06-03T09:30:00Z",
                          "fields": [{"key": "question_6x2QXJ", "label": "What is your full name?", "type": "INPUT_TEXT",
                                      "value": "Ada"}]}}
-    bundle = make.poll.tally_bundle(Delivery())
+    bundle = make.poll.tally_bundle(TallyDelivery())
     assert bundle["fields"] == {"What is your full name?": "Ada"} and bundle["fieldsById"] == {"question_6x2QXJ": "Ada"}
     assert (bundle["eventId"], bundle["responseId"], bundle["formName"]) == ("e1", "r1", "Leads")
 
