@@ -17,8 +17,9 @@ In a shadow replay the first call's answer is the module's recorded output: it i
 from __future__ import annotations
 
 import json
+import re
 import uuid
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import quote
 
@@ -140,10 +141,23 @@ def event_bundle(event: Any) -> Any:
     return out
 
 
+def _duration(value: Any) -> timedelta:
+    match = re.fullmatch(r"\s*(\d+):([0-5]\d)(?::([0-5]\d))?\s*", text(value))
+    if not match:
+        raise ModuleFailed(f"Google Calendar Create an event: duration {text(value)!r} is not HH:mm")
+    return timedelta(hours=int(match.group(1)), minutes=int(match.group(2)), seconds=int(match.group(3) or 0))
+
+
 async def create_event(ctx: Any, provider: str, *, step: str, calendar: Any, event: dict[str, Any], all_day: bool = False,
-                       meet: bool = False, send_updates: Any = None) -> Any:
-    """Create an event: ``POST calendars/{id}/events``; Make's bundle of the event created."""
+                       meet: bool = False, send_updates: Any = None, duration: Any = None) -> Any:
+    """Create an event: ``POST calendars/{id}/events``; Make's bundle of the event created. With no end,
+    the end is the start plus ``duration`` (``HH:mm``)."""
     body = {k: text(v) if isinstance(v, datetime) else v for k, v in event.items() if v not in (None, "", [], {})}
+    if "end" not in body and text(duration) and "start" in body:
+        begin = instant(body["start"])
+        if begin is None:
+            raise ModuleFailed(f"Google Calendar: start {text(body['start'])!r} is not a date")
+        body["end"] = (begin + _duration(duration)).isoformat()
     for key in ("start", "end"):
         if key not in body:
             raise ModuleFailed(f"Google Calendar Create an event: the {key} is not mapped")

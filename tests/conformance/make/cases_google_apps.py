@@ -226,4 +226,17 @@ CASES = [
         output=[{"id": "f1", "name": "Ada's invoice.pdf", "__IMTINDEX__": 1, "__IMTLENGTH__": 2},
                 {"id": "f2", "name": "Ada's invoice 2.pdf", "__IMTINDEX__": 2, "__IMTLENGTH__": 2}],
         source="https://www.make.com/en/help/app/google-drive (Search for files/folders: files.list with a Drive query)"),
+    MakeCase(
+        id="calendar-create-event-by-duration-with-reminders",
+        module=_module("google-calendar:createAnEvent", 5, {
+            "select": "detail", "calendar": "team@example.com", "summary": "Call", "start": "{{1.start}}",
+            "duration": "01:30", "useDefault": False, "overrides": [{"method": "popup", "minutes": 10}]}),
+        input={"start": "2024-06-03T10:00:00Z"},
+        replies=(Reply(200, json=_EVENT),),
+        calls=(Call("POST", "https://www.googleapis.com/calendar/v3/calendars/team@example.com/events", json={
+            "summary": "Call", "start": {"dateTime": "2024-06-03T10:00:00+00:00"},
+            "end": {"dateTime": "2024-06-03T11:30:00+00:00"},
+            "reminders": {"useDefault": False, "overrides": [{"method": "popup", "minutes": 10}]}}),),
+        output=[_FLAT],
+        source=_CAL + " (Duration: HH:mm after the start; reminders)"),
 ]

@@ -81,18 +81,22 @@ def create_event(module: Module, gen: Gen) -> ModuleCode:
          "sendUpdates", "useDefault", "duration", "attachments", "overrides", "eventType")
     if m.get("select", "detail") != "detail":
         raise Untranslatable(f"creating an event {m.get('select')!r} (quick add) is not translated")
-    if m.get("duration") not in (None, "") or m.get("end") in (None, ""):
-        raise Untranslatable("an event given by its duration (no end) is not translated")
-    if m.get("attachments") or m.get("overrides") or m.get("eventType") not in (None, "", "default"):
-        raise Untranslatable("event attachments, reminder overrides and event types are not translated")
+    if m.get("end") in (None, "") and m.get("duration") in (None, ""):
+        raise Untranslatable("the event has neither an end nor a duration")
+    if m.get("attachments") or m.get("eventType") not in (None, "", "default"):
+        raise Untranslatable("event attachments and event types are not translated")
+    overrides = m.get("overrides") or []
+    if not isinstance(overrides, list) or any(not isinstance(o, dict) or set(o) - {"method", "minutes"} for o in overrides):
+        raise Untranslatable("reminder overrides other than (method, minutes) pairs are not translated")
     event = {k: m.get(k) for k in _EVENT_FIELDS}
-    if isinstance(m.get("useDefault"), bool):
-        event["reminders"] = {"useDefault": m["useDefault"]}
+    if isinstance(m.get("useDefault"), bool) or overrides:
+        event["reminders"] = {"useDefault": bool(m.get("useDefault")) and not overrides, **({"overrides": overrides} if overrides else {})}
     guests = m.get("guestPermissions")
     if isinstance(guests, dict):
         event.update(guests)
     return awaited(module, gen, "googledrive.create_event", GOOGLEAPIS, calendar=m["calendar"], event=event,
-                   all_day=bool(m.get("allDayEvent")), meet=bool(m.get("conferenceDate")), send_updates=m.get("sendUpdates"))
+                   all_day=bool(m.get("allDayEvent")), meet=bool(m.get("conferenceDate")), send_updates=m.get("sendUpdates"),
+                   duration=m.get("duration") if m.get("end") in (None, "") else "")
 
 
 def search_events(module: Module, gen: Gen) -> ModuleCode:
