@@ -21,6 +21,7 @@ from harness.catalogue._mail import MAIL
 from harness.catalogue._rows_make_apps import MAKE_APPS
 from harness.catalogue._rows_zapier import ZAPIER_ROWS
 from harness.catalogue._model import App, Auth, Operation, Pagination, Secret
+from harness.catalogue._rows_google import GOOGLE
 
 __all__ = ["App", "Auth", "Operation", "Pagination", "Secret", "app", "apps", "merged", "operation", "skeleton"]
 
@@ -54,7 +55,7 @@ def merged(*tables: dict[str, App] | tuple[App, ...]) -> dict[str, App]:
 
 
 # Later row files' apps add operations to earlier ones (the AI providers' rows over _apps' first openai/gemini).
-_ALL: dict[str, App] = merged(APPS, MORE, AI_APPS, MAIL, LEGACY, MAKE_APPS, ZAPIER_ROWS)
+_ALL: dict[str, App] = merged(APPS, MORE, AI_APPS, MAIL, LEGACY, GOOGLE, MAKE_APPS, ZAPIER_ROWS)
 
 
 def apps() -> dict[str, App]:
