@@ -18,10 +18,10 @@ from harness.catalogue._apps_more import MORE
 from harness.catalogue._apps_legacy import LEGACY
 from harness.catalogue._ai import AI_APPS
 from harness.catalogue._mail import MAIL
+from harness.catalogue._rows_google import GOOGLE
 from harness.catalogue._rows_make_apps import MAKE_APPS
 from harness.catalogue._rows_zapier import ZAPIER_ROWS
 from harness.catalogue._model import App, Auth, Operation, Pagination, Secret
-from harness.catalogue._rows_google import GOOGLE
 
 __all__ = ["App", "Auth", "Operation", "Pagination", "Secret", "app", "apps", "merged", "operation", "skeleton"]
 
