@@ -21,25 +21,26 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-__all__ = ["Run"]
+try:  # the WDL function library (helper wdl's _wdl): until it is merged, expressions cannot run
+    from . import _wdl as wdl
+except ImportError:  # pragma: no cover - removed when _wdl lands
+    wdl = None  # type: ignore[assignment]
+
+__all__ = ["Run", "wdl"]
 
 
 class Run:
-    """One run of a scaffolded flow: what its expressions read, and what it records.
+    """One run of a scaffolded flow: what its expressions read (the methods, one per WDL
+    function that reads the run), and what it records (the tables).
 
-    - ``trigger_name``: the trigger's name in the definition (``manual``, ``Recurrence``);
-    - ``trigger_outputs``: the trigger's outputs, ``{"headers", "body", "queries"?, ...}``
-      (``triggerOutputs()``; ``triggerBody()`` is its ``body``, ``run.trigger_body``);
-    - ``inputs``, ``outputs``, ``status``, ``errors``: per action name (``actions('X')`` is
-      ``run.action('X')``); a Foreach child run keeps its own and falls back to its parent's;
-    - ``variables``: the flow's variables by name (shared by every child run);
-    - ``items``: the current item per enclosing Foreach name (``items('F')``), and ``loops`` the
-      enclosing Foreach names, innermost last (``item()`` is ``run.items[run.loops[-1]]``);
-    - ``iterations``: per enclosing Until name, its iteration index from 0 (``iterationIndexes``);
-    - ``members``: per Scope / Foreach / Until / If / Switch name, the names of the actions directly
-      inside it (``result('Scope')``), set once by the generated code;
-    - ``parameters``: the definition's parameters (``parameters('p')``), their default values;
-    - ``workflow``: what ``workflow()`` returns (``{"name", "run": {"name"}}``).
+    Tables, per action name (a Foreach child run keeps its own and falls back to its parent's):
+    ``inputs_of``, ``outputs_of`` (as the run history records them), ``status_of``
+    (``Succeeded``/``Failed``/``Skipped``/``TimedOut``), ``errors_of`` (``{"code", "message"}``).
+    ``vars`` holds the flow's variables (shared by every child run); ``loop_items`` the current
+    item per enclosing Foreach and ``loops`` their names, innermost last; ``indexes`` the
+    iteration index (from 0) per enclosing Until or Foreach; ``members`` the names of the actions
+    directly inside each Scope / Foreach / Until / If / Switch (``result()``), set once by the
+    generated code; ``params`` the definition's parameters (their default values).
     """
 
     def __init__(self, ctx: Any, trigger: Any = None, *, trigger_name: str = "manual",
@@ -48,33 +49,99 @@ class Run:
         self.ctx = ctx
         self.parent: Run | None = None
         self.trigger_name = trigger_name
-        self.trigger_outputs: dict[str, Any] = trigger_outputs(trigger)
-        self.inputs: dict[str, Any] = {}
-        self.outputs: dict[str, Any] = {}
-        self.status: dict[str, str] = {}
-        self.errors: dict[str, dict[str, Any]] = {}
-        self.variables: dict[str, Any] = {}
-        self.items: dict[str, Any] = {}
+        self.trigger_record: dict[str, Any] = {"name": trigger_name, "outputs": trigger_outputs(trigger),
+                                               "status": "Succeeded"}
+        self.inputs_of: dict[str, Any] = {}
+        self.outputs_of: dict[str, Any] = {}
+        self.status_of: dict[str, str] = {}
+        self.errors_of: dict[str, dict[str, Any]] = {}
+        self.vars: dict[str, Any] = {}
+        self.loop_items: dict[str, Any] = {}
         self.loops: tuple[str, ...] = ()
-        self.iterations: dict[str, int] = {}
+        self.indexes: dict[str, int] = {}
         self.members: dict[str, list[str]] = dict(members or {})
-        self.parameters: dict[str, Any] = dict(parameters or {})
-        self.workflow: dict[str, Any] = {"name": workflow, "run": {"name": str(getattr(ctx, "job_id", ""))}}
+        self.params: dict[str, Any] = dict(parameters or {})
+        self.info: dict[str, Any] = {"name": workflow, "run": {"name": str(getattr(ctx, "job_id", ""))}}
 
-    @property
+    # -- what expressions read (the WDL functions that read the run) ---------------------
+
+    def trigger(self) -> dict[str, Any]:
+        """Return ``trigger()``: the trigger's record (name, outputs, status)."""
+        return self.trigger_record
+
+    def trigger_outputs(self) -> Any:
+        """Return ``triggerOutputs()``: ``{"headers", "body"}`` of the delivery."""
+        return self.trigger_record.get("outputs")
+
     def trigger_body(self) -> Any:
         """Return ``triggerBody()``: the trigger's outputs' body (None when it has none)."""
-        return self.trigger_outputs.get("body")
+        outputs = self.trigger_outputs()
+        return outputs.get("body") if isinstance(outputs, dict) else None
 
-    def child(self, foreach: str, item: Any) -> Run:
-        """Return the run one iteration of Foreach ``foreach`` sees: ``item`` current, outputs its own."""
+    def outputs(self, action: str) -> Any:
+        """Return ``outputs('action')`` (None when it has not run)."""
+        return self._lookup("outputs_of", action)[1]
+
+    def body(self, action: str) -> Any:
+        """Return ``body('action')``: its outputs' body (a Compose's outputs have none: None)."""
+        outputs = self.outputs(action)
+        return outputs.get("body") if isinstance(outputs, dict) else None
+
+    def actions(self, action: str) -> dict[str, Any]:
+        """Return ``actions('action')``: its name, inputs, outputs, status, code and error."""
+        out: dict[str, Any] = {"name": action, "status": self.state(action)}
+        for key, table in (("inputs", "inputs_of"), ("outputs", "outputs_of"), ("error", "errors_of")):
+            found, value = self._lookup(table, action)
+            if found:
+                out[key] = value
+        outputs = out.get("outputs")
+        if isinstance(outputs, dict) and "statusCode" in outputs:
+            out["code"] = str(outputs["statusCode"])
+        return out
+
+    def result(self, scope: str) -> list[dict[str, Any]]:
+        """Return ``result('scope')``: the records of the actions directly inside it that ran."""
+        return [self.actions(n) for n in self.members.get(scope, []) if self.state(n) is not None]
+
+    def variables(self, name: str) -> Any:
+        """Return ``variables('name')``."""
+        return self.vars.get(name)
+
+    def item(self) -> Any:
+        """Return ``item()``: the current item of the innermost Foreach (None outside one)."""
+        return self.loop_items.get(self.loops[-1]) if self.loops else None
+
+    def items(self, loop: str) -> Any:
+        """Return ``items('loop')``: the current item of that enclosing Foreach."""
+        return self.loop_items.get(loop)
+
+    def iteration_indexes(self, loop: str) -> int | None:
+        """Return ``iterationIndexes('loop')``: the iteration (from 0) of that Until."""
+        return self.indexes.get(loop)
+
+    def parameters(self, name: str) -> Any:
+        """Return ``parameters('name')``: the definition's parameter (its default value)."""
+        return self.params.get(name)
+
+    def workflow(self) -> dict[str, Any]:
+        """Return ``workflow()``: the flow's name and this run's name (the job id)."""
+        return self.info
+
+    def now(self) -> datetime:
+        """Return ``utcNow()``'s instant: the job's clock (the trigger's time in a shadow replay)."""
+        return self.ctx.now()  # type: ignore[no-any-return]
+
+    # -- the run's own bookkeeping --------------------------------------------------------
+
+    def child(self, loop: str, item: Any, index: int) -> Run:
+        """Return the run one iteration of Foreach ``loop`` sees: ``item`` current, outputs its own."""
         run = Run.__new__(Run)
         run.__dict__.update(self.__dict__)
         run.parent = self
-        run.inputs, run.outputs, run.status, run.errors = {}, {}, {}, {}
-        run.items = {**self.items, foreach: item}
-        run.loops = (*self.loops, foreach)
-        run.iterations = dict(self.iterations)
+        run.inputs_of, run.outputs_of, run.status_of, run.errors_of = {}, {}, {}, {}
+        run.loop_items = {**self.loop_items, loop: item}
+        run.loops = (*self.loops, loop)
+        run.indexes = {**self.indexes, loop: index}
         return run
 
     def _lookup(self, table: str, action: str) -> tuple[bool, Any]:
@@ -86,29 +153,9 @@ class Run:
             run = run.parent
         return False, None
 
-    def output(self, action: str) -> Any:
-        """Return ``outputs('action')`` (None when it has not run)."""
-        return self._lookup("outputs", action)[1]
-
     def state(self, action: str) -> str | None:
-        """Return the status ``action`` ended with (None when it has not run: runAfter waits on it)."""
-        return self._lookup("status", action)[1]
-
-    def action(self, action: str) -> dict[str, Any]:
-        """Return ``actions('action')``: its name, inputs, outputs, status, code and error."""
-        out: dict[str, Any] = {"name": action, "status": self.state(action)}
-        for key, table in (("inputs", "inputs"), ("outputs", "outputs"), ("error", "errors")):
-            found, value = self._lookup(table, action)
-            if found:
-                out[key] = value
-        outputs = out.get("outputs")
-        if isinstance(outputs, dict) and "statusCode" in outputs:
-            out["code"] = str(outputs["statusCode"])
-        return out
-
-    def now(self) -> datetime:
-        """Return ``utcNow()``'s instant: the job's clock (the trigger's time in a shadow replay)."""
-        return self.ctx.now()  # type: ignore[no-any-return]
+        """Return the status ``action`` ended with (None when it has not run)."""
+        return self._lookup("status_of", action)[1]
 
 
 def trigger_outputs(trigger: Any) -> dict[str, Any]:
