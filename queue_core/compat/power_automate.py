@@ -18,15 +18,30 @@ read the outer run's through it; variables are the flow's, shared, as in Power A
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any
+
+from ..errors import ActionFailed, FlowTerminated, TerminalError, TodoAction
+from ._pa_actions import (
+    NO_OUTPUTS, append_array, append_string, compose, decrement, http, increment, initialize, join, parse_json, query,
+    respond, select, set_variable, table, terminate, todo, truth, wait,
+)
 
 try:  # the WDL function library (helper wdl's _wdl): until it is merged, expressions cannot run
     from . import _wdl as wdl
 except ImportError:  # pragma: no cover - removed when _wdl lands
     wdl = None  # type: ignore[assignment]
 
-__all__ = ["Run", "wdl"]
+__all__ = [
+    "NO_OUTPUTS", "ActionFailed", "FlowTerminated", "Run", "TodoAction", "append_array", "append_string", "compose", "decrement",
+    "http", "increment", "initialize", "join", "parse_json", "query", "respond", "select", "set_variable", "table",
+    "terminate", "todo", "truth", "wait", "wdl",
+]
+
+Body = Callable[["Run"], Awaitable[Any]]
+FAILED = ("Failed", "TimedOut")
+
 
 
 class Run:
@@ -62,6 +77,8 @@ class Run:
         self.members: dict[str, list[str]] = dict(members or {})
         self.params: dict[str, Any] = dict(parameters or {})
         self.info: dict[str, Any] = {"name": workflow, "run": {"name": str(getattr(ctx, "job_id", ""))}}
+        self.after_of: dict[str, dict[str, list[str]]] = {}
+        self.types: dict[str, str] = {}  # variable -> its declared type (shared, as vars)
 
     # -- what expressions read (the WDL functions that read the run) ---------------------
 
@@ -138,7 +155,7 @@ class Run:
         run = Run.__new__(Run)
         run.__dict__.update(self.__dict__)
         run.parent = self
-        run.inputs_of, run.outputs_of, run.status_of, run.errors_of = {}, {}, {}, {}
+        run.inputs_of, run.outputs_of, run.status_of, run.errors_of, run.after_of = {}, {}, {}, {}, {}
         run.loop_items = {**self.loop_items, loop: item}
         run.loops = (*self.loops, loop)
         run.indexes = {**self.indexes, loop: index}
@@ -156,6 +173,129 @@ class Run:
     def state(self, action: str) -> str | None:
         """Return the status ``action`` ended with (None when it has not run)."""
         return self._lookup("status_of", action)[1]
+
+    # -- running actions in runAfter order ------------------------------------------------
+
+    def ready(self, action: str, after: dict[str, list[str]]) -> bool:
+        """Return whether ``action`` runs: every action of its ``runAfter`` ended with one of the
+        statuses listed for it (an action with none runs first in its scope). When it does not,
+        it is ``Skipped``, and so is everything inside it."""
+        self.after_of[action] = after
+        if all(self.state(before) in statuses for before, statuses in after.items()):
+            return True
+        self.skip(action)
+        return False
+
+    def skip(self, *actions: str) -> None:
+        """Mark ``actions`` and every action inside them ``Skipped`` (an If branch not taken)."""
+        for action in actions:
+            self.status_of[action] = "Skipped"
+            self.skip(*self.members.get(action, []))
+
+    async def act(self, action: str, after: dict[str, list[str]], body: Body) -> None:
+        """Run one action when its ``runAfter`` holds: its outputs are what ``body`` returns, its
+        status ``Succeeded``, or ``Failed`` when it raised an action failure (a TerminalError:
+        an error answer, a WDL function given what it cannot take); anything else (a retry, a
+        wait, a TODO, Terminate) goes on up."""
+        if not self.ready(action, after):
+            return
+        try:
+            outputs = await body(self)
+        except TerminalError as exc:
+            if isinstance(exc, TodoAction | FlowTerminated):
+                raise
+            self.status_of[action] = "Failed"
+            code = exc.code if isinstance(exc, ActionFailed) else "ActionFailed"
+            self.errors_of[action] = {"code": code, "message": str(exc)}
+            if isinstance(exc, ActionFailed) and exc.outputs is not None:
+                self.outputs_of[action] = exc.outputs
+            return
+        if outputs is not NO_OUTPUTS:
+            self.outputs_of[action] = outputs
+        self.status_of[action] = "Succeeded"
+
+    def unhandled(self, actions: list[str]) -> list[str]:
+        """Return the actions among ``actions`` that failed with no action run after them on that status.
+
+        A failure is *handled* when an action of the same scope whose ``runAfter`` lists the
+        failed action with its status ran (did not end ``Skipped``): the try/catch of a flow.
+        """
+        out = []
+        for action in actions:
+            status = self.status_of.get(action)
+            if status not in FAILED:
+                continue
+            handlers = [a for a in actions if status in self.after_of.get(a, {}).get(action, [])]
+            if not any(self.status_of.get(h) not in (None, "Skipped") for h in handlers):
+                out.append(action)
+        return out
+
+    def settle(self, scope: str) -> Any:
+        """End a Scope, If or Switch: ``Failed`` (ActionFailed) when an action inside it failed unhandled."""
+        failed = self.unhandled(self.members.get(scope, []))
+        if failed:
+            raise ActionFailed("An action failed. No dependent actions succeeded.", "ActionFailed")
+        return NO_OUTPUTS
+
+    def decide(self, decision: str, value: str) -> None:
+        """Record the branch an If (``true``/``false``) or a Switch (its case, or ``default``) took."""
+        self.ctx.decide(decision, value)
+
+    async def foreach(self, loop: str, items: Any, body: Body) -> Any:
+        """Run ``body`` once per item, in item order, each iteration with its own child run.
+
+        An iteration that fails does not stop the others; the Foreach then ends ``Failed``.
+        (Power Automate may run iterations at the same time: see the translator's row note.)
+        """
+        if items is None:
+            items = []
+        if not isinstance(items, list):
+            raise ActionFailed(f"The execution of template action '{loop}' failed: the result of the evaluation "
+                               f"of 'foreach' expression is of type '{type(items).__name__}'. The result must be "
+                               "a valid array.", "InvalidTemplate")
+        failed, last = False, None
+        for index, item in enumerate(items):
+            last = self.child(loop, item, index)
+            await body(last)
+            failed = failed or bool(last.unhandled(self.members.get(loop, [])))
+        if last is not None:  # after the loop, the actions inside it read as their last iteration left them
+            for table in ("inputs_of", "outputs_of", "status_of", "errors_of"):
+                getattr(self, table).update(getattr(last, table))
+        if failed:
+            raise ActionFailed("An action failed. No dependent actions succeeded.", "ActionFailed")
+        return NO_OUTPUTS
+
+    async def until(self, loop: str, body: Body, done: Callable[[Run], Any], count: int = 60) -> Any:
+        """Run ``body`` until ``done`` holds after an iteration, at most ``count`` times (Logic Apps'
+        default 60); an iteration that fails unhandled ends the loop ``Failed``."""
+        for index in range(max(int(count), 1)):
+            self.indexes[loop] = index
+            await body(self)
+            if self.unhandled(self.members.get(loop, [])):
+                raise ActionFailed("An action failed. No dependent actions succeeded.", "ActionFailed")
+            if truth(done(self), loop):
+                break
+        return NO_OUTPUTS
+
+    async def main(self, body: Body, top: list[str]) -> None:
+        """Run the flow's top-level actions; end as Power Automate ends the run.
+
+        A Terminate ends it at once (``Succeeded``: a success; ``Failed``/``Cancelled``: a
+        failure with its message). Otherwise the run fails when a top-level action failed and
+        no action ran after it on that failure.
+        """
+        try:
+            await body(self)
+        except FlowTerminated as stop:
+            if stop.status == "Succeeded":
+                return
+            raise TerminalError(f"Terminate: {stop.status}" + (f": {stop.code}" if stop.code else "")
+                                + (f": {stop.message}" if stop.message else "")) from None
+        failed = self.unhandled(top)
+        if failed:
+            error = self.errors_of.get(failed[0], {})
+            raise TerminalError(f"action {failed[0]!r} failed: {error.get('code', 'ActionFailed')}: "
+                                f"{error.get('message', '')}".rstrip(": "))
 
 
 def trigger_outputs(trigger: Any) -> dict[str, Any]:
