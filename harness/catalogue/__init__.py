@@ -18,6 +18,7 @@ from harness.catalogue._apps_more import MORE
 from harness.catalogue._apps_legacy import LEGACY
 from harness.catalogue._ai import AI_APPS
 from harness.catalogue._mail import MAIL
+from harness.catalogue._rows_power_automate import POWER_AUTOMATE
 from harness.catalogue._model import App, Auth, Operation, Pagination, Secret
 
 __all__ = ["App", "Auth", "Operation", "Pagination", "Secret", "app", "apps", "merged", "operation", "skeleton"]
@@ -52,7 +53,7 @@ def merged(*tables: dict[str, App] | tuple[App, ...]) -> dict[str, App]:
 
 
 # Later row files' apps add operations to earlier ones (the AI providers' rows over _apps' first openai/gemini).
-_ALL: dict[str, App] = merged(APPS, MORE, AI_APPS, MAIL, LEGACY)
+_ALL: dict[str, App] = merged(APPS, MORE, AI_APPS, MAIL, LEGACY, POWER_AUTOMATE)
 
 
 def apps() -> dict[str, App]:

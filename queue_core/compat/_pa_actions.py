@@ -38,6 +38,24 @@ def _fits(kind: str, value: Any) -> bool:
     return isinstance(value, allowed) and not (isinstance(value, bool) and bool not in allowed)
 
 
+def path(value: Any, *keys: str) -> Any:
+    """Return ``value?['a']?['b']``: None as soon as a step is missing."""
+    for key in keys:
+        if isinstance(value, dict):
+            value = value.get(key)
+        elif isinstance(value, list) and key.lstrip("-").isdigit():
+            index = int(key)
+            value = value[index] if -len(value) <= index < len(value) else None
+        else:
+            return None
+    return value
+
+
+def text(value: Any) -> str:
+    """Return a value as an ``@{…}`` interpolation writes it (objects as JSON)."""
+    return _text(value)
+
+
 def compose(value: Any) -> Any:
     """Compose: its outputs are its inputs, evaluated."""
     return value

@@ -23,9 +23,10 @@ from datetime import datetime
 from typing import Any
 
 from ..errors import ActionFailed, FlowTerminated, TerminalError, TodoAction
+from ._pa_graph import channel_message, graph_mail, site_url
 from ._pa_actions import (
     NO_OUTPUTS, append_array, append_string, compose, decrement, http, increment, initialize, join, parse_json, query,
-    respond, select, set_variable, table, terminate, todo, truth, wait,
+    path, respond, select, set_variable, table, terminate, text, todo, truth, wait,
 )
 
 try:  # the WDL function library (helper wdl's _wdl): until it is merged, expressions cannot run
@@ -34,9 +35,10 @@ except ImportError:  # pragma: no cover - removed when _wdl lands
     wdl = None  # type: ignore[assignment]
 
 __all__ = [
-    "NO_OUTPUTS", "ActionFailed", "FlowTerminated", "Run", "TodoAction", "append_array", "append_string", "compose", "decrement",
-    "http", "increment", "initialize", "join", "parse_json", "query", "respond", "select", "set_variable", "table",
-    "terminate", "todo", "truth", "wait", "wdl",
+    "NO_OUTPUTS", "ActionFailed", "FlowTerminated", "Run", "TodoAction", "append_array", "append_string", "channel_message", "compose",
+    "decrement", "graph_mail", "site_url",
+    "http", "increment", "initialize", "join", "parse_json", "path", "query", "respond", "select", "set_variable", "table",
+    "terminate", "text", "todo", "truth", "wait", "wdl",
 ]
 
 Body = Callable[["Run"], Awaitable[Any]]
@@ -79,6 +81,19 @@ class Run:
         self.info: dict[str, Any] = {"name": workflow, "run": {"name": str(getattr(ctx, "job_id", ""))}}
         self.after_of: dict[str, dict[str, list[str]]] = {}
         self.types: dict[str, str] = {}  # variable -> its declared type (shared, as vars)
+        self.top: list[str] = []
+
+    def define(self, *, trigger: str = "manual", members: dict[str, list[str]] | None = None,
+               parameters: dict[str, Any] | None = None, workflow: str = "", top: list[str] | None = None) -> None:
+        """Set what the generated code knows of its flow: the trigger's name, which actions sit in
+        which container (``result()``, skipping a branch), the parameters, the flow's name, and
+        its top-level actions (whose failures fail the run)."""
+        self.trigger_name = trigger
+        self.trigger_record["name"] = trigger
+        self.members = dict(members or {})
+        self.params = dict(parameters or {})
+        self.info["name"] = workflow
+        self.top = list(top or [])
 
     # -- what expressions read (the WDL functions that read the run) ---------------------
 

@@ -1,0 +1,238 @@
+"""HTTP and the connector actions: each one ``ctx.call`` (``power_automate.http``) where the call is known.
+
+- ``Http``: the request as written (method, uri, headers, queries, body); its ``authentication``
+  is the provider's to configure, never copied (a secret in it neither);
+- connector actions (``OpenApiConnection``: ``host.apiId`` + ``operationId`` + flattened
+  ``parameters``; ``ApiConnection``: ``host.connection`` + ``method`` + ``path``) that are one
+  documented REST call: "Send an HTTP request" of Office 365 Groups (to Microsoft Graph) and of
+  SharePoint (to the site's REST API), Office 365 Outlook "Send an email (V2)" (Graph's sendMail,
+  the catalogue's ``microsoft-graph`` rows), Teams "Post message in a chat or channel" as the user
+  in a channel (Graph's channel messages), and an Outlook ``ApiConnection`` to a ``/codeless/v1.0/``
+  path (the connector's proxy of Graph). Any other connector operation is a TODO naming the call.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable
+from typing import Any
+
+from harness.catalogue import app, operation
+from harness.errors import Untranslatable
+from harness.platforms.power_automate.definition import FlowAction, PowerAutomateFlow
+from harness.platforms.power_automate.translate.actions import ActionCode, Gen
+from harness.platforms.power_automate.translate.values import literal, value
+from harness.scaffold import _credential
+from harness.scaffold._code import call, dict_of, lit, name
+from harness.scaffold._module import slug, unique
+from harness.scaffold._provider import provider_for
+
+_CONNECTION = re.compile(r"\['([^']+)'\]\['connectionId'\]")
+
+
+def api_of(action: FlowAction, flow: PowerAutomateFlow) -> str:
+    """Return a connector action's API (``office365``, ``sharepointonline``), from its host."""
+    host = (action.inputs or {}).get("host") if isinstance(action.inputs, dict) else None
+    host = host if isinstance(host, dict) else {}
+    api = str(host.get("apiId") or "")
+    if not api:
+        connection = host.get("connection") if isinstance(host.get("connection"), dict) else {}
+        match = _CONNECTION.search(str(connection.get("name") or ""))
+        key = match.group(1) if match else str(host.get("connectionName") or "")
+        reference = flow.connections.get(key)
+        api = str(reference.get("id") or "") if isinstance(reference, dict) else ""
+        api = api or key
+    last = api.rstrip("/").rsplit("/", 1)[-1]
+    return re.sub(r"_\d+$", "", last.removeprefix("shared_")) or "connector"
+
+
+def operation_of(action: FlowAction) -> str:
+    """Return a connector action's operation: ``operationId``, the swagger id, else ``METHOD path``."""
+    inputs = action.inputs if isinstance(action.inputs, dict) else {}
+    host = inputs.get("host") if isinstance(inputs.get("host"), dict) else {}
+    found = host.get("operationId") or ((action.spec.get("metadata") or {}).get("flowSystemMetadata") or {}).get(
+        "swaggerOperationId")
+    return str(found or f"{str(inputs.get('method', 'get')).upper()} {inputs.get('path', '')}")
+
+
+def _step(action: FlowAction, gen: Gen) -> str:
+    return gen.steps.setdefault(action.name, unique(slug(action.name), set(gen.steps.values())))
+
+
+def _provider(url: Any, gen: Gen) -> str:
+    provider, base, proposals = provider_for(url, gen.providers)
+    gen.proposals.update(proposals)
+    gen.hosts[base.split("://", 1)[1].split(":")[0]] = provider
+    return provider
+
+
+def _headers(raw: Any, action: FlowAction) -> tuple[ast.expr, list[str]]:
+    """Return the headers (a credential written in clear left out: the provider sends it) and notes."""
+    if raw is None:
+        return lit(None), []
+    if not isinstance(raw, dict):
+        return value(raw), []
+    kept, notes = [], []
+    for key, item in raw.items():
+        if _credential.is_credential_name(str(key)) and literal(item):
+            notes.append(f"header {key} held a credential: not copied, configure it on the provider")
+            continue
+        kept.append((key, value(item)))
+    return dict_of(kept), notes
+
+
+def _call(action: FlowAction, gen: Gen, provider: str, method: Any, uri: ast.expr, *, headers: ast.expr | None = None,
+          queries: ast.expr | None = None, body: ast.expr | None = None) -> list[ast.stmt]:
+    kwargs: dict[str, ast.expr] = {"step": lit(_step(action, gen))}
+    for key, part in (("headers", headers), ("queries", queries), ("body", body)):
+        if part is not None and not (isinstance(part, ast.Constant) and part.value is None):
+            kwargs[key] = part
+    return [ast.Return(ast.Await(call("power_automate.http", name("ctx"), provider,
+                                      value(method) if not isinstance(method, ast.expr) else method, uri, **kwargs)))]
+
+
+def http(action: FlowAction, gen: Gen) -> ActionCode:
+    """HTTP: one call to ``uri``; its outputs ``{statusCode, headers, body}``."""
+    inputs = action.inputs if isinstance(action.inputs, dict) else {}
+    uri = inputs.get("uri")
+    if not isinstance(uri, str) or not uri:
+        raise Untranslatable("the action has no uri")
+    provider = _provider(uri, gen)
+    headers, notes = _headers(inputs.get("headers"), action)
+    auth = inputs.get("authentication")
+    if auth is not None:
+        kind = auth.get("type") if isinstance(auth, dict) else "expression"
+        notes.append(f"authentication ({kind}): configure it on the provider (its secret is not copied)")
+    lines = _call(action, gen, provider, inputs.get("method", "GET"), value(uri), headers=headers,
+                  queries=value(inputs["queries"]) if "queries" in inputs else None,
+                  body=value(inputs["body"]) if "body" in inputs else None)
+    return ActionCode(lines, note="; ".join(notes))
+
+
+def _parameters(action: FlowAction) -> dict[str, Any]:
+    params = (action.inputs or {}).get("parameters") if isinstance(action.inputs, dict) else None
+    return params if isinstance(params, dict) else {}
+
+
+def _groups_request(action: FlowAction, gen: Gen) -> ActionCode:
+    """Office 365 Groups "Send an HTTP request": to Microsoft Graph, the Uri given whole."""
+    params = _parameters(action)
+    uri = params.get("Uri")
+    if not isinstance(uri, str) or not uri.startswith("https://graph.microsoft.com/"):
+        raise Untranslatable("its Uri is not a literal https://graph.microsoft.com/ URL")
+    headers: dict[str, Any] = dict(params.get("CustomHeaders") or {}) if isinstance(params.get("CustomHeaders"), dict) else {}
+    if params.get("ContentType"):
+        headers["Content-Type"] = params["ContentType"]
+    head, notes = _headers(headers or None, action)
+    lines = _call(action, gen, _provider(uri, gen), params.get("Method", "GET"), value(uri), headers=head,
+                  body=value(params["Body"]) if "Body" in params else None)
+    return ActionCode(lines, note="; ".join(["Graph with the connection's user: configure the provider's token", *notes]))
+
+
+def _sharepoint_request(action: FlowAction, gen: Gen) -> ActionCode:
+    """SharePoint "Send an HTTP request to SharePoint": the site (``dataset``) + ``uri`` (its REST API)."""
+    params = _parameters(action)
+    site, uri = params.get("dataset"), params.get("parameters/uri")
+    if site is None or not isinstance(uri, str):
+        raise Untranslatable("the site (dataset) or the uri is missing")
+    note = "the site's REST API with the connection's user: configure the provider's token"
+    if isinstance(site, str) and site.startswith("https://"):
+        provider = _provider(site, gen)
+    else:  # the site is computed: one provider for the tenant's SharePoint
+        provider = gen.providers.get("sharepoint.com", "sharepoint")
+        gen.proposals.setdefault(provider, "https://<tenant>.sharepoint.com")
+        note += "; the site URL is computed: set the provider's base_url to your tenant's SharePoint host"
+    url = call("power_automate.site_url", value(site), value(uri))
+    head, notes = _headers(params.get("parameters/headers"), action)
+    lines = _call(action, gen, provider, params.get("parameters/method", "GET"), url, headers=head,
+                  body=value(params["parameters/body"]) if "parameters/body" in params else None)
+    return ActionCode(lines, note="; ".join([note, *notes]))
+
+
+def _graph(action: FlowAction, gen: Gen, op_name: str, path: ast.expr, body: ast.expr | None) -> list[ast.stmt]:
+    graph, op = app("microsoft-graph"), operation("microsoft-graph", op_name)
+    return _call(action, gen, _provider(graph.base_url, gen), op.method,
+                 call("power_automate.text", ast.BinOp(lit(graph.base_url), ast.Add(), path)), body=body)
+
+
+def _send_email(action: FlowAction, gen: Gen) -> ActionCode:
+    """Office 365 Outlook "Send an email (V2)": Graph's sendMail as the connection's user."""
+    params = _parameters(action)
+    known = {"emailMessage/To", "emailMessage/Subject", "emailMessage/Body", "emailMessage/Cc", "emailMessage/Bcc",
+             "emailMessage/Importance"}
+    extra = sorted(set(params) - known)
+    if extra:
+        raise Untranslatable(f"Send an email (V2) with {', '.join(extra)} is not translated (attachments, from, …)")
+    message = call("power_automate.graph_mail", value(params.get("emailMessage/To")),
+                   value(params.get("emailMessage/Subject", "")), value(params.get("emailMessage/Body", "")),
+                   cc=value(params.get("emailMessage/Cc")), bcc=value(params.get("emailMessage/Bcc")),
+                   importance=value(params.get("emailMessage/Importance", "Normal")))
+    return ActionCode(_graph(action, gen, "mail.send", lit("/v1.0/me/sendMail"), message),
+                      note="Graph POST /v1.0/me/sendMail (the body as HTML)")
+
+
+def _teams_post(action: FlowAction, gen: Gen) -> ActionCode:
+    """Teams "Post message in a chat or channel" as the user in a channel: Graph's channel messages."""
+    params = _parameters(action)
+    if params.get("poster") != "User" or params.get("location") != "Channel":
+        raise Untranslatable(f"posting as {params.get('poster')!r} in {params.get('location')!r} is not translated "
+                             "(as 'User' in 'Channel' is: the Flow bot posts through the Bot Framework)")
+    group, channel = params.get("body/recipient/groupId"), params.get("body/recipient/channelId")
+    if group is None or channel is None:
+        raise Untranslatable("the team (groupId) or the channel (channelId) is missing")
+    path = ast.JoinedStr([lit("/v1.0/teams/"), ast.FormattedValue(call("power_automate.text", value(group)), -1, None),
+                          lit("/channels/"), ast.FormattedValue(call("power_automate.text", value(channel)), -1, None),
+                          lit("/messages")])
+    body = call("power_automate.channel_message", value(params.get("body/messageBody", "")),
+                value(params.get("body/subject")))
+    return ActionCode(_graph(action, gen, "channelMessage.create", path, body),
+                      note="Graph POST /v1.0/teams/{team}/channels/{channel}/messages (HTML)")
+
+
+OPERATIONS: dict[tuple[str, str], Callable[[FlowAction, Gen], ActionCode]] = {
+    ("office365groups", "HttpRequest"): _groups_request,
+    ("sharepointonline", "HttpRequest"): _sharepoint_request,
+    ("office365", "SendEmailV2"): _send_email,
+    ("teams", "PostMessageToConversation"): _teams_post,
+}
+
+
+def _codeless(action: FlowAction, gen: Gen) -> ActionCode | None:
+    """An Outlook ApiConnection to ``/codeless/v1.0/…``: the connector's proxy of that Graph path."""
+    inputs = action.inputs if isinstance(action.inputs, dict) else {}
+    path = inputs.get("path")
+    if api_of(action, gen.flow) != "office365" or not isinstance(path, str) or not path.startswith("/codeless/v1.0/"):
+        return None
+    url = "https://graph.microsoft.com" + path.removeprefix("/codeless")
+    lines = _call(action, gen, _provider("https://graph.microsoft.com", gen), inputs.get("method", "get"), value(url),
+                  queries=value(inputs["queries"]) if "queries" in inputs else None,
+                  body=value(inputs["body"]) if "body" in inputs else None)
+    return ActionCode(lines, note="the Outlook connector's Graph proxy: Graph " + path.removeprefix("/codeless"))
+
+
+def connector(action: FlowAction, gen: Gen) -> ActionCode:
+    """A connector action: the operations above, else a TODO naming the call."""
+    api, op = api_of(action, gen.flow), operation_of(action)
+    translator = OPERATIONS.get((api, op))
+    if translator is not None:
+        return translator(action, gen)
+    found = _codeless(action, gen) if action.kind == "ApiConnection" else None
+    if found is not None:
+        return found
+    inputs = action.inputs if isinstance(action.inputs, dict) else {}
+    where = f" ({str(inputs.get('method', 'get')).upper()} {inputs['path']})" if "path" in inputs else ""
+    raise Untranslatable(f"connector {api} operation {op}{where} is not in the catalogue: write the ctx.call to "
+                         "the service's REST endpoint")
+
+
+def webhook(action: FlowAction, gen: Gen) -> ActionCode:
+    """A connector action that waits for a callback (an approval): not translated, named."""
+    raise Untranslatable(f"{action.kind} {api_of(action, gen.flow)}/{operation_of(action)} waits for a callback "
+                         "(ctx.create_token / ctx.wait_for_token): write it by hand")
+
+
+TRANSLATORS: dict[str, Callable[[FlowAction, Gen], ActionCode]] = {
+    "Http": http, "ApiConnection": connector, "OpenApiConnection": connector,
+    "ApiConnectionWebhook": webhook, "OpenApiConnectionWebhook": webhook,
+}

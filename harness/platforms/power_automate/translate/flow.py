@@ -1,0 +1,152 @@
+"""Lay out a flow's actions as nested Python, the way Power Automate runs them.
+
+Each action is an inner ``async def`` taking the run (``run``) and returning the action's outputs,
+handed to ``run.act(name, runAfter, fn)``: the run calls it only when every action of its
+``runAfter`` ended with a listed status (else it is ``Skipped``), and records its status
+(``Succeeded``, or ``Failed`` when it raised an action failure: the ``runAfter: {X: [Failed]}`` of
+a try/catch then runs). Actions of a scope follow in ``runAfter`` order (``definition``), one
+after the other: two actions after the same one are parallel branches in Power Automate, run
+here in that order.
+
+Containers: an If runs its ``actions`` or its ``else.actions`` on its expression (the branch not
+taken is ``Skipped``) and decides ``true``/``false``; a Switch runs the first case whose value
+equals its expression, else ``default``, and decides the case's value; a Scope runs its actions;
+each of the three ends ``Failed`` when an action inside failed unhandled (``run.settle``). A
+Foreach runs its actions once per item, each iteration with its own child run (``items('F')``,
+``item()``); an Until runs its actions, then tests its expression, up to ``limit.count`` times.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from harness.errors import Untranslatable
+from harness.platforms.power_automate.definition import FlowAction, switch_cases
+from harness.platforms.power_automate.translate.actions import ActionCode, Gen, row_type, todo, translate
+from harness.platforms.power_automate.translate.values import condition, value
+from harness.scaffold import _code
+from harness.scaffold._code import lit, name, stmts
+from harness.scaffold._module import NodeRow, slug, unique
+
+CONTAINERS = ("If", "Switch", "Foreach", "Until", "Scope")
+
+
+def function(action: FlowAction, gen: Gen) -> ast.Name:
+    """Return the name of an action's inner function (``a_`` and the action's name, made unique)."""
+    stem = re.sub(r"[^a-z0-9]+", "_", action.name.lower()).strip("_") or "action"
+    return name(unique(f"a_{stem}", gen.functions).replace("-", "_"))
+
+
+def scope(actions: list[FlowAction], gen: Gen) -> list[ast.stmt]:
+    """Return the statements that run ``actions`` (one scope's, in order)."""
+    lines: list[ast.stmt] = []
+    for action in actions:
+        fn = function(action, gen)
+        at = len(gen.rows)
+        gen.rows.append(NodeRow(action.name, row_type(action, gen), "translated"))  # filled in below
+        code = _container(action, gen) if action.kind in CONTAINERS else translate(action, gen)
+        gen.rows[at] = NodeRow(action.name, gen.rows[at].type, "todo" if code.todo else "translated",
+                               code.todo or code.note)
+        after = {before: list(statuses) for before, statuses in action.run_after.items()}
+        lines += [_code.comment(f"{action.kind} {action.name!r}"),
+                  *stmts("async def $fn(run: power_automate.Run) -> Any:\n    $body\nawait run.act($name, $after, $fn)",
+                         fn=fn, body=code.lines, name=action.name, after=after)]
+    return lines
+
+
+def _container(action: FlowAction, gen: Gen) -> ActionCode:
+    try:
+        return {"If": _if, "Switch": _switch, "Foreach": _foreach, "Until": _until, "Scope": _scope}[action.kind](action, gen)
+    except Untranslatable as exc:
+        _skip_rows(action, gen, exc.reason)
+        return todo(action, exc.reason)
+
+
+def _skip_rows(action: FlowAction, gen: Gen, why: str) -> None:
+    """Add the rows of the actions inside a container left to write (they are in its TODO)."""
+    for inner in gen.flow.actions:
+        if _within(inner, action.name, gen) and not any(r.node == inner.name for r in gen.rows):
+            gen.rows.append(NodeRow(inner.name, row_type(inner, gen), "todo", f"inside {action.name!r}: {why}"))
+
+
+def _within(inner: FlowAction, container: str, gen: Gen) -> bool:
+    parent = inner.parent
+    while parent is not None:
+        if parent == container:
+            return True
+        found = gen.flow.get(parent)
+        parent = found.parent if found else None
+    return False
+
+
+def _decision(action: FlowAction, gen: Gen) -> str:
+    return gen.decisions.setdefault(action.name, unique(slug(action.name), set(gen.decisions.values())))
+
+
+def _if(action: FlowAction, gen: Gen) -> ActionCode:
+    test = condition(action.spec.get("expression"))
+    decision = _decision(action, gen)
+    true, false = gen.flow.scope(action.name, "true"), gen.flow.scope(action.name, "false")
+    lines = stmts("if power_automate.truth($test, $name):\n    run.decide($decision, 'true')\n    run.skip(*$false_names)\n"
+                  "    $true_body\nelse:\n    run.decide($decision, 'false')\n    run.skip(*$true_names)\n    $false_body\n"
+                  "return run.settle($name)", test=test, name=action.name, decision=decision,
+                  false_names=[a.name for a in false], true_names=[a.name for a in true],
+                  true_body=scope(true, gen), false_body=scope(false, gen))
+    return ActionCode(lines, note=f"decides {decision!r}: true / false")
+
+
+def _switch(action: FlowAction, gen: Gen) -> ActionCode:
+    on = value(action.spec.get("expression"))
+    decision = _decision(action, gen)
+    cases = switch_cases(action.spec)
+    raw_values = [block.get("case") if isinstance(block, dict) else None for _, block in cases]
+    labels = [label for label, _ in cases] + ["default"]
+    bodies = [gen.flow.scope(action.name, label) for label in labels]
+    chain: list[ast.stmt] = _branch(decision, "default", bodies[-1], bodies, gen)
+    for index in reversed(range(len(cases))):
+        chain = stmts("if $on == $case:\n    $body\nelse:\n    $rest", on=name("on"), case=lit(raw_values[index]),
+                      body=_branch(decision, labels[index], bodies[index], bodies, gen), rest=chain)
+    lines = [*stmts("on = $on", on=on), *chain, *stmts("return run.settle($name)", name=action.name)]
+    return ActionCode(lines, note=f"decides {decision!r}: {', '.join(labels)}")
+
+
+def _branch(decision: str, label: str, body: list[FlowAction], every: list[list[FlowAction]], gen: Gen) -> list[ast.stmt]:
+    others = [a.name for actions in every if actions is not body for a in actions]
+    return stmts("run.decide($decision, $label)\nrun.skip(*$others)\n$body", decision=decision, label=label,
+                 others=others, body=scope(body, gen))
+
+
+def _each(action: FlowAction, gen: Gen) -> list[ast.stmt]:
+    return stmts("async def each(run: power_automate.Run) -> None:\n    $body",
+                 body=scope(gen.flow.scope(action.name), gen))
+
+
+def _foreach(action: FlowAction, gen: Gen) -> ActionCode:
+    items = value(action.spec.get("foreach"))
+    config = action.spec.get("runtimeConfiguration")
+    repetitions = ((config or {}).get("concurrency") or {}).get("repetitions") if isinstance(config, dict) else None
+    sequential = repetitions == 1 or str(action.spec.get("operationOptions") or "").lower() == "sequential"
+    note = "one iteration after another, in item order" + ("" if sequential else (
+        f"; Power Automate runs up to {repetitions or 20} at once: here in order, because a job's durable steps "
+        "are replayed by position (the same outputs unless iterations race on a variable)"))
+    lines = [*_each(action, gen), *stmts("return await run.foreach($name, $items, each)", name=action.name, items=items)]
+    return ActionCode(lines, note=note)
+
+
+def _until(action: FlowAction, gen: Gen) -> ActionCode:
+    test = condition(action.spec.get("expression"))
+    limit = action.spec.get("limit") if isinstance(action.spec.get("limit"), dict) else {}
+    count = limit.get("count", 60)
+    if not isinstance(count, int) or isinstance(count, bool):
+        raise Untranslatable(f"the loop's limit count {count!r} is not a number")
+    lines = [*_each(action, gen), *stmts("return await run.until($name, each, lambda run: $test, count=$count)",
+                                         name=action.name, test=test, count=count)]
+    timeout = limit.get("timeout")
+    note = f"at most {count} iterations" + (f"; its timeout {timeout} is not enforced (the count is)" if timeout else "")
+    return ActionCode(lines, note=note)
+
+
+def _scope(action: FlowAction, gen: Gen) -> ActionCode:
+    lines = [*scope(gen.flow.scope(action.name), gen), *stmts("return run.settle($name)", name=action.name)]
+    return ActionCode(lines, note="Failed when an action inside failed unhandled")
