@@ -89,6 +89,11 @@ def trigger(name: str, spec: dict[str, Any]) -> tuple[NodeRow, str, dict[str, An
                 stmts("power_automate.todo($name, $why)", name=name, why=f"trigger condition: {exc.reason}")
         lines += stmts("if not power_automate.truth($test, $name):\n    ctx.filter($why)", test=test, name=name,
                        why=f"trigger condition {index + 1} of {name!r} does not hold")
+    split = spec.get("splitOn")
+    if split and kind == "Request":
+        why = (f"splitOn {split!r}: Power Automate starts one run per element; a replay starts from one recorded "
+               "element, but a live delivery is not split here (enqueue one job per element by hand)")
+        return NodeRow(name, row_type, "todo", why), "webhook", None, lines
     if kind == "Request":
         why = "the delivery is triggerOutputs(): its body triggerBody()"
         return NodeRow(name, row_type, status, why), "webhook", None, lines
