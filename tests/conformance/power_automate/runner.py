@@ -45,6 +45,7 @@ class Case:
     variables: dict[str, Any] = field(default_factory=dict)
     decisions: dict[str, Any] = field(default_factory=dict)
     response: dict[str, Any] | None = None  # {"status", "body", "headers"?}
+    slept: list[float] | None = None  # the durable sleeps, in seconds
     outcome: str = "succeeded"  # succeeded | failed | filtered
     error: str = ""  # a text the run's error contains
 
@@ -112,6 +113,7 @@ class Ran:
     decisions: dict[str, Any]
     responses: list[dict[str, Any]]
     rows: dict[str, str]  # action -> translated | todo
+    slept: list[float]
 
 
 def _load(source: str) -> Any:
@@ -141,7 +143,7 @@ def run_case(case: Case) -> Ran:
         outcome, error = "failed", f"{type(exc).__name__}: {exc}"
     run = ctx.pa_runs[0]
     return Ran(outcome, error, ctx.requests, dict(run.status_of), dict(run.outputs_of), dict(run.vars),
-               ctx.decisions, ctx.responses, {r.node: r.status for r in scaffold.rows})
+               ctx.decisions, ctx.responses, {r.node: r.status for r in scaffold.rows}, ctx.slept)
 
 
 def check(case: Case) -> list[str]:
@@ -159,6 +161,8 @@ def check(case: Case) -> list[str]:
         for key, value in want.items():
             if got.get(key, "<none>") != value:
                 problems.append(f"{table}[{key}] = {got.get(key, '<none>')!r}, documented {value!r}")
+    if case.slept is not None and ran.slept != case.slept:
+        problems.append(f"slept {ran.slept}, documented {case.slept}")
     if ran.decisions != case.decisions:
         problems.append(f"decisions {ran.decisions}, documented {case.decisions}")
     if case.response is not None:
