@@ -1,0 +1,57 @@
+"""String functions: the reference's examples (anchors of the functions reference page)."""
+
+from __future__ import annotations
+
+from tests.conformance.wdl._case import Case, Fails, Match
+
+GUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+
+CASES = [
+    Case("@concat('Hello', 'World')", "HelloWorld", "#concat"),
+    Case("@substring('hello world', 6, 5)", "world", "#substring"),
+    Case("@substring('hello world', 6)", "world", "#substring (length is optional: to the end)"),
+    Case("@substring('hello world', 6, 10)", Fails("substring"), "#substring (note: past the end is an error)"),
+    Case("@slice('Hello World', 2)", "llo World", "#slice"),
+    Case("@slice('Hello World', 30)", "", "#slice"),
+    Case("@slice('Hello World', 10, 2)", "", "#slice"),
+    Case("@slice('Hello World', 0)", "Hello World", "#slice"),
+    Case("@slice('Hello World', 2, 5)", "llo", "#slice"),
+    Case("@slice('Hello World', 6, 20)", "World", "#slice"),
+    Case("@slice('Hello World', -2)", "ld", "#slice"),
+    Case("@slice('Hello World', 3, -1)", "lo Worl", "#slice"),
+    Case("@slice('Hello World', 3, 3)", "", "#slice"),
+    Case("@replace('the old string', 'old', 'new')", "the new string", "#replace"),
+    Case("@toLower('Hello World')", "hello world", "#toLower"),
+    Case("@toUpper('Hello World')", "HELLO WORLD", "#toUpper"),
+    Case("@trim(' Hello World  ')", "Hello World", "#trim"),
+    Case("@split('a_b_c', '_')", ["a", "b", "c"], "#split example 1"),
+    Case("@split('a_b_c', ' ')", ["a_b_c"], "#split example 2"),
+    Case("@indexOf('hello world', 'world')", 6, "#indexof"),
+    Case("@indexOf('hello world', 'WORLD')", 6, "#indexof (isn't case-sensitive)"),
+    Case("@lastIndexOf('hello world hello world', 'world')", 18, "#lastindexof"),
+    Case("@lastIndexOf('hello world hello world', '')", 22, "#lastindexof (empty substring: length minus 1)"),
+    Case("@lastIndexOf('', '')", 0, "#lastindexof (both empty: 0)"),
+    Case("@lastIndexOf('', 'a')", -1, "#lastindexof (only the string empty: -1)"),
+    Case("@nthIndexOf('123456789123465789', '1', 1)", 0, "#nthIndexOf"),
+    Case("@nthIndexOf('123456789123465789', '1', 2)", 9, "#nthIndexOf"),
+    Case("@nthIndexOf('123456789123465789', '12', 2)", 9, "#nthIndexOf"),
+    Case("@nthIndexOf('123456789123465789', '6', 4)", -1, "#nthIndexOf"),
+    Case("@startsWith('hello world', 'hello')", True, "#startswith example 1"),
+    Case("@startsWith('hello world', 'greetings')", False, "#startswith example 2"),
+    Case("@endsWith('hello world', 'world')", True, "#endswith example 1"),
+    Case("@endsWith('hello world', 'universe')", False, "#endswith example 2"),
+    Case("@length('abcd')", 4, "#length"),
+    Case("@length(createArray(0, 1, 2, 3))", 4, "#length"),
+    Case("@guid()", Match(GUID), "#guid (default format 'D': 32 digits separated by hyphens)"),
+    Case("@guid('P')", Match(rf"\({GUID}\)"), "#guid example ('P': in parentheses)"),
+    Case("@formatNumber(1234567890, '0,0.00', 'en-us')", "1,234,567,890.00", "#formatNumber example 1"),
+    Case("@formatNumber(1234567890, '0,0.00', 'is-is')", "1.234.567.890,00", "#formatNumber example 2"),
+    Case("@formatNumber(17.35, 'C2')", "$17.35", "#formatNumber example 3"),
+    Case("@formatNumber(17.35, 'C2', 'is-is')", "17,35 kr", "#formatNumber example 4"),
+    Case("@chunk('abcdefghijklmnopqrstuvwxyz', 10)", ["abcdefghij", "klmnopqrst", "uvwxyz"], "#chunk example 1"),
+    Case("@chunk(createArray(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12), 5)", [[1, 2, 3, 4, 5], [6, 7, 8, 9, 10], [11, 12]],
+         "#chunk example 2"),
+    Case("@isInt('10')", True, "#isInt"),
+    Case("@isFloat('10,000.00')", True, "#isFloat example 1"),
+    Case("@isFloat('10.000,00', 'de-DE')", True, "#isFloat example 2"),
+]
