@@ -29,10 +29,7 @@ from ._pa_actions import (
     path, respond, select, set_variable, table, terminate, text, todo, truth, wait,
 )
 
-try:  # the WDL function library (helper wdl's _wdl): until it is merged, expressions cannot run
-    from . import _wdl as wdl
-except ImportError:  # pragma: no cover - removed when _wdl lands
-    wdl = None  # type: ignore[assignment]
+from . import _wdl as wdl
 
 __all__ = [
     "NO_OUTPUTS", "ActionFailed", "FlowTerminated", "Run", "TodoAction", "append_array", "append_string", "channel_message", "compose",

@@ -12,6 +12,7 @@ import ast
 from typing import Any
 
 from harness.errors import Untranslatable
+from harness.platforms.power_automate.translate.expr import template
 from harness.scaffold._code import call, lit
 
 # The designer's comparison operators: each is the WDL function of the same name.
@@ -20,10 +21,6 @@ COMPARISONS = ("equals", "greater", "greaterOrEquals", "less", "lessOrEquals", "
 
 def value(raw: Any) -> ast.expr:
     """Return the Python expression that evaluates an input value at run time (reading ``run``)."""
-    try:
-        from harness.platforms.power_automate.translate.expr import template
-    except ModuleNotFoundError:  # until helper wdl's translator is merged
-        from harness.platforms.power_automate.translate._simple_expr import template
     return template(raw)
 
 
