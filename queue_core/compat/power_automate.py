@@ -187,7 +187,8 @@ class Run:
 
     def state(self, action: str) -> str | None:
         """Return the status ``action`` ended with (None when it has not run)."""
-        return self._lookup("status_of", action)[1]
+        found: str | None = self._lookup("status_of", action)[1]
+        return found
 
     # -- running actions in runAfter order ------------------------------------------------
 

@@ -104,11 +104,12 @@ def read_flow(document: Any, *, name: str = "", path: str = "") -> PowerAutomate
     props = document.get("properties") if isinstance(document, dict) else None
     props = props if isinstance(props, dict) else {}
     title = props.get("displayName") or (document.get("name") if isinstance(document, dict) else None) or name
-    return PowerAutomateFlow(tuple(out), str(title or ""), _obj(definition.get("triggers")),
-                             _obj(definition.get("parameters")), _obj(props.get("connectionReferences")), path)
+    return PowerAutomateFlow(tuple(out), str(title or ""), obj(definition.get("triggers")),
+                             obj(definition.get("parameters")), obj(props.get("connectionReferences")), path)
 
 
-def _obj(value: Any) -> dict[str, Any]:
+def obj(value: Any) -> dict[str, Any]:
+    """Return ``value`` when it is an object, else an empty one."""
     return value if isinstance(value, dict) else {}
 
 
@@ -201,7 +202,7 @@ def load_flow(where: str, document: Any) -> PowerAutomateFlow:
         raise ExportFormatError(where, None, "properties.definition",
                                 "expected a flow definition with 'triggers' and 'actions' objects")
     _check(definition.get("actions"), where, "actions")
-    if len(_obj(definition.get("triggers"))) > 1:
+    if len(obj(definition.get("triggers"))) > 1:
         raise ExportFormatError(where, None, "triggers", "a flow has one trigger; this definition has several")
     stem = Path(where.split("!")[0]).stem.removesuffix(".definition")
     flow = read_flow(document, name=stem, path=where)

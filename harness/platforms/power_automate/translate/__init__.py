@@ -82,7 +82,8 @@ def build(flow: PowerAutomateFlow, automation: str, providers: dict[str, str]) -
         if action.kind in CALLS:
             gen.steps[action.name] = unique(slug(action.name), taken)
     rows: list[NodeRow] = []
-    kind, schedule, first = "manual", None, []
+    kind, schedule = "manual", None
+    first: list[Any] = []
     trigger_name = next(iter(flow.triggers), "manual")
     if flow.triggers:
         row, kind, schedule, first = trigger(trigger_name, flow.triggers[trigger_name])

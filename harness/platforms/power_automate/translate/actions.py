@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.errors import Untranslatable
-from harness.platforms.power_automate.definition import FlowAction, PowerAutomateFlow
+from harness.platforms.power_automate.definition import FlowAction, PowerAutomateFlow, obj
 from harness.platforms.power_automate.translate.values import value
 from harness.scaffold import _code, _credential
 from harness.scaffold._code import call, lit, name, stmts
@@ -193,7 +193,7 @@ def wait(action: FlowAction, gen: Gen) -> ActionCode:
 def terminate(action: FlowAction, gen: Gen) -> ActionCode:
     """Terminate: the run ends now with ``runStatus`` (its error code and message when Failed)."""
     inputs = _inputs(action)
-    error = inputs.get("runError") if isinstance(inputs.get("runError"), dict) else {}
+    error = obj(inputs.get("runError"))
     return ActionCode(_returns(call("power_automate.terminate", value(inputs.get("runStatus", "Succeeded")),
                                     value(error.get("code", "")), value(error.get("message", "")))))
 

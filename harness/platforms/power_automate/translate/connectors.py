@@ -20,7 +20,7 @@ from typing import Any
 
 from harness.catalogue import app, operation
 from harness.errors import Untranslatable
-from harness.platforms.power_automate.definition import FlowAction, PowerAutomateFlow
+from harness.platforms.power_automate.definition import FlowAction, PowerAutomateFlow, obj
 from harness.platforms.power_automate.translate.actions import ActionCode, Gen
 from harness.platforms.power_automate.translate.values import literal, value
 from harness.scaffold import _credential
@@ -37,7 +37,7 @@ def api_of(action: FlowAction, flow: PowerAutomateFlow) -> str:
     host = host if isinstance(host, dict) else {}
     api = str(host.get("apiId") or "")
     if not api:
-        connection = host.get("connection") if isinstance(host.get("connection"), dict) else {}
+        connection = obj(host.get("connection"))
         match = _CONNECTION.search(str(connection.get("name") or ""))
         key = match.group(1) if match else str(host.get("connectionName") or "")
         reference = flow.connections.get(key)
@@ -50,8 +50,8 @@ def api_of(action: FlowAction, flow: PowerAutomateFlow) -> str:
 def operation_of(action: FlowAction) -> str:
     """Return a connector action's operation: ``operationId``, the swagger id, else ``METHOD path``."""
     inputs = action.inputs if isinstance(action.inputs, dict) else {}
-    host = inputs.get("host") if isinstance(inputs.get("host"), dict) else {}
-    found = host.get("operationId") or ((action.spec.get("metadata") or {}).get("flowSystemMetadata") or {}).get(
+    host = obj(inputs.get("host"))
+    found = host.get("operationId") or obj(obj(action.spec.get("metadata")).get("flowSystemMetadata")).get(
         "swaggerOperationId")
     return str(found or f"{str(inputs.get('method', 'get')).upper()} {inputs.get('path', '')}")
 

@@ -22,7 +22,7 @@ import ast
 import re
 
 from harness.errors import Untranslatable
-from harness.platforms.power_automate.definition import FlowAction, switch_cases
+from harness.platforms.power_automate.definition import FlowAction, obj, switch_cases
 from harness.platforms.power_automate.translate.actions import ActionCode, Gen, row_type, todo, translate
 from harness.platforms.power_automate.translate.values import condition, value
 from harness.scaffold import _code
@@ -136,7 +136,7 @@ def _foreach(action: FlowAction, gen: Gen) -> ActionCode:
 
 def _until(action: FlowAction, gen: Gen) -> ActionCode:
     test = condition(action.spec.get("expression"))
-    limit = action.spec.get("limit") if isinstance(action.spec.get("limit"), dict) else {}
+    limit = obj(action.spec.get("limit"))
     count = limit.get("count", 60)
     if not isinstance(count, int) or isinstance(count, bool):
         raise Untranslatable(f"the loop's limit count {count!r} is not a number")

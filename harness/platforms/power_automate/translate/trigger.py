@@ -18,6 +18,7 @@ import re
 from typing import Any
 
 from harness.errors import Untranslatable
+from harness.platforms.power_automate.definition import obj
 from harness.platforms.power_automate.translate.values import condition
 from harness.scaffold._code import stmts
 from harness.scaffold._module import NodeRow
@@ -27,7 +28,7 @@ WEEKDAYS = {"sunday": 0, "monday": 1, "tuesday": 2, "wednesday": 3, "thursday": 
 
 def _times(recurrence: dict[str, Any]) -> tuple[str, str] | None:
     """Return (minutes, hours) cron fields from ``schedule`` or ``startTime`` (None when they cannot be read)."""
-    schedule = recurrence.get("schedule") if isinstance(recurrence.get("schedule"), dict) else {}
+    schedule = obj(recurrence.get("schedule"))
     start = re.search(r"T(\d{2}):(\d{2})", str(recurrence.get("startTime") or ""))
     hours = schedule.get("hours")
     minutes = schedule.get("minutes")
@@ -51,7 +52,7 @@ def schedule_of(recurrence: Any) -> tuple[dict[str, Any] | None, str]:
     if not isinstance(interval, int) or interval < 1 or times is None:
         return None, f"recurrence {recurrence!r} cannot be read: set schedule= by hand"
     minute, hour = times
-    schedule = recurrence.get("schedule") if isinstance(recurrence.get("schedule"), dict) else {}
+    schedule = obj(recurrence.get("schedule"))
     if frequency == "minute" and 60 % interval == 0:
         return {"cron": "* * * * *" if interval == 1 else f"*/{interval} * * * *"}, f"every {interval} minute(s)"
     if frequency == "hour" and 24 % interval == 0 and not schedule:
@@ -101,9 +102,9 @@ def trigger(name: str, spec: dict[str, Any]) -> tuple[NodeRow, str, dict[str, An
         schedule, how = schedule_of(spec.get("recurrence"))
         return NodeRow(name, row_type, status, f"schedule: {how}"), "schedule", schedule, lines
     if "Connection" in kind:
-        api = spec.get("inputs", {}).get("host", {}) if isinstance(spec.get("inputs"), dict) else {}
+        api = obj(obj(spec.get("inputs")).get("host"))
         why = ("a replay starts from the recorded trigger outputs; live, the connector's "
                f"{'subscription' if 'Webhook' in kind or 'Notification' in kind else 'polling'} is to write "
-               f"(a poller or an ingress for {api.get('apiId') or api.get('connection', {}).get('name', 'the connector')})")
+               f"(a poller or an ingress for {api.get('apiId') or obj(api.get('connection')).get('name', 'the connector')})")
         return NodeRow(name, row_type, "todo", why), "webhook", None, lines
     return NodeRow(name, row_type, "todo", f"trigger type {kind!r} is not translated"), "manual", None, lines
