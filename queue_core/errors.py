@@ -498,30 +498,3 @@ class UndefinedRead(TypeError):
 class ParseFailure(ValueError):
     """A model's answer does not fit an n8n output parser's schema; its message is JavaScript's
     (V8's JSON.parse words or zod's issue list), as the Auto-fixing parser hands it to the model."""
-
-
-class ActionFailed(TerminalError):
-    """An action of a scaffolded Power Automate flow failed (``code`` as Logic Apps names it); the
-    actions that run after it on ``Failed`` then run. ``outputs`` are what it still produced (an
-    HTTP answer with an error status)."""
-
-    def __init__(self, message: str, code: str = "ActionFailed", outputs: Any = None) -> None:
-        super().__init__(message)
-        self.code, self.outputs = code, outputs
-
-
-class TodoAction(TerminalError):
-    """An action the scaffold could not translate was reached: the run fails, naming it (never
-    handled by a runAfter ``Failed`` branch: it is code to write, not a failure of the flow)."""
-
-    def __init__(self, action: str, why: str) -> None:
-        super().__init__(f"action {action!r} is not translated yet (TODO: {why}); write it in Python")
-        self.action = action
-
-
-class FlowTerminated(TerminalError):
-    """A Terminate action ended the run with ``status`` (Succeeded, Failed or Cancelled)."""
-
-    def __init__(self, status: str, code: str = "", message: str = "") -> None:
-        super().__init__(f"terminated: {status}" + (f" ({code}: {message})" if code or message else ""))
-        self.status, self.code, self.message = status, code, message

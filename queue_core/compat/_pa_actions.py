@@ -16,7 +16,7 @@ import json as jsonlib
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import ActionFailed, FlowTerminated, TodoAction
+from .errors import ActionFailed, FlowTerminated, TodoAction
 
 NO_OUTPUTS: Any = type("NoOutputs", (), {"__repr__": lambda self: "NO_OUTPUTS"})()
 
@@ -201,8 +201,6 @@ def _array(value: Any, action: str, field: str) -> list[Any]:
 
 def query(run: Any, action: str, items: Any, where: Callable[[Any], Any]) -> dict[str, Any]:
     """Filter array: the items for which ``where`` (evaluated with ``item()`` the element) is true."""
-    from .power_automate import truth
-
     kept = [x for i, x in enumerate(_array(items, action, "from")) if truth(where(run.child(action, x, i)), action)]
     return {"body": kept}
 

@@ -22,7 +22,8 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any
 
-from ..errors import ActionFailed, FlowTerminated, TerminalError, TodoAction
+from ..errors import TerminalError
+from .errors import ActionFailed, FlowTerminated, TodoAction
 from ._pa_graph import channel_message, graph_mail, site_url
 from ._pa_actions import (
     NO_OUTPUTS, append_array, append_string, compose, decrement, http, increment, initialize, join, parse_json, query,

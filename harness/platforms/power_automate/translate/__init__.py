@@ -30,7 +30,7 @@ from harness.errors import ExportFormatError, ScaffoldError
 from harness.importer.definition import flow_definition
 from harness.manifest import set_relative
 from harness.platforms.power_automate.definition import PowerAutomateFlow, documents, iter_flow_files, load_flow
-from harness.platforms.power_automate.translate.actions import CALLS, Gen
+from harness.platforms.power_automate.translate.gen import CALLS, Gen
 from harness.platforms.power_automate.translate.flow import scope
 from harness.platforms.power_automate.translate.trigger import trigger
 from harness.scaffold import Written, checked_name, write

@@ -10,69 +10,16 @@ translation is a TODO: reaching it fails the run, naming it (``power_automate.to
 from __future__ import annotations
 
 import ast
-import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from harness.errors import Untranslatable
-from harness.platforms.power_automate.definition import FlowAction, PowerAutomateFlow, obj
+from harness.platforms.power_automate.definition import FlowAction, obj
+from harness.platforms.power_automate.translate import connectors
+from harness.platforms.power_automate.translate.gen import ActionCode, Gen, row_type, todo
 from harness.platforms.power_automate.translate.values import value
-from harness.scaffold import _code, _credential
+from harness.scaffold import _code
 from harness.scaffold._code import call, lit, name, stmts
-from harness.scaffold._credential import Credential
-from harness.scaffold._module import NodeRow
-
-
-@dataclass
-class Gen:
-    """What translating one flow shares: the flow, providers by host, the names chosen so far."""
-
-    flow: PowerAutomateFlow
-    providers: dict[str, str]  # host -> provider name (the project's)
-    steps: dict[str, str] = field(default_factory=dict)  # action -> step name (actions that call)
-    decisions: dict[str, str] = field(default_factory=dict)  # If / Switch -> decision name
-    rows: list[NodeRow] = field(default_factory=list)
-    functions: set[str] = field(default_factory=set)
-    proposals: dict[str, str] = field(default_factory=dict)  # provider -> base URL to configure
-    hosts: dict[str, str] = field(default_factory=dict)  # host -> provider, for the manifest
-    credentials: list[Credential] = field(default_factory=list)
-
-
-@dataclass
-class ActionCode:
-    """The translation of one action: its function's statements, or why it is left to write."""
-
-    lines: list[ast.stmt]
-    todo: str | None = None
-    note: str = ""
-
-
-NONE = "power_automate.NO_OUTPUTS"
-CALLS = ("Http", "ApiConnection", "OpenApiConnection", "ApiConnectionWebhook", "OpenApiConnectionWebhook",
-         "HttpWebhook", "Workflow", "Function", "ApiManagement")
-
-
-def row_type(action: FlowAction, gen: Gen) -> str:
-    """Return the type the scaffold's table (and the pinned-proof table) names an action by:
-    its type (``Compose``), ``<type>:<kind>`` for an Expression, ``<type>:<api>/<operation>`` for a connector."""
-    if action.kind == "Expression":
-        return f"Expression:{action.spec.get('kind')}"
-    if "Connection" in action.kind:
-        from harness.platforms.power_automate.translate.connectors import api_of, operation_of
-
-        return f"{action.kind}:{api_of(action, gen.flow)}/{operation_of(action)}"
-    return action.kind
-
-
-def todo(action: FlowAction, why: str) -> ActionCode:
-    """Return a TODO action: its inputs shown (credentials redacted), and a body that fails the run naming it."""
-    lines = [_code.comment(f"TODO: {why}")]
-    if action.inputs is not None:
-        shown = json.dumps(_credential.redacted(action.inputs), indent=2, ensure_ascii=False)
-        lines += [_code.comment(f"    {line}") for line in shown.splitlines()[:30]]
-    lines += stmts("return power_automate.todo($name, $why)", name=action.name, why=why)
-    return ActionCode(lines, todo=why)
 
 
 def _inputs(action: FlowAction) -> dict[str, Any]:
@@ -217,8 +164,6 @@ TRANSLATORS: dict[str, Callable[[FlowAction, Gen], ActionCode]] = {
 
 def translate(action: FlowAction, gen: Gen) -> ActionCode:
     """Translate a non-container action, or return its TODO (the reason named)."""
-    from harness.platforms.power_automate.translate import connectors
-
     translator = TRANSLATORS.get(action.kind) or connectors.TRANSLATORS.get(action.kind)
     if translator is None:
         return todo(action, f"no translation for action type {action.kind}")

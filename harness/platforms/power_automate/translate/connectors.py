@@ -21,40 +21,12 @@ from typing import Any
 from harness.catalogue import app, operation
 from harness.errors import Untranslatable
 from harness.platforms.power_automate.definition import FlowAction, PowerAutomateFlow, obj
-from harness.platforms.power_automate.translate.actions import ActionCode, Gen
+from harness.platforms.power_automate.translate.gen import ActionCode, Gen, api_of, operation_of
 from harness.platforms.power_automate.translate.values import literal, value
 from harness.scaffold import _credential
 from harness.scaffold._code import call, dict_of, lit, name
 from harness.scaffold._module import slug, unique
 from harness.scaffold._provider import provider_for
-
-_CONNECTION = re.compile(r"\['([^']+)'\]\['connectionId'\]")
-
-
-def api_of(action: FlowAction, flow: PowerAutomateFlow) -> str:
-    """Return a connector action's API (``office365``, ``sharepointonline``), from its host."""
-    host = (action.inputs or {}).get("host") if isinstance(action.inputs, dict) else None
-    host = host if isinstance(host, dict) else {}
-    api = str(host.get("apiId") or "")
-    if not api:
-        connection = obj(host.get("connection"))
-        match = _CONNECTION.search(str(connection.get("name") or ""))
-        key = match.group(1) if match else str(host.get("connectionName") or "")
-        reference = flow.connections.get(key)
-        api = str(reference.get("id") or "") if isinstance(reference, dict) else ""
-        api = api or key
-    last = api.rstrip("/").rsplit("/", 1)[-1]
-    return re.sub(r"_\d+$", "", last.removeprefix("shared_")) or "connector"
-
-
-def operation_of(action: FlowAction) -> str:
-    """Return a connector action's operation: ``operationId``, the swagger id, else ``METHOD path``."""
-    inputs = action.inputs if isinstance(action.inputs, dict) else {}
-    host = obj(inputs.get("host"))
-    found = host.get("operationId") or obj(obj(action.spec.get("metadata")).get("flowSystemMetadata")).get(
-        "swaggerOperationId")
-    return str(found or f"{str(inputs.get('method', 'get')).upper()} {inputs.get('path', '')}")
-
 
 def _step(action: FlowAction, gen: Gen) -> str:
     return gen.steps.setdefault(action.name, unique(slug(action.name), set(gen.steps.values())))

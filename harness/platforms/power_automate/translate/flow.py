@@ -23,7 +23,8 @@ import re
 
 from harness.errors import Untranslatable
 from harness.platforms.power_automate.definition import FlowAction, obj, switch_cases
-from harness.platforms.power_automate.translate.actions import ActionCode, Gen, row_type, todo, translate
+from harness.platforms.power_automate.translate.actions import translate
+from harness.platforms.power_automate.translate.gen import ActionCode, Gen, row_type, todo
 from harness.platforms.power_automate.translate.values import condition, value
 from harness.scaffold import _code
 from harness.scaffold._code import lit, name, stmts
