@@ -16,7 +16,7 @@ import json as jsonlib
 from collections.abc import Callable
 from typing import Any
 
-from .errors import ActionFailed, FlowTerminated, TodoAction
+from ..errors import ActionFailed, FlowTerminated, TodoAction
 
 NO_OUTPUTS: Any = type("NoOutputs", (), {"__repr__": lambda self: "NO_OUTPUTS"})()
 

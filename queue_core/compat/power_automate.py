@@ -4,14 +4,14 @@ A flow (the Workflow Definition Language, WDL) runs its actions in ``runAfter`` 
 action ends with a status (``Succeeded``, ``Failed``, ``Skipped``, ``TimedOut``) and outputs, and
 an expression reads them back (``body('Get_items')``, ``outputs('Compose')``,
 ``variables('count')``, ``items('Apply_to_each')``, ``triggerBody()``). A scaffolded automation
-keeps that model: a ``Run`` holds, per action name, its evaluated ``inputs``, its ``outputs``
+keeps that model: a ``FlowRun`` holds, per action name, its evaluated ``inputs``, its ``outputs``
 (exactly as the run history records them: ``{"statusCode", "headers", "body"}`` for a call, the
 composed value itself for a Compose), its ``status`` and its ``error``; the flow's variables; the
 current item of every enclosing Foreach. Generated code names the run ``run``; an expression is
 Python reading ``run`` (``harness.platforms.power_automate.translate.expr`` builds it, the WDL
 functions are ``queue_core.compat._wdl``).
 
-A Foreach iteration gets its own ``Run`` (``run.child(foreach, item)``): the actions inside it
+A Foreach iteration gets its own ``FlowRun`` (``run.child(foreach, item)``): the actions inside it
 record their outputs per iteration (so ``body('X')`` inside the loop is this iteration's), and
 read the outer run's through it; variables are the flow's, shared, as in Power Automate.
 """
@@ -22,8 +22,7 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any
 
-from ..errors import TerminalError
-from .errors import ActionFailed, FlowTerminated, TodoAction
+from ..errors import ActionFailed, FlowTerminated, TerminalError, TodoAction
 from ._pa_graph import channel_message, graph_mail, site_url
 from ._pa_actions import (
     NO_OUTPUTS, append_array, append_string, compose, decrement, http, increment, initialize, join, parse_json, query,
@@ -33,18 +32,18 @@ from ._pa_actions import (
 from . import _wdl as wdl
 
 __all__ = [
-    "NO_OUTPUTS", "ActionFailed", "FlowTerminated", "Run", "TodoAction", "append_array", "append_string", "channel_message", "compose",
+    "NO_OUTPUTS", "ActionFailed", "FlowTerminated", "FlowRun", "TodoAction", "append_array", "append_string", "channel_message", "compose",
     "decrement", "graph_mail", "site_url",
     "http", "increment", "initialize", "join", "parse_json", "path", "query", "respond", "select", "set_variable", "table",
     "terminate", "text", "todo", "truth", "wait", "wdl",
 ]
 
-Body = Callable[["Run"], Awaitable[Any]]
+Body = Callable[["FlowRun"], Awaitable[Any]]
 FAILED = ("Failed", "TimedOut")
 
 
 
-class Run:
+class FlowRun:
     """One run of a scaffolded flow: what its expressions read (the methods, one per WDL
     function that reads the run), and what it records (the tables).
 
@@ -62,7 +61,7 @@ class Run:
                  parameters: dict[str, Any] | None = None, members: dict[str, list[str]] | None = None,
                  workflow: str = "") -> None:
         self.ctx = ctx
-        self.parent: Run | None = None
+        self.parent: FlowRun | None = None
         self.trigger_name = trigger_name
         self.trigger_record: dict[str, Any] = {"name": trigger_name, "outputs": trigger_outputs(trigger),
                                                "status": "Succeeded"}
@@ -166,9 +165,9 @@ class Run:
 
     # -- the run's own bookkeeping --------------------------------------------------------
 
-    def child(self, loop: str, item: Any, index: int) -> Run:
+    def child(self, loop: str, item: Any, index: int) -> FlowRun:
         """Return the run one iteration of Foreach ``loop`` sees: ``item`` current, outputs its own."""
-        run = Run.__new__(Run)
+        run = FlowRun.__new__(FlowRun)
         run.__dict__.update(self.__dict__)
         run.parent = self
         run.inputs_of, run.outputs_of, run.status_of, run.errors_of, run.after_of = {}, {}, {}, {}, {}
@@ -178,7 +177,7 @@ class Run:
         return run
 
     def _lookup(self, table: str, action: str) -> tuple[bool, Any]:
-        run: Run | None = self
+        run: FlowRun | None = self
         while run is not None:
             values = getattr(run, table)
             if action in values:
@@ -282,7 +281,7 @@ class Run:
             raise ActionFailed("An action failed. No dependent actions succeeded.", "ActionFailed")
         return NO_OUTPUTS
 
-    async def until(self, loop: str, body: Body, done: Callable[[Run], Any], count: int = 60) -> Any:
+    async def until(self, loop: str, body: Body, done: Callable[[FlowRun], Any], count: int = 60) -> Any:
         """Run ``body`` until ``done`` holds after an iteration, at most ``count`` times (Logic Apps'
         default 60); an iteration that fails unhandled ends the loop ``Failed``."""
         for index in range(max(int(count), 1)):

@@ -30,7 +30,7 @@ from harness.errors import ExportFormatError, ScaffoldError
 from harness.importer.definition import flow_definition
 from harness.manifest import set_relative
 from harness.platforms.power_automate.definition import PowerAutomateFlow, documents, iter_flow_files, load_flow
-from harness.platforms.power_automate.translate.gen import CALLS, Gen
+from harness.platforms.power_automate.translate.gen import CALLS, FlowBuild
 from harness.platforms.power_automate.translate.flow import scope
 from harness.platforms.power_automate.translate.trigger import trigger
 from harness.scaffold import Written, checked_name, write
@@ -47,7 +47,7 @@ TOOL = Tool(
            "Automate's semantics (queue_core.compat.power_automate)."),
     schedule_from="the flow's Recurrence trigger",
     run="Run the flow {name} action by action, as Power Automate did.",
-    runtime="power_automate", start="run = power_automate.Run(ctx, trigger)",
+    runtime="power_automate", start="run = power_automate.FlowRun(ctx, trigger)",
     finish="await run.main(flow, run.top)", imports=("from typing import Any",),
 )
 
@@ -76,7 +76,7 @@ def _parameters(flow: PowerAutomateFlow) -> dict[str, Any]:
 
 def build(flow: PowerAutomateFlow, automation: str, providers: dict[str, str]) -> PowerAutomateScaffold:
     """Translate ``flow`` into the source of one ``@automation`` module and its maps."""
-    gen = Gen(flow, providers)
+    gen = FlowBuild(flow, providers)
     taken: set[str] = set()
     for action in flow.actions:  # every action that calls out has a step, translated or not
         if action.kind in CALLS:
@@ -92,7 +92,7 @@ def build(flow: PowerAutomateFlow, automation: str, providers: dict[str, str]) -
     define = stmts("run.define(trigger=$trigger, members=$members, parameters=$parameters, workflow=$workflow, top=$top)",
                    trigger=trigger_name, members=_members(flow), parameters=_parameters(flow), workflow=flow.name,
                    top=[a.name for a in top])
-    body = [*define, *first, *stmts("async def flow(run: power_automate.Run) -> None:\n    $body", body=scope(top, gen))]
+    body = [*define, *first, *stmts("async def flow(run: power_automate.FlowRun) -> None:\n    $body", body=scope(top, gen))]
     steps = {a.name: gen.steps.get(a.name, "") for a in flow.actions}
     scaffold = PowerAutomateScaffold(automation, flow, "", steps, dict(gen.decisions), rows + gen.rows,
                                      proposals=dict(gen.proposals), trigger_kind=kind, schedule=schedule,

@@ -1,6 +1,6 @@
 """Translate one (non-container) WDL action into the body of its inner function.
 
-A translator gets the action and the ``Gen`` (providers, names chosen so far) and returns an
+A translator gets the action and the ``FlowBuild`` (providers, names chosen so far) and returns an
 ``ActionCode``: statements ending in ``return <the action's outputs>`` (``power_automate.NO_OUTPUTS``
 for an action that has none), built as ``ast`` nodes. What each action does at run time is
 ``queue_core.compat._pa_actions``; HTTP and the connectors are ``connectors``. An action with no
@@ -16,7 +16,7 @@ from typing import Any
 from harness.errors import Untranslatable
 from harness.platforms.power_automate.definition import FlowAction, obj
 from harness.platforms.power_automate.translate import connectors
-from harness.platforms.power_automate.translate.gen import ActionCode, Gen, row_type, todo
+from harness.platforms.power_automate.translate.gen import ActionCode, FlowBuild, row_type, todo
 from harness.platforms.power_automate.translate.values import value
 from harness.scaffold import _code
 from harness.scaffold._code import call, lit, name, stmts
@@ -33,12 +33,12 @@ def _returns(outputs: ast.expr) -> list[ast.stmt]:
     return [ast.Return(outputs)]
 
 
-def compose(action: FlowAction, gen: Gen) -> ActionCode:
+def compose(action: FlowAction, gen: FlowBuild) -> ActionCode:
     """Compose: the outputs are the inputs, evaluated."""
     return ActionCode(_returns(call("power_automate.compose", value(action.inputs))))
 
 
-def initialize(action: FlowAction, gen: Gen) -> ActionCode:
+def initialize(action: FlowAction, gen: FlowBuild) -> ActionCode:
     """Initialize variable: each ``{name, type, value}`` declared (a value of another type fails it)."""
     variables = _inputs(action).get("variables")
     if not isinstance(variables, list) or not all(isinstance(v, dict) and isinstance(v.get("name"), str) for v in variables):
@@ -60,7 +60,7 @@ def _variable(function: str, action: FlowAction, *, by: str = "value") -> Action
     return ActionCode(_returns(call(f"power_automate.{function}", *args)))
 
 
-TRANSLATORS_OF_VARIABLES: dict[str, Callable[[FlowAction, Gen], ActionCode]] = {
+TRANSLATORS_OF_VARIABLES: dict[str, Callable[[FlowAction, FlowBuild], ActionCode]] = {
     "SetVariable": lambda a, g: _variable("set_variable", a),
     "IncrementVariable": lambda a, g: _variable("increment", a),
     "DecrementVariable": lambda a, g: _variable("decrement", a),
@@ -69,7 +69,7 @@ TRANSLATORS_OF_VARIABLES: dict[str, Callable[[FlowAction, Gen], ActionCode]] = {
 }
 
 
-def parse_json(action: FlowAction, gen: Gen) -> ActionCode:
+def parse_json(action: FlowAction, gen: FlowBuild) -> ActionCode:
     """Parse JSON: the content parsed (text) or taken (a value), checked against the schema."""
     inputs = _inputs(action)
     return ActionCode(_returns(call("power_automate.parse_json", value(inputs.get("content")), lit(inputs.get("schema")))),
@@ -81,28 +81,28 @@ def _per_item(raw: Any) -> ast.expr:
     return ast.Lambda(ast.arguments([], [ast.arg("run")], None, [], [], None, []), value(raw))
 
 
-def query(action: FlowAction, gen: Gen) -> ActionCode:
+def query(action: FlowAction, gen: FlowBuild) -> ActionCode:
     """Filter array: the elements of ``from`` for which ``where`` holds."""
     inputs = _inputs(action)
     return ActionCode(_returns(call("power_automate.query", name("run"), action.name, value(inputs.get("from")),
                                     _per_item(inputs.get("where")))))
 
 
-def select(action: FlowAction, gen: Gen) -> ActionCode:
+def select(action: FlowAction, gen: FlowBuild) -> ActionCode:
     """Select: ``select`` evaluated per element of ``from``."""
     inputs = _inputs(action)
     return ActionCode(_returns(call("power_automate.select", name("run"), action.name, value(inputs.get("from")),
                                     _per_item(inputs.get("select")))))
 
 
-def join(action: FlowAction, gen: Gen) -> ActionCode:
+def join(action: FlowAction, gen: FlowBuild) -> ActionCode:
     """Join: the elements of ``from`` as text joined by ``joinWith``."""
     inputs = _inputs(action)
     return ActionCode(_returns(call("power_automate.join", value(inputs.get("from")), value(inputs.get("joinWith", "")),
                                     action.name)))
 
 
-def table(action: FlowAction, gen: Gen) -> ActionCode:
+def table(action: FlowAction, gen: FlowBuild) -> ActionCode:
     """Create CSV / HTML table: automatic columns, or the given ``{header, value}`` columns."""
     inputs = _inputs(action)
     kind = str(inputs.get("format") or "CSV")
@@ -119,7 +119,7 @@ def table(action: FlowAction, gen: Gen) -> ActionCode:
                                     kind, cols)))
 
 
-def response(action: FlowAction, gen: Gen) -> ActionCode:
+def response(action: FlowAction, gen: FlowBuild) -> ActionCode:
     """Response: the answer to the Request trigger's caller (``ctx.respond``)."""
     inputs = _inputs(action)
     return ActionCode(_returns(ast.Await(call("power_automate.respond", name("ctx"), value(inputs.get("statusCode", 200)),
@@ -127,7 +127,7 @@ def response(action: FlowAction, gen: Gen) -> ActionCode:
                       note="answers the caller (ctx.respond)")
 
 
-def wait(action: FlowAction, gen: Gen) -> ActionCode:
+def wait(action: FlowAction, gen: FlowBuild) -> ActionCode:
     """Delay: a durable sleep of ``interval``; Delay until: a durable sleep until ``until.timestamp``."""
     inputs = _inputs(action)
     interval = inputs.get("interval")
@@ -137,7 +137,7 @@ def wait(action: FlowAction, gen: Gen) -> ActionCode:
                                               value(interval.get("unit"))))), note="a durable ctx.sleep")
 
 
-def terminate(action: FlowAction, gen: Gen) -> ActionCode:
+def terminate(action: FlowAction, gen: FlowBuild) -> ActionCode:
     """Terminate: the run ends now with ``runStatus`` (its error code and message when Failed)."""
     inputs = _inputs(action)
     error = obj(inputs.get("runError"))
@@ -145,7 +145,7 @@ def terminate(action: FlowAction, gen: Gen) -> ActionCode:
                                     value(error.get("code", "")), value(error.get("message", "")))))
 
 
-def expression(action: FlowAction, gen: Gen) -> ActionCode:
+def expression(action: FlowAction, gen: FlowBuild) -> ActionCode:
     """The Text functions' "Find text position" (Expression, kind IndexOf): the body is the index (-1: none)."""
     if action.spec.get("kind") != "IndexOf":
         raise Untranslatable(f"the text function {action.spec.get('kind')!r} is not translated (IndexOf is)")
@@ -155,14 +155,14 @@ def expression(action: FlowAction, gen: Gen) -> ActionCode:
                       note="the index is of the text as given (case-sensitive)")
 
 
-TRANSLATORS: dict[str, Callable[[FlowAction, Gen], ActionCode]] = {
+TRANSLATORS: dict[str, Callable[[FlowAction, FlowBuild], ActionCode]] = {
     "Compose": compose, "InitializeVariable": initialize, **TRANSLATORS_OF_VARIABLES, "ParseJson": parse_json,
     "Query": query, "Select": select, "Join": join, "Table": table, "Response": response, "Wait": wait,
     "Terminate": terminate, "Expression": expression,
 }
 
 
-def translate(action: FlowAction, gen: Gen) -> ActionCode:
+def translate(action: FlowAction, gen: FlowBuild) -> ActionCode:
     """Translate a non-container action, or return its TODO (the reason named)."""
     translator = TRANSLATORS.get(action.kind) or connectors.TRANSLATORS.get(action.kind)
     if translator is None:

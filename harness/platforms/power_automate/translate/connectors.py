@@ -21,18 +21,18 @@ from typing import Any
 from harness.catalogue import app, operation
 from harness.errors import Untranslatable
 from harness.platforms.power_automate.definition import FlowAction, PowerAutomateFlow, obj
-from harness.platforms.power_automate.translate.gen import ActionCode, Gen, api_of, operation_of
+from harness.platforms.power_automate.translate.gen import ActionCode, FlowBuild, api_of, operation_of
 from harness.platforms.power_automate.translate.values import literal, value
 from harness.scaffold import _credential
 from harness.scaffold._code import call, dict_of, lit, name
 from harness.scaffold._module import slug, unique
 from harness.scaffold._provider import provider_for
 
-def _step(action: FlowAction, gen: Gen) -> str:
+def _step(action: FlowAction, gen: FlowBuild) -> str:
     return gen.steps.setdefault(action.name, unique(slug(action.name), set(gen.steps.values())))
 
 
-def _provider(url: Any, gen: Gen) -> str:
+def _provider(url: Any, gen: FlowBuild) -> str:
     provider, base, proposals = provider_for(url, gen.providers)
     gen.proposals.update(proposals)
     gen.hosts[base.split("://", 1)[1].split(":")[0]] = provider
@@ -54,7 +54,7 @@ def _headers(raw: Any, action: FlowAction) -> tuple[ast.expr, list[str]]:
     return dict_of(kept), notes
 
 
-def _call(action: FlowAction, gen: Gen, provider: str, method: Any, uri: ast.expr, *, headers: ast.expr | None = None,
+def _call(action: FlowAction, gen: FlowBuild, provider: str, method: Any, uri: ast.expr, *, headers: ast.expr | None = None,
           queries: ast.expr | None = None, body: ast.expr | None = None) -> list[ast.stmt]:
     kwargs: dict[str, ast.expr] = {"step": lit(_step(action, gen))}
     for key, part in (("headers", headers), ("queries", queries), ("body", body)):
@@ -64,7 +64,7 @@ def _call(action: FlowAction, gen: Gen, provider: str, method: Any, uri: ast.exp
                                       value(method) if not isinstance(method, ast.expr) else method, uri, **kwargs)))]
 
 
-def http(action: FlowAction, gen: Gen) -> ActionCode:
+def http(action: FlowAction, gen: FlowBuild) -> ActionCode:
     """HTTP: one call to ``uri``; its outputs ``{statusCode, headers, body}``."""
     inputs = action.inputs if isinstance(action.inputs, dict) else {}
     uri = inputs.get("uri")
@@ -87,7 +87,7 @@ def _parameters(action: FlowAction) -> dict[str, Any]:
     return params if isinstance(params, dict) else {}
 
 
-def _groups_request(action: FlowAction, gen: Gen) -> ActionCode:
+def _groups_request(action: FlowAction, gen: FlowBuild) -> ActionCode:
     """Office 365 Groups "Send an HTTP request": to Microsoft Graph, the Uri given whole."""
     params = _parameters(action)
     uri = params.get("Uri")
@@ -102,7 +102,7 @@ def _groups_request(action: FlowAction, gen: Gen) -> ActionCode:
     return ActionCode(lines, note="; ".join(["Graph with the connection's user: configure the provider's token", *notes]))
 
 
-def _sharepoint_request(action: FlowAction, gen: Gen) -> ActionCode:
+def _sharepoint_request(action: FlowAction, gen: FlowBuild) -> ActionCode:
     """SharePoint "Send an HTTP request to SharePoint": the site (``dataset``) + ``uri`` (its REST API)."""
     params = _parameters(action)
     site, uri = params.get("dataset"), params.get("parameters/uri")
@@ -122,13 +122,13 @@ def _sharepoint_request(action: FlowAction, gen: Gen) -> ActionCode:
     return ActionCode(lines, note="; ".join([note, *notes]))
 
 
-def _graph(action: FlowAction, gen: Gen, op_name: str, path: ast.expr, body: ast.expr | None) -> list[ast.stmt]:
+def _graph(action: FlowAction, gen: FlowBuild, op_name: str, path: ast.expr, body: ast.expr | None) -> list[ast.stmt]:
     graph, op = app("microsoft-graph"), operation("microsoft-graph", op_name)
     return _call(action, gen, _provider(graph.base_url, gen), op.method,
                  call("power_automate.text", ast.BinOp(lit(graph.base_url), ast.Add(), path)), body=body)
 
 
-def _send_email(action: FlowAction, gen: Gen) -> ActionCode:
+def _send_email(action: FlowAction, gen: FlowBuild) -> ActionCode:
     """Office 365 Outlook "Send an email (V2)": Graph's sendMail as the connection's user."""
     params = _parameters(action)
     known = {"emailMessage/To", "emailMessage/Subject", "emailMessage/Body", "emailMessage/Cc", "emailMessage/Bcc",
@@ -144,7 +144,7 @@ def _send_email(action: FlowAction, gen: Gen) -> ActionCode:
                       note="Graph POST /v1.0/me/sendMail (the body as HTML)")
 
 
-def _teams_post(action: FlowAction, gen: Gen) -> ActionCode:
+def _teams_post(action: FlowAction, gen: FlowBuild) -> ActionCode:
     """Teams "Post message in a chat or channel" as the user in a channel: Graph's channel messages."""
     params = _parameters(action)
     if params.get("poster") != "User" or params.get("location") != "Channel":
@@ -162,7 +162,7 @@ def _teams_post(action: FlowAction, gen: Gen) -> ActionCode:
                       note="Graph POST /v1.0/teams/{team}/channels/{channel}/messages (HTML)")
 
 
-OPERATIONS: dict[tuple[str, str], Callable[[FlowAction, Gen], ActionCode]] = {
+OPERATIONS: dict[tuple[str, str], Callable[[FlowAction, FlowBuild], ActionCode]] = {
     ("office365groups", "HttpRequest"): _groups_request,
     ("sharepointonline", "HttpRequest"): _sharepoint_request,
     ("office365", "SendEmailV2"): _send_email,
@@ -170,7 +170,7 @@ OPERATIONS: dict[tuple[str, str], Callable[[FlowAction, Gen], ActionCode]] = {
 }
 
 
-def _codeless(action: FlowAction, gen: Gen) -> ActionCode | None:
+def _codeless(action: FlowAction, gen: FlowBuild) -> ActionCode | None:
     """An Outlook ApiConnection to ``/codeless/v1.0/…``: the connector's proxy of that Graph path."""
     inputs = action.inputs if isinstance(action.inputs, dict) else {}
     path = inputs.get("path")
@@ -183,7 +183,7 @@ def _codeless(action: FlowAction, gen: Gen) -> ActionCode | None:
     return ActionCode(lines, note="the Outlook connector's Graph proxy: Graph " + path.removeprefix("/codeless"))
 
 
-def connector(action: FlowAction, gen: Gen) -> ActionCode:
+def connector(action: FlowAction, gen: FlowBuild) -> ActionCode:
     """A connector action: the operations above, else a TODO naming the call."""
     api, op = api_of(action, gen.flow), operation_of(action)
     translator = OPERATIONS.get((api, op))
@@ -198,13 +198,13 @@ def connector(action: FlowAction, gen: Gen) -> ActionCode:
                          "the service's REST endpoint")
 
 
-def webhook(action: FlowAction, gen: Gen) -> ActionCode:
+def webhook(action: FlowAction, gen: FlowBuild) -> ActionCode:
     """A connector action that waits for a callback (an approval): not translated, named."""
     raise Untranslatable(f"{action.kind} {api_of(action, gen.flow)}/{operation_of(action)} waits for a callback "
                          "(ctx.create_token / ctx.wait_for_token): write it by hand")
 
 
-TRANSLATORS: dict[str, Callable[[FlowAction, Gen], ActionCode]] = {
+TRANSLATORS: dict[str, Callable[[FlowAction, FlowBuild], ActionCode]] = {
     "Http": http, "ApiConnection": connector, "OpenApiConnection": connector,
     "ApiConnectionWebhook": webhook, "OpenApiConnectionWebhook": webhook,
 }

@@ -24,7 +24,7 @@ import re
 from harness.errors import Untranslatable
 from harness.platforms.power_automate.definition import FlowAction, obj, switch_cases
 from harness.platforms.power_automate.translate.actions import translate
-from harness.platforms.power_automate.translate.gen import ActionCode, Gen, row_type, todo
+from harness.platforms.power_automate.translate.gen import ActionCode, FlowBuild, row_type, todo
 from harness.platforms.power_automate.translate.values import condition, value
 from harness.scaffold import _code
 from harness.scaffold._code import lit, name, stmts
@@ -33,13 +33,13 @@ from harness.scaffold._module import NodeRow, slug, unique
 CONTAINERS = ("If", "Switch", "Foreach", "Until", "Scope")
 
 
-def function(action: FlowAction, gen: Gen) -> ast.Name:
+def function(action: FlowAction, gen: FlowBuild) -> ast.Name:
     """Return the name of an action's inner function (``a_`` and the action's name, made unique)."""
     stem = re.sub(r"[^a-z0-9]+", "_", action.name.lower()).strip("_") or "action"
     return name(unique(f"a_{stem}", gen.functions).replace("-", "_"))
 
 
-def scope(actions: list[FlowAction], gen: Gen) -> list[ast.stmt]:
+def scope(actions: list[FlowAction], gen: FlowBuild) -> list[ast.stmt]:
     """Return the statements that run ``actions`` (one scope's, in order)."""
     lines: list[ast.stmt] = []
     for action in actions:
@@ -51,12 +51,12 @@ def scope(actions: list[FlowAction], gen: Gen) -> list[ast.stmt]:
                                code.todo or code.note)
         after = {before: list(statuses) for before, statuses in action.run_after.items()}
         lines += [_code.comment(f"{action.kind} {action.name!r}"),
-                  *stmts("async def $fn(run: power_automate.Run) -> Any:\n    $body\nawait run.act($name, $after, $fn)",
+                  *stmts("async def $fn(run: power_automate.FlowRun) -> Any:\n    $body\nawait run.act($name, $after, $fn)",
                          fn=fn, body=code.lines, name=action.name, after=after)]
     return lines
 
 
-def _container(action: FlowAction, gen: Gen) -> ActionCode:
+def _container(action: FlowAction, gen: FlowBuild) -> ActionCode:
     try:
         return {"If": _if, "Switch": _switch, "Foreach": _foreach, "Until": _until, "Scope": _scope}[action.kind](action, gen)
     except Untranslatable as exc:
@@ -64,14 +64,14 @@ def _container(action: FlowAction, gen: Gen) -> ActionCode:
         return todo(action, exc.reason)
 
 
-def _skip_rows(action: FlowAction, gen: Gen, why: str) -> None:
+def _skip_rows(action: FlowAction, gen: FlowBuild, why: str) -> None:
     """Add the rows of the actions inside a container left to write (they are in its TODO)."""
     for inner in gen.flow.actions:
         if _within(inner, action.name, gen) and not any(r.node == inner.name for r in gen.rows):
             gen.rows.append(NodeRow(inner.name, row_type(inner, gen), "todo", f"inside {action.name!r}: {why}"))
 
 
-def _within(inner: FlowAction, container: str, gen: Gen) -> bool:
+def _within(inner: FlowAction, container: str, gen: FlowBuild) -> bool:
     parent = inner.parent
     while parent is not None:
         if parent == container:
@@ -81,11 +81,11 @@ def _within(inner: FlowAction, container: str, gen: Gen) -> bool:
     return False
 
 
-def _decision(action: FlowAction, gen: Gen) -> str:
+def _decision(action: FlowAction, gen: FlowBuild) -> str:
     return gen.decisions.setdefault(action.name, unique(slug(action.name), set(gen.decisions.values())))
 
 
-def _if(action: FlowAction, gen: Gen) -> ActionCode:
+def _if(action: FlowAction, gen: FlowBuild) -> ActionCode:
     test = condition(action.spec.get("expression"))
     decision = _decision(action, gen)
     true, false = gen.flow.scope(action.name, "true"), gen.flow.scope(action.name, "false")
@@ -97,7 +97,7 @@ def _if(action: FlowAction, gen: Gen) -> ActionCode:
     return ActionCode(lines, note=f"decides {decision!r}: true / false")
 
 
-def _switch(action: FlowAction, gen: Gen) -> ActionCode:
+def _switch(action: FlowAction, gen: FlowBuild) -> ActionCode:
     on = value(action.spec.get("expression"))
     decision = _decision(action, gen)
     cases = switch_cases(action.spec)
@@ -112,18 +112,18 @@ def _switch(action: FlowAction, gen: Gen) -> ActionCode:
     return ActionCode(lines, note=f"decides {decision!r}: {', '.join(labels)}")
 
 
-def _branch(decision: str, label: str, body: list[FlowAction], every: list[list[FlowAction]], gen: Gen) -> list[ast.stmt]:
+def _branch(decision: str, label: str, body: list[FlowAction], every: list[list[FlowAction]], gen: FlowBuild) -> list[ast.stmt]:
     others = [a.name for actions in every if actions is not body for a in actions]
     return stmts("run.decide($decision, $label)\nrun.skip(*$others)\n$body", decision=decision, label=label,
                  others=others, body=scope(body, gen))
 
 
-def _each(action: FlowAction, gen: Gen) -> list[ast.stmt]:
-    return stmts("async def each(run: power_automate.Run) -> None:\n    $body",
+def _each(action: FlowAction, gen: FlowBuild) -> list[ast.stmt]:
+    return stmts("async def each(run: power_automate.FlowRun) -> None:\n    $body",
                  body=scope(gen.flow.scope(action.name), gen))
 
 
-def _foreach(action: FlowAction, gen: Gen) -> ActionCode:
+def _foreach(action: FlowAction, gen: FlowBuild) -> ActionCode:
     items = value(action.spec.get("foreach"))
     config = action.spec.get("runtimeConfiguration")
     repetitions = ((config or {}).get("concurrency") or {}).get("repetitions") if isinstance(config, dict) else None
@@ -135,7 +135,7 @@ def _foreach(action: FlowAction, gen: Gen) -> ActionCode:
     return ActionCode(lines, note=note)
 
 
-def _until(action: FlowAction, gen: Gen) -> ActionCode:
+def _until(action: FlowAction, gen: FlowBuild) -> ActionCode:
     test = condition(action.spec.get("expression"))
     limit = obj(action.spec.get("limit"))
     count = limit.get("count", 60)
@@ -148,6 +148,6 @@ def _until(action: FlowAction, gen: Gen) -> ActionCode:
     return ActionCode(lines, note=note)
 
 
-def _scope(action: FlowAction, gen: Gen) -> ActionCode:
+def _scope(action: FlowAction, gen: FlowBuild) -> ActionCode:
     lines = [*scope(gen.flow.scope(action.name), gen), *stmts("return run.settle($name)", name=action.name)]
     return ActionCode(lines, note="Failed when an action inside failed unhandled")

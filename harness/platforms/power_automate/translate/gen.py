@@ -1,4 +1,4 @@
-"""What translating one flow shares (``Gen``), what one action's translation is (``ActionCode``),
+"""What translating one flow shares (``FlowBuild``), what one action's translation is (``ActionCode``),
 the row type an action is named by, and the TODO of an action left to write."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from harness.scaffold._module import NodeRow
 
 
 @dataclass
-class Gen:
+class FlowBuild:
     """What translating one flow shares: the flow, providers by host, the names chosen so far."""
 
     flow: PowerAutomateFlow
@@ -45,7 +45,7 @@ CALLS = ("Http", "ApiConnection", "OpenApiConnection", "ApiConnectionWebhook", "
          "HttpWebhook", "Workflow", "Function", "ApiManagement")
 
 
-def row_type(action: FlowAction, gen: Gen) -> str:
+def row_type(action: FlowAction, gen: FlowBuild) -> str:
     """Return the type the scaffold's table (and the pinned-proof table) names an action by:
     its type (``Compose``), ``<type>:<kind>`` for an Expression, ``<type>:<api>/<operation>`` for a connector."""
     if action.kind == "Expression":
