@@ -37,12 +37,13 @@ def flow_branches(flow: PowerAutomateFlow, entry: AutomationEntry) -> list[Branc
 
 
 def definition_branches(definition: Path, entry: AutomationEntry) -> list[Branch]:
-    """Read a flow definition file and return its branches."""
+    """Read a flow definition file and return its branches; ExportFormatError when it holds no flow."""
     for _, document in documents(definition):
         flow = read_flow(document)
         if flow is not None:
             return flow_branches(flow, entry)
-    return []
+    raise ExportFormatError(str(definition), None, None, "not a Power Automate flow definition (no 'triggers' and "
+                            "'actions' objects): branch coverage reads the flow's definition.json")
 
 
 def covers_branches(definition: Path) -> bool:
