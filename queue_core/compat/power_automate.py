@@ -22,7 +22,7 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any
 
-from ..errors import ActionFailed, FlowTerminated, TerminalError, TodoAction
+from ..errors import ActionFailed, FlowTerminated, StepMismatchError, TerminalError, TodoAction
 from ._pa_graph import channel_message, graph_mail, site_url
 from ._pa_actions import (
     NO_OUTPUTS, append_array, append_string, compose, decrement, http, increment, initialize, join, parse_json, query,
@@ -218,7 +218,7 @@ class FlowRun:
         try:
             outputs = await body(self)
         except TerminalError as exc:
-            if isinstance(exc, TodoAction | FlowTerminated):
+            if isinstance(exc, TodoAction | FlowTerminated | StepMismatchError):  # not a failure of the flow
                 raise
             self.status_of[action] = "Failed"
             code = exc.code if isinstance(exc, ActionFailed) else "ActionFailed"

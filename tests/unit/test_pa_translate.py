@@ -67,6 +67,21 @@ def test_an_http_secret_is_never_copied_into_the_module() -> None:
     assert row.status == "translated" and "configure it on the provider" in row.why
 
 
+def test_a_key_in_the_uri_is_a_todo_never_copied() -> None:
+    s = build(_flow({"Fn": {"type": "Http", "runAfter": {}, "inputs": {
+        "method": "POST", "uri": "https://fn.example.test/api/run?code=AbCdEf123456==&x=1"}}}), "case", {})
+    (row,) = [r for r in s.rows if r.node == "Fn"]
+    assert row.status == "todo" and "code=" in row.why and "AbCdEf123456" not in s.source
+
+
+def test_a_secure_parameter_default_is_not_copied() -> None:
+    flow = read_flow({"definition": {"parameters": {"apiKey": {"type": "SecureString", "defaultValue": "k-123-secret"},
+                                                    "region": {"type": "String", "defaultValue": "eu"}},
+                                     "triggers": {"manual": {"type": "Request"}}, "actions": {}}})
+    s = build(flow, "case", {})  # type: ignore[arg-type]
+    assert "k-123-secret" not in s.source and "'region': 'eu'" in s.source
+
+
 def test_a_concurrent_foreach_says_it_runs_in_item_order() -> None:
     s = build(_flow({"Each": {"type": "Foreach", "runAfter": {}, "foreach": "@triggerBody()", "actions": {}}}), "case", {})
     (row,) = [r for r in s.rows if r.node == "Each"]

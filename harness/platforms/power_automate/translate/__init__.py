@@ -69,9 +69,10 @@ def _members(flow: PowerAutomateFlow) -> dict[str, list[str]]:
 
 
 def _parameters(flow: PowerAutomateFlow) -> dict[str, Any]:
-    """The definition's parameters by name, their default values (``$connections``/``$authentication`` left out)."""
+    """The definition's parameters by name, their default values (``$connections``/``$authentication`` and the
+    secure ones left out: a SecureString's default is a secret, never copied; ``parameters('p')`` reads None)."""
     return {k: v.get("defaultValue") for k, v in flow.parameters.items()
-            if isinstance(v, dict) and not k.startswith("$")}
+            if isinstance(v, dict) and not k.startswith("$") and not str(v.get("type", "")).lower().startswith("secure")}
 
 
 def build(flow: PowerAutomateFlow, automation: str, providers: dict[str, str]) -> PowerAutomateScaffold:

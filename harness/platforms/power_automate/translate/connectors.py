@@ -64,20 +64,37 @@ def _call(action: FlowAction, gen: FlowBuild, provider: str, method: Any, uri: a
                                       value(method) if not isinstance(method, ast.expr) else method, uri, **kwargs)))]
 
 
+# Query parameters that carry a key in a URL (an Azure Function's ?code=, a SAS ?sig=) besides the credential names
+_URL_SECRETS = ("code", "sig", "signature")
+
+
+def _no_secret_in(uri: str) -> None:
+    """Refuse a URL whose written query holds a credential: it would be copied into the module."""
+    query = uri.split("?", 1)[1] if "?" in uri else ""
+    for pair in query.split("&"):
+        key, _, written = pair.partition("=")
+        if written and not written.startswith("@") and (
+                _credential.is_credential_name(key) or key.lower() in _URL_SECRETS):
+            raise Untranslatable(f"the uri carries a credential in its query ({key}=…): move it to the provider's "
+                                 "auth, then translate the call")
+
+
 def http(action: FlowAction, gen: FlowBuild) -> ActionCode:
     """HTTP: one call to ``uri``; its outputs ``{statusCode, headers, body}``."""
     inputs = action.inputs if isinstance(action.inputs, dict) else {}
     uri = inputs.get("uri")
     if not isinstance(uri, str) or not uri:
         raise Untranslatable("the action has no uri")
+    _no_secret_in(uri)
     provider = _provider(uri, gen)
     headers, notes = _headers(inputs.get("headers"), action)
     auth = inputs.get("authentication")
     if auth is not None:
         kind = auth.get("type") if isinstance(auth, dict) else "expression"
         notes.append(f"authentication ({kind}): configure it on the provider (its secret is not copied)")
-    lines = _call(action, gen, provider, inputs.get("method", "GET"), value(uri), headers=headers,
-                  queries=value(inputs["queries"]) if "queries" in inputs else None,
+    queries, dropped = _headers(inputs.get("queries"), action)
+    notes += [n.replace("header", "query parameter") for n in dropped]
+    lines = _call(action, gen, provider, inputs.get("method", "GET"), value(uri), headers=headers, queries=queries,
                   body=value(inputs["body"]) if "body" in inputs else None)
     return ActionCode(lines, note="; ".join(notes))
 

@@ -55,11 +55,26 @@ def row_type(action: FlowAction, gen: FlowBuild) -> str:
     return action.kind
 
 
+_URL_SECRET = re.compile(r"([?&](?:code|sig|signature|key|api[_-]?key|token|access_token|secret|password)=)[^&\s\"']+",
+                         re.IGNORECASE)
+
+
+def _scrubbed(value: Any) -> Any:
+    """Return ``value`` with the keys a URL's query carries (``?code=``, ``&sig=``) replaced by ``<redacted>``."""
+    if isinstance(value, str):
+        return _URL_SECRET.sub(r"\1<redacted>", value)
+    if isinstance(value, dict):
+        return {k: _scrubbed(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_scrubbed(v) for v in value]
+    return value
+
+
 def todo(action: FlowAction, why: str) -> ActionCode:
     """Return a TODO action: its inputs shown (credentials redacted), and a body that fails the run naming it."""
     lines = [_code.comment(f"TODO: {why}")]
     if action.inputs is not None:
-        shown = json.dumps(_credential.redacted(action.inputs), indent=2, ensure_ascii=False)
+        shown = json.dumps(_scrubbed(_credential.redacted(action.inputs)), indent=2, ensure_ascii=False)
         lines += [_code.comment(f"    {line}") for line in shown.splitlines()[:30]]
     lines += stmts("return power_automate.todo($name, $why)", name=action.name, why=why)
     return ActionCode(lines, todo=why)
