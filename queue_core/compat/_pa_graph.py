@@ -7,6 +7,8 @@
 - Teams "Post message in a chat or channel" (as the user, in a channel) → Graph
   ``POST /v1.0/teams/{team}/channels/{channel}/messages`` (learn.microsoft.com/graph/api/channel-post-messages):
   ``{"body": {"contentType": "html", "content"}, "subject"?}``.
+- Teams "Add a member to a team" → Graph ``POST /v1.0/teams/{team}/members`` (learn.microsoft.com/graph/api/team-post-members):
+  ``{"@odata.type": "#microsoft.graph.aadUserConversationMember", "roles": [] or ["owner"], "user@odata.bind": users('{id}')}``.
 - SharePoint "Send an HTTP request to SharePoint": the site URL and the relative uri joined.
 """
 
@@ -42,6 +44,12 @@ def channel_message(content: Any, subject: Any = None) -> dict[str, Any]:
     if subject:
         out["subject"] = text(subject)
     return out
+
+
+def team_member(user: Any, owner: Any = False) -> dict[str, Any]:
+    """Return Graph's conversationMember body for Teams' "Add a member to a team" (the user's id; an owner's role)."""
+    return {"@odata.type": "#microsoft.graph.aadUserConversationMember", "roles": ["owner"] if owner is True else [],
+            "user@odata.bind": f"https://graph.microsoft.com/v1.0/users('{text(user)}')"}
 
 
 def site_url(site: Any, uri: Any) -> str:

@@ -11,6 +11,7 @@ SHAREPOINT = "https://learn.microsoft.com/connectors/sharepointonline/#send-an-h
 SENDMAIL = "https://learn.microsoft.com/graph/api/user-sendmail"
 CHANNEL = "https://learn.microsoft.com/graph/api/channel-post-messages"
 OUTLOOK = "https://learn.microsoft.com/graph/api/message-delete"
+MEMBERS = "https://learn.microsoft.com/graph/api/team-post-members"
 
 
 def _open_api(api: str, operation: str, parameters: dict[str, object]) -> dict[str, object]:
@@ -71,6 +72,13 @@ CASES = [
          body={"text": "Deployed"}, replies={"post": {"id": "m-1"}},
          requests=[{"method": "POST", "url": "https://graph.microsoft.com/v1.0/teams/team-1/channels/19:abc@thread.tacv2/messages",
                     "json": {"body": {"contentType": "html", "content": "<p>Deployed</p>"}}}]),
+    Case("teams-add-a-member-to-a-team-is-a-graph-team-member", ("OpenApiConnection:teams/AddMemberToTeam",), MEMBERS,
+         {"Add": _open_api("teams", "AddMemberToTeam", {"teamId": "@triggerBody()?['team']",
+                                                         "body/userId": "@triggerBody()?['user']", "body/owner": True})},
+         body={"team": "ee0f5ae2", "user": "8b081ef6"}, replies={"add": {"id": "m-1"}},
+         requests=[{"method": "POST", "url": "https://graph.microsoft.com/v1.0/teams/ee0f5ae2/members", "json": {
+             "@odata.type": "#microsoft.graph.aadUserConversationMember", "roles": ["owner"],
+             "user@odata.bind": "https://graph.microsoft.com/v1.0/users('8b081ef6')"}}]),
     Case("an-outlook-codeless-apiconnection-calls-that-graph-path", ("ApiConnection:office365/DeleteEmail_V2",), OUTLOOK,
          {"Delete_email_(V2)": {"type": "ApiConnection", "runAfter": {},
                                 "metadata": {"flowSystemMetadata": {"swaggerOperationId": "DeleteEmail_V2"}},

@@ -7,8 +7,8 @@
   documented REST call: "Send an HTTP request" of Office 365 Groups (to Microsoft Graph) and of
   SharePoint (to the site's REST API), Office 365 Outlook "Send an email (V2)" (Graph's sendMail,
   the catalogue's ``microsoft-graph`` rows), Teams "Post message in a chat or channel" as the user
-  in a channel (Graph's channel messages), and an Outlook ``ApiConnection`` to a ``/codeless/v1.0/``
-  path (the connector's proxy of Graph). Any other connector operation is a TODO naming the call.
+  in a channel (Graph's channel messages), Teams "Add a member to a team" (Graph's team members),
+  and an Outlook ``ApiConnection`` to a ``/codeless/v1.0/`` path (the connector's proxy of Graph). Any other connector operation is a TODO naming the call.
 """
 
 from __future__ import annotations
@@ -179,11 +179,25 @@ def _teams_post(action: FlowAction, gen: FlowBuild) -> ActionCode:
                       note="Graph POST /v1.0/teams/{team}/channels/{channel}/messages (HTML)")
 
 
+def _team_member(action: FlowAction, gen: FlowBuild) -> ActionCode:
+    """Teams "Add a member to a team": Graph's team members, the user bound by id (an owner when ``body/owner``)."""
+    params = _parameters(action)
+    team, user = params.get("teamId"), params.get("body/userId")
+    if team is None or user is None:
+        raise Untranslatable("the team (teamId) or the user (body/userId) is missing")
+    path = ast.JoinedStr([lit("/v1.0/teams/"), ast.FormattedValue(call("power_automate.text", value(team)), -1, None),
+                          lit("/members")])
+    body = call("power_automate.team_member", value(user), value(params.get("body/owner", False)))
+    return ActionCode(_graph(action, gen, "teamMember.add", path, body),
+                      note="Graph POST /v1.0/teams/{team}/members (the user by id)")
+
+
 OPERATIONS: dict[tuple[str, str], Callable[[FlowAction, FlowBuild], ActionCode]] = {
     ("office365groups", "HttpRequest"): _groups_request,
     ("sharepointonline", "HttpRequest"): _sharepoint_request,
     ("office365", "SendEmailV2"): _send_email,
     ("teams", "PostMessageToConversation"): _teams_post,
+    ("teams", "AddMemberToTeam"): _team_member,
 }
 
 
