@@ -106,3 +106,21 @@ def test_a_directory_skips_files_that_are_not_flows_and_scaffolds_the_rest(tmp_p
     written, skipped = scaffold(tmp_path, automation=None, into=tmp_path / "out", providers={})
     assert [w.scaffold.automation for w in written] == ["a"] and skipped == [str(tmp_path / "runs.json")]
     assert written[0].scaffold.whole
+
+
+ODD_INPUTS: list[object] = [None, 3, "x", [], {"x": None}, {"variables": "no"}, {"name": 5}, {"from": {"a": 1}},
+                            {"host": None}, {"host": {"apiId": 7}, "parameters": [1]}, {"interval": {"count": "@"}}]
+ODD_SPECS: list[dict[str, object]] = [{"expression": None}, {"expression": {"nope": 1}}, {"cases": []},
+                                      {"cases": {"c": None}}, {"foreach": {"a": 1}}, {"limit": {"count": "x"}},
+                                      {"actions": []}, {"else": 5}]
+
+
+@pytest.mark.parametrize("kind", ["Compose", "InitializeVariable", "SetVariable", "IncrementVariable", "ParseJson",
+                                  "Query", "Select", "Join", "Table", "Response", "Wait", "Terminate", "Expression",
+                                  "Http", "OpenApiConnection", "ApiConnection", "If", "Switch", "Foreach", "Until", "Scope"])
+def test_an_action_of_an_unexpected_shape_is_a_todo_or_a_translation_never_a_traceback(kind: str) -> None:
+    for inputs in ODD_INPUTS:
+        for extra in ODD_SPECS:
+            s = build(_flow({"A": {"type": kind, "runAfter": {}, "inputs": inputs, **extra}}), "case", {})
+            assert {r.status for r in s.rows if r.node == "A"} <= {"translated", "todo"}
+            compile(s.source, "<case>", "exec")

@@ -171,3 +171,5 @@ def translate(action: FlowAction, gen: FlowBuild) -> ActionCode:
         return translator(action, gen)
     except Untranslatable as exc:
         return todo(action, exc.reason)
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:  # inputs of a shape no one expects
+        return todo(action, f"its inputs could not be read ({type(exc).__name__}: {exc})")

@@ -62,6 +62,10 @@ def _container(action: FlowAction, gen: FlowBuild) -> ActionCode:
     except Untranslatable as exc:
         _skip_rows(action, gen, exc.reason)
         return todo(action, exc.reason)
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:  # a shape no one expects
+        why = f"its definition could not be read ({type(exc).__name__}: {exc})"
+        _skip_rows(action, gen, why)
+        return todo(action, why)
 
 
 def _skip_rows(action: FlowAction, gen: FlowBuild, why: str) -> None:
