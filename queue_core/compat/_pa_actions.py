@@ -16,7 +16,7 @@ import json as jsonlib
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import ActionFailed, FlowTerminated, TodoAction
+from ..errors import ActionFailed, FlowTerminated, TerminalError, TodoAction
 
 NO_OUTPUTS: Any = type("NoOutputs", (), {"__repr__": lambda self: "NO_OUTPUTS"})()
 
@@ -283,6 +283,16 @@ async def wait(ctx: Any, count: Any, unit: Any) -> Any:
 def terminate(status: Any, code: Any = "", message: Any = "") -> Any:
     """Terminate: end the run now with ``runStatus`` (and, when Failed, its error code and message)."""
     raise FlowTerminated(str(status or "Succeeded"), _text(code), _text(message))
+
+
+def split_on(run: Any, elements: Callable[[Any], Any]) -> list[Any] | None:
+    """Return the trigger's ``splitOn`` array of a whole delivery, or None: a run of one element
+    (the expression does not give an array there: a replayed run, or a split child)."""
+    try:
+        found = elements(run)
+    except TerminalError:
+        return None
+    return found if isinstance(found, list) else None
 
 
 def todo(action: str, why: str) -> Any:

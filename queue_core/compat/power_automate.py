@@ -26,7 +26,7 @@ from ..errors import ActionFailed, FlowTerminated, StepMismatchError, TerminalEr
 from ._pa_graph import channel_message, graph_mail, site_url, team_member
 from ._pa_actions import (
     NO_OUTPUTS, append_array, append_string, compose, decrement, http, increment, initialize, join, parse_json, query,
-    path, respond, select, set_variable, table, terminate, text, todo, truth, wait,
+    path, respond, select, set_variable, split_on, table, terminate, text, todo, truth, wait,
 )
 
 from . import _wdl as wdl
@@ -34,7 +34,8 @@ from . import _wdl as wdl
 __all__ = [
     "NO_OUTPUTS", "ActionFailed", "FlowTerminated", "FlowRun", "TodoAction", "append_array", "append_string", "channel_message", "compose",
     "decrement", "graph_mail", "site_url", "team_member",
-    "http", "increment", "initialize", "join", "parse_json", "path", "query", "respond", "select", "set_variable", "table",
+    "http", "increment", "initialize", "join", "parse_json", "path", "query", "respond", "select", "set_variable",
+    "split_on", "table",
     "terminate", "text", "todo", "truth", "wait", "wdl",
 ]
 

@@ -10,6 +10,8 @@ IF = "https://learn.microsoft.com/azure/logic-apps/logic-apps-control-flow-condi
 SWITCH = "https://learn.microsoft.com/azure/logic-apps/logic-apps-control-flow-switch-statement"
 LOOPS = "https://learn.microsoft.com/azure/logic-apps/logic-apps-control-flow-loops"
 TERMINATE = "https://learn.microsoft.com/azure/logic-apps/logic-apps-workflow-actions-triggers#terminate-action"
+SPLIT = "https://learn.microsoft.com/azure/logic-apps/logic-apps-workflow-actions-triggers#split-on-debatch"
+SPLIT_TRIGGER = {"manual": {"type": "Request", "kind": "Http", "splitOn": "@triggerBody()?['rows']"}}
 
 
 def _var(name: str, kind: str, value: object) -> dict[str, object]:
@@ -127,6 +129,13 @@ CASES = [
                                "Done": {"type": "SetVariable", "runAfter": {"Count": ["Succeeded"]},
                                         "inputs": {"name": "stop", "value": True}}}}},
          variables={"n": 1, "stop": True}),
+    Case("split-on-starts-one-run-per-element-of-the-array", ("Compose",), SPLIT,
+         {"Each": {"type": "Compose", "runAfter": {}, "inputs": "@triggerBody()?['id']"}}, trigger=SPLIT_TRIGGER,
+         body={"rows": [{"id": 1}, {"id": 2}]}, enqueued=[("case", {"id": 1}, "0"), ("case", {"id": 2}, "1")],
+         status={"Each": "<none>"}),
+    Case("split-on-a-run-of-one-element-runs-the-flow-on-it", ("Compose",), SPLIT,
+         {"Each": {"type": "Compose", "runAfter": {}, "inputs": "@triggerBody()?['id']"}}, trigger=SPLIT_TRIGGER,
+         body={"id": 2}, enqueued=[], outputs={"Each": 2}),
     Case("terminate-failed-ends-the-run-failed-with-its-message", ("Terminate", "Compose"), TERMINATE,
          {"Stop": {"type": "Terminate", "runAfter": {},
                    "inputs": {"runStatus": "Failed", "runError": {"code": "NoRows", "message": "nothing to do"}}},

@@ -46,6 +46,7 @@ class Case:
     decisions: dict[str, Any] = field(default_factory=dict)
     response: dict[str, Any] | None = None  # {"status", "body", "headers"?}
     slept: list[float] | None = None  # the durable sleeps, in seconds
+    enqueued: list[tuple[str, Any, str]] | None = None  # the child jobs started: (automation, payload, key)
     outcome: str = "succeeded"  # succeeded | failed | filtered
     error: str = ""  # a text the run's error contains
 
@@ -72,6 +73,11 @@ class OfflineContext:
         self.responses: list[dict[str, Any]] = []
         self.slept: list[float] = []
         self.pa_runs: list[Any] = []
+        self.enqueued: list[tuple[str, Any, str]] = []
+
+    async def enqueue(self, automation: str, payload: Any = None, *, key: str) -> uuid.UUID:
+        self.enqueued.append((automation, payload, key))
+        return uuid.UUID(int=len(self.enqueued))
 
     def decide(self, name: str, value: Any) -> None:
         self.decisions[name] = value
@@ -114,6 +120,7 @@ class Ran:
     responses: list[dict[str, Any]]
     rows: dict[str, str]  # action -> translated | todo
     slept: list[float]
+    enqueued: list[tuple[str, Any, str]]
 
 
 def _load(source: str) -> Any:
@@ -143,7 +150,8 @@ def run_case(case: Case) -> Ran:
         outcome, error = "failed", f"{type(exc).__name__}: {exc}"
     run = ctx.pa_runs[0]
     return Ran(outcome, error, ctx.requests, dict(run.status_of), dict(run.outputs_of), dict(run.vars),
-               ctx.decisions, ctx.responses, {r.node: r.status for r in scaffold.rows}, ctx.slept)
+               ctx.decisions, ctx.responses, {r.node: r.status for r in scaffold.rows}, ctx.slept,
+               ctx.enqueued)
 
 
 def check(case: Case) -> list[str]:
@@ -161,6 +169,8 @@ def check(case: Case) -> list[str]:
         for key, value in want.items():
             if got.get(key, "<none>") != value:
                 problems.append(f"{table}[{key}] = {got.get(key, '<none>')!r}, documented {value!r}")
+    if case.enqueued is not None and ran.enqueued != case.enqueued:
+        problems.append(f"enqueued {ran.enqueued}, documented {case.enqueued}")
     if case.slept is not None and ran.slept != case.slept:
         problems.append(f"slept {ran.slept}, documented {case.slept}")
     if ran.decisions != case.decisions:

@@ -87,7 +87,7 @@ def build(flow: PowerAutomateFlow, automation: str, providers: dict[str, str]) -
     first: list[Any] = []
     trigger_name = next(iter(flow.triggers), "manual")
     if flow.triggers:
-        row, kind, schedule, first = trigger(trigger_name, flow.triggers[trigger_name])
+        row, kind, schedule, first = trigger(trigger_name, flow.triggers[trigger_name], automation)
         rows.append(row)
     top = flow.scope(None)
     define = stmts("run.define(trigger=$trigger, members=$members, parameters=$parameters, workflow=$workflow, top=$top)",

@@ -19,7 +19,8 @@ from typing import Any
 
 from harness.errors import Untranslatable
 from harness.platforms.power_automate.definition import obj
-from harness.platforms.power_automate.translate.values import condition
+from harness.platforms.power_automate.translate.values import condition, value
+from harness.scaffold import _code
 from harness.scaffold._code import stmts
 from harness.scaffold._module import NodeRow
 
@@ -75,8 +76,23 @@ def schedule_of(recurrence: Any) -> tuple[dict[str, Any] | None, str]:
     return None, f"recurrence every {interval} {frequency} has no cron equivalent here: set schedule= by hand"
 
 
-def trigger(name: str, spec: dict[str, Any]) -> tuple[NodeRow, str, dict[str, Any] | None, list[ast.stmt]]:
-    """Return (the trigger's row, trigger kind, schedule, statements run first: its conditions)."""
+def _split(name: str, split: Any, automation: str) -> tuple[str | None, list[ast.stmt]]:
+    """Return (why it cannot be split, or None; the statements that split a delivery into child jobs)."""
+    try:
+        elements = value(split)
+    except Untranslatable as exc:
+        return f"splitOn {split!r}: {exc.reason}", []
+    lines = stmts("split = power_automate.split_on(run, lambda run: $elements)\nif split is not None:\n    $note\n"
+                  "    for index, element in enumerate(split):\n"
+                  "        await ctx.enqueue($automation, element, key=str(index))\n    return",
+                  elements=elements, automation=automation,
+                  note=_code.comment("a delivery holding the array: one run per element, as Power Automate starts them"))
+    return None, lines
+
+
+def trigger(name: str, spec: dict[str, Any], automation: str = "") -> tuple[NodeRow, str, dict[str, Any] | None,
+                                                                         list[ast.stmt]]:
+    """Return (the trigger's row, trigger kind, schedule, statements run first: its split, its conditions)."""
     kind = str(spec.get("type") or "")
     row_type = f"{kind}:{spec['kind']}" if spec.get("kind") else kind
     lines: list[ast.stmt] = []
@@ -92,9 +108,12 @@ def trigger(name: str, spec: dict[str, Any]) -> tuple[NodeRow, str, dict[str, An
                        why=f"trigger condition {index + 1} of {name!r} does not hold")
     split = spec.get("splitOn")
     if split and kind == "Request":
-        why = (f"splitOn {split!r}: Power Automate starts one run per element; a replay starts from one recorded "
-               "element, but a live delivery is not split here (enqueue one job per element by hand)")
-        return NodeRow(name, row_type, "todo", why), "webhook", None, lines
+        problem, fan_out = _split(name, split, automation)
+        if problem:
+            return NodeRow(name, row_type, "todo", problem), "webhook", None, lines
+        why = (f"splitOn {split!r}: a delivery whose value there is an array starts one child job per element, its "
+               "body the element (the request's headers are not passed on); a replayed run is one element")
+        return NodeRow(name, row_type, status, why), "webhook", None, fan_out + lines
     if kind == "Request":
         why = "the delivery is triggerOutputs(): its body triggerBody()"
         return NodeRow(name, row_type, status, why), "webhook", None, lines
