@@ -21,22 +21,27 @@ functions"); ``tests/conformance/wdl`` pins the reference's own examples, one or
 
 from __future__ import annotations
 
+import base64 as b64
+import binascii
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import parse_qsl
 
 from . import _wdl_collections as _collections
 from . import _wdl_convert as _convert
 from . import _wdl_dates as _dates
 from . import _wdl_numfmt as _numfmt
 from . import _wdl_text as _text
+from . import _wdl_xml as _xml
 from ._wdl_netdate import NAMES
 from ._wdl_numfmt import LOCALES
-from ._wdl_values import fail, int_arg, kind, string_arg, text
+from ._wdl_values import bool_arg, fail, kind, string_arg, text
 from ._wdl_collections import *  # noqa: F403 - the library is these modules' functions
 from ._wdl_convert import *  # noqa: F403
 from ._wdl_dates import *  # noqa: F403
 from ._wdl_numfmt import *  # noqa: F403
 from ._wdl_text import *  # noqa: F403
+from ._wdl_xml import xml  # noqa: F401 - the WDL function
 
 # -- reading values: member access and interpolation -----------------------------------------
 
@@ -92,6 +97,15 @@ def interpolate(*parts: Any) -> str:
     return "".join(text(p) for p in parts)
 
 
+def boolean(value: Any, function: str = "if") -> bool:
+    """Return ``value`` if it is a Boolean (the test of ``if``, an operand of ``and`` / ``or``), else fail.
+
+    Generated code short-circuits ``and``, ``or`` and ``if`` as Logic Apps evaluates them:
+    ``and(false, int('x'))`` is false without reading its second operand.
+    """
+    return bool_arg(function, value)
+
+
 def truth(value: Any) -> bool:
     """Return the Boolean a condition (``If`` / ``Until`` expression) evaluated to; fails on anything else."""
     if isinstance(value, bool):
@@ -104,11 +118,27 @@ def truth(value: Any) -> bool:
 # -- workflow functions that need more than the run's own readers ------------------------------
 
 
+def _fields(body: Any) -> list[Any] | None:
+    if not isinstance(body, dict):
+        return None
+    if isinstance(body.get("$formdata"), list):
+        return list(body["$formdata"])
+    content_type = str(body.get("$content-type", "")).lower()
+    if content_type.startswith("application/x-www-form-urlencoded") and isinstance(body.get("$content"), str):
+        try:
+            raw = b64.b64decode(body["$content"], validate=True).decode("utf-8")
+        except (binascii.Error, UnicodeDecodeError):
+            return None
+        return [{"key": k, "value": v} for k, v in parse_qsl(raw, keep_blank_values=True)]
+    return None
+
+
 def _form(function: str, body: Any, key: Any) -> list[Any]:
     wanted = string_arg(function, key)
-    fields = body.get("$formdata") if isinstance(body, dict) else None
-    if not isinstance(fields, list):
-        fail(function, "expects form-data or form-encoded content (a '$formdata' list).")
+    fields = _fields(body)
+    if fields is None:
+        fail(function, "expects form-encoded content (a '$formdata' list or an "
+                       "application/x-www-form-urlencoded '$content').")
     return [f.get("value") for f in fields if isinstance(f, dict) and f.get("key") == wanted]
 
 
@@ -139,30 +169,10 @@ def formDataValue(run: Any, action: Any, key: Any) -> Any:  # noqa: N802
     return _one("formDataValue", values)
 
 
-def _part(function: str, body: Any, index: Any) -> Any:
-    parts = body.get("$multipart") if isinstance(body, dict) else None
-    n = int_arg(function, index)
-    if not isinstance(parts, list) or not 0 <= n < len(parts):
-        fail(function, f"expects multipart content with a part {n}.")
-    part = parts[n]
-    return part.get("body") if isinstance(part, dict) else None
-
-
-def triggerMultipartBody(run: Any, index: Any) -> Any:  # noqa: N802
-    """Return ``triggerMultipartBody(index)``: the body of that part of the trigger's multipart body."""
-    return _part("triggerMultipartBody", run.trigger_body(), index)
-
-
-def multipartBody(run: Any, action: Any, index: Any) -> Any:  # noqa: N802
-    """Return ``multipartBody(actionName, index)``."""
-    return _part("multipartBody", run.body(string_arg("multipartBody", action)), index)
-
-
 # -- the tables the translator reads -----------------------------------------------------------
 
-_MODULES = (_text, _collections, _convert, _numfmt, _dates)
-_OWN = ("triggerFormDataMultiValues", "triggerFormDataValue", "formDataMultiValues", "formDataValue",
-        "triggerMultipartBody", "multipartBody")
+_MODULES = (_text, _collections, _convert, _numfmt, _dates, _xml)
+_OWN = ("triggerFormDataMultiValues", "triggerFormDataValue", "formDataMultiValues", "formDataValue")
 
 
 def _wdl_name(python_name: str) -> str:
@@ -179,6 +189,9 @@ def _library() -> dict[str, Callable[..., Any]]:
     found.pop("names", None)
     found.pop("locale", None)
     found.pop("zone_known", None)
+    found.pop("coalesce_lazy", None)
+    found.pop("is_xml", None)
+    found.pop("to_json", None)
     for name in _OWN:
         found[name] = globals()[name]
     return found
@@ -189,13 +202,12 @@ STATEFUL: frozenset[str] = frozenset({"utcNow", "getFutureTime", "getPastTime", 
 
 UNSUPPORTED: dict[str, str] = {
     "action": "the current action's own record (webhook unsubscribe, trackedProperties) is not modelled",
-    "base64ToBinary": "binary content (the '$content' envelope) is not modelled",
-    "binary": "binary content (the '$content' envelope) is not modelled",
-    "dataUriToBinary": "binary content (the '$content' envelope) is not modelled",
-    "decodeDataUri": "binary content (the '$content' envelope) is not modelled",
-    "uriComponentToBinary": "binary content (the '$content' envelope) is not modelled",
-    "xml": "XML values are not modelled",
-    "xpath": "XML values and XPath are not modelled",
+    "dataUriToBinary": "the content type binary content gets from a data URI is not pinned",
+    "decodeDataUri": "the content type binary content gets from a data URI is not pinned",
+    "uriComponentToBinary": "binary content from a URI component is not pinned",
+    "xpath": "XPath over XML values is not implemented (no XPath engine in the runtime)",
+    "triggerMultipartBody": "reading one part of a raw multipart body is not modelled",
+    "multipartBody": "reading one part of a raw multipart body is not modelled",
     "listCallbackUrl": "a scaffolded flow has no Logic Apps callback URL",
     "appsetting": "Logic Apps Standard app settings are not read by a scaffolded flow",
     "appsettings": "Logic Apps Standard app settings are not read by a scaffolded flow",

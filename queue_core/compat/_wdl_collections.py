@@ -39,15 +39,15 @@ def empty(collection: Any) -> bool:
 
 
 def first(collection: Any) -> Any:
-    """Return ``first(collection)``: the first character or item (null when empty)."""
+    """Return ``first(collection)``: the first character or item (``""`` / null when empty)."""
     found = _collection("first", collection)
-    return found[0] if found else None
+    return found[0] if found else ("" if isinstance(found, str) else None)
 
 
 def last(collection: Any) -> Any:
-    """Return ``last(collection)``: the last character or item (null when empty)."""
+    """Return ``last(collection)``: the last character or item (``""`` / null when empty)."""
     found = _collection("last", collection)
-    return found[-1] if found else None
+    return found[-1] if found else ("" if isinstance(found, str) else None)
 
 
 def length(collection: Any) -> int:
@@ -59,7 +59,7 @@ def join(collection: Any, delimiter: Any) -> str:
     """Return ``join(array, delimiter)``: the items' texts between delimiters."""
     if not isinstance(collection, list):
         fail("join", f"expects an array as its first parameter. The provided value is of type '{kind(collection)}'.")
-    return text(delimiter).join(text(item) for item in collection)
+    return string_arg("join", delimiter).join(text(item) for item in collection)
 
 
 def skip(collection: Any, count: Any) -> Any:
@@ -106,8 +106,9 @@ def _distinct(items: list[Any]) -> list[Any]:
     return out
 
 
-def union(*collections: Any) -> Any:
+def union(first: Any, *rest: Any) -> Any:
     """Return ``union(a, b, …)``: every item of the arrays once, or the objects merged."""
+    collections = (first, *rest)
     if _same_kind("union", collections) is dict:
         merged: dict[str, Any] = {}
         for value in collections:
@@ -116,8 +117,9 @@ def union(*collections: Any) -> Any:
     return _distinct([item for value in collections for item in value])
 
 
-def intersection(*collections: Any) -> Any:
+def intersection(first: Any, *rest: Any) -> Any:
     """Return ``intersection(a, b, …)``: the items (or key and value pairs) in every collection."""
+    collections = (first, *rest)
     if _same_kind("intersection", collections) is dict:
         head = collections[0]
         return {k: collections[-1][k] for k in head
@@ -126,9 +128,9 @@ def intersection(*collections: Any) -> Any:
                       if all(any(equal(item, x) for x in other) for other in collections[1:])])
 
 
-def createArray(*values: Any) -> list[Any]:  # noqa: N802 - the WDL name
+def createArray(first: Any, *rest: Any) -> list[Any]:  # noqa: N802 - the WDL name
     """Return ``createArray(a, b, …)``."""
-    return list(values)
+    return [first, *rest]
 
 
 def array(value: Any) -> list[Any]:
@@ -183,8 +185,9 @@ def addProperty(obj: Any, name: Any, value: Any) -> dict[str, Any]:  # noqa: N80
 
 
 def setProperty(obj: Any, name: Any, value: Any) -> dict[str, Any]:  # noqa: N802
-    """Return ``setProperty(object, property, value)``: the property set (added when absent)."""
-    return {**_object("setProperty", obj), string_arg("setProperty", name): value}
+    """Return ``setProperty(object, property, value)``: the property set, written last (added when absent)."""
+    found, key = _object("setProperty", obj), string_arg("setProperty", name)
+    return {**{k: v for k, v in found.items() if k != key}, key: value}
 
 
 def removeProperty(obj: Any, name: Any) -> dict[str, Any]:  # noqa: N802

@@ -2,9 +2,9 @@
 
 Strings are UTF-8 when encoded (``base64('hello')`` is ``aGVsbG8=``). ``uriComponent`` escapes
 as .NET's ``Uri.EscapeDataString`` (everything but ``A-Z a-z 0-9 - _ . ~``); its inverse leaves
-``+`` alone. A URI function needs an absolute URI, as .NET's ``Uri`` does. The functions that
-return *binary content* (``binary``, ``base64ToBinary``, ``dataUriToBinary``…) are not here:
-``_wdl.UNSUPPORTED`` says why.
+``+`` alone. A URI function needs an absolute URI, as .NET's ``Uri`` does. ``binary`` and
+``base64ToBinary`` return binary content, the ``$content`` envelope; ``dataUriToBinary``,
+``decodeDataUri`` and ``uriComponentToBinary`` are not here (``_wdl.UNSUPPORTED`` says why).
 """
 
 from __future__ import annotations
@@ -16,7 +16,9 @@ import re
 from typing import Any
 from urllib.parse import quote, unquote, urlsplit
 
-from ._wdl_values import fail, is_number, kind, string_arg, text
+from ._wdl_values import binary_content, fail, is_number, kind, string_arg, text
+from ._wdl_xml import is_xml
+from ._wdl_xml import to_json as xml_to_json
 
 
 def base64(value: Any) -> str:
@@ -30,6 +32,21 @@ def base64ToString(value: Any) -> str:  # noqa: N802 - the WDL name
         return b64.b64decode(string_arg("base64ToString", value), validate=True).decode("utf-8")
     except (binascii.Error, UnicodeDecodeError):
         fail("base64ToString", f"was given {value!r}, which is not base64-encoded UTF-8 text.")
+
+
+def binary(value: Any) -> dict[str, str]:
+    """Return ``binary(value)``: the UTF-8 bytes of the text as binary content (the ``$content`` envelope)."""
+    return {"$content-type": "application/octet-stream", "$content": base64(value)}
+
+
+def base64ToBinary(value: Any) -> dict[str, str]:  # noqa: N802
+    """Return ``base64ToBinary(value)``: the base64 string's bytes as binary content."""
+    encoded = string_arg("base64ToBinary", value)
+    try:
+        b64.b64decode(encoded, validate=True)
+    except binascii.Error:
+        fail("base64ToBinary", f"was given {value!r}, which is not base64-encoded.")
+    return {"$content-type": "application/octet-stream", "$content": encoded}
 
 
 def decodeBase64(value: Any) -> str:  # noqa: N802
@@ -93,10 +110,15 @@ def string(value: Any) -> str:
 
 
 def json_(value: Any) -> Any:
-    """Return ``json(value)``: the JSON value a string holds (null gives an empty object)."""
+    """Return ``json(value)``: the JSON value a string (or binary content) holds, an XML value's JSON; null is ``{}``."""
     if value is None:
         return {}
-    if isinstance(value, dict | list) or is_number(value) or isinstance(value, bool):
+    if is_xml(value):
+        return xml_to_json(value)
+    content = binary_content(value)
+    if content is not None:
+        value = content.decode("utf-8", errors="replace")
+    elif isinstance(value, dict | list) or is_number(value) or isinstance(value, bool):
         return value
     try:
         return jsonlib.loads(string_arg("json", value))

@@ -138,7 +138,7 @@ def subtractFromTime(value: Any, interval: Any, unit: Any, fmt: Any = None) -> s
 
 
 def _now(run: Any) -> datetime:
-    now = run.now()
+    now: datetime = run.now()
     return (now if now.tzinfo is not None else now.replace(tzinfo=UTC)).astimezone(UTC)
 
 

@@ -166,12 +166,18 @@ def formatNumber(number: Any, fmt: Any, loc: Any = None) -> str:  # noqa: N802 -
 
 
 def _float_text(value: str, loc: Locale) -> str | None:
+    """Return the digits of a number in ``loc``'s format as Python reads them (.NET's NumberStyles.Float with
+    thousands and a trailing sign: ``'  +1,000 '``, ``'200-'``), or None."""
     body = value.strip()
+    if body.lower() == "nan":
+        return "nan"
     group, point = re.escape(loc.group), re.escape(loc.decimal)
-    pattern = rf"[+-]?(\d+|\d{{1,3}}({group}\d{{3}})+)?({point}\d*)?([eE][+-]?\d+)?"
-    if not re.fullmatch(pattern, body) or not re.search(r"\d", body):
+    digits = rf"(\d+|\d{{1,3}}({group}\d{{3}})+)?({point}\d*)?([eE][+-]?\d+)?"
+    match = re.fullmatch(rf"([+-]?){digits}|{digits}([+-])", body)
+    if match is None or not re.search(r"\d", body):
         return None
-    return body.replace(loc.group, "").replace(loc.decimal, ".")
+    sign = "-" if body.startswith("-") or body.endswith("-") else ""
+    return sign + body.strip("+-").replace(loc.group, "").replace(loc.decimal, ".")
 
 
 def float_(value: Any, loc: Any = None) -> float:
@@ -198,23 +204,32 @@ def isInt(value: Any) -> bool:  # noqa: N802
     return bool(_INTEGER.fullmatch(text)) and -(2**63) <= int(text) < 2**63
 
 
+_INT_TEXT = re.compile(r"\s*([+-]?)(\d{1,3}(?:,\d{3})+|\d+)(?:\.0*)?\s*")
+
+
 def int_(value: Any) -> int:
-    """Return ``int(value)``: the integer a string holds (an integer stays itself)."""
+    """Return ``int(value)``: the integer a string holds (``'  +1,000 '``, ``'1.0'``); a whole number stays itself."""
     if isinstance(value, int) and not isinstance(value, bool):
         return value
-    if isinstance(value, float) and value.is_integer():
+    if isinstance(value, float | Decimal) and value == int(value):
         return int(value)
-    text = string_arg("int", value)
-    if not isInt(text):
+    match = _INT_TEXT.fullmatch(string_arg("int", value))
+    if match is None:
         fail("int", f"could not parse {value!r} as an integer.")
-    return int(text)
+    number = int(match.group(1) + match.group(2).replace(",", ""))
+    if not -(2**63) <= number < 2**63:
+        fail("int", f"could not parse {value!r} as a 64-bit integer.")
+    return number
 
 
 def decimal(value: Any) -> Decimal:
     """Return ``decimal(value)``: the decimal number a string holds, with its precision."""
     if is_number(value):
         return Decimal(repr(value)) if isinstance(value, float) else Decimal(value)
+    found = _float_text(string_arg("decimal", value), LOCALES["en-us"])
+    if found is None or found == "nan":
+        fail("decimal", f"could not parse {value!r} as a decimal number.")
     try:
-        return Decimal(string_arg("decimal", value).strip())
+        return Decimal(found)
     except InvalidOperation:
         fail("decimal", f"could not parse {value!r} as a decimal number.")

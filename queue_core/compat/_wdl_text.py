@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import random
 import uuid
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
@@ -22,40 +23,40 @@ from ._wdl_values import (Number, bool_arg, comparable, equal, fail, int_arg, is
 # -- string functions -----------------------------------------------------------------------
 
 
-def concat(*values: Any) -> str:
+def concat(first: Any, *rest: Any) -> str:
     """Return ``concat(a, b, …)``: the texts of the values joined (null adds nothing)."""
-    return "".join(text(v) for v in values)
+    return "".join(text(v) for v in (first, *rest))
 
 
 def substring(value: Any, start: Any, length: Any = None) -> str:
     """Return ``substring(text, startIndex, length?)``; fails when the range passes the end."""
-    value = string_arg("substring", value)
-    start = int_arg("substring", start)
-    if start < 0 or start > len(value):
-        fail("substring", f"parameter 'startIndex' ({start}) must be between 0 and the length of the string ({len(value)}).")
+    whole, begin = string_arg("substring", value), int_arg("substring", start)
+    if begin < 0 or begin > len(whole):
+        fail("substring", f"parameter 'startIndex' ({begin}) must be between 0 and the length of the string "
+                          f"({len(whole)}).")
     if length is None:
-        return value[start:]
-    length = int_arg("substring", length)
-    if length < 0 or start + length > len(value):
-        fail("substring", f"parameters 'startIndex' ({start}) plus 'length' ({length}) must not exceed the length "
-                          f"of the string ({len(value)}).")
-    return value[start:start + length]
+        return whole[begin:]
+    size = int_arg("substring", length)
+    if size < 0 or begin + size > len(whole):
+        fail("substring", f"parameters 'startIndex' ({begin}) plus 'length' ({size}) must not exceed the length "
+                          f"of the string ({len(whole)}).")
+    return whole[begin:begin + size]
 
 
 def slice(value: Any, start: Any, end: Any = None) -> str:  # noqa: A001 - the WDL name
     """Return ``slice(text, startIndex, endIndex?)``: negative indexes count from the end, clamped."""
-    value = string_arg("slice", value)
+    whole = string_arg("slice", value)
     begin = int_arg("slice", start)
-    stop = len(value) if end is None else int_arg("slice", end)
-    return value[begin:stop]
+    stop = len(whole) if end is None else int_arg("slice", end)
+    return whole[begin:stop]
 
 
 def replace(value: Any, old: Any, new: Any) -> str:
     """Return ``replace(text, oldText, newText)``: every occurrence, case-sensitive."""
-    value, old = string_arg("replace", value), string_arg("replace", old)
-    if old == "":
+    whole, found = string_arg("replace", value), string_arg("replace", old)
+    if found == "":
         fail("replace", "expects its 'oldText' parameter to be a non-empty string.")
-    return value.replace(old, text(new))
+    return whole.replace(found, text(new))
 
 
 def toLower(value: Any) -> str:  # noqa: N802 - the WDL name
@@ -75,8 +76,8 @@ def trim(value: Any) -> str:
 
 def split(value: Any, delimiter: Any) -> list[str]:
     """Return ``split(text, delimiter)`` (an empty delimiter leaves the text whole)."""
-    value, delimiter = string_arg("split", value), text(delimiter)
-    return [value] if delimiter == "" else value.split(delimiter)
+    whole, sep = string_arg("split", value), string_arg("split", delimiter)
+    return [whole] if sep == "" else whole.split(sep)
 
 
 def indexOf(value: Any, search: Any) -> int:  # noqa: N802
@@ -86,19 +87,19 @@ def indexOf(value: Any, search: Any) -> int:  # noqa: N802
 
 def lastIndexOf(value: Any, search: Any) -> int:  # noqa: N802
     """Return ``lastIndexOf(text, searchText)``, with the reference's rules for empty strings."""
-    value, search = string_arg("lastIndexOf", value), string_arg("lastIndexOf", search)
-    if search == "":
-        return 0 if value == "" else len(value) - 1
-    return value.lower().rfind(search.lower())
+    whole, wanted = string_arg("lastIndexOf", value), string_arg("lastIndexOf", search)
+    if wanted == "":
+        return 0 if whole == "" else len(whole) - 1
+    return whole.lower().rfind(wanted.lower())
 
 
 def nthIndexOf(value: Any, search: Any, occurrence: Any) -> int:  # noqa: N802
     """Return ``nthIndexOf(text, searchText, n)``: the nth occurrence (from the end when n < 0); -1 if fewer."""
-    value, search = string_arg("nthIndexOf", value), string_arg("nthIndexOf", search)
+    whole, wanted = string_arg("nthIndexOf", value), string_arg("nthIndexOf", search)
     n = int_arg("nthIndexOf", occurrence)
     if n == 0:
         fail("nthIndexOf", "expects its 'occurrence' parameter to be a non-zero integer.")
-    places = [i for i in range(len(value) - len(search) + 1) if value.startswith(search, i)]
+    places = [i for i in range(len(whole) - len(wanted) + 1) if whole.startswith(wanted, i)]
     if len(places) < abs(n):
         return -1
     return places[n - 1] if n > 0 else places[n]
@@ -132,14 +133,14 @@ def guid(fmt: Any = "D") -> str:
 # -- logical comparison functions -----------------------------------------------------------
 
 
-def and_(*values: Any) -> bool:
+def and_(first: Any, *rest: Any) -> bool:
     """Return ``and(a, b, …)``: every expression true (each must be a Boolean)."""
-    return all([bool_arg("and", v) for v in values])
+    return all([bool_arg("and", v) for v in (first, *rest)])
 
 
-def or_(*values: Any) -> bool:
+def or_(first: Any, *rest: Any) -> bool:
     """Return ``or(a, b, …)``: at least one expression true."""
-    return any([bool_arg("or", v) for v in values])
+    return any([bool_arg("or", v) for v in (first, *rest)])
 
 
 def not_(value: Any) -> bool:
@@ -189,9 +190,18 @@ def lessOrEquals(value: Any, other: Any) -> bool:  # noqa: N802
     return _order("lessOrEquals", value, other) <= 0
 
 
-def coalesce(*values: Any) -> Any:
+def coalesce(first: Any, *rest: Any) -> Any:
     """Return ``coalesce(a, b, …)``: the first value that is not null (empty strings are not null)."""
-    return next((v for v in values if v is not None), None)
+    return next((v for v in (first, *rest) if v is not None), None)
+
+
+def coalesce_lazy(*values: Callable[[], Any]) -> Any:
+    """Return ``coalesce(a, b, …)`` reading each operand only until one is not null (as Logic Apps does)."""
+    for value in values:
+        found = value()
+        if found is not None:
+            return found
+    return None
 
 
 # -- math functions -------------------------------------------------------------------------
@@ -199,27 +209,42 @@ def coalesce(*values: Any) -> Any:
 
 def _pair(function: str, a: Any, b: Any) -> tuple[Number, Number]:
     x, y = number_arg(function, a), number_arg(function, b)
-    if isinstance(x, Decimal) != isinstance(y, Decimal):
-        x, y = Decimal(str(x)), Decimal(str(y))
+    if isinstance(x, Decimal) != isinstance(y, Decimal):   # the other operand becomes a decimal, as .NET converts
+        x, y = (_decimal_of(v) for v in (x, y))
     return x, y
 
 
+_INT64 = (-(2**63), 2**63 - 1)
+
+
+def _checked(function: str, result: Number) -> Number:
+    if isinstance(result, int) and not _INT64[0] <= result <= _INT64[1]:
+        fail(function, "overflowed: the result is outside the 64-bit integer range.")
+    return result
+
+
+def _decimal_of(value: Number) -> Decimal:
+    if isinstance(value, float):
+        return Decimal(repr(value)).normalize()
+    return Decimal(value)
+
+
 def add(a: Any, b: Any) -> Number:
-    """Return ``add(a, b)``: an integer for two integers, else a float."""
+    """Return ``add(a, b)``: an integer for two integers (64-bit: overflow fails), else a float."""
     x, y = _pair("add", a, b)
-    return x + y  # type: ignore[operator]
+    return _checked("add", x + y)  # type: ignore[operator]
 
 
 def sub(a: Any, b: Any) -> Number:
     """Return ``sub(minuend, subtrahend)``."""
     x, y = _pair("sub", a, b)
-    return x - y  # type: ignore[operator]
+    return _checked("sub", x - y)  # type: ignore[operator]
 
 
 def mul(a: Any, b: Any) -> Number:
     """Return ``mul(a, b)``."""
     x, y = _pair("mul", a, b)
-    return x * y  # type: ignore[operator]
+    return _checked("mul", x * y)  # type: ignore[operator]
 
 
 def div(a: Any, b: Any) -> Number:
@@ -243,7 +268,7 @@ def mod(a: Any, b: Any) -> Number:
         return remainder if x >= 0 else -remainder
     if isinstance(x, Decimal):
         return x % y  # type: ignore[operator]  # Decimal's % keeps the dividend's sign
-    return math.fmod(x, y)  # type: ignore[arg-type]
+    return math.fmod(x, y)
 
 
 def _numbers(function: str, values: tuple[Any, ...]) -> list[Number]:
@@ -253,14 +278,14 @@ def _numbers(function: str, values: tuple[Any, ...]) -> list[Number]:
     return [number_arg(function, v) for v in items]
 
 
-def max_(*values: Any) -> Number:
+def max_(first: Any, *rest: Any) -> Number:
     """Return ``max(a, b, …)`` or ``max([…])``."""
-    return max(_numbers("max", values))  # type: ignore[type-var]
+    return max(_numbers("max", (first, *rest)))
 
 
-def min_(*values: Any) -> Number:
+def min_(first: Any, *rest: Any) -> Number:
     """Return ``min(a, b, …)`` or ``min([…])``."""
-    return min(_numbers("min", values))  # type: ignore[type-var]
+    return min(_numbers("min", (first, *rest)))
 
 
 def rand(low: Any, high: Any) -> int:

@@ -6,6 +6,8 @@ the rules every function of ``_wdl`` shares:
 - ``text(value)`` is ``string()``: null is ``""``, a Boolean ``True``/``False`` (.NET's
   ``Boolean.ToString``), a whole float without ``.0`` (``sub(10.3, .3)`` is ``10``), an object or
   array its compact JSON; ``@{…}`` interpolation converts the same way.
+- binary content is the ``{"$content-type": "application/octet-stream", "$content": base64}``
+  envelope Logic Apps passes between actions; its text is its bytes read as UTF-8.
 - comparisons read null as ``""`` (the reference's note on logical comparison functions);
   ``equals(true, 1)`` is true.
 - a function given values it cannot take fails the action, as Logic Apps fails it with
@@ -14,6 +16,8 @@ the rules every function of ``_wdl`` shares:
 
 from __future__ import annotations
 
+import base64 as b64
+import binascii
 import json as jsonlib
 from decimal import Decimal
 from typing import Any, NoReturn
@@ -52,10 +56,26 @@ def number_text(value: Number) -> str:
     if isinstance(value, Decimal):
         return format(value, "f")
     if isinstance(value, float):
-        if value.is_integer() and abs(value) < 1e16:
-            return str(int(value))
-        return repr(value)
+        if value != value:
+            return "NaN"
+        if value in (float("inf"), float("-inf")):
+            return "Infinity" if value > 0 else "-Infinity"
+        return _double_text(value)
     return str(value)
+
+
+def _double_text(value: float) -> str:
+    """Return a double as .NET's shortest round-trip text: fixed from 0.0001 to below 1E+15, else ``d.dddE+XX``."""
+    sign, digits, exponent = Decimal(repr(value)).normalize().as_tuple()
+    body = "".join(map(str, digits)) or "0"
+    power = len(body) - 1 + int(exponent)  # the decimal exponent of the first digit
+    head = "-" if sign else ""
+    if value == 0:
+        return "0"
+    if -5 < power < 15:
+        return head + format(abs(Decimal(repr(value))).normalize(), "f")
+    mantissa = body[0] + ("." + body[1:] if len(body) > 1 else "")
+    return f"{head}{mantissa}E{'+' if power >= 0 else '-'}{abs(power):02d}"
 
 
 def to_json(value: Any) -> str:
@@ -69,10 +89,23 @@ def _json_default(value: Any) -> Any:
     raise TypeError(f"not JSON: {type(value).__name__}")
 
 
+def binary_content(value: Any) -> bytes | None:
+    """Return the bytes of binary content (``{"$content-type", "$content": base64}``), None for other values."""
+    if isinstance(value, dict) and set(value) >= {"$content-type", "$content"} and isinstance(value["$content"], str):
+        try:
+            return b64.b64decode(value["$content"], validate=True)
+        except binascii.Error:
+            return None
+    return None
+
+
 def text(value: Any) -> str:
-    """Return ``string(value)``: the text WDL makes of any value (null is empty)."""
+    """Return ``string(value)``: the text WDL makes of any value (null is empty, binary content its UTF-8 text)."""
     if value is None:
         return ""
+    content = binary_content(value)
+    if content is not None:
+        return content.decode("utf-8", errors="replace")
     if isinstance(value, str):
         return value
     if isinstance(value, bool):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.conformance.wdl._case import Case
+from tests.conformance.wdl._case import Case, Fails
 
 CASES = [
     Case("@base64('hello')", "aGVsbG8=", "#base64"),
@@ -24,6 +24,25 @@ CASES = [
     Case("@int('10')", 10, "#int"),
     Case("@json('[1, 2, 3]')", [1, 2, 3], "#json example 1"),
     Case("@json('{\"fullName\": \"Sophia Owen\"}')", {"fullName": "Sophia Owen"}, "#json example 2"),
+    Case("@json(xml('<?xml version=\"1.0\"?> <root> <person id=\"1\"> <name>Sophia Owen</name> "
+         "<occupation>Engineer</occupation> </person> </root>'))",
+         {"?xml": {"@version": "1.0"}, "root": {"person": {"@id": "1", "name": "Sophia Owen", "occupation": "Engineer"}}},
+         "#json example 3"),
+    Case("@json(xml('<?xml version=\"1.0\"?> <root> <person id=\"1\"> <name>Sophia Owen</name> "
+         "<occupation>Engineer</occupation> </person> <person id=\"2\"> <name>John Doe</name> "
+         "<occupation>Engineer</occupation> </person> </root>'))",
+         {"?xml": {"@version": "1.0"}, "root": {"person": [
+             {"@id": "1", "name": "Sophia Owen", "occupation": "Engineer"},
+             {"@id": "2", "name": "John Doe", "occupation": "Engineer"}]}}, "#json example 4"),
+    # An XML value's text is its XML; the reference shows each result as XML (indentation is display only).
+    Case("@{xml('<name>Sophia Owen</name>')}", "<name>Sophia Owen</name>", "#xml example 1"),
+    Case("@{xml(json('{ \"name\": \"Sophia Owen\" }'))}", "<name>Sophia Owen</name>", "#xml example 2"),
+    Case("@{xml(json('{\"person\": {\"name\": \"Sophia Owen\", \"city\": \"Seattle\"}}'))}",
+         "<person><name>Sophia Owen</name><city>Seattle</city></person>", "#xml example 3"),
+    Case("@xml('<name>Sophia Owen</name>')", {"$content-type": "application/xml;charset=utf-8",
+                                               "$content": "PG5hbWU+U29waGlhIE93ZW48L25hbWU+"},
+         "#xml (an XML value is content: the envelope of binary content with an XML type)"),
+    Case("@xml('not <xml')", Fails("'xml' could not parse"), "#xml (the string must be XML)"),
     Case("@string(10)", "10", "#string example 1"),
     Case("@decimal('1.2345678912312131')", 1.234567891231213, "#decimal example 1 (used as a number)"),
     Case("@string(decimal('1.2345678912312131'))", "1.2345678912312131", "#decimal example 2"),

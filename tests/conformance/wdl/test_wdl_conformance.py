@@ -13,11 +13,11 @@ from harness.platforms.power_automate.translate import expr
 from queue_core.compat import _wdl
 from queue_core.errors import TerminalError
 from tests.conformance.wdl import cases_collection, cases_convert, cases_date, cases_logic_math, cases_string
-from tests.conformance.wdl import cases_workflow
+from tests.conformance.wdl import cases_observed, cases_workflow
 from tests.conformance.wdl._case import Case, Fails, RunState
 
 CASES: list[Case] = [*cases_string.CASES, *cases_collection.CASES, *cases_logic_math.CASES, *cases_convert.CASES,
-                     *cases_date.CASES, *cases_workflow.CASES]
+                     *cases_date.CASES, *cases_workflow.CASES, *cases_observed.CASES]
 
 
 def _runtime() -> Any:

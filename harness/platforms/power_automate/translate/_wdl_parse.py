@@ -9,7 +9,7 @@ An action input that is a string is, as WDL defines it:
 - anything else: the literal string.
 
 The expression grammar: function calls ``name(arg, …)``; string literals ``'…'`` (``''`` is a
-quote); numbers (``10``, ``-5``, ``10.3``, ``.3``, ``1e3``); ``true``, ``false``, ``null``;
+quote); numbers (``10``, ``-5``, ``+54``, ``10.3``, ``.3``, ``1.``, ``1e3``); ``true``, ``false``, ``null``;
 property access ``.name``, ``['name']``, ``[0]``, and the null-conditional ``?.name`` /
 ``?['name']`` that reads null instead of failing. Parsing builds the small tree below; a text
 that is not this grammar raises ``Untranslatable`` naming the expression and the position.
@@ -51,13 +51,13 @@ class Member:
 
 Node = Lit | Call | Member
 
-_NUMBER = re.compile(r"-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _PROPERTY = re.compile(r"[A-Za-z_$@][A-Za-z0-9_$@-]*")
 _WORDS = {"true": True, "false": False, "null": None}
 
 
-class _Parser:
+class _WdlReader:
     def __init__(self, source: str, start: int = 0) -> None:
         self.source = source
         self.i = start
@@ -112,7 +112,7 @@ class _Parser:
         if c == "'":
             return Lit(self.string())
         number = _NUMBER.match(self.source, self.i)
-        if number is not None and (c.isdigit() or c in "-."):
+        if number is not None and (c.isdigit() or c in "+-."):
             self.i = number.end()
             digits = number.group(0)
             return Lit(float(digits) if any(ch in digits for ch in ".eE") else int(digits))
@@ -159,7 +159,7 @@ class _Parser:
 
 def parse(expression: str, start: int = 0) -> Node:
     """Return the tree of one whole WDL expression: ``expression`` from ``start`` (after its ``@``)."""
-    parser = _Parser(expression, start)
+    parser = _WdlReader(expression, start)
     node = parser.expression()
     if parser.peek() != "":
         raise parser.error(f"unexpected {parser.source[parser.i]!r} after the expression")
@@ -177,7 +177,7 @@ def interpolation(text: str) -> list[str | Node]:
             i += 3
             continue
         if text.startswith("@{", i):
-            parser = _Parser(text, i + 2)
+            parser = _WdlReader(text, i + 2)
             node = parser.expression()
             if parser.peek() != "}":
                 raise Untranslatable(f"unreadable WDL interpolation in {text!r}: expected '}}' at position {parser.i}")
@@ -198,6 +198,8 @@ def read(value: str) -> tuple[str, Any]:
     """Return how WDL reads the string ``value``: ("literal", str), ("expression", Node) or ("parts", [...])."""
     if value.startswith("@@"):
         return "literal", value[1:]
+    if value == "@":
+        return "literal", value
     if value.startswith("@") and not value.startswith("@{"):
         return "expression", parse(value, 1)
     if "@{" in value:

@@ -15,7 +15,10 @@ the run's methods (``run.trigger_body()``, ``run.body('X')``, ``run.variables('v
 A function the library does not implement (``xpath``, ``binary``…: ``_wdl.UNSUPPORTED``), an
 unknown name, a wrong number of arguments, a literal time zone or locale outside the tables, or
 text that is not an expression raises ``harness.errors.Untranslatable`` naming it: the caller
-writes a TODO, never a traceback. Function names match ignoring case, as WDL's do.
+writes a TODO, never a traceback. Function names match ignoring case, as WDL's do. ``and``, ``or``,
+``if`` and ``coalesce`` short-circuit (Python's ``and`` / ``or`` / conditional expression over
+``power_automate.wdl.boolean`` checks; ``coalesce_lazy`` of lambdas), so an operand never
+reached is never evaluated.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from typing import Any
 
 from harness.errors import Untranslatable
 from harness.platforms.power_automate.translate._wdl_parse import Call, Lit, Member, Node, read, walk
-from harness.scaffold._code import call, dict_of, lit, name
+from harness.scaffold._code import call, dict_of, expr, lit, name
 from queue_core.compat._wdl import FUNCTIONS, STATEFUL, UNSUPPORTED, literal_problem
 
 __all__ = ["condition", "functions", "is_expression", "loops", "references", "template"]
@@ -69,7 +72,7 @@ def _count(function: str, given: int, low: int, high: int | None) -> None:
         raise Untranslatable(f"WDL function {function}() takes {wanted} argument(s), given {given}")
 
 
-class _Builder:
+class _WdlPython:
     def __init__(self, run: str) -> None:
         self.run = run
 
@@ -99,6 +102,13 @@ class _Builder:
         problem = literal_problem(function, [a.value if isinstance(a, Lit) else ... for a in node.args])
         if problem is not None:
             raise Untranslatable(f"WDL function {function}(): {problem}")
+        if function in ("and", "or") and len(args) > 1:   # short-circuits, as Logic Apps evaluates it
+            return ast.BoolOp(ast.And() if function == "and" else ast.Or(),
+                              [call(f"{LIBRARY}.boolean", a, function) for a in args])
+        if function == "if":                               # only the branch taken is evaluated
+            return ast.IfExp(call(f"{LIBRARY}.boolean", args[0]), args[1], args[2])
+        if function == "coalesce" and not all(isinstance(a, Lit) for a in node.args[1:]):
+            return call(f"{LIBRARY}.coalesce_lazy", *[expr("lambda: $v", v=a) for a in args])
         python = FUNCTIONS[function].__name__
         if function in STATEFUL:
             return call(f"{LIBRARY}.{python}", name(self.run), *args)
@@ -127,7 +137,7 @@ class _Builder:
 
 def template(raw: Any, *, run: str = "run") -> ast.expr:
     """Return the Python expression of the action input ``raw`` (any JSON value) as WDL evaluates it."""
-    return _Builder(run).value(raw)
+    return _WdlPython(run).value(raw)
 
 
 def condition(raw: Any, *, run: str = "run") -> ast.expr:
@@ -139,7 +149,7 @@ def condition(raw: Any, *, run: str = "run") -> ast.expr:
 
 def is_expression(raw: Any) -> bool:
     """Return whether the string ``raw`` is evaluated (``@expr`` or ``@{…}``), not a literal."""
-    if not isinstance(raw, str) or raw.startswith("@@"):
+    if not isinstance(raw, str) or raw.startswith("@@") or raw == "@":
         return False
     return raw.startswith("@") or "@{" in raw.replace("@@{", "")
 
