@@ -18,6 +18,7 @@ read the outer run's through it; variables are the flow's, shared, as in Power A
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any
@@ -229,7 +230,21 @@ class FlowRun:
             return
         if outputs is not NO_OUTPUTS:
             self.outputs_of[action] = outputs
+            self._record(action, outputs)
         self.status_of[action] = "Succeeded"
+
+    def _record(self, action: str, outputs: Any) -> None:
+        """Keep an action's outputs in the job's trace, as ``cutover import power-automate`` keeps the
+        legacy run's (the body of ``{statusCode, headers, body}``, else the outputs), so a shadow run
+        compares them where the history holds them. An action inside a Foreach is left out (its
+        iterations are not one output)."""
+        trace = getattr(self.ctx, "trace", None)
+        kept = getattr(trace, "outputs", None)
+        if self.parent is not None or not isinstance(kept, dict):
+            return
+        body = outputs["body"] if isinstance(outputs, dict) and "body" in outputs and \
+            set(outputs) <= {"body", "headers", "statusCode"} else outputs
+        kept[action] = json.loads(json.dumps(body, default=str))
 
     def unhandled(self, actions: list[str]) -> list[str]:
         """Return the actions among ``actions`` that failed with no action run after them on that status.

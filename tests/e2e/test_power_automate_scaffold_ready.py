@@ -7,8 +7,9 @@ HTTP call and a Response) into ``automations/expense_approval.py`` and writes th
 the If's decision, the providers) into a new recording set; ``cutover import power-automate``
 imports the flow's run history (Logic Apps runs with their action records inline) with
 ``--definition`` the same file; ``pytest --shadow`` then compares the generated code with every
-run (both sides of the If, and a run whose Parse JSON failed the schema): READY. A second set
-whose one legacy run took the other branch is caught on exactly that decision.
+run (both sides of the If, and a run whose Parse JSON failed the schema), the actions' outputs included
+where the history holds them: READY. A second set whose one legacy run took the other branch and
+another whose Parse JSON output differs is caught on exactly that decision and that field.
 """
 
 from __future__ import annotations
@@ -75,6 +76,7 @@ def project(tmp_path_factory: pytest.TempPathFactory, env: dict[str, str]) -> di
     actions["Over_limit"]["outputs"] = {"expression": True}
     actions["Auto_approve"] = {"status": "Skipped"}
     actions["Request_approval"] = {"status": "Succeeded", "outputs": {"statusCode": 201, "body": {"id": "apr-x"}}}
+    seeded_runs["value"][2]["actions"]["Parse_body"]["outputs"]["body"]["who"] = "Cy"  # Parse JSON never changes case
     (root / "seeded-runs.json").write_text(json.dumps(seeded_runs))
     _cutover(root, env, "scaffold", "power-automate", str(DEFINITION), "--automation", "expense-approval", "--set", "seeded")
     _cutover(root, env, "import", "power-automate", "seeded-runs.json", "--automation", "expense-approval",
@@ -98,10 +100,11 @@ def test_the_scaffolded_flow_agrees_with_every_recorded_run_and_is_ready(project
     assert agreeing["verdict"]["label"] == "READY (status, path, decisions only)", agreeing["printed"][-2000:]
 
 
-def test_a_seeded_difference_in_one_legacy_branch_is_caught_on_that_decision(project: dict[str, Any]) -> None:
+def test_seeded_differences_in_a_legacy_branch_and_an_action_output_are_caught_on_those_fields(
+        project: dict[str, Any]) -> None:
     seeded = project["seeded"]
-    assert (seeded["compared"], seeded["disagreed"]) == (5, 1), seeded["printed"][-2000:]
-    assert "decisions.over-limit" in seeded["printed"]
+    assert (seeded["compared"], seeded["disagreed"]) == (5, 2), seeded["printed"][-2000:]
+    assert "decisions.over-limit" in seeded["printed"] and "outputs.Parse_body.who" in seeded["printed"]
 
 
 def test_the_set_names_the_definition_so_the_report_counts_both_branches_of_the_if(project: dict[str, Any]) -> None:
