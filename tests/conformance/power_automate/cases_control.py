@@ -55,7 +55,7 @@ CASES = [
                         "actions": {"Yes": {"type": "Compose", "runAfter": {}, "inputs": "approved"}},
                         "else": {"actions": {"No": {"type": "Compose", "runAfter": {}, "inputs": "rejected"}}}}},
          body={"approved": True}, status={"Condition": "Succeeded", "Yes": "Succeeded", "No": "Skipped"},
-         outputs={"Yes": "approved"}, decisions={"condition": "true"}),
+         outputs={"Yes": "approved", "Condition": {"expression": True}}, decisions={"condition": "true"}),
     Case("if-false-runs-the-else", ("If", "Compose"), IF,
          {"Condition": {"type": "If", "runAfter": {}, "expression": "@triggerBody()?['approved']",
                         "actions": {"Yes": {"type": "Compose", "runAfter": {}, "inputs": "approved"}},

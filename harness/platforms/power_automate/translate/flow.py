@@ -9,7 +9,8 @@ after the other: two actions after the same one are parallel branches in Power A
 here in that order.
 
 Containers: an If runs its ``actions`` or its ``else.actions`` on its expression (the branch not
-taken is ``Skipped``) and decides ``true``/``false``; a Switch runs the first case whose value
+taken is ``Skipped``), decides ``true``/``false`` and outputs ``{"expression": …}`` as the run
+history records it; a Switch runs the first case whose value
 equals its expression, else ``default``, and decides the case's value; a Scope runs its actions;
 each of the three ends ``Failed`` when an action inside failed unhandled (``run.settle``). A
 Foreach runs its actions once per item, each iteration with its own child run (``items('F')``,
@@ -93,9 +94,9 @@ def _if(action: FlowAction, gen: FlowBuild) -> ActionCode:
     test = condition(action.spec.get("expression"))
     decision = _decision(action, gen)
     true, false = gen.flow.scope(action.name, "true"), gen.flow.scope(action.name, "false")
-    lines = stmts("if power_automate.truth($test, $name):\n    run.decide($decision, 'true')\n    run.skip(*$false_names)\n"
-                  "    $true_body\nelse:\n    run.decide($decision, 'false')\n    run.skip(*$true_names)\n    $false_body\n"
-                  "return run.settle($name)", test=test, name=action.name, decision=decision,
+    lines = stmts("holds = power_automate.truth($test, $name)\nif holds:\n    run.decide($decision, 'true')\n"
+                  "    run.skip(*$false_names)\n    $true_body\nelse:\n    run.decide($decision, 'false')\n"
+                  "    run.skip(*$true_names)\n    $false_body\nrun.settle($name)\nreturn {'expression': holds}", test=test, name=action.name, decision=decision,
                   false_names=[a.name for a in false], true_names=[a.name for a in true],
                   true_body=scope(true, gen), false_body=scope(false, gen))
     return ActionCode(lines, note=f"decides {decision!r}: true / false")
