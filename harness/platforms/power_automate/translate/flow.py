@@ -51,10 +51,16 @@ def scope(actions: list[FlowAction], gen: FlowBuild) -> list[ast.stmt]:
         gen.rows[at] = NodeRow(action.name, gen.rows[at].type, "todo" if code.todo else "translated",
                                code.todo or code.note)
         after = {before: list(statuses) for before, statuses in action.run_after.items()}
-        lines += [_code.comment(f"{action.kind} {action.name!r}"),
-                  *stmts("async def $fn(run: power_automate.FlowRun) -> Any:\n    $body\nawait run.act($name, $after, $fn)",
-                         fn=fn, body=code.lines, name=action.name, after=after)]
+        lines += stmts("async def $fn(run: power_automate.FlowRun) -> Any:\n    $doc\n    $body\n"
+                       "await run.act($name, $after, $fn)", fn=fn, doc=ast.Expr(ast.Constant(_doc(action, code))),
+                       body=code.lines, name=action.name, after=after)
     return lines
+
+
+def _doc(action: FlowAction, code: ActionCode) -> str:
+    """An action function's docstring: its type and name, and what the translation notes."""
+    head = f"{action.kind} {action.name!r}"
+    return f"{head}: {code.note}." if code.note and not code.todo else head
 
 
 def _container(action: FlowAction, gen: FlowBuild) -> ActionCode:
