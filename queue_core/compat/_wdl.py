@@ -15,8 +15,13 @@ functions here that need the run (``utcNow``, the form-data readers) take it fir
 - ``literal_problem(name, args)``: why a call with these literal arguments cannot be translated
   (a time zone or locale outside the tables), or None.
 
+Besides the functions, generated code calls ``member`` (``x['k']``, ``x?['k']``), ``interpolate``
+(``@{…}``), ``truth`` (an If / Until condition), and, because Logic Apps short-circuits ``and``,
+``or``, ``if`` and ``coalesce``, ``boolean`` (each operand's check) and ``coalesce_lazy``.
+
 Semantics are the reference's (learn.microsoft.com, "Reference guide to workflow expression
-functions"); ``tests/conformance/wdl`` pins the reference's own examples, one or more per function.
+functions"); ``tests/conformance/wdl`` pins the reference's own examples, one or more per function,
+and what it leaves unsaid as a public Logic Apps test suite records it.
 """
 
 from __future__ import annotations

@@ -209,6 +209,25 @@ def test_untranslatable_names_what_and_where(raw: str, message: str) -> None:
     assert message in caught.value.reason
 
 
+def test_nesting_too_deep_is_untranslatable_not_a_recursion_error() -> None:
+    assert run("@" + "concat(" * 50 + "'a'" + ")" * 50) == "a"
+    with pytest.raises(Untranslatable, match="nested more than 100 levels deep"):
+        expr.template("@" + "concat(" * 2000 + "'a'" + ")" * 2000)
+
+
+def test_random_text_is_translated_or_untranslatable_never_a_traceback() -> None:
+    import random
+    pieces = ["@", "@{", "}", "(", ")", "[", "]", "'", "''", "?", ".", ",", "-", "+", " ", "1", "2.5", "e", "a", "_",
+              "concat(", "toLower(", "body('x')", "?['k']", "null", "true"]
+    chooser = random.Random(25)
+    for _ in range(5000):
+        raw = "".join(chooser.choice(pieces) for _ in range(chooser.randint(1, 12)))
+        try:
+            expr.template(raw)
+        except Untranslatable:
+            pass
+
+
 def test_an_error_deep_in_a_dict_is_still_untranslatable_not_a_traceback() -> None:
     with pytest.raises(Untranslatable, match="xpath"):
         expr.template({"a": [{"b": "@xpath(xml('<a/>'), '/a')"}]})

@@ -200,6 +200,16 @@ def test_time_zones() -> None:
     assert w.convertToUtc("2018-07-01T12:00:00", "Eastern Standard Time") == "2018-07-01T16:00:00.0000000Z"
 
 
+def test_every_windows_zone_in_the_table_is_a_real_zone() -> None:
+    from zoneinfo import ZoneInfo
+
+    from queue_core.compat._wdl_dates import WINDOWS_ZONES
+    for windows, iana in WINDOWS_ZONES.items():
+        assert ZoneInfo(iana).utcoffset(datetime(2024, 1, 1)) is not None, windows
+    assert w.convertFromUtc("2024-01-01T00:00:00Z", "Nepal Standard Time", "HH:mm") == "05:45"
+    assert w.convertFromUtc("2024-01-01T00:00:00Z", "Dateline Standard Time", "yyyy-MM-dd HH") == "2023-12-31 12"
+
+
 def test_date_difference_and_ticks() -> None:
     assert w.dateDifference("2018-01-01T10:00:00Z", "2018-01-01T12:30:15Z") == "02:30:15"
     assert w.dateDifference("2018-01-02", "2018-01-01") == "-1.00:00:00"

@@ -55,12 +55,14 @@ _NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _PROPERTY = re.compile(r"[A-Za-z_$@][A-Za-z0-9_$@-]*")
 _WORDS = {"true": True, "false": False, "null": None}
+MAX_DEPTH = 100  # calls and indexes nested deeper are refused (Python's own recursion would fail first)
 
 
 class _WdlReader:
     def __init__(self, source: str, start: int = 0) -> None:
         self.source = source
         self.i = start
+        self.depth = 0
 
     def error(self, why: str) -> Untranslatable:
         return Untranslatable(f"unreadable WDL expression {self.source!r}: {why} at position {self.i}")
@@ -80,6 +82,9 @@ class _WdlReader:
         self.i += 1
 
     def expression(self) -> Node:
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise self.error(f"nested more than {MAX_DEPTH} levels deep")
         node = self.primary()
         while True:
             c = self.peek()
@@ -89,6 +94,7 @@ class _WdlReader:
             elif c in ("[", "."):
                 node = self.postfix(node, safe=False)
             else:
+                self.depth -= 1
                 return node
 
     def postfix(self, target: Node, *, safe: bool) -> Node:
