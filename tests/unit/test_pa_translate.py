@@ -36,9 +36,15 @@ def test_a_recurrence_with_no_cron_equivalent_says_so() -> None:
     assert schedule is None and "set schedule= by hand" in why
 
 
-def test_a_windows_time_zone_is_named_for_the_person_to_map() -> None:
-    _, why = schedule_of({"frequency": "Day", "interval": 1, "timeZone": "W. Europe Standard Time"})
-    assert "W. Europe Standard Time" in why and "IANA" in why
+def test_a_windows_time_zone_becomes_the_schedule_s_iana_zone() -> None:
+    schedule, why = schedule_of({"frequency": "Day", "interval": 1, "timeZone": "W. Europe Standard Time",
+                                 "schedule": {"hours": ["6"]}})
+    assert schedule == {"cron": "0 6 * * *", "timezone": "Europe/Berlin"} and "W. Europe Standard Time" in why
+
+
+def test_an_unknown_time_zone_is_named_for_the_person_to_map() -> None:
+    schedule, why = schedule_of({"frequency": "Day", "interval": 1, "timeZone": "Mars Standard Time"})
+    assert schedule == {"cron": "0 0 * * *"} and "Mars Standard Time" in why and "IANA" in why
 
 
 def test_a_connector_operation_outside_the_catalogue_is_a_todo_naming_it_and_keeps_its_step() -> None:

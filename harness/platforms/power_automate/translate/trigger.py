@@ -23,6 +23,7 @@ from harness.platforms.power_automate.translate.values import condition, value
 from harness.scaffold import _code
 from harness.scaffold._code import stmts
 from harness.scaffold._module import NodeRow
+from queue_core.compat._wdl_dates import WINDOWS_ZONES
 
 WEEKDAYS = {"sunday": 0, "monday": 1, "tuesday": 2, "wednesday": 3, "thursday": 4, "friday": 5, "saturday": 6}
 
@@ -41,14 +42,32 @@ def _times(recurrence: dict[str, Any]) -> tuple[str, str] | None:
     return minute, hour
 
 
+def _iana(zone: Any) -> str | None:
+    """Return the IANA name of a Windows time zone (``W. Europe Standard Time`` → ``Europe/Berlin``), if known."""
+    if not isinstance(zone, str):
+        return None
+    key = re.sub(r"[^a-z0-9]", "", zone.lower())
+    return next((iana for name, iana in WINDOWS_ZONES.items() if re.sub(r"[^a-z0-9]", "", name.lower()) == key), None)
+
+
 def schedule_of(recurrence: Any) -> tuple[dict[str, Any] | None, str]:
-    """Return (``{"cron": …}`` or None, why) for a Recurrence trigger's ``recurrence``."""
+    """Return (``{"cron": …, "timezone"?: …}`` or None, why) for a Recurrence trigger's ``recurrence``."""
+    schedule, why = _cron(recurrence)
+    iana = _iana(recurrence.get("timeZone")) if isinstance(recurrence, dict) else None
+    if schedule is not None and iana:
+        schedule["timezone"] = iana
+    return schedule, why
+
+
+def _cron(recurrence: Any) -> tuple[dict[str, Any] | None, str]:
     if not isinstance(recurrence, dict):
         return None, "the Recurrence has no recurrence object: set schedule= by hand"
     frequency = str(recurrence.get("frequency") or "").lower()
     interval = recurrence.get("interval", 1)
     zone = recurrence.get("timeZone")
-    where = f" in {zone} (a Windows time zone: set timezone= to its IANA name)" if zone else " UTC"
+    iana = _iana(zone)
+    where = f" in {zone} ({iana})" if iana else \
+        f" in {zone} (a Windows time zone not in the table: set timezone= to its IANA name)" if zone else " UTC"
     times = _times(recurrence)
     if not isinstance(interval, int) or interval < 1 or times is None:
         return None, f"recurrence {recurrence!r} cannot be read: set schedule= by hand"
