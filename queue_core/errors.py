@@ -43,6 +43,9 @@ This is the only module of queue_core that defines an exception class. Three fam
     │   │   └── MakeFunctionError   a Make IML function got values it cannot take
     │   ├── ModuleFailed            a module of a scaffolded Make scenario failed
     │   ├── TodoModule              a scaffolded Make module not translated yet was reached
+    │   ├── ActionFailed            an action of a scaffolded Power Automate flow failed (compat.power_automate)
+    │   ├── TodoAction              a scaffolded Power Automate action not translated yet was reached
+    │   ├── FlowTerminated          a Power Automate Terminate action ended the run
     │   ├── N8nConditionError       an n8n condition could not be evaluated (compat.n8n)
     │   ├── NodeFailed              a node of a scaffolded n8n workflow failed
     │   └── TodoNode                a scaffolded n8n node not translated yet was reached
@@ -498,3 +501,27 @@ class UndefinedRead(TypeError):
 class ParseFailure(ValueError):
     """A model's answer does not fit an n8n output parser's schema; its message is JavaScript's
     (V8's JSON.parse words or zod's issue list), as the Auto-fixing parser hands it to the model."""
+
+
+class ActionFailed(TerminalError):
+    """A Power Automate action failed: ``code`` as Logic Apps names it, ``outputs`` what it still produced."""
+
+    def __init__(self, message: str, code: str = "ActionFailed", outputs: Any = None) -> None:
+        super().__init__(message)
+        self.code, self.outputs = code, outputs
+
+
+class TodoAction(TerminalError):
+    """A Power Automate action the scaffold could not translate was reached: the run fails, naming it."""
+
+    def __init__(self, action: str, why: str) -> None:
+        super().__init__(f"action {action!r} is not translated yet (TODO: {why}); write it in Python")
+        self.action = action
+
+
+class FlowTerminated(TerminalError):
+    """A Terminate action ended the run with ``status`` (Succeeded, Failed, Cancelled), ``code`` and ``message``."""
+
+    def __init__(self, status: str, code: str = "", message: str = "") -> None:
+        super().__init__(" ".join(p for p in (f"terminated: {status}", code, message) if p))
+        self.status, self.code, self.message = status, code, message

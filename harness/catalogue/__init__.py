@@ -20,6 +20,7 @@ from harness.catalogue._ai import AI_APPS
 from harness.catalogue._mail import MAIL
 from harness.catalogue._rows_google import GOOGLE
 from harness.catalogue._rows_make_apps import MAKE_APPS
+from harness.catalogue._rows_power_automate import POWER_AUTOMATE
 from harness.catalogue._rows_zapier import ZAPIER_ROWS
 from harness.catalogue._model import App, Auth, Operation, Pagination, Secret
 
@@ -55,7 +56,7 @@ def merged(*tables: dict[str, App] | tuple[App, ...]) -> dict[str, App]:
 
 
 # Later row files' apps add operations to earlier ones (the AI providers' rows over _apps' first openai/gemini).
-_ALL: dict[str, App] = merged(APPS, MORE, AI_APPS, MAIL, LEGACY, GOOGLE, MAKE_APPS, ZAPIER_ROWS)
+_ALL: dict[str, App] = merged(APPS, MORE, AI_APPS, MAIL, LEGACY, GOOGLE, MAKE_APPS, POWER_AUTOMATE, ZAPIER_ROWS)
 
 
 def apps() -> dict[str, App]:

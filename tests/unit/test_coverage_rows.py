@@ -40,9 +40,9 @@ def test_an_export_without_paths_cannot_show_a_path_read_branch(tmp_path: Path) 
     assert len(read.unreadable) == 2 and "do not hold the path" in read.unreadable[0]
 
 
-def test_a_tool_without_a_branch_reader_is_a_named_problem_not_an_n8n_reading(tmp_path: Path) -> None:
-    read = _rows(tmp_path, [], Platform.POWER_AUTOMATE)
-    assert read.rows == [] and "does not read power-automate definitions" in str(read.problem)
+def test_another_tools_definition_is_a_named_problem_not_an_n8n_reading(tmp_path: Path) -> None:
+    read = _rows(tmp_path, [], Platform.POWER_AUTOMATE)  # an n8n workflow named as a Power Automate flow's definition
+    assert read.rows == [] and "not a Power Automate flow definition" in str(read.problem)
 
 
 def test_rows_counted_from_each_traces_taken_branches_equal_rows_counted_from_the_traces(tmp_path: Path) -> None:

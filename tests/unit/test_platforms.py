@@ -27,8 +27,8 @@ def test_a_tool_that_lists_branches_also_says_which_definition_files_it_reads() 
 
 
 def test_cutover_scaffold_has_one_command_per_translator_plus_the_n8n_tools() -> None:
-    assert set(translators()) == {"n8n", "make", "zapier"}
-    assert set(_cli_scaffold.scaffold.commands) >= {"n8n", "make", "zapier", "prove"}
+    assert set(translators()) == {"n8n", "make", "zapier", "power-automate"}
+    assert set(_cli_scaffold.scaffold.commands) >= {"n8n", "make", "zapier", "power-automate", "prove"}
     for name, translator in translators().items():
         command = _cli_scaffold.scaffold.commands[name]
         assert command.help == translator.help

@@ -1,15 +1,17 @@
-"""Power Automate / Logic Apps: flow definitions (``definition``) and run history (``history``).
+"""Power Automate / Logic Apps: flow definitions (``definition``), run history (``history``), If /
+Switch branches (``branches``) and the translator (``translate``, ``cutover scaffold power-automate``).
 
-No translator and no branch list yet: its adapter leaves them out.
+``ADAPTER`` is what the registry (``harness.platforms``) hands the pipeline, coverage and CLI.
 """
 
 from __future__ import annotations
 
 from harness.manifest import Coercion
 from harness.platforms.adapter import PlatformAdapter
-from harness.platforms.power_automate import history
+from harness.platforms.power_automate import branches, history
+from harness.platforms.power_automate.command import TRANSLATOR
 from harness.recording import Platform
 
 __all__ = ["ADAPTER"]
 
-ADAPTER = PlatformAdapter(platform=Platform.POWER_AUTOMATE, parse_history=history.parse, coercion=Coercion.STRICT)
+ADAPTER = PlatformAdapter.of_folder(Platform.POWER_AUTOMATE, Coercion.STRICT, history, branches, TRANSLATOR)

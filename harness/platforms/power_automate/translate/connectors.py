@@ -1,0 +1,241 @@
+"""HTTP and the connector actions: each one ``ctx.call`` (``power_automate.http``) where the call is known.
+
+- ``Http``: the request as written (method, uri, headers, queries, body); its ``authentication``
+  is the provider's to configure, never copied (a secret in it neither);
+- connector actions (``OpenApiConnection``: ``host.apiId`` + ``operationId`` + flattened
+  ``parameters``; ``ApiConnection``: ``host.connection`` + ``method`` + ``path``) that are one
+  documented REST call: "Send an HTTP request" of Office 365 Groups (to Microsoft Graph) and of
+  SharePoint (to the site's REST API), Office 365 Outlook "Send an email (V2)" (Graph's sendMail,
+  the catalogue's ``microsoft-graph`` rows), Teams "Post message in a chat or channel" as the user
+  in a channel (Graph's channel messages), Teams "Add a member to a team" (Graph's team members),
+  and an Outlook ``ApiConnection`` to a ``/codeless/v1.0/`` path (the connector's proxy of Graph). Any other connector operation is a TODO naming the call.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable
+from typing import Any
+
+from harness.catalogue import app, operation
+from harness.errors import Untranslatable
+from harness.platforms.power_automate.definition import FlowAction, PowerAutomateFlow, obj
+from harness.platforms.power_automate.translate.gen import ActionCode, FlowBuild, api_of, operation_of
+from harness.platforms.power_automate.translate.values import literal, value
+from harness.scaffold import _credential
+from harness.scaffold._code import call, dict_of, lit, name
+from harness.scaffold._module import slug, unique
+from harness.scaffold._provider import provider_for
+
+def _step(action: FlowAction, gen: FlowBuild) -> str:
+    return gen.steps.setdefault(action.name, unique(slug(action.name), set(gen.steps.values())))
+
+
+def _provider(url: Any, gen: FlowBuild) -> str:
+    provider, base, proposals = provider_for(url, gen.providers)
+    gen.proposals.update(proposals)
+    gen.hosts[base.split("://", 1)[1].split(":")[0]] = provider
+    return provider
+
+
+def _headers(raw: Any, action: FlowAction) -> tuple[ast.expr, list[str]]:
+    """Return the headers (a credential written in clear left out: the provider sends it) and notes."""
+    if raw is None:
+        return lit(None), []
+    if not isinstance(raw, dict):
+        return value(raw), []
+    kept, notes = [], []
+    for key, item in raw.items():
+        if _credential.is_credential_name(str(key)) and literal(item):
+            notes.append(f"header {key} held a credential: not copied, configure it on the provider")
+            continue
+        kept.append((key, value(item)))
+    return dict_of(kept), notes
+
+
+def _call(action: FlowAction, gen: FlowBuild, provider: str, method: Any, uri: ast.expr, *, headers: ast.expr | None = None,
+          queries: ast.expr | None = None, body: ast.expr | None = None) -> list[ast.stmt]:
+    kwargs: dict[str, ast.expr] = {"step": lit(_step(action, gen))}
+    for key, part in (("headers", headers), ("queries", queries), ("body", body)):
+        if part is not None and not (isinstance(part, ast.Constant) and part.value is None):
+            kwargs[key] = part
+    return [ast.Return(ast.Await(call("power_automate.http", name("ctx"), provider,
+                                      value(method) if not isinstance(method, ast.expr) else method, uri, **kwargs)))]
+
+
+# Query parameters that carry a key in a URL (an Azure Function's ?code=, a SAS ?sig=) besides the credential names
+_URL_SECRETS = ("code", "sig", "signature")
+
+
+def _no_secret_in(uri: str) -> None:
+    """Refuse a URL whose written query holds a credential: it would be copied into the module."""
+    query = uri.split("?", 1)[1] if "?" in uri else ""
+    for pair in query.split("&"):
+        key, _, written = pair.partition("=")
+        if written and not written.startswith("@") and (
+                _credential.is_credential_name(key) or key.lower() in _URL_SECRETS):
+            raise Untranslatable(f"the uri carries a credential in its query ({key}=…): move it to the provider's "
+                                 "auth, then translate the call")
+
+
+def http(action: FlowAction, gen: FlowBuild) -> ActionCode:
+    """HTTP: one call to ``uri``; its outputs ``{statusCode, headers, body}``."""
+    inputs = action.inputs if isinstance(action.inputs, dict) else {}
+    uri = inputs.get("uri")
+    if not isinstance(uri, str) or not uri:
+        raise Untranslatable("the action has no uri")
+    _no_secret_in(uri)
+    provider = _provider(uri, gen)
+    headers, notes = _headers(inputs.get("headers"), action)
+    auth = inputs.get("authentication")
+    if auth is not None:
+        kind = auth.get("type") if isinstance(auth, dict) else "expression"
+        notes.append(f"authentication ({kind}): configure it on the provider (its secret is not copied)")
+    queries, dropped = _headers(inputs.get("queries"), action)
+    notes += [n.replace("header", "query parameter") for n in dropped]
+    lines = _call(action, gen, provider, inputs.get("method", "GET"), value(uri), headers=headers, queries=queries,
+                  body=value(inputs["body"]) if "body" in inputs else None)
+    return ActionCode(lines, note="; ".join(notes))
+
+
+def _parameters(action: FlowAction) -> dict[str, Any]:
+    params = (action.inputs or {}).get("parameters") if isinstance(action.inputs, dict) else None
+    return params if isinstance(params, dict) else {}
+
+
+def _groups_request(action: FlowAction, gen: FlowBuild) -> ActionCode:
+    """Office 365 Groups "Send an HTTP request": to Microsoft Graph, the Uri given whole."""
+    params = _parameters(action)
+    uri = params.get("Uri")
+    if not isinstance(uri, str) or not uri.startswith("https://graph.microsoft.com/"):
+        raise Untranslatable("its Uri is not a literal https://graph.microsoft.com/ URL")
+    headers: dict[str, Any] = dict(params.get("CustomHeaders") or {}) if isinstance(params.get("CustomHeaders"), dict) else {}
+    if params.get("ContentType"):
+        headers["Content-Type"] = params["ContentType"]
+    head, notes = _headers(headers or None, action)
+    lines = _call(action, gen, _provider(uri, gen), params.get("Method", "GET"), value(uri), headers=head,
+                  body=value(params["Body"]) if "Body" in params else None)
+    return ActionCode(lines, note="; ".join(["Graph with the connection's user: configure the provider's token", *notes]))
+
+
+def _sharepoint_request(action: FlowAction, gen: FlowBuild) -> ActionCode:
+    """SharePoint "Send an HTTP request to SharePoint": the site (``dataset``) + ``uri`` (its REST API)."""
+    params = _parameters(action)
+    site, uri = params.get("dataset"), params.get("parameters/uri")
+    if site is None or not isinstance(uri, str):
+        raise Untranslatable("the site (dataset) or the uri is missing")
+    note = "the site's REST API with the connection's user: configure the provider's token"
+    if isinstance(site, str) and site.startswith("https://"):
+        provider = _provider(site, gen)
+    else:  # the site is computed: one provider for the tenant's SharePoint
+        provider = gen.providers.get("sharepoint.com", "sharepoint")
+        gen.proposals.setdefault(provider, "https://<tenant>.sharepoint.com")
+        note += "; the site URL is computed: set the provider's base_url to your tenant's SharePoint host"
+    url = call("power_automate.site_url", value(site), value(uri))
+    head, notes = _headers(params.get("parameters/headers"), action)
+    lines = _call(action, gen, provider, params.get("parameters/method", "GET"), url, headers=head,
+                  body=value(params["parameters/body"]) if "parameters/body" in params else None)
+    return ActionCode(lines, note="; ".join([note, *notes]))
+
+
+def _graph(action: FlowAction, gen: FlowBuild, op_name: str, path: ast.expr, body: ast.expr | None) -> list[ast.stmt]:
+    graph, op = app("microsoft-graph"), operation("microsoft-graph", op_name)
+    return _call(action, gen, _provider(graph.base_url, gen), op.method,
+                 call("power_automate.text", ast.BinOp(lit(graph.base_url), ast.Add(), path)), body=body)
+
+
+def _send_email(action: FlowAction, gen: FlowBuild) -> ActionCode:
+    """Office 365 Outlook "Send an email (V2)": Graph's sendMail as the connection's user."""
+    params = _parameters(action)
+    known = {"emailMessage/To", "emailMessage/Subject", "emailMessage/Body", "emailMessage/Cc", "emailMessage/Bcc",
+             "emailMessage/Importance"}
+    extra = sorted(set(params) - known)
+    if extra:
+        raise Untranslatable(f"Send an email (V2) with {', '.join(extra)} is not translated (attachments, from, …)")
+    message = call("power_automate.graph_mail", value(params.get("emailMessage/To")),
+                   value(params.get("emailMessage/Subject", "")), value(params.get("emailMessage/Body", "")),
+                   cc=value(params.get("emailMessage/Cc")), bcc=value(params.get("emailMessage/Bcc")),
+                   importance=value(params.get("emailMessage/Importance", "Normal")))
+    return ActionCode(_graph(action, gen, "mail.send", lit("/v1.0/me/sendMail"), message),
+                      note="Graph POST /v1.0/me/sendMail (the body as HTML)")
+
+
+def _teams_post(action: FlowAction, gen: FlowBuild) -> ActionCode:
+    """Teams "Post message in a chat or channel" as the user in a channel: Graph's channel messages."""
+    params = _parameters(action)
+    if params.get("poster") != "User" or params.get("location") != "Channel":
+        raise Untranslatable(f"posting as {params.get('poster')!r} in {params.get('location')!r} is not translated "
+                             "(as 'User' in 'Channel' is: the Flow bot posts through the Bot Framework)")
+    group, channel = params.get("body/recipient/groupId"), params.get("body/recipient/channelId")
+    if group is None or channel is None:
+        raise Untranslatable("the team (groupId) or the channel (channelId) is missing")
+    path = ast.JoinedStr([lit("/v1.0/teams/"), ast.FormattedValue(call("power_automate.text", value(group)), -1, None),
+                          lit("/channels/"), ast.FormattedValue(call("power_automate.text", value(channel)), -1, None),
+                          lit("/messages")])
+    body = call("power_automate.channel_message", value(params.get("body/messageBody", "")),
+                value(params.get("body/subject")))
+    return ActionCode(_graph(action, gen, "channelMessage.create", path, body),
+                      note="Graph POST /v1.0/teams/{team}/channels/{channel}/messages (HTML)")
+
+
+def _team_member(action: FlowAction, gen: FlowBuild) -> ActionCode:
+    """Teams "Add a member to a team": Graph's team members, the user bound by id (an owner when ``body/owner``)."""
+    params = _parameters(action)
+    team, user = params.get("teamId"), params.get("body/userId")
+    if team is None or user is None:
+        raise Untranslatable("the team (teamId) or the user (body/userId) is missing")
+    path = ast.JoinedStr([lit("/v1.0/teams/"), ast.FormattedValue(call("power_automate.text", value(team)), -1, None),
+                          lit("/members")])
+    body = call("power_automate.team_member", value(user), value(params.get("body/owner", False)))
+    return ActionCode(_graph(action, gen, "teamMember.add", path, body),
+                      note="Graph POST /v1.0/teams/{team}/members (the user by id)")
+
+
+OPERATIONS: dict[tuple[str, str], Callable[[FlowAction, FlowBuild], ActionCode]] = {
+    ("office365groups", "HttpRequest"): _groups_request,
+    ("sharepointonline", "HttpRequest"): _sharepoint_request,
+    ("office365", "SendEmailV2"): _send_email,
+    ("teams", "PostMessageToConversation"): _teams_post,
+    ("teams", "AddMemberToTeam"): _team_member,
+}
+
+
+def _codeless(action: FlowAction, gen: FlowBuild) -> ActionCode | None:
+    """An Outlook ApiConnection to ``/codeless/v1.0/…``: the connector's proxy of that Graph path."""
+    inputs = action.inputs if isinstance(action.inputs, dict) else {}
+    path = inputs.get("path")
+    if api_of(action, gen.flow) != "office365" or not isinstance(path, str) or not path.startswith("/codeless/v1.0/"):
+        return None
+    url = "https://graph.microsoft.com" + path.removeprefix("/codeless")
+    lines = _call(action, gen, _provider("https://graph.microsoft.com", gen), inputs.get("method", "get"), value(url),
+                  queries=value(inputs["queries"]) if "queries" in inputs else None,
+                  body=value(inputs["body"]) if "body" in inputs else None)
+    return ActionCode(lines, note="the Outlook connector's Graph proxy: Graph " + path.removeprefix("/codeless"))
+
+
+def connector(action: FlowAction, gen: FlowBuild) -> ActionCode:
+    """A connector action: the operations above, else a TODO naming the call."""
+    api, op = api_of(action, gen.flow), operation_of(action)
+    translator = OPERATIONS.get((api, op))
+    if translator is not None:
+        return translator(action, gen)
+    found = _codeless(action, gen) if action.kind == "ApiConnection" else None
+    if found is not None:
+        return found
+    inputs = action.inputs if isinstance(action.inputs, dict) else {}
+    where = f" ({str(inputs.get('method', 'get')).upper()} {inputs['path']})" if "path" in inputs else ""
+    raise Untranslatable(f"connector {api} operation {op}{where} is not in the catalogue: write the ctx.call to "
+                         "the service's REST endpoint")
+
+
+def webhook(action: FlowAction, gen: FlowBuild) -> ActionCode:
+    """A connector action that waits for a callback (an approval): not translated, named."""
+    raise Untranslatable(f"{action.kind} {api_of(action, gen.flow)}/{operation_of(action)} waits for a callback "
+                         "(ctx.create_token / ctx.wait_for_token): write it by hand")
+
+
+TRANSLATORS: dict[str, Callable[[FlowAction, FlowBuild], ActionCode]] = {
+    "Http": http, "ApiConnection": connector, "OpenApiConnection": connector,
+    "ApiConnectionWebhook": webhook, "OpenApiConnectionWebhook": webhook,
+}

@@ -1,0 +1,60 @@
+"""The request bodies of the connector actions a scaffolded flow makes as Microsoft Graph / SharePoint calls.
+
+- Office 365 Outlook "Send an email (V2)" → Graph ``POST /v1.0/me/sendMail``
+  (learn.microsoft.com/graph/api/user-sendmail): ``{"message": {subject, body{contentType HTML,
+  content}, toRecipients, ccRecipients, bccRecipients, importance}, "saveToSentItems": true}``;
+  the connector's To/Cc/Bcc are addresses separated by semicolons.
+- Teams "Post message in a chat or channel" (as the user, in a channel) → Graph
+  ``POST /v1.0/teams/{team}/channels/{channel}/messages`` (learn.microsoft.com/graph/api/channel-post-messages):
+  ``{"body": {"contentType": "html", "content"}, "subject"?}``.
+- Teams "Add a member to a team" → Graph ``POST /v1.0/teams/{team}/members`` (learn.microsoft.com/graph/api/team-post-members):
+  ``{"@odata.type": "#microsoft.graph.aadUserConversationMember", "roles": [] or ["owner"], "user@odata.bind": users('{id}')}``.
+- SharePoint "Send an HTTP request to SharePoint": the site URL and the relative uri joined.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ._pa_actions import text
+
+
+def _recipients(raw: Any) -> list[dict[str, Any]]:
+    addresses = raw if isinstance(raw, list) else text(raw).split(";")
+    return [{"emailAddress": {"address": a.strip()}} for a in map(text, addresses) if a.strip()]
+
+
+def graph_mail(to: Any, subject: Any, body: Any, *, cc: Any = None, bcc: Any = None,
+               importance: Any = "Normal") -> dict[str, Any]:
+    """Return Graph's sendMail body for the connector's To / Subject / Body / Cc / Bcc / Importance."""
+    message: dict[str, Any] = {"subject": text(subject), "body": {"contentType": "HTML", "content": text(body)},
+                               "toRecipients": _recipients(to)}
+    if cc:
+        message["ccRecipients"] = _recipients(cc)
+    if bcc:
+        message["bccRecipients"] = _recipients(bcc)
+    if importance and text(importance).lower() != "normal":
+        message["importance"] = text(importance).lower()
+    return {"message": message, "saveToSentItems": True}
+
+
+def channel_message(content: Any, subject: Any = None) -> dict[str, Any]:
+    """Return Graph's channel message body (HTML content; the subject when the action sets one)."""
+    out: dict[str, Any] = {"body": {"contentType": "html", "content": text(content)}}
+    if subject:
+        out["subject"] = text(subject)
+    return out
+
+
+def team_member(user: Any, owner: Any = False) -> dict[str, Any]:
+    """Return Graph's conversationMember body for Teams' "Add a member to a team" (the user's id; an owner's role)."""
+    return {"@odata.type": "#microsoft.graph.aadUserConversationMember", "roles": ["owner"] if owner is True else [],
+            "user@odata.bind": f"https://graph.microsoft.com/v1.0/users('{text(user)}')"}
+
+
+def site_url(site: Any, uri: Any) -> str:
+    """Return a SharePoint request's URL: the site, then the uri relative to it (or the uri when absolute)."""
+    relative = text(uri)
+    if relative.startswith(("https://", "http://")):
+        return relative
+    return text(site).rstrip("/") + "/" + relative.lstrip("/")

@@ -1,0 +1,90 @@
+"""Pinned cases: HTTP, Delay and the connector actions made as documented REST calls."""
+
+from __future__ import annotations
+
+from tests.conformance.power_automate.runner import Case
+
+HTTP = "https://learn.microsoft.com/azure/logic-apps/logic-apps-workflow-actions-triggers#http-action"
+DELAY = "https://learn.microsoft.com/azure/logic-apps/logic-apps-workflow-actions-triggers#wait-action"
+GROUPS = "https://learn.microsoft.com/connectors/office365groups/#send-an-http-request"
+SHAREPOINT = "https://learn.microsoft.com/connectors/sharepointonline/#send-an-http-request-to-sharepoint"
+SENDMAIL = "https://learn.microsoft.com/graph/api/user-sendmail"
+CHANNEL = "https://learn.microsoft.com/graph/api/channel-post-messages"
+OUTLOOK = "https://learn.microsoft.com/graph/api/message-delete"
+MEMBERS = "https://learn.microsoft.com/graph/api/team-post-members"
+
+
+def _open_api(api: str, operation: str, parameters: dict[str, object]) -> dict[str, object]:
+    return {"type": "OpenApiConnection", "runAfter": {},
+            "inputs": {"host": {"apiId": f"/providers/Microsoft.PowerApps/apis/shared_{api}", "connectionName": f"shared_{api}",
+                                "operationId": operation},
+                       "parameters": parameters, "authentication": "@parameters('$authentication')"}}
+
+
+CASES = [
+    Case("http-sends-the-request-and-outputs-status-headers-body", ("Http",), HTTP,
+         {"Create": {"type": "Http", "runAfter": {},
+                     "inputs": {"method": "POST", "uri": "https://api.example.test/orders/@{triggerBody()?['id']}",
+                                "headers": {"Accept": "application/json"}, "queries": {"dry": "no"},
+                                "body": {"sku": "@triggerBody()?['sku']", "qty": 2}}}},
+         body={"id": "o-9", "sku": "A-1"}, replies={"create": {"ok": True}},
+         requests=[{"method": "POST", "url": "https://api.example.test/orders/o-9", "headers": {"Accept": "application/json"},
+                    "params": {"dry": "no"}, "json": {"sku": "A-1", "qty": 2}}],
+         outputs={"Create": {"statusCode": 200, "headers": {"content-type": "application/json"}, "body": {"ok": True}}}),
+    Case("http-answering-an-error-fails-the-action", ("Http",), HTTP,
+         {"Get": {"type": "Http", "runAfter": {}, "inputs": {"method": "GET", "uri": "https://api.example.test/x"}}},
+         replies={"get": (400, {"error": "bad"})}, status={"Get": "Failed"}, outcome="failed"),
+    Case("delay-waits-the-interval", ("Wait",), DELAY,
+         {"Delay": {"type": "Wait", "runAfter": {}, "inputs": {"interval": {"count": 2, "unit": "Minute"}}}},
+         status={"Delay": "Succeeded"}, slept=[120.0]),
+    Case("office-365-groups-send-an-http-request-calls-graph", ("OpenApiConnection:office365groups/HttpRequest",), GROUPS,
+         {"Request": _open_api("office365groups", "HttpRequest", {
+             "Uri": "https://graph.microsoft.com/v1.0/groups", "Method": "POST", "ContentType": "application/json",
+             "Body": "{\"displayName\": \"@{triggerBody()?['name']}\"}"})},
+         body={"name": "Sales"}, replies={"request": {"id": "g-1"}},
+         requests=[{"method": "POST", "url": "https://graph.microsoft.com/v1.0/groups",
+                    "headers": {"Content-Type": "application/json"}, "content": "{\"displayName\": \"Sales\"}"}],
+         outputs={"Request": {"statusCode": 200, "headers": {"content-type": "application/json"}, "body": {"id": "g-1"}}}),
+    Case("sharepoint-send-an-http-request-calls-the-site", ("OpenApiConnection:sharepointonline/HttpRequest",), SHAREPOINT,
+         {"Request": _open_api("sharepointonline", "HttpRequest", {
+             "dataset": "https://contoso.sharepoint.com/sites/hr", "parameters/method": "GET",
+             "parameters/uri": "_api/web/lists/getByTitle('Staff')/items?$top=1",
+             "parameters/headers": {"Accept": "application/json;odata=nometadata"}})},
+         replies={"request": {"value": []}},
+         requests=[{"method": "GET", "url": "https://contoso.sharepoint.com/sites/hr/_api/web/lists/getByTitle('Staff')/items?$top=1",
+                    "headers": {"Accept": "application/json;odata=nometadata"}}]),
+    Case("outlook-send-an-email-v2-is-graph-sendmail", ("OpenApiConnection:office365/SendEmailV2",), SENDMAIL,
+         {"Send": _open_api("office365", "SendEmailV2", {
+             "emailMessage/To": "a@contoso.example;b@contoso.example", "emailMessage/Subject": "Hi @{triggerBody()?['who']}",
+             "emailMessage/Body": "<p>Welcome</p>", "emailMessage/Importance": "High"})},
+         body={"who": "Ana"}, replies={"send": {}},
+         requests=[{"method": "POST", "url": "https://graph.microsoft.com/v1.0/me/sendMail", "json": {
+             "message": {"subject": "Hi Ana", "body": {"contentType": "HTML", "content": "<p>Welcome</p>"},
+                         "toRecipients": [{"emailAddress": {"address": "a@contoso.example"}},
+                                          {"emailAddress": {"address": "b@contoso.example"}}],
+                         "importance": "high"},
+             "saveToSentItems": True}}]),
+    Case("teams-post-in-a-channel-as-the-user-is-a-graph-channel-message",
+         ("OpenApiConnection:teams/PostMessageToConversation",), CHANNEL,
+         {"Post": _open_api("teams", "PostMessageToConversation", {
+             "poster": "User", "location": "Channel", "body/recipient/groupId": "team-1",
+             "body/recipient/channelId": "19:abc@thread.tacv2", "body/messageBody": "<p>@{triggerBody()?['text']}</p>"})},
+         body={"text": "Deployed"}, replies={"post": {"id": "m-1"}},
+         requests=[{"method": "POST", "url": "https://graph.microsoft.com/v1.0/teams/team-1/channels/19:abc@thread.tacv2/messages",
+                    "json": {"body": {"contentType": "html", "content": "<p>Deployed</p>"}}}]),
+    Case("teams-add-a-member-to-a-team-is-a-graph-team-member", ("OpenApiConnection:teams/AddMemberToTeam",), MEMBERS,
+         {"Add": _open_api("teams", "AddMemberToTeam", {"teamId": "@triggerBody()?['team']",
+                                                         "body/userId": "@triggerBody()?['user']", "body/owner": True})},
+         body={"team": "ee0f5ae2", "user": "8b081ef6"}, replies={"add": {"id": "m-1"}},
+         requests=[{"method": "POST", "url": "https://graph.microsoft.com/v1.0/teams/ee0f5ae2/members", "json": {
+             "@odata.type": "#microsoft.graph.aadUserConversationMember", "roles": ["owner"],
+             "user@odata.bind": "https://graph.microsoft.com/v1.0/users('8b081ef6')"}}]),
+    Case("an-outlook-codeless-apiconnection-calls-that-graph-path", ("ApiConnection:office365/DeleteEmail_V2",), OUTLOOK,
+         {"Delete_email_(V2)": {"type": "ApiConnection", "runAfter": {},
+                                "metadata": {"flowSystemMetadata": {"swaggerOperationId": "DeleteEmail_V2"}},
+                                "inputs": {"host": {"connection": {"name": "@parameters('$connections')['shared_office365']['connectionId']"}},
+                                           "method": "delete",
+                                           "path": "/codeless/v1.0/me/messages/@{triggerBody()?['id']}"}}},
+         body={"id": "AAMk1"}, replies={"delete-email-v2": {}},
+         requests=[{"method": "DELETE", "url": "https://graph.microsoft.com/v1.0/me/messages/AAMk1"}]),
+]
