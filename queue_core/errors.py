@@ -79,19 +79,14 @@ class QueueError(Exception):
 
 
 class ConfigError(QueueError):
-    """The configuration (``[tool.cutover]`` or the environment) is unusable.
-
-    ``source``: the file (or ``environment``); ``field``: the dotted key path; ``line``: the
-    line of a TOML syntax error, where tomllib gives one.
-    """
+    """The configuration (``[tool.cutover]`` or the environment) is unusable. ``source``: the file (or
+    ``environment``); ``field``: the dotted key path; ``line``: a TOML syntax error's, where tomllib gives one."""
 
     def __init__(self, message: str, *, source: str | None = None, field: str | None = None,
                  line: int | None = None) -> None:
         where = ", ".join(p for p in (source, f"field {field!r}" if field else None) if p)
         super().__init__(f"{where}: {message}" if where else message)
-        self.source = source
-        self.field = field
-        self.line = line
+        self.source, self.field, self.line = source, field, line
 
 
 class DatabaseUnreachableError(ConfigError):
@@ -131,11 +126,8 @@ class EnqueueError(QueueError):
     """A job was rejected before it reached the database (bad field values)."""
 
     def __init__(self, message: str, *, field: str | None = None, index: int | None = None) -> None:
-        where = []
-        if index is not None:
-            where.append(f"job #{index}")
-        if field is not None:
-            where.append(f"field {field!r}")
+        where = [w for w in (f"job #{index}" if index is not None else None,
+                             f"field {field!r}" if field is not None else None) if w]
         super().__init__(f"{', '.join(where)}: {message}" if where else message)
         self.field, self.index = field, index
 
@@ -153,13 +145,11 @@ class UnknownAutomationError(EnqueueError):
 
 
 class MissingFieldError(EnqueueError):
-    """A payload lacks a field its automation needs: a declared required field, or the field
-    its concurrency key is read from (absent, null, or for a key, empty).
-
-    ``field`` is the field name or JSON pointer as declared (``"concurrency_key"`` for a key
-    function), ``automation`` the automation's name and ``detail`` the message without the
-    job's place, so a caller can raise it again for another place (:meth:`at`).
-    """
+    """A payload lacks a field its automation needs: a declared required field, or the field its
+    concurrency key is read from (absent, null, or for a key, empty). ``field`` is the field name or
+    JSON pointer as declared (``"concurrency_key"`` for a key function), ``automation`` the
+    automation's name and ``detail`` the message without the job's place, so a caller can raise it
+    again for another place (:meth:`at`)."""
 
     def __init__(self, automation: str, field: str, detail: str, *, index: int | None = None) -> None:
         super().__init__(detail, field=field, index=index)
@@ -210,11 +200,9 @@ class TerminalError(JobSignal):
 
 
 class Snooze(JobSignal):
-    """Put the job back for ``delay`` seconds without consuming an attempt.
-
-    ``kind`` names the ledger event: ``snoozed`` by default; the gateway uses ``budget_wait``
-    (a provider's rate budget is spent) and ``provider_paused``.
-    """
+    """Put the job back for ``delay`` seconds without consuming an attempt. ``kind`` names the ledger
+    event: ``snoozed`` by default; the gateway uses ``budget_wait`` (a provider's rate budget is
+    spent) and ``provider_paused``."""
 
     def __init__(self, delay: float, reason: str = "snoozed", *, kind: str = "snoozed") -> None:
         super().__init__(reason)
@@ -223,12 +211,10 @@ class Snooze(JobSignal):
 
 class RateLimited(Snooze):
     """A provider answered 429 Too Many Requests: put the job back without consuming an attempt.
-
     Raised by the gateway (ledger event ``rate_limited``) after the budget was tightened from the
-    response; ``delay`` honours its ``Retry-After``/``RateLimit`` headers. ``count`` is how many
-    429s this call has had, counted durably, so the provider's ``max_rate_limited`` (after which
-    the gateway fails the job terminally instead) holds across reclaims.
-    """
+    response; ``delay`` honours its ``Retry-After``/``RateLimit`` headers. ``count`` is how many 429s
+    this call has had, counted durably, so the provider's ``max_rate_limited`` (after which the
+    gateway fails the job terminally instead) holds across reclaims."""
 
     def __init__(self, delay: float, reason: str, *, provider: str, count: int) -> None:
         super().__init__(delay, reason, kind="rate_limited")
@@ -247,10 +233,8 @@ class StepMismatchError(TerminalError):
     """Replay met a different step (name or version) at a position: code changed under the job."""
 
     def __init__(self, position: int, stored: str, current: str) -> None:
-        super().__init__(
-            f"step #{position}: the job recorded {stored!r} but the code now runs {current!r}; "
-            "the automation changed under a running job (replay it from scratch or bump its version)"
-        )
+        super().__init__(f"step #{position}: the job recorded {stored!r} but the code now runs {current!r}; the "
+                         "automation changed under a running job (replay it from scratch or bump its version)")
         self.position, self.stored, self.current = position, stored, current
 
 
@@ -268,10 +252,8 @@ class ProviderNotConfiguredError(QueueError):
 
     def __init__(self, provider: str, known: list[str]) -> None:
         known_s = ", ".join(sorted(known)) or "(none configured)"
-        super().__init__(
-            f"provider {provider!r} is not configured in pyproject.toml "
-            f"[tool.cutover.providers.{provider}]; configured: {known_s}"
-        )
+        super().__init__(f"provider {provider!r} is not configured in pyproject.toml "
+                         f"[tool.cutover.providers.{provider}]; configured: {known_s}")
         self.provider, self.known = provider, known
 
 
@@ -280,14 +262,10 @@ class StandInURLError(ProviderNotConfiguredError):
     the provider really lives, so the message proposes that origin as the ``base_url`` to configure."""
 
     def __init__(self, provider: str, url: str, origin: str) -> None:
-        QueueError.__init__(
-            self,
-            f"provider {provider!r} is not configured in pyproject.toml: add "
-            f"[tool.cutover.providers.{provider}] with base_url = \"{origin}\"",
-        )
-        self.provider = provider
+        QueueError.__init__(self, f"provider {provider!r} is not configured in pyproject.toml: add "
+                            f"[tool.cutover.providers.{provider}] with base_url = \"{origin}\"")
+        self.provider, self.url, self.origin = provider, url, origin
         self.known: list[str] = []
-        self.url, self.origin = url, origin
 
 
 class ForeignURLError(QueueError):
@@ -295,10 +273,8 @@ class ForeignURLError(QueueError):
     provider's credentials would otherwise be sent to another host)."""
 
     def __init__(self, provider: str, url: str, base_url: str) -> None:
-        super().__init__(
-            f"provider {provider!r}: url {url!r} is outside its base_url {base_url!r}; "
-            "pass a path relative to base_url"
-        )
+        super().__init__(f"provider {provider!r}: url {url!r} is outside its base_url {base_url!r}; "
+                         "pass a path relative to base_url")
         self.provider, self.url, self.base_url = provider, url, base_url
 
 
@@ -306,10 +282,8 @@ class NetworkBlockedError(QueueError):
     """A call in ``dry_run`` or ``shadow`` mode tried to reach a host it may not reach."""
 
     def __init__(self, mode: str, url: str) -> None:
-        super().__init__(
-            f"network access blocked in {mode} mode: {url} (only live jobs reach providers; "
-            "shadow jobs reach only a configured sandbox_url)"
-        )
+        super().__init__(f"network access blocked in {mode} mode: {url} (only live jobs reach providers; "
+                         "shadow jobs reach only a configured sandbox_url)")
         self.mode, self.url = mode, url
 
 
@@ -317,11 +291,9 @@ class IdempotencyConflictError(QueueError):
     """A step's idempotency key was reused for a request different from the one first sent."""
 
     def __init__(self, step: str, stored_fingerprint: str, new_fingerprint: str) -> None:
-        super().__init__(
-            f"step {step!r}: its idempotency key was first used for request {stored_fingerprint} "
-            f"and is now reused for a different request {new_fingerprint}; a step must send "
-            "the same method, URL and body on every attempt (use a new step name otherwise)"
-        )
+        super().__init__(f"step {step!r}: its idempotency key was first used for request {stored_fingerprint} "
+                         f"and is now reused for a different request {new_fingerprint}; a step must send "
+                         "the same method, URL and body on every attempt (use a new step name otherwise)")
         self.step, self.stored_fingerprint, self.new_fingerprint = step, stored_fingerprint, new_fingerprint
 
 
@@ -419,9 +391,7 @@ class PayloadError(EnqueueError):
 
     def __init__(self, message: str, *, field: str, problem: str, where: str = "payload") -> None:
         Exception.__init__(self, f"{where} field {field}: {message}")
-        self.field = field
-        self.index = None
-        self.problem, self.where = problem, where
+        self.field, self.index, self.problem, self.where = field, None, problem, where
 
 
 class WaitTokenError(QueueError):
