@@ -25,13 +25,14 @@ from typing import Any
 from ..context import RETURNED_STEP
 from ..errors import TerminalError
 from ..errors import TodoModule as TodoStep
-from ._zapier_code import input_data, outputs, run_javascript
+from ._zapier_code import input_data, outputs, run_javascript, run_javascript_fetch
 from ._zapier_filter import OPERATORS, number, passes, text
 
 FILTER_OPERATORS: frozenset[str] = frozenset(OPERATORS)
 
 __all__ = ["FILTER_OPERATORS", "Run", "ZapRun", "TodoStep", "app_call", "concat", "delay_for", "delay_until", "field",
            "formatter", "hook_output", "input_data", "loop_outputs", "number", "outputs", "passes", "run_javascript",
+           "run_javascript_fetch",
            "storage", "sub_call", "sub_return", "text", "unflatten", "webhook"]
 
 

@@ -19,6 +19,8 @@ without ``force``.
 from __future__ import annotations
 
 import ast
+import functools
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -78,6 +80,26 @@ class ZapierScaffold(Scaffold[ZapFile]):
 
     trigger_kind: str = "webhook"
     providers: dict[str, str] = field(default_factory=dict)
+
+    def proof(self, row: NodeRow) -> str:
+        """As ``Scaffold.proof``; a Formatter step (``<app>:<action>:<transform>``) is ``pinned`` only when its
+        transform, ``"%s:%s" % canonical(action, transform)``, is in ``formatter_proved.json``."""
+        app, _, rest = row.type.partition(":")
+        if family(app) == "Formatter" and ":" in rest:
+            from queue_core.compat._zapier_formatter import canonical
+
+            action, _, transform = rest.partition(":")
+            return "pinned" if "%s:%s" % canonical(action, transform) in formatter_proved() else "none"
+        return super().proof(row)
+
+
+@functools.cache
+def formatter_proved() -> frozenset[str]:
+    """Return the Formatter transforms ``harness/platforms/zapier/formatter_proved.json`` lists as pinned."""
+    path = Path(__file__).resolve().parent.parent / "formatter_proved.json"
+    if not path.is_file():
+        return frozenset()
+    return frozenset(json.loads(path.read_text(encoding="utf-8")).get("transforms", {}))
 
 
 def _hour(raw: Any) -> int | None:
