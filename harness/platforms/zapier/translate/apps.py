@@ -73,10 +73,6 @@ ZAPIER_APPS: dict[tuple[str, str], AppMapping] = {
     ("Slack", "channel_message"): AppMapping("slack", "message.postAs", slack_message),
     ("Slack", "direct_message"): AppMapping("slack", "message.postAs", slack_message),
     ("Slack", "private_channel_message"): AppMapping("slack", "message.postAs", slack_message),
-    ("GoogleSheets", "add_row"): AppMapping("google-sheets", "sheet.append"),
-    ("GoogleSheets", "update_row"): AppMapping("google-sheets", "sheet.update"),
-    ("GoogleSheets", "lookup_row"): AppMapping("google-sheets", "sheet.read"),
-    ("GoogleSheets", "find_many_rows"): AppMapping("google-sheets", "sheet.read"),
     ("Todoist", "new_task"): AppMapping("todoist", "task.create"),
     ("GoogleMail", "message"): AppMapping("gmail", "message.send"),
     ("Gmail", "message"): AppMapping("gmail", "message.send"),
@@ -87,6 +83,10 @@ ZAPIER_APPS: dict[tuple[str, str], AppMapping] = {
 
 def app_step(step: ZapStep, gen: ZapGen, known: set[str]) -> StepCode:
     """An action or search step of an app: the catalogue operation's ``ctx.call``, or its TODO."""
+    if family(step.app) == "GoogleSheets":
+        from harness.platforms.zapier.translate.sheets import sheets_step
+
+        return sheets_step(step, gen, known)
     mapping = ZAPIER_APPS.get((family(step.app), step.action))
     if mapping is None:
         raise Untranslatable(f"no catalogue operation for {step.app} action {step.action!r}: write its ctx.call")
