@@ -117,3 +117,33 @@ async def add_row(ctx: Any, provider: str, *, step: str, spreadsheet: str, works
                               params={"valueInputOption": "USER_ENTERED", "insertDataOption": "INSERT_ROWS"},
                               json={"values": [cells]})
     return _json(response, step)
+
+
+def _row_id(row: dict[str, Any]) -> Any:
+    return row["id"]
+
+
+async def poll_rows(ctx: Any, provider: str, target: str, *, step: str, spreadsheet: str, worksheet: str,
+                    keep_last: int = 10_000) -> list[str]:
+    """New Spreadsheet Row as a live poller: read the worksheet, start one ``target`` run per new row.
+
+    Zapier's deduplication (docs.zapier.com/platform/build/deduplication): "When a Zap is first turned
+    on, Zapier makes an initial call ... and caches and stores each id"; later polls "trigger on new
+    items". So the first poll starts nothing and keeps the last row number in the cursor; each later
+    poll hands the rows below it (non-blank, as ``row_output``: ``id`` the row number) to
+    ``ctx.start_new``, deduped on ``id``. Returns the ids started.
+    """
+    from ._zapier_filter import text
+
+    cursor = await ctx.poll_cursor(default=None)
+    response = await ctx.call(provider, "GET", _values_path(spreadsheet, a1(worksheet)), step=step,
+                              params={"valueRenderOption": "FORMATTED_VALUE"})
+    rows = _json(response, step).get("values") or []
+    width = len(rows[0]) if rows else 0
+    items = [row_output(n, list(cells), width) for n, cells in enumerate(rows[1:], start=2)
+             if any(text(c) for c in cells)]
+    if not isinstance(cursor, dict) or "after" not in cursor:
+        last = max((i["id"] for i in items), default=1)
+        return list(await ctx.start_new(target, [], id_of=_row_id, cursor={"after": last}, keep_last=keep_last))
+    new = [i for i in items if i["id"] > int(cursor["after"])]
+    return list(await ctx.start_new(target, new, id_of=_row_id, cursor=cursor, keep_last=keep_last))

@@ -95,3 +95,38 @@ def sheets_step(step: ZapStep, gen: ZapGen, known: set[str]) -> StepCode:
     lines = stmts("$var = await zapier.sheets_add(ctx, $provider, step=$step, spreadsheet=$spreadsheet, "
                   "worksheet=$worksheet, columns=$columns)", **common, columns=_columns(step, known))
     return StepCode(lines, output=var(step), note=f"values:append of one row to {title!r}")
+
+
+NEW_ROW_TRIGGERS = ("new_row", "new_spreadsheet_row")
+POLL_CRON = "*/15 * * * *"  # Zapier's polling interval on its Free plan ("checks for new data every 15 min")
+
+
+def poll_automation(root: ZapStep, gen: ZapGen, automation: str) -> tuple[list[ast.stmt], str]:
+    """Return the module-level poll automation of a New Spreadsheet Row trigger (``<automation>-poll``,
+    every 15 minutes: one ``automation`` run per new row, deduped on its ``id``) and the trigger row's note.
+    Raises Untranslatable when the worksheet cannot be named."""
+    from harness.scaffold._code import call
+    from harness.scaffold._module import registry_takes
+
+    spreadsheet, title = _sheet(root, set())
+    app = catalogue.app("google-sheets")
+    provider = gen.providers.get(app.host, app.provider)
+    if app.host not in gen.providers:
+        gen.proposals[provider] = app.base_url
+    gen.hosts[app.host] = provider
+    name = f"{automation}-poll"
+    decorator = call("automation", name, version=1)
+    if registry_takes("schedule"):
+        decorator.keywords.append(ast.keyword("schedule", lit(POLL_CRON)))
+    function = re.sub(r"\W+", "_", name).strip("_")
+    doc = (f"Poll the worksheet {title!r} as Zapier's New Spreadsheet Row trigger does: one {automation!r} run "
+           "per new row, deduped on its id (the row number); the rows there at the first poll are seen, not started.")
+    lines = stmts("@$decorator\nasync def $function(ctx: Context, trigger: Trigger) -> None:\n    $doc\n"
+                  "    await zapier.sheets_poll(ctx, $provider, $target, step='poll-rows', spreadsheet=$spreadsheet, "
+                  "worksheet=$worksheet)", decorator=decorator, function=ast.Name(function, ast.Load()),
+                  doc=ast.Expr(ast.Constant(doc)), provider=provider, target=automation, spreadsheet=spreadsheet,
+                  worksheet=title)
+    note = (f"New Spreadsheet Row: the run's trigger is one row (COL$A…, id, row); {name} polls {title!r} every "
+            "15 minutes (Zapier's Free-plan interval: set schedule= to your plan's) and starts one run per new row, "
+            "deduped on its id")
+    return lines, note
