@@ -27,6 +27,7 @@ from ..errors import TerminalError
 from ..errors import TodoModule as TodoStep
 from ._zapier_code import input_data, outputs, run_javascript, run_javascript_fetch
 from ._zapier_filter import OPERATORS, number, passes, text
+from ._zapier_gmail import send as gmail_send
 from ._zapier_sheets import add_row as sheets_add
 from ._zapier_sheets import lookup_row as sheets_lookup
 from ._zapier_sheets import poll_rows as sheets_poll
@@ -35,7 +36,7 @@ from ._zapier_sheets import update_row as sheets_update
 FILTER_OPERATORS: frozenset[str] = frozenset(OPERATORS)
 
 __all__ = ["FILTER_OPERATORS", "Run", "ZapRun", "TodoStep", "app_call", "concat", "delay_for", "delay_until", "field",
-           "formatter", "hook_output", "input_data", "loop_outputs", "number", "outputs", "passes", "run_javascript",
+           "formatter", "gmail_send", "hook_output", "input_data", "loop_outputs", "number", "outputs", "passes", "run_javascript",
            "run_javascript_fetch", "sheets_add", "sheets_lookup", "sheets_poll", "sheets_update",
            "storage", "sub_call", "sub_return", "text", "unflatten", "webhook"]
 
