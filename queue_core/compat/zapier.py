@@ -210,7 +210,7 @@ async def sub_return(ctx: Any, value: Any) -> Any:
 
 def formatter(action: str, params: dict[str, Any]) -> dict[str, Any]:
     """Run a Formatter by Zapier step (``_zapier_formatter.format_step``); return its output."""
-    from . import _zapier_formatter  # type: ignore[attr-defined]
+    from . import _zapier_formatter
 
     result: dict[str, Any] = _zapier_formatter.format_step(action, params)
     return result

@@ -74,6 +74,12 @@ ZAPIER_APPS: dict[tuple[str, str], AppMapping] = {
     ("Slack", "direct_message"): AppMapping("slack", "message.postAs", slack_message),
     ("Slack", "private_channel_message"): AppMapping("slack", "message.postAs", slack_message),
     ("Todoist", "new_task"): AppMapping("todoist", "task.create"),
+    # translated by their own functions (``sheets.sheets_step``, ``gmail_message``), named here for the coverage table
+    ("GoogleSheets", "lookup_row"): AppMapping("google-sheets", "sheet.read"),
+    ("GoogleSheets", "update_row"): AppMapping("google-sheets", "sheet.update"),
+    ("GoogleSheets", "add_row"): AppMapping("google-sheets", "sheet.append"),
+    ("GoogleMail", "message"): AppMapping("gmail", "message.send"),
+    ("Gmail", "message"): AppMapping("gmail", "message.send"),
     ("Airtable", "new_record"): AppMapping("airtable", "record.create"),
     ("Notion", "create_database_item"): AppMapping("notion", "databasePage.create"),
 }
