@@ -25,13 +25,19 @@ from typing import Any
 from ..context import RETURNED_STEP
 from ..errors import TerminalError
 from ..errors import TodoModule as TodoStep
-from ._zapier_code import input_data, outputs, run_javascript
+from ._zapier_code import input_data, outputs, run_javascript, run_javascript_fetch
 from ._zapier_filter import OPERATORS, number, passes, text
+from ._zapier_gmail import send as gmail_send
+from ._zapier_sheets import add_row as sheets_add
+from ._zapier_sheets import lookup_row as sheets_lookup
+from ._zapier_sheets import poll_rows as sheets_poll
+from ._zapier_sheets import update_row as sheets_update
 
 FILTER_OPERATORS: frozenset[str] = frozenset(OPERATORS)
 
 __all__ = ["FILTER_OPERATORS", "Run", "ZapRun", "TodoStep", "app_call", "concat", "delay_for", "delay_until", "field",
-           "formatter", "hook_output", "input_data", "loop_outputs", "number", "outputs", "passes", "run_javascript",
+           "formatter", "gmail_send", "hook_output", "input_data", "loop_outputs", "number", "outputs", "passes", "run_javascript",
+           "run_javascript_fetch", "sheets_add", "sheets_lookup", "sheets_poll", "sheets_update",
            "storage", "sub_call", "sub_return", "text", "unflatten", "webhook"]
 
 
@@ -204,7 +210,7 @@ async def sub_return(ctx: Any, value: Any) -> Any:
 
 def formatter(action: str, params: dict[str, Any]) -> dict[str, Any]:
     """Run a Formatter by Zapier step (``_zapier_formatter.format_step``); return its output."""
-    from . import _zapier_formatter  # type: ignore[attr-defined]
+    from . import _zapier_formatter
 
     result: dict[str, Any] = _zapier_formatter.format_step(action, params)
     return result

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
-import types
 from pathlib import Path
 from typing import Any
 
@@ -114,21 +112,25 @@ def test_an_app_step_whose_output_a_later_step_reads_is_a_todo_with_the_call() -
     assert second[0] == "translated"
 
 
-def test_the_formatter_is_a_todo_until_its_runtime_supports_the_transform(monkeypatch: pytest.MonkeyPatch) -> None:
-    node = {"type_of": "write", "selected_api": "FormatterV2CLIAPI", "action": "text",
-            "params": {"transform": "capitalize", "input": "{{1__name}}"}}
-    stub = types.ModuleType("queue_core.compat._zapier_formatter")
-    stub.SUPPORTED = frozenset({("text", "capitalize")})  # type: ignore[attr-defined]
-    stub.format_step = lambda action, params: {"output": str(params["input"]).title()}  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "queue_core.compat._zapier_formatter", stub)
+def test_a_formatter_step_translates_in_the_zapfiles_spelling_and_is_pinned_by_its_transform(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import harness.platforms.zapier.translate as translate
+
+    node = {"type_of": "write", "selected_api": "ZapierFormatterCLIAPI@1.0.8", "action": "string",
+            "params": {"transform": "string.capitalize", "inputs": "{{1__name}}"}}
     made = scaffold_of(zapfile(node, ({"id": 3, "parent_id": 2, "type_of": "write", "selected_api": "WebHookAPI",
                                        "action": "get", "params": {"url": "https://api.example.test/{{2__output}}"}},)))
-    assert _rows(made)["FormatterV2CLIAPI:text"][0] == "translated"
+    row = next(r for r in made.rows if r.node == "ZapierFormatterCLIAPI:string")
+    assert (row.type, row.status) == ("ZapierFormatterCLIAPI:string:string.capitalize", "translated")
+    assert "text:capitalize" in row.why and made.proof(row) == "pinned"
     ctx = FakeContext(({"ok": True},))
     asyncio.run(function_of(made)(ctx, Trigger("t", None, {}, {"name": "ada lovelace"}, "test")))
     assert ctx.sent[0]["url"] == "https://api.example.test/Ada Lovelace"  # the runtime's output, mapped on
-    unknown = scaffold_of(zapfile({**node, "params": {"transform": "spin", "input": "x"}}))
-    assert _rows(unknown)["FormatterV2CLIAPI:text"][0] == "todo"
+    monkeypatch.setattr(translate, "formatter_proved", lambda: frozenset({"text:replace"}))
+    assert made.proof(row) == "none"  # pinned only by its own transform's cases
+    unknown = scaffold_of(zapfile({**node, "params": {"transform": "string.superhero", "inputs": "x"}}))
+    (todo_row,) = [r for r in unknown.rows if r.node == "ZapierFormatterCLIAPI:string"]
+    assert todo_row.status == "todo" and "text:superhero" in todo_row.why
 
 
 def test_python_code_is_inlined_and_runs_the_rest_once_per_returned_dictionary() -> None:

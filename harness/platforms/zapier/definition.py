@@ -27,8 +27,8 @@ class ZapStep:
     """One step of a Zap: its id, label, kind, and for a path its branch and path label.
 
     What the translator reads besides (``cutover scaffold zapier``): the node's ``app``
-    (``selected_api`` without its ``@version``), ``action``, ``type_of``, ``params`` and the
-    ``parent`` node id (the chain; a path's steps hang under its ``filter`` node).
+    (``selected_api`` without its ``@version``), ``action``, ``type_of``, ``params``, the
+    ``parent`` node id (the chain; a path's steps hang under its ``filter`` node) and ``shown``.
     """
 
     id: str
@@ -40,6 +40,8 @@ class ZapStep:
     type_of: str = ""
     params: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
     parent: str | None = None
+    # ``meta.parammap``: what the editor showed for a param (a worksheet's title for its id, a column's header)
+    shown: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
 
 @dataclass(frozen=True)
@@ -126,12 +128,18 @@ def _zap(zap: dict[str, Any]) -> ZapDefinition:
         parent = node.get("parent_id")
         steps.append(ZapStep(ident, label, kind, branch if kind == "path" else None, _app(node),
                              str(node.get("action") or ""), str(node.get("type_of") or ""), params,
-                             str(parent) if parent is not None and str(parent) in known else None))
+                             str(parent) if parent is not None and str(parent) in known else None, _shown(node)))
         inner = label if kind == "branch" else None
         below = children.get(ident, [])
         stack.extend((child, inner, False, i) for i, child in reversed(list(enumerate(below))))
     zap_id = zap.get("id")
     return ZapDefinition(str(zap_id) if zap_id is not None else None, _text(zap.get("title")), _unique(steps))
+
+
+def _shown(node: dict[str, Any]) -> dict[str, Any]:
+    meta = node.get("meta")
+    shown = meta.get("parammap") if isinstance(meta, dict) else None
+    return dict(shown) if isinstance(shown, dict) else {}
 
 
 def _unique(steps: list[ZapStep]) -> tuple[ZapStep, ...]:

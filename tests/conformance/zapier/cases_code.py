@@ -21,6 +21,9 @@ JS_CALLBACK = "https://zapier.com/help/create/code-webhooks/use-javascript-code-
 PY = "https://help.zapier.com/hc/en-us/articles/8496326417549-Use-Python-code-in-Zaps"
 # "you may see old code examples using input which we changed to input_data to reduce confusion. Both work"
 PY_OLD = "https://zapier.com/help/create/code-webhooks/use-python-code-in-zaps"
+# "fetch: an HTTP request library (node-fetch)": a Response with ok, status, json(), text()
+JS_FETCH = "https://help.zapier.com/hc/en-us/articles/8496310939021-Use-JavaScript-code-in-Zaps"
+_FETCH_HEADERS = {"Accept": "*/*", "User-Agent": "node-fetch/1.0 (+https://github.com/bitinn/node-fetch)"}
 CLI_ACTION = "01929fad-d3dd-62c2-52ed-7868d5fcc691"  # the action id of Run Javascript in a gdpr_v1 Zapfile
 
 
@@ -70,4 +73,19 @@ CASES: tuple[Case, ...] = (
          output={"name": "Zap"}),
     Case("Python: an early return is the output", PY, _py("return {'early': True}\noutput = {'late': True}"),
          output={"early": True}),
+    Case("fetch: a GET whose JSON answer the code returns", JS_FETCH,
+         _js("const res = await fetch('https://api.example.test/users/' + inputData.id);\n"
+             "const user = await res.json();\nreturn {name: user.name, status: res.status, ok: res.ok};",
+             {"id": "{{1__id}}"}),
+         trigger={"id": 7}, replies=({"name": "Ada"},),
+         requests=({"method": "GET", "url": "https://api.example.test/users/7", "headers": _FETCH_HEADERS},),
+         output=[{"name": "Ada", "status": 200, "ok": True}]),
+    Case("fetch: a POST of JSON text", JS_FETCH,
+         _js("const res = await fetch('https://api.example.test/leads', {method: 'POST',\n"
+             "  headers: {'Content-Type': 'application/json'}, body: JSON.stringify({email: inputData.email})});\n"
+             "return {created: (await res.json()).id};", {"email": "{{1__email}}"}),
+         trigger={"email": "ada@example.test"}, replies=({"id": "L1"},),
+         requests=({"method": "POST", "url": "https://api.example.test/leads", "json": {"email": "ada@example.test"},
+                    "headers": {**_FETCH_HEADERS, "Content-Type": "application/json"}},),
+         output=[{"created": "L1"}]),
 )

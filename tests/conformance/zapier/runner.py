@@ -18,8 +18,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import httpx
+
 from harness.platforms.zapier.definition import read_zaps
 from harness.platforms.zapier.translate import ZapFile, ZapierScaffold, build
+from harness.platforms.zapier.translate.steps import family
 from queue_core import Trigger
 from queue_core.errors import Filtered
 
@@ -45,10 +48,11 @@ class Case:
 
 class _Response:
     def __init__(self, body: Any) -> None:
-        self.status_code = 200
-        self.headers = {"content-type": "application/json"}
+        self.status_code, self.reason_phrase = 200, "OK"
+        self.headers = httpx.Headers({"content-type": "application/json"})
         self._body = body
         self.text = body if isinstance(body, str) else json.dumps(body)
+        self.content = self.text.encode()
 
     def json(self) -> Any:
         if isinstance(self._body, str):
@@ -66,6 +70,7 @@ class FakeContext:
         self.slept = 0.0
         self.clock = now
         self.automation, self.job_id, self.mode = "case", "job-1", "shadow"
+        self.providers = {"example": "https://api.example.test"}  # what a URL computed at run time is matched on
 
     def now(self) -> datetime:
         return self.clock
@@ -155,7 +160,10 @@ def run_case(case: Case) -> Outcome:
 
 
 def _type(node: dict[str, Any]) -> str:
-    return f"{str(node['selected_api']).split('@', 1)[0]}:{node['action']}"
+    app = str(node["selected_api"]).split("@", 1)[0]
+    if family(app) == "Formatter":  # the estate table's type says which transform (flow.step_type)
+        return f"{app}:{node['action']}:{(node.get('params') or {}).get('transform') or ''}"
+    return f"{app}:{node['action']}"
 
 
 def step_type(case: Case) -> str:

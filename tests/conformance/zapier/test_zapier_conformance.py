@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from tests.conformance.zapier import cases_calls, cases_code, cases_logic
+from tests.conformance.zapier import cases_calls, cases_code, cases_formatter, cases_logic, cases_sheets
 from tests.conformance.zapier.runner import Case, problems, step_type
 
 
@@ -23,7 +23,8 @@ def _older(case: Case) -> Case | None:
 
 
 BASE: tuple[Case, ...] = (*cases_logic.CASES, *cases_logic.PATHS, *cases_logic.TIMED, *cases_code.CASES,
-                          *cases_calls.CASES)
+                          *cases_calls.CASES, *cases_formatter.CASES,
+                          *cases_sheets.CASES)
 ALL: tuple[Case, ...] = (*BASE, *(c for c in map(_older, BASE) if c is not None))
 
 

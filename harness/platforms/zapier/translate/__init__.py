@@ -19,6 +19,8 @@ without ``force``.
 from __future__ import annotations
 
 import ast
+import functools
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,16 +29,17 @@ from typing import Any, ClassVar
 import tomlkit
 from tomlkit.items import Table
 
-from harness.errors import ExportFormatError, ScaffoldError
+from harness.errors import ExportFormatError, ScaffoldError, Untranslatable
 from harness.manifest import set_relative
 from harness.platforms.zapier.definition import ZapDefinition, ZapStep, read_zaps
 from harness.platforms.zapier.translate.fields import references
+from harness.platforms.zapier.translate.sheets import NEW_ROW_TRIGGERS, poll_automation
 from harness.platforms.zapier.translate.flow import ZapLayout, chain, comment, step_type, unreached
 from harness.platforms.zapier.translate.steps import ZapGen, family, makes_call, todo
 from harness.scaffold import Written, automation_name, checked_name, write
-from harness.scaffold._code import stmts
+from harness.scaffold._code import render, stmts
 from harness.scaffold._foreign import read_json
-from harness.scaffold._module import NodeRow, Scaffold, Tool, module_source, slug, unique
+from harness.scaffold._module import HEADER, NodeRow, Scaffold, Tool, digest, module_source, slug, unique
 
 TOOL = Tool(
     command="zapier",
@@ -78,6 +81,27 @@ class ZapierScaffold(Scaffold[ZapFile]):
 
     trigger_kind: str = "webhook"
     providers: dict[str, str] = field(default_factory=dict)
+    poller: list[ast.stmt] = field(default_factory=list)  # the module-level poll automation of a polled trigger
+
+    def proof(self, row: NodeRow) -> str:
+        """As ``Scaffold.proof``; a Formatter step (``<app>:<action>:<transform>``) is ``pinned`` only when its
+        transform, ``"%s:%s" % canonical(action, transform)``, is in ``formatter_proved.json``."""
+        app, _, rest = row.type.partition(":")
+        if family(app) == "Formatter" and ":" in rest:
+            from queue_core.compat._zapier_formatter import canonical
+
+            action, _, transform = rest.partition(":")
+            return "pinned" if "%s:%s" % canonical(action, transform) in formatter_proved() else "none"
+        return super().proof(row)
+
+
+@functools.cache
+def formatter_proved() -> frozenset[str]:
+    """Return the Formatter transforms ``harness/platforms/zapier/formatter_proved.json`` lists as pinned."""
+    path = Path(__file__).resolve().parent.parent / "formatter_proved.json"
+    if not path.is_file():
+        return frozenset()
+    return frozenset(json.loads(path.read_text(encoding="utf-8")).get("transforms", {}))
 
 
 def _hour(raw: Any) -> int | None:
@@ -150,6 +174,13 @@ def _trigger(root: ZapStep, gen: ZapGen, scaffold: ZapierScaffold) -> tuple[list
         code = todo(root, f"a {root.app or 'step'} trigger ({root.action!r}) is not translated")
         return [comment(root), *code.lines], NodeRow(root.label, kind, "todo", code.todo or "")
     scaffold.trigger_kind = "poll"
+    if kin == "GoogleSheets" and root.action in NEW_ROW_TRIGGERS:
+        try:
+            scaffold.poller, note = poll_automation(root, gen, scaffold.automation)
+        except Untranslatable as exc:
+            code = todo(root, exc.reason)
+            return [comment(root), *code.lines], NodeRow(root.label, kind, "todo", code.todo or "")
+        return [comment(root), *emit], NodeRow(root.label, kind, "trigger", note)
     return [comment(root), *emit], NodeRow(
         root.label, kind, "trigger", f"{root.app} {root.action!r}: the run's trigger is the new item (a replay's "
         "recorded one); live, a poller starts one run per new item, deduped on its id as Zapier does "
@@ -196,6 +227,9 @@ def build(zap: ZapFile, automation: str, providers: dict[str, str], automations:
     scaffold.credentials = list(gen.credentials)
     scaffold.providers = dict(gen.hosts)
     scaffold.source = module_source(scaffold, TOOL, gen.functions + body, zap.name)
+    if scaffold.poller:  # a second automation in the module: the digest line is over the whole text
+        text = scaffold.source.split("\n", 1)[1].rstrip() + "\n\n\n" + render(scaffold.poller).rstrip() + "\n"
+        scaffold.source = f"{HEADER}{digest(text)}\n{text}"
     return scaffold
 
 

@@ -37,7 +37,10 @@ class ZapLayout:
 
 
 def step_type(step: ZapStep) -> str:
-    """Return a step's type as the estate table (and proved.json) names it: ``<selected_api>:<action>``."""
+    """Return a step's type as the estate table (and proved.json) names it: ``<selected_api>:<action>``; a
+    Formatter step's says which transform: ``<selected_api>:<action>:<transform>`` (the Zapfile's spelling)."""
+    if family(step.app) == "Formatter" and step.kind not in ("trigger",):
+        return f"{step.app}:{step.action}:{step.params.get('transform') or ''}"
     return f"{step.app}:{step.action}"
 
 

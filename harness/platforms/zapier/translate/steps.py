@@ -28,9 +28,15 @@ from harness.scaffold._provider import provider_for
 _UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 
 
+# Zapier's own apps are also exported with a ``Zapier`` prefix (``ZapierFormatterCLIAPI@1.0.8``,
+# ``ZapierLoopingCLIAPI@1.2.6``, as a shared Zap's page names them): the same built-in.
+_OWN = {"Formatter", "Looping", "Storage", "Delay", "Filter", "Branching", "Schedule", "WebHook", "Code", "SubZap"}
+
+
 def family(app: str) -> str:
     """Return an app's family: ``selected_api`` without version, CLI and API suffixes (``GoogleSheetsV2CLIAPI`` → ``GoogleSheets``)."""
-    return re.sub(r"(V\d+)?(CLI|Dev)?API$", "", app.split("@", 1)[0]) or app
+    kin = re.sub(r"(V\d+)?(CLI|Dev)?API$", "", app.split("@", 1)[0]) or app
+    return kin[6:] if kin.startswith("Zapier") and kin[6:] in _OWN else kin
 
 
 @dataclass
@@ -180,13 +186,34 @@ def code(step: ZapStep, gen: ZapGen, known: set[str]) -> StepCode:
     if language is None or not isinstance(source, str):
         raise Untranslatable("the step's language cannot be told (its action is neither run_javascript nor run_python)")
     if language == "javascript":
-        calls = sorted(set(re.findall(r"\b(fetch|require|StoreClient|z\.request)\s*\(", source)))
+        calls = sorted(set(re.findall(r"\b(require|StoreClient|z\.request)\s*\(", source)))
         if calls:
             raise Untranslatable(f"the code calls {', '.join(calls)}: write the request as a ctx.call to its provider")
+        if fetches(step):
+            secret = _LITERAL_SECRET.search(source)
+            if secret:
+                raise Untranslatable(f"the code's fetch holds a literal credential ({secret.group(1)}), which is "
+                                     "never copied: configure it as the provider's secret and drop it from the code")
+            lines = stmts("$var = await zapier.run_javascript_fetch(ctx, $label, $source, $input, step=$step)",
+                          var=var(step), label=step.label, source=source, input=_code_input(step, known),
+                          step=gen.steps[step.id])
+            return StepCode(lines, outputs=var(step), note="JavaScript in the V8 sandbox; each fetch is a ctx.call to "
+                            "the provider configured for its URL")
         lines = stmts("$var = zapier.run_javascript(ctx, $label, $source, $input)", var=var(step), label=step.label,
                       source=source, input=_code_input(step, known))
         return StepCode(lines, outputs=var(step), note="JavaScript, run unchanged in the V8 sandbox")
     return _python(step, gen, source, known)
+
+
+# A credential written into the code (``"Authorization": "Api-Key …"``, ``apiKey: '…'``): not copied.
+_LITERAL_SECRET = re.compile(r"""["']?([\w-]*(?:authorization|api[_-]?key|token|secret|password)[\w-]*)["']?\s*:\s*"""
+                             r"""(?:["'][^"'\n]{6,}["']|`[^`$]{6,}`)""", re.I)
+
+
+def fetches(step: ZapStep) -> bool:
+    """Return whether a Code by Zapier JavaScript step calls ``fetch`` (its requests are then ``ctx.call``s)."""
+    source = step.params.get("code")
+    return isinstance(source, str) and code_language(step) == "javascript" and bool(re.search(r"\bfetch\s*\(", source))
 
 
 def _python(step: ZapStep, gen: ZapGen, source: str, known: set[str]) -> StepCode:
@@ -266,21 +293,28 @@ def storage(step: ZapStep, gen: ZapGen, known: set[str]) -> StepCode:
     return StepCode(lines, output=var(step), note="the provider's secret: X-Secret from $ZAPIER_STORAGE_SECRET")
 
 
-def formatter(step: ZapStep, gen: ZapGen, known: set[str]) -> StepCode:
-    """Formatter by Zapier: ``zapier.formatter(action, params)`` (the ``_zapier_formatter`` runtime)."""
-    import importlib
+def formatter_key(step: ZapStep) -> str:
+    """Return a Formatter step's transform as ``formatter_proved.json`` keys it: ``"%s:%s" % canonical(...)``
+    of the Zapfile's own spelling (``string`` / ``string.replace`` → ``text:replace``)."""
+    from queue_core.compat._zapier_formatter import canonical
 
-    try:
-        runtime = importlib.import_module("queue_core.compat._zapier_formatter")
-    except ImportError:
-        raise Untranslatable("the Formatter runtime (queue_core.compat._zapier_formatter) is not installed") from None
+    return "%s:%s" % canonical(step.action, str(step.params.get("transform") or ""))
+
+
+def formatter(step: ZapStep, gen: ZapGen, known: set[str]) -> StepCode:
+    """Formatter by Zapier: ``zapier.formatter(action, params)`` (the ``_zapier_formatter`` runtime), for
+    every (action, transform) its ``SUPPORTED`` holds, in the Zapfile's own spelling."""
+    from queue_core.compat._zapier_formatter import SUPPORTED
+
     transform = str(step.params.get("transform") or "")
-    supported = getattr(runtime, "SUPPORTED", None)
-    if supported is not None and (step.action, transform) not in supported:
-        raise Untranslatable(f"Formatter {step.action} transform {transform!r} is not implemented by the runtime")
+    if not transform:
+        raise Untranslatable(f"the Formatter step names no transform (params: {', '.join(step.params) or 'none'})")
+    if (step.action, transform) not in SUPPORTED:
+        raise Untranslatable(f"Formatter {step.action} transform {transform!r} ({formatter_key(step)}) is not "
+                             "implemented by the runtime (queue_core.compat._zapier_formatter.SUPPORTED)")
     lines = stmts("$var = zapier.formatter($action, $params)", var=var(step), action=step.action,
                   params=template(step.params, known))
-    return StepCode(lines, output=var(step), note=f"{step.action}: {transform}")
+    return StepCode(lines, output=var(step), note=f"Formatter {formatter_key(step)}")
 
 
 def sub_zap(step: ZapStep, gen: ZapGen, known: set[str]) -> StepCode:
@@ -314,4 +348,6 @@ def makes_call(step: ZapStep) -> bool:
         return False
     if kin == "SubZap":
         return step.action == "call"
+    if kin == "Code":
+        return fetches(step)
     return kin not in LOGIC
