@@ -36,6 +36,7 @@ class Module:
     routes: tuple[tuple[Module, ...], ...] = ()
     branches: tuple[IfElseBranch, ...] = ()
     in_branch: bool = False  # inside an If-else branch: the importer knows it by id only
+    metadata: dict[str, Any] = field(default_factory=dict)  # the designer's: ``expect`` lists a form's fields
 
     @property
     def package(self) -> str:
@@ -189,7 +190,8 @@ def _module(raw: Any, path: str, where: str, modules: dict[int, Module], in_bran
     module = Module(ident, app, version, str(designer.get("name") or f"{app}#{ident}"),
                     raw["mapper"] if isinstance(raw.get("mapper"), dict) else {},
                     raw["parameters"] if isinstance(raw.get("parameters"), dict) else {},
-                    raw["filter"] if isinstance(raw.get("filter"), dict) else None, handlers, routes, branches, in_branch)
+                    raw["filter"] if isinstance(raw.get("filter"), dict) else None, handlers, routes, branches, in_branch,
+                    raw["metadata"] if isinstance(raw.get("metadata"), dict) else {})
     modules[ident] = module
     return module
 

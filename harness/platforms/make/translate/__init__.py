@@ -129,7 +129,7 @@ def build(blueprint: Blueprint, automation: str, providers: dict[str, str]) -> M
     if first is not None:
         start, instant = _start(first, lay, scheduled=True)
         rest = flow(blueprint.flow[1:], lay)
-        body = start + stmts("for $bundle in $bundles:\n    run.emit($id, $bundle)\n    $rest", bundle=var(first),
+        body = stmts("run.scenario_name = $name", name=blueprint.name) + start + stmts("for $bundle in $bundles:\n    run.emit($id, $bundle)\n    $rest", bundle=var(first),
                              bundles=name(f"bundles_{first.id}"), id=first.id, rest=rest)
         scaffold.trigger_kind = "webhook" if instant else "schedule"
     scaffold.rows = lay.rows

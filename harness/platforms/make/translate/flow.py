@@ -20,16 +20,19 @@ from typing import Any
 
 from harness.errors import Untranslatable
 from harness.platforms.make.definition import Module, route_value
-from harness.platforms.make.translate.iml import template
+from harness.platforms.make.translate.iml import conditions, template
 from harness.platforms.make.translate.modules import Gen, ModuleCode, todo, translate, var
 from harness.scaffold import _code
 from harness.scaffold._code import call, expr, lit, name, stmts
 from harness.scaffold._module import NodeRow
-from queue_core.compat.make import FILTER_OPERATORS
 
 
 FEEDERS = ("builtin:BasicFeeder", "builtin:BasicRepeater")
 AGGREGATORS = ("builtin:BasicAggregator", "util:TextAggregator")
+# Error handlers that end the run: (the Run method, the comment)
+_STOPPING = {"builtin:Commit": ("committed", "builtin:Commit: the run stops here and succeeds"),
+             "builtin:Rollback": ("rolled_back", "builtin:Rollback: the run fails (no retry)"),
+             "builtin:Break": ("broke", "builtin:Break: the run is retried later, count times")}
 _SEPARATORS = {"\\n": "\n", "\\t": "\t", "\n": "\n", "\t": "\t"}
 
 
@@ -45,20 +48,6 @@ class Layout:
 def comment(module: Module) -> ast.stmt:
     """Return the comment line that heads a module's code."""
     return _code.comment(f"{module.app} {module.label!r} (module {module.id}, v{module.version})")
-
-
-def conditions(raw: Any) -> ast.expr:
-    """Return the Python expression of filter conditions ``[[{a, o, b}]]`` (OR of ANDs)."""
-    groups = []
-    for group in raw or []:
-        items = []
-        for cond in group or []:
-            operator = str((cond or {}).get("o") or "")
-            if operator not in FILTER_OPERATORS:
-                raise Untranslatable(f"filter operator {operator!r} is not translated")
-            items.append((operator, template(cond.get("a")), template(cond.get("b"))))
-        groups.append(items)
-    return lit(groups)
 
 
 def _passes(test: ast.expr, note: str, body: list[ast.stmt]) -> list[ast.stmt]:
@@ -131,6 +120,18 @@ def _emitted(module: Module, code: ModuleCode, after: list[ast.stmt]) -> list[as
         return [*stmts("try:\n    $lines\nexcept Exception as exc:\n    $note\n    run.ignored($id, exc)\n    $target",
                        lines=lines, note=_code.comment("builtin:Resume: its output stands in", trailing=True),
                        id=module.id, target=target), *emit]
+    if handler in _STOPPING and code.todo is None:
+        method, note = _STOPPING[handler]
+        directive = module.onerror[0]
+        args = [module.id, ast.Name("exc", ast.Load())]
+        if handler == "builtin:Break":
+            raw = {**directive.parameters, **directive.mapper}
+            args += [template(raw.get("count", 3)), template(raw.get("interval", 15)),
+                     template(raw.get("retry", True))]
+        after_error = stmts("return") if handler == "builtin:Commit" else []
+        return [*stmts("try:\n    $lines\nexcept Exception as exc:\n    $note\n    $handle\n    $after",
+                       lines=lines, note=_code.comment(note, trailing=True),
+                       handle=[ast.Expr(call(f"run.{method}", *args))], after=after_error), *emit]
     if handler is not None and code.todo is None:
         lines.insert(0, _code.comment(f"TODO: error handler {handler} is not translated: an error fails the run"))
     return lines + emit
