@@ -2,7 +2,8 @@
 
 A case is a module as a blueprint's ``flow`` holds it (``module``), the bundle of the custom
 webhook before it (module 1, ``input``; the case's mapper reads it as ``{{1.field}}``), modules
-that must run before it (``before``), the replies its calls get in order, and what Make does:
+that must run before it (``before``; after it when the module is the scenario's ``first``, run
+by a schedule tick), the job's ``attempt`` (``ctx.attempt``), the replies its calls get in order, and what Make does:
 the requests it sends (``calls``), the bundles it outputs (``output``) or the error it stops
 with (``error``), and the synchronous webhook reply it makes (``response``). ``source`` names
 the public page that documents the behaviour. The runner scaffolds the scenario with
@@ -28,7 +29,7 @@ import httpx
 from queue_core import registry as registry_module
 from queue_core.compat import make
 from queue_core.context import Trigger
-from queue_core.errors import Filtered
+from queue_core.errors import Filtered, RetryableError, TerminalError
 from queue_core.registry import Registry
 
 from harness.platforms.make.definition import load_blueprint
@@ -80,6 +81,8 @@ class MakeCase:
     response: Any = ABSENT  # (status, body, headers) of ctx.respond
     providers: dict[str, str] = field(default_factory=dict)  # host -> provider, as [tool.cutover.providers]
     schedule: dict[str, Any] | None = None
+    attempt: int = 1  # the job's attempt number (ctx.attempt) the run is
+    first: bool = False  # the module is the scenario's first (no webhook before it), run by a schedule tick
 
     @property
     def type(self) -> str:
@@ -102,8 +105,10 @@ class Outcome:
 class _Context:
     """The part of a Context a scaffolded Make scenario uses, offline, answering calls from the case."""
 
-    def __init__(self, replies: tuple[Reply, ...]) -> None:
+    def __init__(self, replies: tuple[Reply, ...], providers: dict[str, str] | None = None, attempt: int = 1) -> None:
         self.job_id = uuid.UUID(int=0)
+        self.attempt = attempt
+        self.providers = dict(providers or {})  # provider -> base URL, as ctx.providers
         self.decisions: dict[str, Any] = {}
         self.variables: dict[str, Any] = {}
         self.emitted: dict[int, list[Any]] = {}
@@ -136,10 +141,18 @@ class _Context:
         reply = self._replies.pop(0)
         request = httpx.Request(method.upper(), url if "://" in url else f"https://{provider}.invalid{url}")
         if reply.json is not ABSENT:
-            return httpx.Response(reply.status, json=reply.json, headers=reply.headers, request=request)
-        if reply.content is not None:
-            return httpx.Response(reply.status, content=reply.content, headers=reply.headers, request=request)
-        return httpx.Response(reply.status, text=reply.text or "", headers=reply.headers, request=request)
+            response = httpx.Response(reply.status, json=reply.json, headers=reply.headers, request=request)
+        elif reply.content is not None:
+            response = httpx.Response(reply.status, content=reply.content, headers=reply.headers, request=request)
+        else:
+            response = httpx.Response(reply.status, text=reply.text or "", headers=reply.headers, request=request)
+        # as the gateway classifies an answer: 429, 408 and 5xx are retried, any other 4xx fails the job
+        step = kwargs.get("step")
+        if reply.status in (408, 429) or reply.status >= 500:
+            raise RetryableError(f"step {step!r}: HTTP {reply.status}")
+        if reply.status >= 400:
+            raise TerminalError(f"step {step!r}: HTTP {reply.status} client error")
+        return response
 
 
 @contextmanager
@@ -164,7 +177,8 @@ def blueprint_of(case: MakeCase) -> dict[str, Any]:
     hook = {"id": 1, "module": "gateway:CustomWebHook", "version": 1, "parameters": {"hook": 1}, "mapper": {},
             "metadata": {"designer": {"x": 0, "y": 0}}}
     module = {**case.module, "id": UNDER_TEST}
-    document: dict[str, Any] = {"name": f"conformance {case.id}", "flow": [hook, *case.before, module],
+    flow = [module, *case.before] if case.first else [hook, *case.before, module]
+    document: dict[str, Any] = {"name": f"conformance {case.id}", "flow": flow,
                                 "metadata": {"instant": True, "version": 1}}
     if case.schedule is not None:
         document["scheduling"] = case.schedule
@@ -191,13 +205,13 @@ def run_case(case: MakeCase, workdir: Path) -> Outcome:
     scaffold = build(load_blueprint(path, document), "make-conformance", dict(case.providers))
     row = next(r for r in scaffold.rows if r.node == (case.module.get("metadata", {}).get("designer", {}).get("name")
                                                         or f"{case.type}#{UNDER_TEST}"))
-    outcome = Outcome(translated=row.status == "translated", why=row.why, source=scaffold.source)
+    outcome = Outcome(translated=row.status == "translated" or (case.first and row.status == "trigger"), why=row.why, source=scaffold.source)
     function = _load(scaffold.source, str(path.with_suffix(".py")), "make-conformance")
-    ctx = _Context(case.replies)
+    ctx = _Context(case.replies, {p: f"https://{h}" for h, p in case.providers.items()}, case.attempt)
     with _recording_emits():
         try:
             asyncio.run(function(ctx, Trigger("make-conformance", None, {"content-type": "application/json"},
-                                              copy.deepcopy(case.input), "webhook")))
+                                              copy.deepcopy(case.input), "schedule" if case.first else "webhook")))
         except Filtered:
             pass
         except Exception as exc:  # noqa: BLE001 - the module's failure is an outcome, compared

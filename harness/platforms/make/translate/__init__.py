@@ -74,10 +74,31 @@ def schedule_of(scheduling: dict[str, Any] | None) -> tuple[dict[str, Any] | Non
         if interval % 3600 == 0 and 24 % (interval // 3600) == 0:
             hours = interval // 3600
             return {"cron": "0 * * * *" if hours == 1 else f"0 */{hours} * * *"}, f"every {interval} s"
-    if kind == "daily" and re.fullmatch(r"\d{1,2}:\d{2}", str(scheduling.get("time", ""))):
-        hour, minute = str(scheduling["time"]).split(":")
-        return {"cron": f"{int(minute)} {int(hour)} * * *"}, "daily"
-    return None, f"scheduling {scheduling!r} has no cron equivalent here: set schedule= by hand"
+    time = str(scheduling.get("time", ""))
+    at = time.split(":") if re.fullmatch(r"\d{1,2}:\d{2}", time) else None
+    if kind == "daily" and at:
+        return {"cron": f"{int(at[1])} {int(at[0])} * * *"}, "daily"
+    days, dates = scheduling.get("days"), scheduling.get("dates")
+    if kind == "weekly" and at and _integers(days, 1, 7):  # Make's days: 1 Monday … 7 Sunday
+        week = ",".join(str(d) for d in sorted({d % 7 for d in days}))  # type: ignore[union-attr]
+        return {"cron": f"{int(at[1])} {int(at[0])} * * {week}"}, f"weekly on days {days}"
+    if kind == "monthly" and at and _integers(dates, 1, 31):
+        return {"cron": f"{int(at[1])} {int(at[0])} {','.join(str(d) for d in sorted(dates))} * *"}, \
+            f"monthly on dates {dates}"  # type: ignore[arg-type]
+    if kind == "yearly" and at and _integers(dates, 1, 31) and _integers(scheduling.get("months"), 1, 12):
+        months = ",".join(str(m) for m in sorted(scheduling["months"]))
+        return {"cron": f"{int(at[1])} {int(at[0])} {','.join(str(d) for d in sorted(dates))} {months} *"}, \
+            "yearly"  # type: ignore[arg-type]
+    if kind == "once":
+        return None, f"scheduling 'once' (at {scheduling.get('date')!r}) is one run, not a schedule: start it by hand"
+    if kind == "immediately":
+        return None, "scheduling 'immediately' runs as data arrives: the trigger is an instant one"
+    return None, f"scheduling {scheduling!r} (type {kind!r}) has no cron equivalent here: set schedule= by hand"
+
+
+def _integers(values: Any, low: int, high: int) -> bool:
+    return isinstance(values, list) and bool(values) and all(
+        isinstance(v, int) and not isinstance(v, bool) and low <= v <= high for v in values)
 
 
 def _names(blueprint: Blueprint, gen: Gen, first: Module | None) -> dict[str, str]:

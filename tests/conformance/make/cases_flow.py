@@ -1,0 +1,70 @@
+"""Pinned cases of Make's error handlers (Ignore, Resume, Commit, Rollback, Break) and of the Repeater
+as a scenario's first module."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.conformance.make.runner import Call, MakeCase, Reply
+
+_ERRORS = "https://www.make.com/en/help/errors/directives-for-error-handling (Ignore, Resume, Commit, Rollback, Break)"
+_BREAK = "https://www.make.com/en/help/errors/break-error-handler (Break: number of attempts, interval between attempts)"
+_REPEATER = "https://www.make.com/en/help/tools/flow-control (Repeater: Initial value, Repeats, Step; output i)"
+
+
+def _failing(handler: str, **mapper: Any) -> dict[str, Any]:
+    """An HTTP module that errs on a 4xx ("Evaluate all states as errors"), with one error handler."""
+    return {"module": "http:ActionSendData", "version": 3, "parameters": {"handleErrors": True},
+            "mapper": {"url": "https://api.example.com/items/{{1.id}}", "method": "get", "headers": [], "qs": [],
+                       "bodyType": "", "parseResponse": True},
+            "metadata": {"designer": {"x": 300, "y": 0}},
+            "onerror": [{"id": 901, "module": handler, "version": 1, "parameters": {}, "mapper": mapper,
+                         "metadata": {"designer": {"x": 300, "y": 150}}}]}
+
+
+_CALL = (Call("GET", "https://api.example.com/items/5"),)
+_REJECTED = (Reply(400, json={"error": "bad"}, headers={"content-type": "application/json"}),)
+
+CASES = [
+    MakeCase(
+        id="error-handler-ignore-stops-the-bundle",
+        module=_failing("builtin:Ignore"), input={"id": 5}, replies=_REJECTED, calls=_CALL,
+        output=[], source=_ERRORS),
+    MakeCase(
+        id="error-handler-resume-substitutes-the-output",
+        module=_failing("builtin:Resume", statusCode=200, data="{{1.id}} not found"), input={"id": 5},
+        replies=_REJECTED, calls=_CALL,
+        output=[{"statusCode": 200, "data": "5 not found"}], source=_ERRORS),
+    MakeCase(
+        id="error-handler-resume-not-used-on-success",
+        module=_failing("builtin:Resume", statusCode=200, data="fallback"), input={"id": 5},
+        replies=(Reply(200, json={"id": 5}, headers={"content-type": "application/json"}),), calls=_CALL,
+        output=[{"statusCode": 200, "headers": [{"name": "content-type", "value": "application/json"},
+                                                {"name": "content-length", "value": "8"}], "data": {"id": 5}}],
+        source=_ERRORS),
+    MakeCase(
+        id="error-handler-commit-ends-the-run-successfully",
+        module=_failing("builtin:Commit"), input={"id": 5}, replies=_REJECTED, calls=_CALL,
+        output=[], source=_ERRORS),
+    MakeCase(
+        id="error-handler-rollback-fails-the-run",
+        module=_failing("builtin:Rollback"), input={"id": 5}, replies=_REJECTED, calls=_CALL,
+        output=[], error="TerminalError: module 900: step 'http-actionsenddata-900': HTTP 400 client error "
+                         "(error handler Rollback: the run fails)", source=_ERRORS),
+    MakeCase(
+        id="error-handler-break-retries-after-the-interval",
+        module=_failing("builtin:Break", retry=True, count="3", interval="15"), input={"id": 5}, replies=_REJECTED,
+        calls=_CALL, output=[], error="RetryableError: module 900: step 'http-actionsenddata-900': HTTP 400 client "
+                                      "error (error handler Break: retry 1 of 3)", source=_BREAK),
+    MakeCase(
+        id="error-handler-break-fails-when-attempts-are-spent",
+        module=_failing("builtin:Break", retry=True, count="3", interval="15"), input={"id": 5}, replies=_REJECTED,
+        calls=_CALL, attempt=4, output=[], error="TerminalError: module 900: step 'http-actionsenddata-900': HTTP 400 "
+                                                 "client error (error handler Break: no retry left)", source=_BREAK),
+    MakeCase(
+        id="repeater-first-module-counts",
+        module={"module": "builtin:BasicRepeater", "version": 1, "parameters": {},
+                "mapper": {"start": "1", "repeats": "3", "step": "2"}, "metadata": {"designer": {"x": 0, "y": 0}}},
+        first=True,
+        output=[{"i": 1}, {"i": 3}, {"i": 5}], source=_REPEATER),
+]
