@@ -10,6 +10,7 @@ from tests.conformance.make.runner import Call, MakeCase, Reply
 _FN = "https://www.make.com/en/help/functions (general, math, text, date and array functions)"
 _DATES = "https://www.make.com/en/help/functions/date---time-functions (parseDate, formatDate, addMonths, setHour)"
 _VARS = "https://help.make.com/system-variables (scenario name, execution ID)"
+_VARIABLES = "https://www.make.com/en/help/tools/tools (Set multiple variables, Get variable: the variables under their names)"
 _STORE = "https://www.make.com/en/help/tools/data-store (Search records: filter, sort, limit; output Key, Record) and https://developers.make.com/api-documentation/api-reference/data-stores-greater-than-data"
 
 
@@ -44,6 +45,23 @@ CASES = [
     _case("iml-format-number", '{{formatNumber(1.n; 2; ","; ".")}}', "1.234.567,89", n=1234567.891),
     _case("iml-scenario-name", "{{var.scenario.name}}", "conformance iml-scenario-name", _VARS),
     _case("iml-execution-id-is-the-job", "{{var.scenario.executionId}}", "00000000-0000-0000-0000-000000000000", _VARS),
+    MakeCase(
+        id="set-multiple-variables",
+        module={"module": "util:SetVariables", "version": 1, "parameters": {},
+                "mapper": {"scope": "roundtrip", "variables": [{"name": "who", "value": "{{1.name}}"},
+                                                               {"name": "n", "value": "{{1.n + 1}}"}]},
+                "metadata": {"designer": {"x": 300, "y": 0}}},
+        input={"name": "Ada", "n": 1},
+        output=[{"who": "Ada", "n": 2}], source=_VARIABLES),
+    MakeCase(
+        id="get-variable-set-earlier",
+        before=({"id": 2, "module": "util:SetVariable2", "version": 1, "parameters": {},
+                 "mapper": {"name": "greeting", "scope": "roundtrip", "value": "Hello {{1.name}}"},
+                 "metadata": {"designer": {"x": 150, "y": 0}}},),
+        module={"module": "util:GetVariable2", "version": 1, "parameters": {}, "mapper": {"name": "greeting"},
+                "metadata": {"designer": {"x": 300, "y": 0}}},
+        input={"name": "Ada"},
+        output=[{"greeting": "Hello Ada"}], source=_VARIABLES),
     MakeCase(
         id="datastore-search-records-filter-sort-limit",
         module={"module": "datastore:SearchRecord", "version": 1,

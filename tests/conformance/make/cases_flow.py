@@ -9,6 +9,10 @@ from tests.conformance.make.runner import Call, MakeCase, Reply
 
 _ERRORS = "https://www.make.com/en/help/errors/directives-for-error-handling (Ignore, Resume, Commit, Rollback, Break)"
 _BREAK = "https://www.make.com/en/help/errors/break-error-handler (Break: number of attempts, interval between attempts)"
+_AGGREGATOR = "https://www.make.com/en/help/tools/flow-control (Array aggregator: Source module; output Array)"
+_ITERATOR = "https://www.make.com/en/help/tools/flow-control (Iterator: one bundle per element, Bundle order position, Total number of bundles)"
+_TEXT_AGG = "https://www.make.com/en/help/tools/tools (Text aggregator: Row separator; output Text)"
+_ROUTER = "https://www.make.com/en/help/tools/flow-control (Router: a bundle goes down every route whose filter passes, in order)"
 _REPEATER = "https://www.make.com/en/help/tools/flow-control (Repeater: Initial value, Repeats, Step; output i)"
 
 
@@ -61,6 +65,45 @@ CASES = [
         module=_failing("builtin:Break", retry=True, count="3", interval="15"), input={"id": 5}, replies=_REJECTED,
         calls=_CALL, attempt=4, output=[], error="TerminalError: module 900: step 'http-actionsenddata-900': HTTP 400 "
                                                  "client error (error handler Break: no retry left)", source=_BREAK),
+    MakeCase(
+        id="array-aggregator-over-a-module-that-outputs-bundles",
+        before=({"id": 2, "module": "json:ParseJSON", "version": 1, "parameters": {"type": ""},
+                 "mapper": {"json": "{{1.payload}}"}, "metadata": {"designer": {"x": 150, "y": 0}}},),
+        module={"module": "builtin:BasicAggregator", "version": 1, "parameters": {"feeder": 2},
+                "mapper": {"sku": "{{2.sku}}"}, "metadata": {"designer": {"x": 300, "y": 0}}},
+        input={"payload": '[{"sku": "a"}, {"sku": "b"}]'},
+        output=[{"array": [{"sku": "a"}, {"sku": "b"}]}], source=_AGGREGATOR),
+    MakeCase(
+        id="iterator-one-bundle-per-element",
+        module={"module": "builtin:BasicFeeder", "version": 1, "parameters": {}, "mapper": {"array": "{{1.items}}"},
+                "metadata": {"designer": {"x": 300, "y": 0}}},
+        input={"items": [{"id": 1}, "two"]},
+        output=[{"id": 1, "__IMTINDEX__": 1, "__IMTLENGTH__": 2}, {"value": "two", "__IMTINDEX__": 2, "__IMTLENGTH__": 2}],
+        source=_ITERATOR),
+    MakeCase(
+        id="text-aggregator-joins-rows",
+        before=({"id": 2, "module": "json:ParseJSON", "version": 1, "parameters": {"type": ""},
+                 "mapper": {"json": "{{1.payload}}"}, "metadata": {"designer": {"x": 150, "y": 0}}},),
+        module={"module": "util:TextAggregator", "version": 1, "parameters": {"feeder": 2, "rowSeparator": "\n"},
+                "mapper": {"value": "{{2.sku}} x{{2.qty}}"}, "metadata": {"designer": {"x": 300, "y": 0}}},
+        input={"payload": '[{"sku": "a", "qty": 1}, {"sku": "b", "qty": 2}]'},
+        output=[{"text": "a x1\nb x2"}], source=_TEXT_AGG),
+    MakeCase(
+        id="router-every-passing-route-runs",
+        module={"module": "builtin:BasicRouter", "version": 1, "parameters": {}, "mapper": None,
+                "metadata": {"designer": {"x": 300, "y": 0, "name": "By size"}},
+                "routes": [{"flow": [{"id": 910, "module": "util:ComposeTransformer", "version": 1, "parameters": {},
+                                      "mapper": {"value": "big"}, "metadata": {"designer": {"x": 450, "y": 0}},
+                                      "filter": {"name": "Big", "conditions": [[{"a": "{{1.n}}", "o": "number:greater",
+                                                                                 "b": "10"}]]}}]},
+                           {"flow": [{"id": 911, "module": "util:ComposeTransformer", "version": 1, "parameters": {},
+                                      "mapper": {"value": "small"}, "metadata": {"designer": {"x": 450, "y": 150}},
+                                      "filter": {"name": "Small", "conditions": [[{"a": "{{1.n}}", "o": "number:less",
+                                                                                   "b": "10"}]]}}]},
+                           {"flow": [{"id": 912, "module": "util:ComposeTransformer", "version": 1, "parameters": {},
+                                      "mapper": {"value": "any"}, "metadata": {"designer": {"x": 450, "y": 300}}}]}]},
+        input={"n": 50},
+        decisions={"by-size": ["Big", "2"]}, source=_ROUTER),
     MakeCase(
         id="repeater-first-module-counts",
         module={"module": "builtin:BasicRepeater", "version": 1, "parameters": {},

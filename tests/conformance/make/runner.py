@@ -5,7 +5,7 @@ webhook before it (module 1, ``input``; the case's mapper reads it as ``{{1.fiel
 that must run before it (``before``; after it when the module is the scenario's ``first``, run
 by a schedule tick), the job's ``attempt`` (``ctx.attempt``), the replies its calls get in order, and what Make does:
 the requests it sends (``calls``), the bundles it outputs (``output``) or the error it stops
-with (``error``), and the synchronous webhook reply it makes (``response``). ``source`` names
+with (``error``), and the synchronous webhook reply it makes (``response``), the decisions it records (``decisions``). ``source`` names
 the public page that documents the behaviour. The runner scaffolds the scenario with
 ``cutover scaffold make``'s translator (the code a user gets), executes it in a registry of its
 own, and records every ``run.emit`` of the module, every ``ctx.call`` and ``ctx.respond``.
@@ -79,6 +79,7 @@ class MakeCase:
     output: Any = ABSENT  # the list of bundles the module emits
     error: str | None = None  # a text the module's error contains
     response: Any = ABSENT  # (status, body, headers) of ctx.respond
+    decisions: Any = ABSENT  # the decisions the run records (ctx.decide: a Router's routes taken)
     providers: dict[str, str] = field(default_factory=dict)  # host -> provider, as [tool.cutover.providers]
     schedule: dict[str, Any] | None = None
     attempt: int = 1  # the job's attempt number (ctx.attempt) the run is
@@ -98,6 +99,7 @@ class Outcome:
     output: list[Any] = field(default_factory=list)
     calls: list[dict[str, Any]] = field(default_factory=list)
     responses: list[tuple[int, Any, dict[str, str]]] = field(default_factory=list)
+    decisions: dict[str, Any] = field(default_factory=dict)
     error: str | None = None
     source: str = ""
 
@@ -219,6 +221,7 @@ def run_case(case: MakeCase, workdir: Path) -> Outcome:
     outcome.output = ctx.emitted.get(UNDER_TEST, [])
     outcome.calls = ctx.calls
     outcome.responses = ctx.responses
+    outcome.decisions = ctx.decisions
     return outcome
 
 
@@ -260,6 +263,8 @@ def mismatches(case: MakeCase, outcome: Outcome) -> list[str]:
     if case.output is not ABSENT and outcome.output != case.output:
         found.append(f"output: {json.dumps(outcome.output, default=str)[:600]} != expected "
                      f"{json.dumps(case.output, default=str)[:600]}")
+    if case.decisions is not ABSENT and outcome.decisions != case.decisions:
+        found.append(f"decisions: {outcome.decisions!r} != expected {case.decisions!r}")
     if case.response is not ABSENT:
         status, body, headers = case.response
         got_r = outcome.responses[0] if outcome.responses else None

@@ -93,6 +93,10 @@ def _module_lines(module: Module, rest: list[Module], lay: Layout, tail: Sequenc
         return code.lines
     code = translate(module, lay.gen)
     _row(lay, module, code)
+    if code.bundles is not None and code.todo is None and not module.onerror and any(
+            m.app in AGGREGATORS and m.parameters.get("feeder") == module.id for m in rest):
+        # a search module (several bundles) feeding an Aggregator: the loop closes there
+        return code.lines + _feed(module, code.bundles, rest, lay, tail)
     return _emitted(module, code, flow(rest, lay, tail=tail))
 
 
@@ -196,7 +200,6 @@ def _aggregated(aggregator: Module, feeder: Module, collected: ast.Name) -> tupl
 
 
 def _iterator(module: Module, rest: list[Module], lay: Layout, tail: Sequence[ast.stmt]) -> list[ast.stmt]:
-    at = next((i for i, m in enumerate(rest) if m.app in AGGREGATORS and m.parameters.get("feeder") == module.id), None)
     try:
         bundles = _bundles(module)
     except Untranslatable as exc:  # the array it loops over cannot be read: the loop is left to a person
@@ -204,6 +207,12 @@ def _iterator(module: Module, rest: list[Module], lay: Layout, tail: Sequence[as
         _row(lay, module, code)
         return code.lines
     _row(lay, module, ModuleCode([], note="a loop over the bundles it outputs"))
+    return _feed(module, bundles, rest, lay, tail)
+
+
+def _feed(module: Module, bundles: ast.expr, rest: list[Module], lay: Layout, tail: Sequence[ast.stmt]) -> list[ast.stmt]:
+    """Return the loop over ``module``'s bundles, closed by the Aggregator whose feeder it is (if any)."""
+    at = next((i for i, m in enumerate(rest) if m.app in AGGREGATORS and m.parameters.get("feeder") == module.id), None)
     loop = "for $bundle in $bundles:\n    run.emit($id, $bundle)\n    $body"
     if at is None:
         return stmts(loop, bundle=var(module), bundles=bundles, id=module.id, body=flow(rest, lay, tail=tail))
