@@ -30,6 +30,7 @@ from urllib.parse import unquote, urlsplit
 
 from ..errors import ModuleFailed
 from ._make_filter import text
+from ._n8n_records import offline
 
 __all__ = ["file_bundle", "get_file", "provider_of", "request", "response_bundle"]
 
@@ -101,15 +102,16 @@ async def request(ctx: Any, provider: str, method: str, url: str, *, step: str, 
 def response_bundle(response: Any, parse: bool = True) -> dict[str, Any]:
     """Return an HTTP module's output bundle for ``response``: statusCode, headers, data.
 
-    A shadow replay answers with the legacy run's recorded output, which is already a bundle
-    (an object with ``statusCode`` and ``data``): it is taken as it is. Otherwise ``data`` is
-    the parsed JSON body when ``parse`` is on and the answer is JSON, else the body's text.
+    A shadow replay answers with the legacy run's recorded output (the gateway marks it offline),
+    which is already a bundle: it is taken as it is, as is any object with ``statusCode`` and
+    ``data``. Otherwise ``data`` is the parsed JSON body when ``parse`` is on and the answer is
+    JSON, else the body's text.
     """
     try:
         recorded = response.json()
     except ValueError:
         recorded = None
-    if isinstance(recorded, dict) and "statusCode" in recorded and "data" in recorded:
+    if isinstance(recorded, dict) and (offline(response) or ("statusCode" in recorded and "data" in recorded)):
         return recorded
     kind = str(getattr(response, "headers", {}).get("content-type", ""))
     body: Any = response.text
@@ -133,14 +135,13 @@ async def get_file(ctx: Any, provider: str, url: str, *, step: str, headers: Seq
 
 def file_bundle(response: Any, url: str) -> dict[str, Any]:
     """Return "Get a file"'s bundle: ``fileName`` (Content-Disposition's, else the URL path's last part),
-    ``fileSize`` and ``data`` (the bytes). A recorded bundle (with ``fileName``) is taken as it is."""
-    kind = str(getattr(response, "headers", {}).get("content-type", ""))
-    if "json" in kind.lower():
+    ``fileSize`` and ``data`` (the bytes). A recorded bundle (a shadow replay's answer) is taken as it is."""
+    if offline(response):
         try:
             recorded = response.json()
         except ValueError:
             recorded = None
-        if isinstance(recorded, dict) and "fileName" in recorded and "data" in recorded:
+        if isinstance(recorded, dict):
             return recorded
     disposition = str(getattr(response, "headers", {}).get("content-disposition", ""))
     named = re.search(r"filename\*=(?:UTF-8'')?([^;]+)|filename=\"?([^\";]+)\"?", disposition, re.I)

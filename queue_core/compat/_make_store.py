@@ -21,6 +21,7 @@ from typing import Any
 
 from ..errors import ModuleFailed
 from ._make_filter import number, passes, text
+from ._n8n_records import offline
 
 __all__ = ["search_records"]
 
@@ -34,13 +35,11 @@ def _json(response: Any, step: str) -> Any:
         raise ModuleFailed(f"step {step!r}: the data store's answer is not JSON ({response.text[:200]!r})") from None
 
 
-def _recorded(body: Any) -> list[dict[str, Any]] | None:
-    """The module's recorded output bundles (a shadow replay's answer), or None for the API's list."""
+def _recorded(body: Any) -> list[dict[str, Any]]:
+    """The module's recorded output bundles (a shadow replay's answer: a list of them, or the one)."""
     if isinstance(body, list):
         return [b for b in body if isinstance(b, dict)]
-    if isinstance(body, dict) and "records" not in body:
-        return [body] if body else []
-    return None
+    return [body] if isinstance(body, dict) and body else []
 
 
 def _field(record: dict[str, Any], name: Any) -> Any:
@@ -75,9 +74,10 @@ async def search_records(ctx: Any, provider: str, store: Any, *, step: str, cond
         response = await ctx.call(provider, "GET", f"/data-stores/{text(store)}/data", step=step,
                                   params={"pg[limit]": str(PAGE), "pg[offset]": str(offset)})
         body = _json(response, step)
-        recorded = _recorded(body)
-        if recorded is not None:
-            return recorded
+        if offline(response):
+            return _recorded(body)
+        if not isinstance(body, dict) or not isinstance(body.get("records"), list):
+            raise ModuleFailed(f"step {step!r}: the data store's answer has no records: {str(body)[:200]}")
         page = [r for r in body.get("records") or [] if isinstance(r, dict)]
         records += page
         if len(page) < PAGE:

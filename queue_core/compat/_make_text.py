@@ -110,7 +110,7 @@ class _Text(HTMLParser):
         if self.lines != [""]:
             self.breaks = max(self.breaks, count)
 
-    def _write(self, chunk: str) -> None:
+    def _write(self, chunk: str, prefix: bool = False) -> None:
         if self.links and self.links[-1] is not None:
             self.link_text.append(chunk)
         if self.heading and self.upper:
@@ -119,7 +119,7 @@ class _Text(HTMLParser):
             self.lines[-1] = self.lines[-1].rstrip(" ")
             self.lines += [""] * self.breaks
             self.breaks = 0
-        if self.lines[-1] == "" and not self.pre:
+        if self.lines[-1] in ("", " * ") and not self.pre and not prefix:  # a line starts with its text
             chunk = chunk.lstrip(" ")
         self.lines[-1] += chunk
 
@@ -136,7 +136,7 @@ class _Text(HTMLParser):
             if tag == "pre":
                 self.pre += 1
             if tag == "li":
-                self._write(" * ")
+                self._write(" * ", prefix=True)
         elif tag == "a":
             self.links.append(dict(attrs).get("href"))
             self.link_text = []

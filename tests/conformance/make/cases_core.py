@@ -96,7 +96,7 @@ CASES = [
                 "metadata": {"designer": {"x": 300, "y": 0}}},
         input={"e": "ada@example.com"},
         replies=(Reply(200, json={"key": "k1", "data": {"Email ID": "ada@example.com"}},
-                       headers={"content-type": "application/json"}),),
+                       headers={"content-type": "application/json", "X-Cutover-Recorded": "recording"}),),
         calls=(Call("GET", "/data-stores/7/data"),),
         output=[{"key": "k1", "data": {"Email ID": "ada@example.com"}}], source=_STORE),
 ]

@@ -161,6 +161,16 @@ CASES = [
         output=[_bundle({"done": True}, 200, 13)],
         source=_V4),
     MakeCase(
+        id="http-get-a-file-replayed-bundle",
+        module={"module": "http:ActionGetFile", "version": 3, "parameters": {"handleErrors": False},
+                "mapper": {"url": "https://files.example.com/a.pdf", "method": "get", "headers": [], "qs": []},
+                "metadata": {"designer": {"x": 300, "y": 0}}},
+        replies=(Reply(200, json={"fileName": "a.pdf", "fileSize": 3, "data": "IMTBuffer(3, binary)"},
+                       headers={"content-type": "application/json", "X-Cutover-Recorded": "recording"}),),
+        calls=(Call("GET", "https://files.example.com/a.pdf"),),
+        output=[{"fileName": "a.pdf", "fileSize": 3, "data": "IMTBuffer(3, binary)"}],
+        source=_FILE),
+    MakeCase(
         id="http-get-a-file",
         module={"module": "http:ActionGetFile", "version": 3, "parameters": {"handleErrors": False},
                 "mapper": {"url": "https://files.example.com/report%20may.pdf", "method": "get", "headers": [], "qs": [],

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
+import os
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -83,6 +84,7 @@ class MakeCase:
     providers: dict[str, str] = field(default_factory=dict)  # host -> provider, as [tool.cutover.providers]
     schedule: dict[str, Any] | None = None
     attempt: int = 1  # the job's attempt number (ctx.attempt) the run is
+    env: dict[str, str] = field(default_factory=dict)  # environment variables set around the run (a setting)
     first: bool = False  # the module is the scenario's first (no webhook before it), run by a schedule tick
 
     @property
@@ -158,6 +160,20 @@ class _Context:
 
 
 @contextmanager
+def _environment(env: dict[str, str]) -> Iterator[None]:
+    saved = {name: os.environ.get(name) for name in env}
+    os.environ.update(env)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+@contextmanager
 def _recording_emits() -> Iterator[None]:
     original = make.Run.emit
 
@@ -210,7 +226,7 @@ def run_case(case: MakeCase, workdir: Path) -> Outcome:
     outcome = Outcome(translated=row.status == "translated" or (case.first and row.status == "trigger"), why=row.why, source=scaffold.source)
     function = _load(scaffold.source, str(path.with_suffix(".py")), "make-conformance")
     ctx = _Context(case.replies, {p: f"https://{h}" for h, p in case.providers.items()}, case.attempt)
-    with _recording_emits():
+    with _recording_emits(), _environment(case.env):
         try:
             asyncio.run(function(ctx, Trigger("make-conformance", None, {"content-type": "application/json"},
                                               copy.deepcopy(case.input), "schedule" if case.first else "webhook")))
