@@ -115,3 +115,19 @@ def test_data_store_search_fails_on_an_answer_without_records() -> None:
 
     with pytest.raises(ModuleFailed, match="has no records"):
         asyncio.run(make.store.search_records(Ctx(), "make-datastore", 1, step="s", conditions=[]))
+
+
+def test_a_query_key_given_twice_is_a_todo(tmp_path) -> None:
+    import json
+
+    from harness.platforms.make.definition import load_blueprint
+    from harness.platforms.make.translate import build
+
+    flow = [{"id": 1, "module": "gateway:CustomWebHook", "version": 1, "parameters": {}, "mapper": {}},
+            {"id": 2, "module": "http:ActionSendData", "version": 3, "parameters": {},
+             "mapper": {"url": "https://a.example.com/x", "method": "get",
+                        "qs": [{"name": "id", "value": "1"}, {"name": "id", "value": "2"}]}}]
+    (tmp_path / "b.json").write_text(json.dumps({"name": "q", "flow": flow}))
+    rows = build(load_blueprint(tmp_path / "b.json"), "q", {}).rows
+    assert [(r.status, r.why) for r in rows if r.type == "http:ActionSendData"] == [
+        ("todo", "a query key given twice (Make serializes repeated keys as an array) is not translated")]

@@ -3,7 +3,8 @@ variants), v4 ``MakeRequest``, and "Get a file" (``ActionGetFile``): one ``ctx.c
 (``queue_core/compat/_make_http.py`` at run time).
 
 What stays a TODO, named: ``shareCookies`` on (cookies kept between HTTP modules), a v4 body
-that is not a JSON string, a URL that is no URL. Authentication is never copied: Basic auth
+that is not a JSON string, a URL that is no URL, a query key given twice. Redirects: Make
+follows them (``followRedirect``); the provider gateway answers a 3xx as it is. Authentication is never copied: Basic auth
 (``authUser``/``authPass`` or the keychain of ``ActionSendDataBasicAuth``), the OAuth connection
 and the API-key keychain become the provider's configuration (its ``auth_env``), named in the
 module's note; a credential typed into a header or query field is read from the environment
@@ -124,6 +125,9 @@ def http(module: Module, gen: Gen) -> ModuleCode:
     if headers:  # none left when the only one was the provider's bearer token
         kwargs["headers"] = ast.List(headers, ast.Load())
     query = mapper.get("queryParameters") or mapper.get("qs")
+    names = [p.get("name") for p in query or [] if isinstance(p, dict)]
+    if len(names) != len(set(map(str, names))):
+        raise Untranslatable("a query key given twice (Make serializes repeated keys as an array) is not translated")
     if query:
         kwargs["params"] = ast.List(_pairs(query, module, gen, name, "query parameter"), ast.Load())
     if module.app == "http:MakeRequest":
