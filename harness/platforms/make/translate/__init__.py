@@ -121,9 +121,12 @@ def _names(blueprint: Blueprint, gen: Gen, first: Module | None) -> dict[str, st
 def _start(first: Module, lay: Layout, scheduled: bool) -> tuple[list[ast.stmt], bool]:
     """Return the statements that produce the first module's bundles, and whether it is a trigger."""
     bundles = name(f"bundles_{first.id}")
-    if first.app in TRIGGERS:
-        lay.rows.append(NodeRow(first.label, first.app, "trigger", "the delivery's body is the bundle"))
-        return [comment(first), *stmts("$bundle = make.webhook_bundle(trigger)\n$bundles = [$bundle]",
+    instant = _instant(first)
+    if first.app in TRIGGERS or instant is not None:
+        function = instant or "make.webhook_bundle"
+        why = "the delivery's body is the bundle" if instant is None else f"an instant app webhook: {function}(trigger)"
+        lay.rows.append(NodeRow(first.label, first.app, "trigger", why))
+        return [comment(first), *stmts("$bundle = $made\n$bundles = [$bundle]", made=_called(function),
                                        bundle=var(first), bundles=bundles)], True
     code = translate(first, lay.gen)
     why = "a replay starts from its recorded bundle; a live tick runs this module"
@@ -138,6 +141,27 @@ def _start(first: Module, lay: Layout, scheduled: bool) -> tuple[list[ast.stmt],
                                                                trailing=True),
                                    bundles=bundles, tick_note=_code.comment("a live schedule tick", trailing=True),
                                    produce=produce)], False
+
+
+def _instant(first: Module) -> str | None:
+    """Return the runtime function that makes an instant app webhook's bundle from its delivery
+    (``triggers.INSTANT``, the app areas' table), or None when ``first`` is not one."""
+    try:
+        from harness.platforms.make.translate.triggers import INSTANT
+    except ImportError:  # the app areas' triggers are not installed
+        return None
+    function = INSTANT.get(first.app)
+    if function is None or not re.fullmatch(r"make(\.[a-z_][a-z0-9_]*)+", function):
+        return None
+    return function
+
+
+def _called(function: str) -> ast.expr:
+    """Return ``<function>(trigger)`` for a dotted runtime name (``make.poll.tally_bundle``)."""
+    target: ast.expr = name("make")
+    for part in function.split(".")[1:]:
+        target = ast.Attribute(target, part, ast.Load())
+    return ast.Call(target, [name("trigger")], [])
 
 
 def build(blueprint: Blueprint, automation: str, providers: dict[str, str]) -> MakeScaffold:
