@@ -101,6 +101,19 @@ class Run:
         """``var.scenario.executionId``: this execution's id, the job's (a new execution has a new id)."""
         return str(getattr(self.ctx, "job_id", ""))
 
+    def caught(self, module: int, error: BaseException, directive: str = "builtin:Ignore") -> None:
+        """Enter ``module``'s error handler route for ``error``: its bundle becomes
+        ``{"error": {"message": …}}`` (what the route maps as ``{{<id>.error.message}}``; the text
+        is this run's, not Make's wording). A TODO module's failure is re-raised, and so is a
+        retryable one unless the route ends in Break or Rollback (the queue retries it first)."""
+        if isinstance(error, TodoModule):
+            raise error
+        if directive not in ("builtin:Break", "builtin:Rollback") and not isinstance(
+                error, TerminalError | MakeConditionError | ValueError):
+            raise error
+        self.b[module] = {"error": {"message": str(error)}}
+        self._last = module
+
     def committed(self, module: int, error: BaseException) -> None:
         """Handle an error of ``module`` under ``builtin:Commit``: the run stops here and succeeds
         (the generated code returns); a TODO module and a retryable error are re-raised."""

@@ -185,7 +185,8 @@ def _module(raw: Any, path: str, where: str, modules: dict[int, Module], in_bran
                    for i, r in enumerate(_listed(raw.get("routes"), strict)) if strict or isinstance(r, dict))
     branches = tuple(_branch(b, path, f"{where}.branches[{i}]", modules, strict)
                      for i, b in enumerate(_listed(raw.get("branches"), strict)) if strict or isinstance(b, dict))
-    handlers = _flow(raw.get("onerror") or [], path, f"{where}.onerror", {}, in_branch=in_branch, strict=strict)
+    # an error handler's modules are known to the importer by id only, as an If-else branch's are
+    handlers = _flow(raw.get("onerror") or [], path, f"{where}.onerror", modules, in_branch=True, strict=strict)
     version: int = raw["version"] if isinstance(raw.get("version"), int) else 1
     module = Module(ident, app, version, str(designer.get("name") or f"{app}#{ident}"),
                     raw["mapper"] if isinstance(raw.get("mapper"), dict) else {},

@@ -26,6 +26,18 @@ def _failing(handler: str, **mapper: Any) -> dict[str, Any]:
                          "metadata": {"designer": {"x": 300, "y": 150}}}]}
 
 
+def _with_route(*handlers: dict[str, Any]) -> dict[str, Any]:
+    """The failing module with an error handler route of ``handlers`` (the last may be a directive)."""
+    module = _failing("builtin:Ignore")
+    module["onerror"] = [{**h, "metadata": {"designer": {"x": 300 + 150 * i, "y": 150}}} for i, h in enumerate(handlers)]
+    return module
+
+
+_NOTIFY = {"id": 905, "module": "http:ActionSendData", "version": 3, "parameters": {"handleErrors": False},
+           "mapper": {"url": "https://alerts.example.com/hook", "method": "post", "headers": [], "qs": [],
+                      "bodyType": "raw", "contentType": "application/json",
+                      "data": '{"failed": "{{900.error.message}}", "id": "{{1.id}}"}', "parseResponse": True}}
+_ROUTE = "https://help.make.com/overview-of-error-handling (the error handler route runs its modules, then its directive; a route without one is handled as Ignore)"
 _CALL = (Call("GET", "https://api.example.com/items/5"),)
 _REJECTED = (Reply(400, json={"error": "bad"}, headers={"content-type": "application/json"}),)
 
@@ -65,6 +77,26 @@ CASES = [
         module=_failing("builtin:Break", retry=True, count="3", interval="15"), input={"id": 5}, replies=_REJECTED,
         calls=_CALL, attempt=4, output=[], error="TerminalError: module 900: step 'http-actionsenddata-900': HTTP 400 "
                                                  "client error (error handler Break: no retry left)", source=_BREAK),
+    MakeCase(
+        id="error-route-modules-run-then-ignore",
+        module=_with_route(_NOTIFY, {"id": 906, "module": "builtin:Ignore", "version": 1, "parameters": {}, "mapper": {}}),
+        input={"id": 5}, replies=(*_REJECTED, Reply(200, json={"ok": True}, headers={"content-type": "application/json"})),
+        calls=(*_CALL, Call("POST", "https://alerts.example.com/hook",
+                            json={"failed": "step 'http-actionsenddata-900': HTTP 400 client error", "id": "5"})),
+        output=[], source=_ROUTE),
+    MakeCase(
+        id="error-route-without-a-directive-is-ignore",
+        module=_with_route(_NOTIFY),
+        input={"id": 5}, replies=(*_REJECTED, Reply(200, json={"ok": True}, headers={"content-type": "application/json"})),
+        calls=(*_CALL, Call("POST", "https://alerts.example.com/hook")),
+        output=[], source=_ROUTE),
+    MakeCase(
+        id="error-route-modules-then-resume",
+        module=_with_route(_NOTIFY, {"id": 906, "module": "builtin:Resume", "version": 1, "parameters": {},
+                                     "mapper": {"statusCode": 299, "data": "skipped"}}),
+        input={"id": 5}, replies=(*_REJECTED, Reply(200, json={"ok": True}, headers={"content-type": "application/json"})),
+        calls=(*_CALL, Call("POST", "https://alerts.example.com/hook")),
+        output=[{"statusCode": 299, "data": "skipped"}], source=_ROUTE),
     MakeCase(
         id="array-aggregator-over-a-module-that-outputs-bundles",
         before=({"id": 2, "module": "json:ParseJSON", "version": 1, "parameters": {"type": ""},

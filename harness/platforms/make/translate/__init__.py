@@ -33,6 +33,7 @@ from harness.errors import ExportFormatError, ScaffoldError
 from harness.manifest import set_relative
 from harness.platforms.make.definition import Blueprint, Module, is_blueprint, iter_blueprint_files, load_blueprint, read_document
 from harness.platforms.make.translate.flow import Layout, comment, flow
+from harness.platforms.make.translate.handlers import DIRECTIVES
 from harness.platforms.make.translate.modules import TRIGGERS, Gen, makes_call, translate, var
 from harness.scaffold import Written, _code, checked_name, write
 from harness.scaffold._code import name, stmts
@@ -105,6 +106,8 @@ def _names(blueprint: Blueprint, gen: Gen, first: Module | None) -> dict[str, st
     steps: dict[str, str] = {}
     taken: set[str] = set()
     for module in blueprint.modules.values():
+        if module.app in DIRECTIVES:  # an error handler's directive: part of the module it handles
+            continue
         # a module in an If-else branch is known to the importer by its id only (it does not read
         # branches); its label is mapped too, for an importer that does
         keys = [module.label, str(module.id)] if module.in_branch else [module.label]

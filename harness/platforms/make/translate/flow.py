@@ -20,6 +20,7 @@ from typing import Any
 
 from harness.errors import Untranslatable
 from harness.platforms.make.definition import Module, route_value
+from harness.platforms.make.translate.handlers import emitted, route_of
 from harness.platforms.make.translate.iml import conditions, template
 from harness.platforms.make.translate.modules import Gen, ModuleCode, todo, translate, var
 from harness.scaffold import _code
@@ -29,10 +30,6 @@ from harness.scaffold._module import NodeRow
 
 FEEDERS = ("builtin:BasicFeeder", "builtin:BasicRepeater")
 AGGREGATORS = ("builtin:BasicAggregator", "util:TextAggregator")
-# Error handlers that end the run: (the Run method, the comment)
-_STOPPING = {"builtin:Commit": ("committed", "builtin:Commit: the run stops here and succeeds"),
-             "builtin:Rollback": ("rolled_back", "builtin:Rollback: the run fails (no retry)"),
-             "builtin:Break": ("broke", "builtin:Break: the run is retried later, count times")}
 _SEPARATORS = {"\\n": "\n", "\\t": "\t", "\n": "\n", "\t": "\t"}
 
 
@@ -97,48 +94,9 @@ def _module_lines(module: Module, rest: list[Module], lay: Layout, tail: Sequenc
             m.app in AGGREGATORS and m.parameters.get("feeder") == module.id for m in rest):
         # a search module (several bundles) feeding an Aggregator: the loop closes there
         return code.lines + _feed(module, code.bundles, rest, lay, tail)
-    return _emitted(module, code, flow(rest, lay, tail=tail))
-
-
-def _emitted(module: Module, code: ModuleCode, after: list[ast.stmt]) -> list[ast.stmt]:
-    """Return the module's lines, its error handler, the emit of its bundle(s), then ``after``."""
-    handler = module.onerror[0].app if module.onerror else None
-    lines = list(code.lines)
-    bundles, bundle, ok = name(f"bundles_{module.id}"), var(module), name(f"ok_{module.id}")
-    if code.bundles is not None:
-        lines += stmts("$bundles = list($source)", bundles=bundles, source=code.bundles)
-        emit = stmts("for $bundle in $bundles:\n    run.emit($id, $bundle)\n    $after", bundle=bundle,
-                     bundles=bundles, id=module.id, after=after)
-    else:
-        if not (isinstance(code.bundle, ast.Name) and code.bundle.id == bundle.id):
-            lines += stmts("$bundle = $value", bundle=bundle, value=code.bundle)
-        emit = [*stmts("run.emit($id, $bundle)", id=module.id, bundle=bundle), *after]
-    if handler == "builtin:Ignore" and code.todo is None:
-        return stmts("$ok = True\ntry:\n    $lines\nexcept Exception as exc:\n    $note\n"
-                     "    $ok = run.ignored($id, exc)\nif $ok:\n    $emit", ok=ok, lines=lines,
-                     note=_code.comment("builtin:Ignore", trailing=True), id=module.id, emit=emit)
-    if handler == "builtin:Resume" and code.todo is None:
-        resume = template(module.onerror[0].mapper)
-        target = (stmts("$bundles = [$resume]", bundles=bundles, resume=resume) if code.bundles is not None
-                  else stmts("$bundle = $resume", bundle=bundle, resume=resume))
-        return [*stmts("try:\n    $lines\nexcept Exception as exc:\n    $note\n    run.ignored($id, exc)\n    $target",
-                       lines=lines, note=_code.comment("builtin:Resume: its output stands in", trailing=True),
-                       id=module.id, target=target), *emit]
-    if handler in _STOPPING and code.todo is None:
-        method, note = _STOPPING[handler]
-        directive = module.onerror[0]
-        args = [module.id, ast.Name("exc", ast.Load())]
-        if handler == "builtin:Break":
-            raw = {**directive.parameters, **directive.mapper}
-            args += [template(raw.get("count", 3)), template(raw.get("interval", 15)),
-                     template(raw.get("retry", True))]
-        after_error = stmts("return") if handler == "builtin:Commit" else []
-        return [*stmts("try:\n    $lines\nexcept Exception as exc:\n    $note\n    $handle\n    $after",
-                       lines=lines, note=_code.comment(note, trailing=True),
-                       handle=[ast.Expr(call(f"run.{method}", *args))], after=after_error), *emit]
-    if handler is not None and code.todo is None:
-        lines.insert(0, _code.comment(f"TODO: error handler {handler} is not translated: an error fails the run"))
-    return lines + emit
+    handler_modules, _ = route_of(module)
+    route = flow(handler_modules, lay) if module.onerror and code.todo is None else []
+    return emitted(module, code, flow(rest, lay, tail=tail), route)
 
 
 def _router(module: Module, rest: list[Module], lay: Layout, tail: Sequence[ast.stmt]) -> list[ast.stmt]:
