@@ -39,6 +39,11 @@ _NOTIFY = {"id": 905, "module": "http:ActionSendData", "version": 3, "parameters
                       "data": '{"failed": "{{900.error.message}}", "id": "{{1.id}}"}', "parseResponse": True}}
 _ROUTE = "https://help.make.com/overview-of-error-handling (the error handler route runs its modules, then its directive; a route without one is handled as Ignore)"
 _CALL = (Call("GET", "https://api.example.com/items/5"),)
+_SEARCH = {"id": 2, "module": "datastore:SearchRecord", "version": 1,
+           "parameters": {"limit": None, "datastore": 7, "continueWhenNoRes": False},
+           "mapper": {"sort": [], "filter": []}, "metadata": {"designer": {"x": 150, "y": 0}},
+           "onerror": [{"id": 3, "module": "builtin:Ignore", "version": 1, "parameters": {}, "mapper": {},
+                        "metadata": {"designer": {"x": 150, "y": 150}}}]}
 _REJECTED = (Reply(400, json={"error": "bad"}, headers={"content-type": "application/json"}),)
 
 CASES = [
@@ -105,6 +110,22 @@ CASES = [
                 "mapper": {"sku": "{{2.sku}}"}, "metadata": {"designer": {"x": 300, "y": 0}}},
         input={"payload": '[{"sku": "a"}, {"sku": "b"}]'},
         output=[{"array": [{"sku": "a"}, {"sku": "b"}]}], source=_AGGREGATOR),
+    MakeCase(
+        id="array-aggregator-after-a-search-whose-error-is-ignored",
+        before=(_SEARCH,),
+        module={"module": "builtin:BasicAggregator", "version": 1, "parameters": {"feeder": 2},
+                "mapper": {"k": "{{2.key}}"}, "metadata": {"designer": {"x": 300, "y": 0}}},
+        replies=_REJECTED, calls=(Call("GET", "/data-stores/7/data"),),
+        output=[], source=_AGGREGATOR),
+    MakeCase(
+        id="array-aggregator-after-a-search-with-an-error-route",
+        before=(_SEARCH,),
+        module={"module": "builtin:BasicAggregator", "version": 1, "parameters": {"feeder": 2},
+                "mapper": {"k": "{{2.key}}"}, "metadata": {"designer": {"x": 300, "y": 0}}},
+        replies=(Reply(200, json=[{"key": "a", "data": {}}, {"key": "b", "data": {}}],
+                       headers={"content-type": "application/json", "X-Cutover-Recorded": "recording"}),),
+        calls=(Call("GET", "/data-stores/7/data"),),
+        output=[{"array": [{"k": "a"}, {"k": "b"}]}], source=_AGGREGATOR),
     MakeCase(
         id="iterator-one-bundle-per-element",
         module={"module": "builtin:BasicFeeder", "version": 1, "parameters": {}, "mapper": {"array": "{{1.items}}"},

@@ -90,12 +90,12 @@ def _module_lines(module: Module, rest: list[Module], lay: Layout, tail: Sequenc
         return code.lines
     code = translate(module, lay.gen)
     _row(lay, module, code)
-    if code.bundles is not None and code.todo is None and not module.onerror and any(
-            m.app in AGGREGATORS and m.parameters.get("feeder") == module.id for m in rest):
-        # a search module (several bundles) feeding an Aggregator: the loop closes there
-        return code.lines + _feed(module, code.bundles, rest, lay, tail)
     handler_modules, _ = route_of(module)
     route = flow(handler_modules, lay) if module.onerror and code.todo is None else []
+    if code.bundles is not None and code.todo is None and any(
+            m.app in AGGREGATORS and m.parameters.get("feeder") == module.id for m in rest):
+        # a search module (several bundles) feeding an Aggregator: the loop closes there
+        return emitted(module, code, [], route, emit=_feed(module, name(f"bundles_{module.id}"), rest, lay, tail))
     return emitted(module, code, flow(rest, lay, tail=tail), route)
 
 

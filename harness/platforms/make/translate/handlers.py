@@ -41,19 +41,21 @@ def route_of(module: Module) -> tuple[list[Module], Module | None]:
     return route, None
 
 
-def emitted(module: Module, code: ModuleCode, after: list[ast.stmt], route: list[ast.stmt]) -> list[ast.stmt]:
+def emitted(module: Module, code: ModuleCode, after: list[ast.stmt], route: list[ast.stmt],
+            emit: list[ast.stmt] | None = None) -> list[ast.stmt]:
     """Return the module's lines, its error handler (``route``: the handler modules' statements),
-    the emit of its bundle(s), then ``after``."""
+    the emit of its bundle(s), then ``after`` (``emit``: what runs on the module's
+    ``bundles_<id>`` instead, an Aggregator's loop)."""
     lines = list(code.lines)
     bundles, bundle, ok = name(f"bundles_{module.id}"), var(module), name(f"ok_{module.id}")
     if code.bundles is not None:
         lines += stmts("$bundles = list($source)", bundles=bundles, source=code.bundles)
-        emit = stmts("for $bundle in $bundles:\n    run.emit($id, $bundle)\n    $after", bundle=bundle,
-                     bundles=bundles, id=module.id, after=after)
+        emit = emit if emit is not None else stmts("for $bundle in $bundles:\n    run.emit($id, $bundle)\n    $after",
+                                                   bundle=bundle, bundles=bundles, id=module.id, after=after)
     else:
         if not (isinstance(code.bundle, ast.Name) and code.bundle.id == bundle.id):
             lines += stmts("$bundle = $value", bundle=bundle, value=code.bundle)
-        emit = [*stmts("run.emit($id, $bundle)", id=module.id, bundle=bundle), *after]
+        emit = emit if emit is not None else [*stmts("run.emit($id, $bundle)", id=module.id, bundle=bundle), *after]
     if not module.onerror or code.todo is not None:
         return lines + emit
     _, directive = route_of(module)
