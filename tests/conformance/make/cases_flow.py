@@ -96,6 +96,13 @@ CASES = [
         calls=(*_CALL, Call("POST", "https://alerts.example.com/hook")),
         output=[], source=_ROUTE),
     MakeCase(
+        id="error-route-router-ending-in-rollback",
+        module=_with_route({"id": 907, "module": "builtin:BasicRouter", "version": 1, "parameters": {}, "mapper": None,
+                            "routes": [{"flow": [{"id": 908, "module": "builtin:Rollback", "version": 1, "parameters": {},
+                                                  "mapper": {}, "metadata": {"designer": {"x": 600, "y": 150}}}]}]}),
+        input={"id": 5}, replies=_REJECTED, calls=_CALL,
+        output=[], error="(error handler Rollback: the run fails)", source=_ROUTE),
+    MakeCase(
         id="error-route-modules-then-resume",
         module=_with_route(_NOTIFY, {"id": 906, "module": "builtin:Resume", "version": 1, "parameters": {},
                                      "mapper": {"statusCode": 299, "data": "skipped"}}),

@@ -20,7 +20,7 @@ from typing import Any
 
 from harness.errors import Untranslatable
 from harness.platforms.make.definition import Module, route_value
-from harness.platforms.make.translate.handlers import emitted, route_of
+from harness.platforms.make.translate.handlers import DIRECTIVES, emitted, ending, route_of
 from harness.platforms.make.translate.iml import conditions, template
 from harness.platforms.make.translate.modules import Gen, ModuleCode, todo, translate, var
 from harness.scaffold import _code
@@ -40,6 +40,7 @@ class Layout:
     gen: Gen
     rows: list[NodeRow] = field(default_factory=list)
     decisions: dict[int, str] = field(default_factory=dict)  # router id -> decision name
+    handling: list[int] = field(default_factory=list)  # the modules whose error handler route is being laid out
 
 
 def comment(module: Module) -> ast.stmt:
@@ -77,6 +78,12 @@ def flow(modules: Sequence[Module], lay: Layout, *, on_first: Sequence[ast.stmt]
 
 
 def _module_lines(module: Module, rest: list[Module], lay: Layout, tail: Sequence[ast.stmt]) -> list[ast.stmt]:
+    if module.app in DIRECTIVES:  # a directive inside an error handler route (a Router's route there)
+        if not lay.handling or module.app == "builtin:Resume":
+            code = todo(module, f"{module.app} here (not at the end of an error handler route) is not translated")
+            _row(lay, module, code)
+            return code.lines
+        return ending(module, lay.handling[-1])
     if module.app == "builtin:BasicRouter":
         return _router(module, rest, lay, tail)
     if module.app == "builtin:BasicIfElse":
@@ -91,7 +98,9 @@ def _module_lines(module: Module, rest: list[Module], lay: Layout, tail: Sequenc
     code = translate(module, lay.gen)
     _row(lay, module, code)
     handler_modules, _ = route_of(module)
+    lay.handling.append(module.id)
     route = flow(handler_modules, lay) if module.onerror and code.todo is None else []
+    lay.handling.pop()
     if code.bundles is not None and code.todo is None and any(
             m.app in AGGREGATORS and m.parameters.get("feeder") == module.id for m in rest):
         # a search module (several bundles) feeding an Aggregator: the loop closes there

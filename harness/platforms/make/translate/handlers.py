@@ -25,7 +25,7 @@ from harness.platforms.make.translate.iml import template
 from harness.scaffold import _code
 from harness.scaffold._code import call, name, stmts
 
-__all__ = ["DIRECTIVES", "emitted", "route_of"]
+__all__ = ["DIRECTIVES", "emitted", "ending", "route_of"]
 
 DIRECTIVES = ("builtin:Ignore", "builtin:Resume", "builtin:Commit", "builtin:Rollback", "builtin:Break")
 _NOTES = {"builtin:Ignore": "the bundle stops here, the run goes on", "builtin:Resume": "its output stands in",
@@ -39,6 +39,21 @@ def route_of(module: Module) -> tuple[list[Module], Module | None]:
     if route and route[-1].app in DIRECTIVES:
         return route[:-1], route[-1]
     return route, None
+
+
+def ending(directive: Module, failed: int) -> list[ast.stmt]:
+    """Return the statements of a directive that ends the run (Commit, Rollback, Break) or the
+    handler route (Ignore: nothing more), inside the except block of module ``failed``."""
+    exc = name(f"exc_{failed}")
+    if directive.app == "builtin:Commit":
+        return stmts("return")
+    if directive.app == "builtin:Rollback":
+        return [ast.Expr(call("run.rolled_back", failed, exc))]
+    if directive.app == "builtin:Break":
+        raw = {**directive.parameters, **directive.mapper}
+        return [ast.Expr(call("run.broke", failed, exc, template(raw.get("count", 3)),
+                              template(raw.get("interval", 15)), template(raw.get("retry", True))))]
+    return [_code.comment("builtin:Ignore: the handler route ends here")]
 
 
 def emitted(module: Module, code: ModuleCode, after: list[ast.stmt], route: list[ast.stmt],
@@ -60,22 +75,16 @@ def emitted(module: Module, code: ModuleCode, after: list[ast.stmt], route: list
         return lines + emit
     _, directive = route_of(module)
     kind = directive.app if directive is not None else "builtin:Ignore"
-    exc = ast.Name("exc", ast.Load())
     if kind == "builtin:Resume":
         resume = template(directive.mapper if directive is not None else {})
         action = (stmts("$bundles = [$resume]", bundles=bundles, resume=resume) if code.bundles is not None
                   else stmts("$bundle = $resume", bundle=bundle, resume=resume))
-    elif kind == "builtin:Commit":
-        action = stmts("return")
-    elif kind == "builtin:Rollback":
-        action = [ast.Expr(call("run.rolled_back", module.id, exc))]
-    elif kind == "builtin:Break":
-        raw = {**directive.parameters, **directive.mapper} if directive is not None else {}
-        action = [ast.Expr(call("run.broke", module.id, exc, template(raw.get("count", 3)),
-                                template(raw.get("interval", 15)), template(raw.get("retry", True))))]
-    else:
+    elif kind == "builtin:Ignore":
         action = stmts("$ok = False", ok=ok)
-    return stmts("$ok = True\ntry:\n    $lines\nexcept Exception as exc:\n    $note\n    run.caught($id, exc, $kind)\n"
+    else:
+        action = ending(directive, module.id)  # type: ignore[arg-type]
+    caught = f"exc_{int(module.id)}"  # the handler's own name: a nested handler's except block does not unbind it
+    return stmts(f"$ok = True\ntry:\n    $lines\nexcept Exception as {caught}:\n    $note\n    run.caught($id, $exc, $kind)\n"
                  "    $route\n    $action\nif $ok:\n    $emit", ok=ok, lines=lines, id=module.id, kind=kind,
-                 note=_code.comment(f"error handler: {kind}: {_NOTES[kind]}", trailing=True), route=route,
-                 action=action, emit=emit)
+                 exc=name(caught), note=_code.comment(f"error handler: {kind}: {_NOTES[kind]}", trailing=True),
+                 route=route, action=action, emit=emit)
