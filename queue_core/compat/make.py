@@ -20,6 +20,7 @@ Filter operators are ``_make_filter``; IML functions ``_make_functions``; both r
 from __future__ import annotations
 
 import importlib
+import os
 import json as jsonlib
 import re
 from datetime import datetime
@@ -139,6 +140,17 @@ class Run:
             raise RetryableError(f"module {module}: {error} (error handler Break: retry {attempt} of {int(attempts)})",
                                  delay=float(minutes if minutes is not None else 15) * 60) from error
         raise TerminalError(f"module {module}: {error} (error handler Break: no retry left)") from error
+
+    def setting(self, variable: str) -> str:
+        """``var.scenario.url`` and the other system variables only Make's account knows (the scenario's
+        id and URL, its team and organisation): the setting ``MAKE_<VARIABLE>`` (``MAKE_SCENARIO_URL``)
+        of the worker's environment; ModuleFailed naming it when it is not set."""
+        key = "MAKE_" + re.sub(r"[^A-Z0-9]+", "_", variable.upper())
+        value = os.environ.get(key)
+        if value is None:
+            raise ModuleFailed(f"var.{variable}: set {key} in the worker's environment (Make's value for this "
+                               "scenario, or its successor's)")
+        return value
 
     def now(self) -> datetime:
         """Return ``now``: the job's clock (the trigger's time in a shadow replay)."""

@@ -11,7 +11,7 @@ from harness.errors import Untranslatable
 from harness.platforms.make.translate.iml import expression, template
 
 UNREADABLE = [
-    "{{`1`}}", "{{var.scenario.url}}", "{{var.input.email}}", '{{formatDate(now; \\"YYYY\\")}}', "{{1.a +}}",
+    "{{`1`}}", "{{var.scenario.operationsConsumed}}", "{{var.input.email}}", '{{formatDate(now; \\"YYYY\\")}}', "{{1.a +}}",
     "{{(1.a}}", "{{shuffle(1.a)}}", "{{1.a)}}", "{{;}}", "{{if(}}", "{{ }}x", "{{1.a", "{{\"}}", "{{1..a}}",
     "{{[}}", "{{)(}}", "{{%}}", "{{get(1.a; )", "{{a.b}}", "{{1.a[}}",
 ]
@@ -27,7 +27,7 @@ def test_unreadable_iml_raises_only_untranslatable(raw: str) -> None:
 
 
 @pytest.mark.parametrize(("raw", "why"), [
-    ("{{var.scenario.url}}", "system variable is not known"),
+    ("{{var.scenario.operationsConsumed}}", "system variable is not known"),
     ("{{var.input.email}}", "scenario input"),
     ("{{`1`}}", "a whole module's output"),
 ])

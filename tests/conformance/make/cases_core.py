@@ -45,6 +45,11 @@ CASES = [
     _case("iml-format-number", '{{formatNumber(1.n; 2; ","; ".")}}', "1.234.567,89", n=1234567.891),
     _case("iml-scenario-name", "{{var.scenario.name}}", "conformance iml-scenario-name", _VARS),
     _case("iml-execution-id-is-the-job", "{{var.scenario.executionId}}", "00000000-0000-0000-0000-000000000000", _VARS),
+    MakeCase(id="iml-scenario-url-is-a-setting", module=_compose("{{var.scenario.url}}"),
+             env={"MAKE_SCENARIO_URL": "https://eu1.make.com/1/scenarios/2/edit"},
+             output=[{"value": "https://eu1.make.com/1/scenarios/2/edit"}], source=_VARS),
+    MakeCase(id="iml-scenario-url-unset-names-the-setting", module=_compose("{{var.team.name}}"),
+             output=[], error="var.team.name: set MAKE_TEAM_NAME", source=_VARS),
     MakeCase(
         id="set-multiple-variables",
         module={"module": "util:SetVariables", "version": 1, "parameters": {},

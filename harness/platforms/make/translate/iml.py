@@ -31,6 +31,9 @@ _TOKEN = re.compile(r"""\s*(?:(?P<str>"(?:[^"\\]|\\.)*")|(?P<num>\d+(?:\.\d+)?(?
 # the execution's id is the job's (a new execution of the scenario).
 SYSTEM_VARIABLES = {"scenario.name": "run.scenario_name", "scenario.executionId": "run.execution_id",
                     "execution.id": "run.execution_id"}
+# The system variables only Make's account knows (its zone, team, organisation, the scenario's id and
+# URL): read from a setting the person configures (``make.Run.setting``: ``MAKE_SCENARIO_URL``, …).
+SETTINGS = ("scenario.id", "scenario.url", "team.id", "team.name", "organization.id", "organization.name")
 
 
 def template(raw: Any) -> ast.expr:
@@ -196,11 +199,13 @@ class _Parser:
         if head == "var" and rest:
             if rest in SYSTEM_VARIABLES:
                 return expr(SYSTEM_VARIABLES[rest])
+            if rest in SETTINGS:
+                return call("run.setting", rest)
             kind = rest.split(".", 1)[0]
             raise Untranslatable(f"IML {value!r}: " + (
                 "a scenario input (var.input.*) is not translated: pass it in the trigger's body" if kind == "input"
                 else f"the system variable is not known to a scaffolded run (known: "
-                     f"{', '.join('var.' + k for k in SYSTEM_VARIABLES)})"))
+                     f"{', '.join('var.' + k for k in (*SYSTEM_VARIABLES, *SETTINGS))})"))
         if re.fullmatch(r"`\d+`", value):
             raise Untranslatable(f"IML {value!r}: a whole module's output mapped as one value is not translated")
         raise UntranslatableBareWord(value)

@@ -18,7 +18,7 @@ from harness.errors import Untranslatable
 from harness.platforms.make.definition import Module
 from harness.platforms.make.translate.apps import app_translators
 from harness.platforms.make.translate.base import Gen, ModuleCode, _empty, todo, var
-from harness.platforms.make.translate.iml import template
+from harness.platforms.make.translate.iml import SETTINGS, template
 from harness.platforms.make.translate.modules_http import TRANSLATORS as HTTP_TRANSLATORS
 from harness.platforms.make.translate.modules_store import TRANSLATORS as STORE_TRANSLATORS
 from harness.platforms.make.translate.modules_text import TRANSLATORS as TEXT_TRANSLATORS
@@ -131,6 +131,11 @@ def translate(module: Module, gen: Gen) -> ModuleCode:
         return todo(module, f"no translation for module type {module.app}" + (
             " (an app module: write the ctx.call to its REST endpoint)" if makes_call(module) else ""))
     try:
-        return translator(module, gen)
+        code = translator(module, gen)
     except Untranslatable as exc:
         return todo(module, exc.reason)
+    needed = sorted({"MAKE_" + re.sub(r"[^A-Z0-9]+", "_", v.upper())
+                     for v in re.findall(r"\bvar\.([\w.]+)", str(module.mapper)) if v in SETTINGS})
+    if needed and code.todo is None:  # system variables only Make's account knows: settings
+        code.note = "; ".join(filter(None, [code.note, f"set {', '.join(needed)} (Make's system variables)"]))
+    return code
