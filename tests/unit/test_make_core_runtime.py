@@ -131,3 +131,22 @@ def test_a_query_key_given_twice_is_a_todo(tmp_path) -> None:
     rows = build(load_blueprint(tmp_path / "b.json"), "q", {}).rows
     assert [(r.status, r.why) for r in rows if r.type == "http:ActionSendData"] == [
         ("todo", "a query key given twice (Make serializes repeated keys as an array) is not translated")]
+
+
+def test_modules_after_a_todo_are_laid_out_and_counted(tmp_path) -> None:
+    import json
+
+    from harness.platforms.make.definition import load_blueprint
+    from harness.platforms.make.translate import build
+
+    flow = [{"id": 1, "module": "gateway:CustomWebHook", "version": 1, "parameters": {}, "mapper": {}},
+            {"id": 2, "module": "builtin:BasicFeeder", "version": 1, "parameters": {}, "mapper": {"array": "{{`1`}}"}},
+            {"id": 3, "module": "util:SetVariable2", "version": 1, "parameters": {},
+             "mapper": {"name": "x", "value": "{{2.value}}"}},
+            {"id": 4, "module": "unknown:Thing", "version": 1, "parameters": {}, "mapper": {}}]
+    (tmp_path / "b.json").write_text(json.dumps({"name": "t", "flow": flow}))
+    scaffold = build(load_blueprint(tmp_path / "b.json"), "t", {})
+    assert [(r.type, r.status) for r in scaffold.rows] == [
+        ("gateway:CustomWebHook", "trigger"), ("builtin:BasicFeeder", "todo"), ("util:SetVariable2", "translated"),
+        ("unknown:Thing", "todo")]
+    compile(scaffold.source, "t.py", "exec")

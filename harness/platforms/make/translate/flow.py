@@ -69,7 +69,7 @@ def flow(modules: Sequence[Module], lay: Layout, *, on_first: Sequence[ast.stmt]
     except Untranslatable as exc:
         code = todo(module, f"filter {module.filter.get('name')!r}: {exc.reason}")  # type: ignore[union-attr]
         _row(lay, module, code)
-        return lines + code.lines
+        return lines + code.lines + _unreached(rest, lay, tail)
     body = [*on_first, *_module_lines(module, rest, lay, tail)]
     if test is None:
         return lines + body
@@ -82,7 +82,7 @@ def _module_lines(module: Module, rest: list[Module], lay: Layout, tail: Sequenc
         if not lay.handling or module.app == "builtin:Resume":
             code = todo(module, f"{module.app} here (not at the end of an error handler route) is not translated")
             _row(lay, module, code)
-            return code.lines
+            return code.lines + _unreached(rest, lay, tail)
         return ending(module, lay.handling[-1])
     if module.app == "builtin:BasicRouter":
         return _router(module, rest, lay, tail)
@@ -94,7 +94,7 @@ def _module_lines(module: Module, rest: list[Module], lay: Layout, tail: Sequenc
         code = todo(module, f"an Aggregator whose feeder (module {module.parameters.get('feeder')}) is not an "
                             "Iterator before it in the same flow")
         _row(lay, module, code)
-        return code.lines
+        return code.lines + _unreached(rest, lay, tail)
     code = translate(module, lay.gen)
     _row(lay, module, code)
     handler_modules, _ = route_of(module)
@@ -122,6 +122,7 @@ def _router(module: Module, rest: list[Module], lay: Layout, tail: Sequence[ast.
 
 
 def _if_else(module: Module, rest: list[Module], lay: Layout, tail: Sequence[ast.stmt]) -> list[ast.stmt]:
+    at = len(lay.rows)
     _row(lay, module, ModuleCode([], note="the first branch whose condition holds runs"))
     branches: list[tuple[ast.expr | None, str, list[ast.stmt]]] = []  # (test, its label, body)
     for branch in module.branches:
@@ -133,7 +134,9 @@ def _if_else(module: Module, rest: list[Module], lay: Layout, tail: Sequence[ast
             test = conditions(branch.conditions)
         except Untranslatable as exc:
             code = todo(module, f"branch {branch.label!r}: {exc.reason}")
-            return code.lines
+            lay.rows[at] = NodeRow(module.label, module.app, "todo", code.todo or "")
+            later = [m for b in module.branches[len(branches) + 1:] for m in b.flow]
+            return code.lines + _unreached([*later, *rest], lay, tail)
         branches.append((test, branch.label, body))
     chain: list[ast.stmt] = []
     for holds, label, body in reversed(branches):
@@ -172,7 +175,7 @@ def _iterator(module: Module, rest: list[Module], lay: Layout, tail: Sequence[as
     except Untranslatable as exc:  # the array it loops over cannot be read: the loop is left to a person
         code = todo(module, f"the bundles it outputs: {exc.reason}")
         _row(lay, module, code)
-        return code.lines
+        return code.lines + _unreached(rest, lay, tail)
     _row(lay, module, ModuleCode([], note="a loop over the bundles it outputs"))
     return _feed(module, bundles, rest, lay, tail)
 
@@ -186,8 +189,9 @@ def _feed(module: Module, bundles: ast.expr, rest: list[Module], lay: Layout, ta
     aggregator, inner, after = rest[at], rest[:at], rest[at + 1:]
     if any(m.routes or m.branches for m in inner) or aggregator.mapper.get("groupBy") or aggregator.parameters.get("groupBy"):
         code = todo(aggregator, "an Aggregator over routes, branches or with group-by is not translated")
+        inner_lines = flow(inner, lay)
         _row(lay, aggregator, code)
-        return code.lines
+        return inner_lines + code.lines + _unreached(after, lay, tail)
     collected = name(f"aggregated_{aggregator.id}")
     item, output = _aggregated(aggregator, module, collected)
     collect = stmts("$collected.append($item)", collected=collected, item=item)
@@ -196,8 +200,9 @@ def _feed(module: Module, bundles: ast.expr, rest: list[Module], lay: Layout, ta
             test = conditions(aggregator.filter.get("conditions"))
         except Untranslatable as exc:
             code = todo(aggregator, f"filter {aggregator.filter.get('name')!r}: {exc.reason}")
+            inner_lines = flow(inner, lay)
             _row(lay, aggregator, code)
-            return code.lines
+            return inner_lines + code.lines + _unreached(after, lay, tail)
         collect = _passes(test, f"filter {str(aggregator.filter.get('name') or '')!r}", collect)
     looped = stmts(loop, bundle=var(module), bundles=bundles, id=module.id,
                    body=flow(inner, lay, tail=collect))
@@ -206,6 +211,14 @@ def _feed(module: Module, bundles: ast.expr, rest: list[Module], lay: Layout, ta
                  "    run.emit($id, $output)\n    $after", collected=collected, looped=looped,
                  note=_code.comment("an Aggregator that got no bundle outputs none", trailing=True),
                  head=comment(aggregator), id=aggregator.id, output=output, after=flow(after, lay, tail=tail))
+
+
+def _unreached(rest: Sequence[Module], lay: Layout, tail: Sequence[ast.stmt]) -> list[ast.stmt]:
+    """Lay out the modules after a TODO that raises, so each is translated (and counted) all the
+    same: the code is there for the person who writes the TODO, reached once it is written."""
+    if not rest:
+        return []
+    return [_code.comment("(below: reached once the TODO above is written)"), *flow(list(rest), lay, tail=tail)]
 
 
 def _row(lay: Layout, module: Module, code: ModuleCode) -> None:
