@@ -68,6 +68,15 @@ CASES = [
         input={"name": "Ada"},
         output=[{"greeting": "Hello Ada"}], source=_VARIABLES),
     MakeCase(
+        id="get-multiple-variables",
+        before=({"id": 2, "module": "util:SetVariables", "version": 1, "parameters": {},
+                 "mapper": {"scope": "roundtrip", "variables": [{"name": "Method", "value": "{{1.m}}"}]},
+                 "metadata": {"designer": {"x": 150, "y": 0}}},),
+        module={"module": "util:GetVariables", "version": 1, "parameters": {},
+                "mapper": {"variables": ["Method", "Unset"]}, "metadata": {"designer": {"x": 300, "y": 0}}},
+        input={"m": "email"},
+        output=[{"Method": "email", "Unset": None}], source=_VARIABLES),
+    MakeCase(
         id="datastore-search-records-filter-sort-limit",
         module={"module": "datastore:SearchRecord", "version": 1,
                 "parameters": {"limit": 2, "datastore": 3796, "continueWhenNoRes": False},

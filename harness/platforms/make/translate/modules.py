@@ -84,6 +84,14 @@ def get_variable(module: Module, gen: Gen) -> ModuleCode:
     return ModuleCode([], bundle=expr("{$key: run.variables.get($key)}", key=key))
 
 
+def get_variables(module: Module, gen: Gen) -> ModuleCode:
+    """Get multiple variables: each one a Set variable stored earlier in this run, under its name."""
+    names = [v.get("name") if isinstance(v, dict) else v for v in module.mapper.get("variables") or []]
+    if not names or any(not isinstance(n, str) or not n or "{{" in n for n in names):
+        raise Untranslatable("a variable's name is missing or mapped")
+    return ModuleCode([], bundle=dict_of((n, expr("run.variables.get($key)", key=n)) for n in names))
+
+
 def compose(module: Module, gen: Gen) -> ModuleCode:
     """Compose a string: its text is the bundle's ``value``."""
     return ModuleCode([], bundle=expr("{'value': make.text($value)}", value=template(module.mapper.get("value", ""))))
@@ -111,6 +119,7 @@ TRANSLATORS: dict[str, Callable[[Module, Gen], ModuleCode]] = {
     **HTTP_TRANSLATORS, **TEXT_TRANSLATORS, **STORE_TRANSLATORS,
     "json:ParseJSON": parse_json, "util:SetVariable2": set_variable, "util:SetVariable": set_variable,
     "util:SetVariables": set_variable, "util:GetVariable2": get_variable, "util:GetVariable": get_variable,
+    "util:GetVariables": get_variables,
     "util:ComposeTransformer": compose, "util:FunctionSleep": sleep, "builtin:BasicMerge": passthrough, "builtin:BasicRepeater": repeater,
     "placeholder:Placeholder": passthrough, **{app: app_call for app in APP_CALLS},
     **app_translators(),  # harness/platforms/make/translate/apps/<area>.py: each area's TRANSLATORS
