@@ -67,17 +67,20 @@ async def request(ctx: Any, provider: str, method: str, url: str, *, step: str, 
                   headers: Sequence[tuple[Any, Any]] = (), params: Sequence[tuple[Any, Any]] = (),
                   raw: Any = None, content_type: str = "", form: Sequence[tuple[Any, Any]] | None = None,
                   fields: Sequence[tuple[Any, Any]] | None = None,
-                  files: Sequence[tuple[Any, Any, Any]] | None = None) -> dict[str, Any]:
+                  files: Sequence[tuple[Any, Any, Any]] | None = None, body: Any = None) -> dict[str, Any]:
     """Send one HTTP module's request; return its output bundle (``response_bundle``).
 
     ``raw`` is the rendered raw body (sent as ``content_type``), ``form`` the urlencoded fields,
-    ``fields``/``files`` a multipart form's text fields and ``(name, file name, data)`` files.
+    ``fields``/``files`` a multipart form's text fields and ``(name, file name, data)`` files,
+    ``body`` a JSON body already built (v4's data structure).
     """
     kwargs: dict[str, Any] = {}
     sent = _pairs(headers)
     if params:
         kwargs["params"] = _pairs(params)
-    if raw is not None and text(raw) != "":
+    if body is not None:
+        kwargs["json"] = body
+    elif raw is not None and text(raw) != "":
         if _JSON_TYPE.search(content_type):
             try:
                 kwargs["json"] = jsonlib.loads(text(raw))

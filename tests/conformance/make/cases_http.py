@@ -161,6 +161,22 @@ CASES = [
         output=[_bundle({"done": True}, 200, 13)],
         source=_V4),
     MakeCase(
+        id="http-v4-make-request-data-structure",
+        module={"module": "http:MakeRequest", "version": 4, "parameters": {"authenticationType": "noAuth"},
+                "mapper": {"url": "https://api.example.com/v1/speech", "method": "post", "contentType": "json",
+                           "inputMethod": "dataStructure", "bodyDataStructure": 299818,
+                           "dataStructureBodyContent": {"text": "{{1.t}}", "settings": {"stability": "0.45"}},
+                           "parseResponse": True, "stopOnHttpError": True},
+                "metadata": {"designer": {"x": 300, "y": 0}, "expect": [
+                    {"name": "dataStructureBodyContent", "type": "collection", "spec": [
+                        {"name": "text", "type": "text"},
+                        {"name": "settings", "type": "collection", "spec": [{"name": "stability", "type": "number"}]}]}]}},
+        input={"t": "Hi"},
+        replies=(Reply(200, json={"ok": 1}, headers=_JSON),),
+        calls=(Call("POST", "https://api.example.com/v1/speech", json={"text": "Hi", "settings": {"stability": 0.45}}),),
+        output=[_bundle({"ok": 1}, 200, 8)],
+        source=_V4),
+    MakeCase(
         id="http-get-a-file-replayed-bundle",
         module={"module": "http:ActionGetFile", "version": 3, "parameters": {"handleErrors": False},
                 "mapper": {"url": "https://files.example.com/a.pdf", "method": "get", "headers": [], "qs": []},

@@ -102,12 +102,38 @@ def _v4_body(module: Module, kwargs: dict[str, ast.expr]) -> None:
     content = mapper.get("contentType")
     if not content or str(mapper.get("method", "get")).lower() in ("get", "head"):
         return
+    if content == "json" and mapper.get("inputMethod") == "dataStructure":
+        spec = next((f.get("spec") for f in module.metadata.get("expect") or []
+                     if isinstance(f, dict) and f.get("name") == "dataStructureBodyContent"), None)
+        if not isinstance(spec, list):
+            raise Untranslatable("a v4 JSON body from a data structure whose fields are not in the blueprint "
+                                 "(metadata.expect): their types decide the JSON")
+        kwargs["body"] = ast.Call(ast.Attribute(ast.Attribute(ast.Name("make", ast.Load()), "tools", ast.Load()),
+                                                "typed_fields", ast.Load()),
+                                  [template(mapper.get("dataStructureBodyContent") or {}), lit(_plain(spec)),
+                                   lit(module.label)], [])
+        return
     if content != "json" or mapper.get("inputMethod", "jsonString") != "jsonString":
         raise Untranslatable(f"an HTTP v4 body of type {content!r} ({mapper.get('inputMethod')}) is not translated "
-                             "(a JSON string is)")
+                             "(a JSON string or data structure is)")
     if mapper.get("jsonStringBodyContent") not in (None, ""):
         kwargs["raw"] = template(mapper.get("jsonStringBodyContent"))
         kwargs["content_type"] = lit("application/json")
+
+
+def _plain(spec: list[object]) -> list[dict[str, object]]:
+    """The data structure's fields as ``typed_fields`` reads them: name, type and nested spec."""
+    out = []
+    for field in spec:
+        if isinstance(field, dict):
+            item = {"name": field.get("name"), "type": field.get("type")}
+            inner = field.get("spec")
+            if isinstance(inner, list):
+                item["spec"] = _plain(inner)
+            elif isinstance(inner, dict):
+                item["spec"] = _plain([inner])[0]
+            out.append(item)
+    return out
 
 
 def http(module: Module, gen: Gen) -> ModuleCode:
@@ -155,7 +181,9 @@ def _note(module: Module) -> str:
         notes.append(f"authentication ({_V4_AUTH.get(str(kind), kind)}): configure it on the provider")
     elif module.mapper.get("authUser") or module.mapper.get("authPass"):
         notes.append("basic auth (authUser/authPass): configure it on the provider")
-    if not module.parameters.get("handleErrors", True) and module.app != "http:MakeRequest":
+    stops = module.mapper.get("stopOnHttpError", True) if module.app == "http:MakeRequest" else \
+        module.parameters.get("handleErrors", True)
+    if not stops:
         notes.append("a 4xx/5xx answer fails the call here (Make, with 'Evaluate all states as errors' off, "
                      "outputs it and goes on)")
     timeout = module.mapper.get("timeout")
