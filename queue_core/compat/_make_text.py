@@ -14,6 +14,7 @@
   ``text [href]``, headings upper-cased when asked); output ``text``.
 - ``create_json``: "Create JSON": the data structure's fields, each converted to its type, written
   as ``JSON.stringify`` writes it (``space``: the indentation); output ``json``.
+- ``transform_json``: "Transform to JSON": the mapped value as JSON text; output ``json``.
 - ``respond``: "Webhook response": ``ctx.respond(status, body, headers)``; outputs nothing.
 """
 
@@ -28,7 +29,8 @@ from typing import Any
 from ..errors import ModuleFailed
 from ._make_filter import number, text
 
-__all__ = ["create_json", "html_to_text", "match_pattern", "replace", "respond"]
+__all__ = ["create_json", "html_to_text", "match_pattern", "replace", "respond", "stringify", "transform_json",
+           "typed_fields"]
 
 
 def _compile(pattern: Any, *, sensitive: bool = True, multiline: bool = False, singleline: bool = False,
@@ -220,13 +222,23 @@ def create_json(values: dict[str, Any], spec: list[dict[str, Any]] | None, *, sp
                 module: str = "") -> dict[str, str]:
     """Return "Create JSON"'s bundle ``{"json": …}``: the fields (typed by ``spec``) as JSON text."""
     data = typed_fields(values, spec, module) if spec else values
+    return {"json": stringify(data, space)}
+
+
+def transform_json(value: Any, *, space: Any = "") -> dict[str, str]:
+    """Return "Transform to JSON"'s bundle ``{"json": …}``: the mapped value as JSON text."""
+    return {"json": stringify(value, space)}
+
+
+def stringify(data: Any, space: Any = "") -> str:
+    """Return ``JSON.stringify(data, null, space)``: compact, or indented by ``2``/``4`` spaces or a ``tab``."""
     indent = text(space)
     width: int | str | None = None
     if indent:
-        width = int(indent) if indent.isdigit() else indent
+        width = "\t" if indent == "tab" else int(indent) if indent.isdigit() else indent
     if width in (0, None, ""):
-        return {"json": jsonlib.dumps(data, separators=(",", ":"), ensure_ascii=False)}
-    return {"json": jsonlib.dumps(data, indent=width, ensure_ascii=False)}
+        return jsonlib.dumps(data, separators=(",", ":"), ensure_ascii=False, default=text)
+    return jsonlib.dumps(data, indent=width, ensure_ascii=False, default=text)
 
 
 async def respond(ctx: Any, status: Any, body: Any, headers: list[tuple[Any, Any]], *, module: str = "") -> dict[str, Any]:

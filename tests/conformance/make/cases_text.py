@@ -10,6 +10,7 @@ _PARSER = "https://www.make.com/en/help/tools/text-parser (Match pattern: Global
 _REPLACE = "https://www.make.com/en/help/tools/text-parser (Replace: $1 in the new value; output Text)"
 _HTML = "https://www.make.com/en/help/tools/text-parser (HTML to text: Line break, Uppercase headings; output Text)"
 _JSON = "https://www.make.com/en/help/app/json (Create JSON: the data structure's fields; output JSON string)"
+_TRANSFORM = "https://www.make.com/en/help/app/json (Transform to JSON: Object, Indentation; output JSON string)"
 _RESPOND = "https://www.make.com/en/help/tools/webhooks (Webhook response: Status, Body, Custom headers)"
 
 
@@ -106,6 +107,20 @@ CASES = [
         input={"q": "Hi \"there\""},
         output=[{"json": '{"model":"m-1","temperature":0.5,"messages":[{"role":"user","content":"Hi \\"there\\""}]}'}],
         source=_JSON),
+    MakeCase(
+        id="json-transform-to-json-compact",
+        module={"module": "json:TransformToJSON", "version": 1, "parameters": {"space": ""},
+                "mapper": {"object": "{{1.lines}}"}, "metadata": {"designer": {"x": 300, "y": 0}}},
+        input={"lines": [{"sku": "a", "qty": 2, "note": "café"}]},
+        output=[{"json": '[{"sku":"a","qty":2,"note":"café"}]'}],
+        source=_TRANSFORM),
+    MakeCase(
+        id="json-transform-to-json-indented-by-tab",
+        module={"module": "json:TransformToJSON", "version": 1, "parameters": {"space": "tab"},
+                "mapper": {"object": "{{1.o}}"}, "metadata": {"designer": {"x": 300, "y": 0}}},
+        input={"o": {"a": [1]}},
+        output=[{"json": '{\n\t"a": [\n\t\t1\n\t]\n}'}],
+        source=_TRANSFORM),
     MakeCase(
         id="webhook-respond-status-body-headers",
         module={"module": "gateway:WebhookRespond", "version": 1, "parameters": {},

@@ -90,6 +90,12 @@ def create_json(module: Module, gen: Gen) -> ModuleCode:
                                        module=lit(module.label)))
 
 
+def transform_json(module: Module, gen: Gen) -> ModuleCode:
+    """Transform to JSON: the mapped object as JSON text; output ``json``."""
+    return ModuleCode([], bundle=_call("transform_json", template(module.mapper.get("object")),
+                                       space=template(module.parameters.get("space", ""))))
+
+
 def webhook_respond(module: Module, gen: Gen) -> ModuleCode:
     """Webhook response: ``ctx.respond(status, body, headers)`` (as n8n's Respond to Webhook); an empty bundle."""
     m = module.mapper
@@ -103,5 +109,5 @@ def webhook_respond(module: Module, gen: Gen) -> ModuleCode:
 
 TRANSLATORS = {
     "regexp:Parser": parser, "regexp:Replace": replace, "regexp:HTMLToText": html_to_text,
-    "json:CreateJSON": create_json, "gateway:WebhookRespond": webhook_respond,
+    "json:CreateJSON": create_json, "json:TransformToJSON": transform_json, "gateway:WebhookRespond": webhook_respond,
 }
