@@ -137,7 +137,14 @@ def _setter(field: str) -> Callable[[Any, Any], datetime]:
             raw = text(amount).strip().lower()
             month = _MONTHS.index(raw) + 1 if raw in _MONTHS else _int(amount, "setMonth")
             return moment.replace(month=month)
-        return moment.replace(**{field: _int(amount, f"set{field.title()}")})
+        value = _int(amount, f"set{field.title()}")
+        if field == "year":
+            return moment.replace(year=value)
+        if field == "hour":
+            return moment.replace(hour=value)
+        if field == "minute":
+            return moment.replace(minute=value)
+        return moment.replace(second=value)
 
     return set_field
 
@@ -191,10 +198,10 @@ def _format_number(value: Any, decimals: Any = 0, decimal_sep: Any = ",", thousa
 
 def _average(*values: Any) -> int | float:
     items = [v for x in values for v in (x if isinstance(x, list) else [x])]
-    numbers = [number(v) for v in items]
-    if not numbers or any(n is None for n in numbers):
+    numbers = [n for n in (number(v) for v in items) if n is not None]
+    if not numbers or len(numbers) != len(items):
         raise MakeFunctionError("average: every value must be a number")
-    result = sum(numbers, Decimal(0)) / len(numbers)  # type: ignore[arg-type]
+    result: Decimal = sum(numbers, Decimal(0)) / len(numbers)
     return int(result) if result == result.to_integral_value() else float(result)
 
 

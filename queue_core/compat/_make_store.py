@@ -46,8 +46,8 @@ def _field(record: dict[str, Any], name: Any) -> Any:
     key = text(name)
     if key == "key":
         return record.get("key")
-    data = record.get("data") if isinstance(record.get("data"), dict) else {}
-    return data.get(key)
+    data = record.get("data")
+    return data.get(key) if isinstance(data, dict) else None
 
 
 def _matches(record: dict[str, Any], conditions: list[list[tuple[str, Any, Any]]]) -> bool:
@@ -55,6 +55,11 @@ def _matches(record: dict[str, Any], conditions: list[list[tuple[str, Any, Any]]
         return True
     resolved = [[(op, _field(record, a), b) for op, a, b in group] for group in conditions]
     return passes(resolved)
+
+
+def _by(key: Any) -> Any:
+    """The sort key of records by the field ``key``: numbers first, then text, then missing values."""
+    return lambda record: _sort_key(_field(record, key))
 
 
 def _sort_key(value: Any) -> tuple[int, Any]:
@@ -85,7 +90,7 @@ async def search_records(ctx: Any, provider: str, store: Any, *, step: str, cond
         offset += PAGE
     found = [{"key": r.get("key"), "data": r.get("data")} for r in records if _matches(r, conditions)]
     for key, order in reversed(list(sort)):
-        found.sort(key=lambda r, k=key: _sort_key(_field(r, k)), reverse=number(order) == -1)
+        found.sort(key=_by(key), reverse=number(order) == -1)
     most = number(limit)
     if most is not None and most > 0:
         found = found[:int(most)]

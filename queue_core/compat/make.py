@@ -28,8 +28,8 @@ from decimal import Decimal
 from typing import Any
 
 from ..errors import MakeConditionError, MakeFunctionError, ModuleFailed, RetryableError, TerminalError, TodoModule
-from ._make_filter import OPERATORS, condition, empty, instant, number, passes, text
-from ._make_functions import FUNCTIONS, fn, get, parse_number, truth
+from ._make_filter import OPERATORS, condition, empty, get, instant, number, passes, text
+from ._make_functions import FUNCTIONS, fn, parse_number, truth
 from . import _make_text as tools  # make.tools: Text parser, Create JSON, Webhook response
 
 # The filter operators (``text:equal``) and IML functions (``lower``) this runtime implements, by

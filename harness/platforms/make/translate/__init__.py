@@ -79,17 +79,16 @@ def schedule_of(scheduling: dict[str, Any] | None) -> tuple[dict[str, Any] | Non
     at = time.split(":") if re.fullmatch(r"\d{1,2}:\d{2}", time) else None
     if kind == "daily" and at:
         return {"cron": f"{int(at[1])} {int(at[0])} * * *"}, "daily"
-    days, dates = scheduling.get("days"), scheduling.get("dates")
-    if kind == "weekly" and at and _integers(days, 1, 7):  # Make's days: 1 Monday … 7 Sunday
-        week = ",".join(str(d) for d in sorted({d % 7 for d in days}))  # type: ignore[union-attr]
+    days, dates, months = (_integers(scheduling.get("days"), 1, 7), _integers(scheduling.get("dates"), 1, 31),
+                           _integers(scheduling.get("months"), 1, 12))
+    if kind == "weekly" and at and days:  # Make's days: 1 Monday … 7 Sunday
+        week = ",".join(str(d) for d in sorted({d % 7 for d in days}))
         return {"cron": f"{int(at[1])} {int(at[0])} * * {week}"}, f"weekly on days {days}"
-    if kind == "monthly" and at and _integers(dates, 1, 31):
-        return {"cron": f"{int(at[1])} {int(at[0])} {','.join(str(d) for d in sorted(dates))} * *"}, \
-            f"monthly on dates {dates}"  # type: ignore[arg-type]
-    if kind == "yearly" and at and _integers(dates, 1, 31) and _integers(scheduling.get("months"), 1, 12):
-        months = ",".join(str(m) for m in sorted(scheduling["months"]))
-        return {"cron": f"{int(at[1])} {int(at[0])} {','.join(str(d) for d in sorted(dates))} {months} *"}, \
-            "yearly"  # type: ignore[arg-type]
+    if kind == "monthly" and at and dates:
+        return {"cron": f"{int(at[1])} {int(at[0])} {','.join(map(str, dates))} * *"}, f"monthly on dates {dates}"
+    if kind == "yearly" and at and dates and months:
+        return {"cron": f"{int(at[1])} {int(at[0])} {','.join(map(str, dates))} {','.join(map(str, months))} *"}, \
+            "yearly"
     if kind == "once":
         return None, f"scheduling 'once' (at {scheduling.get('date')!r}) is one run, not a schedule: start it by hand"
     if kind == "immediately":
@@ -97,9 +96,12 @@ def schedule_of(scheduling: dict[str, Any] | None) -> tuple[dict[str, Any] | Non
     return None, f"scheduling {scheduling!r} (type {kind!r}) has no cron equivalent here: set schedule= by hand"
 
 
-def _integers(values: Any, low: int, high: int) -> bool:
-    return isinstance(values, list) and bool(values) and all(
-        isinstance(v, int) and not isinstance(v, bool) and low <= v <= high for v in values)
+def _integers(values: Any, low: int, high: int) -> list[int]:
+    """Return ``values`` sorted when it is a list of integers from ``low`` to ``high``, else []."""
+    if isinstance(values, list) and values and all(
+            isinstance(v, int) and not isinstance(v, bool) and low <= v <= high for v in values):
+        return sorted(values)
+    return []
 
 
 def _names(blueprint: Blueprint, gen: Gen, first: Module | None) -> dict[str, str]:
@@ -154,7 +156,7 @@ def _instant(first: Module) -> str | None:
     except ImportError:  # the app areas' triggers are not installed
         return None
     function = INSTANT.get(first.app)
-    if function is None or not re.fullmatch(r"make(\.[a-z_][a-z0-9_]*)+", function):
+    if not isinstance(function, str) or not re.fullmatch(r"make(\.[a-z_][a-z0-9_]*)+", function):
         return None
     return function
 

@@ -82,7 +82,8 @@ def _v3_body(module: Module, gen: Gen, provider: str, kwargs: dict[str, ast.expr
         kwargs["form"] = ast.List(_pairs(mapper.get("formFields"), module, gen, provider, "form field", "key"),
                                   ast.Load())
     elif body_type == "multipart_form_data":
-        fields, files = [], []
+        fields: list[ast.expr] = []
+        files: list[ast.expr] = []
         for field in mapper.get("formDataFields") or []:
             if not isinstance(field, dict):
                 continue
@@ -145,7 +146,7 @@ def http(module: Module, gen: Gen) -> ModuleCode:
     if mapper.get("shareCookies"):
         raise Untranslatable("shareCookies is on: cookies shared between HTTP modules are not translated")
     provider = http_provider(module, gen, url)
-    name = provider.value if isinstance(provider, ast.Constant) else ""
+    name = str(provider.value) if isinstance(provider, ast.Constant) else ""
     kwargs: dict[str, ast.expr] = {}
     headers = _pairs(mapper.get("headers"), module, gen, name, "header")
     if headers:  # none left when the only one was the provider's bearer token
@@ -201,7 +202,7 @@ def get_file(module: Module, gen: Gen) -> ModuleCode:
     if mapper.get("shareCookies"):
         raise Untranslatable("shareCookies is on: cookies shared between HTTP modules are not translated")
     provider = http_provider(module, gen, url)
-    name = provider.value if isinstance(provider, ast.Constant) else ""
+    name = str(provider.value) if isinstance(provider, ast.Constant) else ""
     kwargs: dict[str, ast.expr] = {}
     headers = _pairs(mapper.get("headers"), module, gen, name, "header")
     if headers:
