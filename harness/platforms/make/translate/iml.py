@@ -207,7 +207,8 @@ class _Parser:
                 else f"the system variable is not known to a scaffolded run (known: "
                      f"{', '.join('var.' + k for k in (*SYSTEM_VARIABLES, *SETTINGS))})"))
         if re.fullmatch(r"`\d+`", value):
-            raise Untranslatable(f"IML {value!r}: a whole module's output mapped as one value is not translated")
+            raise Untranslatable(f"{value!r} is not a module path: a whole module's output mapped as one value "
+                                 "is not translated")
         raise UntranslatableBareWord(value)
 
     def call(self, name: str) -> ast.expr:
