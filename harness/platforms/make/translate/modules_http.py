@@ -68,6 +68,14 @@ def http_provider(module: Module, gen: Gen, url: str) -> ast.expr:
     return lit(provider)
 
 
+def _refuse(mapper: dict[str, object]) -> None:
+    """Raise Untranslatable for the options the provider gateway does not have."""
+    if mapper.get("shareCookies"):
+        raise Untranslatable("shareCookies is on: cookies shared between HTTP modules are not translated")
+    if mapper.get("useMtls"):
+        raise Untranslatable("useMtls is on: a client certificate (mutual TLS) is not translated")
+
+
 def _v3_body(module: Module, gen: Gen, provider: str, kwargs: dict[str, ast.expr]) -> None:
     mapper = module.mapper
     body_type = mapper.get("bodyType") or ""
@@ -143,8 +151,7 @@ def http(module: Module, gen: Gen) -> ModuleCode:
     url = mapper.get("url")
     if not isinstance(url, str) or not url:
         raise Untranslatable("the module has no URL")
-    if mapper.get("shareCookies"):
-        raise Untranslatable("shareCookies is on: cookies shared between HTTP modules are not translated")
+    _refuse(mapper)
     provider = http_provider(module, gen, url)
     name = str(provider.value) if isinstance(provider, ast.Constant) else ""
     kwargs: dict[str, ast.expr] = {}
@@ -187,6 +194,8 @@ def _note(module: Module) -> str:
     if not stops:
         notes.append("a 4xx/5xx answer fails the call here (Make, with 'Evaluate all states as errors' off, "
                      "outputs it and goes on)")
+    if module.mapper.get("rejectUnauthorized") is False or module.mapper.get("ca"):
+        notes.append("a self-signed certificate (ca / rejectUnauthorized off): the provider's TLS settings")
     timeout = module.mapper.get("timeout")
     if timeout not in (None, ""):
         notes.append(f"timeout {timeout} s: the provider's timeout")
@@ -199,8 +208,7 @@ def get_file(module: Module, gen: Gen) -> ModuleCode:
     url = mapper.get("url")
     if not isinstance(url, str) or not url:
         raise Untranslatable("the module has no URL")
-    if mapper.get("shareCookies"):
-        raise Untranslatable("shareCookies is on: cookies shared between HTTP modules are not translated")
+    _refuse(mapper)
     provider = http_provider(module, gen, url)
     name = str(provider.value) if isinstance(provider, ast.Constant) else ""
     kwargs: dict[str, ast.expr] = {}
