@@ -43,6 +43,8 @@ CASES = [
     _case("iml-sort-flatten-deduplicate", "{{join(sort(deduplicate(flatten(1.a))); \",\")}}", "1,2,3",
           a=[[3, 1], [2, 3]]),
     _case("iml-format-number", '{{formatNumber(1.n; 2; ","; ".")}}', "1.234.567,89", n=1234567.891),
+    _case("iml-keywords", "{{timestamp}}|{{length(emptyarray)}}|{{nbsp}}|{{carriagereturn}}",
+          "1717407000|0|\u00a0|\r", "https://www.make.com/en/help/functions/general-functions (keywords: timestamp, emptyarray, nbsp, carriagereturn)"),
     _case("iml-scenario-name", "{{var.scenario.name}}", "conformance iml-scenario-name", _VARS),
     _case("iml-execution-id-is-the-job", "{{var.scenario.executionId}}", "00000000-0000-0000-0000-000000000000", _VARS),
     MakeCase(id="iml-scenario-url-is-a-setting", module=_compose("{{var.scenario.url}}"),

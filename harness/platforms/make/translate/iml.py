@@ -22,8 +22,11 @@ from harness.errors import Untranslatable, UntranslatableBareWord
 from harness.scaffold._code import call, dict_of, expr, lit
 from queue_core.compat.make import FILTER_OPERATORS, IML_FUNCTIONS
 
-KEYWORDS: dict[str, Any] = {"now": "run.now()", "true": True, "false": False, "null": None, "emptystring": "",
-                            "space": " ", "newline": "\n", "tab": "\t"}
+KEYWORDS: dict[str, Any] = {"true": True, "false": False, "null": None, "emptystring": "", "space": " ",
+                            "newline": "\n", "tab": "\t", "nbsp": "\u00a0", "carriagereturn": "\r",
+                            "pi": 3.141592653589793}
+# keywords computed at run time: the job's clock (``now``; ``timestamp`` its Unix seconds), an empty array
+COMPUTED: dict[str, str] = {"now": "run.now()", "timestamp": "int(run.now().timestamp())", "emptyarray": "[]"}
 _TOKEN = re.compile(r"""\s*(?:(?P<str>"(?:[^"\\]|\\.)*")|(?P<num>\d+(?:\.\d+)?(?![\w`.\[]))|(?P<op><=|>=|!=|[=<>+\-*/%();])"""
                     r"""|(?P<word>(?:`[^`]*`|[\w$]+|\[\d*\])(?:\.(?:`[^`]*`|[\w$]+)|\[\d*\])*)"""
                     r"""|(?P<path>(?:\.(?:`[^`]*`|[\w$]+)|\[\d*\])+))""")
@@ -191,8 +194,10 @@ class _Parser:
         return call("make.path", value, *path_parts(token[1]))
 
     def word(self, value: str) -> ast.expr:
+        if value in COMPUTED:
+            return expr(COMPUTED[value])
         if value in KEYWORDS:
-            return expr(KEYWORDS[value]) if value == "now" else lit(KEYWORDS[value])
+            return lit(KEYWORDS[value])
         head, _, rest = value.partition(".")
         if head.isdigit() and rest:
             return call("make.ref", expr("run.b"), int(head), *path_parts(rest))
