@@ -6,9 +6,9 @@ from typing import Any
 
 from tests.conformance.make.runner import MakeCase
 
-_PARSER = "https://www.make.com/en/help/tools/text-parser (Match pattern: Global match, Case sensitive, Multiline, Singleline, Continue the execution of the route even if the module finds no matches; output $1…, i, Fallback match)"
-_REPLACE = "https://www.make.com/en/help/tools/text-parser (Replace: $1 in the new value; output Text)"
-_HTML = "https://www.make.com/en/help/tools/text-parser (HTML to text: Line break, Uppercase headings; output Text)"
+_PARSER = "https://www.make.com/en/help/app/regexp (Match pattern: Global match, Case sensitive, Multiline, Singleline, Continue the execution of the route even if the module finds no matches; output $1…, i, Fallback match)"
+_REPLACE = "https://www.make.com/en/help/app/regexp (Replace: $1 in the new value; output Text)"
+_HTML = "https://www.make.com/en/help/app/regexp (HTML to text: Line break, Uppercase headings; output Text)"
 _JSON = "https://www.make.com/en/help/app/json (Create JSON: the data structure's fields; output JSON string)"
 _TRANSFORM = "https://www.make.com/en/help/app/json (Transform to JSON: Object, Indentation; output JSON string)"
 _RESPOND = "https://www.make.com/en/help/tools/webhooks (Webhook response: Status, Body, Custom headers)"
