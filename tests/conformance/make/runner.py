@@ -3,7 +3,8 @@
 A case is a module as a blueprint's ``flow`` holds it (``module``), the bundle of the custom
 webhook before it (module 1, ``input``; the case's mapper reads it as ``{{1.field}}``), modules
 that must run before it (``before``; after it when the module is the scenario's ``first``, run
-by a schedule tick), the job's ``attempt`` (``ctx.attempt``), the replies its calls get in order, and what Make does:
+by a schedule tick), the job's ``attempt`` (``ctx.attempt``), a poller's ``cursor`` before the tick
+and the items it starts (``started``) and the cursor it stores (``next_cursor``), the replies its calls get in order, and what Make does:
 the requests it sends (``calls``), the bundles it outputs (``output``) or the error it stops
 with (``error``), and the synchronous webhook reply it makes (``response``), the decisions it records (``decisions``). ``source`` names
 the public page that documents the behaviour. The runner scaffolds the scenario with
@@ -85,6 +86,9 @@ class MakeCase:
     schedule: dict[str, Any] | None = None
     attempt: int = 1  # the job's attempt number (ctx.attempt) the run is
     env: dict[str, str] = field(default_factory=dict)  # environment variables set around the run (a setting)
+    cursor: Any = ABSENT  # a poller's durable cursor before the tick (ctx.poll_cursor; ABSENT: its default)
+    started: Any = ABSENT  # the items a poller's tick starts jobs for (ctx.start_new), in order
+    next_cursor: Any = ABSENT  # the cursor that tick stores
     first: bool = False  # the module is the scenario's first (no webhook before it), run by a schedule tick
 
     @property
@@ -102,6 +106,8 @@ class Outcome:
     calls: list[dict[str, Any]] = field(default_factory=list)
     responses: list[tuple[int, Any, dict[str, str]]] = field(default_factory=list)
     decisions: dict[str, Any] = field(default_factory=dict)
+    started: list[Any] | None = None  # ctx.start_new's items (None: not called)
+    next_cursor: Any = None
     error: str | None = None
     source: str = ""
 
@@ -109,8 +115,13 @@ class Outcome:
 class _Context:
     """The part of a Context a scaffolded Make scenario uses, offline, answering calls from the case."""
 
-    def __init__(self, replies: tuple[Reply, ...], providers: dict[str, str] | None = None, attempt: int = 1) -> None:
+    def __init__(self, replies: tuple[Reply, ...], providers: dict[str, str] | None = None, attempt: int = 1,
+                 cursor: Any = ABSENT) -> None:
         self.job_id = uuid.UUID(int=0)
+        self.automation = "make-conformance"
+        self.started: list[Any] | None = None
+        self.next_cursor: Any = None
+        self._cursor = cursor
         self.attempt = attempt
         self.providers = dict(providers or {})  # provider -> base URL, as ctx.providers
         self.decisions: dict[str, Any] = {}
@@ -134,6 +145,15 @@ class _Context:
 
     async def sleep_until(self, when: datetime) -> None:
         return None
+
+    async def poll_cursor(self, *, poller: str | None = None, default: Any = None) -> Any:
+        return copy.deepcopy(self._cursor) if self._cursor is not ABSENT else default
+
+    async def start_new(self, target: str, items: list[Any], *, id_of: Any, cursor: Any, poller: str | None = None,
+                        keep_last: int = 10_000, keep_for: Any = None) -> list[str]:
+        self.started = (self.started or []) + copy.deepcopy(list(items))
+        self.next_cursor = copy.deepcopy(cursor)
+        return [str(id_of(item)) for item in items]
 
     async def respond(self, status: int = 200, body: Any = None, headers: dict[str, str] | None = None) -> None:
         self.responses.append((status, body, dict(headers or {})))
@@ -225,7 +245,7 @@ def run_case(case: MakeCase, workdir: Path) -> Outcome:
                                                         or f"{case.type}#{UNDER_TEST}"))
     outcome = Outcome(translated=row.status == "translated" or (case.first and row.status == "trigger"), why=row.why, source=scaffold.source)
     function = _load(scaffold.source, str(path.with_suffix(".py")), "make-conformance")
-    ctx = _Context(case.replies, {p: f"https://{h}" for h, p in case.providers.items()}, case.attempt)
+    ctx = _Context(case.replies, {p: f"https://{h}" for h, p in case.providers.items()}, case.attempt, case.cursor)
     with _recording_emits(), _environment(case.env):
         try:
             asyncio.run(function(ctx, Trigger("make-conformance", None, {"content-type": "application/json"},
@@ -238,6 +258,7 @@ def run_case(case: MakeCase, workdir: Path) -> Outcome:
     outcome.calls = ctx.calls
     outcome.responses = ctx.responses
     outcome.decisions = ctx.decisions
+    outcome.started, outcome.next_cursor = ctx.started, ctx.next_cursor
     return outcome
 
 
@@ -279,6 +300,11 @@ def mismatches(case: MakeCase, outcome: Outcome) -> list[str]:
     if case.output is not ABSENT and outcome.output != case.output:
         found.append(f"output: {json.dumps(outcome.output, default=str)[:600]} != expected "
                      f"{json.dumps(case.output, default=str)[:600]}")
+    if case.started is not ABSENT and outcome.started != case.started:
+        found.append(f"started: {json.dumps(outcome.started, default=str)[:600]} != expected "
+                     f"{json.dumps(case.started, default=str)[:600]}")
+    if case.next_cursor is not ABSENT and outcome.next_cursor != case.next_cursor:
+        found.append(f"cursor stored: {outcome.next_cursor!r} != expected {case.next_cursor!r}")
     if case.decisions is not ABSENT and outcome.decisions != case.decisions:
         found.append(f"decisions: {outcome.decisions!r} != expected {case.decisions!r}")
     if case.response is not ABSENT:
