@@ -4,7 +4,8 @@ Basic-auth / OAuth / API-key variants, v4 ``MakeRequest``) and "Get a file", thr
 Body types (v3 ``bodyType``), as Make sends them:
 
 - ``raw``: the ``data`` text with the chosen ``contentType`` (a JSON content type is sent as
-  the parsed JSON, so the gateway records it as JSON; any other type as the text itself);
+  the parsed JSON, so the gateway records it as JSON; any other type, and JSON text that does
+  not parse, as the text itself, as Make sends it);
 - ``x_www_form_urlencoded``: the ``formFields`` as a form;
 - ``multipart_form_data``: the ``formDataFields``: text fields, and file fields (``fileName``
   and ``data``) as files.
@@ -57,6 +58,14 @@ def _pairs(pairs: Sequence[tuple[Any, Any]]) -> dict[str, str]:
     return {text(k): text(v) for k, v in pairs if text(k) != ""}
 
 
+def _json_of(raw: Any) -> tuple[Any] | None:
+    """``(value,)`` of a JSON body's text, None when it does not parse."""
+    try:
+        return (jsonlib.loads(text(raw)),)
+    except ValueError:
+        return None
+
+
 def _bytes(value: Any) -> bytes:
     if isinstance(value, bytes | bytearray):
         return bytes(value)
@@ -81,12 +90,10 @@ async def request(ctx: Any, provider: str, method: str, url: str, *, step: str, 
     if body is not None:
         kwargs["json"] = body
     elif raw is not None and text(raw) != "":
-        if _JSON_TYPE.search(content_type):
-            try:
-                kwargs["json"] = jsonlib.loads(text(raw))
-            except ValueError as exc:
-                raise ModuleFailed(f"{module}: the request body is not valid JSON ({exc}): {text(raw)[:200]!r}") from None
-        else:
+        parsed = _json_of(raw) if _JSON_TYPE.search(content_type) else None
+        if parsed is not None:
+            kwargs["json"] = parsed[0]
+        else:  # any other type, or JSON text that does not parse: Make sends the text as it is
             kwargs["content"] = _bytes(raw)
             if content_type and not any(k.lower() == "content-type" for k in sent):
                 sent["Content-Type"] = content_type  # a JSON body's the call sets itself

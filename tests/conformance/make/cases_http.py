@@ -41,6 +41,14 @@ CASES = [
         output=[_bundle({"id": 7}, 201, 8)],
         source=_DOC),
     MakeCase(
+        id="http-v3-raw-json-body-that-does-not-parse-is-sent-as-text",
+        module=_http(bodyType="raw", contentType="application/json", data='{"note": "{{1.note}}"}'),
+        input={"note": 'say "hi"'},
+        replies=(Reply(200, json={"ok": False}, headers=_JSON),),
+        calls=(Call("POST", "https://api.example.com/items", content=b'{"note": "say "hi""}',
+                    headers={"Content-Type": "application/json"}),),
+        output=[_bundle({"ok": False}, 200, 12)], source=_DOC),
+    MakeCase(
         id="http-v3-raw-text-body",
         module=_http(bodyType="raw", contentType="text/plain", data="Hello {{1.name}}"),
         input={"name": "Ada"},
