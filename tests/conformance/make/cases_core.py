@@ -70,6 +70,18 @@ CASES = [
         input={"name": "Ada"},
         output=[{"greeting": "Hello Ada"}], source=_VARIABLES),
     MakeCase(
+        id="sleep-waits-then-goes-on",
+        module={"module": "util:FunctionSleep", "version": 1, "parameters": {}, "mapper": {"duration": "{{1.s}}"},
+                "metadata": {"designer": {"x": 300, "y": 0}}},
+        input={"s": "5"}, output=[{}],
+        source="https://www.make.com/en/help/tools/tools (Sleep: Delay in seconds; no output)"),
+    MakeCase(
+        id="set-variable-v1",
+        module={"module": "util:SetVariable", "version": 1, "parameters": {},
+                "mapper": {"name": "total", "scope": "roundtrip", "value": "{{1.a * 2}}"},
+                "metadata": {"designer": {"x": 300, "y": 0}}},
+        input={"a": 4}, output=[{"total": 8}], source=_VARIABLES),
+    MakeCase(
         id="get-multiple-variables",
         before=({"id": 2, "module": "util:SetVariables", "version": 1, "parameters": {},
                  "mapper": {"scope": "roundtrip", "variables": [{"name": "Method", "value": "{{1.m}}"}]},
