@@ -149,6 +149,15 @@ CASES = [
         input={"payload": '[{"sku": "a", "qty": 1}, {"sku": "b", "qty": 2}]'},
         output=[{"text": "a x1\nb x2"}], source=_TEXT_AGG),
     MakeCase(
+        id="text-aggregator-other-separator",
+        before=({"id": 2, "module": "builtin:BasicFeeder", "version": 1, "parameters": {},
+                 "mapper": {"array": "{{1.words}}"}, "metadata": {"designer": {"x": 150, "y": 0}}},),
+        module={"module": "util:TextAggregator", "version": 1,
+                "parameters": {"feeder": 2, "rowSeparator": "other", "otherRowSeparator": " "},
+                "mapper": {"value": "{{2.word}}"}, "metadata": {"designer": {"x": 300, "y": 0}}},
+        input={"words": [{"word": "hello"}, {"word": "there"}]},
+        output=[{"text": "hello there"}], source=_TEXT_AGG),
+    MakeCase(
         id="router-every-passing-route-runs",
         module={"module": "builtin:BasicRouter", "version": 1, "parameters": {}, "mapper": None,
                 "metadata": {"designer": {"x": 300, "y": 0, "name": "By size"}},

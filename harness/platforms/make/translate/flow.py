@@ -162,7 +162,8 @@ def _aggregated(aggregator: Module, feeder: Module, collected: ast.Name) -> tupl
     """Return (what one bundle adds to ``collected``, the aggregator's output bundle)."""
     if aggregator.app == "util:TextAggregator":
         raw = aggregator.parameters.get("rowSeparator", "")
-        separator = aggregator.parameters.get("otherSeparator", "") if raw == "other" else _SEPARATORS.get(raw, raw)
+        separator = (aggregator.parameters.get("otherRowSeparator", aggregator.parameters.get("otherSeparator", ""))
+                     if raw == "other" else _SEPARATORS.get(raw, raw))
         return (call("make.text", template(aggregator.mapper.get("value", ""))),
                 expr("{'text': $separator.join($collected)}", separator=str(separator), collected=collected))
     fields = template(aggregator.mapper) if aggregator.mapper else call("dict", var(feeder))
