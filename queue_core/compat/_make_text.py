@@ -14,6 +14,9 @@
   ``text [href]``, headings upper-cased when asked); output ``text``.
 - ``create_json``: "Create JSON": the data structure's fields, each converted to its type, written
   as ``JSON.stringify`` writes it (``space``: the indentation); output ``json``.
+- ``switch``: "Switch" (``util:Switcher``): the first case whose pattern is the input (a regular
+  expression it matches, with *Use regular expressions to match*) gives the ``output``, else the
+  *Else* output.
 - ``transform_json``: "Transform to JSON": the mapped value as JSON text; output ``json``.
 - ``respond``: "Webhook response": ``ctx.respond(status, body, headers)``; outputs nothing.
 """
@@ -29,7 +32,7 @@ from typing import Any
 from ..errors import ModuleFailed
 from ._make_filter import number, text
 
-__all__ = ["create_json", "html_to_text", "match_pattern", "replace", "respond", "stringify", "transform_json",
+__all__ = ["create_json", "html_to_text", "match_pattern", "replace", "respond", "stringify", "switch", "transform_json",
            "typed_fields"]
 
 
@@ -223,6 +226,17 @@ def create_json(values: dict[str, Any], spec: list[dict[str, Any]] | None, *, sp
     """Return "Create JSON"'s bundle ``{"json": …}``: the fields (typed by ``spec``) as JSON text."""
     data = typed_fields(values, spec, module) if spec else values
     return {"json": stringify(data, space)}
+
+
+def switch(value: Any, cases: list[tuple[Any, Any]], otherwise: Any = None, *, regexp: bool = False,
+           module: str = "") -> dict[str, Any]:
+    """Return "Switch"'s bundle ``{"output": …}``: the output of the first case whose pattern equals the
+    input (or, with "Use regular expressions to match", whose pattern the input matches), else ``otherwise``."""
+    subject = text(value)
+    for pattern, output in cases:
+        if (_compile(pattern, module=module).search(subject) is not None) if regexp else text(pattern) == subject:
+            return {"output": output}
+    return {"output": otherwise}
 
 
 def transform_json(value: Any, *, space: Any = "") -> dict[str, str]:

@@ -11,6 +11,7 @@ _REPLACE = "https://www.make.com/en/help/app/regexp (Replace: $1 in the new valu
 _HTML = "https://www.make.com/en/help/app/regexp (HTML to text: Line break, Uppercase headings; output Text)"
 _JSON = "https://www.make.com/en/help/app/json (Create JSON: the data structure's fields; output JSON string)"
 _TRANSFORM = "https://www.make.com/en/help/app/json (Transform to JSON: Object, Indentation; output JSON string)"
+_SWITCH = "https://www.make.com/en/help/tools/tools (Switch: Input, Cases (Pattern, Output), Use regular expressions to match, Else; output Output)"
 _RESPOND = "https://www.make.com/en/help/tools/webhooks (Webhook response: Status, Body, Custom headers)"
 
 
@@ -121,6 +122,21 @@ CASES = [
         input={"o": {"a": [1]}},
         output=[{"json": '{\n\t"a": [\n\t\t1\n\t]\n}'}],
         source=_TRANSFORM),
+    MakeCase(
+        id="switch-first-matching-case",
+        module={"module": "util:Switcher", "version": 1, "parameters": {},
+                "mapper": {"input": "{{1.event}}", "useRegExpMatch": False, "elseOutput": "stop",
+                           "casesTable": [{"pattern": "complete", "output": "continue"},
+                                          {"pattern": "failed", "output": "{{1.id}} failed"}]},
+                "metadata": {"designer": {"x": 300, "y": 0}}},
+        input={"event": "failed", "id": 7}, output=[{"output": "7 failed"}], source=_SWITCH),
+    MakeCase(
+        id="switch-else-output",
+        module={"module": "util:Switcher", "version": 1, "parameters": {},
+                "mapper": {"input": "{{1.event}}", "useRegExpMatch": True, "elseOutput": "stop",
+                           "casesTable": [{"pattern": "^comp", "output": "continue"}]},
+                "metadata": {"designer": {"x": 300, "y": 0}}},
+        input={"event": "incomplete"}, output=[{"output": "stop"}], source=_SWITCH),
     MakeCase(
         id="webhook-respond-status-body-headers",
         module={"module": "gateway:WebhookRespond", "version": 1, "parameters": {},

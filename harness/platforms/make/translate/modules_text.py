@@ -1,5 +1,5 @@
 """Make's Text parser modules (``regexp:Parser``, ``regexp:Replace``, ``regexp:HTMLToText``), JSON
-"Create JSON" and the webhook reply (``gateway:WebhookRespond``): no call; run time in
+"Create JSON", "Transform to JSON", the Switch and the webhook reply (``gateway:WebhookRespond``): no call; run time in
 ``queue_core/compat/_make_text.py`` (``make.tools``, Make's semantics are written there).
 """
 
@@ -90,6 +90,16 @@ def create_json(module: Module, gen: Gen) -> ModuleCode:
                                        module=lit(module.label)))
 
 
+def switch(module: Module, gen: Gen) -> ModuleCode:
+    """Switch: the output of the first case whose pattern matches the input, else the else output; ``output``."""
+    m = module.mapper
+    cases = [ast.Tuple([template(c.get("pattern", "")), template(c.get("output"))], ast.Load())
+             for c in m.get("casesTable") or [] if isinstance(c, dict)]
+    return ModuleCode([], bundle=_call("switch", template(m.get("input", "")), ast.List(cases, ast.Load()),
+                                       template(m.get("elseOutput")), regexp=lit(bool(m.get("useRegExpMatch"))),
+                                       module=lit(module.label)))
+
+
 def transform_json(module: Module, gen: Gen) -> ModuleCode:
     """Transform to JSON: the mapped object as JSON text; output ``json``."""
     return ModuleCode([], bundle=_call("transform_json", template(module.mapper.get("object")),
@@ -109,5 +119,5 @@ def webhook_respond(module: Module, gen: Gen) -> ModuleCode:
 
 TRANSLATORS = {
     "regexp:Parser": parser, "regexp:Replace": replace, "regexp:HTMLToText": html_to_text,
-    "json:CreateJSON": create_json, "json:TransformToJSON": transform_json, "gateway:WebhookRespond": webhook_respond,
+    "util:Switcher": switch, "json:CreateJSON": create_json, "json:TransformToJSON": transform_json, "gateway:WebhookRespond": webhook_respond,
 }
