@@ -93,7 +93,7 @@ def create_json(module: Module, gen: Gen) -> ModuleCode:
 def switch(module: Module, gen: Gen) -> ModuleCode:
     """Switch: the output of the first case whose pattern matches the input, else the else output; ``output``."""
     m = module.mapper
-    cases = [ast.Tuple([template(c.get("pattern", "")), template(c.get("output"))], ast.Load())
+    cases: list[ast.expr] = [ast.Tuple([template(c.get("pattern", "")), template(c.get("output"))], ast.Load())
              for c in m.get("casesTable") or [] if isinstance(c, dict)]
     return ModuleCode([], bundle=_call("switch", template(m.get("input", "")), ast.List(cases, ast.Load()),
                                        template(m.get("elseOutput")), regexp=lit(bool(m.get("useRegExpMatch"))),
