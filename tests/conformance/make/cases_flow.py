@@ -158,6 +158,17 @@ CASES = [
         input={"words": [{"word": "hello"}, {"word": "there"}]},
         output=[{"text": "hello there"}], source=_TEXT_AGG),
     MakeCase(
+        id="array-aggregator-whose-source-is-a-one-bundle-module",
+        before=({"id": 2, "module": "util:SetVariable2", "version": 1, "parameters": {},
+                 "mapper": {"name": "who", "scope": "roundtrip", "value": "{{1.who}}"},
+                 "metadata": {"designer": {"x": 100, "y": 0}}},
+                {"id": 3, "module": "builtin:BasicFeeder", "version": 1, "parameters": {},
+                 "mapper": {"array": "{{1.items}}"}, "metadata": {"designer": {"x": 200, "y": 0}}}),
+        module={"module": "builtin:BasicAggregator", "version": 1, "parameters": {"feeder": 2},
+                "mapper": {"line": "{{2.who}}: {{3.value}}"}, "metadata": {"designer": {"x": 300, "y": 0}}},
+        input={"who": "ada", "items": ["a", "b"]},
+        output=[{"array": [{"line": "ada: a"}, {"line": "ada: b"}]}], source=_AGGREGATOR),
+    MakeCase(
         id="router-every-passing-route-runs",
         module={"module": "builtin:BasicRouter", "version": 1, "parameters": {}, "mapper": None,
                 "metadata": {"designer": {"x": 300, "y": 0, "name": "By size"}},

@@ -101,10 +101,11 @@ def _module_lines(module: Module, rest: list[Module], lay: Layout, tail: Sequenc
     lay.handling.append(module.id)
     route = flow(handler_modules, lay) if module.onerror and code.todo is None else []
     lay.handling.pop()
-    if code.bundles is not None and code.todo is None and any(
-            m.app in AGGREGATORS and m.parameters.get("feeder") == module.id for m in rest):
-        # a search module (several bundles) feeding an Aggregator: the loop closes there
-        return emitted(module, code, [], route, emit=_feed(module, name(f"bundles_{module.id}"), rest, lay, tail))
+    if code.todo is None and any(m.app in AGGREGATORS and m.parameters.get("feeder") == module.id for m in rest):
+        # the Aggregator's source module: for each bundle it outputs (a search: several), the Aggregator
+        # collects the bundles the modules between output, and its own bundle goes on
+        source = name(f"bundles_{module.id}") if code.bundles is not None else ast.List([var(module)], ast.Load())
+        return emitted(module, code, [], route, emit=_feed(module, source, rest, lay, tail))
     return emitted(module, code, flow(rest, lay, tail=tail), route)
 
 
