@@ -69,6 +69,21 @@ def number(value: Any) -> Decimal | None:
     return None
 
 
+def get(value: Any, path: Any) -> Any:
+    """Return ``get(object or array; path)``: dot notation, array indexes from 1; None when absent."""
+    current = value
+    for part in [p for p in re.split(r"\.", text(path)) if p != ""]:
+        key = part.strip("`")
+        if isinstance(current, list):
+            index = number(key)
+            current = current[int(index) - 1] if index is not None and 1 <= index <= len(current) else None
+        elif isinstance(current, dict):
+            current = current.get(key)
+        else:
+            return None
+    return current
+
+
 def instant(value: Any) -> datetime | None:
     """Return ``value`` as an aware datetime, or None when it is not a date Make reads."""
     if isinstance(value, datetime):

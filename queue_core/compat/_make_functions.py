@@ -15,23 +15,9 @@ from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
-from ._make_filter import empty, instant, number, text
+from ._make_filter import empty, get, instant, number, text
 from ..errors import MakeFunctionError
-
-
-def get(value: Any, path: Any) -> Any:
-    """Return ``get(object or array; path)``: dot notation, array indexes from 1; None when absent."""
-    current = value
-    for part in [p for p in re.split(r"\.", text(path)) if p != ""]:
-        key = part.strip("`")
-        if isinstance(current, list):
-            index = number(key)
-            current = current[int(index) - 1] if index is not None and 1 <= index <= len(current) else None
-        elif isinstance(current, dict):
-            current = current.get(key)
-        else:
-            return None
-    return current
+from ._make_functions_more import MORE
 
 
 def truth(value: Any) -> bool:
@@ -184,6 +170,7 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "formatDate": format_date, "addDays": _shift("days"), "addHours": _shift("hours"),
     "addMinutes": _shift("minutes"), "addSeconds": _shift("seconds"),
 }
+FUNCTIONS.update(MORE)  # _make_functions_more: dates, hashes, arrays, omit/pick
 
 
 def _flat(values: tuple[Any, ...]) -> list[Any]:

@@ -20,16 +20,17 @@ Filter operators are ``_make_filter``; IML functions ``_make_functions``; both r
 from __future__ import annotations
 
 import importlib
+import os
 import json as jsonlib
 import re
-from collections.abc import Sequence
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from ..errors import MakeConditionError, MakeFunctionError, ModuleFailed, TerminalError, TodoModule
-from ._make_filter import OPERATORS, condition, empty, instant, number, passes, text
-from ._make_functions import FUNCTIONS, fn, get, parse_number, truth
+from ..errors import MakeConditionError, MakeFunctionError, ModuleFailed, RetryableError, TerminalError, TodoModule
+from ._make_filter import OPERATORS, condition, empty, get, instant, number, passes, text
+from ._make_functions import FUNCTIONS, fn, parse_number, truth
+from . import _make_text as tools  # make.tools: Text parser, Create JSON, Webhook response
 
 # The filter operators (``text:equal``) and IML functions (``lower``) this runtime implements, by
 # name: the translator emits only these.
@@ -38,8 +39,8 @@ IML_FUNCTIONS: frozenset[str] = frozenset(FUNCTIONS)
 
 __all__ = [
     "FILTER_OPERATORS", "IML_FUNCTIONS", "MakeConditionError", "MakeFunctionError", "ModuleFailed", "Run", "TodoModule", "app_call", "arith", "compare",
-    "concat", "condition", "empty", "first_bundle", "fn", "get", "http", "http_bundle", "instant", "iterate",
-    "json_body", "number", "parse_json", "parse_number", "passes", "ref", "repeat", "text", "truth",
+    "concat", "condition", "empty", "first_bundle", "fn", "get", "http_bundle", "instant", "iterate",
+    "json_body", "number", "parse_json", "parse_number", "passes", "path", "ref", "repeat", "text", "tools", "truth",
     "webhook_bundle",
 ]
 
@@ -63,6 +64,7 @@ class Run:
         self.ctx = ctx
         self.b: dict[int, Any] = {}
         self.variables: dict[str, Any] = {}
+        self.scenario_name = ""  # var.scenario.name: the blueprint's name (set by the generated code)
         self._last: int | None = None
         self._routers: dict[int, tuple[str, list[str], set[int]]] = {}
 
@@ -94,6 +96,61 @@ class Run:
             raise error
         self._last = module
         return False
+
+    @property
+    def execution_id(self) -> str:
+        """``var.scenario.executionId``: this execution's id, the job's (a new execution has a new id)."""
+        return str(getattr(self.ctx, "job_id", ""))
+
+    def caught(self, module: int, error: BaseException, directive: str = "builtin:Ignore") -> None:
+        """Enter ``module``'s error handler route for ``error``: its bundle becomes
+        ``{"error": {"message": …}}`` (what the route maps as ``{{<id>.error.message}}``; the text
+        is this run's, not Make's wording). A TODO module's failure is re-raised, and so is a
+        retryable one unless the route ends in Break or Rollback (the queue retries it first)."""
+        if isinstance(error, TodoModule):
+            raise error
+        if directive not in ("builtin:Break", "builtin:Rollback") and not isinstance(
+                error, TerminalError | MakeConditionError | ValueError):
+            raise error
+        self.b[module] = {"error": {"message": str(error)}}
+        self._last = module
+
+    def committed(self, module: int, error: BaseException) -> None:
+        """Handle an error of ``module`` under ``builtin:Commit``: the run stops here and succeeds
+        (the generated code returns); a TODO module and a retryable error are re-raised."""
+        self.ignored(module, error)
+
+    def rolled_back(self, module: int, error: BaseException) -> None:
+        """Handle an error under ``builtin:Rollback``: the run fails now, without a retry (Make
+        marks the execution as an error and does not run it again)."""
+        if isinstance(error, TodoModule):
+            raise error
+        raise TerminalError(f"module {module}: {error} (error handler Rollback: the run fails)") from error
+
+    def broke(self, module: int, error: BaseException, count: Any = 3, interval: Any = 15, retry: Any = True) -> None:
+        """Handle an error under ``builtin:Break``: Make stores the incomplete execution and completes
+        it again after ``interval`` minutes, up to ``count`` times; here the job is retried (its
+        recorded steps are not run again) with that delay while its attempt number is within
+        ``count``, then it fails. With retries off the run fails at once."""
+        if isinstance(error, TodoModule):
+            raise error
+        attempts, minutes = number(count), number(interval)
+        attempt = int(getattr(self.ctx, "attempt", 1) or 1)
+        if truth(retry) and attempts is not None and attempt <= int(attempts):
+            raise RetryableError(f"module {module}: {error} (error handler Break: retry {attempt} of {int(attempts)})",
+                                 delay=float(minutes if minutes is not None else 15) * 60) from error
+        raise TerminalError(f"module {module}: {error} (error handler Break: no retry left)") from error
+
+    def setting(self, variable: str) -> str:
+        """``var.scenario.url`` and the other system variables only Make's account knows (the scenario's
+        id and URL, its team and organisation): the setting ``MAKE_<VARIABLE>`` (``MAKE_SCENARIO_URL``)
+        of the worker's environment; ModuleFailed naming it when it is not set."""
+        key = "MAKE_" + re.sub(r"[^A-Z0-9]+", "_", variable.upper())
+        value = os.environ.get(key)
+        if value is None:
+            raise ModuleFailed(f"var.{variable}: set {key} in the worker's environment (Make's value for this "
+                               "scenario, or its successor's)")
+        return value
 
     def now(self) -> datetime:
         """Return ``now``: the job's clock (the trigger's time in a shadow replay)."""
@@ -210,21 +267,6 @@ def parse_json(rendered: Any, module: str) -> list[Any]:
     return [parsed if isinstance(parsed, dict) else {"value": parsed}]
 
 
-async def http(ctx: Any, provider: str, method: str, url: str, *, step: str, parse: bool = True,
-               headers: Sequence[tuple[str, Any]] = (), params: Sequence[tuple[str, Any]] = (),
-               json: Any = None) -> dict[str, Any]:
-    """Make an HTTP module's request through ``ctx.call``; return its bundle (statusCode, headers, data)."""
-    kwargs: dict[str, Any] = {}
-    if headers:
-        kwargs["headers"] = {text(k): text(v) for k, v in headers}
-    if params:
-        kwargs["params"] = {text(k): text(v) for k, v in params}
-    if json is not None:
-        kwargs["json"] = json
-    response = await ctx.call(provider, method, url, step=step, **kwargs)
-    return http_bundle(response, parse)
-
-
 async def app_call(ctx: Any, provider: str, method: str, url: str, *, step: str, json: Any = None) -> Any:
     """Make an app module's REST call through ``ctx.call``; return its bundle: the JSON response body."""
     response = await ctx.call(provider, method, url, step=step, **({"json": json} if json is not None else {}))
@@ -236,16 +278,16 @@ async def app_call(ctx: Any, provider: str, method: str, url: str, *, step: str,
 
 
 def http_bundle(response: Any, parse: bool = True) -> dict[str, Any]:
-    """Return an HTTP module's output bundle for ``response``.
+    """Return an HTTP module's output bundle for ``response`` (``_make_http.response_bundle``).
 
     A shadow replay answers with the legacy run's recorded output, which is already a bundle
     (an object with ``statusCode`` and ``data``): it is taken as it is.
     """
-    try:
-        body = response.json() if parse else response.text
-    except ValueError:
-        body = response.text
-    if isinstance(body, dict) and "statusCode" in body and "data" in body:
-        return body
-    headers = [{"name": k, "value": v} for k, v in getattr(response, "headers", {}).items()]
-    return {"statusCode": response.status_code, "headers": headers, "data": body}
+    from ._make_http import response_bundle
+
+    return response_bundle(response, parse)
+
+
+def path(value: Any, *parts: str) -> Any:
+    """Return ``value`` followed by a path (``first(2.data).supplier_id``); None when absent."""
+    return _walk(value, list(parts))

@@ -215,11 +215,11 @@ def test_an_unknown_filter_operator_leaves_the_module_todo_with_the_reason(tmp_p
 
 def test_an_untranslatable_expression_is_kept_verbatim_beside_the_todo(tmp_path: Path) -> None:
     blueprint = json.loads((FIXTURES / "order-lines.blueprint.json").read_text())
-    blueprint["flow"][2]["mapper"]["value"] = "{{sha256(2.sku)}}"
+    blueprint["flow"][2]["mapper"]["value"] = "{{shuffle(2.sku)}}"
     (tmp_path / "b.json").write_text(json.dumps(blueprint))
     scaffold = build(load_blueprint(tmp_path / "b.json"), "x", {})
     assert ("Line text", "todo") in {(r.node, r.status) for r in scaffold.rows}
-    assert '#       "value": "{{sha256(2.sku)}}"' in scaffold.source and "IML function sha256() is not translated" in scaffold.source
+    assert '#       "value": "{{shuffle(2.sku)}}"' in scaffold.source and "IML function shuffle() is not translated" in scaffold.source
 
 
 def test_an_edited_file_is_never_overwritten_without_force(tmp_path: Path) -> None:

@@ -36,6 +36,7 @@ class Module:
     routes: tuple[tuple[Module, ...], ...] = ()
     branches: tuple[IfElseBranch, ...] = ()
     in_branch: bool = False  # inside an If-else branch: the importer knows it by id only
+    metadata: dict[str, Any] = field(default_factory=dict)  # the designer's: ``expect`` lists a form's fields
 
     @property
     def package(self) -> str:
@@ -184,12 +185,14 @@ def _module(raw: Any, path: str, where: str, modules: dict[int, Module], in_bran
                    for i, r in enumerate(_listed(raw.get("routes"), strict)) if strict or isinstance(r, dict))
     branches = tuple(_branch(b, path, f"{where}.branches[{i}]", modules, strict)
                      for i, b in enumerate(_listed(raw.get("branches"), strict)) if strict or isinstance(b, dict))
-    handlers = _flow(raw.get("onerror") or [], path, f"{where}.onerror", {}, in_branch=in_branch, strict=strict)
+    # an error handler's modules are known to the importer by id only, as an If-else branch's are
+    handlers = _flow(raw.get("onerror") or [], path, f"{where}.onerror", modules, in_branch=True, strict=strict)
     version: int = raw["version"] if isinstance(raw.get("version"), int) else 1
     module = Module(ident, app, version, str(designer.get("name") or f"{app}#{ident}"),
                     raw["mapper"] if isinstance(raw.get("mapper"), dict) else {},
                     raw["parameters"] if isinstance(raw.get("parameters"), dict) else {},
-                    raw["filter"] if isinstance(raw.get("filter"), dict) else None, handlers, routes, branches, in_branch)
+                    raw["filter"] if isinstance(raw.get("filter"), dict) else None, handlers, routes, branches, in_branch,
+                    raw["metadata"] if isinstance(raw.get("metadata"), dict) else {})
     modules[ident] = module
     return module
 

@@ -231,8 +231,8 @@ def _steps(modules: list[dict[str, Any]], blueprint: Blueprint, entry: Automatio
 def _call(module: dict[str, Any], name: str, blueprint: Blueprint, entry: AutomationEntry) -> dict[str, Any] | None:
     ident = _ident(module)
     app = _app(ident, blueprint)
-    if not app or app.startswith(("builtin:", "gateway:", "util:", "json:")):
-        return None
+    if not app or app.startswith(("builtin:", "gateway:", "util:", "json:", "regexp:")):
+        return None  # no call: the new side's module makes none (a Text parser runs in the job)
     known = blueprint.logged.get(ident)
     mapper = known.mapper if known is not None else {}
     if app in HTTP_MODULES:

@@ -33,6 +33,7 @@ from harness.errors import ExportFormatError, ScaffoldError
 from harness.manifest import set_relative
 from harness.platforms.make.definition import Blueprint, Module, is_blueprint, iter_blueprint_files, load_blueprint, read_document
 from harness.platforms.make.translate.flow import Layout, comment, flow
+from harness.platforms.make.translate.handlers import DIRECTIVES
 from harness.platforms.make.translate.modules import TRIGGERS, Gen, makes_call, translate, var
 from harness.scaffold import Written, _code, checked_name, write
 from harness.scaffold._code import name, stmts
@@ -74,16 +75,41 @@ def schedule_of(scheduling: dict[str, Any] | None) -> tuple[dict[str, Any] | Non
         if interval % 3600 == 0 and 24 % (interval // 3600) == 0:
             hours = interval // 3600
             return {"cron": "0 * * * *" if hours == 1 else f"0 */{hours} * * *"}, f"every {interval} s"
-    if kind == "daily" and re.fullmatch(r"\d{1,2}:\d{2}", str(scheduling.get("time", ""))):
-        hour, minute = str(scheduling["time"]).split(":")
-        return {"cron": f"{int(minute)} {int(hour)} * * *"}, "daily"
-    return None, f"scheduling {scheduling!r} has no cron equivalent here: set schedule= by hand"
+    time = str(scheduling.get("time", ""))
+    at = time.split(":") if re.fullmatch(r"\d{1,2}:\d{2}", time) else None
+    if kind == "daily" and at:
+        return {"cron": f"{int(at[1])} {int(at[0])} * * *"}, "daily"
+    days, dates, months = (_integers(scheduling.get("days"), 1, 7), _integers(scheduling.get("dates"), 1, 31),
+                           _integers(scheduling.get("months"), 1, 12))
+    if kind == "weekly" and at and days:  # Make's days: 1 Monday … 7 Sunday
+        week = ",".join(str(d) for d in sorted({d % 7 for d in days}))
+        return {"cron": f"{int(at[1])} {int(at[0])} * * {week}"}, f"weekly on days {days}"
+    if kind == "monthly" and at and dates:
+        return {"cron": f"{int(at[1])} {int(at[0])} {','.join(map(str, dates))} * *"}, f"monthly on dates {dates}"
+    if kind == "yearly" and at and dates and months:
+        return {"cron": f"{int(at[1])} {int(at[0])} {','.join(map(str, dates))} {','.join(map(str, months))} *"}, \
+            "yearly"
+    if kind == "once":
+        return None, f"scheduling 'once' (at {scheduling.get('date')!r}) is one run, not a schedule: start it by hand"
+    if kind == "immediately":
+        return None, "scheduling 'immediately' runs as data arrives: the trigger is an instant one"
+    return None, f"scheduling {scheduling!r} (type {kind!r}) has no cron equivalent here: set schedule= by hand"
+
+
+def _integers(values: Any, low: int, high: int) -> list[int]:
+    """Return ``values`` sorted when it is a list of integers from ``low`` to ``high``, else []."""
+    if isinstance(values, list) and values and all(
+            isinstance(v, int) and not isinstance(v, bool) and low <= v <= high for v in values):
+        return sorted(values)
+    return []
 
 
 def _names(blueprint: Blueprint, gen: Gen, first: Module | None) -> dict[str, str]:
     steps: dict[str, str] = {}
     taken: set[str] = set()
     for module in blueprint.modules.values():
+        if module.app in DIRECTIVES:  # an error handler's directive: part of the module it handles
+            continue
         # a module in an If-else branch is known to the importer by its id only (it does not read
         # branches); its label is mapped too, for an importer that does
         keys = [module.label, str(module.id)] if module.in_branch else [module.label]
@@ -100,9 +126,12 @@ def _names(blueprint: Blueprint, gen: Gen, first: Module | None) -> dict[str, st
 def _start(first: Module, lay: Layout, scheduled: bool) -> tuple[list[ast.stmt], bool]:
     """Return the statements that produce the first module's bundles, and whether it is a trigger."""
     bundles = name(f"bundles_{first.id}")
-    if first.app in TRIGGERS:
-        lay.rows.append(NodeRow(first.label, first.app, "trigger", "the delivery's body is the bundle"))
-        return [comment(first), *stmts("$bundle = make.webhook_bundle(trigger)\n$bundles = [$bundle]",
+    instant = _instant(first)
+    if first.app in TRIGGERS or instant is not None:
+        function = instant or "make.webhook_bundle"
+        why = "the delivery's body is the bundle" if instant is None else f"an instant app webhook: {function}(trigger)"
+        lay.rows.append(NodeRow(first.label, first.app, "trigger", why))
+        return [comment(first), *stmts("$bundle = $made\n$bundles = [$bundle]", made=_called(function),
                                        bundle=var(first), bundles=bundles)], True
     code = translate(first, lay.gen)
     why = "a replay starts from its recorded bundle; a live tick runs this module"
@@ -119,6 +148,27 @@ def _start(first: Module, lay: Layout, scheduled: bool) -> tuple[list[ast.stmt],
                                    produce=produce)], False
 
 
+def _instant(first: Module) -> str | None:
+    """Return the runtime function that makes an instant app webhook's bundle from its delivery
+    (``triggers.INSTANT``, the app areas' table), or None when ``first`` is not one."""
+    try:
+        from harness.platforms.make.translate.triggers import INSTANT
+    except ImportError:  # the app areas' triggers are not installed
+        return None
+    function = INSTANT.get(first.app)
+    if not isinstance(function, str) or not re.fullmatch(r"make(\.[a-z_][a-z0-9_]*)+", function):
+        return None
+    return function
+
+
+def _called(function: str) -> ast.expr:
+    """Return ``<function>(trigger)`` for a dotted runtime name (``make.poll.tally_bundle``)."""
+    target: ast.expr = name("make")
+    for part in function.split(".")[1:]:
+        target = ast.Attribute(target, part, ast.Load())
+    return ast.Call(target, [name("trigger")], [])
+
+
 def build(blueprint: Blueprint, automation: str, providers: dict[str, str]) -> MakeScaffold:
     """Translate ``blueprint`` into the source of one ``@automation`` module and its maps."""
     gen = Gen(providers)
@@ -129,7 +179,7 @@ def build(blueprint: Blueprint, automation: str, providers: dict[str, str]) -> M
     if first is not None:
         start, instant = _start(first, lay, scheduled=True)
         rest = flow(blueprint.flow[1:], lay)
-        body = start + stmts("for $bundle in $bundles:\n    run.emit($id, $bundle)\n    $rest", bundle=var(first),
+        body = stmts("run.scenario_name = $name", name=blueprint.name) + start + stmts("for $bundle in $bundles:\n    run.emit($id, $bundle)\n    $rest", bundle=var(first),
                              bundles=name(f"bundles_{first.id}"), id=first.id, rest=rest)
         scaffold.trigger_kind = "webhook" if instant else "schedule"
     scaffold.rows = lay.rows

@@ -20,12 +20,12 @@ from typing import Any
 
 from harness.errors import Untranslatable
 from harness.platforms.make.definition import Module, route_value
-from harness.platforms.make.translate.iml import template
+from harness.platforms.make.translate.handlers import DIRECTIVES, emitted, ending, route_of
+from harness.platforms.make.translate.iml import conditions, template
 from harness.platforms.make.translate.modules import Gen, ModuleCode, todo, translate, var
 from harness.scaffold import _code
 from harness.scaffold._code import call, expr, lit, name, stmts
 from harness.scaffold._module import NodeRow
-from queue_core.compat.make import FILTER_OPERATORS
 
 
 FEEDERS = ("builtin:BasicFeeder", "builtin:BasicRepeater")
@@ -40,25 +40,12 @@ class Layout:
     gen: Gen
     rows: list[NodeRow] = field(default_factory=list)
     decisions: dict[int, str] = field(default_factory=dict)  # router id -> decision name
+    handling: list[int] = field(default_factory=list)  # the modules whose error handler route is being laid out
 
 
 def comment(module: Module) -> ast.stmt:
     """Return the comment line that heads a module's code."""
     return _code.comment(f"{module.app} {module.label!r} (module {module.id}, v{module.version})")
-
-
-def conditions(raw: Any) -> ast.expr:
-    """Return the Python expression of filter conditions ``[[{a, o, b}]]`` (OR of ANDs)."""
-    groups = []
-    for group in raw or []:
-        items = []
-        for cond in group or []:
-            operator = str((cond or {}).get("o") or "")
-            if operator not in FILTER_OPERATORS:
-                raise Untranslatable(f"filter operator {operator!r} is not translated")
-            items.append((operator, template(cond.get("a")), template(cond.get("b"))))
-        groups.append(items)
-    return lit(groups)
 
 
 def _passes(test: ast.expr, note: str, body: list[ast.stmt]) -> list[ast.stmt]:
@@ -82,7 +69,7 @@ def flow(modules: Sequence[Module], lay: Layout, *, on_first: Sequence[ast.stmt]
     except Untranslatable as exc:
         code = todo(module, f"filter {module.filter.get('name')!r}: {exc.reason}")  # type: ignore[union-attr]
         _row(lay, module, code)
-        return lines + code.lines
+        return lines + code.lines + _unreached(rest, lay, tail)
     body = [*on_first, *_module_lines(module, rest, lay, tail)]
     if test is None:
         return lines + body
@@ -91,6 +78,12 @@ def flow(modules: Sequence[Module], lay: Layout, *, on_first: Sequence[ast.stmt]
 
 
 def _module_lines(module: Module, rest: list[Module], lay: Layout, tail: Sequence[ast.stmt]) -> list[ast.stmt]:
+    if module.app in DIRECTIVES:  # a directive inside an error handler route (a Router's route there)
+        if not lay.handling or module.app == "builtin:Resume":
+            code = todo(module, f"{module.app} here (not at the end of an error handler route) is not translated")
+            _row(lay, module, code)
+            return code.lines + _unreached(rest, lay, tail)
+        return ending(module, lay.handling[-1])
     if module.app == "builtin:BasicRouter":
         return _router(module, rest, lay, tail)
     if module.app == "builtin:BasicIfElse":
@@ -101,39 +94,19 @@ def _module_lines(module: Module, rest: list[Module], lay: Layout, tail: Sequenc
         code = todo(module, f"an Aggregator whose feeder (module {module.parameters.get('feeder')}) is not an "
                             "Iterator before it in the same flow")
         _row(lay, module, code)
-        return code.lines
+        return code.lines + _unreached(rest, lay, tail)
     code = translate(module, lay.gen)
     _row(lay, module, code)
-    return _emitted(module, code, flow(rest, lay, tail=tail))
-
-
-def _emitted(module: Module, code: ModuleCode, after: list[ast.stmt]) -> list[ast.stmt]:
-    """Return the module's lines, its error handler, the emit of its bundle(s), then ``after``."""
-    handler = module.onerror[0].app if module.onerror else None
-    lines = list(code.lines)
-    bundles, bundle, ok = name(f"bundles_{module.id}"), var(module), name(f"ok_{module.id}")
-    if code.bundles is not None:
-        lines += stmts("$bundles = list($source)", bundles=bundles, source=code.bundles)
-        emit = stmts("for $bundle in $bundles:\n    run.emit($id, $bundle)\n    $after", bundle=bundle,
-                     bundles=bundles, id=module.id, after=after)
-    else:
-        if not (isinstance(code.bundle, ast.Name) and code.bundle.id == bundle.id):
-            lines += stmts("$bundle = $value", bundle=bundle, value=code.bundle)
-        emit = [*stmts("run.emit($id, $bundle)", id=module.id, bundle=bundle), *after]
-    if handler == "builtin:Ignore" and code.todo is None:
-        return stmts("$ok = True\ntry:\n    $lines\nexcept Exception as exc:\n    $note\n"
-                     "    $ok = run.ignored($id, exc)\nif $ok:\n    $emit", ok=ok, lines=lines,
-                     note=_code.comment("builtin:Ignore", trailing=True), id=module.id, emit=emit)
-    if handler == "builtin:Resume" and code.todo is None:
-        resume = template(module.onerror[0].mapper)
-        target = (stmts("$bundles = [$resume]", bundles=bundles, resume=resume) if code.bundles is not None
-                  else stmts("$bundle = $resume", bundle=bundle, resume=resume))
-        return [*stmts("try:\n    $lines\nexcept Exception as exc:\n    $note\n    run.ignored($id, exc)\n    $target",
-                       lines=lines, note=_code.comment("builtin:Resume: its output stands in", trailing=True),
-                       id=module.id, target=target), *emit]
-    if handler is not None and code.todo is None:
-        lines.insert(0, _code.comment(f"TODO: error handler {handler} is not translated: an error fails the run"))
-    return lines + emit
+    handler_modules, _ = route_of(module)
+    lay.handling.append(module.id)
+    route = flow(handler_modules, lay) if module.onerror and code.todo is None else []
+    lay.handling.pop()
+    if code.todo is None and any(m.app in AGGREGATORS and m.parameters.get("feeder") == module.id for m in rest):
+        # the Aggregator's source module: for each bundle it outputs (a search: several), the Aggregator
+        # collects the bundles the modules between output, and its own bundle goes on
+        source = name(f"bundles_{module.id}") if code.bundles is not None else ast.List([var(module)], ast.Load())
+        return emitted(module, code, [], route, emit=_feed(module, source, rest, lay, tail))
+    return emitted(module, code, flow(rest, lay, tail=tail), route)
 
 
 def _router(module: Module, rest: list[Module], lay: Layout, tail: Sequence[ast.stmt]) -> list[ast.stmt]:
@@ -150,6 +123,7 @@ def _router(module: Module, rest: list[Module], lay: Layout, tail: Sequence[ast.
 
 
 def _if_else(module: Module, rest: list[Module], lay: Layout, tail: Sequence[ast.stmt]) -> list[ast.stmt]:
+    at = len(lay.rows)
     _row(lay, module, ModuleCode([], note="the first branch whose condition holds runs"))
     branches: list[tuple[ast.expr | None, str, list[ast.stmt]]] = []  # (test, its label, body)
     for branch in module.branches:
@@ -161,7 +135,9 @@ def _if_else(module: Module, rest: list[Module], lay: Layout, tail: Sequence[ast
             test = conditions(branch.conditions)
         except Untranslatable as exc:
             code = todo(module, f"branch {branch.label!r}: {exc.reason}")
-            return code.lines
+            lay.rows[at] = NodeRow(module.label, module.app, "todo", code.todo or "")
+            later = [m for b in module.branches[len(branches) + 1:] for m in b.flow]
+            return code.lines + _unreached([*later, *rest], lay, tail)
         branches.append((test, branch.label, body))
     chain: list[ast.stmt] = []
     for holds, label, body in reversed(branches):
@@ -187,7 +163,8 @@ def _aggregated(aggregator: Module, feeder: Module, collected: ast.Name) -> tupl
     """Return (what one bundle adds to ``collected``, the aggregator's output bundle)."""
     if aggregator.app == "util:TextAggregator":
         raw = aggregator.parameters.get("rowSeparator", "")
-        separator = aggregator.parameters.get("otherSeparator", "") if raw == "other" else _SEPARATORS.get(raw, raw)
+        separator = (aggregator.parameters.get("otherRowSeparator", aggregator.parameters.get("otherSeparator", ""))
+                     if raw == "other" else _SEPARATORS.get(raw, raw))
         return (call("make.text", template(aggregator.mapper.get("value", ""))),
                 expr("{'text': $separator.join($collected)}", separator=str(separator), collected=collected))
     fields = template(aggregator.mapper) if aggregator.mapper else call("dict", var(feeder))
@@ -195,22 +172,28 @@ def _aggregated(aggregator: Module, feeder: Module, collected: ast.Name) -> tupl
 
 
 def _iterator(module: Module, rest: list[Module], lay: Layout, tail: Sequence[ast.stmt]) -> list[ast.stmt]:
-    at = next((i for i, m in enumerate(rest) if m.app in AGGREGATORS and m.parameters.get("feeder") == module.id), None)
     try:
         bundles = _bundles(module)
     except Untranslatable as exc:  # the array it loops over cannot be read: the loop is left to a person
         code = todo(module, f"the bundles it outputs: {exc.reason}")
         _row(lay, module, code)
-        return code.lines
+        return code.lines + _unreached(rest, lay, tail)
     _row(lay, module, ModuleCode([], note="a loop over the bundles it outputs"))
+    return _feed(module, bundles, rest, lay, tail)
+
+
+def _feed(module: Module, bundles: ast.expr, rest: list[Module], lay: Layout, tail: Sequence[ast.stmt]) -> list[ast.stmt]:
+    """Return the loop over ``module``'s bundles, closed by the Aggregator whose feeder it is (if any)."""
+    at = next((i for i, m in enumerate(rest) if m.app in AGGREGATORS and m.parameters.get("feeder") == module.id), None)
     loop = "for $bundle in $bundles:\n    run.emit($id, $bundle)\n    $body"
     if at is None:
         return stmts(loop, bundle=var(module), bundles=bundles, id=module.id, body=flow(rest, lay, tail=tail))
     aggregator, inner, after = rest[at], rest[:at], rest[at + 1:]
     if any(m.routes or m.branches for m in inner) or aggregator.mapper.get("groupBy") or aggregator.parameters.get("groupBy"):
         code = todo(aggregator, "an Aggregator over routes, branches or with group-by is not translated")
+        inner_lines = flow(inner, lay)
         _row(lay, aggregator, code)
-        return code.lines
+        return inner_lines + code.lines + _unreached(after, lay, tail)
     collected = name(f"aggregated_{aggregator.id}")
     item, output = _aggregated(aggregator, module, collected)
     collect = stmts("$collected.append($item)", collected=collected, item=item)
@@ -219,8 +202,9 @@ def _iterator(module: Module, rest: list[Module], lay: Layout, tail: Sequence[as
             test = conditions(aggregator.filter.get("conditions"))
         except Untranslatable as exc:
             code = todo(aggregator, f"filter {aggregator.filter.get('name')!r}: {exc.reason}")
+            inner_lines = flow(inner, lay)
             _row(lay, aggregator, code)
-            return code.lines
+            return inner_lines + code.lines + _unreached(after, lay, tail)
         collect = _passes(test, f"filter {str(aggregator.filter.get('name') or '')!r}", collect)
     looped = stmts(loop, bundle=var(module), bundles=bundles, id=module.id,
                    body=flow(inner, lay, tail=collect))
@@ -229,6 +213,14 @@ def _iterator(module: Module, rest: list[Module], lay: Layout, tail: Sequence[as
                  "    run.emit($id, $output)\n    $after", collected=collected, looped=looped,
                  note=_code.comment("an Aggregator that got no bundle outputs none", trailing=True),
                  head=comment(aggregator), id=aggregator.id, output=output, after=flow(after, lay, tail=tail))
+
+
+def _unreached(rest: Sequence[Module], lay: Layout, tail: Sequence[ast.stmt]) -> list[ast.stmt]:
+    """Lay out the modules after a TODO that raises, so each is translated (and counted) all the
+    same: the code is there for the person who writes the TODO, reached once it is written."""
+    if not rest:
+        return []
+    return [_code.comment("(below: reached once the TODO above is written)"), *flow(list(rest), lay, tail=tail)]
 
 
 def _row(lay: Layout, module: Module, code: ModuleCode) -> None:

@@ -20,12 +20,23 @@ from typing import Any
 
 from harness.errors import Untranslatable, UntranslatableBareWord
 from harness.scaffold._code import call, dict_of, expr, lit
-from queue_core.compat.make import IML_FUNCTIONS
+from queue_core.compat.make import FILTER_OPERATORS, IML_FUNCTIONS
 
-KEYWORDS: dict[str, Any] = {"now": "run.now()", "true": True, "false": False, "null": None, "emptystring": "",
-                            "space": " ", "newline": "\n", "tab": "\t"}
+KEYWORDS: dict[str, Any] = {"true": True, "false": False, "null": None, "emptystring": "", "space": " ",
+                            "newline": "\n", "tab": "\t", "nbsp": "\u00a0", "carriagereturn": "\r",
+                            "pi": 3.141592653589793}
+# keywords computed at run time: the job's clock (``now``; ``timestamp`` its Unix seconds), an empty array
+COMPUTED: dict[str, str] = {"now": "run.now()", "timestamp": "int(run.now().timestamp())", "emptyarray": "[]"}
 _TOKEN = re.compile(r"""\s*(?:(?P<str>"(?:[^"\\]|\\.)*")|(?P<num>\d+(?:\.\d+)?(?![\w`.\[]))|(?P<op><=|>=|!=|[=<>+\-*/%();])"""
-                    r"""|(?P<word>(?:`[^`]*`|[\w$]+|\[\d*\])(?:\.(?:`[^`]*`|[\w$]+)|\[\d*\])*))""")
+                    r"""|(?P<word>(?:`[^`]*`|[\w$]+|\[\d*\])(?:\.(?:`[^`]*`|[\w$]+)|\[\d*\])*)"""
+                    r"""|(?P<path>(?:\.(?:`[^`]*`|[\w$]+)|\[\d*\])+))""")
+# The system variables a scaffolded run knows (``var.<name>``): the scenario's name from the blueprint,
+# the execution's id is the job's (a new execution of the scenario).
+SYSTEM_VARIABLES = {"scenario.name": "run.scenario_name", "scenario.executionId": "run.execution_id",
+                    "execution.id": "run.execution_id"}
+# The system variables only Make's account knows (its zone, team, organisation, the scenario's id and
+# URL): read from a setting the person configures (``make.Run.setting``: ``MAKE_SCENARIO_URL``, …).
+SETTINGS = ("scenario.id", "scenario.url", "team.id", "team.name", "organization.id", "organization.name")
 
 
 def template(raw: Any) -> ast.expr:
@@ -42,6 +53,20 @@ def template(raw: Any) -> ast.expr:
     if all(kind == "text" for kind, _ in parts):
         return lit(raw)
     return call("make.concat", *(lit(v) if kind == "text" else expression(v) for kind, v in parts))
+
+
+def conditions(raw: Any) -> ast.expr:
+    """Return the Python expression of filter conditions ``[[{a, o, b}]]`` (OR of ANDs)."""
+    groups = []
+    for group in raw or []:
+        items = []
+        for cond in group or []:
+            operator = str((cond or {}).get("o") or "")
+            if operator not in FILTER_OPERATORS:
+                raise Untranslatable(f"filter operator {operator!r} is not translated")
+            items.append((operator, template(cond.get("a")), template(cond.get("b"))))
+        groups.append(items)
+    return lit(groups)
 
 
 def split(raw: str) -> list[tuple[str, str]]:
@@ -150,22 +175,45 @@ class _Parser:
         if kind == "op" and value == "(":
             inner = self.expr()
             self._expect(")")
-            return inner
+            return self._postfix(inner)
         if kind == "op" and value == "-":
             return call("make.arith", "-", 0, self.atom())
         if kind != "word":
             raise Untranslatable(f"IML {self.source!r}: unexpected {value!r}")
         token = self.peek()
         if token and token[1] == "(" and re.fullmatch(r"[A-Za-z]\w*", value):
-            return self.call(value)
+            return self._postfix(self.call(value))
         return self.word(value)
 
+    def _postfix(self, value: ast.expr) -> ast.expr:
+        """``first(2.data).supplier_id``: a path after a call or a parenthesis."""
+        token = self.peek()
+        if token is None or token[0] != "path":
+            return value
+        self.take()
+        return call("make.path", value, *path_parts(token[1]))
+
     def word(self, value: str) -> ast.expr:
+        if value in COMPUTED:
+            return expr(COMPUTED[value])
         if value in KEYWORDS:
-            return expr(KEYWORDS[value]) if value == "now" else lit(KEYWORDS[value])
+            return lit(KEYWORDS[value])
         head, _, rest = value.partition(".")
         if head.isdigit() and rest:
             return call("make.ref", expr("run.b"), int(head), *path_parts(rest))
+        if head == "var" and rest:
+            if rest in SYSTEM_VARIABLES:
+                return expr(SYSTEM_VARIABLES[rest])
+            if rest in SETTINGS:
+                return call("run.setting", rest)
+            kind = rest.split(".", 1)[0]
+            raise Untranslatable(f"IML {value!r}: " + (
+                "a scenario input (var.input.*) is not translated: pass it in the trigger's body" if kind == "input"
+                else f"the system variable is not known to a scaffolded run (known: "
+                     f"{', '.join('var.' + k for k in (*SYSTEM_VARIABLES, *SETTINGS))})"))
+        if re.fullmatch(r"`\d+`", value):
+            raise Untranslatable(f"{value!r} is not a module path: a whole module's output mapped as one value "
+                                 "is not translated")
         raise UntranslatableBareWord(value)
 
     def call(self, name: str) -> ast.expr:
@@ -178,7 +226,11 @@ class _Parser:
             self.take()
             return call("make.fn", name)
         while True:
-            args.append(self.argument())
+            token = self.peek()
+            if token is not None and token[1] in (";", ")"):  # an empty argument: ``if(a; b; )``
+                args.append(lit(""))
+            else:
+                args.append(self.argument())
             kind, value, _, _ = self.take()
             if value == ")":
                 return call("make.fn", name, *args)

@@ -18,87 +18,14 @@ from harness.errors import Untranslatable
 from harness.platforms.make.definition import Module
 from harness.platforms.make.translate.apps import app_translators
 from harness.platforms.make.translate.base import Gen, ModuleCode, _empty, todo, var
-from harness.platforms.make.translate.iml import template
-from harness.scaffold import _credential
+from harness.platforms.make.translate.iml import SETTINGS, template
+from harness.platforms.make.translate.modules_http import TRANSLATORS as HTTP_TRANSLATORS
+from harness.platforms.make.translate.modules_store import TRANSLATORS as STORE_TRANSLATORS
+from harness.platforms.make.translate.modules_text import TRANSLATORS as TEXT_TRANSLATORS
 from harness.scaffold._code import call, dict_of, expr, lit, stmts
 from harness.scaffold._provider import provider_for
 
 __all__ = ["Gen", "ModuleCode", "TRANSLATORS", "TRIGGERS", "makes_call", "todo", "translate", "var"]
-
-
-def _pairs(raw: object, module: Module, gen: Gen, provider: str, kind: str) -> list[ast.expr]:
-    """Return the ``(name, value)`` pairs of headers or query fields, a credential among them
-    read from the environment (a bearer token left to the provider's auth_env) and collected."""
-    items = raw if isinstance(raw, list) else []
-    pairs: list[ast.expr] = []
-    for p in items:
-        if not isinstance(p, dict):
-            continue
-        key, value = p.get("name", ""), p.get("value", "")
-        if isinstance(key, str) and _credential.is_credential_name(key) and _credential.make_secret(value):
-            found = _credential.found(value, name=key, kind=kind, provider=provider, where=f'module "{module.label}"')
-            gen.credentials.append(found)
-            if not found.bearer:
-                pairs.append(lit((key, _credential.source(found))))
-        else:
-            pairs.append(lit((template(key), template(value))))
-    return pairs
-
-
-def _http_body(module: Module) -> ast.expr | None:
-    mapper = module.mapper
-    if module.app == "http:MakeRequest":
-        content = mapper.get("contentType")
-        if not content or str(mapper.get("method", "get")).lower() in ("get", "head"):
-            return None
-        if content != "json" or mapper.get("inputMethod", "jsonString") != "jsonString":
-            raise Untranslatable(f"an HTTP body of type {content!r} ({mapper.get('inputMethod')}) is not translated")
-        raw = mapper.get("jsonStringBodyContent")
-    else:
-        body_type = mapper.get("bodyType") or ""
-        if not body_type:
-            return None
-        content = str(mapper.get("contentType") or "")
-        if body_type != "raw" or "json" not in content:
-            raise Untranslatable(f"an HTTP body of type {body_type!r} {content!r} is not translated (JSON is)")
-        raw = mapper.get("data")
-    if raw in (None, ""):
-        return None
-    return call("make.json_body", template(raw), module.label)
-
-
-def http(module: Module, gen: Gen) -> ModuleCode:
-    """HTTP "Make a request" (v3 ActionSendData, v4 MakeRequest): one ``ctx.call``; its bundle.
-
-    A credential among its headers or query is not copied (``_credential``).
-    """
-    url = module.mapper.get("url")
-    if not isinstance(url, str) or not url:
-        raise Untranslatable("the module has no URL")
-    provider, base, proposals = provider_for(url, gen.providers)
-    gen.proposals.update(proposals)
-    gen.hosts[base.split("://", 1)[1].split(":")[0]] = provider
-    method = str(module.mapper.get("method") or "get").upper()
-    kwargs: dict[str, ast.expr] = {}
-    headers = module.mapper.get("headers")
-    if headers:
-        pairs = _pairs(headers, module, gen, provider, "header")
-        if pairs:  # none left when the only one was the provider's bearer token
-            kwargs["headers"] = ast.List(pairs, ast.Load())
-    query = module.mapper.get("queryParameters") or module.mapper.get("qs")
-    if query:
-        kwargs["params"] = ast.List(_pairs(query, module, gen, provider, "query parameter"), ast.Load())
-    body = _http_body(module)
-    if body is not None:
-        kwargs["json"] = body
-    if not module.mapper.get("parseResponse", True):
-        kwargs["parse"] = lit(False)
-    lines = stmts("$var = await make.http(ctx, $provider, $method, $url, **$kwargs, step=$step)", var=var(module),
-                  provider=provider, method=method, url=template(url), kwargs=kwargs, step=gen.steps[module.id])
-    auth = module.parameters.get("authenticationType")
-    note = "" if auth in (None, "noAuth") and not module.app.endswith("BasicAuth") else \
-        "authentication: configure it on the provider"
-    return ModuleCode(lines, bundle=var(module), note=note)
 
 
 # App modules with one documented REST call: module type -> (method, URL with {mapper field}, body fields)
@@ -157,6 +84,14 @@ def get_variable(module: Module, gen: Gen) -> ModuleCode:
     return ModuleCode([], bundle=expr("{$key: run.variables.get($key)}", key=key))
 
 
+def get_variables(module: Module, gen: Gen) -> ModuleCode:
+    """Get multiple variables: each one a Set variable stored earlier in this run, under its name."""
+    names = [v.get("name") if isinstance(v, dict) else v for v in module.mapper.get("variables") or []]
+    if not names or any(not isinstance(n, str) or not n or "{{" in n for n in names):
+        raise Untranslatable("a variable's name is missing or mapped")
+    return ModuleCode([], bundle=dict_of((n, expr("run.variables.get($key)", key=n)) for n in names))
+
+
 def compose(module: Module, gen: Gen) -> ModuleCode:
     """Compose a string: its text is the bundle's ``value``."""
     return ModuleCode([], bundle=expr("{'value': make.text($value)}", value=template(module.mapper.get("value", ""))))
@@ -168,21 +103,29 @@ def sleep(module: Module, gen: Gen) -> ModuleCode:
                             duration=template(module.mapper.get("duration", 0))), bundle=_empty())
 
 
+def repeater(module: Module, gen: Gen) -> ModuleCode:
+    """Repeater as the scenario's first module (elsewhere ``flow`` loops over it): ``{"i": …}`` bundles."""
+    m = module.mapper
+    return ModuleCode([], bundles=call("make.repeat", template(m.get("start", 1)), template(m.get("repeats", 1)),
+                                       template(m.get("step", 1))), note="the bundles it outputs")
+
+
 def passthrough(module: Module, gen: Gen) -> ModuleCode:
     """A module that only passes on (If-else's Merge, a placeholder): an empty bundle."""
     return ModuleCode([], bundle=_empty())
 
 
 TRANSLATORS: dict[str, Callable[[Module, Gen], ModuleCode]] = {
-    "http:ActionSendData": http, "http:ActionSendDataBasicAuth": http, "http:MakeRequest": http,
+    **HTTP_TRANSLATORS, **TEXT_TRANSLATORS, **STORE_TRANSLATORS,
     "json:ParseJSON": parse_json, "util:SetVariable2": set_variable, "util:SetVariable": set_variable,
     "util:SetVariables": set_variable, "util:GetVariable2": get_variable, "util:GetVariable": get_variable,
-    "util:ComposeTransformer": compose, "util:FunctionSleep": sleep, "builtin:BasicMerge": passthrough,
+    "util:GetVariables": get_variables,
+    "util:ComposeTransformer": compose, "util:FunctionSleep": sleep, "builtin:BasicMerge": passthrough, "builtin:BasicRepeater": repeater,
     "placeholder:Placeholder": passthrough, **{app: app_call for app in APP_CALLS},
     **app_translators(),  # harness/platforms/make/translate/apps/<area>.py: each area's TRANSLATORS
 }
 TRIGGERS = ("gateway:CustomWebHook", "gateway:CustomMailHook")
-NO_CALL_PACKAGES = ("builtin", "gateway", "util", "json", "placeholder")
+NO_CALL_PACKAGES = ("builtin", "gateway", "util", "json", "placeholder", "regexp")
 
 
 def makes_call(module: Module) -> bool:
@@ -197,6 +140,11 @@ def translate(module: Module, gen: Gen) -> ModuleCode:
         return todo(module, f"no translation for module type {module.app}" + (
             " (an app module: write the ctx.call to its REST endpoint)" if makes_call(module) else ""))
     try:
-        return translator(module, gen)
+        code = translator(module, gen)
     except Untranslatable as exc:
         return todo(module, exc.reason)
+    needed = sorted({"MAKE_" + re.sub(r"[^A-Z0-9]+", "_", v.upper())
+                     for v in re.findall(r"\bvar\.([\w.]+)", str(module.mapper)) if v in SETTINGS})
+    if needed and code.todo is None:  # system variables only Make's account knows: settings
+        code.note = "; ".join(filter(None, [code.note, f"set {', '.join(needed)} (Make's system variables)"]))
+    return code
