@@ -7,7 +7,8 @@ built yet, or a table it does not have, is an empty column):
   mappings whose parameters are translated;
 - Make: every app area's ``OPERATIONS`` (``harness.platforms.make.translate.apps._catalogue_map``) and
   the core ``APP_CALLS`` of ``modules.py``, matched to the operation whose URL they call;
-- Zapier: ``harness.platforms.zapier.translate.apps.ZAPIER_APPS`` ((app, action) -> app, operation);
+- Zapier: ``harness.platforms.zapier.translate.apps.ZAPIER_APPS`` ((app, action) -> app, operation; a row counts
+  when its params are mapped or a function of its own translates it);
 - Power Automate: a ``CATALOGUE`` table ((connector, operation) -> (app, operation)) of
   ``harness.platforms.power_automate.translate.connectors``, when it has one.
 
@@ -91,7 +92,7 @@ def _zapier() -> Table:
     found: Table = {}
     module = _module("harness.platforms.zapier.translate.apps")
     for (app, action), mapping in (getattr(module, "ZAPIER_APPS", None) or {}).items():
-        if getattr(mapping, "body", None) is not None:
+        if getattr(mapping, "body", None) is not None or getattr(mapping, "own", False):
             found.setdefault((mapping.app, mapping.operation), []).append(f"{app} {action}")
     return found
 

@@ -67,6 +67,7 @@ class AppMapping:
     app: str
     operation: str
     body: Body | None = None
+    own: bool = False  # translated by a function of its own (``sheets.sheets_step``, ``gmail_message``)
 
 
 ZAPIER_APPS: dict[tuple[str, str], AppMapping] = {
@@ -75,11 +76,11 @@ ZAPIER_APPS: dict[tuple[str, str], AppMapping] = {
     ("Slack", "private_channel_message"): AppMapping("slack", "message.postAs", slack_message),
     ("Todoist", "new_task"): AppMapping("todoist", "task.create"),
     # translated by their own functions (``sheets.sheets_step``, ``gmail_message``), named here for the coverage table
-    ("GoogleSheets", "lookup_row"): AppMapping("google-sheets", "sheet.read"),
-    ("GoogleSheets", "update_row"): AppMapping("google-sheets", "sheet.update"),
-    ("GoogleSheets", "add_row"): AppMapping("google-sheets", "sheet.append"),
-    ("GoogleMail", "message"): AppMapping("gmail", "message.send"),
-    ("Gmail", "message"): AppMapping("gmail", "message.send"),
+    ("GoogleSheets", "lookup_row"): AppMapping("google-sheets", "sheet.read", own=True),
+    ("GoogleSheets", "update_row"): AppMapping("google-sheets", "sheet.update", own=True),
+    ("GoogleSheets", "add_row"): AppMapping("google-sheets", "sheet.append", own=True),
+    ("GoogleMail", "message"): AppMapping("gmail", "message.send", own=True),
+    ("Gmail", "message"): AppMapping("gmail", "message.send", own=True),
     ("Airtable", "new_record"): AppMapping("airtable", "record.create"),
     ("Notion", "create_database_item"): AppMapping("notion", "databasePage.create"),
 }
