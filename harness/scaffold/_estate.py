@@ -128,7 +128,8 @@ def table(results: list[Written], hint_template: str) -> list[str]:
                  f"{t['notes']} sticky notes")
     nodes = t["proved_oracle"] + t["proved_pinned"] + t["proved_shadow"] + t["not_proved"]
     if first.pinned_tool:
-        by = (f"{t['proved_pinned']} proved by pinned conformance cases of {first.pinned_tool}'s documented "
+        tool = {"power_automate": "Power Automate"}.get(first.pinned_tool, first.pinned_tool.capitalize())
+        by = (f"{t['proved_pinned']} proved by pinned conformance cases of {tool}'s documented "
               f"behaviour (tests/conformance/{first.pinned_tool}; column 'proved')")
     else:
         by = f"{t['proved_oracle']} proved by the real n8n's conformance suites (column 'proved')"
