@@ -1,0 +1,20 @@
+"""The operations console of ``cutover serve``, under ``/console``: server-rendered pages (Jinja2,
+autoescaped; a few lines of the console's own JavaScript refresh the runs table), signed in with a
+control token exchanged for a session cookie (see :mod:`.auth`). The bearer ControlGate lets
+``/console`` through: these routes authenticate by the session and check scopes and CSRF themselves.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from . import auth, pages
+
+PREFIX = "/console"
+
+router = APIRouter(prefix=PREFIX, include_in_schema=False)
+router.include_router(auth.routes)
+router.include_router(pages.routes)
+router.add_api_route("", pages.home, methods=["GET"])
+
+__all__ = ["PREFIX", "router"]
