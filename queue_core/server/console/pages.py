@@ -79,10 +79,10 @@ async def _runs_context(request: Request) -> dict[str, Any] | Response:
     try:
         given, where, after = _filters(request)
         found = await list_jobs(_st(request).pool, where, limit=PAGE_SIZE, after=after)
+    except JobNotFoundError:  # a QueueError too: first
+        return refusal(request, 404, "the page's cursor names a job that no longer exists; start from the newest")
     except QueueError as exc:
         return refusal(request, 422, str(exc))
-    except JobNotFoundError:
-        return refusal(request, 404, "the page's cursor names a job that no longer exists; start from the newest")
     kept = {k: v for k, v in given.items() if v}
     older = f"/console/runs?{urlencode({**kept, 'after': str(found.next)})}" if found.next else None
     table = f"/console/runs/table?{urlencode({**kept, **({'after': str(after)} if after else {})})}"
