@@ -26,12 +26,12 @@ SELECT parent_id FROM jobs WHERE id = %(id)s
 
 -- name: failing_groups
 -- The dead and failed jobs grouped by error signature: automation, error kind, and the first line
--- of the last error with uuids, hex ids and numbers collapsed to '#', largest group first.
+-- of the last error with uuids and runs of digits collapsed to '#', largest group first.
 SELECT automation, coalesce(error_kind::text, '') AS error_kind, signature, count(*) AS jobs,
        max(coalesce(finished_at, created_at)) AS latest, (array_agg(last_error ORDER BY created_at DESC))[1] AS example
 FROM (SELECT automation, error_kind, last_error, finished_at, created_at,
              regexp_replace(split_part(coalesce(last_error, ''), E'\n', 1),
-                            '[0-9a-fA-F]{8}-[0-9a-fA-F-]{27}|\m[0-9a-fA-F]*[0-9][0-9a-fA-F]*\M', '#', 'g') AS signature
+                            '[0-9a-fA-F]{8}-[0-9a-fA-F-]{27}|[0-9]+', '#', 'g') AS signature
       FROM jobs WHERE status IN ('failed', 'dead')) f
 GROUP BY automation, error_kind, signature
 ORDER BY count(*) DESC, automation, signature
@@ -43,6 +43,12 @@ SELECT id FROM jobs
 WHERE status IN ('failed', 'dead') AND automation = %(automation)s
   AND coalesce(error_kind::text, '') = %(error_kind)s
   AND regexp_replace(split_part(coalesce(last_error, ''), E'\n', 1),
-                     '[0-9a-fA-F]{8}-[0-9a-fA-F-]{27}|\m[0-9a-fA-F]*[0-9][0-9a-fA-F]*\M', '#', 'g') = %(signature)s
+                     '[0-9a-fA-F]{8}-[0-9a-fA-F-]{27}|[0-9]+', '#', 'g') = %(signature)s
 ORDER BY created_at, id
 LIMIT %(limit)s
+
+-- name: counts_by_status_serial
+-- The runs page's counts per status (as queue.sql counts_by_status), counted in one process: run in
+-- the background under SET LOCAL max_parallel_workers_per_gather = 0, so the recount leaves the
+-- machine's other cores to the pages being served meanwhile.
+SELECT status::text, count(*) FROM jobs GROUP BY status

@@ -38,6 +38,13 @@ async def delete_session(pool: AsyncConnectionPool, session_hash: str) -> None:
         await conn.execute(q("console", "session_delete"), {"session_hash": session_hash})
 
 
+async def counts_serial(pool: AsyncConnectionPool) -> dict[str, int]:
+    """The number of jobs in each status, counted without parallel workers (a background recount)."""
+    async with pool.connection() as conn, conn.transaction():
+        await conn.execute("SET LOCAL max_parallel_workers_per_gather = 0")
+        return {status: n for status, n in await (await conn.execute(q("console", "counts_by_status_serial"))).fetchall()}
+
+
 async def parent_of(pool: AsyncConnectionPool, job_id: uuid.UUID) -> uuid.UUID | None:
     """The id of the job that started ``job_id`` (None: a top-level job)."""
     async with pool.connection() as conn:

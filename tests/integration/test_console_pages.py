@@ -143,3 +143,28 @@ async def test_dead_and_failed_groups_by_signature_and_bulk_replays_a_group(pool
     assert await status_of(pool, live) == "pending"
     assert _groups((await c.get("/console/failing")).text) == [
         ("1", "billing", "terminal", "HTTP # from crm: no such contact #"), ("1", "orders", "retryable", "job # timed out")]
+
+
+async def test_the_counts_are_recounted_in_the_background_once_older_than_their_max_age(pool) -> None:
+    import asyncio
+
+    from queue_core.server.console.counts import StatusCounts
+
+    tokens = await reset(pool)
+    app = app_for(pool)
+    now = [0.0]
+    app.state.console_counts = StatusCounts(max_age_s=10, clock=lambda: now[0])
+    async with browser(app) as c:
+        await sign_in(c, tokens["reader"])
+        assert "dead <b>0</b>" in (await c.get("/console/runs")).text
+        await job(pool, status="dead", error="x", kind="terminal")
+        now[0] = 9.0
+        assert "dead <b>0</b>" in (await c.get("/console/runs")).text  # young enough: kept
+        now[0] = 11.0
+        await c.get("/console/runs")  # too old: served, and recounted behind it
+        for _ in range(100):
+            if "dead <b>1</b>" in (await c.get("/console/runs")).text:
+                break
+            await asyncio.sleep(0.02)
+        else:
+            raise AssertionError("the counts were not recounted")

@@ -21,10 +21,10 @@ from ...errors import JobBusyError, JobNotFoundError, NotCancelableError, QueueE
 from ...queue import Queue
 from ...store import console as store
 from ...store.history import ERROR_KINDS, MODES, STATUSES, JobFilter, list_jobs
-from ...store.jobs import counts
 from ..control import cancel_job
 from ..token import Scope
 from .auth import ConsoleSession, for_action, for_page
+from .counts import StatusCounts
 from .render import HEADERS, page, refusal, static
 
 PAGE_SIZE = 50
@@ -98,8 +98,12 @@ async def runs(request: Request) -> Response:
     context = await _runs_context(request)
     if isinstance(context, Response):
         return context
-    by_status = await counts(_st(request).pool)
+    tally = getattr(request.app.state, "console_counts", None)
+    if tally is None:
+        tally = request.app.state.console_counts = StatusCounts()
+    by_status, as_of = await tally.get(_st(request).pool)
     return page(request, "runs.html", session=session, counts=[(s, by_status.get(s, 0)) for s in STATUSES],
+                counted_at=as_of,
                 statuses=STATUSES, modes=MODES, error_kinds=ERROR_KINDS, **context)
 
 
