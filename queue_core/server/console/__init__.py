@@ -12,9 +12,10 @@ from . import auth, pages
 
 PREFIX = "/console"
 
-router = APIRouter(prefix=PREFIX, include_in_schema=False)
+# Each module's routes carry the whole path (their routers have the prefix), so a walk over the
+# app's routes (the ControlGate's, the tests') sees /console/... and never a bare /login.
+router = APIRouter()
 router.include_router(auth.routes)
 router.include_router(pages.routes)
-router.add_api_route("", pages.home, methods=["GET"])
 
 __all__ = ["PREFIX", "router"]

@@ -122,7 +122,7 @@ def _next(target: str | None) -> str:
     return "/console/runs"
 
 
-routes = APIRouter()
+routes = APIRouter(prefix="/console", include_in_schema=False)
 
 
 @routes.get("/login")

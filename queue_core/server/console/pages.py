@@ -31,7 +31,7 @@ PAGE_SIZE = 50
 BULK_LIMIT = 1000  # jobs one bulk replay touches at most (the preview says so when a group is larger)
 FILTERS = ("automation", "status", "mode", "since", "until", "error", "error_kind")
 
-routes = APIRouter()
+routes = APIRouter(prefix="/console", include_in_schema=False)
 
 
 def _st(request: Request) -> Any:
@@ -45,6 +45,7 @@ async def asset(name: str) -> Response:
     return static(name)
 
 
+@routes.get("")
 @routes.get("/")
 async def home() -> Response:
     return RedirectResponse("/console/runs", status_code=303, headers=HEADERS)
