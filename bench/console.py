@@ -79,6 +79,7 @@ def main() -> None:
         "runs, failed": "/console/runs?status=failed",
         "runs, error text": "/console/runs?error=no+such+contact",
         "run detail": f"/console/runs/{some_job}",
+        "automations (last day)": "/console/automations",
     }
     # Timed apart, after the others: its grouping reads every failed and dead job (~30,000 here), and
     # interleaved it would slow the pages timed after it on this 2-core machine.

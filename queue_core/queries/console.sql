@@ -52,3 +52,16 @@ LIMIT %(limit)s
 -- the background under SET LOCAL max_parallel_workers_per_gather = 0, so the recount leaves the
 -- machine's other cores to the pages being served meanwhile.
 SELECT status::text, count(*) FROM jobs GROUP BY status
+
+-- name: automation_activity
+-- Each automation's jobs created in the last day (a range of jobs_history), by status, and how
+-- many of them in the last hour.
+SELECT automation, status::text, count(*) AS last_day,
+       count(*) FILTER (WHERE created_at >= now() - interval '1 hour') AS last_hour
+FROM jobs WHERE created_at >= now() - interval '1 day'
+GROUP BY automation, status ORDER BY automation, status
+
+-- name: latest_verdicts
+-- Each automation's latest go-live gate verdict (any code version).
+SELECT DISTINCT ON (automation) automation, code_version, ready, reasons, recording, recorded_at
+FROM gate_verdicts ORDER BY automation, recorded_at DESC, id DESC

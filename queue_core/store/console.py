@@ -67,3 +67,17 @@ async def failing_group_ids(pool: AsyncConnectionPool, *, automation: str, error
     params = {"automation": automation, "error_kind": error_kind, "signature": signature, "limit": limit}
     async with pool.connection() as conn:
         return [r[0] for r in await (await conn.execute(q("console", "failing_group_ids"), params)).fetchall()]
+
+
+async def automation_activity(pool: AsyncConnectionPool) -> list[tuple[str, str, int, int]]:
+    """(automation, status, jobs created in the last day, of them in the last hour)."""
+    async with pool.connection() as conn:
+        return [(r[0], r[1], r[2], r[3]) for r in await (await conn.execute(q("console", "automation_activity"))).fetchall()]
+
+
+async def latest_verdicts(pool: AsyncConnectionPool) -> dict[str, dict[str, Any]]:
+    """Each automation's latest gate verdict: code_version, ready, reasons, recording, recorded_at."""
+    async with pool.connection() as conn:
+        cur = conn.cursor(row_factory=dict_row)
+        await cur.execute(q("console", "latest_verdicts"))
+        return {row["automation"]: row for row in await cur.fetchall()}

@@ -2,7 +2,8 @@
 ``playwright install``) against ``cutover serve``'s app under uvicorn on a loopback port. A signed-out
 visit is sent to the login; signing in with a control token shows the runs; the filters narrow them;
 the table refreshes itself; a run's page shows its steps in their real state; a group of dead jobs is
-bulk-replayed and its jobs are pending again; signing out signs out.
+bulk-replayed and its jobs are pending again; an automation is paused and resumed; signing out
+signs out.
 
 Screenshots of the main pages are written to the test's tmp dir; with ``CUTOVER_UPDATE_SCREENSHOT=1``
 the runs page's is copied to ``docs/console.png`` (the README's). Without Chromium or the
@@ -172,12 +173,22 @@ def test_the_console_signs_in_filters_reads_a_run_and_bulk_replays_dead_jobs(
         page.goto(f"{base}/console/runs/{seeded['dead'][0]}")
         assert "console:ops" in page.locator("#ledger").inner_text()
 
+        page.goto(f"{base}/console/automations")
+        row = page.locator("#automation-crm-contacts")
+        assert row.locator("td.day").inner_text() == "5 (2 failed)"  # 3 replayed pending, 1 failed, 1 dead
+        row.locator("form.pause input[name=reason]").fill("crm maintenance")
+        row.locator("form.pause button").click()
+        expect(page.locator("#automation-crm-contacts td.paused")).to_contain_text("by console:ops")
+        page.screenshot(path=str(tmp_path / "automations.png"), full_page=True)
+        page.locator("#automation-crm-contacts form.resume button").click()
+        expect(page.locator("#automation-crm-contacts td.paused")).to_have_text("no")
+
         page.click("header .signout button")
         page.wait_for_url(f"{base}/console/login")
         page.goto(f"{base}/console/failing")
         assert page.url.startswith(f"{base}/console/login?next=")
         browser.close()
-    for name in ("runs.png", "run.png", "failing.png"):
+    for name in ("runs.png", "run.png", "failing.png", "automations.png"):
         assert (tmp_path / name).stat().st_size > 10_000, name
     if os.environ.get("CUTOVER_UPDATE_SCREENSHOT") == "1":
         shutil.copyfile(tmp_path / "runs.png", ROOT / "docs" / "console.png")

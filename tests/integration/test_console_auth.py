@@ -16,9 +16,10 @@ from tests.support.control import app_for
 
 SECRET = "sk_live_51HcKd8sZEXAMPLEveryS3cret"
 PAGES = ["/console/runs", "/console/runs/table", "/console/runs/{id}", "/console/failing",
-         "/console/failing/replay?automation=orders&error_kind=terminal&signature=x"]
+         "/console/failing/replay?automation=orders&error_kind=terminal&signature=x", "/console/automations"]
 ACTIONS = {"/console/runs/{id}/cancel": "control", "/console/runs/{id}/replay": "replay",
-           "/console/failing/replay": "replay"}
+           "/console/failing/replay": "replay", "/console/automations/orders/pause": "control",
+           "/console/automations/orders/resume": "control"}
 
 
 @pytest.fixture
@@ -48,6 +49,12 @@ async def test_signed_out_pages_redirect_to_the_login_and_actions_are_refused(po
         assert (await c.post("/console/logout")).status_code == 401
     assert await status_of(pool, dead) == "dead"
     assert [k for k, _ in await ledger_kinds(pool, dead)] == ["enqueued"]
+    assert await _pauses(pool) == []
+
+
+async def _pauses(pool) -> list[str]:
+    async with pool.connection() as conn:
+        return [r[0] for r in await (await conn.execute("SELECT name FROM pauses")).fetchall()]
 
 
 async def test_sign_in_sets_a_strict_httponly_expiring_cookie_and_stores_only_hashes(pool, setup) -> None:
@@ -104,8 +111,9 @@ async def test_each_page_needs_read_and_each_action_its_scope(pool, setup) -> No
                     assert answer.status_code == 403, (role, path)
                     assert f"lacks the &#39;{needed}&#39; scope" in answer.text
                 else:
-                    # let in: the action's own answer (a dead job is not cancelable; a replay needs a reason)
-                    assert answer.status_code in (409, 422), (role, path, answer.status_code)
+                    # let in: the action's own answer (a dead job is not cancelable; a replay needs a reason;
+                    # a pause is made, then resumed: 303 back to the page)
+                    assert answer.status_code in (303, 409, 422), (role, path, answer.status_code)
     bulk = "/console/failing/replay?automation=orders&error_kind=terminal&signature=x"
     async with browser(app) as c:
         await sign_in(c, tokens["reader"])
@@ -123,6 +131,7 @@ async def test_a_form_without_the_sessions_csrf_token_is_refused_before_anything
                 answer = await c.post(path, data={"reason": "because", **sent})
                 assert answer.status_code == 403 and "CSRF" in answer.text, (path, sent)
         assert (await c.post("/console/logout", data={})).status_code == 403
+        assert (await c.post("/console/automations/orders/pause", data={"reason": "r"})).status_code == 403
         async with browser(app) as other:  # another session's token is not this one's
             await sign_in(other, tokens["admin"])
             theirs = csrf((await other.get("/console/runs")).text)
@@ -130,6 +139,7 @@ async def test_a_form_without_the_sessions_csrf_token_is_refused_before_anything
         assert (await c.post(f"/console/runs/{pending}/cancel", data={"csrf": theirs})).status_code == 403
     assert await status_of(pool, pending) == "pending" and await status_of(pool, dead) == "dead"
     assert [k for k, _ in await ledger_kinds(pool, dead)] == ["enqueued"]
+    assert await _pauses(pool) == []
 
 
 async def test_an_expired_session_and_a_revoked_token_are_signed_out(pool, setup) -> None:

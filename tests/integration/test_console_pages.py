@@ -168,3 +168,30 @@ async def test_the_counts_are_recounted_in_the_background_once_older_than_their_
             await asyncio.sleep(0.02)
         else:
             raise AssertionError("the counts were not recounted")
+
+
+async def test_automations_shows_activity_the_gate_and_pauses_and_resumes(pool, signed_in) -> None:
+    c = signed_in
+    await job(pool, "orders", status="succeeded")
+    await job(pool, "orders", status="dead", error="x", kind="terminal")
+    old = await job(pool, "orders", status="succeeded")
+    async with pool.connection() as conn:
+        await conn.execute("UPDATE jobs SET created_at = now() - interval '3 hours' WHERE id = %s", (old,))
+        await conn.execute("INSERT INTO gate_verdicts (automation, code_version, ready, recording) VALUES "
+                           "('orders', 'abc123', false, 'rec-1'), ('orders', 'def456', true, 'rec-2')")
+    html = (await c.get("/console/automations")).text
+    row = re.search(r'<tr id="automation-orders">(.*?)</tr>', html, re.S).group(1)
+    assert '<td class="hour">2 (1 failed)</td>' in row and '<td class="day">3 (1 failed)</td>' in row
+    assert "READY at <code>def456</code>" in row and "NOT READY" not in row
+    token = csrf(html)
+    done = await c.post("/console/automations/orders/pause", data={"csrf": token, "reason": "crm outage"})
+    assert done.status_code == 303
+    row = re.search(r'<tr id="automation-orders">(.*?)</tr>', (await c.get("/console/automations")).text, re.S).group(1)
+    assert "by console:admin since" in row and "crm outage" in row and 'class="resume"' in row
+    async with pool.connection() as conn:
+        audit = await (await conn.execute("SELECT actor, action, target FROM control_events WHERE target_kind = 'automation' ORDER BY seq")).fetchall()
+    assert [tuple(a) for a in audit] == [("console:admin", "paused", "orders")]
+    assert (await c.post("/console/automations/orders/resume", data={"csrf": token})).status_code == 303
+    assert (await c.post("/console/automations/orders/resume", data={"csrf": token})).status_code == 404
+    row = re.search(r'<tr id="automation-orders">(.*?)</tr>', (await c.get("/console/automations")).text, re.S).group(1)
+    assert '<td class="paused">no</td>' in row

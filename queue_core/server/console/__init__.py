@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from . import auth, pages
+from . import auth, automations, pages
 
 PREFIX = "/console"
 
@@ -17,5 +17,6 @@ PREFIX = "/console"
 router = APIRouter()
 router.include_router(auth.routes)
 router.include_router(pages.routes)
+router.include_router(automations.routes)
 
 __all__ = ["PREFIX", "router"]
