@@ -205,3 +205,21 @@ async def test_the_bearer_api_stays_closed_and_the_console_is_not_in_the_openapi
         assert (await c.get("/consoles")).status_code == 401  # only /console and /console/... are the console's
         assert (await c.get("/console")).status_code == 303
         assert "/console" not in str((await c.get("/openapi.json")).json()["paths"])
+
+
+async def test_a_form_posted_from_another_site_is_refused_the_sign_in_included(pool, setup) -> None:
+    app, tokens, dead = setup
+    evil = {"origin": "https://evil.example"}
+    async with browser(app) as c:
+        refused = await c.post("/console/login", data={"token": tokens["admin"]}, headers=evil)
+        assert refused.status_code == 403 and "set-cookie" not in refused.headers
+        await sign_in(c, tokens["admin"])
+        token = csrf((await c.get("/console/runs")).text)
+        for origin in (evil, {"origin": "null"}):
+            answer = await c.post(f"/console/runs/{dead}/replay", data={"csrf": token, "reason": "r"}, headers=origin)
+            assert answer.status_code == 403 and "another site" in answer.text
+        same = await c.post(f"/console/runs/{dead}/replay", data={"csrf": token, "reason": "r"},
+                            headers={"origin": "http://cutover.test"})
+        assert same.status_code == 303  # the console's own form
+    async with pool.connection() as conn:
+        assert (await (await conn.execute("SELECT count(*) FROM console_sessions")).fetchone())[0] == 1

@@ -7,7 +7,8 @@ of the token, the session's CSRF secret and the expiry (``console_sessions``); e
 the session up joined to its live token, so a revoked token ends its sessions at their next
 request. A page needs a session whose token holds ``read`` (signed out: 303 to the login); an
 action (POST) needs a session (else 401), the scope it names (else 403) and the session's CSRF
-token in its form, compared in constant time (else 403), all before anything is done.
+token in its form, compared in constant time (else 403), all before anything is done. A POST
+whose Origin names another host (another site's form) is refused too, the sign-in included.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import hmac
 import secrets
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import parse_qsl, quote
+from urllib.parse import parse_qsl, quote, urlsplit
 
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
@@ -89,6 +90,8 @@ async def for_action(request: Request, scope: Scope) -> tuple[ConsoleSession, di
         return refusal(request, 401, "sign in to the console first")
     if not session.may(scope):
         return refusal(request, 403, _lacks(session, scope))
+    if _cross_site(request):
+        return refusal(request, 403, "a form posted from another site is refused")
     form = await _form(request)
     if form is None:
         return refusal(request, 413, f"the form is over {MAX_FORM_BYTES} bytes")
@@ -96,6 +99,17 @@ async def for_action(request: Request, scope: Scope) -> tuple[ConsoleSession, di
     if not isinstance(sent, str) or not hmac.compare_digest(sent.encode(), session.csrf.encode()):
         return refusal(request, 403, "the form's CSRF token is missing or wrong; reload the page and try again")
     return session, form
+
+
+def _cross_site(request: Request) -> bool:
+    """A POST a browser sent from another origin (its Origin header names another host): refused,
+    the sign-in included (no one is signed in to someone else's session by another site's form)."""
+    origin = request.headers.get("origin")
+    if origin is None:
+        return False  # not a browser's cross-origin POST (browsers send Origin on those)
+    if origin == "null":  # an opaque origin: a sandboxed frame, or a page whose policy hides it
+        return True
+    return urlsplit(origin).netloc.lower() != request.headers.get("host", "").lower()
 
 
 async def _form(request: Request) -> dict[str, str] | None:
@@ -133,6 +147,8 @@ async def login_form(request: Request, next: str | None = None) -> Response:
 @routes.post("/login")
 async def login(request: Request) -> Response:
     """Exchange a control token for a session cookie; an unknown or revoked token gets 401."""
+    if _cross_site(request):
+        return refusal(request, 403, "a form posted from another site is refused")
     form = await _form(request)
     if form is None:
         return refusal(request, 413, f"the form is over {MAX_FORM_BYTES} bytes")

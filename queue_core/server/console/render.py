@@ -20,7 +20,9 @@ HEADERS = {
                                "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
     "x-frame-options": "DENY",
     "x-content-type-options": "nosniff",
-    "referrer-policy": "no-referrer",
+    # same-origin: the console's own POSTs carry its Origin (no-referrer would make it "null",
+    # which the console refuses as another site's), and no URL of it leaks to another site.
+    "referrer-policy": "same-origin",
     "cache-control": "no-store",
 }
 
