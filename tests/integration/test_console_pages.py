@@ -85,6 +85,11 @@ async def test_run_detail_shows_steps_in_their_real_state_and_the_ledger(pool, s
     assert page.status_code == 200
     states = re.findall(r'<td class="state">([^<]*)</td>', html)
     assert states == ["done", "failed (HTTP 404, terminal)"]
+    async with pool.connection() as conn:
+        await conn.execute("UPDATE steps SET started_at = now() - interval '1.25 seconds', finished_at = now() "
+                           "WHERE job_id = %s AND step_name = 'lookup'", (child,))
+    html = (await c.get(f"/console/runs/{child}")).text
+    assert re.findall(r'<td class="duration">([^<]*)</td>', html) == ["1250 ms", ""]
     assert "k-1" in html and "crm:7" in html and "POST https://crm.example/contacts" in html
     assert "tok_live_verysecret" not in html and "&#34;token&#34;: &#34;***&#34;" in html
     assert f'href="/console/runs/{parent}" id="parent"' in html

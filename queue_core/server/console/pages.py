@@ -22,6 +22,7 @@ from ...queue import Queue
 from ...store import console as store
 from ...store.history import ERROR_KINDS, MODES, STATUSES, JobFilter, list_jobs
 from ..control import cancel_job
+from ...store.control import job_steps as job_step_rows
 from ..token import Scope
 from .auth import ConsoleSession, for_action, for_page
 from .counts import StatusCounts
@@ -131,8 +132,12 @@ async def _detail(request: Request, session: ConsoleSession, job_id: uuid.UUID, 
     except JobNotFoundError:
         return refusal(request, 404, f"no job {job_id}")
     steps = await ops.job_steps(st.pool, job_id)
+    timed = {(r["step_name"], r["occurrence"]): r for r in await job_step_rows(st.pool, job_id)}
     for step in steps:
         step["state"] = step_state(step)
+        row = timed.get((step["step_name"], step["occurrence"]), {})
+        began, ended = row.get("started_at"), row.get("finished_at")
+        step["duration"] = f"{(ended - began).total_seconds() * 1000:.0f} ms" if began and ended else ""
     children = await list_jobs(st.pool, JobFilter(parent=job_id), limit=PAGE_SIZE)
     notice = _DONE.get(request.query_params.get("done", ""))
     return page(request, "run.html", status, session=session, job=job, steps=steps,
