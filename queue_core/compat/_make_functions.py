@@ -18,6 +18,7 @@ from typing import Any
 from ._make_filter import empty, get, instant, number, text
 from ..errors import MakeFunctionError
 from ._make_functions_more import MORE
+from ._make_functions_bin import BINARY
 
 
 def truth(value: Any) -> bool:
@@ -171,6 +172,7 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "addMinutes": _shift("minutes"), "addSeconds": _shift("seconds"),
 }
 FUNCTIONS.update(MORE)  # _make_functions_more: dates, hashes, arrays, omit/pick
+FUNCTIONS.update(BINARY)  # _make_functions_bin: binary data (toBinary, toString), ascii, keyed hashes
 
 
 def _flat(values: tuple[Any, ...]) -> list[Any]:
