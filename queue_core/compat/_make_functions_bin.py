@@ -38,8 +38,9 @@ def _to_binary(value: Any, encoding: Any = None) -> bytes:
     kind = text(encoding).strip().lower()
     raw = text(value)
     try:
-        if kind == "base64":
-            return base64.b64decode(raw + "=" * (-len(raw) % 4))
+        if kind == "base64":  # read leniently, as Node's Buffer does: URL-safe letters, no padding, spaces
+            clean = "".join(raw.split()).replace("-", "+").replace("_", "/").rstrip("=")
+            return base64.b64decode(clean + "=" * (-len(clean) % 4))
         if kind == "hex":
             return bytes.fromhex(raw)
     except ValueError as exc:
