@@ -37,3 +37,25 @@ def test_binary_functions_refuse_an_unknown_encoding() -> None:
         make.fn("md5", "abc", "hex", "key")
     assert make.fn("sha256", "abc", "hex", "6b6579", "hex") == make.fn("sha256", "abc", "hex", "key")
     assert make.fn("toString", make.fn("toBinary", "4d616b65", "hex")) == "Make"
+
+
+def test_telegram_watch_updates_starts_on_the_bot_webhook_with_the_update_as_bundle(tmp_path) -> None:
+    """Telegram Bot > Watch updates (``__IMTHOOK__``): Telegram posts the Update to the webhook and Make's
+    bundle is that Update (a real blueprint maps ``{{1.message.chat.id}}``, ``{{1.message.photo[3].file_id}}``)."""
+    import json
+    from types import SimpleNamespace
+
+    from harness.platforms.make.definition import load_blueprint
+    from harness.platforms.make.translate import build
+
+    flow = [{"id": 1, "module": "telegram:WatchUpdates", "version": 1, "parameters": {"__IMTHOOK__": 7}, "mapper": {}},
+            {"id": 2, "module": "util:SetVariable2", "version": 1, "parameters": {},
+             "mapper": {"name": "chat", "value": "{{1.message.chat.id}}"}}]
+    (tmp_path / "b.json").write_text(json.dumps({"name": "tg", "flow": flow}))
+    scaffold = build(load_blueprint(tmp_path / "b.json"), "tg", {})
+    assert [(r.type, r.status) for r in scaffold.rows] == [("telegram:WatchUpdates", "trigger"),
+                                                             ("util:SetVariable2", "translated")]
+    assert "make.webhook_bundle(trigger)" in scaffold.source
+    compile(scaffold.source, "tg.py", "exec")
+    update = {"update_id": 1, "message": {"message_id": 5, "chat": {"id": 42, "type": "private"}, "text": "hi"}}
+    assert make.webhook_bundle(SimpleNamespace(body=update)) == update
