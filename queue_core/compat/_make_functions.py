@@ -18,7 +18,7 @@ from typing import Any
 from ._make_filter import empty, get, instant, number, text
 from ..errors import MakeFunctionError
 from ._make_functions_more import MORE
-from ._make_functions_bin import BINARY
+from ._make_functions_bin import BINARY, zone_of
 
 
 def truth(value: Any) -> bool:
@@ -98,9 +98,7 @@ def format_date(value: Any, pattern: Any, zone: Any = None) -> str:
     if moment is None:
         raise MakeFunctionError(f"formatDate: {text(value)!r} is not a date")
     if zone:
-        from zoneinfo import ZoneInfo
-
-        moment = moment.astimezone(ZoneInfo(text(zone)))
+        moment = moment.astimezone(zone_of(zone))  # a name Make does not recognise: the organisation's (UTC)
     else:
         moment = moment.astimezone(UTC)
     hour12 = moment.hour % 12 or 12

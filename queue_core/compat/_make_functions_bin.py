@@ -16,12 +16,14 @@ import hashlib
 import hmac
 import unicodedata
 from collections.abc import Callable
+from datetime import UTC, tzinfo
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..errors import MakeFunctionError
 from ._make_filter import text
 
-__all__ = ["BINARY"]
+__all__ = ["BINARY", "zone_of"]
 
 
 def _bytes(value: Any) -> bytes:
@@ -99,6 +101,16 @@ def _hash(algorithm: str) -> Callable[..., str]:
         raise MakeFunctionError(f"{algorithm}: the encoding {text(encoding)!r} is not translated (hex, base64, latin1 are)")
 
     return digest
+
+
+def zone_of(zone: Any) -> tzinfo:
+    """Return the timezone a date function's ``timezone`` argument names. Make recognises the tz database
+    names only: "any other value will be ignored and the organization's timezone used instead"
+    (https://www.make.com/en/help/functions/date---time-functions); the organisation's is UTC here."""
+    try:
+        return ZoneInfo(text(zone).strip())
+    except (ZoneInfoNotFoundError, ValueError):
+        return UTC
 
 
 def _length(value: Any) -> int:

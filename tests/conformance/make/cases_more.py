@@ -10,6 +10,8 @@ from tests.conformance.make.runner import MakeCase
 _BIN = "https://help.make.com/text-and-binary-functions (ascii, base64, toBinary + toString, sha1/sha256/sha512)"
 # The HMAC test vector: https://en.wikipedia.org/wiki/HMAC#Examples (HMAC_SHA256("key", "The quick brown fox …"))
 _HMAC = _BIN + "; the vector of https://en.wikipedia.org/wiki/HMAC#Examples"
+_DATES = ("https://www.make.com/en/help/functions/date---time-functions (formatDate example 7; the note: a timezone "
+          "not in the tz database is ignored and the organization's timezone used, UTC in a scaffolded run)")
 _FOX = "The quick brown fox jumps over the lazy dog"
 
 
@@ -34,4 +36,13 @@ CASES = [
     _case("iml-sha1-hmac-base64", '{{sha1(1.t; "base64"; "key")}}', "3nybhbi3iqa8ino29wqQcBydtNk=", _HMAC, t=_FOX),
     _case("iml-sha256-of-binary-data", "{{sha256(toBinary(1.b; base64))}}",
           "ccdd25d4230fb997a7ee1166f8afabd157248eb812ea55ec7c3d1b7c8af7fa11", b="TWFrZQ=="),
+    _case("iml-format-date-in-utc", '{{formatDate(1.d; "DD.MM.YYYY HH:mm"; "UTC")}}', "01.10.2018 07:32", _DATES,
+          d="2018-10-01T07:32:00.000Z"),
+    _case("iml-format-date-in-prague", '{{formatDate(1.d; "DD.MM.YYYY HH:mm"; "Europe/Prague")}}', "01.10.2018 09:32",
+          _DATES, d="2018-10-01T07:32:00.000Z"),
+    _case("iml-format-date-ignores-an-unknown-timezone", '{{formatDate(1.d; "DD.MM.YYYY HH:mm"; "Mars/Base")}}',
+          "01.10.2018 07:32", _DATES, d="2018-10-01T07:32:00.000Z"),
+    _case("iml-parse-date-ignores-an-unknown-timezone",
+          '{{formatDate(parseDate(1.t; "DD.MM.YYYY HH:mm"; "Not a zone"); "YYYY-MM-DD HH:mm"; "UTC")}}',
+          "2018-10-01 09:32", _DATES, t="01.10.2018 09:32"),
 ]
