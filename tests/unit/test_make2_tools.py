@@ -59,3 +59,14 @@ def test_telegram_watch_updates_starts_on_the_bot_webhook_with_the_update_as_bun
     compile(scaffold.source, "tg.py", "exec")
     update = {"update_id": 1, "message": {"message_id": 5, "chat": {"id": 42, "type": "private"}, "text": "hi"}}
     assert make.webhook_bundle(SimpleNamespace(body=update)) == update
+
+
+@pytest.mark.parametrize(("mapper", "words"), [
+    ({"chatId": "1", "sendType": "send_byfile", "fileName": "a.png", "data": "{{2.data}}"}, "uploaded file"),
+    ({"chatId": "1", "httpUrl": "https://x/a.png", "replyMarkupAssembleType": "reply_markup_assemble"}, "assembled"),
+    ({"chatId": "1", "httpUrl": "https://x/a.png", "hasSpoiler": True}, "hasSpoiler"),
+    ({"chatId": "1", "sendType": "send_byurl"}, "Photo URL")])
+def test_telegram_send_photo_leaves_what_it_does_not_read(mapper: dict, words: str) -> None:
+    module = Module(id=5, app="telegram:SendPhoto", version=1, label="p", mapper=mapper, parameters={})
+    code = translate(module, Gen(providers={}))
+    assert code.todo is not None and words in code.todo
