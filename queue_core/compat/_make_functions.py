@@ -8,6 +8,7 @@ its Python implementation; generated code calls ``make.fn("name", …)``.
 
 from __future__ import annotations
 
+import inspect
 import math
 import re
 from collections.abc import Callable
@@ -182,4 +183,10 @@ def fn(name: str, *args: Any) -> Any:
     function = FUNCTIONS.get(name)
     if function is None:
         raise MakeFunctionError(f"IML function {name!r} is not implemented")
+    try:
+        inspect.signature(function).bind(*args)
+    except TypeError as exc:  # Make fails the module on a call it cannot evaluate: name it, no traceback
+        raise MakeFunctionError(f"IML function {name}() does not take {len(args)} argument(s)") from exc
+    except ValueError:  # a builtin without a signature: called as it is
+        pass
     return function(*args)

@@ -70,3 +70,9 @@ def test_telegram_send_photo_leaves_what_it_does_not_read(mapper: dict, words: s
     module = Module(id=5, app="telegram:SendPhoto", version=1, label="p", mapper=mapper, parameters={})
     code = translate(module, Gen(providers={}))
     assert code.todo is not None and words in code.todo
+
+
+def test_an_iml_call_with_too_many_arguments_fails_the_module_by_name() -> None:
+    with pytest.raises(MakeFunctionError, match=r"lower\(\) does not take 2 argument"):
+        make.fn("lower", "A", "B")
+    assert make.fn("lower", "A") == "a"
