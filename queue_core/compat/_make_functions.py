@@ -8,6 +8,7 @@ its Python implementation; generated code calls ``make.fn("name", …)``.
 
 from __future__ import annotations
 
+import inspect
 import math
 import re
 from collections.abc import Callable
@@ -18,6 +19,7 @@ from typing import Any
 from ._make_filter import empty, get, instant, number, text
 from ..errors import MakeFunctionError
 from ._make_functions_more import MORE
+from ._make_functions_bin import BINARY, zone_of
 
 
 def truth(value: Any) -> bool:
@@ -97,9 +99,7 @@ def format_date(value: Any, pattern: Any, zone: Any = None) -> str:
     if moment is None:
         raise MakeFunctionError(f"formatDate: {text(value)!r} is not a date")
     if zone:
-        from zoneinfo import ZoneInfo
-
-        moment = moment.astimezone(ZoneInfo(text(zone)))
+        moment = moment.astimezone(zone_of(zone))  # a name Make does not recognise: the organisation's (UTC)
     else:
         moment = moment.astimezone(UTC)
     hour12 = moment.hour % 12 or 12
@@ -171,6 +171,7 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "addMinutes": _shift("minutes"), "addSeconds": _shift("seconds"),
 }
 FUNCTIONS.update(MORE)  # _make_functions_more: dates, hashes, arrays, omit/pick
+FUNCTIONS.update(BINARY)  # _make_functions_bin: binary data (toBinary, toString), ascii, keyed hashes
 
 
 def _flat(values: tuple[Any, ...]) -> list[Any]:
@@ -182,4 +183,10 @@ def fn(name: str, *args: Any) -> Any:
     function = FUNCTIONS.get(name)
     if function is None:
         raise MakeFunctionError(f"IML function {name!r} is not implemented")
+    try:
+        inspect.signature(function).bind(*args)
+    except TypeError as exc:  # Make fails the module on a call it cannot evaluate: name it, no traceback
+        raise MakeFunctionError(f"IML function {name}() does not take {len(args)} argument(s)") from exc
+    except ValueError:  # a builtin without a signature: called as it is
+        pass
     return function(*args)

@@ -21,6 +21,7 @@ from urllib.parse import quote, unquote
 
 from ..errors import MakeFunctionError
 from ._make_filter import get, instant, number, text
+from ._make_functions_bin import zone_of
 
 _MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
            "november", "december"]
@@ -95,10 +96,8 @@ def parse_date(value: Any, pattern: Any = None, zone: Any = None) -> datetime:
         sign = -1 if offset[0] == "-" else 1
         digits = offset[1:].replace(":", "")
         return (naive - sign * timedelta(hours=int(digits[:2]), minutes=int(digits[2:]))).replace(tzinfo=UTC)
-    if zone:
-        from zoneinfo import ZoneInfo
-
-        return naive.replace(tzinfo=ZoneInfo(text(zone))).astimezone(UTC)
+    if zone:  # a name Make does not recognise: the organisation's timezone (UTC here)
+        return naive.replace(tzinfo=zone_of(zone)).astimezone(UTC)
     return naive.replace(tzinfo=UTC)
 
 

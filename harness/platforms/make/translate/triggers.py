@@ -27,7 +27,8 @@ __all__ = ["INSTANT", "TRIGGER_TRANSLATORS"]
 
 # instant app webhook module -> the runtime function of its bundle from the delivery (``trigger``)
 INSTANT: dict[str, str] = {"tally:watchNewResponse": "make.poll.tally_bundle",
-                           "google-sheets:watchUpdatedCells": "make.webhook_bundle"}
+                           "google-sheets:watchUpdatedCells": "make.webhook_bundle",
+                           "telegram:WatchUpdates": "make.webhook_bundle"}  # the bundle: the Update Telegram posts
 _POLL_NOTE = "a poller: new items since the cursor, one job each (ctx.start_new); OAuth token configured on the provider"
 
 
