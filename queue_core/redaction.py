@@ -37,7 +37,8 @@ except ImportError:  # pragma: no cover - a production install without the harne
 MASK = "***"
 HEADER_MASK = "[redacted]"
 MIN_EMBEDDED = 6  # a secret this long or longer is also hidden inside a longer string
-HEADER_MEMO = 4096  # masked header values a Redactor remembers (then starts over)
+MEMO = 4096  # masked header values, and masked texts, a Redactor remembers (then starts over)
+MEMO_TEXT = 1024  # ... of texts up to this long
 CREDENTIAL_PARTS = ("authorization", "auth", "cookie", "key", "token", "secret", "signature", "hmac",
                     "password", "passwd", "session", "credential")
 # The delivery ids of the verified schemes (queue_core.server.verify.DELIVERY_ID_HEADERS) and of
@@ -123,6 +124,8 @@ class Redactor:
     secrets: frozenset[str] = frozenset()
     # (header name, value) -> its masked value (see header): answers repeat a few header shapes
     _headers: dict[tuple[str, str], str] = field(default_factory=dict, compare=False, repr=False)
+    # free text -> masked (see text): a call's reason and summary repeat a few phrasings
+    _texts: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
     _probes: list[tuple[bytes, ...]] = field(default_factory=list, compare=False, repr=False)  # see _needed_utf8
 
     @classmethod
@@ -152,9 +155,10 @@ class Redactor:
         masked = self._headers.get(key)
         if masked is None:
             masked = HEADER_MASK if is_credential_header(name) else scrub(self.values(value))
-            if len(self._headers) >= HEADER_MEMO:
-                self._headers.clear()
-            self._headers[key] = masked
+            if len(value) <= MEMO_TEXT:
+                if len(self._headers) >= MEMO:
+                    self._headers.clear()
+                self._headers[key] = masked
         return masked
 
     def text(self, text: str) -> str:
@@ -163,10 +167,16 @@ class Redactor:
         Not the long-opaque-run pattern of :func:`scrub`: an error naming a fingerprint or a
         key of ours must still say which.
         """
-        text = self.values(text)
-        for pattern, replacement in _CREDENTIALS:
-            text = pattern.sub(replacement, text)
-        return text
+        masked = self._texts.get(text)
+        if masked is None:
+            masked = self.values(text)
+            for pattern, replacement in _CREDENTIALS:
+                masked = pattern.sub(replacement, masked)
+            if len(text) <= MEMO_TEXT:
+                if len(self._texts) >= MEMO:
+                    self._texts.clear()
+                self._texts[text] = masked
+        return masked
 
     def data(self, value: Any) -> Any:
         """Return a JSON value with secrets masked in every string and key (scheme credentials too).
