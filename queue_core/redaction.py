@@ -29,11 +29,6 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
-try:  # the harness's extra (a replay redacts every call's record): the stdlib's json without it
-    from orjson import dumps as _orjson_dumps
-except ImportError:  # pragma: no cover - a production install without the harness
-    _orjson_dumps = None
-
 MASK = "***"
 HEADER_MASK = "[redacted]"
 MIN_EMBEDDED = 6  # a secret this long or longer is also hidden inside a longer string
@@ -126,7 +121,6 @@ class Redactor:
     _headers: dict[tuple[str, str], str] = field(default_factory=dict, compare=False, repr=False)
     # free text -> masked (see text): a call's reason and summary repeat a few phrasings
     _texts: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
-    _probes: list[tuple[bytes, ...]] = field(default_factory=list, compare=False, repr=False)  # see _needed_utf8
 
     @classmethod
     def of(cls, values: Iterable[str | None]) -> Redactor:
@@ -186,22 +180,11 @@ class Redactor:
         """
         if isinstance(value, dict | list):
             try:
-                if not (self._needed_utf8(_orjson_dumps(value)) if _orjson_dumps else self.needed(json.dumps(value))):
+                if not self.needed(json.dumps(value)):
                     return value
             except (TypeError, ValueError):  # not JSON (yet): walk it
                 pass
         return self._walk(value)
-
-    def _needed_utf8(self, text: bytes) -> bool:
-        """:meth:`needed` of a value's compact UTF-8 JSON (orjson's, where installed: several
-        times cheaper than ``json.dumps``). Its strings are escaped character by character
-        (``"``, ``\\`` and control characters only), so a secret inside a string shows as that
-        secret escaped the same way: those escaped forms are what is searched for."""
-        probes = self._probes
-        if not probes:
-            probes.append(tuple(_orjson_dumps(s)[1:-1] for s in self.secrets))
-        low = text.lower()
-        return b"bearer" in low or b"basic" in low or any(p in text for p in probes[0])
 
     def _walk(self, value: Any) -> Any:
         if isinstance(value, str):
