@@ -3,8 +3,10 @@ credential headers automations have sent (queue_core.redaction's value rule).
 
 Asked several times a call (the intent, the record, each write of the job's store), so the
 answer is cheap when nothing changed: the names are worked out once per set of providers, the
-values read from ``os.environ``'s own encoded table (kept current by its writes, ``putenv``
-included), and the Redactor built once per set of values.
+values read from ``os.environ``'s own table of encoded names and values (which every write
+through ``os.environ`` updates, so a value set, changed or removed there is seen at the next
+ask, as ``os.environ.get`` would see it) and decoded only when they changed, and the Redactor
+built once per set of values.
 """
 
 from __future__ import annotations
