@@ -30,16 +30,27 @@ class KnownSecrets:
         self._names: tuple[tuple[ProviderConfig, ...], tuple[str, ...], tuple[Any, ...]] = ((), (), ())
         self._raw: tuple[tuple[Any, ...] | None, tuple[str | None, ...]] = (None, ())
         self._built: tuple[tuple[str | None, ...], Redactor] = ((), Redactor())
+        self._built_env: tuple[str | None, ...] | None = None  # the _values() tuple _built was made with
+        self._sorted: tuple[str, ...] | None = ()  # _sent sorted; None when it changed
 
     def add_sent(self, values: Iterable[str]) -> None:
         """Know these credential header values too (what an automation sent)."""
-        self._sent.update(values)
+        for value in values:
+            if value not in self._sent:
+                self._sent.add(value)
+                self._sorted = None
 
     def redactor(self, providers: Mapping[str, ProviderConfig]) -> Redactor:
         """The Redactor of every ``providers``' ``*_env`` value (read now) and the headers sent."""
-        values = (*self._values(providers), *sorted(self._sent))
+        env = self._values(providers)
+        if env is self._built_env and self._sorted is not None:  # nothing changed since the last ask
+            return self._built[1]
+        if self._sorted is None:
+            self._sorted = tuple(sorted(self._sent))
+        values = (*env, *self._sorted)
         if self._built[0] != values:  # built once per set of secrets: every settle asks
             self._built = (values, Redactor.of(values))
+        self._built_env = env
         return self._built[1]
 
     def _values(self, providers: Mapping[str, ProviderConfig]) -> tuple[str | None, ...]:
