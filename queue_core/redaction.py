@@ -188,7 +188,12 @@ class Redactor:
 
     def _walk(self, value: Any) -> Any:
         if isinstance(value, str):
-            return _DATA_SCHEME.sub(r"\1 ***", self.values(value))
+            value = self.values(value)
+            if value.isascii():  # then the pattern can only match where lower() shows its words
+                low = value.lower()
+                if "bearer" not in low and "basic" not in low:
+                    return value  # a body without them: no regex pass over every character
+            return _DATA_SCHEME.sub(r"\1 ***", value)
         if isinstance(value, list | tuple):
             return [self._walk(item) for item in value]
         if isinstance(value, dict):
