@@ -226,13 +226,12 @@ class Gateway:
         intent = self.redactor.data(req.intent(step, ctx.mode))
         intent_event = "call_intent" if ctx.mode == Mode.SHADOW else "call_dry_run"
         try:
-            record = await self._answer_offline(ctx, config, req, step)
+            return await self._answer_offline(ctx, config, req, step, (intent, intent_event))
         except Exception as exc:  # stored nothing: the job keeps the intent, then raises it
             return CallRecord(step, req, None, None, None, intent=intent, intent_event=intent_event, signal=exc)
-        return replace(record, intent=intent, intent_event=intent_event)
 
-    async def _answer_offline(self, ctx: CallJob, config: ProviderConfig, req: OutboundRequest,
-                              step: str) -> CallRecord:
+    async def _answer_offline(self, ctx: CallJob, config: ProviderConfig, req: OutboundRequest, step: str,
+                              intent: tuple[dict[str, Any], str]) -> CallRecord:
         recorded = self._source(ctx.automation, ctx.trigger_id, step, req) if self._source else None
         response: httpx.Response | None
         if recorded is not None:
@@ -250,7 +249,7 @@ class Gateway:
         else:
             response = _synthetic(req, ctx.mode)
             verdict = self._classify_offline(config, response)
-        return self._record(req, step, response, verdict, "call_offline")
+        return self._record(req, step, response, verdict, "call_offline", intent=intent)
 
     def _classify_offline(self, config: ProviderConfig, response: httpx.Response) -> Classification:
         """``_classify``, remembered for the offline answers whose verdict follows from their status
@@ -440,9 +439,11 @@ class Gateway:
         return replace(record, signal=RateLimited(delay, message, provider=config.name, count=count))
 
     def _record(self, req: OutboundRequest, step: str, response: httpx.Response | None,
-                verdict: Classification, kind: str, answer: Answer | None = None) -> CallRecord:
+                verdict: Classification, kind: str, answer: Answer | None = None, *,
+                intent: tuple[dict[str, Any] | None, str | None] = (None, None)) -> CallRecord:
         """Return the call's record: its stored form (redacted: what the provider echoed of a
-        secret is never kept), ledger event ``kind`` and the signal its verdict says to raise."""
+        secret is never kept), ledger event ``kind`` and the signal its verdict says to raise;
+        an offline call's ``intent`` (its record and event) with it."""
         status = response.status_code if response is not None else None
         redactor = self.redactor
         url, reason, summary = redactor.data(req.url), redactor.text(verdict.reason), redactor.text(verdict.summary)
@@ -463,7 +464,8 @@ class Gateway:
             message = f"{req.provider} {req.method} {url} (step {step!r}): {reason}; {summary}"
             signal = RetryableError(message, delay=verdict.delay) if verdict.kind is Kind.RETRYABLE \
                 else TerminalError(message)
-        return CallRecord(step, req, response, verdict, stored, ref, kind, detail, answer, signal=signal)
+        return CallRecord(step, req, response, verdict, stored, ref, kind, detail, answer, intent[0], intent[1],
+                          signal=signal)
 
     def _secret(self, config: ProviderConfig, attr: str) -> str | None:
         name: str | None = getattr(config, attr)
