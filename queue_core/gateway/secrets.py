@@ -12,7 +12,7 @@ built once per set of values.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from ..provider import ProviderConfig
@@ -25,7 +25,8 @@ class KnownSecrets:
     def __init__(self, environ: Mapping[str, str]) -> None:
         self._environ = environ
         # os.environ's table of encoded names and values; None for any other mapping (read through it)
-        self._table: Mapping[bytes, bytes] | None = getattr(environ, "_data", None) if environ is os.environ else None
+        # (bytes on POSIX; os.environ's encodekey/decodevalue are the table's own, whatever it holds)
+        self._table: Mapping[Any, Any] | None = getattr(environ, "_data", None) if environ is os.environ else None
         self._sent: set[str] = set()  # credential header values automations passed to call()
         self._names: tuple[tuple[ProviderConfig, ...], tuple[str, ...], tuple[Any, ...]] = ((), (), ())
         self._raw: tuple[tuple[Any, ...] | None, tuple[str | None, ...]] = (None, ())
@@ -60,7 +61,7 @@ class KnownSecrets:
         table = self._table
         raw = tuple(table.get(key) for key in self._names[2])
         if raw != self._raw[0]:  # decoded only when they changed since the last read
-            decode = os.environ.decodevalue
+            decode: Callable[[Any], str] = os.environ.decodevalue
             self._raw = (raw, tuple(None if v is None else decode(v) for v in raw))
         return self._raw[1]
 
