@@ -4,6 +4,7 @@
     python bench/shadow_replay.py --triggers 20000 --xdist 2
     python bench/shadow_replay.py --triggers 20000 --replayers 0 --shards 1 2   # linear in shards?
     python bench/shadow_replay.py --set /tmp/set100k   # a set generated before (same generator, seed 1)
+    python bench/shadow_replay.py --set /tmp/set20k --triggers 20336 --main-tree /tmp/base --rounds 2
 
 Generates the set with ``recordings/generate.py --triggers N`` into a temporary directory, runs
 ``pytest --shadow`` on it in a subprocess (reports into the same temporary directory), and prints
@@ -24,7 +25,15 @@ children; ``--replayers 0`` keeps a shard to one process, so N shards use N proc
 ``cutover report merge`` on their results; the time is from the first start to the merged report
 (the merge included), and each N's rate is printed with its ratio to the first N's. The rounds
 alternate (N = 1, 2, 1, 2, … for ``--rounds``) and the medians are compared. Peak RSS is the
-largest one process reached.
+largest one process reached. The shards' ratio is a measure for a quiet machine: on one whose
+cores other work shares, the second shard gets what that work leaves.
+
+``--main-tree DIR`` measures before and after in one run: the same set replayed by this
+checkout and by the code in ``DIR`` (``git worktree add DIR main``; run with ``DIR`` first on
+``PYTHONPATH`` and as its working directory, this venv's interpreter and dependencies), in
+turns for ``--rounds`` rounds (the first of each pair alternating), and the medians compared:
+``cpu_ms_per_trigger`` (the pytest process and its replay processes, Postgres not included) is
+the figure to read on a shared machine.
 """
 
 from __future__ import annotations
@@ -45,7 +54,7 @@ ROOT = Path(__file__).resolve().parents[1]
 ENV = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
 
 
-def _run_measured(command: list[str]) -> tuple[subprocess.CompletedProcess[str], int, float]:
+def _run_measured(command: list[str], tree: Path = ROOT) -> tuple[subprocess.CompletedProcess[str], int, float]:
     """Run ``command``; return its outcome, the peak RSS (KiB) of it and the children it waited for,
     and the CPU seconds (user + system) they used.
 
@@ -53,13 +62,21 @@ def _run_measured(command: list[str]) -> tuple[subprocess.CompletedProcess[str],
     the generator run before it, whose peak is not the replay's.
     """
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
-        proc = subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=err, text=True, env=ENV)
+        proc = subprocess.Popen(command, cwd=tree, stdout=out, stderr=err, text=True, env=_env(tree))
         _, status, usage = os.wait4(proc.pid, 0)
         proc.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         err.seek(0)
         return (subprocess.CompletedProcess(command, proc.returncode, out.read(), err.read()), usage.ru_maxrss,
                 usage.ru_utime + usage.ru_stime)
+
+
+def _env(tree: Path) -> dict[str, str]:
+    """The environment of a run of the code in ``tree``: another tree's packages come first on
+    ``sys.path`` (``PYTHONPATH``), so this venv's interpreter and dependencies run that code."""
+    if tree == ROOT:
+        return ENV
+    return {**ENV, "PYTHONPATH": os.pathsep.join(filter(None, (str(tree), ENV.get("PYTHONPATH"))))}
 
 
 def main() -> None:
@@ -71,7 +88,10 @@ def main() -> None:
     parser.add_argument("--replayers", type=int, default=None, help="--shadow-replayers for every run")
     parser.add_argument("--shards", type=int, nargs="+", default=None, metavar="N",
                         help="measure N shards run at once, for each N given (see above)")
-    parser.add_argument("--rounds", type=int, default=1, help="with --shards: rounds, alternating the Ns")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="with --shards: rounds, alternating the Ns; with --main-tree: rounds of the pair")
+    parser.add_argument("--main-tree", type=Path, default=None, metavar="DIR",
+                        help="also run the code of DIR (git worktree add DIR main), in turns with this checkout's")
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory")
     parser.add_argument("--set", type=Path, default=None, metavar="DIR",
                         help="replay this set, generated before with recordings/generate.py, instead of generating one")
@@ -88,38 +108,81 @@ def main() -> None:
     if args.shards:
         _shards(args, work, set_dir, generated)
         return
-    command = [sys.executable, "-m", "pytest", "--shadow", str(set_dir), "--shadow-report", str(work / "report"),
+    if args.main_tree:
+        _against_main(args, work, set_dir, generated)
+        return
+    result = _single(args, work / "report", set_dir, ROOT)
+    result["generate_seconds"] = round(generated, 2)
+    print(f"{result['triggers']} triggers in {result['seconds']:.1f}s: {result['triggers_per_s']} triggers/s end to end, "
+          f"peak RSS {result['peak_rss_mib']} MiB, {result['cpu_s']} CPU s (pytest exit {result['exit_status']})")
+    _cleanup(args, work)
+    print("RESULT " + json.dumps(result, sort_keys=True))
+
+
+def _single(args: argparse.Namespace, report: Path, set_dir: Path, tree: Path) -> dict[str, object]:
+    """One ``pytest --shadow`` run of the code in ``tree`` (this checkout, or ``--main-tree``'s)."""
+    command = [sys.executable, "-m", "pytest", "--shadow", str(set_dir), "--shadow-report", str(report),
                "-q", "-p", "no:cacheprovider", "--no-header"]
     if args.xdist:
         command += ["-n", str(args.xdist)]
     command += _common_options(args)
     started = time.perf_counter()
-    run, peak_kib, cpu = _run_measured(command)
+    run, peak_kib, cpu = _run_measured(command, tree)
     elapsed = time.perf_counter() - started
     tail = [line for line in run.stdout.splitlines() if line.startswith(("=", "github", "lead", "payment"))][-6:]
     for line in tail:
         print(line)
     if run.returncode not in (0, 1):
         print(run.stdout[-4000:], run.stderr[-4000:], sep="\n")
-    summary = json.loads((work / "report" / "summary.json").read_text()) if (work / "report" / "summary.json").exists() else {}
-    result = {
+    summary = json.loads((report / "summary.json").read_text()) if (report / "summary.json").exists() else {}
+    return {
         "triggers": args.triggers, "compared": summary.get("totals", {}).get("compared"),
         "seconds": round(elapsed, 2), "triggers_per_s": round(args.triggers / elapsed, 1),
-        "peak_rss_mib": round(peak_kib / 1024, 1), "cpu_s": round(cpu, 1), "xdist": args.xdist,
+        "peak_rss_mib": round(peak_kib / 1024, 1), "cpu_s": round(cpu, 1),
+        "cpu_ms_per_trigger": round(cpu / args.triggers * 1e3, 3), "xdist": args.xdist,
         "exit_status": run.returncode, "load_average": [round(x, 2) for x in os.getloadavg()],
-        "generate_seconds": round(generated, 2), "cpus": os.cpu_count(),
-        "database": "DATABASE_URL" if os.environ.get("DATABASE_URL") else "provisioned",
+        "cpus": os.cpu_count(), "database": "DATABASE_URL" if os.environ.get("DATABASE_URL") else "provisioned",
         "target": {"triggers_per_s": 1500, "peak_rss_mib": 1024},
     }
-    print(f"{result['triggers']} triggers in {elapsed:.1f}s: {result['triggers_per_s']} triggers/s end to end, "
-          f"peak RSS {result['peak_rss_mib']} MiB, {result['cpu_s']} CPU s (pytest exit {run.returncode})")
+
+
+def _against_main(args: argparse.Namespace, work: Path, set_dir: Path, generated: float) -> None:
+    """``--main-tree``: this checkout and the other tree in turns, ``--rounds`` times; medians compared."""
+    import statistics
+
+    trees = {"branch": ROOT, "main": args.main_tree.resolve()}
+    runs: dict[str, list[dict[str, object]]] = {name: [] for name in trees}
+    for round_no in range(args.rounds):
+        order = list(trees) if round_no % 2 == 0 else list(reversed(trees))  # neither always goes first
+        for name in order:
+            result = _single(args, work / f"report-{name}-{round_no}", set_dir, trees[name])
+            runs[name].append(result)
+            print(f"round {round_no + 1}, {name}: {result['triggers_per_s']} triggers/s, {result['cpu_s']} CPU s "
+                  f"({result['cpu_ms_per_trigger']} ms a trigger), peak RSS {result['peak_rss_mib']} MiB, "
+                  f"exit {result['exit_status']}, load average {os.getloadavg()[0]:.2f}", flush=True)
+    out: dict[str, object] = {"triggers": args.triggers, "rounds": args.rounds, "generate_seconds": round(generated, 2),
+                              "main_tree": str(trees["main"]), "cpus": os.cpu_count()}
+    for name, results in runs.items():
+        out[name] = {key: statistics.median(float(r[key]) for r in results)  # type: ignore[arg-type]
+                     for key in ("triggers_per_s", "cpu_s", "cpu_ms_per_trigger", "peak_rss_mib")}
+        out[name]["runs"] = results  # type: ignore[index]
+    branch, main = out["branch"], out["main"]
+    out["cpu_ratio_vs_main"] = round(branch["cpu_s"] / main["cpu_s"], 3)  # type: ignore[index]
+    out["rate_ratio_vs_main"] = round(branch["triggers_per_s"] / main["triggers_per_s"], 3)  # type: ignore[index]
+    print(f"medians: branch {branch['cpu_ms_per_trigger']:.3f} ms CPU a trigger, main {main['cpu_ms_per_trigger']:.3f} "  # type: ignore[index]
+          f"({out['cpu_ratio_vs_main']}x); branch {branch['triggers_per_s']:.1f} triggers/s, main "  # type: ignore[index]
+          f"{main['triggers_per_s']:.1f} ({out['rate_ratio_vs_main']}x)")  # type: ignore[index]
+    _cleanup(args, work)
+    print("RESULT " + json.dumps(out, sort_keys=True))
+
+
+def _cleanup(args: argparse.Namespace, work: Path) -> None:
     if not args.keep:
         import shutil
 
         shutil.rmtree(work, ignore_errors=True)
     else:
         print(f"kept {work}")
-    print("RESULT " + json.dumps(result, sort_keys=True))
 
 
 def _common_options(args: argparse.Namespace) -> list[str]:
@@ -181,12 +244,7 @@ def _shards(args: argparse.Namespace, work: Path, set_dir: Path, generated: floa
                                     "rounds": [round(r, 1) for r in rates[n]], "peak_rss_mib": round(peaks[n] / 1024, 1),
                                     "cpu_s": [round(c, 1) for c in cpus[n]]}
         print(f"{n} shard(s): median {median:.1f} triggers/s, {median / first:.2f}x {args.shards[0]} shard(s)")
-    if not args.keep:
-        import shutil
-
-        shutil.rmtree(work, ignore_errors=True)
-    else:
-        print(f"kept {work}")
+    _cleanup(args, work)
     print("RESULT " + json.dumps(result, sort_keys=True))
 
 

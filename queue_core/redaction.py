@@ -25,13 +25,15 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
 MASK = "***"
 HEADER_MASK = "[redacted]"
 MIN_EMBEDDED = 6  # a secret this long or longer is also hidden inside a longer string
+MEMO = 4096  # masked header values, and masked texts, a Redactor remembers (then starts over)
+MEMO_TEXT = 1024  # ... of texts up to this long
 CREDENTIAL_PARTS = ("authorization", "auth", "cookie", "key", "token", "secret", "signature", "hmac",
                     "password", "passwd", "session", "credential")
 # The delivery ids of the verified schemes (queue_core.server.verify.DELIVERY_ID_HEADERS) and of
@@ -82,8 +84,8 @@ def mask_headers(headers: Iterable[tuple[str, str]], redactor: Redactor | None =
     still echo a secret (a ``Location`` with a key in its query). ``allow`` names are kept as is.
     """
     allowed, known = {a.lower() for a in allow}, redactor or NO_SECRETS
-    return tuple((name, value if name.lower() in allowed else HEADER_MASK if is_credential_header(name)
-                  else scrub(known.values(value))) for name, value in headers)
+    return tuple((name, value if allowed and name.lower() in allowed else known.header(name, value))
+                 for name, value in headers)
 
 
 def credential_values(headers: Iterable[tuple[str, str]], allow: Iterable[str] = ()) -> set[str]:
@@ -115,6 +117,10 @@ class Redactor:
     """
 
     secrets: frozenset[str] = frozenset()
+    # (header name, value) -> its masked value (see header): answers repeat a few header shapes
+    _headers: dict[tuple[str, str], str] = field(default_factory=dict, compare=False, repr=False)
+    # free text -> masked (see text): a call's reason and summary repeat a few phrasings
+    _texts: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(cls, values: Iterable[str | None]) -> Redactor:
@@ -130,11 +136,26 @@ class Redactor:
 
     def values(self, text: str) -> str:
         """Return ``text`` with every secret value (whole or, long enough, embedded) masked."""
+        if not self.secrets:  # nothing configured, nothing sent: the common case of a replay
+            return text
         if text in self.secrets:
             return MASK
         for secret in sorted((s for s in self.secrets if len(s) >= MIN_EMBEDDED and s in text), key=len, reverse=True):
             text = text.replace(secret, MASK)
         return text
+
+    def header(self, name: str, value: str) -> str:
+        """Return a header's value as :func:`mask_headers` keeps it (``[redacted]`` for a
+        credential's; else the secrets and :func:`scrub`'s patterns masked), remembered."""
+        key = (name, value)
+        masked = self._headers.get(key)
+        if masked is None:
+            masked = HEADER_MASK if is_credential_header(name) else scrub(self.values(value))
+            if len(value) <= MEMO_TEXT:
+                if len(self._headers) >= MEMO:
+                    self._headers.clear()
+                self._headers[key] = masked
+        return masked
 
     def text(self, text: str) -> str:
         """Return free text (an error, a reason) with secrets and credential patterns masked.
@@ -142,10 +163,16 @@ class Redactor:
         Not the long-opaque-run pattern of :func:`scrub`: an error naming a fingerprint or a
         key of ours must still say which.
         """
-        text = self.values(text)
-        for pattern, replacement in _CREDENTIALS:
-            text = pattern.sub(replacement, text)
-        return text
+        masked = self._texts.get(text)
+        if masked is None:
+            masked = self.values(text)
+            for pattern, replacement in _CREDENTIALS:
+                masked = pattern.sub(replacement, masked)
+            if len(text) <= MEMO_TEXT:
+                if len(self._texts) >= MEMO:
+                    self._texts.clear()
+                self._texts[text] = masked
+        return masked
 
     def data(self, value: Any) -> Any:
         """Return a JSON value with secrets masked in every string and key (scheme credentials too).
@@ -163,7 +190,12 @@ class Redactor:
 
     def _walk(self, value: Any) -> Any:
         if isinstance(value, str):
-            return _DATA_SCHEME.sub(r"\1 ***", self.values(value))
+            value = self.values(value)
+            if value.isascii():  # then the pattern can only match where lower() shows its words
+                low = value.lower()
+                if "bearer" not in low and "basic" not in low:
+                    return value  # a body without them: no regex pass over every character
+            return _DATA_SCHEME.sub(r"\1 ***", value)
         if isinstance(value, list | tuple):
             return [self._walk(item) for item in value]
         if isinstance(value, dict):

@@ -41,9 +41,11 @@ from ..signing import standard_webhooks_headers
 from ..states import Mode
 from .binary import FilePart, is_binary
 from .record import Answer, CallJob, CallRecord, Spend
+from .secrets import KnownSecrets
 from .kinds import live_mounts
 from .request import (
-    RECORDED_HEADER, SECRET_SEGMENT, OutboundRequest, RecordedResponse, ResponseSource, StoredCall, idempotency_names, prepare, redact_headers,
+    RECORDED_HEADER, SECRET_SEGMENT, OutboundRequest, RecordedResponse, ResponseSource, StoredCall, idempotency_names, parsed_url,
+    prepare, redact_headers,
 )
 
 READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -104,9 +106,7 @@ class Gateway:
         self._rng = rng or random.Random()
         self._environ = environ if environ is not None else os.environ
         self._inflight = InFlight()
-        self._sent_secrets: set[str] = set()  # credential header values automations passed to call()
-        self._redactor_of: tuple[tuple[str | None, ...], Redactor] = ((), Redactor())
-        self._names_of: tuple[tuple[ProviderConfig, ...], tuple[str, ...]] = ((), ())
+        self._secrets = KnownSecrets(self._environ)  # for redaction
         self._refused_until: dict[tuple[str, str], float] = {}
         self._refusal_reason: dict[tuple[str, str], str] = {}
         self._next_wake: dict[tuple[str, str], float] = {}
@@ -136,17 +136,7 @@ class Gateway:
     def redactor(self) -> Redactor:
         """The redaction of every secret this gateway knows: each provider's ``*_env`` values
         (read now, as calls read them) and the credential headers automations have sent."""
-        values = (*(self._environ.get(name) for name in self._secret_names()), *sorted(self._sent_secrets))
-        if self._redactor_of[0] != values:  # built once per set of secrets: every settle asks
-            self._redactor_of = (values, Redactor.of(values))
-        return self._redactor_of[1]
-
-    def _secret_names(self) -> tuple[str, ...]:
-        """The ``*_env`` names of every provider, worked out again only when the providers change."""
-        configs = tuple(self.providers.values())
-        if self._names_of[0] != configs:  # the same config objects compare equal by identity, cheaply
-            self._names_of = (configs, tuple(name for config in configs for name in config.secret_env_names()))
-        return self._names_of[1]
+        return self._secrets.redactor(self.providers)
 
     def recorded(self, automation: str, trigger_id: str | None, step: str) -> RecordedResponse | None:
         """Return the recording's answer for ``step`` of a shadow/dry-run job, without a call.
@@ -200,7 +190,7 @@ class Gateway:
                       files=files, content=content)
         if occurrence or anonymous:
             req = replace(req, occurrence=occurrence, anonymous=anonymous)
-        self._sent_secrets |= credential_values(req.headers, allow=idempotency_names(req.headers))
+        self._secrets.add_sent(credential_values(req.headers, allow=idempotency_names(req.headers)))
         if stored is not None:
             if stored.fingerprint != req.fingerprint:
                 raise IdempotencyConflictError(step, stored.fingerprint, req.fingerprint)
@@ -236,19 +226,18 @@ class Gateway:
         intent = self.redactor.data(req.intent(step, ctx.mode))
         intent_event = "call_intent" if ctx.mode == Mode.SHADOW else "call_dry_run"
         try:
-            record = await self._answer_offline(ctx, config, req, step)
+            return await self._answer_offline(ctx, config, req, step, (intent, intent_event))
         except Exception as exc:  # stored nothing: the job keeps the intent, then raises it
             return CallRecord(step, req, None, None, None, intent=intent, intent_event=intent_event, signal=exc)
-        return replace(record, intent=intent, intent_event=intent_event)
 
-    async def _answer_offline(self, ctx: CallJob, config: ProviderConfig, req: OutboundRequest,
-                              step: str) -> CallRecord:
+    async def _answer_offline(self, ctx: CallJob, config: ProviderConfig, req: OutboundRequest, step: str,
+                              intent: tuple[dict[str, Any], str]) -> CallRecord:
         recorded = self._source(ctx.automation, ctx.trigger_id, step, req) if self._source else None
         response: httpx.Response | None
         if recorded is not None:
             response = httpx.Response(recorded.status, headers={**recorded.headers, RECORDED_HEADER: "recording"},
                                       content=recorded.content(),
-                                      request=httpx.Request(req.method, req.url))
+                                      request=httpx.Request(req.method, parsed_url(req.url)))
             verdict = self._classify_offline(config, response)
         elif ctx.mode == Mode.SHADOW and config.sandbox_url:
             sandboxed = replace(req, url=config.sandbox_url + req.url[len(config.base_url):])
@@ -260,7 +249,7 @@ class Gateway:
         else:
             response = _synthetic(req, ctx.mode)
             verdict = self._classify_offline(config, response)
-        return self._record(req, step, response, verdict, "call_offline")
+        return self._record(req, step, response, verdict, "call_offline", intent=intent)
 
     def _classify_offline(self, config: ProviderConfig, response: httpx.Response) -> Classification:
         """``_classify``, remembered for the offline answers whose verdict follows from their status
@@ -450,9 +439,11 @@ class Gateway:
         return replace(record, signal=RateLimited(delay, message, provider=config.name, count=count))
 
     def _record(self, req: OutboundRequest, step: str, response: httpx.Response | None,
-                verdict: Classification, kind: str, answer: Answer | None = None) -> CallRecord:
+                verdict: Classification, kind: str, answer: Answer | None = None, *,
+                intent: tuple[dict[str, Any] | None, str | None] = (None, None)) -> CallRecord:
         """Return the call's record: its stored form (redacted: what the provider echoed of a
-        secret is never kept), ledger event ``kind`` and the signal its verdict says to raise."""
+        secret is never kept), ledger event ``kind`` and the signal its verdict says to raise;
+        an offline call's ``intent`` (its record and event) with it."""
         status = response.status_code if response is not None else None
         redactor = self.redactor
         url, reason, summary = redactor.data(req.url), redactor.text(verdict.reason), redactor.text(verdict.summary)
@@ -473,7 +464,8 @@ class Gateway:
             message = f"{req.provider} {req.method} {url} (step {step!r}): {reason}; {summary}"
             signal = RetryableError(message, delay=verdict.delay) if verdict.kind is Kind.RETRYABLE \
                 else TerminalError(message)
-        return CallRecord(step, req, response, verdict, stored, ref, kind, detail, answer, signal=signal)
+        return CallRecord(step, req, response, verdict, stored, ref, kind, detail, answer, intent[0], intent[1],
+                          signal=signal)
 
     def _secret(self, config: ProviderConfig, attr: str) -> str | None:
         name: str | None = getattr(config, attr)
@@ -494,4 +486,4 @@ def _synthetic(req: OutboundRequest, mode: str) -> httpx.Response:
     body = jsonlib.dumps({"synthetic": True, "mode": mode, "idempotency_key": req.idempotency_key},
                          ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
     headers = {"X-Cutover-Synthetic": mode, "Content-Length": str(len(body)), "Content-Type": "application/json"}
-    return httpx.Response(200, headers=headers, content=body, request=httpx.Request(req.method, req.url))
+    return httpx.Response(200, headers=headers, content=body, request=httpx.Request(req.method, parsed_url(req.url)))

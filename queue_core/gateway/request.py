@@ -10,6 +10,7 @@ import hashlib
 import json as jsonlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, TypeAlias
 from urllib.parse import urlencode
 
@@ -112,7 +113,7 @@ class StoredCall:
     def response(self) -> httpx.Response:
         """Rebuild the recorded response (status, safe headers, body)."""
         return httpx.Response(self.status or 0, headers=list(self.headers), content=self.body.encode(),
-                              request=httpx.Request(self.method, self.url))
+                              request=httpx.Request(self.method, parsed_url(self.url)))
 
 
 
@@ -134,7 +135,20 @@ def idempotency_names(headers: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
 def fingerprint(method: str, url: str, json: Any) -> str:
     """Return ``sha256:<hex>`` of the method, the URL with sorted query and the canonical body."""
     body = "" if json is None else _canonical_json(json)
-    return _fingerprint(method, _canonical_url(str(httpx.URL(url))), body)
+    return _fingerprint(method, _canonical_url(normal_url(url)), body)
+
+
+@lru_cache(maxsize=4096)
+def parsed_url(url: str) -> httpx.URL:
+    """``httpx.URL(url)``, parsed once per URL (an ``httpx.URL`` is immutable): a call's URL is
+    parsed to resolve it and again for its answer's request, and a replay repeats URLs."""
+    return httpx.URL(url)
+
+
+@lru_cache(maxsize=4096)
+def normal_url(url: str) -> str:
+    """``str(httpx.URL(url))``: the URL as httpx normalises it, worked out once per URL."""
+    return str(parsed_url(url))
 
 
 def _canonical_json(value: Any) -> str:
@@ -166,8 +180,7 @@ def resolve_url(config: ProviderConfig, url: str, params: Mapping[str, Any] | No
         full = url
     else:
         full = config.base_url + ("" if url.startswith("/") else "/") + url
-    u = httpx.URL(full)
-    return str(u.copy_merge_params(dict(params)) if params else u)
+    return str(parsed_url(full).copy_merge_params(dict(params))) if params else normal_url(full)
 
 
 def prepare(config: ProviderConfig, method: str, url: str, *, json: Any, params: Mapping[str, Any] | None,
