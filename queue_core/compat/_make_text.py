@@ -97,7 +97,7 @@ _SKIP = {"script", "style", "head", "title", "noscript", "template", "svg"}
 _NEWLINES = {"lf": "\n", "crlf": "\r\n", "cr": "\r"}
 
 
-class _Text(HTMLParser):
+class _MakeTextParser(HTMLParser):
     """Collect the text of an HTML document as html-to-text lays it out."""
 
     def __init__(self, uppercase_headings: bool) -> None:
@@ -171,7 +171,7 @@ class _Text(HTMLParser):
 
 def html_to_text(value: Any, *, newline: str = "lf", uppercase_headings: bool = True) -> dict[str, str]:
     """Return "HTML to text"'s bundle ``{"text": …}`` (see the module docstring)."""
-    parser = _Text(uppercase_headings)
+    parser = _MakeTextParser(uppercase_headings)
     parser.feed(text(value))
     parser.close()
     lines = [line.rstrip(" ") for line in parser.lines]

@@ -180,7 +180,7 @@ def _default_value(params: Params) -> dict[str, Any]:
     return {"output": given if given not in (None, "") else default}
 
 
-class _Text(HTMLParser):
+class _ZapierTagStripper(HTMLParser):
     """The text of an HTML document, without what <script> and <style> hold (BeautifulSoup's get_text after
     extracting them, as the backend does)."""
 
@@ -213,7 +213,7 @@ def _url(encode: bool) -> Callable[[str, Params], str]:
 
 
 def _strip_html(text: str, _: Params) -> str:
-    parser = _Text()
+    parser = _ZapierTagStripper()
     parser.feed(text)
     parser.close()
     return "".join(parser.parts)

@@ -165,7 +165,7 @@ async def list_jobs(
         raise  # 404
     except QueueError as exc:
         raise HTTPException(422, str(exc)) from None
-    return models.JobPage(jobs=page.jobs, next=page.next)
+    return models.JobPage.model_validate({"jobs": page.jobs, "next": page.next})
 
 
 @router.get("/jobs/{job_id}", response_model=models.JobDetail, tags=["jobs"], responses={**_AUTH_ERRORS, **_404})

@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-import tomlkit
 from tomlkit.items import Table
 
 from harness.errors import ExportFormatError, ScaffoldError
@@ -35,7 +34,7 @@ from harness.platforms.make.definition import Blueprint, Module, is_blueprint, i
 from harness.platforms.make.translate.flow import Layout, comment, flow
 from harness.platforms.make.translate.handlers import DIRECTIVES
 from harness.platforms.make.translate.modules import TRIGGERS, Gen, makes_call, translate, var
-from harness.scaffold import Written, _code, checked_name, write
+from harness.scaffold import Written, _maps, _code, checked_name, write
 from harness.scaffold._code import name, stmts
 from harness.scaffold._module import NodeRow, Scaffold, Tool, module_source, slug, unique
 
@@ -238,41 +237,20 @@ def scaffold(path: Path, *, automation: str | None, into: Path, force: bool = Fa
 
 def maps_toml(scaffold: MakeScaffold) -> str:
     """Return the maps as the TOML a person would paste into the set's manifest."""
-    document = tomlkit.document()
-    _add(document, scaffold)
-    return tomlkit.dumps(document).strip()
+    return _maps.maps_toml(scaffold, _entry)
 
 
 def write_maps(manifest: Path, scaffold: MakeScaffold) -> None:
     """Add the maps to ``manifest`` (created when missing), keeping everything already there."""
-    document = tomlkit.parse(manifest.read_text(encoding="utf-8")) if manifest.exists() else tomlkit.document()
-    if "format" not in document:
-        document["format"] = 1
-    if "name" not in document:  # a new set is named after its directory, as cutover import names it
-        document["name"] = manifest.parent.name
-    _add(document, scaffold, manifest.parent)
-    manifest.parent.mkdir(parents=True, exist_ok=True)
-    manifest.write_text(tomlkit.dumps(document), encoding="utf-8")
+    _maps.write_maps(manifest, scaffold, _entry)
 
 
-def _add(document: Any, scaffold: MakeScaffold, manifest_dir: Path | None = None) -> None:
-    entry = _table(_table(document, "automations"), scaffold.automation)
+def _entry(entry: Table, scaffold: MakeScaffold, manifest_dir: Path | None) -> None:
     entry.setdefault("platform", "make")
     entry.setdefault("coercion", "make")
     definition = _definition(manifest_dir, scaffold)
     if definition is not None:  # branch coverage then lists every route of the scenario's routers
         entry.setdefault("definition", definition)
-    for key, values in (("steps", scaffold.steps), ("providers", scaffold.providers)):
-        if values:
-            table = _table(entry, key)
-            for name, value in values.items():
-                table.setdefault(name, value)
-    decisions = _table(entry, "decisions") if scaffold.decisions else None
-    for label, name in scaffold.decisions.items():
-        if decisions is not None and label not in decisions:
-            table = tomlkit.table()
-            table["name"] = name
-            decisions[label] = table
 
 
 def _definition(set_dir: Path | None, scaffold: MakeScaffold) -> str | None:
@@ -284,12 +262,3 @@ def _definition(set_dir: Path | None, scaffold: MakeScaffold) -> str | None:
         return None
     path = Path(scaffold.workflow.path)
     return set_relative(path, set_dir) if path.is_file() else None
-
-
-def _table(parent: Any, key: str) -> Table:
-    if key not in parent:
-        parent[key] = tomlkit.table()
-    value = parent[key]
-    if not isinstance(value, Table):
-        raise ScaffoldError(f"manifest: [{key}] is not a table")
-    return value

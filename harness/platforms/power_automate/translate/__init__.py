@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-import tomlkit
 from tomlkit.items import Table
 
 from harness.errors import ExportFormatError, ScaffoldError
@@ -33,7 +32,7 @@ from harness.platforms.power_automate.definition import PowerAutomateFlow, docum
 from harness.platforms.power_automate.translate.gen import CALLS, FlowBuild
 from harness.platforms.power_automate.translate.flow import scope
 from harness.platforms.power_automate.translate.trigger import trigger
-from harness.scaffold import Written, checked_name, write
+from harness.scaffold import Written, _maps, checked_name, write
 from harness.scaffold._code import stmts
 from harness.scaffold._module import NodeRow, Scaffold, Tool, module_source, slug, unique
 
@@ -138,47 +137,17 @@ def scaffold(path: Path, *, automation: str | None, into: Path, force: bool = Fa
 
 def maps_toml(scaffold: PowerAutomateScaffold) -> str:
     """Return the maps as the TOML a person would paste into the set's manifest."""
-    document = tomlkit.document()
-    _add(document, scaffold)
-    return tomlkit.dumps(document).strip()
+    return _maps.maps_toml(scaffold, _entry)
 
 
 def write_maps(manifest: Path, scaffold: PowerAutomateScaffold) -> None:
     """Add the maps to ``manifest`` (created when missing), keeping everything already there."""
-    document = tomlkit.parse(manifest.read_text(encoding="utf-8")) if manifest.exists() else tomlkit.document()
-    if "format" not in document:
-        document["format"] = 1
-    if "name" not in document:  # a new set is named after its directory, as cutover import names it
-        document["name"] = manifest.parent.name
-    _add(document, scaffold, manifest.parent)
-    manifest.parent.mkdir(parents=True, exist_ok=True)
-    manifest.write_text(tomlkit.dumps(document), encoding="utf-8")
+    _maps.write_maps(manifest, scaffold, _entry)
 
 
-def _add(document: Any, scaffold: PowerAutomateScaffold, manifest_dir: Path | None = None) -> None:
-    entry = _table(_table(document, "automations"), scaffold.automation)
+def _entry(entry: Table, scaffold: PowerAutomateScaffold, manifest_dir: Path | None) -> None:
     entry.setdefault("platform", "power-automate")
     path = scaffold.workflow.path
     if manifest_dir is not None and path and "!" not in path and Path(path).is_file():
         entry.setdefault("definition", set_relative(Path(path), manifest_dir))  # branch coverage reads every If/Switch
-    for key, values in (("steps", scaffold.steps), ("providers", scaffold.providers)):
-        if values:
-            table = _table(entry, key)
-            for name, value in values.items():
-                table.setdefault(name, value)
-    decisions = _table(entry, "decisions") if scaffold.decisions else None
-    for label, name in scaffold.decisions.items():
-        if decisions is not None and label not in decisions:
-            table = tomlkit.table()
-            table["name"] = name
-            decisions[label] = table
-
-
-def _table(parent: Any, key: str) -> Table:
-    if key not in parent:
-        parent[key] = tomlkit.table()
-    value = parent[key]
-    if not isinstance(value, Table):
-        raise ScaffoldError(f"manifest: [{key}] is not a table")
-    return value
 

@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-import tomlkit
 from tomlkit.items import Table
 
 from harness.errors import ExportFormatError, ScaffoldError, Untranslatable
@@ -36,7 +35,7 @@ from harness.platforms.zapier.translate.fields import references
 from harness.platforms.zapier.translate.sheets import NEW_ROW_TRIGGERS, poll_automation
 from harness.platforms.zapier.translate.flow import ZapLayout, chain, comment, step_type, unreached
 from harness.platforms.zapier.translate.steps import ZapGen, family, makes_call, todo
-from harness.scaffold import Written, automation_name, checked_name, write
+from harness.scaffold import Written, _maps, automation_name, checked_name, write
 from harness.scaffold._code import render, stmts
 from harness.scaffold._foreign import read_json
 from harness.scaffold._module import HEADER, NodeRow, Scaffold, Tool, digest, module_source, slug, unique
@@ -297,48 +296,18 @@ def scaffold(path: Path, *, automation: str | None, into: Path, force: bool = Fa
 
 def maps_toml(scaffold: ZapierScaffold) -> str:
     """Return the maps as the TOML a person would paste into the set's manifest."""
-    document = tomlkit.document()
-    _add(document, scaffold)
-    return tomlkit.dumps(document).strip()
+    return _maps.maps_toml(scaffold, _entry)
 
 
 def write_maps(manifest: Path, scaffold: ZapierScaffold) -> None:
     """Add the maps to ``manifest`` (created when missing), keeping everything already there."""
-    document = tomlkit.parse(manifest.read_text(encoding="utf-8")) if manifest.exists() else tomlkit.document()
-    if "format" not in document:
-        document["format"] = 1
-    if "name" not in document:
-        document["name"] = manifest.parent.name
-    _add(document, scaffold, manifest.parent)
-    manifest.parent.mkdir(parents=True, exist_ok=True)
-    manifest.write_text(tomlkit.dumps(document), encoding="utf-8")
+    _maps.write_maps(manifest, scaffold, _entry)
 
 
-def _add(document: Any, scaffold: ZapierScaffold, manifest_dir: Path | None = None) -> None:
-    entry = _table(_table(document, "automations"), scaffold.automation)
+def _entry(entry: Table, scaffold: ZapierScaffold, manifest_dir: Path | None) -> None:
     entry.setdefault("platform", "zapier")
     entry.setdefault("coercion", "zapier")
     if scaffold.workflow.id is not None:  # the Zapfile may hold several Zaps: this entry's is named
         entry.setdefault("legacy_workflows", [scaffold.workflow.id])
     if manifest_dir is not None and Path(scaffold.workflow.path).is_file():
         entry.setdefault("definition", set_relative(Path(scaffold.workflow.path), manifest_dir))
-    for key, values in (("steps", scaffold.steps), ("providers", scaffold.providers)):
-        if values:
-            table = _table(entry, key)
-            for name, value in values.items():
-                table.setdefault(name, value)
-    decisions = _table(entry, "decisions") if scaffold.decisions else None
-    for label, name in scaffold.decisions.items():
-        if decisions is not None and label not in decisions:
-            table = tomlkit.table()
-            table["name"] = name
-            decisions[label] = table
-
-
-def _table(parent: Any, key: str) -> Table:
-    if key not in parent:
-        parent[key] = tomlkit.table()
-    value = parent[key]
-    if not isinstance(value, Table):
-        raise ScaffoldError(f"manifest: [{key}] is not a table")
-    return value
