@@ -297,15 +297,21 @@ class FlowRun:
             raise ActionFailed("An action failed. No dependent actions succeeded.", "ActionFailed")
         return NO_OUTPUTS
 
-    async def until(self, loop: str, body: Body, done: Callable[[FlowRun], Any], count: int = 60) -> Any:
+    async def until(self, loop: str, body: Body, done: Callable[[FlowRun], Any], count: int = 60,
+                    timeout: float | None = None) -> Any:
         """Run ``body`` until ``done`` holds after an iteration, at most ``count`` times (Logic Apps'
-        default 60); an iteration that fails unhandled ends the loop ``Failed``."""
+        default 60) and, with ``timeout`` (seconds, the ``limit.timeout``), no new iteration once that
+        long has passed on the job's clock since the loop began (``run.now()``: the real clock live,
+        advanced by durable sleeps); an iteration that fails unhandled ends the loop ``Failed``."""
+        started = self.now()
         for index in range(max(int(count), 1)):
             self.indexes[loop] = index
             await body(self)
             if self.unhandled(self.members.get(loop, [])):
                 raise ActionFailed("An action failed. No dependent actions succeeded.", "ActionFailed")
             if truth(done(self), loop):
+                break
+            if timeout is not None and (self.now() - started).total_seconds() >= timeout:
                 break
         return NO_OUTPUTS
 

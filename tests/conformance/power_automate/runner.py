@@ -14,7 +14,7 @@ import asyncio
 import json
 import uuid
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from harness.platforms.power_automate.definition import read_flow
@@ -86,7 +86,8 @@ class OfflineContext:
         raise Filtered(reason)
 
     def now(self) -> datetime:
-        return datetime(2024, 6, 3, 9, 30, tzinfo=UTC)
+        """The job's clock: a fixed start, moved on by the durable sleeps taken (as a live job's is)."""
+        return datetime(2024, 6, 3, 9, 30, tzinfo=UTC) + timedelta(seconds=sum(self.slept))
 
     async def sleep(self, seconds: float) -> None:
         self.slept.append(seconds)
