@@ -9,12 +9,20 @@
   ``{"body": {"contentType": "html", "content"}, "subject"?}``.
 - Teams "Add a member to a team" → Graph ``POST /v1.0/teams/{team}/members`` (learn.microsoft.com/graph/api/team-post-members):
   ``{"@odata.type": "#microsoft.graph.aadUserConversationMember", "roles": [] or ["owner"], "user@odata.bind": users('{id}')}``.
+- Teams "Post card in a chat or channel" (as the user, in a channel) → the same Graph call with the adaptive
+  card as the message's one attachment (learn.microsoft.com/graph/api/channel-post-messages, "adaptive card"):
+  ``{"body": {"contentType": "html", "content": "<attachment id=\"{id}\"></attachment>"}, "attachments":
+  [{"id", "contentType": "application/vnd.microsoft.card.adaptive", "content": the card as JSON text}]}``.
 - SharePoint "Send an HTTP request to SharePoint": the site URL and the relative uri joined.
+- a path segment (a user's UPN or id) is percent-encoded, as the connector encodes it.
 """
 
 from __future__ import annotations
 
+import json
+import uuid
 from typing import Any
+from urllib.parse import quote
 
 from ._pa_actions import text
 
@@ -58,3 +66,18 @@ def site_url(site: Any, uri: Any) -> str:
     if relative.startswith(("https://", "http://")):
         return relative
     return text(site).rstrip("/") + "/" + relative.lstrip("/")
+
+
+def channel_card(card: Any) -> dict[str, Any]:
+    """Return Graph's channel message body carrying an adaptive card (given as JSON text or as an object).
+
+    The attachment id is derived from the card (the same card, the same id: a replay sends the same body)."""
+    content = card if isinstance(card, str) else json.dumps(card, separators=(",", ":"))
+    ident = uuid.uuid5(uuid.NAMESPACE_URL, content).hex
+    return {"body": {"contentType": "html", "content": f'<attachment id="{ident}"></attachment>'},
+            "attachments": [{"id": ident, "contentType": "application/vnd.microsoft.card.adaptive", "content": content}]}
+
+
+def path_segment(value: Any) -> str:
+    """Return ``value`` as one URL path segment (``/`` and the rest percent-encoded; ``@`` kept)."""
+    return quote(text(value), safe="@")

@@ -12,6 +12,9 @@ SENDMAIL = "https://learn.microsoft.com/graph/api/user-sendmail"
 CHANNEL = "https://learn.microsoft.com/graph/api/channel-post-messages"
 OUTLOOK = "https://learn.microsoft.com/graph/api/message-delete"
 MEMBERS = "https://learn.microsoft.com/graph/api/team-post-members"
+CARD = "https://learn.microsoft.com/graph/api/channel-post-messages#example-4-send-a-message-with-an-adaptive-card"
+USER = "https://learn.microsoft.com/connectors/office365users/#get-user-profile-(v2)"
+MANAGER = "https://learn.microsoft.com/graph/api/user-list-manager"
 
 
 def _open_api(api: str, operation: str, parameters: dict[str, object]) -> dict[str, object]:
@@ -87,4 +90,35 @@ CASES = [
                                            "path": "/codeless/v1.0/me/messages/@{triggerBody()?['id']}"}}},
          body={"id": "AAMk1"}, replies={"delete-email-v2": {}},
          requests=[{"method": "DELETE", "url": "https://graph.microsoft.com/v1.0/me/messages/AAMk1"}]),
+    Case("teams-post-a-card-in-a-channel-as-the-user-is-a-graph-message-with-the-card-attached",
+         ("OpenApiConnection:teams/PostCardToConversation",), CARD,
+         {"Post_card": _open_api("teams", "PostCardToConversation", {
+             "poster": "User", "location": "Channel", "body/recipient/groupId": "team-1",
+             "body/recipient/channelId": "19:abc@thread.tacv2", "body/messageBody": "{\"type\":\"AdaptiveCard\",\"version\":\"1.4\",\"body\":[{\"type\":\"TextBlock\",\"text\":\"@{triggerBody()?['text']}\"}]}"})},
+         body={"text": "Deployed"}, replies={"post-card": {"id": "m-2"}},
+         requests=[{"method": "POST", "url": "https://graph.microsoft.com/v1.0/teams/team-1/channels/19:abc@thread.tacv2/messages",
+                    "json": {"body": {"contentType": "html", "content": '<attachment id="332e5f725243598f9a97aeea103e2be9"></attachment>'},
+                             "attachments": [{"id": "332e5f725243598f9a97aeea103e2be9", "contentType": "application/vnd.microsoft.card.adaptive",
+                                              "content": "{\"type\":\"AdaptiveCard\",\"version\":\"1.4\",\"body\":[{\"type\":\"TextBlock\",\"text\":\"Deployed\"}]}"}]}}],
+         outputs={"Post_card": {"statusCode": 200, "headers": {"content-type": "application/json"}, "body": {"id": "m-2"}}}),
+    Case("office-365-users-get-user-profile-v2-is-graph-user-with-its-select", ("OpenApiConnection:office365users/UserProfile_V2",),
+         USER, {"Get_user": _open_api("office365users", "UserProfile_V2", {
+             "id": "@triggerBody()?['email']", "$select": "displayName,department,accountEnabled"})},
+         body={"email": "ana@contoso.example"}, replies={"get-user": {"displayName": "Ana", "department": "HR",
+                                                                       "accountEnabled": True}},
+         requests=[{"method": "GET", "url": "https://graph.microsoft.com/v1.0/users/ana@contoso.example",
+                    "params": {"$select": "displayName,department,accountEnabled"}}],
+         outputs={"Get_user": {"statusCode": 200, "headers": {"content-type": "application/json"},
+                               "body": {"displayName": "Ana", "department": "HR", "accountEnabled": True}}}),
+    Case("office-365-users-get-manager-v2-is-graph-users-manager", ("OpenApiConnection:office365users/Manager_V2",), MANAGER,
+         {"Get_manager": _open_api("office365users", "Manager_V2", {"id": "a/b@contoso.example", "$select": "mail"}),
+          "Who": {"type": "Compose", "runAfter": {"Get_manager": ["Succeeded"]}, "inputs": "@body('Get_manager')?['mail']"}},
+         replies={"get-manager": {"mail": "boss@contoso.example"}},
+         requests=[{"method": "GET", "url": "https://graph.microsoft.com/v1.0/users/a%2Fb@contoso.example/manager",
+                    "params": {"$select": "mail"}}],
+         outputs={"Who": "boss@contoso.example"}),
+    Case("office-365-users-get-manager-v2-fails-when-none-is-set", ("OpenApiConnection:office365users/Manager_V2",), MANAGER,
+         {"Get_manager": _open_api("office365users", "Manager_V2", {"id": "ana@contoso.example", "$select": "mail"})},
+         replies={"get-manager": (404, {"error": {"code": "Request_ResourceNotFound"}})},
+         status={"Get_manager": "Failed"}, outcome="failed"),
 ]

@@ -7,8 +7,11 @@
   documented REST call: "Send an HTTP request" of Office 365 Groups (to Microsoft Graph) and of
   SharePoint (to the site's REST API), Office 365 Outlook "Send an email (V2)" (Graph's sendMail,
   the catalogue's ``microsoft-graph`` rows), Teams "Post message in a chat or channel" as the user
-  in a channel (Graph's channel messages), Teams "Add a member to a team" (Graph's team members),
-  and an Outlook ``ApiConnection`` to a ``/codeless/v1.0/`` path (the connector's proxy of Graph). Any other connector operation is a TODO naming the call.
+  in a channel (Graph's channel messages) and "Post card in a chat or channel" (the same, the card
+  attached), Teams "Add a member to a team" (Graph's team members), Office 365 Users "Get user
+  profile (V2)" / "Get manager (V2)" / "Get my profile (V2)" with Select fields (Graph's user), and an
+  Outlook ``ApiConnection`` to a ``/codeless/v1.0/`` path (the connector's proxy of Graph). Any other
+  connector operation is a TODO naming the call. ``CATALOGUE`` maps each onto its catalogue row.
 """
 
 from __future__ import annotations
@@ -192,12 +195,77 @@ def _team_member(action: FlowAction, gen: FlowBuild) -> ActionCode:
                       note="Graph POST /v1.0/teams/{team}/members (the user by id)")
 
 
+def _teams_card(action: FlowAction, gen: FlowBuild) -> ActionCode:
+    """Teams "Post card in a chat or channel" as the user in a channel: Graph's channel message with the
+    adaptive card as its one attachment (learn.microsoft.com/graph/api/channel-post-messages, "adaptive card")."""
+    params = _parameters(action)
+    if params.get("poster") != "User" or params.get("location") != "Channel":
+        raise Untranslatable(f"posting a card as {params.get('poster')!r} in {params.get('location')!r} is not translated "
+                             "(as 'User' in 'Channel' is: the Flow bot posts through the Bot Framework)")
+    group, channel = params.get("body/recipient/groupId"), params.get("body/recipient/channelId")
+    card = params.get("body/messageBody")
+    if group is None or channel is None or card is None:
+        raise Untranslatable("the team (groupId), the channel (channelId) or the card (messageBody) is missing")
+    path = ast.JoinedStr([lit("/v1.0/teams/"), ast.FormattedValue(call("power_automate.text", value(group)), -1, None),
+                          lit("/channels/"), ast.FormattedValue(call("power_automate.text", value(channel)), -1, None),
+                          lit("/messages")])
+    return ActionCode(_graph(action, gen, "channelMessage.create", path, call("power_automate.channel_card", value(card))),
+                      note="Graph POST /v1.0/teams/{team}/channels/{channel}/messages, the card as an attachment")
+
+
+# Office 365 Users: (operation) -> (catalogue operation, Graph path after /v1.0, reads the user ``id``)
+_USERS = {"UserProfile_V2": ("user.get", "/users/", ""), "Manager_V2": ("user.manager", "/users/", "/manager"),
+          "MyProfile_V2": ("me.get", "/me", "")}
+
+
+def _users(action: FlowAction, gen: FlowBuild) -> ActionCode:
+    """Office 365 Users "Get user profile (V2)" / "Get manager (V2)" / "Get my profile (V2)": Graph's user,
+    with the action's ``$select`` (the connector sends it to Graph: the body is those fields)."""
+    op = operation_of(action)
+    catalogue_op, head, tail = _USERS[op]
+    params = _parameters(action)
+    select = params.get("$select")
+    if select is None or select == "":
+        raise Untranslatable(f"{op} without Select fields returns the connector's own default field list (wider than "
+                             "Graph's default): set Select fields ($select) on the action, then it translates")
+    parts: list[ast.expr] = [lit("/v1.0" + head)]
+    if op != "MyProfile_V2":
+        user = params.get("id")
+        if user is None:
+            raise Untranslatable("the user (id: UPN or object id) is missing")
+        parts.append(ast.FormattedValue(call("power_automate.path_segment", value(user)), -1, None))
+    if tail:
+        parts.append(lit(tail))
+    graph, spec = app("microsoft-graph"), operation("microsoft-graph", catalogue_op)
+    url = call("power_automate.text", ast.BinOp(lit(graph.base_url), ast.Add(), ast.JoinedStr(parts)))
+    lines = _call(action, gen, _provider(graph.base_url, gen), spec.method, url,
+                  queries=dict_of([("$select", value(select))]))
+    return ActionCode(lines, note=f"Graph GET {spec.path}?$select=… (the fields the action selects)")
+
+
 OPERATIONS: dict[tuple[str, str], Callable[[FlowAction, FlowBuild], ActionCode]] = {
+    ("teams", "PostCardToConversation"): _teams_card,
+    ("office365users", "UserProfile_V2"): _users,
+    ("office365users", "Manager_V2"): _users,
+    ("office365users", "MyProfile_V2"): _users,
     ("office365groups", "HttpRequest"): _groups_request,
     ("sharepointonline", "HttpRequest"): _sharepoint_request,
     ("office365", "SendEmailV2"): _send_email,
     ("teams", "PostMessageToConversation"): _teams_post,
     ("teams", "AddMemberToTeam"): _team_member,
+}
+
+# (connector, operation) -> (catalogue app, operation) of the operations above that call a catalogue row
+# (harness.catalogue.coverage reads it)
+CATALOGUE: dict[tuple[str, str], tuple[str, str]] = {
+    ("office365", "SendEmailV2"): ("microsoft-graph", "mail.send"),
+    ("teams", "PostMessageToConversation"): ("microsoft-graph", "channelMessage.create"),
+    ("teams", "PostCardToConversation"): ("microsoft-graph", "channelMessage.create"),
+    ("teams", "AddMemberToTeam"): ("microsoft-graph", "teamMember.add"),
+    ("office365groups", "HttpRequest"): ("microsoft-graph", "request"),
+    ("office365users", "UserProfile_V2"): ("microsoft-graph", "user.get"),
+    ("office365users", "Manager_V2"): ("microsoft-graph", "user.manager"),
+    ("office365users", "MyProfile_V2"): ("microsoft-graph", "me.get"),
 }
 
 
