@@ -73,6 +73,7 @@ class OfflineContext:
         self.responses: list[dict[str, Any]] = []
         self.slept: list[float] = []
         self.pa_runs: list[Any] = []
+        self.providers = {name: f"https://{host}" for host, name in PROVIDERS.items()}  # name -> base URL
         self.enqueued: list[tuple[str, Any, str]] = []
 
     async def enqueue(self, automation: str, payload: Any = None, *, key: str) -> uuid.UUID:

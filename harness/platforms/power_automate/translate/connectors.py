@@ -57,13 +57,20 @@ def _headers(raw: Any, action: FlowAction) -> tuple[ast.expr, list[str]]:
     return dict_of(kept), notes
 
 
-def _call(action: FlowAction, gen: FlowBuild, provider: str, method: Any, uri: ast.expr, *, headers: ast.expr | None = None,
+def _computed_host(uri: str) -> bool:
+    """Whether the uri's scheme and host are not written out (``@variables('Next Link')``, ``@{…}/path``)."""
+    return not re.match(r"^https?://[^/@{}?#]+(?:[/?#]|$)", uri.strip(), re.I)
+
+
+def _call(action: FlowAction, gen: FlowBuild, provider: str | None, method: Any, uri: ast.expr, *, headers: ast.expr | None = None,
           queries: ast.expr | None = None, body: ast.expr | None = None) -> list[ast.stmt]:
     kwargs: dict[str, ast.expr] = {"step": lit(_step(action, gen))}
     for key, part in (("headers", headers), ("queries", queries), ("body", body)):
         if part is not None and not (isinstance(part, ast.Constant) and part.value is None):
             kwargs[key] = part
-    return [ast.Return(ast.Await(call("power_automate.http", name("ctx"), provider,
+    if provider is None:  # the host is computed: the runtime picks the configured provider by the URL's base
+        kwargs["action"] = lit(action.name)
+    return [ast.Return(ast.Await(call("power_automate.http", name("ctx"), lit(provider),
                                       value(method) if not isinstance(method, ast.expr) else method, uri, **kwargs)))]
 
 
@@ -89,8 +96,16 @@ def http(action: FlowAction, gen: FlowBuild) -> ActionCode:
     if not isinstance(uri, str) or not uri:
         raise Untranslatable("the action has no uri")
     _no_secret_in(uri)
-    provider = _provider(uri, gen)
-    headers, notes = _headers(inputs.get("headers"), action)
+    notes: list[str] = []
+    provider: str | None
+    if _computed_host(uri):
+        provider = None
+        notes.append("the host is computed: the call goes to the configured provider whose base_url the URL starts "
+                     "with (none: the action fails naming the URL's origin)")
+    else:
+        provider = _provider(uri, gen)
+    headers, dropped_headers = _headers(inputs.get("headers"), action)
+    notes += dropped_headers
     auth = inputs.get("authentication")
     if auth is not None:
         kind = auth.get("type") if isinstance(auth, dict) else "expression"
