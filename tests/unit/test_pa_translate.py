@@ -130,3 +130,20 @@ def test_an_action_of_an_unexpected_shape_is_a_todo_or_a_translation_never_a_tra
             s = build(_flow({"A": {"type": kind, "runAfter": {}, "inputs": inputs, **extra}}), "case", {})
             assert {r.status for r in s.rows if r.node == "A"} <= {"translated", "todo"}
             compile(s.source, "<case>", "exec")
+
+
+@pytest.mark.parametrize(("spec", "named"), [
+    ({"type": "OpenApiConnectionWebhook", "inputs": {"host": {
+        "apiId": "/providers/Microsoft.PowerApps/apis/shared_microsoftforms", "operationId": "CreateFormWebhook"},
+        "parameters": {"form_id": "f-1"}}}, "subscription (the connector's webhook) of microsoftforms CreateFormWebhook"),
+    ({"type": "ApiConnection", "recurrence": {"frequency": "Minute", "interval": 5}, "splitOn": "@triggerBody()?['value']",
+      "inputs": {"host": {"connection": {"name": "@parameters('$connections')['shared_sharepointonline']['connectionId']"}},
+                 "method": "get", "path": "/datasets/x/tables/y/onnewitems"}},
+     "polling of sharepointonline GET /datasets/x/tables/y/onnewitems"),
+])
+def test_a_connector_trigger_replays_its_recorded_body_and_names_the_live_subscription(spec: dict[str, object],
+                                                                                        named: str) -> None:
+    s = build(_flow({"Read": {"type": "Compose", "runAfter": {}, "inputs": "@triggerBody()?['id']"}}, spec), "case", {})
+    (row,) = [r for r in s.rows if r.node == "manual"]
+    assert row.status == "trigger" and "replays" in row.why and f"TODO live: the {named} is not created" in row.why
+    assert "TODO live" in s.source and "power_automate.todo('manual'" not in s.source
