@@ -14,16 +14,20 @@
   ``{"body": {"contentType": "html", "content": "<attachment id=\"{id}\"></attachment>"}, "attachments":
   [{"id", "contentType": "application/vnd.microsoft.card.adaptive", "content": the card as JSON text}]}``.
 - SharePoint "Send an HTTP request to SharePoint": the site URL and the relative uri joined.
+- SharePoint "Delete item": ``{site}/_api/web/lists(guid'{id}')/items({item})`` for a list given by id, else
+  ``…/lists/getbytitle('{title}')/items({item})`` (a quote in the title doubled, as OData strings escape it).
 - a path segment (a user's UPN or id) is percent-encoded, as the connector encodes it.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from typing import Any
 from urllib.parse import quote
 
+from ..errors import ActionFailed
 from ._pa_actions import text
 
 
@@ -81,3 +85,19 @@ def channel_card(card: Any) -> dict[str, Any]:
 def path_segment(value: Any) -> str:
     """Return ``value`` as one URL path segment (``/`` and the rest percent-encoded; ``@`` kept)."""
     return quote(text(value), safe="@")
+
+
+_GUID = re.compile(r"^\{?[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\}?$")
+
+
+def sharepoint_item_url(site: Any, table: Any, item: Any) -> str:
+    """Return the REST URL of a SharePoint list item: the list by id (a GUID) or by title, the item by id."""
+    name = text(table).strip()
+    if _GUID.match(name):
+        where = f"lists(guid'{name.strip('{}')}')"
+    else:
+        where = "lists/getbytitle('" + quote(name.replace("'", "''"), safe="'") + "')"
+    number = text(item).strip()
+    if not number.isdigit():
+        raise ActionFailed(f"the item id {number!r} is not a list item's number", "InvalidTemplate")
+    return f"{text(site).rstrip('/')}/_api/web/{where}/items({number})"

@@ -24,7 +24,7 @@ from datetime import datetime
 from typing import Any
 
 from ..errors import ActionFailed, FlowTerminated, StepMismatchError, TerminalError, TodoAction
-from ._pa_graph import channel_card, channel_message, graph_mail, path_segment, site_url, team_member
+from ._pa_graph import channel_card, channel_message, graph_mail, path_segment, sharepoint_item_url, site_url, team_member
 from ._pa_actions import (
     NO_OUTPUTS, append_array, append_string, compose, decrement, http, increment, initialize, join, parse_json, query,
     path, respond, select, set_variable, split_on, table, terminate, text, todo, truth, wait,
@@ -34,7 +34,7 @@ from . import _wdl as wdl
 
 __all__ = [
     "NO_OUTPUTS", "ActionFailed", "FlowTerminated", "FlowRun", "TodoAction", "append_array", "append_string", "channel_card", "channel_message", "compose",
-    "decrement", "graph_mail", "path_segment", "site_url", "team_member",
+    "decrement", "graph_mail", "path_segment", "sharepoint_item_url", "site_url", "team_member",
     "http", "increment", "initialize", "join", "parse_json", "path", "query", "respond", "select", "set_variable",
     "split_on", "table",
     "terminate", "text", "todo", "truth", "wait", "wdl",

@@ -53,7 +53,7 @@ def test_a_connector_operation_outside_the_catalogue_is_a_todo_naming_it_and_kee
         "parameters": {"dataset": "https://contoso.sharepoint.com/sites/a", "table": "t"}}}}), "case", {})
     (row,) = [r for r in s.rows if r.node == "Get_items"]
     assert (row.status, row.type) == ("todo", "OpenApiConnection:sharepointonline/GetItems")
-    assert "sharepointonline operation GetItems" in row.why
+    assert "SharePoint GetItems" in row.why and "{Link}" in row.why
     assert s.steps["Get_items"] == "get-items" and "power_automate.todo('Get_items'" in s.source
 
 

@@ -15,6 +15,8 @@ MEMBERS = "https://learn.microsoft.com/graph/api/team-post-members"
 CARD = "https://learn.microsoft.com/graph/api/channel-post-messages#example-4-send-a-message-with-an-adaptive-card"
 USER = "https://learn.microsoft.com/connectors/office365users/#get-user-profile-(v2)"
 MANAGER = "https://learn.microsoft.com/graph/api/user-list-manager"
+SP_DELETE = ("https://learn.microsoft.com/sharepoint/dev/sp-add-ins/working-with-lists-and-list-items-with-rest"
+             "#delete-list-item")
 
 
 def _open_api(api: str, operation: str, parameters: dict[str, object]) -> dict[str, object]:
@@ -133,4 +135,20 @@ CASES = [
          {"Page": {"type": "Http", "runAfter": {}, "inputs": {"method": "GET", "uri": "@{triggerBody()?['base']}/items"}}},
          body={"base": "https://elsewhere.example.test"}, requests=[], status={"Page": "Failed"}, outcome="failed",
          error="no provider is configured for 'https://elsewhere.example.test'"),
+    Case("sharepoint-delete-item-deletes-the-list-item-by-the-lists-id", ("OpenApiConnection:sharepointonline/DeleteItem",),
+         SP_DELETE, {"Delete_item": _open_api("sharepointonline", "DeleteItem", {
+             "dataset": "https://contoso.sharepoint.com/sites/hr", "table": "186b3c9f-e758-4e85-83d5-685946614a0a",
+             "id": "@triggerBody()?['ID']"})},
+         body={"ID": 7}, replies={"delete-item": ""},
+         requests=[{"method": "POST", "url": "https://contoso.sharepoint.com/sites/hr/_api/web/lists"
+                    "(guid'186b3c9f-e758-4e85-83d5-685946614a0a')/items(7)",
+                    "headers": {"Accept": "application/json;odata=nometadata", "IF-MATCH": "*", "X-HTTP-Method": "DELETE"}}],
+         status={"Delete_item": "Succeeded"}),
+    Case("sharepoint-delete-item-by-the-lists-title", ("OpenApiConnection:sharepointonline/DeleteItem",), SP_DELETE,
+         {"Delete_item": _open_api("sharepointonline", "DeleteItem", {
+             "dataset": "https://contoso.sharepoint.com/sites/hr", "table": "Staff's list", "id": "12"})},
+         replies={"delete-item": ""},
+         requests=[{"method": "POST", "url": "https://contoso.sharepoint.com/sites/hr/_api/web/lists/"
+                    "getbytitle('Staff''s%20list')/items(12)",
+                    "headers": {"Accept": "application/json;odata=nometadata", "IF-MATCH": "*", "X-HTTP-Method": "DELETE"}}]),
 ]

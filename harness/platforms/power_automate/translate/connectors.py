@@ -9,7 +9,8 @@
   the catalogue's ``microsoft-graph`` rows), Teams "Post message in a chat or channel" as the user
   in a channel (Graph's channel messages) and "Post card in a chat or channel" (the same, the card
   attached), Teams "Add a member to a team" (Graph's team members), Office 365 Users "Get user
-  profile (V2)" / "Get manager (V2)" / "Get my profile (V2)" with Select fields (Graph's user), and an
+  profile (V2)" / "Get manager (V2)" / "Get my profile (V2)" with Select fields (Graph's user),
+  SharePoint "Delete item" (the site's REST API), and an
   Outlook ``ApiConnection`` to a ``/codeless/v1.0/`` path (the connector's proxy of Graph). Any other
   connector operation is a TODO naming the call. ``CATALOGUE`` maps each onto its catalogue row.
 """
@@ -157,6 +158,35 @@ def _sharepoint_request(action: FlowAction, gen: FlowBuild) -> ActionCode:
     return ActionCode(lines, note="; ".join([note, *notes]))
 
 
+def _site_provider(site: Any, gen: FlowBuild) -> tuple[str, str]:
+    """Return (the provider of a SharePoint site, a note): the site's host, or the tenant's when it is computed."""
+    if isinstance(site, str) and site.startswith("https://"):
+        return _provider(site, gen), ""
+    provider = gen.providers.get("sharepoint.com", "sharepoint")
+    gen.proposals.setdefault(provider, "https://<tenant>.sharepoint.com")
+    return provider, "the site URL is computed: set the provider's base_url to your tenant's SharePoint host"
+
+
+def _sharepoint_delete(action: FlowAction, gen: FlowBuild) -> ActionCode:
+    """SharePoint "Delete item": the site's REST API deletes the list item (POST + X-HTTP-Method: DELETE,
+    IF-MATCH: *, learn.microsoft.com/sharepoint/dev/sp-add-ins/working-with-lists-and-list-items-with-rest);
+    the list by id (``lists(guid'…')``) or by title. The connector returns no body."""
+    params = _parameters(action)
+    site, table, item = params.get("dataset"), params.get("table"), params.get("id")
+    if site is None or table is None or item is None:
+        raise Untranslatable("the site (dataset), the list (table) or the item (id) is missing")
+    provider, note = _site_provider(site, gen)
+    url = call("power_automate.sharepoint_item_url", value(site), value(table), value(item))
+    head = dict_of([("Accept", lit("application/json;odata=nometadata")), ("IF-MATCH", lit("*")),
+                    ("X-HTTP-Method", lit("DELETE"))])
+    lines = _call(action, gen, provider, "POST", url, headers=head)
+    return ActionCode(lines, note="; ".join(n for n in ("SharePoint REST: the list item deleted (any version)", note) if n))
+
+
+# SharePoint item operations whose connector output is not what the site's REST API returns
+_SHAREPOINT_RESHAPED = {"GetItems", "GetItem", "PostItem", "PatchItem"}
+
+
 def _graph(action: FlowAction, gen: FlowBuild, op_name: str, path: ast.expr, body: ast.expr | None) -> list[ast.stmt]:
     graph, op = app("microsoft-graph"), operation("microsoft-graph", op_name)
     return _call(action, gen, _provider(graph.base_url, gen), op.method,
@@ -261,6 +291,7 @@ def _users(action: FlowAction, gen: FlowBuild) -> ActionCode:
 OPERATIONS: dict[tuple[str, str], Callable[[FlowAction, FlowBuild], ActionCode]] = {
     ("teams", "PostCardToConversation"): _teams_card,
     ("office365users", "UserProfile_V2"): _users,
+    ("sharepointonline", "DeleteItem"): _sharepoint_delete,
     ("office365users", "Manager_V2"): _users,
     ("office365users", "MyProfile_V2"): _users,
     ("office365groups", "HttpRequest"): _groups_request,
@@ -306,6 +337,10 @@ def connector(action: FlowAction, gen: FlowBuild) -> ActionCode:
     found = _codeless(action, gen) if action.kind == "ApiConnection" else None
     if found is not None:
         return found
+    if api == "sharepointonline" and op in _SHAREPOINT_RESHAPED:
+        raise Untranslatable(f"SharePoint {op}: the connector's item is not the site REST API's (choice, person and "
+                             "lookup columns become objects, {Link}/{Name}/{Identifier}… are added): write the ctx.call "
+                             "to _api/web/lists(...)/items and the mapping of this list's columns")
     inputs = action.inputs if isinstance(action.inputs, dict) else {}
     where = f" ({str(inputs.get('method', 'get')).upper()} {inputs['path']})" if "path" in inputs else ""
     raise Untranslatable(f"connector {api} operation {op}{where} is not in the catalogue: write the ctx.call to "
