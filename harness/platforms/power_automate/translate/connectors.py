@@ -186,6 +186,23 @@ def _sharepoint_delete(action: FlowAction, gen: FlowBuild) -> ActionCode:
 # SharePoint item operations whose connector output is not what the site's REST API returns
 _SHAREPOINT_RESHAPED = {"GetItems", "GetItem", "PostItem", "PatchItem"}
 
+# Connector operations over a documented API whose output the connector reshapes: why each is left to write
+_RESHAPED = {
+    ("office365", "GetEmailsV3"): "Outlook's messages come back flattened (from, toRecipients as text, isHtml…), "
+                                  "not as Graph's message",
+    ("office365", "MoveV2"): "the moved message comes back flattened, not as Graph's message",
+    ("office365", "ReplyToV3"): "the reply's To/Cc/Subject/attachments map onto Graph's createReply + send, not one call",
+    ("excelonlinebusiness", "GetItems"): "the rows come back keyed by column header with @odata.etag and "
+                                         "ItemInternalId, which Graph's workbook rows do not have",
+    ("excelonlinebusiness", "AddRowV2"): "the row comes back keyed by column header, which Graph's workbook row is not",
+    ("planner", "CreateTask_V3"): "its assignments are user ids or emails separated by ';', Graph's an object of "
+                                  "assignments by id (an email needs a lookup)",
+    ("onedriveforbusiness", "CreateFile"): "the connector answers a BlobMetadata (Id, Name, Path…), not Graph's driveItem",
+    ("approvals", "StartAndWaitForAnApproval"): "the Approvals service has no documented REST API outside its "
+                                                "connector: a message to the approvers and a durable wait "
+                                                "(ctx.create_token / ctx.wait_for_token) for their outcome are to write",
+}
+
 
 def _graph(action: FlowAction, gen: FlowBuild, op_name: str, path: ast.expr, body: ast.expr | None) -> list[ast.stmt]:
     graph, op = app("microsoft-graph"), operation("microsoft-graph", op_name)
@@ -337,6 +354,8 @@ def connector(action: FlowAction, gen: FlowBuild) -> ActionCode:
     found = _codeless(action, gen) if action.kind == "ApiConnection" else None
     if found is not None:
         return found
+    if (api, op) in _RESHAPED:
+        raise Untranslatable(f"connector {api} operation {op}: {_RESHAPED[api, op]}: write the ctx.call and the mapping")
     if api == "sharepointonline" and op in _SHAREPOINT_RESHAPED:
         raise Untranslatable(f"SharePoint {op}: the connector's item is not the site REST API's (choice, person and "
                              "lookup columns become objects, {Link}/{Name}/{Identifier}… are added): write the ctx.call "
@@ -349,8 +368,10 @@ def connector(action: FlowAction, gen: FlowBuild) -> ActionCode:
 
 def webhook(action: FlowAction, gen: FlowBuild) -> ActionCode:
     """A connector action that waits for a callback (an approval): not translated, named."""
-    raise Untranslatable(f"{action.kind} {api_of(action, gen.flow)}/{operation_of(action)} waits for a callback "
-                         "(ctx.create_token / ctx.wait_for_token): write it by hand")
+    api, op = api_of(action, gen.flow), operation_of(action)
+    why = _RESHAPED.get((api, op), "")
+    raise Untranslatable(f"{action.kind} {api}/{op} waits for a callback (ctx.create_token / ctx.wait_for_token)"
+                         + (f": {why}" if why else ": write it by hand"))
 
 
 TRANSLATORS: dict[str, Callable[[FlowAction, FlowBuild], ActionCode]] = {
