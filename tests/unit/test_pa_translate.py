@@ -147,3 +147,13 @@ def test_a_connector_trigger_replays_its_recorded_body_and_names_the_live_subscr
     (row,) = [r for r in s.rows if r.node == "manual"]
     assert row.status == "trigger" and "replays" in row.why and f"TODO live: the {named} is not created" in row.why
     assert "TODO live" in s.source and "power_automate.todo('manual'" not in s.source
+
+
+def test_the_catalogue_table_names_translated_operations_and_rows_the_catalogue_has() -> None:
+    from harness.catalogue import coverage
+    from harness.platforms.power_automate.translate.connectors import CATALOGUE, OPERATIONS
+
+    assert set(CATALOGUE) <= set(OPERATIONS)
+    tables = coverage.platform_tables()
+    assert not [s for s in coverage.strays(tables) if s[0] == "Power Automate"]
+    assert tables["Power Automate"][("microsoft-graph", "user.manager")] == ["office365users Manager_V2"]
