@@ -3,7 +3,8 @@
 - Office 365 Outlook "Send an email (V2)" → Graph ``POST /v1.0/me/sendMail``
   (learn.microsoft.com/graph/api/user-sendmail): ``{"message": {subject, body{contentType HTML,
   content}, toRecipients, ccRecipients, bccRecipients, importance}, "saveToSentItems": true}``;
-  the connector's To/Cc/Bcc are addresses separated by semicolons.
+  the connector's To/Cc/Bcc/Reply To are addresses separated by semicolons; From (send as) is the message's
+  ``from``; Attachments ``[{Name, ContentBytes}]`` are ``fileAttachment``s (name, contentBytes base64).
 - Teams "Post message in a chat or channel" (as the user, in a channel) → Graph
   ``POST /v1.0/teams/{team}/channels/{channel}/messages`` (learn.microsoft.com/graph/api/channel-post-messages):
   ``{"body": {"contentType": "html", "content"}, "subject"?}``.
@@ -36,15 +37,35 @@ def _recipients(raw: Any) -> list[dict[str, Any]]:
     return [{"emailAddress": {"address": a.strip()}} for a in map(text, addresses) if a.strip()]
 
 
+def _attachment(raw: Any) -> dict[str, Any]:
+    """Return Graph's fileAttachment of the connector's ``{Name, ContentBytes}`` (base64 text, or a binary
+    ``{"$content-type", "$content"}`` as a Get file content gives it)."""
+    if not isinstance(raw, dict) or "Name" not in raw:
+        raise ActionFailed(f"an attachment must be an object with Name and ContentBytes, got {raw!r:.80}", "InvalidTemplate")
+    content = raw.get("ContentBytes")
+    if isinstance(content, dict) and "$content" in content:
+        content = content["$content"]
+    return {"@odata.type": "#microsoft.graph.fileAttachment", "name": text(raw["Name"]), "contentBytes": text(content)}
+
+
 def graph_mail(to: Any, subject: Any, body: Any, *, cc: Any = None, bcc: Any = None,
-               importance: Any = "Normal") -> dict[str, Any]:
-    """Return Graph's sendMail body for the connector's To / Subject / Body / Cc / Bcc / Importance."""
+               importance: Any = "Normal", sender: Any = None, reply_to: Any = None,
+               attachments: Any = None) -> dict[str, Any]:
+    """Return Graph's sendMail body for the connector's To / Subject / Body / Cc / Bcc / Importance, From
+    (send as: the message's ``from``), Reply To (``replyTo``) and Attachments (``fileAttachment``s)."""
     message: dict[str, Any] = {"subject": text(subject), "body": {"contentType": "HTML", "content": text(body)},
                                "toRecipients": _recipients(to)}
     if cc:
         message["ccRecipients"] = _recipients(cc)
     if bcc:
         message["bccRecipients"] = _recipients(bcc)
+    if sender:
+        message["from"] = {"emailAddress": {"address": text(sender).strip()}}
+    if reply_to:
+        message["replyTo"] = _recipients(reply_to)
+    if attachments:
+        items = attachments if isinstance(attachments, list) else [attachments]
+        message["attachments"] = [_attachment(item) for item in items]
     if importance and text(importance).lower() != "normal":
         message["importance"] = text(importance).lower()
     return {"message": message, "saveToSentItems": True}

@@ -151,4 +151,19 @@ CASES = [
          requests=[{"method": "POST", "url": "https://contoso.sharepoint.com/sites/hr/_api/web/lists/"
                     "getbytitle('Staff''s%20list')/items(12)",
                     "headers": {"Accept": "application/json;odata=nometadata", "IF-MATCH": "*", "X-HTTP-Method": "DELETE"}}]),
+    Case("outlook-send-an-email-v2-with-from-reply-to-and-attachments", ("OpenApiConnection:office365/SendEmailV2",),
+         "https://learn.microsoft.com/graph/api/user-sendmail#example-2-create-a-message-with-a-file-attachment-and-send-the-message",
+         {"Send": _open_api("office365", "SendEmailV2", {
+             "emailMessage/To": "a@contoso.example", "emailMessage/Subject": "Report", "emailMessage/Body": "<p>Attached</p>",
+             "emailMessage/From": "reports@contoso.example", "emailMessage/ReplyTo": "help@contoso.example",
+             "emailMessage/Attachments": [{"Name": "r.txt", "ContentBytes": "@triggerBody()?['file']"}]})},
+         body={"file": {"$content-type": "text/plain", "$content": "aGk="}}, replies={"send": {}},
+         requests=[{"method": "POST", "url": "https://graph.microsoft.com/v1.0/me/sendMail", "json": {
+             "message": {"subject": "Report", "body": {"contentType": "HTML", "content": "<p>Attached</p>"},
+                         "toRecipients": [{"emailAddress": {"address": "a@contoso.example"}}],
+                         "from": {"emailAddress": {"address": "reports@contoso.example"}},
+                         "replyTo": [{"emailAddress": {"address": "help@contoso.example"}}],
+                         "attachments": [{"@odata.type": "#microsoft.graph.fileAttachment", "name": "r.txt",
+                                          "contentBytes": "aGk="}]},
+             "saveToSentItems": True}}]),
 ]

@@ -214,14 +214,16 @@ def _send_email(action: FlowAction, gen: FlowBuild) -> ActionCode:
     """Office 365 Outlook "Send an email (V2)": Graph's sendMail as the connection's user."""
     params = _parameters(action)
     known = {"emailMessage/To", "emailMessage/Subject", "emailMessage/Body", "emailMessage/Cc", "emailMessage/Bcc",
-             "emailMessage/Importance"}
+             "emailMessage/Importance", "emailMessage/From", "emailMessage/ReplyTo", "emailMessage/Attachments"}
     extra = sorted(set(params) - known)
     if extra:
-        raise Untranslatable(f"Send an email (V2) with {', '.join(extra)} is not translated (attachments, from, …)")
+        raise Untranslatable(f"Send an email (V2) with {', '.join(extra)} is not translated (sensitivity, …)")
     message = call("power_automate.graph_mail", value(params.get("emailMessage/To")),
                    value(params.get("emailMessage/Subject", "")), value(params.get("emailMessage/Body", "")),
                    cc=value(params.get("emailMessage/Cc")), bcc=value(params.get("emailMessage/Bcc")),
-                   importance=value(params.get("emailMessage/Importance", "Normal")))
+                   importance=value(params.get("emailMessage/Importance", "Normal")),
+                   sender=value(params.get("emailMessage/From")), reply_to=value(params.get("emailMessage/ReplyTo")),
+                   attachments=value(params.get("emailMessage/Attachments")))
     return ActionCode(_graph(action, gen, "mail.send", lit("/v1.0/me/sendMail"), message),
                       note="Graph POST /v1.0/me/sendMail (the body as HTML)")
 
