@@ -302,17 +302,19 @@ class FlowRun:
         """Run ``body`` until ``done`` holds after an iteration, at most ``count`` times (Logic Apps'
         default 60) and, with ``timeout`` (seconds, the ``limit.timeout``), no new iteration once that
         long has passed on the job's clock since the loop began (``run.now()``: the real clock live,
-        advanced by durable sleeps); an iteration that fails unhandled ends the loop ``Failed``."""
+        advanced by durable sleeps). As Logic Apps documents it, an action failing in an iteration
+        does not stop the loop: the next iteration runs, and the Until ends ``Failed`` only when an
+        action of its last iteration failed unhandled."""
         started = self.now()
         for index in range(max(int(count), 1)):
             self.indexes[loop] = index
             await body(self)
-            if self.unhandled(self.members.get(loop, [])):
-                raise ActionFailed("An action failed. No dependent actions succeeded.", "ActionFailed")
             if truth(done(self), loop):
                 break
             if timeout is not None and (self.now() - started).total_seconds() >= timeout:
                 break
+        if self.unhandled(self.members.get(loop, [])):
+            raise ActionFailed("An action failed. No dependent actions succeeded.", "ActionFailed")
         return NO_OUTPUTS
 
     async def main(self, body: Body, top: list[str]) -> None:
