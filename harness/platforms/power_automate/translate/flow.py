@@ -153,7 +153,8 @@ def _until(action: FlowAction, gen: FlowBuild) -> ActionCode:
     count = limit.get("count", 60)
     if not isinstance(count, int) or isinstance(count, bool):
         raise Untranslatable(f"the loop's limit count {count!r} is not a number")
-    timeout = limit.get("timeout")
+    # absent: Logic Apps' default, an hour (learn.microsoft.com/azure/logic-apps/logic-apps-limits-and-config)
+    timeout = limit.get("timeout", "PT1H")
     seconds = duration(timeout) if isinstance(timeout, str) else None
     lines = [*_each(action, gen), *stmts("return await run.until($name, each, lambda run: $test, count=$count, "
                                          "timeout=$timeout)", name=action.name, test=test, count=count, timeout=seconds)]
