@@ -157,3 +157,20 @@ def test_the_catalogue_table_names_translated_operations_and_rows_the_catalogue_
     tables = coverage.platform_tables()
     assert not [s for s in coverage.strays(tables) if s[0] == "Power Automate"]
     assert tables["Power Automate"][("microsoft-graph", "user.manager")] == ["office365users Manager_V2"]
+
+
+@pytest.mark.parametrize(("text", "seconds"), [
+    ("PT1H", 3600.0), ("P1DT30M", 88200.0), ("PT0.5S", 0.5), ("P2W", 1209600.0), ("pt5m", 300.0),
+    ("P", None), ("PT", None), ("1H", None), ("@parameters('t')", None),
+])
+def test_an_until_timeout_is_read_as_an_iso_8601_duration(text: str, seconds: float | None) -> None:
+    from harness.platforms.power_automate.translate.flow import duration
+
+    assert duration(text) == seconds
+
+
+def test_an_until_timeout_that_is_an_expression_is_said_to_be_unenforced() -> None:
+    s = build(_flow({"Loop": {"type": "Until", "runAfter": {}, "expression": "@equals(1, 1)",
+                              "limit": {"count": 3, "timeout": "@parameters('t')"}, "actions": {}}}), "case", {})
+    (row,) = [r for r in s.rows if r.node == "Loop"]
+    assert row.status == "translated" and "not enforced" in row.why and "timeout=None" in s.source
