@@ -24,6 +24,9 @@ POWER_AUTOMATE: tuple[App, ...] = (
         "message.delete": Operation("message.delete", "DELETE", "/v1.0/me/messages/{id}"),
         "channelMessage.create": Operation("channelMessage.create", "POST",
                                            "/v1.0/teams/{team}/channels/{channel}/messages", body=("body", "subject")),
+        "chatMessage.create": Operation("chatMessage.create", "POST", "/v1.0/chats/{chat}/messages", body=("body",),
+                                        note="Teams' posts as the user in a group chat (learn.microsoft.com/graph/api/"
+                                             "chat-post-messages)"),
         "teamMember.add": Operation("teamMember.add", "POST", "/v1.0/teams/{team}/members",
                                     body=("@odata.type", "roles", "user@odata.bind"), note="201 with the member"),
         "user.get": Operation("user.get", "GET", "/v1.0/users/{id}", query=("$select",),

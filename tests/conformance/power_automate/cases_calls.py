@@ -166,4 +166,20 @@ CASES = [
                          "attachments": [{"@odata.type": "#microsoft.graph.fileAttachment", "name": "r.txt",
                                           "contentBytes": "aGk="}]},
              "saveToSentItems": True}}]),
+    Case("teams-post-in-a-group-chat-as-the-user-is-a-graph-chat-message",
+         ("OpenApiConnection:teams/PostMessageToConversation",), "https://learn.microsoft.com/graph/api/chat-post-messages",
+         {"Post": _open_api("teams", "PostMessageToConversation", {
+             "poster": "User", "location": "Group chat", "body/recipient": "19:70e0bb05@thread.v2",
+             "body/messageBody": "<p>Hi @{triggerBody()?['who']}</p>"})},
+         body={"who": "Ana"}, replies={"post": {"id": "m-3"}},
+         requests=[{"method": "POST", "url": "https://graph.microsoft.com/v1.0/chats/19:70e0bb05@thread.v2/messages",
+                    "json": {"body": {"contentType": "html", "content": "<p>Hi Ana</p>"}}}]),
+    Case("teams-post-in-a-channel-reads-the-recipient-as-one-object-too",
+         ("OpenApiConnection:teams/PostMessageToConversation",), CHANNEL,
+         {"Post": _open_api("teams", "PostMessageToConversation", {
+             "poster": "User", "location": "Channel", "body/recipient": {"groupId": "team-1", "channelId": "19:c@thread.tacv2"},
+             "body/messageBody": "<p>Done</p>"})},
+         replies={"post": {"id": "m-4"}},
+         requests=[{"method": "POST", "url": "https://graph.microsoft.com/v1.0/teams/team-1/channels/19:c@thread.tacv2/messages",
+                    "json": {"body": {"contentType": "html", "content": "<p>Done</p>"}}}]),
 ]

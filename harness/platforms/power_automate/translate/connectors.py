@@ -228,22 +228,38 @@ def _send_email(action: FlowAction, gen: FlowBuild) -> ActionCode:
                       note="Graph POST /v1.0/me/sendMail (the body as HTML)")
 
 
-def _teams_post(action: FlowAction, gen: FlowBuild) -> ActionCode:
-    """Teams "Post message in a chat or channel" as the user in a channel: Graph's channel messages."""
-    params = _parameters(action)
-    if params.get("poster") != "User" or params.get("location") != "Channel":
-        raise Untranslatable(f"posting as {params.get('poster')!r} in {params.get('location')!r} is not translated "
-                             "(as 'User' in 'Channel' is: the Flow bot posts through the Bot Framework)")
-    group, channel = params.get("body/recipient/groupId"), params.get("body/recipient/channelId")
+def _teams_target(params: dict[str, Any], what: str) -> tuple[str, ast.expr]:
+    """Return (the catalogue operation, the Graph path) a Teams post as the user goes to: a channel
+    (``body/recipient/groupId`` + ``channelId``, flattened or as one object) or a group chat (its id)."""
+    if params.get("poster") != "User" or params.get("location") not in ("Channel", "Group chat"):
+        raise Untranslatable(f"posting {what}as {params.get('poster')!r} in {params.get('location')!r} is not translated "
+                             "(as 'User' in 'Channel' or 'Group chat' is: the Flow bot posts through the Bot Framework)")
+    recipient = params.get("body/recipient")
+    if params.get("location") == "Group chat":
+        if recipient is None or isinstance(recipient, dict | list):
+            raise Untranslatable("the group chat (body/recipient: the chat's id) is missing")
+        return "chatMessage.create", ast.JoinedStr([
+            lit("/v1.0/chats/"), ast.FormattedValue(call("power_automate.text", value(recipient)), -1, None),
+            lit("/messages")])
+    nested = recipient if isinstance(recipient, dict) else {}
+    group = params.get("body/recipient/groupId", nested.get("groupId"))
+    channel = params.get("body/recipient/channelId", nested.get("channelId"))
     if group is None or channel is None:
         raise Untranslatable("the team (groupId) or the channel (channelId) is missing")
-    path = ast.JoinedStr([lit("/v1.0/teams/"), ast.FormattedValue(call("power_automate.text", value(group)), -1, None),
-                          lit("/channels/"), ast.FormattedValue(call("power_automate.text", value(channel)), -1, None),
-                          lit("/messages")])
+    return "channelMessage.create", ast.JoinedStr([
+        lit("/v1.0/teams/"), ast.FormattedValue(call("power_automate.text", value(group)), -1, None),
+        lit("/channels/"), ast.FormattedValue(call("power_automate.text", value(channel)), -1, None), lit("/messages")])
+
+
+def _teams_post(action: FlowAction, gen: FlowBuild) -> ActionCode:
+    """Teams "Post message in a chat or channel" as the user in a channel or a group chat: Graph's channel
+    messages (learn.microsoft.com/graph/api/channel-post-messages) or chat messages (…/chat-post-messages)."""
+    params = _parameters(action)
+    op, path = _teams_target(params, "")
     body = call("power_automate.channel_message", value(params.get("body/messageBody", "")),
                 value(params.get("body/subject")))
-    return ActionCode(_graph(action, gen, "channelMessage.create", path, body),
-                      note="Graph POST /v1.0/teams/{team}/channels/{channel}/messages (HTML)")
+    where = "chats/{chat}" if op == "chatMessage.create" else "teams/{team}/channels/{channel}"
+    return ActionCode(_graph(action, gen, op, path, body), note=f"Graph POST /v1.0/{where}/messages (HTML)")
 
 
 def _team_member(action: FlowAction, gen: FlowBuild) -> ActionCode:
@@ -260,21 +276,16 @@ def _team_member(action: FlowAction, gen: FlowBuild) -> ActionCode:
 
 
 def _teams_card(action: FlowAction, gen: FlowBuild) -> ActionCode:
-    """Teams "Post card in a chat or channel" as the user in a channel: Graph's channel message with the
+    """Teams "Post card in a chat or channel" as the user in a channel or a group chat: Graph's message with the
     adaptive card as its one attachment (learn.microsoft.com/graph/api/channel-post-messages, "adaptive card")."""
     params = _parameters(action)
-    if params.get("poster") != "User" or params.get("location") != "Channel":
-        raise Untranslatable(f"posting a card as {params.get('poster')!r} in {params.get('location')!r} is not translated "
-                             "(as 'User' in 'Channel' is: the Flow bot posts through the Bot Framework)")
-    group, channel = params.get("body/recipient/groupId"), params.get("body/recipient/channelId")
+    op, path = _teams_target(params, "a card ")
     card = params.get("body/messageBody")
-    if group is None or channel is None or card is None:
-        raise Untranslatable("the team (groupId), the channel (channelId) or the card (messageBody) is missing")
-    path = ast.JoinedStr([lit("/v1.0/teams/"), ast.FormattedValue(call("power_automate.text", value(group)), -1, None),
-                          lit("/channels/"), ast.FormattedValue(call("power_automate.text", value(channel)), -1, None),
-                          lit("/messages")])
-    return ActionCode(_graph(action, gen, "channelMessage.create", path, call("power_automate.channel_card", value(card))),
-                      note="Graph POST /v1.0/teams/{team}/channels/{channel}/messages, the card as an attachment")
+    if card is None:
+        raise Untranslatable("the card (body/messageBody) is missing")
+    where = "chats/{chat}" if op == "chatMessage.create" else "teams/{team}/channels/{channel}"
+    return ActionCode(_graph(action, gen, op, path, call("power_automate.channel_card", value(card))),
+                      note=f"Graph POST /v1.0/{where}/messages, the card as an attachment")
 
 
 # Office 365 Users: (operation) -> (catalogue operation, Graph path after /v1.0, reads the user ``id``)
