@@ -236,13 +236,30 @@ def table(run: Any, action: str, items: Any, kind: str, columns: list[tuple[str,
     return {"body": f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"}
 
 
-async def http(ctx: Any, provider: str, method: str, uri: str, *, step: str, headers: dict[str, Any] | None = None,
-               queries: dict[str, Any] | None = None, body: Any = None) -> dict[str, Any]:
+def provider_of(ctx: Any, url: str, action: str) -> str:
+    """Return the configured provider (``ctx.providers``: name -> base URL) whose base URL the computed
+    ``url`` starts with (the longest); ActionFailed naming the action and the URL's origin when none is."""
+    providers: dict[str, str] = dict(getattr(ctx, "providers", None) or {})
+    matches = [(len(base), name) for name, base in providers.items()
+               if url == base or url.startswith((base.rstrip("/") + "/", base + "?"))]
+    if not matches:
+        origin = "/".join(url.split("/")[:3])
+        raise ActionFailed(f"{action}: no provider is configured for {origin!r} (the URL the action computed): add "
+                           f'[tool.cutover.providers.<name>] base_url = "{origin}"', "InvalidTemplate")
+    return max(matches)[1]
+
+
+async def http(ctx: Any, provider: str | None, method: str, uri: str, *, step: str, headers: dict[str, Any] | None = None,
+               queries: dict[str, Any] | None = None, body: Any = None, action: str = "") -> dict[str, Any]:
     """HTTP (and a connector call made as one): one ``ctx.call``; outputs ``{statusCode, headers, body}``.
 
-    A JSON answer is the parsed body, anything else its text. (A shadow replay answers with the
-    recorded body, status 200.)
+    ``provider`` None: the uri's host was computed, the provider is the configured one whose base URL
+    it starts with (``provider_of``). A JSON answer is the parsed body, anything else its text. (A
+    shadow replay answers with the recorded body, status 200.)
     """
+    uri = _text(uri)
+    if provider is None:
+        provider = provider_of(ctx, uri, action or step)
     kwargs: dict[str, Any] = {}
     if headers:
         kwargs["headers"] = {str(k): _text(v) for k, v in headers.items()}

@@ -24,7 +24,7 @@ from datetime import datetime
 from typing import Any
 
 from ..errors import ActionFailed, FlowTerminated, StepMismatchError, TerminalError, TodoAction
-from ._pa_graph import channel_message, graph_mail, site_url, team_member
+from ._pa_graph import channel_card, channel_message, graph_mail, path_segment, sharepoint_item_url, site_url, team_member
 from ._pa_actions import (
     NO_OUTPUTS, append_array, append_string, compose, decrement, http, increment, initialize, join, parse_json, query,
     path, respond, select, set_variable, split_on, table, terminate, text, todo, truth, wait,
@@ -33,8 +33,8 @@ from ._pa_actions import (
 from . import _wdl as wdl
 
 __all__ = [
-    "NO_OUTPUTS", "ActionFailed", "FlowTerminated", "FlowRun", "TodoAction", "append_array", "append_string", "channel_message", "compose",
-    "decrement", "graph_mail", "site_url", "team_member",
+    "NO_OUTPUTS", "ActionFailed", "FlowTerminated", "FlowRun", "TodoAction", "append_array", "append_string", "channel_card", "channel_message", "compose",
+    "decrement", "graph_mail", "path_segment", "sharepoint_item_url", "site_url", "team_member",
     "http", "increment", "initialize", "join", "parse_json", "path", "query", "respond", "select", "set_variable",
     "split_on", "table",
     "terminate", "text", "todo", "truth", "wait", "wdl",
@@ -297,16 +297,24 @@ class FlowRun:
             raise ActionFailed("An action failed. No dependent actions succeeded.", "ActionFailed")
         return NO_OUTPUTS
 
-    async def until(self, loop: str, body: Body, done: Callable[[FlowRun], Any], count: int = 60) -> Any:
+    async def until(self, loop: str, body: Body, done: Callable[[FlowRun], Any], count: int = 60,
+                    timeout: float | None = None) -> Any:
         """Run ``body`` until ``done`` holds after an iteration, at most ``count`` times (Logic Apps'
-        default 60); an iteration that fails unhandled ends the loop ``Failed``."""
+        default 60) and, with ``timeout`` (seconds, the ``limit.timeout``), no new iteration once that
+        long has passed on the job's clock since the loop began (``run.now()``: the real clock live,
+        advanced by durable sleeps). As Logic Apps documents it, an action failing in an iteration
+        does not stop the loop: the next iteration runs, and the Until ends ``Failed`` only when an
+        action of its last iteration failed unhandled."""
+        started = self.now()
         for index in range(max(int(count), 1)):
             self.indexes[loop] = index
             await body(self)
-            if self.unhandled(self.members.get(loop, [])):
-                raise ActionFailed("An action failed. No dependent actions succeeded.", "ActionFailed")
             if truth(done(self), loop):
                 break
+            if timeout is not None and (self.now() - started).total_seconds() >= timeout:
+                break
+        if self.unhandled(self.members.get(loop, [])):
+            raise ActionFailed("An action failed. No dependent actions succeeded.", "ActionFailed")
         return NO_OUTPUTS
 
     async def main(self, body: Body, top: list[str]) -> None:

@@ -53,7 +53,7 @@ def test_a_connector_operation_outside_the_catalogue_is_a_todo_naming_it_and_kee
         "parameters": {"dataset": "https://contoso.sharepoint.com/sites/a", "table": "t"}}}}), "case", {})
     (row,) = [r for r in s.rows if r.node == "Get_items"]
     assert (row.status, row.type) == ("todo", "OpenApiConnection:sharepointonline/GetItems")
-    assert "sharepointonline operation GetItems" in row.why
+    assert "SharePoint GetItems" in row.why and "{Link}" in row.why
     assert s.steps["Get_items"] == "get-items" and "power_automate.todo('Get_items'" in s.source
 
 
@@ -130,3 +130,47 @@ def test_an_action_of_an_unexpected_shape_is_a_todo_or_a_translation_never_a_tra
             s = build(_flow({"A": {"type": kind, "runAfter": {}, "inputs": inputs, **extra}}), "case", {})
             assert {r.status for r in s.rows if r.node == "A"} <= {"translated", "todo"}
             compile(s.source, "<case>", "exec")
+
+
+@pytest.mark.parametrize(("spec", "named"), [
+    ({"type": "OpenApiConnectionWebhook", "inputs": {"host": {
+        "apiId": "/providers/Microsoft.PowerApps/apis/shared_microsoftforms", "operationId": "CreateFormWebhook"},
+        "parameters": {"form_id": "f-1"}}}, "subscription (the connector's webhook) of microsoftforms CreateFormWebhook"),
+    ({"type": "ApiConnection", "recurrence": {"frequency": "Minute", "interval": 5}, "splitOn": "@triggerBody()?['value']",
+      "inputs": {"host": {"connection": {"name": "@parameters('$connections')['shared_sharepointonline']['connectionId']"}},
+                 "method": "get", "path": "/datasets/x/tables/y/onnewitems"}},
+     "polling of sharepointonline GET /datasets/x/tables/y/onnewitems"),
+])
+def test_a_connector_trigger_replays_its_recorded_body_and_names_the_live_subscription(spec: dict[str, object],
+                                                                                        named: str) -> None:
+    s = build(_flow({"Read": {"type": "Compose", "runAfter": {}, "inputs": "@triggerBody()?['id']"}}, spec), "case", {})
+    (row,) = [r for r in s.rows if r.node == "manual"]
+    assert row.status == "trigger" and "replays" in row.why and f"TODO live: the {named} is not created" in row.why
+    assert "TODO live" in s.source and "power_automate.todo('manual'" not in s.source
+
+
+def test_the_catalogue_table_names_translated_operations_and_rows_the_catalogue_has() -> None:
+    from harness.catalogue import coverage
+    from harness.platforms.power_automate.translate.connectors import CATALOGUE, OPERATIONS
+
+    assert set(CATALOGUE) <= set(OPERATIONS)
+    tables = coverage.platform_tables()
+    assert not [s for s in coverage.strays(tables) if s[0] == "Power Automate"]
+    assert tables["Power Automate"][("microsoft-graph", "user.manager")] == ["office365users Manager_V2"]
+
+
+@pytest.mark.parametrize(("text", "seconds"), [
+    ("PT1H", 3600.0), ("P1DT30M", 88200.0), ("PT0.5S", 0.5), ("P2W", 1209600.0), ("pt5m", 300.0),
+    ("P", None), ("PT", None), ("1H", None), ("@parameters('t')", None),
+])
+def test_an_until_timeout_is_read_as_an_iso_8601_duration(text: str, seconds: float | None) -> None:
+    from harness.platforms.power_automate.translate.flow import duration
+
+    assert duration(text) == seconds
+
+
+def test_an_until_timeout_that_is_an_expression_is_said_to_be_unenforced() -> None:
+    s = build(_flow({"Loop": {"type": "Until", "runAfter": {}, "expression": "@equals(1, 1)",
+                              "limit": {"count": 3, "timeout": "@parameters('t')"}, "actions": {}}}), "case", {})
+    (row,) = [r for r in s.rows if r.node == "Loop"]
+    assert row.status == "translated" and "not enforced" in row.why and "timeout=None" in s.source

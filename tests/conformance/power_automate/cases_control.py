@@ -9,6 +9,7 @@ SCOPES = "https://learn.microsoft.com/azure/logic-apps/logic-apps-control-flow-r
 IF = "https://learn.microsoft.com/azure/logic-apps/logic-apps-control-flow-conditional-statement"
 SWITCH = "https://learn.microsoft.com/azure/logic-apps/logic-apps-control-flow-switch-statement"
 LOOPS = "https://learn.microsoft.com/azure/logic-apps/logic-apps-control-flow-loops"
+UNTIL_STATUS = LOOPS + "#until"  # "By default, the Until loop succeeds or fails in the following ways"
 TERMINATE = "https://learn.microsoft.com/azure/logic-apps/logic-apps-workflow-actions-triggers#terminate-action"
 SPLIT = "https://learn.microsoft.com/azure/logic-apps/logic-apps-workflow-actions-triggers#split-on-debatch"
 SPLIT_TRIGGER = {"manual": {"type": "Request", "kind": "Http", "splitOn": "@triggerBody()?['rows']"}}
@@ -152,6 +153,36 @@ CASES = [
                                "Done": {"type": "SetVariable", "runAfter": {"Count": ["Succeeded"]},
                                         "inputs": {"name": "stop", "value": True}}}}},
          variables={"n": 1, "stop": True}),
+    Case("until-stops-when-its-timeout-has-passed-on-the-clock", ("Until", "Wait", "IncrementVariable"), LOOPS,
+         {"Init": _var("n", "integer", 0),
+          "Loop": {"type": "Until", "runAfter": {"Init": ["Succeeded"]}, "expression": "@equals(variables('n'), 100)",
+                   "limit": {"count": 60, "timeout": "PT1H"},
+                   "actions": {"Count": {"type": "IncrementVariable", "runAfter": {}, "inputs": {"name": "n"}},
+                               "Pause": {"type": "Wait", "runAfter": {"Count": ["Succeeded"]},
+                                         "inputs": {"interval": {"count": 25, "unit": "Minute"}}}}},
+          "After": {"type": "Compose", "runAfter": {"Loop": ["Succeeded"]}, "inputs": "@variables('n')"}},
+         variables={"n": 3}, slept=[1500.0, 1500.0, 1500.0], status={"Loop": "Succeeded"}, outputs={"After": 3}),
+    Case("until-goes-on-after-an-iteration-fails-and-succeeds-when-the-last-does", ("Until", "Compose", "IncrementVariable"),
+         UNTIL_STATUS,
+         {"Init": _var("n", "integer", 0),
+          "Loop": {"type": "Until", "runAfter": {"Init": ["Succeeded"]}, "expression": "@equals(variables('n'), 2)",
+                   "limit": {"count": 5},
+                   "actions": {"Count": {"type": "IncrementVariable", "runAfter": {}, "inputs": {"name": "n"}},
+                               "Check": {"type": "Compose", "runAfter": {"Count": ["Succeeded"]},
+                                         "inputs": "@if(equals(variables('n'), 1), int('not a number'), 'ok')"}}},
+          "After": {"type": "Compose", "runAfter": {"Loop": ["Succeeded"]}, "inputs": "@outputs('Check')"}},
+         variables={"n": 2}, status={"Loop": "Succeeded", "Check": "Succeeded", "After": "Succeeded"},
+         outputs={"After": "ok"}),
+    Case("until-fails-when-an-action-of-its-last-iteration-fails", ("Until", "Http", "IncrementVariable"), UNTIL_STATUS,
+         {"Init": _var("n", "integer", 0),
+          "Loop": {"type": "Until", "runAfter": {"Init": ["Succeeded"]}, "expression": "@equals(variables('n'), 2)",
+                   "limit": {"count": 5},
+                   "actions": {"Count": {"type": "IncrementVariable", "runAfter": {}, "inputs": {"name": "n"}},
+                               "Poll": {"type": "Http", "runAfter": {"Count": ["Succeeded"]},
+                                        "inputs": {"method": "GET", "uri": "https://api.example.test/jobs"}}}},
+          "After": {"type": "Compose", "runAfter": {"Loop": ["Failed"]}, "inputs": "@variables('n')"}},
+         replies={"poll": (500, {})}, variables={"n": 2}, status={"Loop": "Failed", "After": "Succeeded"},
+         outputs={"After": 2}),
     Case("split-on-starts-one-run-per-element-of-the-array", ("Compose",), SPLIT,
          {"Each": {"type": "Compose", "runAfter": {}, "inputs": "@triggerBody()?['id']"}}, trigger=SPLIT_TRIGGER,
          body={"rows": [{"id": 1}, {"id": 2}]}, enqueued=[("case", {"id": 1}, "0"), ("case", {"id": 2}, "1")],

@@ -14,7 +14,7 @@ import asyncio
 import json
 import uuid
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from harness.platforms.power_automate.definition import read_flow
@@ -73,6 +73,7 @@ class OfflineContext:
         self.responses: list[dict[str, Any]] = []
         self.slept: list[float] = []
         self.pa_runs: list[Any] = []
+        self.providers = {name: f"https://{host}" for host, name in PROVIDERS.items()}  # name -> base URL
         self.enqueued: list[tuple[str, Any, str]] = []
 
     async def enqueue(self, automation: str, payload: Any = None, *, key: str) -> uuid.UUID:
@@ -86,7 +87,8 @@ class OfflineContext:
         raise Filtered(reason)
 
     def now(self) -> datetime:
-        return datetime(2024, 6, 3, 9, 30, tzinfo=UTC)
+        """The job's clock: a fixed start, moved on by the durable sleeps taken (as a live job's is)."""
+        return datetime(2024, 6, 3, 9, 30, tzinfo=UTC) + timedelta(seconds=sum(self.slept))
 
     async def sleep(self, seconds: float) -> None:
         self.slept.append(seconds)

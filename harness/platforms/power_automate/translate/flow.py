@@ -14,7 +14,8 @@ history records it; a Switch runs the first case whose value
 equals its expression, else ``default``, and decides the case's value; a Scope runs its actions;
 each of the three ends ``Failed`` when an action inside failed unhandled (``run.settle``). A
 Foreach runs its actions once per item, each iteration with its own child run (``items('F')``,
-``item()``); an Until runs its actions, then tests its expression, up to ``limit.count`` times.
+``item()``); an Until runs its actions, then tests its expression, up to ``limit.count`` times and
+``limit.timeout`` (ISO 8601) on the job's clock.
 """
 
 from __future__ import annotations
@@ -152,11 +153,31 @@ def _until(action: FlowAction, gen: FlowBuild) -> ActionCode:
     count = limit.get("count", 60)
     if not isinstance(count, int) or isinstance(count, bool):
         raise Untranslatable(f"the loop's limit count {count!r} is not a number")
-    lines = [*_each(action, gen), *stmts("return await run.until($name, each, lambda run: $test, count=$count)",
-                                         name=action.name, test=test, count=count)]
-    timeout = limit.get("timeout")
-    note = f"at most {count} iterations" + (f"; its timeout {timeout} is not enforced (the count is)" if timeout else "")
+    # absent: Logic Apps' default, an hour (learn.microsoft.com/azure/logic-apps/logic-apps-limits-and-config)
+    timeout = limit.get("timeout", "PT1H")
+    seconds = duration(timeout) if isinstance(timeout, str) else None
+    lines = [*_each(action, gen), *stmts("return await run.until($name, each, lambda run: $test, count=$count, "
+                                         "timeout=$timeout)", name=action.name, test=test, count=count, timeout=seconds)]
+    note = f"at most {count} iterations"
+    if seconds is not None:
+        note += f" or {timeout} on the job's clock (run.now())"
+    elif timeout is not None:
+        note += f"; its timeout {timeout!r} is not an ISO 8601 duration written out: not enforced (the count is)"
     return ActionCode(lines, note=note)
+
+
+_DURATION = re.compile(r"P(?:(\d+(?:\.\d+)?)Y)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)W)?(?:(\d+(?:\.\d+)?)D)?"
+                       r"(?:T(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?")
+# seconds of Y, M (30 days, as the Delay's month), W, D, H, M, S
+_UNITS = (365 * 86400, 30 * 86400, 7 * 86400, 86400, 3600, 60, 1)
+
+
+def duration(text: str) -> float | None:
+    """Return an ISO 8601 duration (``PT1H``, ``P1DT30M``) in seconds, or None when it is not one."""
+    found = _DURATION.fullmatch(text.strip().upper())
+    if found is None or not any(found.groups()) or text.strip().upper().endswith("T"):
+        return None
+    return float(sum(float(part) * unit for part, unit in zip(found.groups(), _UNITS) if part))
 
 
 def _scope(action: FlowAction, gen: FlowBuild) -> ActionCode:

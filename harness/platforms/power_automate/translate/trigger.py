@@ -5,8 +5,9 @@
 - ``Recurrence``: a cron ``schedule=`` where the recurrence has one (every N minutes or hours, a
   day at fixed hours, weekdays, a day of the month); its time zone is named, Windows-style, in the row.
 - connector triggers (``ApiConnection`` polling, ``ApiConnectionNotification`` /
-  ``OpenApiConnectionWebhook`` subscriptions): a replay starts from the recorded trigger outputs;
-  a live trigger needs the poller or the subscription written by hand (the row's TODO says which).
+  ``OpenApiConnectionWebhook`` subscriptions): a trigger row, because a replay is honest (it starts
+  from the recorded trigger outputs); a live trigger needs the poller or the subscription written
+  by hand (the row and a comment in the module say "TODO live" and name the connector operation).
 - trigger ``conditions``: a run whose conditions do not all hold does not start (the importer
   records it ``Skipped``): the run ends ``filtered``.
 """
@@ -109,6 +110,25 @@ def _split(name: str, split: Any, automation: str) -> tuple[str | None, list[ast
     return None, lines
 
 
+def connector_trigger(spec: dict[str, Any]) -> str:
+    """Return the row of a connector trigger: it replays (the delivery is the recorded trigger outputs,
+    ``triggerBody()`` the connector's body as Power Automate recorded it); live, its subscription or its
+    polling is a TODO naming the connector operation."""
+    kind = str(spec.get("type") or "")
+    inputs = obj(spec.get("inputs"))
+    host = obj(inputs.get("host"))
+    api = str(host.get("apiId") or obj(host.get("connection")).get("name") or host.get("connectionName") or "the connector")
+    operation = host.get("operationId") or obj(obj(spec.get("metadata")).get("flowSystemMetadata")).get("swaggerOperationId")
+    if not operation and inputs.get("path"):
+        operation = f"{str(inputs.get('method') or 'get').upper()} {inputs['path']}"
+    named = re.search(r"\['(shared_[^']+)'\]", api)  # @parameters('$connections')['shared_office365']['connectionId']
+    what = (named.group(1) if named else api).rstrip("/").rsplit("/", 1)[-1].removeprefix("shared_") + (f" {operation}" if operation else "")
+    live = "subscription (the connector's webhook)" if "Webhook" in kind or "Notification" in kind else "polling"
+    return (f"replays: the delivery is the recorded trigger outputs (triggerBody() the connector's body); "
+            f"TODO live: the {live} of {what} is not created here: write an ingress or a poller that delivers "
+            "the connector's body")
+
+
 def trigger(name: str, spec: dict[str, Any], automation: str = "") -> tuple[NodeRow, str, dict[str, Any] | None,
                                                                          list[ast.stmt]]:
     """Return (the trigger's row, trigger kind, schedule, statements run first: its split, its conditions)."""
@@ -140,9 +160,6 @@ def trigger(name: str, spec: dict[str, Any], automation: str = "") -> tuple[Node
         schedule, how = schedule_of(spec.get("recurrence"))
         return NodeRow(name, row_type, status, f"schedule: {how}"), "schedule", schedule, lines
     if "Connection" in kind:
-        api = obj(obj(spec.get("inputs")).get("host"))
-        why = ("a replay starts from the recorded trigger outputs; live, the connector's "
-               f"{'subscription' if 'Webhook' in kind or 'Notification' in kind else 'polling'} is to write "
-               f"(a poller or an ingress for {api.get('apiId') or obj(api.get('connection')).get('name', 'the connector')})")
-        return NodeRow(name, row_type, "todo", why), "webhook", None, lines
+        why = connector_trigger(spec)
+        return NodeRow(name, row_type, status, why), "webhook", None, [_code.comment(why), *lines]
     return NodeRow(name, row_type, "todo", f"trigger type {kind!r} is not translated"), "manual", None, lines
