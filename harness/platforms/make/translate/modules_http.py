@@ -145,19 +145,26 @@ def _plain(spec: list[object]) -> list[dict[str, object]]:
     return out
 
 
-def http(module: Module, gen: Gen) -> ModuleCode:
-    """HTTP "Make a request": one ``ctx.call`` (``make.http.request``); its bundle is statusCode, headers, data."""
-    mapper = module.mapper
-    url = mapper.get("url")
+def _request(module: Module, gen: Gen) -> tuple[str, ast.expr, str, dict[str, ast.expr]]:
+    """What every HTTP module starts with: its URL, its provider (the expression, and its name when it is
+    known at translation time) and the keyword arguments holding its headers."""
+    url = module.mapper.get("url")
     if not isinstance(url, str) or not url:
         raise Untranslatable("the module has no URL")
-    _refuse(mapper)
+    _refuse(module.mapper)
     provider = http_provider(module, gen, url)
     name = str(provider.value) if isinstance(provider, ast.Constant) else ""
     kwargs: dict[str, ast.expr] = {}
-    headers = _pairs(mapper.get("headers"), module, gen, name, "header")
+    headers = _pairs(module.mapper.get("headers"), module, gen, name, "header")
     if headers:  # none left when the only one was the provider's bearer token
         kwargs["headers"] = ast.List(headers, ast.Load())
+    return url, provider, name, kwargs
+
+
+def http(module: Module, gen: Gen) -> ModuleCode:
+    """HTTP "Make a request": one ``ctx.call`` (``make.http.request``); its bundle is statusCode, headers, data."""
+    mapper = module.mapper
+    url, provider, name, kwargs = _request(module, gen)
     query = mapper.get("queryParameters") or mapper.get("qs")
     names = [p.get("name") for p in query or [] if isinstance(p, dict)]
     if len(names) != len(set(map(str, names))):
@@ -166,11 +173,9 @@ def http(module: Module, gen: Gen) -> ModuleCode:
         kwargs["params"] = ast.List(_pairs(query, module, gen, name, "query parameter"), ast.Load())
     if module.app == "http:MakeRequest":
         _v4_body(module, kwargs)
-        parse = mapper.get("parseResponse", True)
     else:
         _v3_body(module, gen, name, kwargs)
-        parse = mapper.get("parseResponse", True)
-    if not parse:
+    if not mapper.get("parseResponse", True):
         kwargs["parse"] = lit(False)
     method = str(mapper.get("method") or "get").upper()
     lines = stmts("$var = await make.http.request(ctx, $provider, $method, $url, step=$step, module=$label, **$kwargs)",
@@ -205,16 +210,7 @@ def _note(module: Module) -> str:
 def get_file(module: Module, gen: Gen) -> ModuleCode:
     """HTTP "Get a file": a GET; its bundle is fileName, fileSize and data (the bytes)."""
     mapper = module.mapper
-    url = mapper.get("url")
-    if not isinstance(url, str) or not url:
-        raise Untranslatable("the module has no URL")
-    _refuse(mapper)
-    provider = http_provider(module, gen, url)
-    name = str(provider.value) if isinstance(provider, ast.Constant) else ""
-    kwargs: dict[str, ast.expr] = {}
-    headers = _pairs(mapper.get("headers"), module, gen, name, "header")
-    if headers:
-        kwargs["headers"] = ast.List(headers, ast.Load())
+    url, provider, name, kwargs = _request(module, gen)
     if mapper.get("qs"):
         kwargs["params"] = ast.List(_pairs(mapper.get("qs"), module, gen, name, "query parameter"), ast.Load())
     lines = stmts("$var = await make.http.get_file(ctx, $provider, $url, step=$step, **$kwargs)", var=var(module),
